@@ -1,0 +1,35 @@
+/**
+ * The project: every file of one run, parsed once, plus the cross-file
+ * indexes (suites and their entries, Python modules, bundles) that rules
+ * read through `ctx.project`.
+ */
+import type { Language, Layer } from './types.js';
+import type { SourceText } from './source.js';
+import type { Suite, EmbeddedCode } from '../suites/types.js';
+import type { PythonProject } from '../lang/python/types.js';
+import type { BundleModel } from '../lang/ts/types.js';
+
+export interface SourceFile {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the project root, with forward slashes. */
+  relPath: string;
+  language: Language;
+  source: SourceText;
+}
+
+/** What one rule instance visits: a file of a layer, or code embedded in a JSON string. */
+export interface FileUnit {
+  file: SourceFile;
+  layer: Layer;
+  embedded?: EmbeddedCode;
+}
+
+export interface Project {
+  /** Root used for relative paths (the config directory, else the cwd). */
+  root: string;
+  files: ReadonlyMap<string, SourceFile>;
+  suites: readonly Suite[];
+  python: PythonProject;
+  bundles: ReadonlyMap<string, BundleModel>;
+}

@@ -1,0 +1,129 @@
+/**
+ * The rule contract. One rule = one file in `rules/` that default-exports
+ * `defineRule({ meta, create })`. `create(ctx)` is called once per file (or
+ * per embedded code unit) of a layer the rule subscribes to and returns
+ * visitors; the engine's central pass walks each parsed tree once and calls
+ * every enabled rule's visitor for each node (rules never walk trees
+ * privately).
+ */
+import type { Node as PyNode } from 'web-tree-sitter';
+import type { Node as JsNode } from 'acorn';
+import type { ControlCaseRequest, Language, Layer, RelatedLocation, SeveritySetting } from './types.js';
+import type { Project, FileUnit } from './project.js';
+import type { Suite, Task, VerifierEntry, EmbeddedCode } from '../suites/types.js';
+import type { PythonAnalysis } from '../lang/python/types.js';
+import type { BundleModel, BundleCheck, BundleToolRun } from '../lang/ts/types.js';
+
+/** A documentation example: one or more files, annotated inline with expected findings
+ *  (`# vaudit-expect: rule-id`, `// vaudit-expect: rule-id`, or a `"//vaudit-expect": "rule-id"`
+ *  member in the JSON object the finding is about). */
+export interface RuleExample {
+  /** Relative path → file content. Paths decide the language (and the suite family folder). */
+  files: Record<string, string>;
+  /** Optional prose shown above the example. */
+  note?: string;
+}
+
+export interface RuleDocs {
+  /** What it does (one paragraph). */
+  whatItDoes: string;
+  /** Why is this bad: how it makes the benchmark lie. */
+  why: string;
+  /** Incorrect examples: each must produce exactly its annotated findings (at least one). */
+  incorrect: RuleExample[];
+  /** Correct examples: must produce no finding of this rule. */
+  correct: RuleExample[];
+  /** Seed finding ids this rule prevents (VER-001…), references. */
+  references?: string[];
+}
+
+export interface ConfirmSupport {
+  /** Oracle id implemented in src/confirm/oracles. */
+  oracle: string;
+  /** One sentence: what the control case runs and what it observes. */
+  description: string;
+}
+
+export interface RuleMeta<M extends string = string> {
+  id: string;
+  description: string;
+  defaultSeverity: Exclude<SeveritySetting, 'off'>;
+  /** Layers the rule subscribes to. */
+  layers: Layer[];
+  /** Languages of files it can report in (docs/catalogue). */
+  languages: Language[];
+  /** One message template per meaning; `{{name}}` placeholders. Must be capitalised and end with a period. */
+  messages: Record<M, string>;
+  docs: RuleDocs;
+  confirm?: ConfirmSupport;
+  /** JSON Schema of the rule's options (config `rules.<id>.options`). */
+  optionsSchema?: Record<string, unknown>;
+}
+
+/** Where a report points: offsets (UTF-16, half-open) into `ctx.text`, or a tree-sitter / acorn node. */
+export type ReportTarget = { start: number; end: number } | PyNode | JsNode;
+
+export interface ReportDescriptor<M extends string> {
+  messageId: M;
+  data?: Record<string, string | number>;
+  at: ReportTarget;
+  /** JSON pointer (suite layer); defaults to the current entry/task pointer. */
+  pointer?: string;
+  related?: RelatedLocation[];
+  control?: ControlCaseRequest;
+}
+
+export interface RuleContext<M extends string = string> {
+  readonly ruleId: string;
+  readonly options: Record<string, unknown>;
+  readonly project: Project;
+  /** The unit being visited: a whole file, or code embedded in a JSON string. */
+  readonly unit: FileUnit;
+  /** Text that report offsets refer to (file text, or decoded embedded code). */
+  readonly text: string;
+  report(d: ReportDescriptor<M>): void;
+}
+
+export type PythonVisitor<M extends string> = (node: PyNode, ctx: RuleContext<M> & { python: PythonAnalysis }) => void;
+
+export interface PythonVisitors<M extends string> {
+  /** Called for each node of this tree-sitter type; `'<type>:exit'` after its children. */
+  [nodeType: string]: PythonVisitor<M> | undefined;
+}
+
+export type JsVisitor<M extends string> = (node: JsNode, ctx: RuleContext<M>, ancestors: readonly JsNode[]) => void;
+export interface JavaScriptVisitors<M extends string> {
+  [nodeType: string]: JsVisitor<M> | undefined;
+}
+
+export interface SuiteVisitors<M extends string> {
+  suite?(suite: Suite, ctx: RuleContext<M>): void;
+  task?(task: Task, ctx: RuleContext<M>): void;
+  entry?(entry: VerifierEntry, ctx: RuleContext<M>): void;
+  /** Code embedded in a JSON string (lambda or regex); offsets in reports are decoded-code offsets. */
+  embedded?(code: EmbeddedCode, ctx: RuleContext<M>): void;
+}
+
+export interface BundleVisitors<M extends string> {
+  bundle?(bundle: BundleModel, ctx: RuleContext<M>): void;
+  check?(check: BundleCheck, ctx: RuleContext<M>): void;
+  toolRun?(run: BundleToolRun, ctx: RuleContext<M>): void;
+}
+
+export interface Visitors<M extends string = string> {
+  suite?: SuiteVisitors<M>;
+  /** Python visitors run over `.py` files and over Python lambdas embedded in task JSON
+   *  (then `ctx.unit.embedded` is set and offsets are mapped back to the JSON file). */
+  python?: PythonVisitors<M>;
+  javascript?: JavaScriptVisitors<M>;
+  bundle?: BundleVisitors<M>;
+}
+
+export interface Rule<M extends string = string> {
+  meta: RuleMeta<M>;
+  create(ctx: RuleContext<M>): Visitors<M>;
+}
+
+export function defineRule<M extends string>(rule: Rule<M>): Rule<M> {
+  return rule;
+}

@@ -1,0 +1,89 @@
+/**
+ * Core data types shared by the engine, the rules, the confirm stage and the
+ * reporters. Data flows one way: files → parse → analysis → rules → findings
+ * → (confirm) → report.
+ */
+
+/** Languages vaudit classifies files into. `bundle` is a JS/TS file that defines a correctness model. */
+export type Language = 'json' | 'python' | 'javascript' | 'typescript';
+
+/** Layers a rule can subscribe to. */
+export type Layer = 'suite' | 'python' | 'javascript' | 'bundle';
+
+export type SeveritySetting = 'off' | 'warn' | 'error';
+export type Severity = 'error' | 'warning';
+
+/** A point in a file: 1-based line, 1-based column in UTF-16 code units, 0-based UTF-16 offset. */
+export interface Position {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+/** A half-open range [start, end). */
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface RelatedLocation {
+  /** Absolute path. */
+  file: string;
+  range: Range;
+  message: string;
+}
+
+export type ConfirmationStatus =
+  | 'confirmed'
+  | 'refuted'
+  | 'unreached'
+  | 'verifierUnavailable'
+  | 'timeout'
+  | 'crash'
+  | 'sandbox'
+  | 'unsupported';
+
+/** The result of a host-executed control case for one finding. */
+export interface Confirmation {
+  status: ConfirmationStatus;
+  /** Short human description of the witness input. */
+  witness?: string;
+  expected?: string;
+  observed?: string;
+  /** Id of the run record (see src/confirm) that produced this status. */
+  runId?: string;
+  detail?: string;
+}
+
+/**
+ * What a rule hands to the confirm stage: which oracle to use and the
+ * facts it needs. Opaque to the engine; read by src/confirm.
+ */
+export interface ControlCaseRequest {
+  oracle: string;
+  [key: string]: unknown;
+}
+
+export interface Finding {
+  ruleId: string;
+  messageId: string;
+  message: string;
+  severity: Severity;
+  /** Absolute path of the file the finding is in. */
+  file: string;
+  range: Range;
+  /** JSON pointer of the value the finding is about (JSON files only). */
+  pointer?: string;
+  related?: RelatedLocation[];
+  /** Message data (placeholders). */
+  data?: Record<string, string | number>;
+  /** Filled by the confirm stage. */
+  confirmation?: Confirmation;
+  /** Present when the rule supports confirmation for this finding. */
+  control?: ControlCaseRequest;
+  /** Stable fingerprint (rule, relative file, pointer or normalized line text). */
+  fingerprint?: string;
+}
+
+/** A file-level problem (unparseable, unreadable, binary…): reported as a finding of a built-in rule. */
+export const PARSE_ERROR_RULE = 'parse-error';

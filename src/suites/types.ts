@@ -1,0 +1,90 @@
+/**
+ * The task-suite model every adapter produces. An adapter maps a task format
+ * to (task → verifier entries → verifier entrypoint). See README "Suite adapters".
+ */
+import type { SourceFile } from '../engine/project.js';
+
+/** A JSON value with its exact position in the file. */
+export interface JsonValueRef {
+  /** RFC 6901 pointer from the document root. */
+  pointer: string;
+  value: unknown;
+  /** UTF-16 offsets of the raw token (strings include their quotes). */
+  start: number;
+  end: number;
+  /** For object members: offsets of the key token. */
+  keyStart?: number;
+  keyEnd?: number;
+}
+
+/** Code held in a JSON string (a Python lambda, a regular expression…). */
+export interface EmbeddedCode {
+  language: 'python' | 'regex';
+  /** Regex dialect when language is 'regex'. */
+  dialect?: 'python' | 'ecmascript';
+  /** Role of the string: 'key' | 'find' | 'pred' | 'pattern' | … */
+  role: string;
+  /** Decoded string value (what the verifier evaluates). */
+  code: string;
+  /** The JSON string this code lives in. */
+  ref: JsonValueRef;
+  /** Maps an offset in `code` (0…code.length) to a UTF-16 offset in the file. */
+  toFileOffset(codeOffset: number): number;
+  /** The entry (or task) this code belongs to. */
+  entry?: VerifierEntry;
+  task: Task;
+  /** Parameter count the consumer calls the lambda with (key: 1, find/pred: 2), when known. */
+  expectedArity?: number;
+}
+
+export interface VerifierBinding {
+  /** Absolute path of the module that grades this entry kind. */
+  file: string;
+  /** Qualified function name, e.g. `ChimeraXMixin._eval_states`. */
+  qualname: string;
+  /** UTF-16 offsets of the function definition in `file`. */
+  start: number;
+  end: number;
+}
+
+export interface VerifierEntry {
+  task: Task;
+  index: number;
+  /** Entry kind (`states`, `info`, `stop`, …). */
+  kind: string;
+  pointer: string;
+  /** The entry object. */
+  ref: JsonValueRef;
+  /** Members of the entry object by name. */
+  fields: Record<string, JsonValueRef>;
+  /** Embedded code found in this entry's fields. */
+  embedded: EmbeddedCode[];
+  /** The verifier function the entry routes to, when the adapter could bind it. */
+  binding?: VerifierBinding;
+}
+
+export interface Task {
+  suite: Suite;
+  file: SourceFile;
+  /** Task id (file stem unless the format has an id field). */
+  id: string;
+  /** App family (`ChimeraX`, `Lean`, …). */
+  family: string;
+  /** Parsed document. */
+  json: unknown;
+  /** Top-level members by name. */
+  fields: Record<string, JsonValueRef>;
+  /** Every value in the document by pointer (for exact positions). */
+  values: ReadonlyMap<string, JsonValueRef>;
+  entries: VerifierEntry[];
+  /** Initializer entries (reference format: `initialize`). */
+  initializers: JsonValueRef[];
+}
+
+export interface Suite {
+  /** Adapter id (`reference`, …). */
+  adapter: string;
+  /** Root folder of the suite. */
+  root: string;
+  tasks: Task[];
+}
