@@ -10,7 +10,7 @@ import type { Node as PyNode } from 'web-tree-sitter';
 import type { Node as JsNode } from 'acorn';
 import type { ControlCaseRequest, Language, Layer, RelatedLocation, SeveritySetting } from './types.js';
 import type { Project, FileUnit } from './project.js';
-import type { Suite, Task, VerifierEntry, EmbeddedCode } from '../suites/types.js';
+import type { Task, VerifierEntry, EmbeddedCode } from '../suites/types.js';
 import type { PythonAnalysis } from '../lang/python/types.js';
 import type { BundleModel, BundleCheck, BundleToolRun } from '../lang/ts/types.js';
 
@@ -96,8 +96,10 @@ export interface JavaScriptVisitors<M extends string> {
   [nodeType: string]: JsVisitor<M> | undefined;
 }
 
+/** Suite-layer visitors run once per task file: `task`, then `entry` for each verifier entry,
+ *  then `embedded` for each code string (lambda/regex) of the task. Report offsets are file offsets
+ *  (use a JsonValueRef's start/end); `pointer` defaults to the entry's (or task's) pointer. */
 export interface SuiteVisitors<M extends string> {
-  suite?(suite: Suite, ctx: RuleContext<M>): void;
   task?(task: Task, ctx: RuleContext<M>): void;
   entry?(entry: VerifierEntry, ctx: RuleContext<M>): void;
   /** Code embedded in a JSON string (lambda or regex); offsets in reports are decoded-code offsets. */
