@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonDocument, decodeJsonString, embeddedOffsetMapper, splitPointer, joinPointer } from '../src/lang/json/index.js';
+
+/** For every decoded unit, the raw text the map points at must decode to that unit. */
+function checkMapping(jsonText: string, pointer: string) {
+  const r = parseJsonDocument(jsonText);
+  if (!r.ok) throw new Error(r.error.message);
+  const ref = r.doc.values.get(pointer)!;
+  const token = jsonText.slice(ref.start, ref.end);
+  const { value, map } = decodeJsonString(token);
+  expect(value).toBe(ref.value);
+  const to = embeddedOffsetMapper(jsonText, ref.start, ref.end);
+  for (let i = 0; i < value.length; i++) {
+    const rawStart = to(i);
+    const rawEnd = to(i + 1);
+    const raw = jsonText.slice(rawStart, rawEnd);
+    // decoding the raw slice alone yields exactly the decoded unit(s) it produced
+    const dec = JSON.parse(`"${raw}"`) as string;
+    expect(dec.includes(value[i]!) || dec === value.slice(i, i + 1)).toBe(true);
+  }
+  expect(to(value.length)).toBe(ref.end - 1);
+  expect(map[0]).toBe(1);
+  return { value, to, ref };
+}
+
+describe('decodeJsonString', () => {
+  it('maps plain strings one to one', () => {
+    const { value, map } = decodeJsonString('"lambda k: k"');
+    expect(value).toBe('lambda k: k');
+    expect(Array.from(map)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  it('maps every simple escape to 2 raw units', () => {
+    const raw = String.raw`"a\nb\"c\\d\/e\tf\bg\fh\ri"`;
+    const { value, map } = decodeJsonString(raw);
+    expect(value).toBe(JSON.parse(raw));
+    expect(map[1]).toBe(2); // "\n" starts at raw 2
+    expect(map[2]).toBe(4); // 'b'
+    expect(map[3]).toBe(5); // '\"'
+    expect(map[value.length]).toBe(raw.length - 1);
+  });
+
+  it('maps \\uXXXX to 6 raw units and surrogate pairs to 6 each', () => {
+    const raw = String.raw`"x\u00e9y\ud83d\ude00z"`;
+    const { value, map } = decodeJsonString(raw);
+    expect(value).toBe('xéy😀z');
+    expect(Array.from(map)).toEqual([1, 2, 8, 9, 15, 21, 22]);
+  });
+
+  it('maps raw non-BMP characters as 2 units each', () => {
+    const raw = '"😀lambda"';
+    const { value, map } = decodeJsonString(raw);
+    expect(value).toBe('😀lambda');
+    expect(map[2]).toBe(3);
+  });
+
+  it('never throws on invalid escapes', () => {
+    expect(() => decodeJsonString(String.raw`"a\qb\u12"`)).not.toThrow();
+  });
+});
+
+describe('embedded lambda offsets in a real document', () => {
+  it('points at the exact characters after escapes and non-ASCII text', () => {
+    const text = `{\n  "instruction": "Zeige das Molekül – ✓ 😀",\n  "evaluate": [{"type": "states",\n    "key": "lambda k: k.split(\\"\\\\n\\")[0] + '\\u00e9\\ud83d\\ude00' + bad_name"}]\n}\n`;
+    const { value, to } = checkMapping(text, '/evaluate/0/key');
+    const i = value.indexOf('bad_name');
+    expect(text.slice(to(i), to(i + 'bad_name'.length))).toBe('bad_name');
+    const j = value.indexOf('split(');
+    expect(text.slice(to(j), to(j + 6))).toBe('split(');
+    const q = value.indexOf('"');
+    expect(text.slice(to(q), to(q + 1))).toBe('\\"');
+    const nl = value.indexOf('\\n');
+    expect(text.slice(to(nl), to(nl + 2))).toBe('\\\\n');
+    const e = value.indexOf('é');
+    expect(text.slice(to(e), to(e + 1))).toBe('\\u00e9');
+    expect(text.slice(to(e + 1), to(e + 3))).toBe('\\ud83d\\ude00');
+  });
+
+  it('handles CRLF files and a BOM', () => {
+    const text = '\ufeff{\r\n"key": "lambda x:\\r\\n x",\r\n"n": 1}\r\n';
+    const r = parseJsonDocument(text);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const ref = r.doc.values.get('/key')!;
+    expect(text.slice(ref.start, ref.end)).toBe('"lambda x:\\r\\n x"');
+    const to = embeddedOffsetMapper(text, ref.start, ref.end);
+    expect(text.slice(to(12), to(13))).toBe('x');
+  });
+});
+
+describe('parseJsonDocument', () => {
+  it('records every value by pointer with key ranges', () => {
+    const text = '{"a/b": {"c~d": [1, "x", null, true]}, "": 2}';
+    const r = parseJsonDocument(text);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const p = joinPointer(joinPointer('', 'a/b'), 'c~d');
+    expect(p).toBe('/a~1b/c~0d');
+    expect(splitPointer(p)).toEqual(['a/b', 'c~d']);
+    const arr = r.doc.values.get(p)!;
+    expect(text.slice(arr.start, arr.end)).toBe('[1, "x", null, true]');
+    expect(text.slice(arr.keyStart, arr.keyEnd)).toBe('"c~d"');
+    expect(r.doc.values.get(`${p}/1`)!.value).toBe('x');
+    expect(r.doc.values.get('/')!.value).toBe(2);
+    expect(r.doc.value).toEqual(JSON.parse(text));
+  });
+
+  it('reports duplicate members and keeps the last, like json.load', () => {
+    const r = parseJsonDocument('{"value": 1, "value": 2}');
+    expect(r.ok && r.doc.value).toEqual({ value: 2 });
+    expect(r.ok && r.doc.duplicates.map((d) => [d.name, d.ignored.value, d.kept.value])).toEqual([['value', 1, 2]]);
+  });
+
+  it('keeps a __proto__ member as data', () => {
+    const r = parseJsonDocument('{"__proto__": {"x": 1}}');
+    expect(r.ok && Object.keys(r.doc.value as object)).toEqual(['__proto__']);
+  });
+
+  it.each([
+    ['{"a": 1,}', 7, 'trailing comma'],
+    ['[1, 2 ,\n]', 6, 'trailing comma in array'],
+    ['{"a": 1 "b": 2}', 8, 'missing comma'],
+    ['{"a": [1, 2}', 11, 'bracket'],
+    ['{"a": "x\ny"}', 8, 'control character'],
+    ['{"a": 1} x', 9, 'trailing text'],
+    ['{"a": tru}', 6, 'bad literal'],
+  ])('locates syntax errors exactly: %s', (text, offset) => {
+    const r = parseJsonDocument(text);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.start).toBe(offset);
+    expect(r.error.end).toBeGreaterThan(r.error.start);
+    expect(r.error.message).toMatch(/^Invalid JSON: .+\.$/);
+  });
+
+  it('reports an empty file', () => {
+    const r = parseJsonDocument('  \n');
+    expect(r.ok).toBe(false);
+  });
+});
