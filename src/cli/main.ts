@@ -1,0 +1,99 @@
+/**
+ * The vaudit command line. Exit codes: 0 clean, 1 findings over the threshold,
+ * 2 usage, configuration or internal error.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { runCheck } from './check.js';
+import { runRules } from './rules-cmd.js';
+import { EXIT_USAGE, UsageError } from './exit-codes.js';
+import { FORMATS } from './format.js';
+import { VERSION } from './version.js';
+import { ConfigError } from '../config/load.js';
+
+function intArg(name: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < -1) throw new InvalidArgumentError(`${name} must be an integer.`);
+    return n;
+  };
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (c: Buffer) => chunks.push(c));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const out = (s: string) => void process.stdout.write(s);
+  const err = (s: string) => void process.stderr.write(s);
+  const program = new Command();
+  program.exitOverride();
+  program
+    .name('vaudit')
+    .description('Static verifier audit linter for agent benchmarks and RL environments.')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(run vaudit --help for usage)')
+    .configureOutput({ writeOut: out, writeErr: err });
+
+  program
+    .command('check')
+    .description('Lint task suites and verifier code; with --confirm, run control cases that prove each finding.')
+    .argument('[paths...]', 'files or folders (default: the current folder)')
+    .option('--confirm', 'run host-executed control cases for findings that support them')
+    .addOption(new Option('-f, --format <format>', 'output format').default('stylish'))
+    .option('-o, --output-file <file>', 'write the report to a file')
+    .option('--max-warnings <n>', 'exit 1 when there are more warnings than this', intArg('--max-warnings'))
+    .option('--quiet', 'report errors only')
+    .option('--baseline <file>', 'only findings beyond this baseline fail')
+    .option('--baseline-write <file>', 'write the current findings as a baseline')
+    .option('--force-exclude', 'apply config excludes to explicitly named files too')
+    .option('--stdin-filename <name>', 'lint standard input as if it were this file')
+    .option('-c, --config <file>', 'use this config file instead of discovery')
+    .option('--rule <ids...>', 'run only these rules')
+    .option('--jobs <n>', 'parallel control-case workers', intArg('--jobs'))
+    .option('--confirm-timeout <ms>', 'wall-clock bound of one control case', intArg('--confirm-timeout'))
+    .addOption(new Option('--isolation <level>', 'control-case isolation').choices(['auto', 'bwrap', 'process']))
+    .option('--color', 'force colour')
+    .option('--no-color', 'disable colour')
+    .action(async (paths: string[], opts) => {
+      code = await runCheck(paths, { ...opts, format: opts.format }, {
+        cwd: process.cwd(), stdout: out, stderr: err, readStdin, isTTY: !!process.stdout.isTTY,
+      });
+    });
+
+  program
+    .command('rules')
+    .description('List the rules, or show one rule\'s documentation.')
+    .argument('[id]', 'rule id')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
+    .action(async (id: string | undefined, opts: { format: string }) => {
+      code = await runRules(id, opts, out);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return EXIT_USAGE;
+    }
+    if (e instanceof UsageError) {
+      err(`vaudit: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (e instanceof ConfigError) {
+      err(`vaudit: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
+    err(`vaudit: internal error: ${(e as Error)?.stack ?? String(e)}\nPlease report this.\n`);
+    return EXIT_USAGE;
+  }
+}
+
+export { FORMATS };

@@ -1,0 +1,68 @@
+/**
+ * File discovery: explicit files are honoured (unless `forceExclude` and a config
+ * exclude matches), directories are globbed with the include patterns minus the
+ * default and configured ignores.
+ */
+import { glob } from 'tinyglobby';
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import picomatchLike from './match.js';
+import { languageOf, type FileProblem } from './load.js';
+
+export const DEFAULT_INCLUDE = ['**/*.json', '**/*.py', '**/*.{js,mjs,cjs}', '**/*.{ts,mts,cts}'];
+export const DEFAULT_IGNORES = [
+  '**/node_modules/**', '**/.git/**', '**/dist/**', '**/build/**', '**/out/**', '**/coverage/**',
+  '**/.venv/**', '**/venv/**', '**/__pycache__/**', '**/.toolchain/**', '**/.vaudit-cache/**',
+  '**/package-lock.json', '**/*.d.ts', '**/*.min.js',
+];
+
+export interface DiscoverOptions {
+  cwd: string;
+  include?: string[];
+  exclude?: string[];
+  forceExclude?: boolean;
+}
+
+export interface Discovered {
+  /** Absolute paths, sorted, de-duplicated. */
+  files: string[];
+  problems: FileProblem[];
+}
+
+export async function discoverFiles(inputs: readonly string[], opts: DiscoverOptions): Promise<Discovered> {
+  const files = new Set<string>();
+  const problems: FileProblem[] = [];
+  const include = opts.include?.length ? opts.include : DEFAULT_INCLUDE;
+  const ignore = [...DEFAULT_IGNORES, ...(opts.exclude ?? [])];
+  const excluded = picomatchLike(opts.exclude ?? []);
+  for (const input of inputs.length ? inputs : ['.']) {
+    const abs = path.resolve(opts.cwd, input);
+    let st;
+    try {
+      st = await lstat(abs);
+      if (st.isSymbolicLink()) {
+        await realpath(abs); // throws on loops / dangling links
+        const { stat } = await import('node:fs/promises');
+        st = await stat(abs);
+      }
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      problems.push({
+        path: abs,
+        message: code === 'ELOOP' ? 'Cannot read path: symbolic link loop.' :
+          code === 'ENOENT' ? 'No such file or directory.' : `Cannot read path: ${(err as Error).message}.`,
+      });
+      continue;
+    }
+    if (st.isDirectory()) {
+      const found = await glob(include, { cwd: abs, ignore, absolute: true, dot: false, followSymbolicLinks: false, onlyFiles: true });
+      for (const f of found) if (languageOf(f)) files.add(path.normalize(f));
+    } else {
+      const rel = path.relative(opts.cwd, abs).split(path.sep).join('/');
+      if (opts.forceExclude && (excluded(rel) || picomatchLike(DEFAULT_IGNORES)(rel))) continue;
+      if (!languageOf(abs)) continue;
+      files.add(abs);
+    }
+  }
+  return { files: [...files].sort(), problems };
+}

@@ -1,0 +1,84 @@
+/**
+ * Reading one file safely: size limit, binary detection, strict UTF-8.
+ * Never throws: a problem becomes a `FileProblem` for that file.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { Language } from './types.js';
+
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+export interface FileProblem {
+  path: string;
+  message: string;
+}
+
+export type LoadResult = { ok: true; text: string } | { ok: false; problem: FileProblem };
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export async function loadText(path: string, maxBytes = MAX_FILE_BYTES): Promise<LoadResult> {
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) return { ok: false, problem: { path, message: 'Not a regular file; skipped.' } };
+    if (st.size > maxBytes) {
+      return {
+        ok: false,
+        problem: { path, message: `File is ${(st.size / 1048576).toFixed(1)} MB, over the ${maxBytes / 1048576} MB limit; skipped. Exclude it in vaudit.config.json or split it.` },
+      };
+    }
+    const buf = await readFile(path);
+    return decodeBuffer(path, buf);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why =
+      e.code === 'EACCES' ? 'permission denied' :
+      e.code === 'ELOOP' ? 'symbolic link loop' :
+      e.code === 'ENOENT' ? 'no such file' :
+      e.code === 'EISDIR' ? 'is a directory' : (e.message ?? String(err));
+    return { ok: false, problem: { path, message: `Cannot read file: ${why}.` } };
+  }
+}
+
+export function decodeBuffer(path: string, buf: Buffer): LoadResult {
+  const probe = buf.subarray(0, 8000);
+  if (probe.includes(0)) return { ok: false, problem: { path, message: 'Binary file (contains NUL bytes); skipped.' } };
+  let text: string;
+  try {
+    text = decoder.decode(buf);
+  } catch {
+    const at = firstInvalidUtf8(buf);
+    return { ok: false, problem: { path, message: `Invalid UTF-8 at byte ${at}; save the file as UTF-8.` } };
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return { ok: true, text };
+}
+
+function firstInvalidUtf8(buf: Buffer): number {
+  for (let i = 1; i <= buf.length; i++) {
+    try {
+      decoder.decode(buf.subarray(0, i));
+    } catch {
+      // An incomplete trailing sequence also throws: keep scanning until a definite error.
+      let j = i;
+      while (j < buf.length && j < i + 4) {
+        try { decoder.decode(buf.subarray(0, j + 1)); return -1; } catch { j++; }
+      }
+      return i - 1;
+    }
+  }
+  return buf.length;
+}
+
+const EXT_LANG: Record<string, Language> = {
+  '.json': 'json',
+  '.py': 'python',
+  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript',
+  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
+};
+
+export function languageOf(path: string): Language | undefined {
+  if (path.endsWith('.d.ts') || path.endsWith('.d.mts') || path.endsWith('.d.cts')) return undefined;
+  const dot = path.lastIndexOf('.');
+  if (dot < 0) return undefined;
+  return EXT_LANG[path.slice(dot).toLowerCase()];
+}

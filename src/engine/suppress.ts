@@ -1,0 +1,119 @@
+/**
+ * Suppressions: inline comments in code, `"//vaudit-ignore"` members in JSON
+ * objects, and config `ignores` entries (file glob + JSON pointer + rules).
+ * Tracks which suppressions matched so unused ones can be reported.
+ */
+import path from 'node:path';
+import type { Finding } from './types.js';
+import type { SourceFile } from './project.js';
+import type { LoadedConfig } from '../config/load.js';
+import globMatcher from './match.js';
+
+export interface Suppression {
+  file: string;
+  /** 1-based line the suppression applies to (code), or undefined. */
+  line?: number;
+  /** JSON pointer prefix (JSON). */
+  pointer?: string;
+  rules: string[];
+  /** Where the directive itself is (for the unused report). */
+  at: { line: number; column: number };
+  source: 'comment' | 'json' | 'config';
+  configPath?: string;
+  used: Set<string>;
+}
+
+const PY_RE = /#\s*vaudit:\s*ignore\[([^\]]*)\]/;
+const JS_NEXT_RE = /\/\/\s*vaudit-ignore-next-line\s+([\w\-, ]+)/;
+const JS_LINE_RE = /\/\/\s*vaudit-ignore-line\s+([\w\-, ]+)/;
+
+function ids(s: string): string[] {
+  return s.split(/[,\s]+/).map((x) => x.trim()).filter(Boolean);
+}
+
+export function commentSuppressions(file: SourceFile): Suppression[] {
+  const out: Suppression[] = [];
+  const lang = file.language;
+  if (lang !== 'python' && lang !== 'javascript' && lang !== 'typescript') return out;
+  const text = file.source.text;
+  if (!text.includes('vaudit')) return out;
+  const n = file.source.lineCount;
+  for (let line = 1; line <= n; line++) {
+    const t = file.source.lineText(line);
+    if (!t.includes('vaudit')) continue;
+    if (lang === 'python') {
+      const m = PY_RE.exec(t);
+      if (m) {
+        const own = t.slice(0, m.index).trim() === '';
+        out.push({ file: file.path, line: own ? nextCodeLine(file, line, '#') : line, rules: ids(m[1]!), at: { line, column: m.index + 1 }, source: 'comment', used: new Set() });
+      }
+    } else {
+      const next = JS_NEXT_RE.exec(t);
+      if (next) out.push({ file: file.path, line: line + 1, rules: ids(next[1]!), at: { line, column: next.index + 1 }, source: 'comment', used: new Set() });
+      const same = JS_LINE_RE.exec(t);
+      if (same) out.push({ file: file.path, line, rules: ids(same[1]!), at: { line, column: same.index + 1 }, source: 'comment', used: new Set() });
+    }
+  }
+  return out;
+}
+
+function nextCodeLine(file: SourceFile, line: number, comment: string): number {
+  for (let l = line + 1; l <= file.source.lineCount; l++) {
+    const t = file.source.lineText(l).trim();
+    if (t && !t.startsWith(comment)) return l;
+  }
+  return line + 1;
+}
+
+/** `"//vaudit-ignore": "id" | ["id", …]` members, given the file's pointer → value map. */
+export function jsonSuppressions(file: SourceFile, values: ReadonlyMap<string, { value: unknown; start: number }>): Suppression[] {
+  const out: Suppression[] = [];
+  const suffix = '/~1~1vaudit-ignore';
+  for (const [ptr, ref] of values) {
+    if (!ptr.endsWith(suffix)) continue;
+    const v = ref.value;
+    const rules = typeof v === 'string' ? ids(v) : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    const pos = file.source.positionAt(ref.start);
+    out.push({ file: file.path, pointer: ptr.slice(0, -suffix.length), rules, at: { line: pos.line, column: pos.column }, source: 'json', used: new Set() });
+  }
+  return out;
+}
+
+export function configSuppressions(cfg: LoadedConfig): Suppression[] {
+  return (cfg.config.ignores ?? []).map((e, i) => ({
+    file: '',
+    pointer: e.pointer,
+    rules: e.rules,
+    at: { line: 1, column: 1 },
+    source: 'config' as const,
+    configPath: cfg.path,
+    used: new Set<string>(),
+    _files: globMatcher(Array.isArray(e.files) ? e.files : [e.files]),
+    _dir: cfg.dir,
+    _index: i,
+  }));
+}
+
+function pointerWithin(p: string | undefined, prefix: string): boolean {
+  if (p === undefined) return false;
+  return prefix === '' || p === prefix || p.startsWith(prefix + '/');
+}
+
+/** Does `s` suppress `f`? Marks it used. */
+export function suppresses(s: Suppression, f: Finding): boolean {
+  if (!s.rules.includes(f.ruleId) && !s.rules.includes('all')) return false;
+  if (s.source === 'config') {
+    const x = s as Suppression & { _files: (p: string) => boolean; _dir: string };
+    const rel = path.relative(x._dir, f.file).split(path.sep).join('/');
+    if (!x._files(rel)) return false;
+    if (s.pointer !== undefined && !pointerWithin(f.pointer, s.pointer)) return false;
+  } else if (s.file !== f.file) {
+    return false;
+  } else if (s.source === 'json') {
+    if (!pointerWithin(f.pointer, s.pointer ?? '')) return false;
+  } else if (s.line !== f.range.start.line) {
+    return false;
+  }
+  s.used.add(f.ruleId);
+  return true;
+}

@@ -1,0 +1,49 @@
+/**
+ * The JSON report, shape version 1 (documented in README "JSON output"):
+ * { version, tool, summary, findings[], runs[]? }. Paths are relative to the root.
+ */
+import type { ReportInput } from './model.js';
+import { countBySeverity, relPath } from './model.js';
+
+export const JSON_REPORT_VERSION = 1;
+
+export function toJsonReport(input: ReportInput) {
+  const sev = countBySeverity(input.findings);
+  const confirmations: Record<string, number> = {};
+  for (const f of input.findings) if (f.confirmation) confirmations[f.confirmation.status] = (confirmations[f.confirmation.status] ?? 0) + 1;
+  return {
+    version: JSON_REPORT_VERSION,
+    tool: { name: 'vaudit', version: input.toolVersion },
+    summary: {
+      files: input.stats.files,
+      tasks: input.stats.tasks,
+      verifierEntries: input.stats.entries,
+      pythonFiles: input.stats.pythonFiles,
+      bundles: input.stats.bundles,
+      findings: { total: sev.error + sev.warning, error: sev.error, warning: sev.warning },
+      suppressed: input.suppressedCount,
+      confirmations,
+      durationMs: Math.round(input.stats.durationMs),
+      ...(input.baseline ? { baseline: input.baseline } : {}),
+    },
+    findings: input.findings.map((f) => ({
+      ruleId: f.ruleId,
+      severity: f.severity,
+      message: f.message,
+      file: relPath(input.root, f.file),
+      range: {
+        start: { line: f.range.start.line, column: f.range.start.column },
+        end: { line: f.range.end.line, column: f.range.end.column },
+      },
+      ...(f.pointer !== undefined ? { pointer: f.pointer } : {}),
+      ...(f.related?.length ? { related: f.related.map((r) => ({ file: relPath(input.root, r.file), line: r.range.start.line, column: r.range.start.column, message: r.message })) } : {}),
+      fingerprint: f.fingerprint,
+      ...(f.confirmation ? { confirmation: f.confirmation } : {}),
+    })),
+    ...(input.runs ? { runs: input.runs } : {}),
+  };
+}
+
+export function formatJson(input: ReportInput): string {
+  return JSON.stringify(toJsonReport(input), null, 2) + '\n';
+}

@@ -1,0 +1,41 @@
+/** What every reporter receives. */
+import path from 'node:path';
+import type { Finding } from '../engine/types.js';
+import type { LintStats } from '../engine/lint.js';
+import type { RuleMeta } from '../engine/rule.js';
+
+export interface RunRecordSummary {
+  runId: string;
+  [key: string]: unknown;
+}
+
+export interface ReportInput {
+  findings: Finding[];
+  /** Root that relative paths are computed from (usually the cwd). */
+  root: string;
+  stats: LintStats;
+  rules: ReadonlyMap<string, { meta: RuleMeta }>;
+  suppressedCount: number;
+  /** Run records of control cases, when --confirm ran. */
+  runs?: RunRecordSummary[];
+  toolVersion: string;
+  /** Colour output (stylish). */
+  color?: boolean;
+  /** Baseline bookkeeping, when --baseline was given. */
+  baseline?: { matched: number; stale: Array<{ file: string; ruleId: string; count: number }> };
+}
+
+export function relPath(root: string, file: string): string {
+  const r = path.relative(root, file);
+  return (r.startsWith('..') || path.isAbsolute(r) ? file : r).split(path.sep).join('/');
+}
+
+export function countBySeverity(findings: readonly Finding[]): { error: number; warning: number } {
+  let error = 0;
+  let warning = 0;
+  for (const f of findings) {
+    if (f.severity === 'error') error++;
+    else warning++;
+  }
+  return { error, warning };
+}

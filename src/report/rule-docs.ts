@@ -1,0 +1,33 @@
+/** Renders a rule's documentation (CLI `vaudit rules <id>`, SARIF help, README table). */
+import type { RuleMeta } from '../engine/rule.js';
+
+function fence(file: string, content: string): string {
+  const lang = file.endsWith('.py') ? 'python' : file.endsWith('.json') ? 'json' : file.endsWith('.ts') ? 'ts' : 'js';
+  return `\`${file}\`\n\n\`\`\`${lang}\n${content.trimEnd()}\n\`\`\``;
+}
+
+export function renderRuleMarkdown(meta: RuleMeta): string {
+  const parts = [
+    `## ${meta.id}`,
+    meta.description,
+    `**Default severity:** ${meta.defaultSeverity} · **Layers:** ${meta.layers.join(', ')} · **Confirmable:** ${meta.confirm ? `yes — ${meta.confirm.description}` : 'no'}`,
+    `### What it does\n${meta.docs.whatItDoes}`,
+    `### Why is this bad?\n${meta.docs.why}`,
+    `### Incorrect\n${meta.docs.incorrect.map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
+    `### Correct\n${meta.docs.correct.map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
+  ];
+  if (meta.docs.references?.length) parts.push(`### References\n${meta.docs.references.map((r) => `- ${r}`).join('\n')}`);
+  return parts.join('\n\n') + '\n';
+}
+
+export function renderRuleText(meta: RuleMeta): string {
+  return renderRuleMarkdown(meta).replace(/^#+ /gm, '').replace(/\*\*/g, '');
+}
+
+/** The README rule table (generated; a test keeps README in sync). */
+export function renderRuleTable(metas: readonly RuleMeta[]): string {
+  const rows = [...metas].sort((a, b) => a.id.localeCompare(b.id)).map(
+    (m) => `| \`${m.id}\` | ${m.description.replace(/\|/g, '\\|')} | ${m.defaultSeverity} | ${m.layers.join(', ')} | ${m.confirm ? '✔' : ''} |`,
+  );
+  return ['| rule | what it flags | default | layers | confirm |', '|---|---|---|---|---|', ...rows].join('\n');
+}

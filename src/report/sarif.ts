@@ -1,0 +1,98 @@
+/**
+ * SARIF 2.1.0 for GitHub code scanning: relative URIs under %SRCROOT%, stable
+ * rule ids with help text, partialFingerprints, confirmation in properties.
+ */
+import { pathToFileURL } from 'node:url';
+import type { ReportInput } from './model.js';
+import { relPath } from './model.js';
+import { renderRuleMarkdown } from './rule-docs.js';
+import type { Finding, Range } from '../engine/types.js';
+
+const BUILTIN: Record<string, { description: string }> = {
+  'parse-error': { description: 'A file could not be read or parsed; vaudit could not check it.' },
+  'unused-suppression': { description: 'A suppression comment or entry matches no finding.' },
+  'internal-error': { description: 'A rule crashed on a file; other rules still ran.' },
+};
+
+function region(r: Range) {
+  return {
+    startLine: r.start.line,
+    startColumn: r.start.column,
+    endLine: Math.max(r.end.line, r.start.line),
+    endColumn: r.end.line > r.start.line ? r.end.column : Math.max(r.end.column, r.start.column + (r.end.offset > r.start.offset ? 0 : 1)),
+  };
+}
+
+function uri(root: string, file: string): string {
+  return relPath(root, file).split('/').map(encodeURIComponent).join('/');
+}
+
+export function toSarif(input: ReportInput) {
+  const ids = [...new Set([...input.rules.keys(), ...input.findings.map((f) => f.ruleId)])].sort();
+  const rules = ids.map((id) => {
+    const meta = input.rules.get(id)?.meta;
+    if (!meta) {
+      const b = BUILTIN[id] ?? { description: id };
+      return { id, name: id, shortDescription: { text: b.description }, fullDescription: { text: b.description }, help: { text: b.description, markdown: b.description }, defaultConfiguration: { level: 'error' } };
+    }
+    return {
+      id,
+      name: id.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
+      shortDescription: { text: meta.description },
+      fullDescription: { text: meta.docs.whatItDoes },
+      help: { text: `${meta.docs.whatItDoes}\n\n${meta.docs.why}`, markdown: renderRuleMarkdown(meta) },
+      defaultConfiguration: { level: meta.defaultSeverity === 'error' ? 'error' : 'warning' },
+      properties: { tags: ['verifier-audit', ...meta.layers], ...(meta.confirm ? { confirmable: true } : {}) },
+    };
+  });
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const results = input.findings.map((f: Finding) => ({
+    ruleId: f.ruleId,
+    ruleIndex: index.get(f.ruleId),
+    level: f.severity === 'error' ? 'error' : 'warning',
+    message: { text: f.message },
+    locations: [
+      { physicalLocation: { artifactLocation: { uri: uri(input.root, f.file), uriBaseId: '%SRCROOT%' }, region: region(f.range) } },
+    ],
+    ...(f.related?.length
+      ? {
+          relatedLocations: f.related.map((r, i) => ({
+            id: i + 1,
+            message: { text: r.message },
+            physicalLocation: { artifactLocation: { uri: uri(input.root, r.file), uriBaseId: '%SRCROOT%' }, region: region(r.range) },
+          })),
+        }
+      : {}),
+    partialFingerprints: { 'vaudit/v1': f.fingerprint ?? '' },
+    ...(f.confirmation || f.pointer !== undefined
+      ? { properties: { ...(f.pointer !== undefined ? { jsonPointer: f.pointer } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}) } }
+      : {}),
+  }));
+  let rootUri = pathToFileURL(input.root).href;
+  if (!rootUri.endsWith('/')) rootUri += '/';
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'vaudit',
+            version: input.toolVersion,
+            semanticVersion: input.toolVersion,
+            informationUri: 'https://github.com/vaudit/vaudit',
+            rules,
+          },
+        },
+        originalUriBaseIds: { '%SRCROOT%': { uri: rootUri } },
+        columnKind: 'utf16CodeUnits',
+        results,
+        ...(input.runs ? { properties: { controlCaseRuns: input.runs } } : {}),
+      },
+    ],
+  };
+}
+
+export function formatSarif(input: ReportInput): string {
+  return JSON.stringify(toSarif(input), null, 2) + '\n';
+}
