@@ -1,0 +1,656 @@
+/**
+ * The host: the ONLY module of vaudit that starts processes (test/host-process-owner.test.ts
+ * forbids `child_process` / `worker_threads` imports anywhere else in src/ and rules/).
+ *
+ * Tool authority (seed 000): a run names a tool by id; the host resolves the id itself
+ * (`<root>/.toolchain/bin/<id>` first, then the host PATH), hashes the executable (sha256) and
+ * rechecks those bytes just before it runs. Moved bytes → `sandbox`; an id it cannot resolve →
+ * `verifierUnavailable`. Interpreters reached through a shim (pyenv) are probed once for their
+ * real executable, which is what is hashed, bound and run; the selected command path is kept.
+ *
+ * Isolation, per run: an empty environment plus an explicit allowlist; a private temporary
+ * directory (the cell: cwd, HOME and TMPDIR) removed afterwards; stdin from the request or
+ * /dev/null; stdout/stderr bounded (truncated with a flag, the rest drained and discarded);
+ * a wall-clock limit enforced by SIGKILL to the whole process group, followed by a sweep of
+ * /proc for any process still carrying the run's marker; rlimits (address space, CPU seconds,
+ * file size, open files, processes) through util-linux `prlimit`.
+ * Two levels:
+ *  - `bwrap`: bubblewrap `--unshare-all --die-with-parent --new-session --clearenv`, read-only
+ *    binds of /usr, the interpreter prefix and the verifier sources, tmpfs /tmp, the cell bound
+ *    read-write, no network (empty net namespace), no host HOME.
+ *  - `process`: a detached process group, env allowlist, prlimit, private cwd/HOME/TMPDIR. It does
+ *    NOT contain file-system writes or network access; records say so (`network: 'shared'`).
+ * A policy that requires bwrap on a machine without it yields `sandbox`, never a silent downgrade.
+ *
+ * Outcomes: executed (ran to exit, any exit code) | verifierUnavailable | timeout | crash (spawn
+ * failure, or death by a signal the host did not send) | sandbox (required isolation missing or
+ * failed to set up, tool bytes moved, limits unavailable under a strict policy).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync, mkdirSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
+
+export type Outcome = 'executed' | 'verifierUnavailable' | 'timeout' | 'crash' | 'sandbox';
+export type IsolationLevel = 'bwrap' | 'process';
+export type IsolationPolicy = IsolationLevel | 'auto';
+
+export interface Limits {
+  /** RLIMIT_AS in bytes (do not use for Node tools: V8 reserves address space). */
+  memoryBytes?: number;
+  /** RLIMIT_CPU in seconds. */
+  cpuSeconds?: number;
+  /** RLIMIT_FSIZE in bytes. */
+  fileSizeBytes?: number;
+  /** RLIMIT_NOFILE. */
+  openFiles?: number;
+  /** RLIMIT_NPROC (ignored by the kernel for root). */
+  processes?: number;
+}
+
+export const DEFAULT_LIMITS: Required<Limits> = {
+  memoryBytes: 1024 * 1024 * 1024,
+  cpuSeconds: 60,
+  fileSizeBytes: 64 * 1024 * 1024,
+  openFiles: 256,
+  processes: 512,
+};
+
+export interface ResolvedTool {
+  id: string;
+  /** The command path selected by id resolution (kept: two names may dispatch differently). */
+  commandPath: string;
+  /** The file that actually runs (symlinks resolved; an interpreter shim's real executable). */
+  resolvedPath: string;
+  sha256: string;
+  source: 'toolchain' | 'path';
+  /** Read-only directories the tool needs inside the sandbox (interpreter prefixes). */
+  bindPaths: string[];
+}
+
+export interface RunRequest {
+  caseId: string;
+  ruleId: string;
+  toolId: string;
+  args: string[];
+  /** Bytes for stdin; absent → /dev/null. */
+  stdin?: string | Buffer;
+  /** Files written into the cell before the run (relative paths). `mode` e.g. 0o755 for stub tools. */
+  files?: Record<string, string | { content: string | Buffer; mode?: number }>;
+  /** Host paths the run may read (verifier sources): bound read-only under bwrap. */
+  readOnlyPaths?: string[];
+  /** Extra environment variables (the allowlist grant). `{cell}` in a value is replaced by the cell path. */
+  env?: Record<string, string>;
+  /** Cell-relative directories prepended to PATH (stub tools). */
+  pathDirs?: string[];
+  timeoutMs?: number;
+  /** Per stream. */
+  maxOutputBytes?: number;
+  limits?: Limits;
+  /** Stream stdout chunks as they arrive (bounded bytes only). */
+  onStdout?: (chunk: Buffer) => void;
+}
+
+export interface RunRecord {
+  runId: string;
+  caseId: string;
+  ruleId: string;
+  toolId: string;
+  commandPath?: string;
+  resolvedPath?: string;
+  sha256?: string;
+  argv: string[];
+  isolation: IsolationLevel | 'none';
+  network: 'none' | 'shared';
+  limits: Limits | 'unavailable';
+  outcome: Outcome;
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  stdoutBytes: number;
+  stderrBytes: number;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  /** Processes found and killed by the post-run sweep (escaped the group). */
+  sweptProcesses: number;
+  startedAt: string;
+  detail?: string;
+}
+
+export interface RunResult {
+  record: RunRecord;
+  stdout: Buffer;
+  stderr: Buffer;
+}
+
+export interface HostOptions {
+  /** Project root: `.toolchain/bin` is looked up under it. */
+  root: string;
+  isolation?: IsolationPolicy;
+  /** With `auto`: require bwrap (→ `sandbox` when missing) instead of using `process`. */
+  requireIsolation?: boolean;
+  /** PATH used for tool resolution (default: the host's PATH). */
+  searchPath?: string;
+  /** Override helper discovery (tests, or a machine with helpers elsewhere); `null` = absent. */
+  helpers?: { bwrap?: string | null; prlimit?: string | null };
+}
+
+const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
+const MARKER_VAR = 'VAUDIT_RUN_MARKER';
+
+function sha256File(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return false;
+    accessSync(path, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Find a system helper (bwrap, prlimit) in fixed system directories only. */
+function systemHelper(name: string): string | undefined {
+  for (const d of ['/usr/bin', '/bin', '/usr/sbin', '/usr/local/bin']) {
+    const p = join(d, name);
+    if (isExecutableFile(p)) return p;
+  }
+  return undefined;
+}
+
+let runSeq = 0;
+function newRunId(): string {
+  runSeq += 1;
+  return `run-${process.pid}-${runSeq}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Kill every process whose environment carries `marker` (children that left the group). */
+function sweepMarker(marker: string): number {
+  const needle = Buffer.from(`${MARKER_VAR}=${marker}\0`);
+  let killed = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    const pid = Number(e);
+    if (pid === process.pid) continue;
+    let env: Buffer;
+    try {
+      env = readFileSync(`/proc/${e}/environ`);
+    } catch {
+      continue;
+    }
+    if (env.indexOf(needle) >= 0) {
+      try {
+        process.kill(pid, 'SIGKILL');
+        killed++;
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+  return killed;
+}
+
+function isScript(path: string): boolean {
+  try {
+    const fd = readFileSync(path, { flag: 'r' }).subarray(0, 2);
+    return fd.toString('latin1') === '#!';
+  } catch {
+    return false;
+  }
+}
+
+export class Host {
+  readonly root: string;
+  readonly policy: IsolationPolicy;
+  readonly requireIsolation: boolean;
+  readonly records: RunRecord[] = [];
+  private readonly searchPath: string;
+  private readonly inventory = new Map<string, ResolvedTool | null>();
+  readonly bwrapPath: string | undefined;
+  readonly prlimitPath: string | undefined;
+
+  constructor(opts: HostOptions) {
+    this.root = opts.root;
+    this.policy = opts.isolation ?? 'auto';
+    this.requireIsolation = opts.requireIsolation ?? false;
+    this.searchPath = opts.searchPath ?? process.env.PATH ?? SYSTEM_PATH;
+    this.bwrapPath = opts.helpers?.bwrap === null ? undefined : (opts.helpers?.bwrap ?? systemHelper('bwrap'));
+    this.prlimitPath = opts.helpers?.prlimit === null ? undefined : (opts.helpers?.prlimit ?? systemHelper('prlimit'));
+  }
+
+  /** The isolation level runs will use, or a reason why the policy cannot be met. */
+  level(): { level: IsolationLevel } | { sandbox: string } {
+    const wantBwrap = this.policy === 'bwrap' || (this.policy === 'auto' && (this.bwrapPath !== undefined || this.requireIsolation));
+    if (wantBwrap) {
+      if (!this.bwrapPath) return { sandbox: 'isolation policy requires bubblewrap (bwrap), which is not installed on this machine' };
+      return { level: 'bwrap' };
+    }
+    return { level: 'process' };
+  }
+
+  /** Resolve a tool id: `<root>/.toolchain/bin/<id>` first, then PATH. `undefined` when unresolvable. */
+  resolveTool(id: string): ResolvedTool | undefined {
+    if (this.inventory.has(id)) return this.inventory.get(id) ?? undefined;
+    const r = this.resolveUncached(id);
+    this.inventory.set(id, r ?? null);
+    return r;
+  }
+
+  private resolveUncached(id: string): ResolvedTool | undefined {
+    if (!id || id.includes('/') || id === '.' || id === '..') return undefined;
+    let commandPath: string | undefined;
+    let source: ResolvedTool['source'] = 'path';
+    const tc = join(this.root, '.toolchain', 'bin', id);
+    if (isExecutableFile(tc)) {
+      commandPath = tc;
+      source = 'toolchain';
+    } else {
+      for (const dir of this.searchPath.split(delimiter)) {
+        if (!dir || !isAbsolute(dir)) continue;
+        const p = join(dir, id);
+        if (isExecutableFile(p)) {
+          commandPath = p;
+          break;
+        }
+      }
+    }
+    if (!commandPath) return undefined;
+    let resolvedPath = realpathSync(commandPath);
+    const bindPaths: string[] = [];
+    if (/^python(\d(\.\d+)?)?$/.test(id)) {
+      // An interpreter: ask it for its real executable and prefixes (a pyenv shim is a bash script
+      // that cannot run in an empty environment or a sandbox).
+      const probe = spawnSync(
+        commandPath,
+        ['-I', '-c', 'import sys,json;print(json.dumps([sys.executable,sys.prefix,sys.base_prefix,sys.exec_prefix,sys.base_exec_prefix]))'],
+        {
+          env: pickEnv(['PATH', 'HOME', 'PYENV_ROOT', 'PYENV_VERSION', 'LANG']),
+          cwd: this.root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 15000,
+          encoding: 'utf8',
+        },
+      );
+      if (probe.status !== 0) return undefined;
+      try {
+        const [exe, ...prefixes] = JSON.parse(probe.stdout.trim()) as string[];
+        if (!exe) return undefined;
+        resolvedPath = realpathSync(exe);
+        for (const p of prefixes) if (p && !p.startsWith('/usr') && !bindPaths.includes(p)) bindPaths.push(p);
+      } catch {
+        return undefined;
+      }
+    } else if (isScript(resolvedPath)) {
+      bindPaths.push(dirname(resolvedPath));
+    }
+    if (!resolvedPath.startsWith('/usr/') && !bindPaths.some((b) => resolvedPath.startsWith(b + '/'))) {
+      bindPaths.push(dirname(resolvedPath));
+    }
+    return { id, commandPath, resolvedPath, sha256: sha256File(resolvedPath), source, bindPaths };
+  }
+
+  /** Run one tool invocation under the host's isolation. Never throws for run failures. */
+  async run(req: RunRequest): Promise<RunResult> {
+    const runId = newRunId();
+    const started = Date.now();
+    const record: RunRecord = {
+      runId,
+      caseId: req.caseId,
+      ruleId: req.ruleId,
+      toolId: req.toolId,
+      argv: [req.toolId, ...req.args],
+      isolation: 'none',
+      network: 'shared',
+      limits: 'unavailable',
+      outcome: 'crash',
+      exitCode: null,
+      signal: null,
+      durationMs: 0,
+      stdoutBytes: 0,
+      stderrBytes: 0,
+      stdoutTruncated: false,
+      stderrTruncated: false,
+      sweptProcesses: 0,
+      startedAt: new Date(started).toISOString(),
+    };
+    const finish = (outcome: Outcome, detail?: string): RunResult => {
+      record.outcome = outcome;
+      if (detail) record.detail = detail;
+      record.durationMs = Date.now() - started;
+      this.records.push(record);
+      return { record, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) };
+    };
+
+    const tool = this.resolveTool(req.toolId);
+    if (!tool) return finish('verifierUnavailable', `tool id '${req.toolId}' resolves neither under .toolchain/bin nor on PATH`);
+    record.commandPath = tool.commandPath;
+    record.resolvedPath = tool.resolvedPath;
+    record.sha256 = tool.sha256;
+    record.argv = [tool.resolvedPath, ...req.args];
+
+    const lvl = this.level();
+    if ('sandbox' in lvl) return finish('sandbox', lvl.sandbox);
+    const level = lvl.level;
+    record.isolation = level;
+    record.network = level === 'bwrap' ? 'none' : 'shared';
+    if (!this.prlimitPath && this.policy !== 'process' && this.requireIsolation) {
+      return finish('sandbox', 'resource limits required but util-linux prlimit is not installed');
+    }
+
+    const cell = mkdtempSync(join(tmpdir(), 'vaudit-cell-'));
+    try {
+      for (const [rel, spec] of Object.entries(req.files ?? {})) {
+        if (isAbsolute(rel) || rel.split('/').includes('..')) return finish('crash', `cell file path escapes the cell: ${rel}`);
+        const p = join(cell, rel);
+        mkdirSync(dirname(p), { recursive: true });
+        const content = typeof spec === 'string' ? spec : spec.content;
+        writeFileSync(p, content);
+        if (typeof spec !== 'string' && spec.mode !== undefined) chmodSync(p, spec.mode);
+      }
+      const home = join(cell, 'home');
+      const tmp = join(cell, 'tmp');
+      mkdirSync(home);
+      mkdirSync(tmp);
+      const marker = runId;
+      const pathDirs = (req.pathDirs ?? []).map((d) => join(cell, d));
+      const env: Record<string, string> = {
+        PATH: [...pathDirs, SYSTEM_PATH].join(':'),
+        HOME: home,
+        TMPDIR: tmp,
+        LANG: 'C.UTF-8',
+        PYTHONDONTWRITEBYTECODE: '1',
+        PYTHONHASHSEED: '0',
+        [MARKER_VAR]: marker,
+      };
+      for (const [k, v] of Object.entries(req.env ?? {})) env[k] = v.split('{cell}').join(cell);
+      env[MARKER_VAR] = marker;
+
+      // Tool authority: recheck the bytes just before running.
+      let nowSha: string;
+      try {
+        nowSha = sha256File(tool.resolvedPath);
+      } catch (e) {
+        return finish('sandbox', `tool bytes unreadable at run time: ${(e as Error).message}`);
+      }
+      if (nowSha !== tool.sha256) return finish('sandbox', `tool bytes moved since resolution (sha256 ${tool.sha256.slice(0, 12)}… → ${nowSha.slice(0, 12)}…)`);
+
+      const limits: Required<Limits> = { ...DEFAULT_LIMITS, ...(req.limits ?? {}) };
+      let argv: string[] = [tool.resolvedPath, ...req.args];
+      const extraFds: Array<'pipe'> = [];
+      if (level === 'bwrap') {
+        argv = [this.bwrapPath!, ...this.bwrapArgs(cell, tool, req.readOnlyPaths ?? [], env), '--', ...argv];
+        extraFds.push('pipe');
+      }
+      if (this.prlimitPath) {
+        argv = [
+          this.prlimitPath,
+          `--as=${limits.memoryBytes}`,
+          `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
+          `--fsize=${limits.fileSizeBytes}`,
+          `--nofile=${limits.openFiles}`,
+          `--nproc=${limits.processes}`,
+          '--',
+          ...argv,
+        ];
+        record.limits = limits;
+      }
+      const [cmd, ...cmdArgs] = argv;
+      const result = await this.spawnBounded(cmd!, cmdArgs, {
+        cwd: cell,
+        env: level === 'bwrap' ? { [MARKER_VAR]: marker } : env,
+        stdin: req.stdin,
+        timeoutMs: req.timeoutMs ?? 30000,
+        maxOutputBytes: req.maxOutputBytes ?? 1024 * 1024,
+        statusFd: level === 'bwrap',
+        marker,
+        onStdout: req.onStdout,
+      });
+      record.sweptProcesses = result.swept + sweepMarker(marker);
+      record.exitCode = result.exitCode;
+      record.signal = result.signal;
+      record.stdoutBytes = result.stdoutBytes;
+      record.stderrBytes = result.stderrBytes;
+      record.stdoutTruncated = result.stdoutTruncated;
+      record.stderrTruncated = result.stderrTruncated;
+      let outcome: Outcome;
+      let detail: string | undefined;
+      if (result.spawnError) {
+        outcome = 'crash';
+        detail = `spawn failed: ${result.spawnError}`;
+      } else if (result.timedOut) {
+        outcome = 'timeout';
+        detail = `wall-clock limit ${req.timeoutMs ?? 30000} ms reached; process group killed`;
+      } else if (level === 'bwrap' && !result.childStarted) {
+        outcome = 'sandbox';
+        detail = `bubblewrap could not set up the sandbox: ${result.stderr.toString('utf8').trim().slice(0, 300)}`;
+      } else if (result.cpuLimitHit || result.signal === 'SIGXCPU') {
+        outcome = 'timeout';
+        detail = `CPU limit ${limits.cpuSeconds}s reached`;
+      } else if (level === 'bwrap' && result.childExit !== undefined) {
+        // bwrap reports the child's own status; bwrap itself exits with the same code.
+        outcome = 'executed';
+        if (result.childExit.signal) {
+          outcome = 'crash';
+          detail = `killed by signal ${result.childExit.signal}`;
+          record.signal = result.childExit.signal;
+        } else record.exitCode = result.childExit.code;
+      } else if (result.signal) {
+        outcome = 'crash';
+        detail = `killed by signal ${result.signal}`;
+      } else {
+        outcome = 'executed';
+      }
+      record.outcome = outcome;
+      if (detail) record.detail = detail;
+      record.durationMs = Date.now() - started;
+      this.records.push(record);
+      return { record, stdout: result.stdout, stderr: result.stderr };
+    } finally {
+      rmSync(cell, { recursive: true, force: true });
+    }
+  }
+
+  private bwrapArgs(cell: string, tool: ResolvedTool, readOnly: string[], env: Record<string, string>): string[] {
+    const a = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--clearenv'];
+    a.push('--ro-bind', '/usr', '/usr');
+    for (const l of ['lib', 'lib64', 'bin', 'sbin']) if (existsSync(`/usr/${l}`)) a.push('--symlink', `usr/${l}`, `/${l}`);
+    for (const f of ['/etc/ld.so.cache', '/etc/localtime', '/etc/passwd', '/etc/group']) if (existsSync(f)) a.push('--ro-bind', f, f);
+    a.push('--proc', '/proc', '--dev', '/dev');
+    a.push('--size', String(256 * 1024 * 1024), '--tmpfs', '/tmp');
+    const binds = new Set<string>();
+    for (const p of [...tool.bindPaths, ...readOnly]) {
+      if (!p || !isAbsolute(p) || p.startsWith('/usr/') || p === '/usr') continue;
+      if (!existsSync(p)) continue;
+      binds.add(p);
+    }
+    for (const p of binds) a.push('--ro-bind', p, p);
+    a.push('--bind', cell, cell, '--chdir', cell);
+    for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
+    a.push('--json-status-fd', '3');
+    return a;
+  }
+
+  private spawnBounded(
+    cmd: string,
+    args: string[],
+    o: {
+      cwd: string;
+      env: Record<string, string>;
+      stdin?: string | Buffer;
+      timeoutMs: number;
+      maxOutputBytes: number;
+      statusFd: boolean;
+      marker?: string;
+      onStdout?: (chunk: Buffer) => void;
+    },
+  ): Promise<SpawnOutcome> {
+    return new Promise((resolveP) => {
+      const out: SpawnOutcome = {
+        exitCode: null,
+        signal: null,
+        stdout: Buffer.alloc(0),
+        stderr: Buffer.alloc(0),
+        stdoutBytes: 0,
+        stderrBytes: 0,
+        stdoutTruncated: false,
+        stderrTruncated: false,
+        timedOut: false,
+        childStarted: false,
+        cpuLimitHit: false,
+        swept: 0,
+      };
+      let child;
+      try {
+        child = spawn(cmd, args, {
+          cwd: o.cwd,
+          env: o.env,
+          detached: true,
+          stdio: [o.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(o.statusFd ? (['pipe'] as const) : [])],
+        });
+      } catch (e) {
+        out.spawnError = (e as Error).message;
+        resolveP(out);
+        return;
+      }
+      const pid = child.pid;
+      const killGroup = () => {
+        if (pid === undefined) return;
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          /* group gone */
+        }
+      };
+      const outChunks: Buffer[] = [];
+      const errChunks: Buffer[] = [];
+      const collect = (chunks: Buffer[], which: 'stdout' | 'stderr') => (c: Buffer) => {
+        const have = which === 'stdout' ? out.stdoutBytes : out.stderrBytes;
+        const room = o.maxOutputBytes - Math.min(have, o.maxOutputBytes);
+        if (room > 0) {
+          const part = c.length <= room ? c : c.subarray(0, room);
+          chunks.push(part);
+          if (which === 'stdout') o.onStdout?.(part);
+        }
+        if (c.length > room) {
+          if (which === 'stdout') out.stdoutTruncated = true;
+          else out.stderrTruncated = true;
+        }
+        if (which === 'stdout') out.stdoutBytes += c.length;
+        else out.stderrBytes += c.length;
+      };
+      child.stdout?.on('data', collect(outChunks, 'stdout'));
+      child.stderr?.on('data', collect(errChunks, 'stderr'));
+      let status = '';
+      const statusStream = o.statusFd ? (child.stdio[3] as NodeJS.ReadableStream | undefined) : undefined;
+      statusStream?.on('data', (c: Buffer) => {
+        status += c.toString('utf8');
+      });
+      if (o.stdin !== undefined && child.stdin) {
+        child.stdin.on('error', () => {
+          /* EPIPE: the tool did not read its stdin */
+        });
+        child.stdin.end(o.stdin);
+      }
+      const timer = setTimeout(() => {
+        out.timedOut = true;
+        killGroup();
+        if (o.marker) out.swept += sweepMarker(o.marker);
+      }, o.timeoutMs);
+      let settled = false;
+      child.on('error', (e) => {
+        out.spawnError = e.message;
+        if (!settled) {
+          settled = true;
+          clearTimeout(timer);
+          killGroup();
+          resolveP(out);
+        }
+      });
+      // The run ends when the tool's main process exits: what it left behind in its group (or
+      // escaped from it) is killed then, so background children holding the pipes cannot
+      // keep the run open.
+      child.on('exit', () => {
+        killGroup();
+        if (o.marker) out.swept += sweepMarker(o.marker);
+        setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          statusStream?.removeAllListeners('data');
+        }, 2000).unref();
+      });
+      child.on('close', (code, signal) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        killGroup();
+        out.exitCode = code;
+        out.signal = signal;
+        out.stdout = Buffer.concat(outChunks);
+        out.stderr = Buffer.concat(errChunks);
+        if (signal === 'SIGXCPU') out.cpuLimitHit = true;
+        for (const doc of status.split('\n')) {
+          if (!doc.trim()) continue;
+          try {
+            const j = JSON.parse(doc) as Record<string, unknown>;
+            if (typeof j['child-pid'] === 'number') out.childStarted = true;
+            if (typeof j['exit-code'] === 'number') {
+              const ec = j['exit-code'];
+              out.childExit = ec > 128 && ec < 128 + 65 ? { code: null, signal: signalName(ec - 128) } : { code: ec, signal: null };
+            }
+          } catch {
+            /* partial document */
+          }
+        }
+        if (out.childExit?.signal === 'SIGXCPU') out.cpuLimitHit = true;
+        resolveP(out);
+      });
+    });
+  }
+}
+
+interface SpawnOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: Buffer;
+  stderr: Buffer;
+  stdoutBytes: number;
+  stderrBytes: number;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timedOut: boolean;
+  spawnError?: string;
+  childStarted: boolean;
+  childExit?: { code: number | null; signal: string | null };
+  cpuLimitHit: boolean;
+  swept: number;
+}
+
+function signalName(n: number): string {
+  const names: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 13: 'SIGPIPE', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+  return names[n] ?? `signal ${n}`;
+}
+
+function pickEnv(names: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const n of names) {
+    const v = process.env[n];
+    if (v !== undefined) env[n] = v;
+  }
+  env.PATH ??= SYSTEM_PATH;
+  return env;
+}
+
+export function createHost(opts: HostOptions): Host {
+  return new Host(opts);
+}

@@ -1,0 +1,211 @@
+/**
+ * The hostile battery: verifiers that misbehave, run through the host under both isolation
+ * levels. Each is recorded with the right outcome and leaves no process behind (checked by
+ * scanning /proc for a per-test marker in the command line).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createHost, type IsolationLevel } from '../src/confirm/host.js';
+
+const HAS_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].some((p) => existsSync(p));
+
+function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (readFileSync(`/proc/${e}/cmdline`).includes(marker)) pids.push(Number(e));
+    } catch {
+      /* gone */
+    }
+  }
+  return pids;
+}
+
+async function noneLeft(marker: string): Promise<number[]> {
+  // Killed processes may linger as zombies for a moment while their parent reaps them.
+  for (let i = 0; i < 20; i++) {
+    const left = processesWith(marker).filter((pid) => {
+      try {
+        return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      } catch {
+        return false;
+      }
+    });
+    if (left.length === 0) return [];
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return processesWith(marker);
+}
+
+function py(code: string) {
+  const marker = `vaudit_hostile_${randomBytes(6).toString('hex')}`;
+  return { marker, args: ['-c', `${marker} = 1\n${code}`] };
+}
+
+let server: Server;
+let port = 0;
+let connections = 0;
+const outside = mkdtempSync(join(tmpdir(), 'vaudit-hostile-outside-'));
+
+beforeAll(async () => {
+  server = createServer((s) => {
+    connections++;
+    s.end('hello');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(() => {
+  server.close();
+  rmSync(outside, { recursive: true, force: true });
+});
+
+const levels: Array<{ level: IsolationLevel; skip: string | false }> = [
+  { level: 'bwrap', skip: HAS_BWRAP ? false : 'bubblewrap is not installed on this machine (.ci/run installs it)' },
+  { level: 'process', skip: false },
+];
+
+for (const { level, skip } of levels) {
+  describe.skipIf(skip !== false)(`hostile verifiers under ${level} isolation${skip ? ` (skipped: ${skip})` : ''}`, () => {
+    const host = createHost({ root: process.cwd(), isolation: level });
+
+    it('an infinite loop is killed at the wall-clock limit: timeout', async () => {
+      const { marker, args } = py('while True:\n    pass');
+      const r = await host.run({ caseId: 'loop', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 700 });
+      expect(r.record.outcome).toBe('timeout');
+      expect(r.record.isolation).toBe(level);
+      expect(r.record.durationMs).toBeLessThan(5000);
+      expect(await noneLeft(marker)).toEqual([]);
+    });
+
+    it('a fork storm of 200 children (half escaping with setsid) is killed whole: timeout, none left', async () => {
+      const { marker, args } = py(
+        [
+          'import os, time',
+          'for i in range(200):',
+          '    if os.fork() == 0:',
+          '        if i % 2: os.setsid()',
+          '        time.sleep(120)',
+          '        os._exit(0)',
+          'time.sleep(120)',
+        ].join('\n'),
+      );
+      const r = await host.run({ caseId: 'forks', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 1500 });
+      expect(r.record.outcome).toBe('timeout');
+      expect(await noneLeft(marker)).toEqual([]);
+    }, 20000);
+
+    it('a parent that exits leaving background children: executed, children killed', async () => {
+      const { marker, args } = py(
+        ['import os, time', 'for i in range(5):', '    if os.fork() == 0:', '        os.setsid(); time.sleep(120); os._exit(0)', 'print("bye")'].join('\n'),
+      );
+      const r = await host.run({ caseId: 'orphans', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 5000 });
+      expect(r.record.outcome).toBe('executed');
+      expect(r.stdout.toString()).toBe('bye\n');
+      expect(r.record.durationMs).toBeLessThan(4000);
+      expect(await noneLeft(marker)).toEqual([]);
+    });
+
+    it('1 GB of output is bounded and flagged: executed, truncated', async () => {
+      const { marker, args } = py('import sys\nb = b"x" * (1 << 20)\nfor _ in range(1024):\n    sys.stdout.buffer.write(b)\nsys.exit(0)');
+      const r = await host.run({ caseId: 'flood', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 20000, maxOutputBytes: 64 * 1024 });
+      expect(r.record.outcome).toBe('executed');
+      expect(r.record.stdoutTruncated).toBe(true);
+      expect(r.stdout.length).toBe(64 * 1024);
+      expect(r.record.stdoutBytes).toBe(1024 * 1024 * 1024);
+      expect(await noneLeft(marker)).toEqual([]);
+    }, 30000);
+
+    it('reading the environment and the home directory sees only the allowlist and the cell', async () => {
+      process.env.VAUDIT_HOSTILE_SECRET = 'hunter2';
+      const realHome = homedir();
+      const { marker, args } = py(
+        [
+          'import os, json',
+          'try:',
+          `    home_listing = os.listdir(${JSON.stringify(realHome)})`,
+          'except OSError as e:',
+          '    home_listing = None',
+          'print(json.dumps({"env": dict(os.environ), "home": os.path.expanduser("~"), "cwd": os.getcwd(), "real_home": home_listing}))',
+        ].join('\n'),
+      );
+      const r = await host.run({ caseId: 'env', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 5000 });
+      delete process.env.VAUDIT_HOSTILE_SECRET;
+      expect(r.record.outcome).toBe('executed');
+      const seen = JSON.parse(r.stdout.toString()) as { env: Record<string, string>; home: string; cwd: string; real_home: string[] | null };
+      expect(seen.env.VAUDIT_HOSTILE_SECRET).toBeUndefined();
+      expect(Object.keys(seen.env).filter((k) => !['PATH', 'HOME', 'TMPDIR', 'LANG', 'PYTHONDONTWRITEBYTECODE', 'PYTHONHASHSEED', 'VAUDIT_RUN_MARKER', 'PWD', 'LC_CTYPE'].includes(k))).toEqual([]);
+      expect(seen.home.startsWith(seen.cwd)).toBe(true);
+      expect(seen.home).not.toBe(realHome);
+      if (level === 'bwrap') {
+        // Only the path components of read-only binds (e.g. a pyenv interpreter prefix) may show.
+        const binds = host.resolveTool('python3')!.bindPaths;
+        for (const name of seen.real_home ?? []) expect(binds.some((b) => b.startsWith(join(realHome, name) + '/'))).toBe(true);
+      }
+      // The cell is removed after the run.
+      expect(existsSync(seen.cwd)).toBe(false);
+      expect(await noneLeft(marker)).toEqual([]);
+    });
+
+    it('writing outside the temporary directory', async () => {
+      const target = join(outside, `${level}.txt`);
+      const { marker, args } = py(
+        ['import os', `p = ${JSON.stringify(target)}`, 'try:', '    os.makedirs(os.path.dirname(p), exist_ok=True)', '    open(p, "w").write("pwned")', '    print("wrote")', 'except OSError as e:', '    print("denied", e.errno)'].join('\n'),
+      );
+      const r = await host.run({ caseId: 'write', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 5000 });
+      expect(r.record.outcome).toBe('executed');
+      if (level === 'bwrap') {
+        // The write lands in the sandbox's private tmpfs at most; the host file system is untouched.
+        expect(existsSync(target)).toBe(false);
+      } else {
+        // The process level does not contain file-system writes; its record says what it is.
+        expect(r.record.isolation).toBe('process');
+      }
+      expect(await noneLeft(marker)).toEqual([]);
+    });
+
+    it('connecting to a port opened on 127.0.0.1', async () => {
+      const before = connections;
+      const { marker, args } = py(
+        ['import socket', 'try:', `    s = socket.create_connection(("127.0.0.1", ${port}), timeout=2)`, '    print("connected", s.recv(5))', 'except OSError as e:', '    print("refused", e.errno)'].join('\n'),
+      );
+      const r = await host.run({ caseId: 'net', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 5000 });
+      expect(r.record.outcome).toBe('executed');
+      if (level === 'bwrap') {
+        expect(r.record.network).toBe('none');
+        expect(r.stdout.toString()).toMatch(/^refused/);
+        expect(connections).toBe(before);
+      } else {
+        expect(r.record.network).toBe('shared');
+      }
+      expect(await noneLeft(marker)).toEqual([]);
+    });
+
+    it('a verifier ignoring SIGTERM is still killed: timeout', async () => {
+      const { marker, args } = py('import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nwhile True:\n    time.sleep(0.05)');
+      const r = await host.run({ caseId: 'sigterm', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 600 });
+      expect(r.record.outcome).toBe('timeout');
+      expect(await noneLeft(marker)).toEqual([]);
+    });
+
+    it('a CPU-bound verifier is stopped by the CPU limit when the wall clock is generous', async () => {
+      const { marker, args } = py('while True:\n    pass');
+      const r = await host.run({ caseId: 'cpu', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 10000, limits: { cpuSeconds: 1 } });
+      expect(r.record.outcome).toBe('timeout');
+      expect(r.record.detail).toMatch(/CPU limit/);
+      expect(await noneLeft(marker)).toEqual([]);
+    });
+
+    it('a memory hog hits the address-space limit inside the tool (executed, MemoryError)', async () => {
+      const { args } = py('try:\n    b = bytearray(900 * 1024 * 1024)\n    print("allocated")\nexcept MemoryError:\n    print("MemoryError")');
+      const r = await host.run({ caseId: 'mem', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 10000, limits: { memoryBytes: 256 * 1024 * 1024 } });
+      expect(r.record.outcome).toBe('executed');
+      expect(r.stdout.toString().trim()).toBe('MemoryError');
+    });
+  });
+}

@@ -1,0 +1,51 @@
+/** One process owner: only src/confirm/host*.ts may import child_process or worker_threads. */
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+const FORBIDDEN = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](?:node:)?(child_process|worker_threads)['"]/;
+
+function* walk(dir: string): Generator<string> {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const p = join(dir, e);
+    const st = statSync(p);
+    if (st.isDirectory()) yield* walk(p);
+    else if (/\.(ts|mts|cts|js|mjs|cjs)$/.test(e)) yield p;
+  }
+}
+
+describe('one process owner', () => {
+  it('the pattern recognises every import form', () => {
+    for (const s of [
+      "import { spawn } from 'node:child_process';",
+      'import cp from "child_process";',
+      "const w = await import('node:worker_threads');",
+      "const cp = require('child_process');",
+      "export { fork } from 'child_process';",
+    ])
+      expect(FORBIDDEN.test(s), s).toBe(true);
+    expect(FORBIDDEN.test("import { readFileSync } from 'node:fs';")).toBe(false);
+  });
+
+  it('no module outside src/confirm/host*.ts starts processes', () => {
+    const offenders: string[] = [];
+    let scanned = 0;
+    for (const top of ['src', 'rules']) {
+      for (const file of walk(join(ROOT, top))) {
+        const rel = relative(ROOT, file).split('\\').join('/');
+        scanned++;
+        if (/^src\/confirm\/host[^/]*\.ts$/.test(rel)) continue;
+        if (FORBIDDEN.test(readFileSync(file, 'utf8'))) offenders.push(rel);
+      }
+    }
+    expect(scanned).toBeGreaterThan(0);
+    expect(offenders).toEqual([]);
+  });
+});
