@@ -126,7 +126,9 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
 
   // 1. discovery: targets, plus context for explicitly named files
   const firstCfg = configs.forDir(path.resolve(cwd, inputs[0]!));
-  const targetsFound = await discoverFiles(inputs, {
+  const virtual = new Set([...(opts.overrides?.keys() ?? [])].map((o) => path.resolve(cwd, o)));
+  const onDisk = inputs.filter((i) => !virtual.has(path.resolve(cwd, i)));
+  const targetsFound = onDisk.length === 0 ? { files: [], problems: [] } : await discoverFiles(onDisk, {
     cwd,
     include: firstCfg.config.include,
     exclude: firstCfg.config.exclude,

@@ -2,7 +2,7 @@
  * The rule table: every `rules/<id>.(ts|js)` that default-exports a rule, loaded
  * once. The id must equal the file name (checked by the tests and at load).
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Rule } from './rule.js';
@@ -16,7 +16,7 @@ let cache: Promise<Map<string, Rule>> | undefined;
 export function loadRules(): Promise<Map<string, Rule>> {
   cache ??= (async () => {
     const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-    const names = readdirSync(RULES_DIR)
+    const names = (existsSync(RULES_DIR) ? readdirSync(RULES_DIR) : [])
       .filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts') && !f.endsWith('.test' + ext))
       .sort();
     const rules = new Map<string, Rule>();
