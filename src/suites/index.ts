@@ -1,10 +1,105 @@
-// STUB (owner: suite/JSON engineer replaces this file).
+/**
+ * Entry point of the task-suite layer: `loadSuites` turns the project's JSON
+ * files into suites through the registered adapters.
+ */
+import * as path from 'node:path';
 import type { SourceFile } from '../engine/project.js';
+import { jsonDocumentOf } from '../lang/json/cache.js';
+import type { DetectedDocument, SuiteAdapter, SuiteProblem } from './adapter.js';
+import { ADAPTERS } from './adapters.js';
 import type { Suite } from './types.js';
-export interface SuiteProblem { file: string; start: number; end: number; message: string }
-export async function loadSuites(
-  _files: readonly SourceFile[],
-  _opts: { root: string; adapter?: string; adapterOptions?: Record<string, unknown> },
-): Promise<{ suites: Suite[]; problems: SuiteProblem[] }> {
-  return { suites: [], problems: [] };
+
+export type { SuiteAdapter, SuiteProblem, DetectedDocument, AdapterLoadOptions, AdapterLoadResult } from './adapter.js';
+export { ADAPTERS } from './adapters.js';
+export { FAMILY_KINDS, FAMILIES, LAMBDA_FIELDS, REGEX_FIELDS } from './families.js';
+
+export interface LoadSuitesOptions {
+  /** Project root (absolute). */
+  root: string;
+  /** Force one adapter by id (config `suite.adapter`); default: detect by shape. */
+  adapter?: string;
+  adapterOptions?: object;
+}
+
+export interface LoadSuitesResult {
+  suites: Suite[];
+  problems: SuiteProblem[];
+}
+
+function inTasksFolder(relPath: string): boolean {
+  return relPath.split('/').slice(0, -1).includes('tasks');
+}
+
+/**
+ * Parse every `.json` file once and build suites. Never throws: malformed
+ * JSON and unusable documents become `problems`; JSON that is not a task
+ * (package.json, tsconfig.json, vaudit.config.json, schemas…) is ignored.
+ */
+export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): Promise<LoadSuitesResult> {
+  const problems: SuiteProblem[] = [];
+  let adapters: readonly SuiteAdapter[] = ADAPTERS;
+  if (opts.adapter !== undefined) {
+    const a = ADAPTERS.find((x) => x.id === opts.adapter);
+    if (!a) {
+      problems.push({
+        file: path.join(opts.root, 'vaudit.config.json'),
+        start: 0,
+        end: 0,
+        message: `Unknown suite adapter "${opts.adapter}"; known adapters: ${ADAPTERS.map((x) => x.id).join(', ')}.`,
+      });
+      return { suites: [], problems };
+    }
+    adapters = [a];
+  }
+  const detected = new Map<SuiteAdapter, DetectedDocument[]>();
+  for (const file of files) {
+    if (file.language !== 'json' && !file.path.toLowerCase().endsWith('.json')) continue;
+    const parsed = jsonDocumentOf(file);
+    if (!parsed.ok) {
+      problems.push({ file: file.path, start: parsed.error.start, end: parsed.error.end, message: parsed.error.message });
+      continue;
+    }
+    const doc = parsed.doc;
+    let owner: SuiteAdapter | undefined;
+    for (const a of adapters) {
+      let hit = false;
+      try {
+        hit = a.detect(doc, file);
+      } catch {
+        hit = false;
+      }
+      if (hit) {
+        owner = a;
+        break;
+      }
+    }
+    if (owner) {
+      let list = detected.get(owner);
+      if (!list) detected.set(owner, (list = []));
+      list.push({ file, doc });
+    } else if (inTasksFolder(file.relPath) && (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value))) {
+      problems.push({
+        file: file.path,
+        start: doc.root.start,
+        end: doc.root.end,
+        message: `This file is in a tasks folder but holds ${Array.isArray(doc.value) ? 'an array' : doc.value === null ? 'null' : `a ${typeof doc.value}`}, not a task object; vaudit skipped it.`,
+      });
+    }
+  }
+  const suites: Suite[] = [];
+  for (const [adapter, docs] of detected) {
+    try {
+      const r = adapter.load(docs, { root: opts.root, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
+      suites.push(...r.suites);
+      problems.push(...r.problems);
+    } catch (e) {
+      problems.push({
+        file: docs[0]!.file.path,
+        start: 0,
+        end: 0,
+        message: `Suite adapter "${adapter.id}" failed: ${e instanceof Error ? e.message : String(e)}.`,
+      });
+    }
+  }
+  return { suites, problems };
 }

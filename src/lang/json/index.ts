@@ -2,3 +2,4 @@ export { parseJsonDocument, joinPointer, splitPointer, escapePointerToken } from
 export type { JsonDocument, JsonParseResult, JsonSyntaxError, DuplicateMember } from './parse.js';
 export { decodeJsonString, embeddedOffsetMapper } from './strings.js';
 export type { DecodedString } from './strings.js';
+export { jsonDocumentOf } from './cache.js';

@@ -1,0 +1,67 @@
+/**
+ * The suite-adapter interface: how a task format becomes vaudit's suite model
+ * (task → verifier entries → embedded code → verifier entrypoint).
+ *
+ * An adapter is one file exporting a {@link SuiteAdapter}; register it in
+ * `src/suites/adapters.ts`. `loadSuites` parses every `.json` file once, asks
+ * each adapter whether a parsed document is one of its tasks (`detect`, by
+ * shape, no config needed), then hands the detected documents to `load`,
+ * which builds {@link Suite}s. Adapters never read files or throw on bad
+ * input: they return `problems` with exact offsets.
+ *
+ * Example — a format whose tasks look like
+ * `{"evaluator": {"func": "compare_table", "expected": {...}}}`:
+ * ```ts
+ * export const metricsAdapter: SuiteAdapter = {
+ *   id: 'metrics',
+ *   description: '"evaluator": {"func": …} tasks graded by a Python metrics module',
+ *   detect: (doc) => isObject(doc.value) && isObject(doc.value.evaluator) && typeof doc.value.evaluator.func === 'string',
+ *   load(docs, options) {
+ *     // one Task per document, one VerifierEntry per evaluator (kind = func), fields from doc.values
+ *   },
+ * };
+ * ```
+ * See src/suites/README.md.
+ */
+import type { SourceFile } from '../engine/project.js';
+import type { JsonDocument } from '../lang/json/parse.js';
+import type { Suite } from './types.js';
+
+/** A problem found while loading (malformed JSON, a document that cannot be a task…). */
+export interface SuiteProblem {
+  /** Absolute path. */
+  file: string;
+  /** UTF-16 offsets in the file. */
+  start: number;
+  end: number;
+  message: string;
+}
+
+/** A parsed JSON file an adapter detected as one of its tasks. */
+export interface DetectedDocument {
+  file: SourceFile;
+  doc: JsonDocument;
+}
+
+export interface AdapterLoadOptions {
+  /** Project root (absolute). */
+  root: string;
+  /** Adapter-specific options from the config (`suite.options`). */
+  adapterOptions: Record<string, unknown>;
+}
+
+export interface AdapterLoadResult {
+  suites: Suite[];
+  problems: SuiteProblem[];
+}
+
+export interface SuiteAdapter {
+  /** Stable id (config `suite.adapter`). */
+  id: string;
+  /** One line for `vaudit rules`/docs. */
+  description: string;
+  /** Is this parsed document one of this format's tasks? Must be cheap and must not throw. */
+  detect(doc: JsonDocument, file: SourceFile): boolean;
+  /** Build suites from the detected documents. Must not throw on odd content. */
+  load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult;
+}

@@ -1,0 +1,8 @@
+/**
+ * Registered suite adapters, in detection order. A new task format is one new
+ * file implementing `SuiteAdapter` plus one line here.
+ */
+import type { SuiteAdapter } from './adapter.js';
+import { referenceAdapter } from './reference.js';
+
+export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter];

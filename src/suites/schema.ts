@@ -1,0 +1,242 @@
+/**
+ * Validation of reference-format tasks against the per-family JSON Schemas in
+ * `schemas/tasks/` (ajv, draft 2020-12, compiled once per process). ajv's
+ * errors are reduced to one problem per real defect, each at the exact JSON
+ * pointer and file offsets.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Task, JsonValueRef } from './types.js';
+import { FAMILY_KINDS, isCommentMember } from './families.js';
+import { joinPointer, splitPointer } from '../lang/json/parse.js';
+import { jsonDocumentOf } from '../lang/json/cache.js';
+
+export type SchemaProblemKind =
+  | 'missingField'
+  | 'wrongType'
+  | 'unknownKind'
+  | 'unknownFamily'
+  | 'emptyValue'
+  | 'duplicateMember'
+  | 'unknownField'
+  | 'invalid';
+
+export interface SchemaProblem {
+  kind: SchemaProblemKind;
+  pointer: string;
+  start: number;
+  end: number;
+  data: Record<string, string | number>;
+}
+
+const SCHEMA_BASE = 'https://vaudit.dev/schemas/tasks/';
+
+/** Find `schemas/tasks` from this module (works from src/ under vitest and from dist/ after build). */
+function schemasDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const cand = path.join(dir, 'schemas', 'tasks');
+    if (existsSync(path.join(cand, 'common.schema.json'))) return cand;
+    dir = path.dirname(dir);
+  }
+  throw new Error('vaudit: schemas/tasks not found next to the package');
+}
+
+interface Compiled {
+  validators: Map<string, ValidateFunction>;
+  generic: ValidateFunction;
+  /** Known member names per entry kind per family, and of the task object. */
+  entryFields: Map<string, Set<string>>;
+  taskFields: Set<string>;
+  initializerFields: Map<string, Set<string>>;
+}
+
+let compiled: Compiled | undefined;
+
+function compile(): Compiled {
+  if (compiled) return compiled;
+  const dir = schemasDir();
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true });
+  const load = (name: string) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as Record<string, any>;
+  const common = load('common.schema.json');
+  ajv.addSchema(common);
+  const validators = new Map<string, ValidateFunction>();
+  const entryFields = new Map<string, Set<string>>();
+  for (const fam of Object.keys(FAMILY_KINDS)) {
+    const s = load(`${fam}.schema.json`);
+    ajv.addSchema(s);
+    validators.set(fam, ajv.getSchema(SCHEMA_BASE + `${fam}.schema.json`)!);
+    for (const branch of s.$defs.entry.allOf as Array<{ if: any; then: { $ref: string } }>) {
+      const kind = branch.if.properties.type.const as string;
+      const def = branch.then.$ref.split('/').pop()!;
+      entryFields.set(`${fam}/${kind}`, new Set(Object.keys(common.$defs[def].properties ?? {})));
+    }
+  }
+  ajv.addSchema(load('generic.schema.json'));
+  const generic = ajv.getSchema(SCHEMA_BASE + 'generic.schema.json')!;
+  const initializerFields = new Map<string, Set<string>>();
+  for (const b of common.$defs.initializer.allOf as Array<{ if: any; then: any }>) {
+    initializerFields.set(b.if.properties.func.const, new Set(['func', ...Object.keys(b.then.properties ?? {})]));
+  }
+  compiled = { validators, generic, entryFields, taskFields: new Set(Object.keys(common.$defs.task.properties)), initializerFields };
+  return compiled;
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+/** Edit distance with adjacent transpositions (optimal string alignment), small strings only. */
+function distance(a: string, b: string): number {
+  const m = a.length;
+  const n = b.length;
+  if (Math.abs(m - n) > 2) return 3;
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  let prev2: number[] = prev;
+  for (let i = 1; i <= m; i++) {
+    const cur = [i];
+    for (let j = 1; j <= n; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      // transposition counts as one edit
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j]!, prev2[j - 2]! + 1);
+    }
+    prev2 = prev;
+    prev = cur;
+  }
+  return prev[n]!;
+}
+
+function nearMiss(name: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestD = 3;
+  for (const k of known) {
+    if (k === name) return undefined;
+    const d = distance(name.toLowerCase(), k.toLowerCase());
+    const limit = k.length <= 4 ? 1 : 2;
+    if (d <= limit && d < bestD) {
+      best = k;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+function describeWhere(pointer: string, task: Task): string {
+  const t = splitPointer(pointer);
+  if (t.length === 0) return 'the task';
+  if (t[0] === 'evaluate' && t.length >= 2) {
+    const e = task.values.get(`/evaluate/${t[1]}`)?.value as Record<string, unknown> | undefined;
+    const kind = e && typeof e === 'object' && typeof e.type === 'string' ? `"${e.type}" ` : '';
+    return `the ${kind}entry ${pointer}`;
+  }
+  if (t[0] === 'initialize' && t.length >= 2) return `the initializer ${pointer}`;
+  return pointer;
+}
+
+/** Validate one task; problems are deduplicated and carry exact offsets. */
+export function validateTask(task: Task): SchemaProblem[] {
+  const c = compile();
+  const json = task.json as Record<string, unknown>;
+  const out: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  const push = (p: SchemaProblem, key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(p);
+  };
+  const refAt = (pointer: string): JsonValueRef => task.values.get(pointer) ?? task.values.get('')!;
+  const family = typeof json.type === 'string' ? json.type : undefined;
+  let validate = c.generic;
+  if (family !== undefined && c.validators.has(family)) validate = c.validators.get(family)!;
+  else if (family !== undefined) {
+    const r = refAt('/type');
+    push({ kind: 'unknownFamily', pointer: '/type', start: r.start, end: r.end, data: { family, families: Object.keys(FAMILY_KINDS).join(', ') } }, 'fam');
+  }
+  validate(json);
+  const errors = (validate.errors ?? []).filter((e: ErrorObject) => e.keyword !== 'if');
+  const typeErrorAt = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  for (const e of errors) {
+    const pointer = e.instancePath;
+    const ref = refAt(pointer);
+    const where = describeWhere(pointer, task);
+    switch (e.keyword) {
+      case 'required': {
+        const field = String((e.params as { missingProperty: string }).missingProperty);
+        // Report at the object's opening brace for the whole task; the whole entry/initializer otherwise.
+        const end = pointer === '' ? ref.start + 1 : ref.end;
+        push({ kind: 'missingField', pointer, start: ref.start, end, data: { field, where } }, `req:${pointer}:${field}`);
+        break;
+      }
+      case 'type': {
+        const expected = String((e.params as { type: string | string[] }).type);
+        const field = splitPointer(pointer).pop() ?? '(root)';
+        push({ kind: 'wrongType', pointer, start: ref.start, end: ref.end, data: { field, expected: expected.replace(',', ' or '), actual: typeName(ref.value), where } }, `type:${pointer}`);
+        break;
+      }
+      case 'enum': {
+        if (typeErrorAt.has(pointer)) break;
+        const t = splitPointer(pointer);
+        if (t[0] === 'evaluate' && t[2] === 'type') {
+          const kinds = (FAMILY_KINDS[family ?? ''] ?? []).join(', ');
+          push({ kind: 'unknownKind', pointer, start: ref.start, end: ref.end, data: { kind: String(ref.value), family: family ?? 'unknown', kinds } }, `enum:${pointer}`);
+        } else {
+          push({ kind: 'invalid', pointer, start: ref.start, end: ref.end, data: { where, detail: e.message ?? 'invalid value' } }, `enum:${pointer}`);
+        }
+        break;
+      }
+      case 'minLength':
+      case 'minItems': {
+        if (typeErrorAt.has(pointer)) break;
+        const field = splitPointer(pointer).pop() ?? '(root)';
+        push({ kind: 'emptyValue', pointer, start: ref.start, end: ref.end, data: { field, where } }, `empty:${pointer}`);
+        break;
+      }
+      default: {
+        if (typeErrorAt.has(pointer)) break;
+        push({ kind: 'invalid', pointer, start: ref.start, end: ref.end, data: { where, detail: e.message ?? 'invalid value' } }, `${e.keyword}:${pointer}`);
+      }
+    }
+  }
+  // Duplicate members: json.load keeps the last one silently.
+  const parsed = jsonDocumentOf(task.file);
+  if (parsed.ok) {
+    for (const d of parsed.doc.duplicates) {
+      if (isCommentMember(d.name)) continue;
+      const p = joinPointer(d.objectPointer, d.name);
+      push(
+        { kind: 'duplicateMember', pointer: p, start: d.ignored.keyStart ?? d.ignored.start, end: d.ignored.end, data: { field: d.name, where: describeWhere(d.objectPointer, task) } },
+        `dup:${p}:${d.ignored.start}`,
+      );
+    }
+  }
+  // Near-miss member names (typos): a misspelt `pred` is silently never applied.
+  const checkNames = (pointer: string, known: Set<string> | undefined) => {
+    const obj = task.values.get(pointer)?.value;
+    if (!known || typeof obj !== 'object' || obj === null || Array.isArray(obj)) return;
+    for (const name of Object.keys(obj)) {
+      if (known.has(name) || isCommentMember(name)) continue;
+      const guess = nearMiss(name, known);
+      if (!guess) continue;
+      const ref = refAt(joinPointer(pointer, name));
+      push({ kind: 'unknownField', pointer: joinPointer(pointer, name), start: ref.keyStart ?? ref.start, end: ref.keyEnd ?? ref.end, data: { field: name, guess, where: describeWhere(pointer, task) } }, `typo:${pointer}:${name}`);
+    }
+  };
+  checkNames('', c.taskFields);
+  for (const entry of task.entries) checkNames(entry.pointer, c.entryFields.get(`${family}/${entry.kind}`));
+  for (const init of task.initializers) {
+    const v = init.value as Record<string, unknown> | null;
+    if (v && typeof v === 'object' && typeof v.func === 'string') checkNames(init.pointer, c.initializerFields.get(v.func));
+  }
+  out.sort((a, b) => a.start - b.start || a.end - b.end);
+  return out;
+}
+
+/** For tests and the bench: compile the schemas now. */
+export function warmSchemas(): void {
+  compile();
+}
