@@ -1,0 +1,209 @@
+/**
+ * Batched Python control cases: one interpreter (started by the host) runs many cases from a
+ * JSON request and streams one JSON line per finished case. When a batch dies (host timeout,
+ * crash, sandbox), the cases that already answered keep their answers, the case in flight gets
+ * the non-result, and the rest are retried in a fresh batch.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Host, IsolationLevel, Outcome, RunRecord } from './host.js';
+
+/** A spec for a value the harness decodes (plain JSON, or `$double` / `$tuple` / `$set` forms). */
+export type Spec = unknown;
+
+export interface PyModuleSource {
+  /** Dotted module name. */
+  name: string;
+  /** Real file name (for line numbers and tracebacks). */
+  filename: string;
+  source: string;
+  isPackage?: boolean;
+}
+
+export interface PyCallCase {
+  id: string;
+  op?: 'call';
+  modules: PyModuleSource[];
+  entry: { module: string; qualname: string };
+  self?: Spec;
+  args?: Spec[];
+  kwargs?: Record<string, Spec>;
+  timeoutMs?: number;
+  env?: Record<string, string>;
+  servers?: Array<{ port: number; status?: number; body?: string; contentType?: string; stall?: boolean }>;
+  traceFiles?: string[];
+  /** Stub tools for this case: name → script. Placed in a per-case PATH directory of the cell. */
+  stubTools?: Record<string, string>;
+}
+export interface PyCompileCase {
+  id: string;
+  op: 'compile';
+  source: string;
+  mode?: 'eval' | 'exec';
+  filename?: string;
+}
+export interface PyRegexCase {
+  id: string;
+  op: 'regex';
+  pattern: string;
+  flags?: number;
+}
+export interface PyLambdaCase {
+  id: string;
+  op: 'lambda';
+  source: string;
+  args: Spec[];
+  timeoutMs?: number;
+}
+export type PyCase = PyCallCase | PyCompileCase | PyRegexCase | PyLambdaCase;
+
+export interface PyEvent {
+  type: string;
+  message: string;
+  file: string;
+  line: number;
+  func: string;
+}
+
+export type CaseStatus = 'returned' | 'raised' | 'deadline' | 'unavailable' | 'error';
+
+export interface CaseResult {
+  id: string;
+  /** Harness-level status when the batch ran; otherwise the host's non-result outcome. */
+  status: CaseStatus | Exclude<Outcome, 'executed'>;
+  value?: unknown;
+  exception?: { type: string; message: string; file?: string | null; line?: number | null; offset?: number; pos?: number };
+  events: PyEvent[];
+  lines: Record<string, number[]>;
+  calls?: unknown[];
+  ms?: number;
+  detail?: string;
+  /** The run record of the batch that produced this answer. */
+  runId: string;
+}
+
+/** Package root (holds package.json), found from this file in `src/` or compiled `dist/src/`. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src', 'confirm', 'harness'))) return dir;
+    dir = dirname(dir);
+  }
+  throw new Error('vaudit package root not found (src/confirm/harness is missing)');
+}
+
+export function harnessDir(): string {
+  return join(packageRoot(), 'src', 'confirm', 'harness');
+}
+
+export interface BatchOptions {
+  ruleId?: string;
+  /** Cases per interpreter process. */
+  batchSize?: number;
+  /** Parallel interpreter processes. */
+  jobs?: number;
+  /** Wall-clock bound of one batch = sum of its case bounds + slack, capped by this. */
+  maxBatchMs?: number;
+  onRun?: (r: RunRecord) => void;
+}
+
+/** Run Python control cases in batches through the host. Results come back in input order. */
+export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOptions = {}): Promise<CaseResult[]> {
+  const results = new Map<string, CaseResult>();
+  const batchSize = Math.max(1, opts.batchSize ?? 100);
+  const jobs = Math.max(1, opts.jobs ?? 2);
+  const queue: PyCase[][] = [];
+  for (let i = 0; i < cases.length; i += batchSize) queue.push(cases.slice(i, i + batchSize));
+  const hdir = harnessDir();
+  const script = join(hdir, 'run_cases.py');
+  readFileSync(script); // fail loudly if the data file is not shipped
+
+  const worker = async () => {
+    for (;;) {
+      const batch = queue.shift();
+      if (!batch) return;
+      const remaining = await runBatch(host, batch, script, hdir, results, opts);
+      if (remaining.length) queue.push(remaining);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, queue.length || 1) }, worker));
+  return cases.map((c) => results.get(c.id)!);
+}
+
+async function runBatch(
+  host: Host,
+  batch: PyCase[],
+  script: string,
+  hdir: string,
+  results: Map<string, CaseResult>,
+  opts: BatchOptions,
+): Promise<PyCase[]> {
+  const files: Record<string, { content: string; mode?: number }> = {};
+  const wire = batch.map((c, i) => {
+    if (c.op === undefined || c.op === 'call') {
+      const stubs = c.stubTools ?? {};
+      const { stubTools: _s, ...rest } = c;
+      if (Object.keys(stubs).length === 0) return rest;
+      for (const [name, body] of Object.entries(stubs)) files[`case-${i}/bin/${name}`] = { content: body, mode: 0o755 };
+      return { ...rest, env: { ...(c.env ?? {}), PATH: `{cell}/case-${i}/bin:/usr/local/bin:/usr/bin:/bin` } };
+    }
+    return c;
+  });
+  const boundMs = batch.reduce((s, c) => s + ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 50, 0) + 2000;
+  const timeoutMs = Math.min(boundMs, opts.maxBatchMs ?? 120_000);
+  let buffered = '';
+  const answered: CaseResult[] = [];
+  const res = await host.run({
+    caseId: batch.length === 1 ? batch[0]!.id : `batch:${batch[0]!.id}..${batch[batch.length - 1]!.id}`,
+    ruleId: opts.ruleId ?? 'confirm',
+    toolId: 'python3',
+    args: ['-I', '-B', script],
+    stdin: JSON.stringify({ cases: wire }),
+    files,
+    readOnlyPaths: [hdir],
+    timeoutMs,
+    maxOutputBytes: 64 * 1024 * 1024,
+    env: {},
+    onStdout: (chunk) => {
+      buffered += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        try {
+          answered.push(JSON.parse(line) as CaseResult);
+        } catch {
+          /* not ours */
+        }
+      }
+    },
+  });
+  opts.onRun?.(res.record);
+  const runId = res.record.runId;
+  for (const a of answered) results.set(a.id, { ...a, events: a.events ?? [], lines: a.lines ?? {}, runId });
+  if (res.record.outcome === 'executed' && answered.length === batch.length) return [];
+  const missing = batch.filter((c) => !results.has(c.id));
+  if (missing.length === 0) return [];
+  // The first unanswered case was in flight when the batch ended: it gets the non-result.
+  const inFlight = missing[0]!;
+  const outcome: Exclude<Outcome, 'executed'> = res.record.outcome === 'executed' ? 'crash' : res.record.outcome;
+  results.set(inFlight.id, {
+    id: inFlight.id,
+    status: outcome,
+    events: [],
+    lines: {},
+    runId,
+    detail:
+      res.record.detail ??
+      `the harness ended (exit ${res.record.exitCode}) before answering: ${res.stderr.toString('utf8').trim().split('\n').slice(-3).join(' | ').slice(0, 400)}`,
+  });
+  if (outcome === 'sandbox' || outcome === 'verifierUnavailable') {
+    // Nothing in this batch could run: every case gets the same non-result.
+    for (const c of missing.slice(1)) results.set(c.id, { id: c.id, status: outcome, events: [], lines: {}, runId, detail: res.record.detail });
+    return [];
+  }
+  return missing.slice(1);
+}
+
+export type { IsolationLevel };

@@ -1,0 +1,404 @@
+"""vaudit control-case harness: runs MANY control cases in one interpreter.
+
+Request (JSON on stdin): {"cases": [case, ...]}. Each case is one of
+  {"id", "op": "call", "modules": [{"name", "filename", "source"}], "entry": {"module", "qualname"},
+   "self": spec|null, "args": [spec...], "kwargs": {name: spec}, "timeoutMs", "env": {...},
+   "servers": [{"port", "status", "body", "contentType", "stall"}], "traceFiles": [filename...]}
+  {"id", "op": "compile", "source", "mode": "eval"|"exec", "filename"}
+  {"id", "op": "regex", "pattern", "flags": int}
+  {"id", "op": "lambda", "source", "args": [spec...], "timeoutMs"}   # eval(source)(*args), as verifiers do
+Module sources are executed unmodified (a sliced module keeps every selected line at its original
+line number) under their real file names, so traced line numbers are the file's own.
+
+Answer: one JSON line per case on stdout, written as soon as the case ends:
+  {"id", "status": "returned"|"raised"|"deadline"|"unavailable"|"error", "value": json,
+   "exception": {"type","message","file","line"} (escaped), "events": [{"type","message","file","line","func"}]
+   (every exception raised in traced files, first event per exception object, even if later swallowed),
+   "lines": {filename: [line, ...]}, "ms": float, "calls": [...], "detail": str}
+
+Doubles (specs) provide application STATE only: {"$double": "object", "attrs": {...}},
+{"$double": "callable", "returns": spec | "raises": {"type","message"} | "sequence": [spec...]},
+{"$double": "response", "status", "text"}, {"$double": "self", "attrs": {...}} (the flagged method's
+own class supplies every method not given as state), {"$tuple": [...]}, {"$set": [...]}.
+"""
+import builtins
+import importlib
+import importlib.abc
+import importlib.util
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import types
+
+REAL_STDOUT = sys.stdout
+CELL = os.getcwd()  # the host's private directory for this run
+
+
+class CaseDeadline(BaseException):
+    """Raised into the case when its time bound passes (BaseException: `except Exception` cannot eat it)."""
+
+
+class Unavailable(Exception):
+    pass
+
+
+def to_json(v, depth=0):
+    if depth > 8:
+        return repr(v)[:200]
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return v if v == v and v not in (float("inf"), float("-inf")) else repr(v)
+    if isinstance(v, (list, tuple)):
+        return [to_json(x, depth + 1) for x in list(v)[:200]]
+    if isinstance(v, (set, frozenset)):
+        return {"$set": sorted((to_json(x, depth + 1) for x in list(v)[:200]), key=repr)}
+    if isinstance(v, dict):
+        return {str(k): to_json(x, depth + 1) for k, x in list(v.items())[:200]}
+    return {"$repr": repr(v)[:300]}
+
+
+# ---------------------------------------------------------------- doubles
+class Recorder:
+    def __init__(self):
+        self.calls = []
+
+
+def exc_from(spec):
+    name = spec.get("type", "RuntimeError")
+    cls = getattr(builtins, name, None)
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        cls = type(name, (Exception,), {})
+    return cls(spec.get("message", "state double"))
+
+
+class CallableDouble:
+    def __init__(self, spec, rec, path):
+        self._spec, self._rec, self._path, self._n = spec, rec, path, 0
+
+    def __call__(self, *a, **kw):
+        self._rec.calls.append({"path": self._path, "args": to_json(list(a)), "kwargs": to_json(kw)})
+        s = self._spec
+        if "raises" in s:
+            raise exc_from(s["raises"])
+        if "sequence" in s:
+            seq = s["sequence"]
+            i = min(self._n, len(seq) - 1)
+            self._n += 1
+            return decode(seq[i], self._rec, self._path) if seq else None
+        return decode(s.get("returns"), self._rec, self._path)
+
+
+class Response:
+    def __init__(self, status, text):
+        self.status_code = status
+        self.status = status
+        self.text = text
+        self.content = text.encode()
+        self.ok = 200 <= status < 400
+
+    def json(self):
+        return json.loads(self.text)
+
+    def raise_for_status(self):
+        if not self.ok:
+            raise OSError("HTTP %d" % self.status_code)
+
+    def read(self):
+        return self.content
+
+
+class ObjectDouble:
+    def __init__(self, attrs):
+        self.__dict__.update(attrs)
+
+
+def make_self(cls, attrs):
+    class SelfDouble:
+        def __getattr__(self, name):
+            v = getattr(cls, name)  # AttributeError as the real object would raise
+            if hasattr(v, "__get__"):
+                return v.__get__(self, type(self))
+            return v
+
+    SelfDouble.__name__ = "SelfDouble[%s]" % getattr(cls, "__name__", "?")
+    obj = SelfDouble()
+    obj.__dict__.update(attrs)
+    return obj
+
+
+def decode(spec, rec, path="", cls=None):
+    if isinstance(spec, list):
+        return [decode(x, rec, path, None) for x in spec]
+    if not isinstance(spec, dict):
+        return spec
+    if "$tuple" in spec:
+        return tuple(decode(x, rec, path) for x in spec["$tuple"])
+    if "$set" in spec:
+        return set(decode(x, rec, path) for x in spec["$set"])
+    if "$bytes" in spec:
+        return spec["$bytes"].encode()
+    kind = spec.get("$double")
+    if kind is None:
+        return {k: decode(v, rec, path + "." + k) for k, v in spec.items()}
+    if kind == "callable":
+        return CallableDouble(spec, rec, path)
+    if kind == "response":
+        return Response(int(spec.get("status", 200)), spec.get("text", ""))
+    attrs = {k: decode(v, rec, path + "." + k) for k, v in (spec.get("attrs") or {}).items()}
+    if kind == "self" and cls is not None:
+        return make_self(cls, attrs)
+    return ObjectDouble(attrs)
+
+
+# ---------------------------------------------------------------- module loading
+class CaseFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, modules):
+        self.modules = {m["name"]: m for m in modules}
+        self.packages = set()
+        for name in self.modules:
+            parts = name.split(".")
+            for i in range(1, len(parts)):
+                self.packages.add(".".join(parts[:i]))
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname in self.modules:
+            m = self.modules[fullname]
+            is_pkg = m.get("isPackage", False) or fullname in self.packages
+            return importlib.util.spec_from_loader(fullname, self, origin=m["filename"], is_package=is_pkg)
+        if fullname in self.packages:
+            return importlib.util.spec_from_loader(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        m = self.modules.get(module.__name__)
+        if m is None:
+            module.__path__ = []
+            return
+        module.__file__ = m["filename"]
+        if module.__name__ in self.packages:
+            module.__path__ = []
+        code = compile(m["source"], m["filename"], "exec")
+        exec(code, module.__dict__)
+
+
+def resolve_qualname(module, qualname):
+    obj, owner = module, None
+    for part in qualname.split("."):
+        owner = obj
+        obj = obj.__dict__[part] if isinstance(obj, type) and part in obj.__dict__ else getattr(obj, part)
+    return obj, owner
+
+
+# ---------------------------------------------------------------- stub servers (state endpoints)
+def start_server(spec):
+    import socket
+
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", int(spec["port"])))
+    srv.listen(16)
+    srv.settimeout(0.2)
+    stop = threading.Event()
+    held = []
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                continue
+            if spec.get("stall"):
+                held.append(conn)
+                continue
+            try:
+                conn.settimeout(1)
+                conn.recv(65536)
+                body = spec.get("body", "").encode()
+                status = int(spec.get("status", 200))
+                head = "HTTP/1.1 %d X\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % (
+                    status, spec.get("contentType", "text/plain"), len(body))
+                conn.sendall(head.encode() + body)
+            except OSError:
+                pass
+            finally:
+                conn.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+
+    def close():
+        stop.set()
+        for c in held:
+            c.close()
+        srv.close()
+
+    return close
+
+
+# ---------------------------------------------------------------- one case
+def run_case(case):
+    cid = case.get("id")
+    op = case.get("op", "call")
+    out = {"id": cid, "status": "error", "events": [], "lines": {}}
+    t0 = time.perf_counter()
+    deadline = t0 + case.get("timeoutMs", 2000) / 1000.0
+    traced = set(case.get("traceFiles") or [m["filename"] for m in case.get("modules", [])])
+    if op == "lambda":
+        traced.add("<lambda>")
+    lines = {}
+    events = []
+    seen_exc = set()
+
+    def local(frame, event, arg):
+        if event == "line":
+            lines.setdefault(frame.f_code.co_filename, set()).add(frame.f_lineno)
+            if time.perf_counter() > deadline:
+                raise CaseDeadline()
+        elif event == "exception":
+            exc = arg[1]
+            if id(exc) not in seen_exc and not isinstance(exc, CaseDeadline):
+                seen_exc.add(id(exc))
+                events.append({"type": type(exc).__name__, "message": str(exc)[:300],
+                               "file": frame.f_code.co_filename, "line": frame.f_lineno, "func": frame.f_code.co_name})
+        return local
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename in traced:
+            return local(frame, event, arg)
+        return None
+
+    def on_alarm(signum, frame):
+        raise CaseDeadline()
+
+    finder = None
+    saved_env = dict(os.environ)
+    closers = []
+    rec = Recorder()
+    added_modules = []
+    call_events_from = 0
+
+    try:
+        for k, v in (case.get("env") or {}).items():
+            os.environ[k] = v.replace("{cell}", CELL)
+        for s in case.get("servers") or []:
+            closers.append(start_server(s))
+        signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, deadline - time.perf_counter()) + 0.05)
+        if op == "compile":
+            try:
+                compile(case["source"], case.get("filename", "<vaudit>"), case.get("mode", "eval"))
+                out["status"] = "returned"
+                out["value"] = True
+            except SyntaxError as e:
+                out["status"] = "raised"
+                out["exception"] = {"type": type(e).__name__, "message": e.msg, "line": e.lineno, "offset": e.offset}
+        elif op == "regex":
+            import re
+            try:
+                re.compile(case["pattern"], case.get("flags", 0))
+                out["status"] = "returned"
+                out["value"] = True
+            except re.error as e:
+                out["status"] = "raised"
+                out["exception"] = {"type": "re.error", "message": e.msg, "pos": e.pos}
+        else:
+            if op == "lambda":
+                fn = eval(compile(case["source"], "<lambda>", "eval"), {"__builtins__": builtins})
+                owner = None
+            else:
+                finder = CaseFinder(case["modules"])
+                sys.meta_path.insert(0, finder)
+                before = set(sys.modules)
+                try:
+                    sys.settrace(tracer)
+                    module = importlib.import_module(case["entry"]["module"])
+                finally:
+                    sys.settrace(None)
+                    added_modules = [m for m in sys.modules if m not in before]
+                fn, owner = resolve_qualname(module, case["entry"]["qualname"])
+            args = [decode(a, rec, "arg%d" % i) for i, a in enumerate(case.get("args") or [])]
+            kwargs = {k: decode(v, rec, k) for k, v in (case.get("kwargs") or {}).items()}
+            if case.get("self") is not None:
+                args.insert(0, decode(case["self"], rec, "self", owner if isinstance(owner, type) else None))
+            call_events_from = len(events)
+            sys.settrace(tracer)
+            try:
+                value = fn(*args, **kwargs)
+                out["status"] = "returned"
+                out["value"] = to_json(value)
+            except CaseDeadline:
+                raise
+            except Exception as e:  # the verifier's own exception escaping the function
+                tb = e.__traceback__
+                file, line = None, None
+                while tb is not None:
+                    if tb.tb_frame.f_code.co_filename in traced:
+                        file, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+                    tb = tb.tb_next
+                out["status"] = "raised"
+                out["exception"] = {"type": type(e).__name__, "message": str(e)[:300], "file": file, "line": line}
+            finally:
+                sys.settrace(None)
+    except CaseDeadline:
+        sys.settrace(None)
+        out["status"] = "deadline"
+        out["detail"] = "the case did not finish within %d ms" % case.get("timeoutMs", 2000)
+    except ModuleNotFoundError as e:
+        sys.settrace(None)
+        out["status"] = "unavailable"
+        out["detail"] = "module %s is not installed in the host Python" % (e.name,)
+    except BaseException as e:  # loading the module failed, or a case-level error
+        sys.settrace(None)
+        if isinstance(e, (KeyboardInterrupt,)):
+            raise
+        out["status"] = "error"
+        out["detail"] = "%s: %s" % (type(e).__name__, str(e)[:300])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.settrace(None)
+        if finder is not None and finder in sys.meta_path:
+            sys.meta_path.remove(finder)
+        for m in added_modules:
+            sys.modules.pop(m, None)
+        for c in closers:
+            try:
+                c()
+            except OSError:
+                pass
+        os.environ.clear()
+        os.environ.update(saved_env)
+    # A third-party import the host Python lacks, met while the function ran (even if a decorator
+    # swallowed it), leaves the verdict meaningless: the case is unavailable, not a result.
+    for ev in events[call_events_from:]:
+        if ev["type"] == "ModuleNotFoundError" and out["status"] != "unavailable":
+            out["status"] = "unavailable"
+            out["detail"] = "import failed while the function ran: %s" % ev["message"]
+    out["events"] = events
+    out["lines"] = {f: sorted(v) for f, v in lines.items()}
+    out["calls"] = rec.calls[:50]
+    out["ms"] = round((time.perf_counter() - t0) * 1000, 3)
+    return out
+
+
+def main():
+    req = json.load(sys.stdin)
+    # Verifier output must not corrupt the answer stream.
+    sys.stdout = open(os.devnull, "w")
+    for case in req.get("cases", []):
+        try:
+            res = run_case(case)
+        except BaseException as e:
+            res = {"id": case.get("id"), "status": "error", "detail": "%s: %s" % (type(e).__name__, e)}
+        REAL_STDOUT.write(json.dumps(res) + "\n")
+        REAL_STDOUT.flush()
+
+
+if __name__ == "__main__":
+    main()

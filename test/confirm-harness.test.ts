@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { createHost } from '../src/confirm/host.js';
+import { runPythonCases, harnessDir, type PyCase } from '../src/confirm/harness.js';
+
+const HAS_BWRAP = existsSync('/usr/bin/bwrap');
+const FILE = '/virtual/verifier/chimerax.py';
+const MOD = `import functools
+import json
+
+
+def error_factory(default):
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(*a, **kw):
+            try:
+                return fn(*a, **kw)
+            except Exception:
+                return default
+        return wrapper
+    return deco
+
+
+class Mixin:
+    @error_factory(False)
+    def _eval_states(self, eval_item, current_states):
+        if eval_item.get("find"):
+            matched = [k for k in current_states if k.endswith(eval_item["find"])]
+            if eval_item["value"] is None:
+                return len(raw_keys) == 0
+            return any(current_states[k] == eval_item["value"] for k in matched)
+        key = eval_item["key"]
+        if eval_item["value"] is None:
+            return key not in current_states
+        return current_states.get(key) == eval_item["value"]
+
+    def _eval_info(self, eval_item):
+        out = self.manager._call("info")
+        return json.loads(out)["x"] == eval_item["value"]
+`;
+
+function call(id: string, args: unknown[], extra: Partial<PyCase> = {}): PyCase {
+  return { id, modules: [{ name: 'verifier.chimerax', filename: FILE, source: MOD }], entry: { module: 'verifier.chimerax', qualname: 'Mixin._eval_states' }, self: { $double: 'self', attrs: {} }, args, ...extra } as PyCase;
+}
+
+describe('python harness', () => {
+  it('is found from the package root', () => {
+    expect(existsSync(`${harnessDir()}/run_cases.py`)).toBe(true);
+  });
+
+  for (const isolation of HAS_BWRAP ? (['bwrap', 'process'] as const) : (['process'] as const)) {
+    it(`${isolation}: runs many cases in one process, sees swallowed NameErrors, doubles state, bounds time`, async () => {
+      const host = createHost({ root: process.cwd(), isolation });
+      const cases: PyCase[] = [
+        call('swallowed', [{ find: '._name', value: null }, { 'm.(1,)._name': 'x' }]),
+        call('direct-present', [{ key: 'a', value: null }, { a: 1 }]),
+        call('direct-equal', [{ key: 'a', value: 2 }, { a: 2 }]),
+        {
+          id: 'info-nonjson',
+          modules: [{ name: 'verifier.chimerax', filename: FILE, source: MOD }],
+          entry: { module: 'verifier.chimerax', qualname: 'Mixin._eval_info' },
+          self: { $double: 'self', attrs: { manager: { $double: 'object', attrs: { _call: { $double: 'callable', returns: '<html>502</html>' } } } } },
+          args: [{ value: 1 }],
+        },
+        { id: 'loop', op: 'lambda', source: 'lambda x: [0 for _ in iter(int, 1)]', args: [1], timeoutMs: 300 },
+        { id: 'missing-dep', modules: [{ name: 'v2', filename: '/virtual/v2.py', source: 'import requests_vaudit_absent\ndef f():\n    return 1\n' }], entry: { module: 'v2', qualname: 'f' }, args: [] },
+        { id: 'syntax', op: 'compile', source: 'lambda key: key.split(".")[', mode: 'eval' },
+        { id: 'regex', op: 'regex', pattern: '(?P<a>x)(?P=b)' },
+        { id: 'stub', modules: [{ name: 'v3', filename: '/virtual/v3.py', source: 'import subprocess\ndef f():\n    return subprocess.run(["mytool"], capture_output=True, text=True).stderr\n' }], entry: { module: 'v3', qualname: 'f' }, args: [], stubTools: { mytool: '#!/bin/sh\necho on-stderr >&2\n' } },
+      ];
+      const r = await runPythonCases(host, cases, { jobs: 1 });
+      const by = Object.fromEntries(r.map((x) => [x.id, x]));
+      expect(by.swallowed!.status).toBe('returned');
+      expect(by.swallowed!.value).toBe(false);
+      expect(by.swallowed!.events).toContainEqual(expect.objectContaining({ type: 'NameError', file: FILE, line: 23 }));
+      expect(by['direct-present']!.value).toBe(false);
+      expect(by['direct-equal']!.value).toBe(true);
+      expect(by['direct-equal']!.lines[FILE]).toContain(28);
+      expect(by['info-nonjson']!.status).toBe('raised');
+      expect(by['info-nonjson']!.exception!.type).toBe('JSONDecodeError');
+      expect(by.loop!.status).toBe('deadline');
+      expect(by['missing-dep']!.status).toBe('unavailable');
+      expect(by.syntax!.status).toBe('raised');
+      expect(by.syntax!.exception!.type).toBe('SyntaxError');
+      expect(by.regex!.status).toBe('raised');
+      expect(by.regex!.exception!.message).toMatch(/unknown group name/);
+      expect(by.stub!.value).toBe('on-stderr\n');
+      // One interpreter process for the whole batch.
+      expect(host.records).toHaveLength(1);
+      expect(new Set(r.map((x) => x.runId)).size).toBe(1);
+    });
+  }
+
+  it('a batch killed by the host keeps earlier answers, marks the case in flight, and retries the rest', async () => {
+    const host = createHost({ root: process.cwd(), isolation: 'process' });
+    const cases: PyCase[] = [
+      call('a', [{ key: 'a', value: 1 }, { a: 1 }]),
+      // `except BaseException` swallows the in-process bound; only the host's group kill stops it.
+      {
+        id: 'hostile',
+        modules: [{ name: 'h', filename: '/virtual/h.py', source: 'def f():\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass\n' }],
+        entry: { module: 'h', qualname: 'f' },
+        args: [],
+        timeoutMs: 200,
+      },
+      call('c', [{ key: 'a', value: 1 }, { a: 1 }]),
+    ];
+    const r = await runPythonCases(host, cases, { jobs: 1, maxBatchMs: 3000 });
+    expect(r[0]!.value).toBe(true);
+    expect(r[1]!.status).toBe('timeout');
+    expect(host.records.map((x) => x.outcome)).toEqual(['timeout', 'executed']);
+    expect(r[2]!.value).toBe(true);
+  });
+});
