@@ -1,0 +1,483 @@
+/**
+ * Slicing a Python verifier for a control case: the flagged function, its enclosing class (only
+ * the methods it reaches through `self.`/`cls.`), the module-level definitions and imports it
+ * references (transitively, decorators included), and the project helper modules it imports
+ * (sliced the same way). Every kept line stays at its original line number (other lines become
+ * empty), so the harness runs the verifier's own bytes and traced line numbers are the file's.
+ *
+ * Also answers the questions witnesses need: the function's parameters, and which keys and
+ * methods the function reads on each parameter.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { parsePython } from '../lang/python/parser.js';
+import { convertTree, field, walk, type PyNode } from '../lang/python/tree.js';
+import type { PyModuleSource } from './harness.js';
+
+interface Parsed {
+  text: string;
+  root: PyNode;
+  lineStarts: number[];
+}
+
+const parseCache = new Map<string, Parsed>();
+
+async function parseText(text: string): Promise<Parsed> {
+  const hit = parseCache.get(text);
+  if (hit) return hit;
+  const tree = await parsePython(text);
+  try {
+    const root = convertTree(tree);
+    const lineStarts = [0];
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+    const p = { text, root, lineStarts };
+    if (parseCache.size > 200) parseCache.clear();
+    parseCache.set(text, p);
+    return p;
+  } finally {
+    tree.delete();
+  }
+}
+
+function lineOf(p: Parsed, offset: number): number {
+  let lo = 0;
+  let hi = p.lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (p.lineStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+const txt = (p: Parsed, n: PyNode) => p.text.slice(n.start, n.end);
+
+/** The definition node inside a possibly decorated statement. */
+function inner(n: PyNode): PyNode {
+  if (n.type === 'decorated_definition') return field(n, 'definition') ?? n;
+  return n;
+}
+
+function bodyStatements(n: PyNode): PyNode[] {
+  const body = field(inner(n), 'body');
+  return body ? body.children.filter((c) => c.named && c.type !== 'comment') : [];
+}
+
+/** Names a top-level statement binds. */
+function definedNames(p: Parsed, st: PyNode): string[] {
+  const d = inner(st);
+  if (d.type === 'function_definition' || d.type === 'class_definition') {
+    const nm = field(d, 'name');
+    return nm ? [txt(p, nm)] : [];
+  }
+  const out: string[] = [];
+  if (d.type === 'import_statement') {
+    for (const c of d.children) {
+      if (c.type === 'dotted_name') out.push(txt(p, c).split('.')[0]!);
+      if (c.type === 'aliased_import') out.push(txt(p, field(c, 'alias')!));
+    }
+    return out;
+  }
+  if (d.type === 'import_from_statement') {
+    for (const c of d.children) {
+      if (c.field === 'module_name') continue;
+      if (c.type === 'dotted_name') out.push(txt(p, c));
+      if (c.type === 'aliased_import') out.push(txt(p, field(c, 'alias')!));
+      if (c.type === 'wildcard_import') out.push('*');
+    }
+    return out;
+  }
+  // assignments, augmented assignments, with/for/if/try blocks at top level: every identifier on a
+  // left-hand side or target.
+  walk(d, (n) => {
+    if (n.type === 'function_definition' || n.type === 'class_definition') {
+      const nm = field(n, 'name');
+      if (nm) out.push(txt(p, nm));
+      return false;
+    }
+    if (n.type === 'assignment' || n.type === 'augmented_assignment' || n.type === 'for_statement') {
+      const left = field(n, 'left');
+      if (left) walk(left, (m) => void (m.type === 'identifier' && out.push(txt(p, m))));
+    }
+    if (n.type === 'as_pattern_target' || n.type === 'named_expression') {
+      const t = n.type === 'named_expression' ? field(n, 'name') : n;
+      if (t) walk(t, (m) => void (m.type === 'identifier' && out.push(txt(p, m))));
+    }
+    return true;
+  });
+  return out;
+}
+
+function identifiersIn(p: Parsed, n: PyNode, into: Set<string>, skip?: (m: PyNode) => boolean): void {
+  walk(n, (m) => {
+    if (skip?.(m)) return false;
+    if (m.type === 'identifier') {
+      // skip attribute names (`x.attr`) and keyword argument names
+      const par = m.parent;
+      if (par?.type === 'attribute' && m.field === 'attribute') return;
+      if (par?.type === 'keyword_argument' && m.field === 'name') return;
+      into.add(txt(p, m));
+    }
+  });
+}
+
+function selfAttrsIn(p: Parsed, n: PyNode, selfNames: Set<string>, into: Set<string>): void {
+  walk(n, (m) => {
+    if (m.type === 'attribute') {
+      const obj = field(m, 'object');
+      const attr = field(m, 'attribute');
+      if (obj?.type === 'identifier' && selfNames.has(txt(p, obj)) && attr) into.add(txt(p, attr));
+    }
+  });
+}
+
+export interface FunctionInfo {
+  qualname: string;
+  /** 1-based lines of the definition (decorators included). */
+  startLine: number;
+  endLine: number;
+  params: string[];
+  isMethod: boolean;
+  className?: string;
+  /** For each parameter: string keys read (`p["k"]`, `p.get("k")`, `"k" in p`) and methods called on it. */
+  reads: Record<string, { keys: string[]; methods: string[] }>;
+}
+
+interface FnHit {
+  node: PyNode; // decorated_definition or function_definition
+  qualname: string;
+  cls?: PyNode; // top-level class statement
+}
+
+function functions(p: Parsed): FnHit[] {
+  const out: FnHit[] = [];
+  const visit = (stmts: PyNode[], prefix: string, cls?: PyNode) => {
+    for (const st of stmts) {
+      const d = inner(st);
+      if (d.type === 'function_definition') {
+        const q = prefix + txt(p, field(d, 'name')!);
+        out.push({ node: st, qualname: q, cls });
+        visit(bodyStatements(st), q + '.', cls);
+      } else if (d.type === 'class_definition') {
+        const q = prefix + txt(p, field(d, 'name')!);
+        visit(bodyStatements(st), q + '.', cls ?? st);
+      }
+    }
+  };
+  visit(p.root.children.filter((c) => c.named), '');
+  return out;
+}
+
+function findFunction(p: Parsed, by: { qualname?: string; line?: number }): FnHit | undefined {
+  const all = functions(p);
+  if (by.qualname) {
+    const hit = all.find((f) => f.qualname === by.qualname);
+    if (hit) return hit;
+  }
+  if (by.line !== undefined) {
+    let best: FnHit | undefined;
+    for (const f of all) {
+      if (lineOf(p, f.node.start) <= by.line && by.line <= lineOf(p, f.node.end) && (!best || f.node.start >= best.node.start)) best = f;
+    }
+    return best;
+  }
+  return undefined;
+}
+
+function paramNames(p: Parsed, def: PyNode): string[] {
+  const ps = field(def, 'parameters');
+  const out: string[] = [];
+  for (const c of ps?.children ?? []) {
+    if (c.type === 'identifier') out.push(txt(p, c));
+    else if (c.type === 'typed_parameter' || c.type === 'default_parameter' || c.type === 'typed_default_parameter') {
+      const nm = c.type === 'typed_parameter' ? c.children.find((x) => x.type === 'identifier') : field(c, 'name');
+      if (nm) out.push(txt(p, nm));
+    } else if (c.type === 'list_splat_pattern' || c.type === 'dictionary_splat_pattern') {
+      const nm = c.children.find((x) => x.type === 'identifier');
+      if (nm) out.push((c.type === 'list_splat_pattern' ? '*' : '**') + txt(p, nm));
+    }
+  }
+  return out;
+}
+
+function unquote(s: string): string | undefined {
+  const m = /^[rbuRBU]{0,2}(['"])(.*)\1$/s.exec(s);
+  return m ? m[2] : undefined;
+}
+
+export async function functionInfo(text: string, by: { qualname?: string; line?: number }): Promise<FunctionInfo | undefined> {
+  const p = await parseText(text);
+  const hit = findFunction(p, by);
+  if (!hit) return undefined;
+  const def = inner(hit.node);
+  const params = paramNames(p, def);
+  const reads: FunctionInfo['reads'] = {};
+  for (const prm of params) reads[prm.replace(/^\*+/, '')] = { keys: [], methods: [] };
+  const add = (name: string, kind: 'keys' | 'methods', v: string) => {
+    const r = reads[name];
+    if (r && !r[kind].includes(v)) r[kind].push(v);
+  };
+  walk(def, (n) => {
+    if (n.type === 'subscript') {
+      const v = field(n, 'value');
+      const sub = field(n, 'subscript');
+      if (v?.type === 'identifier' && sub?.type === 'string') {
+        const k = unquote(txt(p, sub));
+        if (k !== undefined) add(txt(p, v), 'keys', k);
+      }
+    } else if (n.type === 'call') {
+      const fn = field(n, 'function');
+      if (fn?.type === 'attribute') {
+        const obj = field(fn, 'object');
+        const attr = field(fn, 'attribute');
+        if (obj?.type === 'identifier' && attr) {
+          const name = txt(p, obj);
+          add(name, 'methods', txt(p, attr));
+          const args = field(n, 'arguments');
+          const first = args?.children.find((c) => c.named);
+          if (txt(p, attr) === 'get' && first?.type === 'string') {
+            const k = unquote(txt(p, first));
+            if (k !== undefined) add(name, 'keys', k);
+          }
+        }
+      }
+    } else if (n.type === 'comparison_operator') {
+      const [a, b] = n.children.filter((c) => c.named);
+      if (a?.type === 'string' && b?.type === 'identifier' && /\bin\b/.test(p.text.slice(a.end, b.start))) {
+        const k = unquote(txt(p, a));
+        if (k !== undefined) add(txt(p, b), 'keys', k);
+      }
+    }
+  });
+  const isMethod = hit.cls !== undefined && hit.qualname.split('.').length === 2 && params[0] !== undefined && !/^\*/.test(params[0]);
+  return {
+    qualname: hit.qualname,
+    startLine: lineOf(p, hit.node.start),
+    endLine: lineOf(p, hit.node.end - 1),
+    params,
+    isMethod,
+    className: hit.cls ? txt(p, field(inner(hit.cls), 'name')!) : undefined,
+    reads,
+  };
+}
+
+export interface Slice {
+  modules: PyModuleSource[];
+  /** Dotted name of the module holding the flagged function. */
+  entryModule: string;
+  qualname: string;
+  /** Files whose lines the harness traces. */
+  traceFiles: string[];
+  info: FunctionInfo;
+}
+
+/** The directory Python would have on sys.path for this file (above its outermost package). */
+export function importRoot(file: string): string {
+  let dir = dirname(file);
+  while (existsSync(join(dir, '__init__.py')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+export function moduleName(file: string, root: string): string {
+  const rel = relative(root, file).split(sep).join('/').replace(/\.py$/, '');
+  const parts = rel.split('/');
+  if (parts[parts.length - 1] === '__init__') parts.pop();
+  return parts.join('.') || basename(file, '.py');
+}
+
+function resolveModuleFile(root: string, dotted: string): string | undefined {
+  const base = join(root, ...dotted.split('.'));
+  if (existsSync(base + '.py')) return base + '.py';
+  if (existsSync(join(base, '__init__.py'))) return join(base, '__init__.py');
+  return undefined;
+}
+
+/** Slice `file` for a control case of the function named `qualname` (or containing `line`). */
+export async function slicePython(
+  file: string,
+  by: { qualname?: string; line?: number },
+  readText: (path: string) => string = (f) => readFileSync(f, 'utf8'),
+): Promise<Slice | undefined> {
+  const text = readText(file);
+  const p = await parseText(text);
+  const hit = findFunction(p, by);
+  if (!hit) return undefined;
+  const info = (await functionInfo(text, { qualname: hit.qualname }))!;
+  const root = importRoot(file);
+  const entryModule = moduleName(file, root);
+  const wanted = new Map<string, { file: string; roots: Set<string> | 'all' }>();
+  const modules = new Map<string, PyModuleSource>();
+  const isPkgFile = (f: string) => basename(f) === '__init__.py';
+
+  const sliceOne = async (mod: string, mfile: string, mtext: string, roots: Set<string> | 'all', target?: FnHit) => {
+    const mp = await parseText(mtext);
+    const top = mp.root.children.filter((c) => c.named && c.type !== 'comment');
+    const byName = new Map<string, PyNode[]>();
+    for (const st of top) for (const n of definedNames(mp, st)) byName.set(n, [...(byName.get(n) ?? []), st]);
+    const keep = new Set<PyNode>();
+    // kept ranges inside a class: [start,end) offsets of blanked methods
+    const blank: Array<[number, number]> = [];
+    const names = new Set<string>();
+    const queue: PyNode[] = [];
+    const include = (st: PyNode) => {
+      if (keep.has(st)) return;
+      keep.add(st);
+      queue.push(st);
+    };
+    for (const st of top) {
+      const d = inner(st);
+      // `from x import *` and `__future__` imports are always kept; `if __name__ == "__main__"` never.
+      if (d.type === 'future_import_statement' || (d.type === 'import_from_statement' && definedNames(mp, st).includes('*'))) include(st);
+    }
+    if (roots === 'all') {
+      for (const st of top) {
+        const d = inner(st);
+        if (d.type === 'if_statement' && /__name__/.test(txt(mp, field(d, 'condition') ?? d))) continue;
+        if (d.type === 'expression_statement' && d.children[0]?.type === 'string') continue;
+        include(st);
+      }
+    }
+    if (target) {
+      const cls = target.cls;
+      if (cls) {
+        // The class, with only the methods the flagged function reaches through self/cls.
+        include(cls);
+        const methods = new Map<string, PyNode>();
+        for (const st of bodyStatements(cls)) {
+          const d = inner(st);
+          if (d.type === 'function_definition') methods.set(txt(mp, field(d, 'name')!), st);
+        }
+        const reach = new Set<string>();
+        const todo: PyNode[] = [target.node];
+        const tdef = inner(target.node);
+        const selfName = paramNames(mp, tdef)[0];
+        const selfNames = new Set(['self', 'cls', ...(selfName ? [selfName.replace(/^\*+/, '')] : [])]);
+        const topMethod = [...methods.values()].find((m) => m.start <= target.node.start && target.node.end <= m.end);
+        if (topMethod) reach.add(txt(mp, field(inner(topMethod), 'name')!));
+        while (todo.length) {
+          const cur = todo.pop()!;
+          const attrs = new Set<string>();
+          selfAttrsIn(mp, cur, selfNames, attrs);
+          for (const a of attrs) {
+            const m = methods.get(a);
+            if (m && !reach.has(a)) {
+              reach.add(a);
+              todo.push(m);
+            }
+          }
+        }
+        for (const [name, st] of methods) if (!reach.has(name) && !name.startsWith('__')) blank.push([st.start, st.end]);
+      } else {
+        include(target.node);
+      }
+    } else if (roots !== 'all') {
+      for (const r of roots) for (const st of byName.get(r) ?? []) include(st);
+    }
+    while (queue.length) {
+      const st = queue.shift()!;
+      const ids = new Set<string>();
+      // identifiers of blanked methods do not pull anything in
+      identifiersIn(mp, st, ids, (n) => blank.some(([a, b]) => n.start === a && n.end === b));
+      for (const id of ids) {
+        names.add(id);
+        for (const dst of byName.get(id) ?? []) include(dst);
+      }
+    }
+    // Project helpers imported by kept import statements.
+    for (const st of keep) {
+      const d = inner(st);
+      if (d.type !== 'import_from_statement' && d.type !== 'import_statement') continue;
+      if (d.type === 'import_from_statement') {
+        const modNode = field(d, 'module_name');
+        if (!modNode) continue;
+        const raw = txt(mp, modNode);
+        let dotted = raw;
+        if (raw.startsWith('.')) {
+          const dots = /^\.+/.exec(raw)![0].length;
+          const pkgParts = mod.split('.');
+          if (!isPkgFile(mfile)) pkgParts.pop();
+          for (let i = 1; i < dots; i++) pkgParts.pop();
+          dotted = [...pkgParts, raw.slice(dots)].filter(Boolean).join('.');
+        }
+        const imported = definedNames(mp, st);
+        const origNames: string[] = [];
+        for (const c of d.children) {
+          if (c.field === 'module_name') continue;
+          if (c.type === 'dotted_name') origNames.push(txt(mp, c));
+          if (c.type === 'aliased_import') origNames.push(txt(mp, field(c, 'name')!));
+        }
+        const f = resolveModuleFile(root, dotted);
+        if (f) {
+          const ownNames = new Set<string>();
+          for (const n of origNames) {
+            const sub = resolveModuleFile(root, `${dotted}.${n}`);
+            if (sub) addWanted(`${dotted}.${n}`, sub, 'all');
+            else ownNames.add(n);
+          }
+          if (ownNames.size || imported.includes('*')) addWanted(dotted, f, imported.includes('*') ? 'all' : ownNames);
+          else addWanted(dotted, f, new Set());
+        }
+      } else {
+        for (const c of d.children) {
+          const nm = c.type === 'dotted_name' ? c : c.type === 'aliased_import' ? field(c, 'name') : undefined;
+          if (!nm) continue;
+          const dotted = txt(mp, nm);
+          const f = resolveModuleFile(root, dotted);
+          if (f) addWanted(dotted, f, 'all');
+        }
+      }
+    }
+    // Build the sliced text: kept lines verbatim, everything else empty.
+    const lines = mtext.split('\n');
+    const keepLine = new Array<boolean>(lines.length).fill(false);
+    for (const st of keep) {
+      const a = lineOf(mp, st.start);
+      const b = lineOf(mp, Math.max(st.start, st.end - 1));
+      for (let l = a; l <= b; l++) keepLine[l - 1] = true;
+    }
+    for (const [s, e] of blank) {
+      const a = lineOf(mp, s);
+      const b = lineOf(mp, Math.max(s, e - 1));
+      for (let l = a; l <= b; l++) keepLine[l - 1] = false;
+    }
+    const out = lines.map((l, i) => (keepLine[i] ? l : '')).join('\n');
+    modules.set(mod, { name: mod, filename: mfile, source: out, isPackage: isPkgFile(mfile) });
+  };
+
+  const pending: string[] = [];
+  function addWanted(mod: string, f: string, roots: Set<string> | 'all') {
+    const w = wanted.get(mod);
+    if (!w) {
+      wanted.set(mod, { file: f, roots });
+      pending.push(mod);
+      return;
+    }
+    if (w.roots === 'all') return;
+    const before = w.roots.size;
+    if (roots === 'all') w.roots = 'all';
+    else for (const r of roots) w.roots.add(r);
+    if (w.roots === 'all' || w.roots.size !== before) pending.push(mod);
+  }
+
+  await sliceOne(entryModule, file, text, new Set(), hit);
+  const done = new Set<string>();
+  let guard = 0;
+  while (pending.length && guard++ < 200) {
+    const mod = pending.shift()!;
+    if (mod === entryModule) continue;
+    const w = wanted.get(mod)!;
+    const key = `${mod}:${w.roots === 'all' ? '*' : [...w.roots].sort().join(',')}`;
+    if (done.has(key)) continue;
+    done.add(key);
+    await sliceOne(mod, w.file, readText(w.file), w.roots);
+  }
+  // Package __init__ modules on the way to each module are served as empty namespaces by the harness
+  // unless the project has them sliced above.
+  return {
+    modules: [...modules.values()],
+    entryModule,
+    qualname: hit.qualname,
+    traceFiles: [...modules.values()].map((m) => m.filename),
+    info,
+  };
+}
