@@ -1,28 +1,155 @@
 /**
- * The Python side of a project: every `.py` file parsed once, analyses cached.
- * (Minimal version: the analysis core extends PythonAnalysis with scopes,
- * definite assignment, constants and call resolution.)
+ * The Python side of a project: every `.py` file parsed once on first use,
+ * analyses cached; module names, import resolution (relative and absolute)
+ * and cross-file function resolution for decorators and helpers.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { SourceFile } from '../../engine/project.js';
-import type { PythonAnalysis, PythonProject } from './types.js';
-import { parsePython } from './parser.js';
+import type { FunctionInfo, PythonAnalysis, PythonProject } from './types.js';
+import { parsePython, pythonParser } from './parser.js';
+import { Analysis } from './analysis.js';
+import type { Parser } from 'web-tree-sitter';
 
-export async function analysePython(text: string): Promise<PythonAnalysis> {
+let parser: Parser | undefined;
+
+/** Analyse a piece of Python (async: initialises the parser on first use). */
+export async function analysePython(text: string, file = ''): Promise<PythonAnalysis> {
   const tree = await parsePython(text);
-  return { tree, root: tree.rootNode, text };
+  return new Analysis(tree, text, file);
 }
 
-export async function createPythonProject(files: readonly SourceFile[]): Promise<PythonProject> {
-  const analyses = new Map<string, PythonAnalysis>();
-  for (const f of files) {
-    if (f.language !== 'python') continue;
-    analyses.set(f.path, await analysePython(f.source.text));
+export interface PythonProjectOptions {
+  /** Extra search roots for absolute imports (default: the package roots of the files). */
+  roots?: string[];
+}
+
+export async function createPythonProject(files: readonly SourceFile[], _opts: PythonProjectOptions = {}): Promise<PythonProject> {
+  parser = await pythonParser();
+  return new Project(files.filter((f) => f.language === 'python'));
+}
+
+class Project implements PythonProject {
+  private readonly byPath = new Map<string, SourceFile>();
+  private readonly cache = new Map<string, Analysis>();
+  private readonly modByPath = new Map<string, string>();
+  private readonly pathByMod = new Map<string, string>();
+  private readonly embedded: Analysis[] = [];
+
+  constructor(files: readonly SourceFile[]) {
+    const paths = new Set(files.map((f) => path.resolve(f.path)));
+    const hasInit = (dir: string) => paths.has(path.join(dir, '__init__.py')) || existsSync(path.join(dir, '__init__.py'));
+    for (const f of files) {
+      const abs = path.resolve(f.path);
+      this.byPath.set(abs, f);
+      const parts: string[] = [];
+      const stem = path.basename(abs, '.py');
+      if (stem !== '__init__') parts.push(stem);
+      let dir = path.dirname(abs);
+      while (hasInit(dir)) {
+        parts.unshift(path.basename(dir));
+        const up = path.dirname(dir);
+        if (up === dir) break;
+        dir = up;
+      }
+      const mod = parts.join('.');
+      this.modByPath.set(abs, mod);
+      if (!this.pathByMod.has(mod)) this.pathByMod.set(mod, abs);
+    }
   }
-  return {
-    analysis: (p) => analyses.get(p),
-    dispose() {
-      for (const a of analyses.values()) a.tree.delete();
-      analyses.clear();
-    },
-  } as PythonProject;
+
+  files(): string[] {
+    return [...this.byPath.keys()];
+  }
+
+  analysis(p: string): Analysis | undefined {
+    const abs = path.resolve(p);
+    let a = this.cache.get(abs);
+    if (a) return a;
+    const f = this.byPath.get(abs);
+    if (!f || !parser) return undefined;
+    const tree = parser.parse(f.source.text);
+    if (!tree) return undefined;
+    a = new Analysis(tree, f.source.text, abs, { resolveFunction: (from, name) => this.resolveFunctionA(from, name) });
+    this.cache.set(abs, a);
+    return a;
+  }
+
+  analyseCode(text: string): PythonAnalysis {
+    if (!parser) throw new Error('Python parser not initialised');
+    const tree = parser.parse(text);
+    if (!tree) throw new Error('tree-sitter returned no tree');
+    const a = new Analysis(tree, text, '');
+    this.embedded.push(a);
+    return a;
+  }
+
+  moduleName(p: string): string | undefined {
+    return this.modByPath.get(path.resolve(p));
+  }
+
+  resolveModule(fromFile: string, module: string, level: number): string | undefined {
+    const rel = module ? module.split('.') : [];
+    if (level > 0) {
+      let dir = path.dirname(path.resolve(fromFile));
+      for (let i = 1; i < level; i++) dir = path.dirname(dir);
+      return this.fileFor(path.join(dir, ...rel));
+    }
+    const exact = this.pathByMod.get(module);
+    if (exact) return exact;
+    // a project laid out without packages: try next to the importing file, then any suffix match
+    const sibling = this.fileFor(path.join(path.dirname(path.resolve(fromFile)), ...rel));
+    if (sibling) return sibling;
+    let hit: string | undefined;
+    for (const [m, p] of this.pathByMod) {
+      if (m.endsWith(`.${module}`)) {
+        if (hit) return undefined;
+        hit = p;
+      }
+    }
+    return hit;
+  }
+
+  private fileFor(base: string): string | undefined {
+    for (const c of [`${base}.py`, path.join(base, '__init__.py')]) if (this.byPath.has(c)) return c;
+    return undefined;
+  }
+
+  resolveFunction(fromFile: string, name: string): { file: string; fn: FunctionInfo } | undefined {
+    const r = this.resolveFunctionA(fromFile, name);
+    return r ? { file: r.file, fn: r.fn } : undefined;
+  }
+
+  private resolveFunctionA(fromFile: string, name: string, depth = 0): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined {
+    if (depth > 8) return undefined;
+    const a = this.analysis(fromFile);
+    if (!a) return undefined;
+    const local = a.functions().find((f) => f.qualname === name);
+    if (local) return { file: a.path, fn: local, analysis: a };
+    const [head, ...rest] = name.split('.');
+    const imp = a.imports().get(head!);
+    if (!imp) return undefined;
+    if (imp.name) {
+      // from M import head → look for head(.rest) in M, or module M.head
+      const target = this.resolveModule(fromFile, imp.module, imp.level);
+      if (target) {
+        const r = this.resolveFunctionA(target, [imp.name, ...rest].join('.'), depth + 1);
+        if (r) return r;
+      }
+      const sub = this.resolveModule(fromFile, imp.module ? `${imp.module}.${imp.name}` : imp.name, imp.level);
+      if (sub && rest.length) return this.resolveFunctionA(sub, rest.join('.'), depth + 1);
+      return undefined;
+    }
+    // import a.b as x → x.f
+    const mod = this.resolveModule(fromFile, imp.module, 0);
+    if (mod && rest.length) return this.resolveFunctionA(mod, rest.join('.'), depth + 1);
+    return undefined;
+  }
+
+  dispose(): void {
+    for (const a of this.cache.values()) a.tree.delete();
+    for (const a of this.embedded) a.tree.delete();
+    this.cache.clear();
+    this.embedded.length = 0;
+  }
 }

@@ -1,19 +1,176 @@
 /**
  * Public surface of the Python analysis core (owned by src/lang/python).
- * Placeholder interfaces: the analysis-core module fills these in.
+ * Rules read facts from a PythonAnalysis instead of walking trees privately.
+ * Every method accepts a web-tree-sitter Node or a light PyNode (`NodeLike`).
+ * All facts are computed lazily on first use and cached per unit.
  */
 import type { Node, Tree } from 'web-tree-sitter';
+import type { PyNode, NodeLike } from './tree.js';
+import type { Scope, ScopeTable } from './scopes.js';
+import type { Def, FlowResult } from './flow.js';
+
+export type { PyNode, NodeLike, Scope, ScopeTable, Def, FlowResult };
+
+export interface FunctionInfo {
+  /** `ChimeraXMixin._eval_states`, `error_factory.<locals>.decorator.<locals>.wrapper`. */
+  qualname: string;
+  name: string;
+  /** The function_definition node. */
+  node: PyNode;
+  /** Decorator expressions, outermost first. */
+  decorators: PyNode[];
+  params: string[];
+  scope: Scope;
+  /** Enclosing class, when the function is a method. */
+  classNode?: PyNode;
+  className?: string;
+  isAsync: boolean;
+}
+
+export interface ClassInfo {
+  qualname: string;
+  name: string;
+  node: PyNode;
+  /** Source text of the base class expressions. */
+  bases: string[];
+  methods: Map<string, FunctionInfo>;
+}
+
+export interface ImportInfo {
+  local: string;
+  /** Module as written (`subprocess`, `..base.utils` → module `base.utils` with level 2). */
+  module: string;
+  /** Imported member (`from m import name`) — undefined for `import m`. */
+  name?: string;
+  level: number;
+  node: PyNode;
+}
+
+export type UnboundKind = 'maybe' | 'unbound' | 'undefined';
+
+export interface UnboundRead {
+  node: PyNode;
+  name: string;
+  /** maybe: unbound on some path; unbound: local read before any binding on every path;
+   *  undefined: bound nowhere (NameError on every path). */
+  kind: UnboundKind;
+  /** Qualified name of the enclosing function ('' at module level). */
+  qualname: string;
+  scope: Scope;
+}
+
+export interface CallInfo {
+  node: PyNode;
+  /** The callee expression. */
+  fn: PyNode;
+  /** Import-resolved dotted name (`subprocess.run`, `requests.get`, `open`), when known. */
+  qualified?: string;
+  /** Callee source text. */
+  calleeText: string;
+  /** Last segment of the callee (`run`, `json`, `communicate`). */
+  method: string;
+  /** Receiver of a method call (`proc` in `proc.wait()`). */
+  receiver?: PyNode;
+  args: PyNode[];
+  kwargs: Map<string, PyNode>;
+  hasStarArgs: boolean;
+  hasStarKwargs: boolean;
+}
+
+export interface HandlerInfo {
+  tryNode: PyNode;
+  handler: PyNode;
+  /** Caught type names (last dotted segment); null = bare `except:`. */
+  types: string[] | null;
+  /** The handler re-raises (a `raise` statement in its body). */
+  reraises: boolean;
+  /** Expression of the first `return` in the handler, if any. */
+  returns?: PyNode;
+}
+
+export interface Swallow {
+  kind: 'decorator' | 'try';
+  /** Absolute path of the file holding the handler ('' for the same unit). */
+  file: string;
+  /** Handler node (in `file`). */
+  handler: PyNode;
+  /** Decorator name as written (kind = decorator). */
+  decorator?: string;
+  /** Verdict the handler returns, as source text (`False`, `None`…), when constant. */
+  verdict?: string;
+  /** 1-based line of the handler in `file`. */
+  line: number;
+}
+
+export interface NoneWitness {
+  /** The definition that makes the value None (an assignment of None, or a narrowing `x is None`). */
+  def: Def;
+  /** Node where None was assigned or established. */
+  site: PyNode;
+  /** True when None on every path, false when only on some. */
+  always: boolean;
+}
 
 export interface PythonAnalysis {
   /** The parsed tree of the unit (file or embedded lambda). */
   tree: Tree;
   root: Node;
   text: string;
+  /** Absolute path of the file ('' for embedded code). */
+  path: string;
+  /** Plain-JS copy of the tree (built once). */
+  readonly ast: PyNode;
+  /** The light node for a tree-sitter node (or any node with the same range and type). */
+  node(n: NodeLike): PyNode | undefined;
+  src(n: NodeLike): string;
+  /** 1-based line of a node. */
+  line(n: NodeLike): number;
+  readonly scopes: ScopeTable;
+  scopeOf(n: NodeLike): Scope;
+  readonly flow: FlowResult;
+  /** Reads of names that are unbound on some path, on every path, or bound nowhere (reachable code only). */
+  unboundReads(): UnboundRead[];
+  /** Reaching definitions at a name read (locals of the executing unit), UNBOUND included. */
+  reachingDefs(id: NodeLike): Def[] | undefined;
+  /** Definition created at a binding identifier. */
+  defAt(id: NodeLike): Def | undefined;
+  /** Whether an expression is None on some path: the literal None, or a local whose reaching value is None. */
+  noneOnSomePath(expr: NodeLike): NoneWitness | undefined;
+  /** Value expressions an expression may hold: follows simple local copies (`a = b`) through reaching defs. */
+  valueSources(expr: NodeLike): PyNode[];
+  functions(): FunctionInfo[];
+  classes(): ClassInfo[];
+  /** Innermost function whose body contains the node. */
+  functionAt(n: NodeLike): FunctionInfo | undefined;
+  functionByQualname(qualname: string): FunctionInfo | undefined;
+  imports(): Map<string, ImportInfo>;
+  /** Names bound at module level (for eval'd code that runs in this module's globals). */
+  moduleNames(): Set<string>;
+  /** Import-resolved dotted name of an expression (`sp.run` → `subprocess.run`). */
+  qualifiedName(expr: NodeLike): string | undefined;
+  call(n: NodeLike): CallInfo | undefined;
+  /** Handlers of `try` statements whose body encloses the node, innermost first (stops at the function). */
+  handlersAt(n: NodeLike): HandlerInfo[];
+  /** How an exception of `exc` raised at `n` is turned into a verdict: an enclosing handler or a
+   *  swallowing decorator of the enclosing function (resolved across the project). */
+  swallowedAt(n: NodeLike, exc?: string): Swallow | undefined;
+  /** The decorator function (resolved in the project) swallows exceptions into a constant. */
+  decoratorSwallow(fn: FunctionInfo): Swallow | undefined;
 }
 
 export interface PythonProject {
-  /** Analysis of a `.py` file of the project (parsed once, cached). */
+  /** Analysis of a `.py` file of the project (parsed once on first use, cached). */
   analysis(path: string): PythonAnalysis | undefined;
+  /** Analyse code that is not a project file (a lambda embedded in task JSON). Synchronous; not cached. */
+  analyseCode(text: string): PythonAnalysis;
+  /** Absolute paths of the project's Python files. */
+  files(): string[];
+  /** Dotted module name of a file (`verifier.chimerax.mixin`). */
+  moduleName(path: string): string | undefined;
+  /** Resolve an import (module as written + level) seen in `fromFile` to a project file. */
+  resolveModule(fromFile: string, module: string, level: number): string | undefined;
+  /** Resolve a name used in `fromFile` (local def, or imported from a project module) to its function. */
+  resolveFunction(fromFile: string, name: string): { file: string; fn: FunctionInfo } | undefined;
   /** Free wasm memory of every tree. */
   dispose(): void;
 }

@@ -1,0 +1,572 @@
+/**
+ * PythonAnalysis: one unit (a `.py` file or an embedded lambda) with lazily
+ * computed, cached facts — scopes, flow (definite assignment + reaching
+ * definitions), functions/classes, imports, calls, handlers and
+ * error-swallowing — so rules are small predicates.
+ */
+import type { Tree } from 'web-tree-sitter';
+import { type PyNode, type NodeLike, convertTree, locate, field, fields, named, firstNamed, unparen, walk, nodeStart } from './tree.js';
+import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
+import { type Def, type FlowResult, runFlow, handlerTypes, constKind } from './flow.js';
+import { PYTHON_BUILTINS } from './builtins.js';
+import type {
+  CallInfo, ClassInfo, FunctionInfo, HandlerInfo, ImportInfo, NoneWitness, PythonAnalysis, Swallow, UnboundRead,
+} from './types.js';
+
+/** Callbacks into the project for cross-file questions. */
+export interface ProjectLink {
+  resolveFunction(fromFile: string, name: string): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined;
+}
+
+const NORETURN = new Set([
+  'sys.exit', 'exit', 'quit', 'os._exit', 'os.abort', 'os.execv', 'os.execve', 'os.execl', 'os.execle', 'os.execlp',
+  'os.execlpe', 'os.execvp', 'os.execvpe', 'pytest.fail', 'pytest.skip', 'pytest.exit', 'typing.assert_never',
+]);
+const SUPER_OF: Record<string, string[]> = {
+  NameError: ['NameError', 'Exception', 'BaseException'],
+  UnboundLocalError: ['UnboundLocalError', 'NameError', 'Exception', 'BaseException'],
+  Exception: ['Exception', 'BaseException'],
+  ValueError: ['ValueError', 'Exception', 'BaseException'],
+  JSONDecodeError: ['JSONDecodeError', 'ValueError', 'RequestException', 'Exception', 'BaseException'],
+  RequestException: ['RequestException', 'IOError', 'OSError', 'Exception', 'BaseException'],
+  ConnectionError: ['ConnectionError', 'RequestException', 'OSError', 'IOError', 'Exception', 'BaseException'],
+  OSError: ['OSError', 'IOError', 'EnvironmentError', 'Exception', 'BaseException'],
+  KeyError: ['KeyError', 'LookupError', 'Exception', 'BaseException'],
+  IndexError: ['IndexError', 'LookupError', 'Exception', 'BaseException'],
+  TimeoutExpired: ['TimeoutExpired', 'SubprocessError', 'Exception', 'BaseException'],
+};
+
+/** Exception names a handler must name (or a superclass of) to catch `exc`. */
+export function catchersOf(exc: string): string[] {
+  return SUPER_OF[exc] ?? [exc, 'Exception', 'BaseException'];
+}
+
+export class Analysis implements PythonAnalysis {
+  readonly ast: PyNode;
+  readonly root;
+  private _scopes?: ScopeTable;
+  private _flow?: FlowResult;
+  private _unbound?: UnboundRead[];
+  private _functions?: FunctionInfo[];
+  private _fnByNode?: Map<PyNode, FunctionInfo>;
+  private _classes?: ClassInfo[];
+  private _imports?: Map<string, ImportInfo>;
+  private _lineStarts?: number[];
+  private _noReturn = new Map<PyNode, boolean>();
+  private _decoSwallow = new Map<string, Swallow | null>();
+
+  constructor(
+    readonly tree: Tree,
+    readonly text: string,
+    readonly path: string,
+    private readonly link?: ProjectLink,
+  ) {
+    this.root = tree.rootNode;
+    this.ast = convertTree(tree);
+  }
+
+  node(n: NodeLike): PyNode | undefined {
+    if ((n as PyNode).children && (n as PyNode).parent !== undefined && 'named' in n) return n as PyNode;
+    return locate(this.ast, n);
+  }
+  src(n: NodeLike): string {
+    const p = n as PyNode;
+    const s = nodeStart(n);
+    const e = (n as { endIndex?: number }).endIndex ?? p.end;
+    return this.text.slice(s, e);
+  }
+  line(n: NodeLike): number {
+    if (!this._lineStarts) {
+      const ls = [0];
+      for (let i = 0; i < this.text.length; i++) if (this.text.charCodeAt(i) === 10) ls.push(i + 1);
+      this._lineStarts = ls;
+    }
+    const o = nodeStart(n);
+    const ls = this._lineStarts;
+    let lo = 0;
+    let hi = ls.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ls[mid]! <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  get scopes(): ScopeTable {
+    return (this._scopes ??= buildScopes(this.ast, this.text));
+  }
+  scopeOf(n: NodeLike): Scope {
+    const p = this.node(n);
+    for (let c = p?.parent; c; c = c.parent) {
+      const s = this.scopes.byNode.get(c);
+      if (s) return s;
+    }
+    return this.scopes.module;
+  }
+
+  get flow(): FlowResult {
+    if (!this._flow) {
+      const table = this.scopes;
+      this._flow = runFlow({
+        text: this.text,
+        table,
+        isBuiltin: (n) => PYTHON_BUILTINS.has(n),
+        staticTruth: (n) => this.staticTruth(n),
+        isNoReturnCall: (call, scope) => this.isNoReturnCall(call, scope),
+      });
+    }
+    return this._flow;
+  }
+
+  unboundReads(): UnboundRead[] {
+    if (this._unbound) return this._unbound;
+    const out: UnboundRead[] = [];
+    const flow = this.flow;
+    const table = this.scopes;
+    const star = table.module.hasStarImport;
+    for (const r of table.reads) {
+      if (!flow.reachable.has(r.node)) continue;
+      const defs = flow.readDefs.get(r.node);
+      const fn = this.functionAt(r.node);
+      const qualname = fn?.qualname ?? '';
+      if (defs) {
+        if (defs.size === 0) continue;
+        let ub = 0;
+        for (const d of defs) if (d.kind === 'unbound') ub++;
+        if (!ub) continue;
+        const kind = ub === defs.size ? 'unbound' : 'maybe';
+        // a module-level name unbound at this point still resolves to a builtin of the same name
+        if (kind === 'unbound' || kind === 'maybe') {
+          const sc = resolveScope(r.scope, r.name);
+          if (sc?.kind === 'module' && PYTHON_BUILTINS.has(r.name) && kind === 'unbound') continue;
+        }
+        out.push({ node: r.node, name: r.name, kind, qualname, scope: r.scope });
+        continue;
+      }
+      const sc = resolveScope(r.scope, r.name);
+      if (sc) {
+        // resolved to an enclosing or module scope: bound there only by `del`? then still a binding site exists
+        const bs = sc.bindings.get(r.name)!;
+        if (bs.every((b) => b.kind === 'del')) out.push({ node: r.node, name: r.name, kind: 'undefined', qualname, scope: r.scope });
+        continue;
+      }
+      if (PYTHON_BUILTINS.has(r.name) || star) continue;
+      if (r.scope.kind === 'class' || this.inClassBody(r)) {
+        // `__qualname__`, `__module__` are defined in class bodies
+        if (r.name === '__qualname__' || r.name === '__module__') continue;
+      }
+      if (r.name === '__class__' && this.functionAt(r.node)?.classNode) continue;
+      out.push({ node: r.node, name: r.name, kind: 'undefined', qualname, scope: r.scope });
+    }
+    return (this._unbound = out);
+  }
+  private inClassBody(r: { scope: Scope }): boolean {
+    return r.scope.kind === 'class';
+  }
+
+  reachingDefs(id: NodeLike): Def[] | undefined {
+    const n = this.node(id);
+    const d = n && this.flow.readDefs.get(n);
+    return d ? [...d] : undefined;
+  }
+  defAt(id: NodeLike): Def | undefined {
+    const n = this.node(id);
+    return n ? this.flow.defAt.get(n) : undefined;
+  }
+
+  noneOnSomePath(expr: NodeLike): NoneWitness | undefined {
+    const n0 = this.node(expr);
+    if (!n0) return undefined;
+    const n = unparen(n0);
+    if (n.type === 'none') return { def: { id: 0, key: '', name: 'None', kind: 'assign', node: null, value: n }, site: n, always: true };
+    if (n.type !== 'identifier') return undefined;
+    const seen = new Set<PyNode>();
+    const visit = (id: PyNode): NoneWitness | undefined => {
+      if (seen.has(id)) return undefined;
+      seen.add(id);
+      const defs = this.flow.readDefs.get(id);
+      if (!defs) return undefined;
+      const live = [...defs].filter((d) => d.kind !== 'unbound');
+      for (const d of live) {
+        const k = constKind(d, this.text);
+        if (k === 'none') return { def: d, site: d.node ?? d.value!, always: live.length === 1 };
+        // copy of another local: `a = b`
+        if ((d.kind === 'assign' || d.kind === 'annassign') && d.value && !d.index?.length) {
+          const v = unparen(d.value);
+          if (v.type === 'identifier') {
+            const w = visit(v);
+            if (w) return { ...w, always: w.always && live.length === 1 };
+          }
+        }
+      }
+      return undefined;
+    };
+    return visit(n);
+  }
+
+  valueSources(expr: NodeLike): PyNode[] {
+    const n0 = this.node(expr);
+    if (!n0) return [];
+    const out: PyNode[] = [];
+    const seen = new Set<PyNode>();
+    const visit = (e: PyNode) => {
+      const n = unparen(e);
+      if (seen.has(n)) return;
+      seen.add(n);
+      if (n.type !== 'identifier') return void out.push(n);
+      const defs = this.flow.readDefs.get(n);
+      if (!defs) return void out.push(n);
+      for (const d of defs) {
+        if (d.kind === 'unbound') continue;
+        if ((d.kind === 'assign' || d.kind === 'annassign' || d.kind === 'walrus') && d.value && !d.index?.length) visit(d.value);
+        else if (d.kind === 'narrow' && d.base) {
+          for (const b of d.base) if (b.value && !b.index?.length && (b.kind === 'assign' || b.kind === 'annassign')) visit(b.value);
+        } else out.push(n);
+      }
+    };
+    visit(n0);
+    return out;
+  }
+
+  functions(): FunctionInfo[] {
+    if (this._functions) return this._functions;
+    const out: FunctionInfo[] = [];
+    const byNode = new Map<PyNode, FunctionInfo>();
+    for (const s of this.scopes.scopes) {
+      if (s.kind !== 'function') continue;
+      const node = s.node;
+      const deco = node.parent?.type === 'decorated_definition' ? node.parent : undefined;
+      const decorators = deco ? named(deco).filter((c) => c.type === 'decorator').map((c) => firstNamed(c)!).filter(Boolean) : [];
+      const cls = s.parent?.kind === 'class' ? s.parent : undefined;
+      const info: FunctionInfo = {
+        qualname: s.qualname, name: s.name, node, decorators, params: s.params, scope: s,
+        classNode: cls?.node, className: cls?.name, isAsync: node.children[0]?.type === 'async',
+      };
+      out.push(info);
+      byNode.set(node, info);
+    }
+    this._fnByNode = byNode;
+    return (this._functions = out);
+  }
+  classes(): ClassInfo[] {
+    if (this._classes) return this._classes;
+    const fns = this.functions();
+    const out: ClassInfo[] = [];
+    for (const s of this.scopes.scopes) {
+      if (s.kind !== 'class') continue;
+      const sup = field(s.node, 'superclasses');
+      const bases = sup ? named(sup).filter((c) => c.type !== 'keyword_argument').map((c) => this.src(c)) : [];
+      const methods = new Map<string, FunctionInfo>();
+      for (const f of fns) if (f.classNode === s.node) methods.set(f.name, f);
+      out.push({ qualname: s.qualname, name: s.name, node: s.node, bases, methods });
+    }
+    return (this._classes = out);
+  }
+  functionAt(n: NodeLike): FunctionInfo | undefined {
+    this.functions();
+    const p = this.node(n);
+    for (let c = p?.parent ?? null; c; c = c.parent) {
+      if (c.type === 'function_definition') {
+        // decorators and defaults belong to the enclosing function
+        const body = field(c, 'body');
+        if (body && p && p.start >= body.start && p.end <= body.end) return this._fnByNode!.get(c);
+      }
+    }
+    return undefined;
+  }
+  functionByQualname(q: string): FunctionInfo | undefined {
+    return this.functions().find((f) => f.qualname === q);
+  }
+
+  imports(): Map<string, ImportInfo> {
+    if (this._imports) return this._imports;
+    const out = new Map<string, ImportInfo>();
+    walk(this.ast, (n) => {
+      if (n.type === 'import_statement') {
+        for (const c of fields(n, 'name')) {
+          if (c.type === 'aliased_import') {
+            const m = field(c, 'name');
+            const a = field(c, 'alias');
+            if (m && a) out.set(this.src(a), { local: this.src(a), module: this.src(m), level: 0, node: n });
+          } else {
+            const first = named(c)[0];
+            if (first) out.set(this.src(first), { local: this.src(first), module: this.src(first), level: 0, node: n });
+          }
+        }
+        return false;
+      }
+      if (n.type === 'import_from_statement') {
+        const mod = field(n, 'module_name');
+        let module = '';
+        let level = 0;
+        if (mod?.type === 'relative_import') {
+          const prefix = mod.children.find((c) => c.type === 'import_prefix');
+          level = prefix ? prefix.end - prefix.start : 0;
+          const dn = mod.children.find((c) => c.type === 'dotted_name');
+          module = dn ? this.src(dn) : '';
+        } else if (mod) module = this.src(mod);
+        for (const c of fields(n, 'name')) {
+          if (c.type === 'aliased_import') {
+            const m = field(c, 'name');
+            const a = field(c, 'alias');
+            if (m && a) out.set(this.src(a), { local: this.src(a), module, name: this.src(m), level, node: n });
+          } else out.set(this.src(c), { local: this.src(c), module, name: this.src(c), level, node: n });
+        }
+        return false;
+      }
+      return undefined;
+    });
+    return (this._imports = out);
+  }
+
+  moduleNames(): Set<string> {
+    return new Set(this.scopes.module.bindings.keys());
+  }
+
+  qualifiedName(expr: NodeLike): string | undefined {
+    const n0 = this.node(expr);
+    if (!n0) return undefined;
+    const n = unparen(n0);
+    if (n.type === 'identifier') {
+      const name = this.src(n);
+      const r = this.scopes.readByNode.get(n);
+      const sc = r ? resolveScope(r.scope, name) : null;
+      if (!sc) return PYTHON_BUILTINS.has(name) ? name : undefined;
+      const bs = sc.bindings.get(name) ?? [];
+      if (bs.length && bs.every((b) => b.kind === 'import')) {
+        const imp = this.imports().get(name);
+        if (!imp) return undefined;
+        const mod = '.'.repeat(imp.level) + imp.module;
+        return imp.name ? (mod ? `${mod}.${imp.name}` : imp.name) : imp.module;
+      }
+      return undefined;
+    }
+    if (n.type === 'attribute') {
+      const o = field(n, 'object');
+      const a = field(n, 'attribute');
+      if (!o || !a) return undefined;
+      const q = this.qualifiedName(o);
+      return q ? `${q}.${this.src(a)}` : undefined;
+    }
+    return undefined;
+  }
+
+  call(n: NodeLike): CallInfo | undefined {
+    const c = this.node(n);
+    if (!c || c.type !== 'call') return undefined;
+    const fn = field(c, 'function');
+    if (!fn) return undefined;
+    const argsNode = field(c, 'arguments');
+    const args: PyNode[] = [];
+    const kwargs = new Map<string, PyNode>();
+    let hasStarArgs = false;
+    let hasStarKwargs = false;
+    if (argsNode?.type === 'generator_expression') args.push(argsNode);
+    else if (argsNode) {
+      for (const a of named(argsNode)) {
+        if (a.type === 'keyword_argument') {
+          const k = field(a, 'name');
+          const v = field(a, 'value');
+          if (k && v) kwargs.set(this.src(k), v);
+        } else if (a.type === 'list_splat') hasStarArgs = true;
+        else if (a.type === 'dictionary_splat') hasStarKwargs = true;
+        else args.push(a);
+      }
+    }
+    const f = unparen(fn);
+    const receiver = f.type === 'attribute' ? field(f, 'object') : undefined;
+    const calleeText = this.src(f);
+    const method = f.type === 'attribute' ? this.src(field(f, 'attribute')!) : calleeText;
+    return { node: c, fn: f, qualified: this.qualifiedName(f), calleeText, method, receiver, args, kwargs, hasStarArgs, hasStarKwargs };
+  }
+
+  handlersAt(n: NodeLike): HandlerInfo[] {
+    const p = this.node(n);
+    const out: HandlerInfo[] = [];
+    let child = p;
+    for (let c = p?.parent ?? null; c && child; child = c, c = c.parent) {
+      if (c.type === 'function_definition' || c.type === 'lambda' || c.type === 'class_definition') break;
+      if (c.type !== 'try_statement' || child.field !== 'body') continue;
+      for (const h of c.children) {
+        if (h.type !== 'except_clause' && h.type !== 'except_group_clause') continue;
+        out.push(this.handlerInfo(c, h));
+      }
+    }
+    return out;
+  }
+  handlerInfo(tryNode: PyNode, h: PyNode): HandlerInfo {
+    const block = named(h).find((x) => x.type === 'block');
+    let reraises = false;
+    let returns: PyNode | undefined;
+    if (block) {
+      walk(block, (x) => {
+        if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;
+        if (x.type === 'raise_statement') reraises = true;
+        if (x.type === 'return_statement' && !returns) returns = firstNamed(x) ?? x;
+        return undefined;
+      });
+    }
+    return { tryNode, handler: h, types: handlerTypes(h, this.text), reraises, returns };
+  }
+
+  swallowedAt(n: NodeLike, exc = 'Exception'): Swallow | undefined {
+    const catchers = catchersOf(exc);
+    for (const h of this.handlersAt(n)) {
+      if (h.reraises) continue;
+      if (h.types === null || h.types.some((t) => catchers.includes(t))) {
+        return { kind: 'try', file: this.path, handler: h.handler, verdict: h.returns ? this.src(h.returns) : undefined, line: this.line(h.handler) };
+      }
+    }
+    const fn = this.functionAt(n);
+    if (!fn) return undefined;
+    for (const d of fn.decorators) {
+      const sw = this.decoratorSwallowFor(d, catchers);
+      if (sw) return sw;
+    }
+    return undefined;
+  }
+
+  decoratorSwallow(fn: FunctionInfo): Swallow | undefined {
+    for (const d of fn.decorators) {
+      const sw = this.decoratorSwallowFor(d, catchersOf('Exception'));
+      if (sw) return sw;
+    }
+    return undefined;
+  }
+
+  private decoratorSwallowFor(d: PyNode, catchers: string[]): Swallow | undefined {
+    const callee = d.type === 'call' ? field(d, 'function') : d;
+    if (!callee) return undefined;
+    const name = this.src(callee);
+    const target = this.resolveLocalOrProject(name);
+    if (!target) return undefined;
+    const sw = target.analysis.swallowingBody(target.fn, catchers);
+    if (!sw) return undefined;
+    let verdict = sw.verdict;
+    // `return default` where `default` is a parameter of the decorator factory: the call's argument is the verdict
+    if (verdict && d.type === 'call' && /^[A-Za-z_]\w*$/.test(verdict)) {
+      const idx = target.fn.params.indexOf(verdict);
+      const ci = this.call(d);
+      const arg = ci?.kwargs.get(verdict) ?? (idx >= 0 ? ci?.args[idx] : undefined);
+      if (arg) verdict = this.src(arg);
+    }
+    return { ...sw, decorator: name, verdict };
+  }
+
+  private resolveLocalOrProject(name: string): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined {
+    const local = this.functions().find((f) => f.qualname === name);
+    if (local) return { file: this.path, fn: local, analysis: this };
+    return this.link?.resolveFunction(this.path, name);
+  }
+
+  /** A decorator (or factory) whose body — or a nested wrapper's — catches broad errors and returns. */
+  swallowingBody(fn: FunctionInfo, catchers: string[]): Swallow | undefined {
+    const key = `${fn.node.start}:${catchers.join(',')}`;
+    if (this._decoSwallow.has(key)) return this._decoSwallow.get(key) ?? undefined;
+    let found: Swallow | undefined;
+    walk(fn.node, (x) => {
+      if (found) return false;
+      if (x.type !== 'try_statement') return undefined;
+      for (const h of x.children) {
+        if (h.type !== 'except_clause' && h.type !== 'except_group_clause') continue;
+        const info = this.handlerInfo(x, h);
+        if (info.reraises) continue;
+        if (info.types === null || info.types.some((t) => catchers.includes(t))) {
+          found = { kind: 'decorator', file: this.path, handler: h, verdict: info.returns ? this.src(info.returns) : 'None', line: this.line(h) };
+          return false;
+        }
+      }
+      return undefined;
+    });
+    this._decoSwallow.set(key, found ?? null);
+    return found;
+  }
+
+  // ---- static conditions and NoReturn ------------------------------------------------------
+  staticTruth(n: PyNode): boolean | undefined {
+    const t = this.text.slice(n.start, n.end);
+    switch (n.type) {
+      case 'true': return true;
+      case 'false': case 'none': return false;
+      case 'integer': return t !== '0';
+      case 'identifier': return t === 'TYPE_CHECKING' ? true : undefined;
+      case 'attribute': return t === 'typing.TYPE_CHECKING' || t === 't.TYPE_CHECKING' ? true : undefined;
+      case 'comparison_operator': {
+        const kids = named(n);
+        const ops = n.children.filter((c) => !c.named).map((c) => c.type);
+        if (kids.length !== 2 || ops.length !== 1) return undefined;
+        const l = this.text.slice(kids[0]!.start, kids[0]!.end);
+        const r = kids[1]!;
+        const op = ops[0]!;
+        if (l === 'sys.platform' && r.type === 'string') {
+          const v = this.text.slice(r.start + 1, r.end - 1);
+          if (op === '==') return v === 'linux';
+          if (op === '!=') return v !== 'linux';
+        }
+        if (l === 'sys.version_info' && r.type === 'tuple') {
+          const nums = named(r).map((k) => Number(this.text.slice(k.start, k.end)));
+          const cur = [3, 11];
+          let cmp = 0;
+          for (let i = 0; i < nums.length && cmp === 0; i++) cmp = (cur[i] ?? 0) - (nums[i] ?? 0);
+          if (nums.length > 2 && cmp === 0) cmp = 1;
+          switch (op) {
+            case '>=': return cmp >= 0;
+            case '>': return cmp > 0;
+            case '<': return cmp < 0;
+            case '<=': return cmp <= 0;
+          }
+        }
+        return undefined;
+      }
+      case 'call': {
+        if (/^sys\.platform\.startswith\(\s*(['"])([^'"]*)\1\s*\)$/.test(t)) return 'linux'.startsWith(RegExp.$2);
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  isNoReturnCall(call: PyNode, scope: Scope): boolean {
+    const fn = field(call, 'function');
+    if (!fn) return false;
+    const q = this.qualifiedName(fn);
+    const t = this.src(fn);
+    if ((q && NORETURN.has(q)) || NORETURN.has(t)) return true;
+    // same-module function or method of the enclosing class whose body always raises
+    let def: PyNode | undefined;
+    if (fn.type === 'identifier') {
+      const mod = this.scopes.module;
+      const b = mod.bindings.get(t);
+      if (b && b.length === 1 && b[0]!.kind === 'def' && resolveScope(scope, t) === mod) def = b[0]!.node.parent ?? undefined;
+    } else if (fn.type === 'attribute' && /^self\.\w+$/.test(t)) {
+      let s: Scope | null = scope;
+      while (s && s.kind !== 'class') s = s.parent;
+      const b = s?.bindings.get(t.slice(5));
+      if (b && b.length === 1 && b[0]!.kind === 'def') def = b[0]!.node.parent ?? undefined;
+    }
+    if (!def || def.type !== 'function_definition') return false;
+    let cached = this._noReturn.get(def);
+    if (cached === undefined) {
+      cached = alwaysRaises(def);
+      this._noReturn.set(def, cached);
+    }
+    return cached;
+  }
+}
+
+/** A function whose body has no `return`/`yield` and whose last statement is `raise`. */
+function alwaysRaises(def: PyNode): boolean {
+  const body = field(def, 'body');
+  if (!body) return false;
+  const stmts = named(body);
+  const last = stmts[stmts.length - 1];
+  if (!last || last.type !== 'raise_statement') return false;
+  let ret = false;
+  walk(body, (x) => {
+    if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;
+    if (x.type === 'return_statement' || x.type === 'yield') ret = true;
+    return undefined;
+  });
+  return !ret;
+}

@@ -1,0 +1,28 @@
+/** Python builtins (CPython 3.11 `dir(builtins)`, plus module dunders a module can read, plus names
+ *  type checkers and later versions know). Reading one of these never raises NameError. */
+export const PYTHON_BUILTINS: ReadonlySet<string> = new Set([
+  'ArithmeticError', 'AssertionError', 'AttributeError', 'BaseException', 'BaseExceptionGroup',
+  'BlockingIOError', 'BrokenPipeError', 'BufferError', 'BytesWarning', 'ChildProcessError',
+  'ConnectionAbortedError', 'ConnectionError', 'ConnectionRefusedError', 'ConnectionResetError',
+  'DeprecationWarning', 'EOFError', 'Ellipsis', 'EncodingWarning', 'EnvironmentError', 'Exception',
+  'ExceptionGroup', 'False', 'FileExistsError', 'FileNotFoundError', 'FloatingPointError', 'FutureWarning',
+  'GeneratorExit', 'IOError', 'ImportError', 'ImportWarning', 'IndentationError', 'IndexError',
+  'InterruptedError', 'IsADirectoryError', 'KeyError', 'KeyboardInterrupt', 'LookupError', 'MemoryError',
+  'ModuleNotFoundError', 'NameError', 'None', 'NotADirectoryError', 'NotImplemented', 'NotImplementedError',
+  'OSError', 'OverflowError', 'PendingDeprecationWarning', 'PermissionError', 'ProcessLookupError',
+  'RecursionError', 'ReferenceError', 'ResourceWarning', 'RuntimeError', 'RuntimeWarning',
+  'StopAsyncIteration', 'StopIteration', 'SyntaxError', 'SyntaxWarning', 'SystemError', 'SystemExit',
+  'TabError', 'TimeoutError', 'True', 'TypeError', 'UnboundLocalError', 'UnicodeDecodeError',
+  'UnicodeEncodeError', 'UnicodeError', 'UnicodeTranslateError', 'UnicodeWarning', 'UserWarning',
+  'ValueError', 'Warning', 'WindowsError', 'ZeroDivisionError', '__annotations__', '__build_class__',
+  '__builtins__', '__cached__', '__debug__', '__dict__', '__doc__', '__file__', '__import__', '__loader__',
+  '__name__', '__package__', '__path__', '__spec__', 'abs', 'aiter', 'all', 'anext', 'any', 'ascii', 'bin',
+  'bool', 'breakpoint', 'bytearray', 'bytes', 'callable', 'chr', 'classmethod', 'compile', 'complex',
+  'copyright', 'credits', 'delattr', 'dict', 'dir', 'divmod', 'enumerate', 'eval', 'exec', 'exit', 'filter',
+  'float', 'format', 'frozenset', 'getattr', 'globals', 'hasattr', 'hash', 'help', 'hex', 'id', 'input',
+  'int', 'isinstance', 'issubclass', 'iter', 'len', 'license', 'list', 'locals', 'map', 'max', 'memoryview',
+  'min', 'next', 'object', 'oct', 'open', 'ord', 'pow', 'print', 'property', 'quit', 'range', 'repr',
+  'reveal_locals', 'reveal_type', 'reversed', 'round', 'set', 'setattr', 'slice', 'sorted', 'staticmethod',
+  'str', 'sum', 'super', 'tuple', 'type', 'vars', 'zip',
+  'PythonFinalizationError', 'EncodingWarning', 'aiter', 'anext', 'BaseExceptionGroup', 'ExceptionGroup',
+]);
