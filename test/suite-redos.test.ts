@@ -1,0 +1,95 @@
+/** ReDoS analysis of Python regexes: translation fidelity (checked against CPython) and recheck verdicts. */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { parsePythonRegex, checkPythonRegex } from '../src/suites/regex/python-re.js';
+import { toEcmaScript } from '../src/suites/regex/ecmascript.js';
+import { analyseRedos, redosStats } from '../src/suites/regex/redos.js';
+
+const PATTERNS = [
+  'abc', '^a+$', '(?P<n>\\d+) atoms', '(?P<n>a)(?P=n)', '(?i)abc', '(?im)^x$', '(?x) a b # c\n c', '(?i:ab)c', '(?s:a.)b', 'a.b', '(?s)a.b',
+  '(?=a)\\w', '(?!a)\\w', '(?<=ab)c', '(?<!a|b)c', '[]]', '[^]]x', '[a-]+', '[\\w.]+@[\\w.]+', '\\x41\\u00e9', '\\0', '(a)\\1', 'a{2}', 'a{2,}', 'a{,3}',
+  'a{2,3}?', 'a{}', 'x{', '\\Aab\\Z', '\\bab\\B', '^$', 'a$', '(?m)a$', '(?i)[a-c]+', '(?i)É', 'é+', '[0-9]+(?:\\.[0-9]+)?', '\\s+\\S', '\\W\\D',
+  '^(?:ANS|WAIT)\\s+(.+)$', '(?i)\\\\begin\\{document\\}', '(a|b)*?c', '(?:x|y){1,2}z', '(?m)^\\d+$', '[^\\n]*\\n',
+];
+const INPUTS = ['', 'abc', 'ABC', 'aab', 'xabcx', 'a\nb', 'ab\n', 'c', 'ac', 'bc', 'aaa', '12 atoms', '3.14', 'é', 'É', 'x@y.z', 'ANS 109.03', 'WAIT 5',
+  '\\begin{document}', 'x\ny\n', 'zz', 'aa', 'a{}', 'x{', '\n', 'ab c', '__', 'xyz', '12\n34'];
+
+function pythonSpans(patterns: string[], inputs: string[]): Array<Array<[number, number] | null>> | undefined {
+  const py = spawnSync('python3', ['-c', `
+import json, re, sys
+d = json.load(sys.stdin)
+out = []
+for p in d['p']:
+    r = re.compile(p)
+    row = []
+    for s in d['s']:
+        m = r.search(s)
+        row.append([m.start(), m.end()] if m else None)
+    out.append(row)
+print(json.dumps(out))
+`], { input: JSON.stringify({ p: patterns, s: inputs }), encoding: 'utf8', timeout: 20000 });
+  if (py.status !== 0) return undefined;
+  return JSON.parse(py.stdout);
+}
+
+const spans = pythonSpans(PATTERNS, INPUTS);
+
+describe('Python → ECMAScript translation', () => {
+  it('all corpus patterns are valid Python', () => {
+    expect(PATTERNS.filter((p) => checkPythonRegex(p))).toEqual([]);
+  });
+
+  it.skipIf(!spans)('matches the same spans as CPython re.search on sample inputs', () => {
+    const diffs: string[] = [];
+    PATTERNS.forEach((p, i) => {
+      const t = toEcmaScript(parsePythonRegex(p));
+      if (!t.ok) {
+        diffs.push(`${p}: ${t.reason}`);
+        return;
+      }
+      const re = new RegExp(t.source, t.flags);
+      INPUTS.forEach((s, j) => {
+        const m = re.exec(s);
+        const mine = m ? [m.index, m.index + m[0].length] : null;
+        const want = spans![i]![j] ?? null;
+        if (JSON.stringify(mine) !== JSON.stringify(want)) diffs.push(`${JSON.stringify(p)} on ${JSON.stringify(s)}: ${JSON.stringify(mine)} vs python ${JSON.stringify(want)} (es: ${t.source})`);
+      });
+    });
+    expect(diffs).toEqual([]);
+  });
+
+  it('reports constructs without an ECMAScript equivalent instead of dropping them', () => {
+    for (const p of ['(?>a+)b', 'a++', '(a)?(?(1)b|c)']) {
+      const t = toEcmaScript(parsePythonRegex(p));
+      expect(t.ok).toBe(false);
+    }
+  });
+});
+
+describe('analyseRedos', () => {
+  it('flags exponential backtracking, including through Python-only syntax', () => {
+    for (const p of ['^(a+)+$', '^(?P<w>\\w+\\s?)*$', '(?i)^(a|A)*$', '(?x) ( a + ) + $', '^(\\d|\\d\\d)+$']) {
+      const r = analyseRedos(p, { timeoutMs: 5000 });
+      expect(r.status, p).toBe('vulnerable');
+      if (r.status === 'vulnerable') expect(r.complexity, p).toBe('exponential');
+    }
+  });
+
+  it('says safe only for patterns that are safe', () => {
+    expect(analyseRedos('abc', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'prefilter' });
+    expect(analyseRedos('^(?:ANS|WAIT) [0-9]{1,3}$', { timeoutMs: 5000 }).status).toBe('safe');
+    expect(analyseRedos('^[a-z]+@[a-z]+\\.com$', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'recheck' });
+  });
+
+  it('never calls untranslatable or invalid patterns safe', () => {
+    expect(analyseRedos('(?>a+)+b', { timeoutMs: 5000 }).status).toBe('notAnalysed');
+    expect(analyseRedos('(?<n>a)', { timeoutMs: 5000 }).status).toBe('invalid');
+  });
+
+  it('caches by pattern', () => {
+    const before = redosStats.recheckCalls;
+    analyseRedos('^(a+)+$', { timeoutMs: 5000 });
+    analyseRedos('^(a+)+$', { timeoutMs: 5000 });
+    expect(redosStats.recheckCalls).toBe(before);
+  });
+});
