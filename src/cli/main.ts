@@ -6,7 +6,11 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { runCheck } from './check.js';
 import { runRules } from './rules-cmd.js';
 import { EXIT_USAGE, UsageError } from './exit-codes.js';
-import { FORMATS } from './format.js';
+import { FORMATS, registerFormat } from './format.js';
+import { runMerge } from './merge.js';
+import { parseShard, ShardSpecError } from '../engine/shard.js';
+import { formatMarkdown } from '../report/markdown.js';
+import { formatHtml } from '../report/html.js';
 import { VERSION } from './version.js';
 import { ConfigError } from '../config/load.js';
 
@@ -16,6 +20,18 @@ function intArg(name: string) {
     if (!Number.isInteger(n) || n < -1) throw new InvalidArgumentError(`${name} must be an integer.`);
     return n;
   };
+}
+
+registerFormat('markdown', formatMarkdown);
+registerFormat('html', formatHtml);
+
+function shardArg(v: string) {
+  try {
+    return parseShard(v);
+  } catch (e) {
+    if (e instanceof ShardSpecError) throw new InvalidArgumentError(e.message);
+    throw e;
+  }
 }
 
 function readStdin(): Promise<string> {
@@ -60,10 +76,24 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('--isolation <level>', 'control-case isolation').choices(['auto', 'bwrap', 'process']))
     .option('--color', 'force colour')
     .option('--no-color', 'disable colour')
+    .option('--cache', 'reuse the previous result when no input, rule or config changed')
+    .option('--cache-location <dir>', 'cache folder (default .vaudit-cache)')
+    .option('--changed-since <rev>', 'check only files changed since this git revision (plus tasks routed to them)')
+    .option('--shard <i/n>', 'keep shard i of n of the findings and control cases (CI matrix; merge with vaudit merge)', shardArg)
     .action(async (paths: string[], opts) => {
       code = await runCheck(paths, { ...opts, format: opts.format }, {
         cwd: process.cwd(), stdout: out, stderr: err, readStdin, isTTY: !!process.stdout.isTTY,
       });
+    });
+
+  program
+    .command('merge')
+    .description('Merge JSON reports (e.g. the shards of a --shard CI matrix) into one report.')
+    .argument('<reports...>', 'JSON reports written by vaudit check --format json')
+    .addOption(new Option('-f, --format <format>', 'output format').default('json'))
+    .option('-o, --output-file <file>', 'write the merged report to a file')
+    .action(async (reports: string[], opts: { format: string; outputFile?: string }) => {
+      code = await runMerge(reports, opts, { cwd: process.cwd(), stdout: out, stderr: err });
     });
 
   program
@@ -73,6 +103,15 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .action(async (id: string | undefined, opts: { format: string }) => {
       code = await runRules(id, opts, out);
+    });
+
+  program
+    .command('lsp')
+    .description('Run the language server (LSP) over standard input/output, for editors.')
+    .option('--stdio', 'communicate over stdin/stdout (the default and only transport)')
+    .action(async () => {
+      const { runStdioServer } = await import('../lsp/server.js');
+      code = await runStdioServer();
     });
 
   try {

@@ -1,0 +1,356 @@
+/**
+ * An incremental lint session for editors: the files of one project root are
+ * read once and kept as SourceFiles; an edit replaces one file's text, and the
+ * next `lint(targets)` re-parses only what changed (per-file caches keyed by
+ * the SourceFile, i.e. by content), rebuilds the cheap project indexes, and
+ * runs the rules for the requested units only (the edited file, plus the
+ * task files an editor asks for, e.g. those routed to an edited verifier).
+ *
+ * Python trees are `delete()`d when their file changes or the session ends;
+ * parses of code embedded in JSON strings are cached by text and swept when
+ * unused, so memory stays bounded over any number of edits.
+ */
+import path from 'node:path';
+import type { Finding, SeveritySetting } from './types.js';
+import type { Rule } from './rule.js';
+import type { Project, SourceFile } from './project.js';
+import { SourceText } from './source.js';
+import { discoverFiles } from './discover.js';
+import { languageOf, loadText, type FileProblem } from './load.js';
+import { loadRules } from './registry.js';
+import { parseJs, type JsParse } from './parse-js.js';
+import { buildIndexes, rel, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
+import { ConfigResolver, type LoadedConfig } from '../config/load.js';
+import { analysePython, createPythonProject } from '../lang/python/project.js';
+import { buildBundleModel } from '../lang/ts/index.js';
+import type { BundleModel } from '../lang/ts/types.js';
+import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
+import type { Task } from '../suites/types.js';
+
+export interface SessionOptions {
+  /** Project root: files under it give context; relative paths are relative to it. */
+  root: string;
+  /** Explicit config file instead of discovery. */
+  configPath?: string;
+  /** Severity overrides over the config (editor settings). */
+  severities?: Record<string, SeveritySetting>;
+  /** Rule table (tests, embedders); default: rules/. */
+  ruleSet?: ReadonlyMap<string, Rule>;
+  /** Only these rule ids. */
+  rules?: string[];
+  /** Upper bound of cached embedded-code parses (default 4096). */
+  maxEmbeddedCache?: number;
+}
+
+export interface SessionLintResult {
+  findings: Finding[];
+  /** Findings grouped by absolute file path (every requested target has an entry, possibly empty). */
+  byFile: Map<string, Finding[]>;
+  durationMs: number;
+  /** Python files re-parsed by this call. */
+  reparsed: string[];
+}
+
+export interface SessionStats {
+  files: number;
+  pythonTrees: number;
+  embeddedCached: number;
+  lints: number;
+}
+
+interface EmbeddedEntry {
+  analysis: PythonAnalysis;
+  lastUsed: number;
+}
+
+export class LintSession {
+  readonly root: string;
+  private opts: SessionOptions;
+  private allRules: ReadonlyMap<string, Rule> = new Map();
+  private configs!: ConfigResolver;
+  /** Text on disk of every context file (as last read). */
+  private disk = new Map<string, string>();
+  private diskProblems = new Map<string, FileProblem>();
+  /** Editor buffers, by absolute path. */
+  private overrides = new Map<string, string>();
+  /** Current SourceFile per path (a new object whenever the text changes). */
+  private files = new Map<string, SourceFile>();
+  private python?: { project: PythonProject; files: Map<string, SourceFile> };
+  private bundleCache = new WeakMap<SourceFile, { model?: BundleModel; error?: Error }>();
+  private jsCache = new WeakMap<SourceFile, JsParse>();
+  private embedded = new Map<string, EmbeddedEntry>();
+  private indexes?: { key: Map<string, SourceFile>; value: ProjectIndexes; python: PythonProject };
+  private generation = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  private constructor(opts: SessionOptions) {
+    this.opts = { ...opts };
+    this.root = path.resolve(opts.root);
+  }
+
+  /** Create a session and read the project's files once. Throws ConfigError for an invalid config. */
+  static async create(opts: SessionOptions): Promise<LintSession> {
+    const s = new LintSession(opts);
+    s.allRules = opts.ruleSet ?? (await loadRules());
+    await s.reload();
+    return s;
+  }
+
+  get rules(): ReadonlyMap<string, Rule> {
+    return this.allRules;
+  }
+
+  /** The config that applies to a file. */
+  configFor(file: string): LoadedConfig {
+    return this.configs.forFile(file);
+  }
+
+  /** Re-resolve configs and re-discover files (after a config change). Keeps editor buffers and caches. */
+  reload(): Promise<void> {
+    return this.exclusive(async () => {
+      this.configs = new ConfigResolver(this.root, new Set(this.allRules.keys()), this.opts.configPath);
+      const cfg = this.configs.forDir(this.root);
+      const found = await discoverFiles([this.root], { cwd: this.root, include: cfg.config.include, exclude: cfg.config.exclude });
+      const keep = new Set(found.files);
+      for (const p of [...this.disk.keys()]) if (!keep.has(p)) this.disk.delete(p);
+      this.diskProblems.clear();
+      await Promise.all(found.files.map(async (p) => {
+        const r = await loadText(p);
+        if (r.ok) this.disk.set(p, r.text);
+        else this.diskProblems.set(p, r.problem);
+      }));
+      for (const p of new Set([...this.files.keys(), ...this.disk.keys(), ...this.overrides.keys()])) this.sync(p);
+    });
+  }
+
+  /** Change settings; takes effect on the next lint. A config path change needs `reload()`. */
+  configure(o: Pick<SessionOptions, 'severities' | 'configPath' | 'rules'>): boolean {
+    const needsReload = o.configPath !== this.opts.configPath;
+    this.opts = { ...this.opts, ...o };
+    return needsReload;
+  }
+
+  /** Does the session cover this path (under its root, a language vaudit reads)? */
+  covers(file: string): boolean {
+    const r = path.relative(this.root, file);
+    return !!languageOf(file) && !r.startsWith('..') && !path.isAbsolute(r);
+  }
+
+  /** Set (text) or clear (undefined) the editor buffer of a file. Cheap: nothing is parsed until `lint`. */
+  setDocument(file: string, text: string | undefined): void {
+    if (text === undefined) this.overrides.delete(file);
+    else this.overrides.set(file, text);
+    this.sync(file);
+  }
+
+  /** A file changed on disk (watcher): re-read it, or forget it when deleted. */
+  fileChanged(file: string, deleted = false): Promise<void> {
+    return this.exclusive(async () => {
+      if (deleted) {
+        this.disk.delete(file);
+        this.diskProblems.delete(file);
+      } else if (languageOf(file)) {
+        const r = await loadText(file);
+        if (r.ok) { this.disk.set(file, r.text); this.diskProblems.delete(file); }
+        else { this.disk.delete(file); this.diskProblems.set(file, r.problem); }
+      }
+      this.sync(file);
+    });
+  }
+
+  private sync(file: string): void {
+    const text = this.overrides.get(file) ?? this.disk.get(file);
+    const language = languageOf(file);
+    if (text === undefined || !language) {
+      this.files.delete(file);
+      return;
+    }
+    const cur = this.files.get(file);
+    if (cur && cur.source.text === text) return;
+    this.files.set(file, { path: file, relPath: rel(this.root, file), language, source: new SourceText(text) });
+  }
+
+  /** The current SourceFile of a path. */
+  file(p: string): SourceFile | undefined {
+    return this.files.get(p);
+  }
+
+  /** The task model of a task file (from the last lint). */
+  task(p: string): Task | undefined {
+    return this.indexes?.value.tasksByFile.get(p);
+  }
+
+  /** Task files with an entry routed to a function of `module` (from the last lint). */
+  tasksRoutingTo(module: string): string[] {
+    const out: string[] = [];
+    for (const t of this.indexes?.value.tasksByFile.values() ?? []) {
+      if (t.entries.some((e) => e.binding?.file === module)) out.push(t.file.path);
+    }
+    return out;
+  }
+
+  /** Parsed Python of a project file (from the last lint). */
+  pythonAnalysis(p: string): PythonAnalysis | undefined {
+    return this.python?.project.analysis(p);
+  }
+
+  stats(): SessionStats {
+    return {
+      files: this.files.size,
+      pythonTrees: this.python?.files.size ?? 0,
+      embeddedCached: this.embedded.size,
+      lints: this.generation,
+    };
+  }
+
+  /** Lint these files (absolute paths) against the current buffers. Runs one at a time. */
+  lint(targets: readonly string[]): Promise<SessionLintResult> {
+    return this.exclusive(() => this.lintNow(targets));
+  }
+
+  private async lintNow(targets: readonly string[]): Promise<SessionLintResult> {
+    if (this.disposed) throw new Error('session disposed');
+    const t0 = performance.now();
+    const gen = ++this.generation;
+    const sorted = [...this.files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+
+    // Python: rebuild the project only when a .py file changed; only changed files are re-parsed.
+    const reparsed = await this.syncPython(sorted);
+
+    // Indexes (suites, binding, bundles): rebuilt when any file changed; JSON parses are cached per SourceFile.
+    const targetSet = new Set(targets);
+    if (!this.indexes || this.indexes.python !== this.python!.project || !sameFiles(this.indexes.key, this.files)) {
+      const value = await buildIndexes(sorted, {
+        root: this.root,
+        rootConfig: this.configs.forDir(this.root),
+        python: this.python!.project,
+        targets: new Set(this.files.keys()),
+        bundleOf: (f) => this.bundleOf(f),
+      });
+      this.indexes = { key: new Map(this.files), value, python: this.python!.project };
+    }
+    const ix = this.indexes.value;
+    const project: Project = { root: this.root, files: this.files, suites: ix.suites, python: this.python!.project, bundles: ix.bundles };
+    const reportOn = new Set(targets.filter((t) => this.files.has(t)));
+    const problems: FileProblem[] = [];
+    for (const t of targets) {
+      const p = this.diskProblems.get(t);
+      if (p && !this.overrides.has(t)) problems.push(p);
+    }
+    for (const p of ix.problems) if (targetSet.has(p.path)) problems.push(p);
+
+    const { findings } = await runPass({
+      cwd: this.root,
+      project,
+      reportOn,
+      tasksByFile: ix.tasksByFile,
+      bundles: ix.bundles,
+      suiteProblems: ix.suiteProblems,
+      problems,
+      configs: this.configs,
+      allRules: this.allRules,
+      rules: this.opts.rules,
+      severities: this.opts.severities,
+      jsParse: (f) => this.jsParse(f),
+      embedded: this.embeddedParses(gen),
+    });
+    this.sweepEmbedded(gen);
+
+    const byFile = new Map<string, Finding[]>();
+    for (const t of targets) byFile.set(t, []);
+    for (const f of findings) {
+      let list = byFile.get(f.file);
+      if (!list) byFile.set(f.file, (list = []));
+      list.push(f);
+    }
+    return { findings, byFile, durationMs: performance.now() - t0, reparsed };
+  }
+
+  private async syncPython(sorted: readonly SourceFile[]): Promise<string[]> {
+    const py = sorted.filter((f) => f.language === 'python');
+    const prev = this.python;
+    const changed = !prev || prev.files.size !== py.length || py.some((f) => prev.files.get(f.path) !== f);
+    if (!changed) return [];
+    const reparsed = py.filter((f) => prev?.files.get(f.path) !== f).map((f) => f.path);
+    const project = await this.pythonProject(py, prev);
+    prev?.project.dispose();
+    this.python = { project, files: new Map(py.map((f) => [f.path, f])) };
+    return reparsed;
+  }
+
+  /**
+   * A PythonProject over `py`. The analysis core resolves calls across modules
+   * (its analyses link to their project), so the project is rebuilt as a whole
+   * when a .py file changes; it parses lazily where it can.
+   */
+  private async pythonProject(py: readonly SourceFile[], _prev: LintSession['python']): Promise<PythonProject> {
+    return createPythonProject(py);
+  }
+
+  private bundleOf(f: SourceFile): BundleModel | undefined {
+    let c = this.bundleCache.get(f);
+    if (!c) {
+      try { c = { model: buildBundleModel(f) }; } catch (err) { c = { error: err as Error }; }
+      this.bundleCache.set(f, c);
+    }
+    if (c.error) throw c.error;
+    return c.model;
+  }
+
+  private jsParse(f: SourceFile): JsParse {
+    let r = this.jsCache.get(f);
+    if (!r) this.jsCache.set(f, (r = parseJs(f.source.text)));
+    return r;
+  }
+
+  private embeddedParses(gen: number): EmbeddedParses {
+    return {
+      acquire: async (code) => {
+        const hit = this.embedded.get(code);
+        if (hit) { hit.lastUsed = gen; return hit.analysis; }
+        const analysis = await analysePython(code);
+        this.embedded.set(code, { analysis, lastUsed: gen });
+        return analysis;
+      },
+      release: () => {},
+    };
+  }
+
+  /** Free parses of embedded code not used by the last two lints, and keep the cache under its bound. */
+  private sweepEmbedded(gen: number): void {
+    const max = this.opts.maxEmbeddedCache ?? 4096;
+    for (const [k, e] of this.embedded) {
+      if (e.lastUsed < gen - 1) { e.analysis.tree.delete(); this.embedded.delete(k); }
+    }
+    if (this.embedded.size > max) {
+      const old = [...this.embedded].sort((a, b) => a[1].lastUsed - b[1].lastUsed).slice(0, this.embedded.size - max);
+      for (const [k, e] of old) { e.analysis.tree.delete(); this.embedded.delete(k); }
+    }
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Free every tree. The session is unusable afterwards. */
+  dispose(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.disposed) return;
+      this.disposed = true;
+      this.python?.project.dispose();
+      this.python = undefined;
+      for (const e of this.embedded.values()) e.analysis.tree.delete();
+      this.embedded.clear();
+      this.indexes = undefined;
+    });
+  }
+}
+
+function sameFiles(a: ReadonlyMap<string, SourceFile>, b: ReadonlyMap<string, SourceFile>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
