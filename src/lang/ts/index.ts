@@ -1,6 +1,3 @@
-// STUB (owner: bundle engineer replaces this file).
-import type { SourceFile } from '../../engine/project.js';
-import type { BundleModel } from './types.js';
-export function buildBundleModel(_file: SourceFile): BundleModel | undefined {
-  return undefined;
-}
+/** TypeScript/JavaScript bundle analysis: the model the bundle rules read (see ./types.ts). */
+export { buildBundleModel, buildBundleModelFromText, mayBeBundle, BUNDLE_MODULE } from './bundle-model.js';
+export type * from './types.js';
