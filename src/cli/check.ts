@@ -10,6 +10,11 @@ import { EXIT_CLEAN, EXIT_FINDINGS, UsageError } from './exit-codes.js';
 import { VERSION } from './version.js';
 import type { Finding } from '../engine/types.js';
 import type { Project } from '../engine/project.js';
+import { lintWithCache, type CachedLintResult } from '../engine/cache.js';
+import { changedSince, withinPaths, ChangedSinceError } from '../engine/changed.js';
+import { shardFindings, type ShardSpec } from '../engine/shard.js';
+import { languageOf } from '../engine/load.js';
+import { familiesOf } from '../report/markdown.js';
 
 export interface CheckOptions {
   confirm?: boolean;
@@ -27,6 +32,13 @@ export interface CheckOptions {
   confirmTimeout?: number;
   isolation?: 'auto' | 'bwrap' | 'process';
   color?: boolean;
+  /** Reuse the previous static result when nothing changed (issue 7). */
+  cache?: boolean;
+  cacheLocation?: string;
+  /** Check only files changed since this git revision. */
+  changedSince?: string;
+  /** Keep only this shard of the findings / control cases. */
+  shard?: ShardSpec;
 }
 
 export interface CheckIO {
@@ -56,7 +68,31 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
     overrides = new Map([[p, await io.readStdin()]]);
     targets = [p];
   }
-  const result = await lint({ paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude: o.forceExclude, overrides });
+  let forceExclude = o.forceExclude;
+  if (o.changedSince && !o.stdinFilename) {
+    let changed;
+    try { changed = await changedSince(o.changedSince, io.cwd); } catch (e) {
+      if (e instanceof ChangedSinceError) throw new UsageError(e.message);
+      throw e;
+    }
+    targets = withinPaths(changed.files, paths, io.cwd).filter((f) => languageOf(f));
+    forceExclude = true; // named files: config excludes still apply
+    if (targets.length === 0) {
+      io.stderr(`No files vaudit checks changed since ${o.changedSince}.\n`);
+      const empty: ReportInput = {
+        findings: [], root: io.cwd, rules, suppressedCount: 0, toolVersion: VERSION, color: false, shard: o.shard,
+        stats: { files: 0, tasks: 0, entries: 0, pythonFiles: 0, bundles: 0, durationMs: 0 },
+      };
+      const text = await render(o.format, empty);
+      if (o.outputFile) writeAtomic(path.resolve(io.cwd, o.outputFile), text);
+      else io.stdout(text);
+      return EXIT_CLEAN;
+    }
+  }
+  const lintOpts = { paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude, overrides };
+  const result: CachedLintResult = o.cache && !o.confirm
+    ? await lintWithCache(lintOpts, { location: o.cacheLocation })
+    : { ...(await lint(lintOpts)), cacheHit: false };
   try {
     let findings = result.findings;
     if (o.baselineWrite) {
@@ -72,9 +108,11 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       findings = applied.remaining;
       baselineInfo = { matched: applied.matched, stale: applied.stale };
     }
+    if (o.shard) findings = shardFindings(findings, o.shard);
     let runs: RunRecordSummary[] | undefined;
     if (o.confirm) {
       const confirm = await loadConfirm();
+      if (!result.project) throw new Error('confirmation needs the parsed project');
       const r = await confirm(findings, result.project, { jobs: o.jobs, timeoutMs: o.confirmTimeout, isolation: o.isolation, root: io.cwd, progress: io.isTTY ? io.stderr : undefined });
       runs = r.runs;
     }
@@ -89,6 +127,9 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       toolVersion: VERSION,
       color: o.color ?? (io.isTTY && !process.env.NO_COLOR),
       baseline: baselineInfo,
+      families: result.families ?? (result.project ? familiesOf(result.project) : undefined),
+      shard: o.shard,
+      linkBase: o.outputFile ? path.dirname(path.resolve(io.cwd, o.outputFile)) : undefined,
     };
     const text = await render(o.format, input);
     if (o.outputFile) {

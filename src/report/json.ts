@@ -14,6 +14,7 @@ export function toJsonReport(input: ReportInput) {
   return {
     version: JSON_REPORT_VERSION,
     tool: { name: 'vaudit', version: input.toolVersion },
+    ...(input.shard ? { shard: input.shard } : {}),
     summary: {
       files: input.stats.files,
       tasks: input.stats.tasks,
@@ -38,6 +39,7 @@ export function toJsonReport(input: ReportInput) {
       ...(f.pointer !== undefined ? { pointer: f.pointer } : {}),
       ...(f.related?.length ? { related: f.related.map((r) => ({ file: relPath(input.root, r.file), line: r.range.start.line, column: r.range.start.column, message: r.message })) } : {}),
       fingerprint: f.fingerprint,
+      ...(input.families?.[f.file] ? { family: input.families[f.file] } : {}),
       ...(f.confirmation ? { confirmation: f.confirmation } : {}),
     })),
     ...(input.runs ? { runs: input.runs } : {}),

@@ -23,6 +23,12 @@ export interface ReportInput {
   color?: boolean;
   /** Baseline bookkeeping, when --baseline was given. */
   baseline?: { matched: number; stale: Array<{ file: string; ruleId: string; count: number }> };
+  /** App family (or families, comma-joined) per absolute file path, for the audit reports. */
+  families?: Readonly<Record<string, string>>;
+  /** Set when this report covers one shard of a `--shard i/n` run. */
+  shard?: { index: number; total: number };
+  /** Folder that file links in markdown/html reports are relative to (default: root). */
+  linkBase?: string;
 }
 
 export function relPath(root: string, file: string): string {

@@ -14,6 +14,11 @@ const BUILTIN: Record<string, { description: string }> = {
   'internal-error': { description: 'A rule crashed on a file; other rules still ran.' },
 };
 
+/** SARIF `name`: a Pascal-case friendly name that differs from the id (SARIF1001, SARIF2012). */
+function pascal(id: string): string {
+  return id.replace(/(^|[-_.])([a-z0-9])/gi, (_m, _d, c: string) => c.toUpperCase());
+}
+
 function region(r: Range) {
   return {
     startLine: r.start.line,
@@ -33,11 +38,11 @@ export function toSarif(input: ReportInput) {
     const meta = input.rules.get(id)?.meta;
     if (!meta) {
       const b = BUILTIN[id] ?? { description: id };
-      return { id, name: id, shortDescription: { text: b.description }, fullDescription: { text: b.description }, help: { text: b.description, markdown: b.description }, defaultConfiguration: { level: 'error' } };
+      return { id, name: pascal(id), shortDescription: { text: b.description }, fullDescription: { text: b.description }, help: { text: b.description, markdown: b.description }, defaultConfiguration: { level: 'error' } };
     }
     return {
       id,
-      name: id.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
+      name: pascal(id),
       shortDescription: { text: meta.description },
       fullDescription: { text: meta.docs.whatItDoes },
       help: { text: `${meta.docs.whatItDoes}\n\n${meta.docs.why}`, markdown: renderRuleMarkdown(meta) },

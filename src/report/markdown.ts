@@ -1,0 +1,229 @@
+/**
+ * The audit report (`--format markdown`): the document a benchmark publishes
+ * with its suite, shaped like the seed audit — scope, a summary per app
+ * family and per rule, then the findings table (ID, severity, finding,
+ * confirmation evidence, resolution hint) with links to file:line.
+ * `buildAudit` is shared with the HTML report.
+ */
+import path from 'node:path';
+import type { Finding } from '../engine/types.js';
+import type { Project } from '../engine/project.js';
+import type { ReportInput } from './model.js';
+import { countBySeverity, relPath } from './model.js';
+
+export const NO_FAMILY = '(no family)';
+
+export interface AuditRow {
+  /** Report-local id, `VA-001`… in report order. */
+  id: string;
+  severity: Finding['severity'];
+  ruleId: string;
+  family: string;
+  /** What is wrong (and why), without the resolution sentence. */
+  finding: string;
+  /** What to do, split from the message (empty when the message has no separate hint). */
+  hint: string;
+  /** `path:line:column` as shown. */
+  location: string;
+  /** Link target relative to the link base, with a `#L<line>` fragment (GitHub style). */
+  href: string;
+  pointer?: string;
+  evidence: { status: string; text: string };
+  fingerprint?: string;
+}
+
+export interface AuditSummaryRow {
+  key: string;
+  total: number;
+  errors: number;
+  warnings: number;
+  confirmed: number;
+  description?: string;
+}
+
+export interface Audit {
+  title: string;
+  scope: ReportInput['stats'];
+  totals: { total: number; errors: number; warnings: number; confirmed: number; suppressed: number };
+  families: AuditSummaryRow[];
+  rules: AuditSummaryRow[];
+  rows: AuditRow[];
+  baseline?: ReportInput['baseline'];
+  shard?: ReportInput['shard'];
+  toolVersion: string;
+  controlRuns?: number;
+}
+
+/** Families per file: a task file's own family; a verifier module gets the families of the tasks routed to it. */
+export function familiesOf(project: Pick<Project, 'suites'>): Record<string, string> {
+  const sets = new Map<string, Set<string>>();
+  const add = (file: string, fam: string) => {
+    if (!fam) return;
+    let s = sets.get(file);
+    if (!s) sets.set(file, (s = new Set()));
+    s.add(fam);
+  };
+  for (const suite of project.suites) {
+    for (const task of suite.tasks) {
+      add(task.file.path, task.family);
+      for (const e of task.entries) if (e.binding) add(e.binding.file, task.family);
+    }
+  }
+  const out: Record<string, string> = {};
+  for (const [f, s] of sets) out[f] = [...s].sort().join(', ');
+  return out;
+}
+
+/**
+ * Split a message into what/why and what-to-do. Messages follow "what is wrong.
+ * Why it makes the benchmark lie. What to do." — the last sentence is the hint; a
+ * single sentence "X; do Y." splits at its last semicolon.
+ */
+export function splitHint(message: string): { finding: string; hint: string } {
+  const m = message.trim();
+  const sentences = m.split(/(?<=[.!?])\s+(?=[A-Z`'"(])/);
+  const last = sentences.pop()!;
+  const semi = last.lastIndexOf('; ');
+  if (semi > 0) {
+    const rest = last.slice(semi + 2);
+    return { finding: [...sentences, last.slice(0, semi) + '.'].join(' '), hint: rest.charAt(0).toUpperCase() + rest.slice(1) };
+  }
+  if (sentences.length >= 1) return { finding: sentences.join(' '), hint: last };
+  return { finding: m, hint: '' };
+}
+
+/** Hints for vaudit's built-in findings, whose messages may not carry one. */
+const BUILTIN_HINTS: Record<string, string> = {
+  'parse-error': 'Fix the file so it parses; until then vaudit (and the verifier) cannot use it.',
+  'unused-suppression': 'Remove the suppression.',
+  'internal-error': 'Report the crash with the file; the other rules still ran.',
+};
+
+function evidence(f: Finding, confirmable: boolean, confirmRan: boolean): AuditRow['evidence'] {
+  const c = f.confirmation;
+  if (c) {
+    const bits = [
+      c.witness && `witness ${c.witness}`,
+      c.expected !== undefined && `expected ${c.expected}`,
+      c.observed !== undefined && `observed ${c.observed}`,
+      c.detail,
+      c.runId && `run ${c.runId}`,
+    ].filter((b): b is string => !!b);
+    return { status: c.status, text: bits.join('; ') };
+  }
+  if (!confirmable) return { status: 'static', text: 'Static finding (this rule has no control case).' };
+  return confirmRan ? { status: 'not run', text: 'No control case ran for this finding.' } : { status: 'not run', text: 'Confirmable: run with --confirm to execute its control case.' };
+}
+
+function encodePath(p: string): string {
+  return p.split('/').map((seg) => encodeURIComponent(seg).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
+}
+
+export function buildAudit(input: ReportInput): Audit {
+  const base = input.linkBase ?? input.root;
+  const confirmRan = !!input.runs;
+  const width = Math.max(3, String(input.findings.length).length);
+  const rows: AuditRow[] = input.findings.map((f, i) => {
+    const split = splitHint(f.message);
+    const finding = split.finding;
+    const hint = split.hint || BUILTIN_HINTS[f.ruleId] || '';
+    const shown = relPath(input.root, f.file);
+    const link = path.isAbsolute(path.relative(base, f.file)) ? f.file : path.relative(base, f.file).split(path.sep).join('/');
+    return {
+      id: `VA-${String(i + 1).padStart(width, '0')}`,
+      severity: f.severity,
+      ruleId: f.ruleId,
+      family: input.families?.[f.file] ?? NO_FAMILY,
+      finding,
+      hint,
+      location: `${shown}:${f.range.start.line}:${f.range.start.column}`,
+      href: `${encodePath(link)}#L${f.range.start.line}`,
+      pointer: f.pointer,
+      evidence: evidence(f, !!input.rules.get(f.ruleId)?.meta.confirm, confirmRan),
+      fingerprint: f.fingerprint,
+    };
+  });
+  const summarise = (key: (r: AuditRow, f: Finding) => string, describe?: (k: string) => string | undefined): AuditSummaryRow[] => {
+    const m = new Map<string, AuditSummaryRow>();
+    rows.forEach((r, i) => {
+      const k = key(r, input.findings[i]!);
+      let s = m.get(k);
+      if (!s) m.set(k, (s = { key: k, total: 0, errors: 0, warnings: 0, confirmed: 0, description: describe?.(k) }));
+      s.total++;
+      if (r.severity === 'error') s.errors++;
+      else s.warnings++;
+      if (r.evidence.status === 'confirmed') s.confirmed++;
+    });
+    return [...m.values()].sort((a, b) => b.errors - a.errors || b.total - a.total || a.key.localeCompare(b.key));
+  };
+  const families = summarise((r) => r.family).sort((a, b) => (a.key === NO_FAMILY ? 1 : 0) - (b.key === NO_FAMILY ? 1 : 0));
+  const rules = summarise((r) => r.ruleId, (k) => input.rules.get(k)?.meta.description);
+  const sev = countBySeverity(input.findings);
+  return {
+    title: 'Verifier audit',
+    scope: input.stats,
+    totals: {
+      total: input.findings.length,
+      errors: sev.error,
+      warnings: sev.warning,
+      confirmed: rows.filter((r) => r.evidence.status === 'confirmed').length,
+      suppressed: input.suppressedCount,
+    },
+    families,
+    rules,
+    rows,
+    baseline: input.baseline,
+    shard: input.shard,
+    toolVersion: input.toolVersion,
+    controlRuns: input.runs?.length,
+  };
+}
+
+/** Escape text for a GitHub-flavoured Markdown table cell. */
+export function mdCell(s: string): string {
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/([*_`[\]<>])/g, '\\$1')
+    .replace(/\r?\n/g, '<br>');
+}
+
+function plural(n: number, one: string, many = one + 's'): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function scopeSentence(a: Audit): string {
+  const s = a.scope;
+  return `vaudit ${a.toolVersion} checked ${plural(s.files, 'file')}: ${plural(s.tasks, 'task')} with ${plural(s.entries, 'verifier entry', 'verifier entries')}, ${plural(s.pythonFiles, 'Python verifier module')} and ${plural(s.bundles, 'correctness bundle')}.`;
+}
+
+export function totalsSentence(a: Audit): string {
+  const t = a.totals;
+  if (t.total === 0) return `No findings${t.suppressed ? ` (${t.suppressed} suppressed)` : ''}.`;
+  return `${plural(t.total, 'finding')} (${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')}), ${t.confirmed} confirmed by a control case${t.suppressed ? `, ${t.suppressed} suppressed` : ''}.`;
+}
+
+export function formatMarkdown(input: ReportInput): string {
+  const a = buildAudit(input);
+  const out: string[] = [`# ${a.title}`, '', '## Scope', '', scopeSentence(a), '', totalsSentence(a)];
+  if (a.shard) out.push('', `This report covers shard ${a.shard.index} of ${a.shard.total}; merge the shards with \`vaudit merge\`.`);
+  if (a.controlRuns !== undefined) out.push('', `Control cases: ${plural(a.controlRuns, 'run')} executed by the host.`);
+  if (a.baseline) {
+    out.push('', `Baseline: ${plural(a.baseline.matched, 'finding')} matched the baseline and ${a.baseline.matched === 1 ? 'is' : 'are'} not listed.`);
+    for (const s of a.baseline.stale) out.push(`- Stale baseline entry: \`${mdCell(s.file)}\` ${mdCell(s.ruleId)} (${s.count} fewer); rewrite it with \`--baseline-write\`.`);
+  }
+  if (a.rows.length) {
+    out.push('', '## Summary by family', '', '| Family | Findings | Errors | Warnings | Confirmed |', '| --- | ---: | ---: | ---: | ---: |');
+    for (const f of a.families) out.push(`| ${mdCell(f.key)} | ${f.total} | ${f.errors} | ${f.warnings} | ${f.confirmed} |`);
+    out.push('', '## Summary by rule', '', '| Rule | Findings | Errors | Warnings | Confirmed | Checks |', '| --- | ---: | ---: | ---: | ---: | --- |');
+    for (const r of a.rules) out.push(`| \`${r.key}\` | ${r.total} | ${r.errors} | ${r.warnings} | ${r.confirmed} | ${mdCell(r.description ?? '')} |`);
+    out.push('', '## Findings', '', '| ID | Severity | Finding | Confirmation evidence | Resolution hint |', '| --- | --- | --- | --- | --- |');
+    for (const r of a.rows) {
+      const where = `[${mdCell(r.location)}](${r.href})${r.pointer ? ` \`${r.pointer.replace(/`/g, "'").replace(/\|/g, '\\|')}\`` : ''}`;
+      const finding = `${mdCell(r.finding)}<br>${where} · \`${r.ruleId}\``;
+      const ev = `**${mdCell(r.evidence.status)}**${r.evidence.text ? `: ${mdCell(r.evidence.text)}` : ''}`;
+      out.push(`| ${r.id} | ${r.severity} | ${finding} | ${ev} | ${mdCell(r.hint)} |`);
+    }
+  }
+  return out.join('\n') + '\n';
+}
