@@ -66,7 +66,7 @@ export interface PyEvent {
   func: string;
 }
 
-export type CaseStatus = 'returned' | 'raised' | 'deadline' | 'unavailable' | 'error';
+export type CaseStatus = 'returned' | 'raised' | 'deadline' | 'unavailable' | 'nowitness' | 'error';
 
 export interface CaseResult {
   id: string;
@@ -156,7 +156,8 @@ async function runBatch(
   const answered: CaseResult[] = [];
   const res = await host.run({
     caseId: batch.length === 1 ? batch[0]!.id : `batch:${batch[0]!.id}..${batch[batch.length - 1]!.id}`,
-    ruleId: opts.ruleId ?? 'confirm',
+    caseIds: batch.map((c) => c.id),
+    ruleId: opts.ruleId ?? ([...new Set(batch.map((c) => c.id.split('#')[0]!))].join(',') || 'confirm'),
     toolId: 'python3',
     args: ['-I', '-B', script],
     stdin: JSON.stringify({ cases: wire }),

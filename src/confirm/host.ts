@@ -71,6 +71,8 @@ export interface ResolvedTool {
 
 export interface RunRequest {
   caseId: string;
+  /** For a batched run: every case it carries. */
+  caseIds?: string[];
   ruleId: string;
   toolId: string;
   args: string[];
@@ -95,6 +97,7 @@ export interface RunRequest {
 export interface RunRecord {
   runId: string;
   caseId: string;
+  caseIds?: string[];
   ruleId: string;
   toolId: string;
   commandPath?: string;
@@ -307,6 +310,7 @@ export class Host {
     const record: RunRecord = {
       runId,
       caseId: req.caseId,
+      ...(req.caseIds ? { caseIds: req.caseIds } : {}),
       ruleId: req.ruleId,
       toolId: req.toolId,
       argv: [req.toolId, ...req.args],

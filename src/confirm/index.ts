@@ -1,0 +1,98 @@
+/**
+ * The confirm stage: for each finding whose rule asked for a control case (`finding.control`),
+ * the oracle named by `control.oracle` plans cases, the host runs them (batched into few Python
+ * processes), and the oracle's judgement fills `finding.confirmation` in place. Every confirmation
+ * that rests on a run points at its run record (`runId`); non-results pass through unchanged.
+ */
+import type { Confirmation, Finding } from '../engine/types.js';
+import type { Project } from '../engine/project.js';
+import { createHost, type Host, type RunRecord } from './host.js';
+import { runPythonCases, type CaseResult, type PyCase } from './harness.js';
+import type { Oracle, Plan } from './oracles/common.js';
+import unboundName from './oracles/unbound-name.js';
+import vacuousAbsence from './oracles/vacuous-absence.js';
+import setCollapse from './oracles/set-collapse.js';
+import orderDependentMatch from './oracles/order-dependent-match.js';
+import missingTimeout from './oracles/missing-timeout.js';
+import streamBlind from './oracles/stream-blind.js';
+import unguardedStateRead from './oracles/unguarded-state-read.js';
+import lambdaSyntax from './oracles/lambda-syntax.js';
+import regexInvalid from './oracles/regex-invalid.js';
+import firstMatchLambda from './oracles/first-match-lambda.js';
+import substringContainment from './oracles/substring-containment.js';
+
+export type { RunRecord } from './host.js';
+
+export const ORACLES: ReadonlyMap<string, Oracle> = new Map(
+  [unboundName, vacuousAbsence, setCollapse, orderDependentMatch, missingTimeout, streamBlind, unguardedStateRead, lambdaSyntax, regexInvalid, firstMatchLambda, substringContainment].map((o) => [o.id, o]),
+);
+
+export interface ConfirmOptions {
+  /** Parallel interpreter processes (default 2). */
+  jobs?: number;
+  /** Per-case time bound in ms (default 2000). */
+  timeoutMs?: number;
+  isolation?: 'bwrap' | 'process' | 'auto';
+  /** Require bwrap: without it every case is a `sandbox` non-result. */
+  requireIsolation?: boolean;
+  /** Project root (`.toolchain/bin` is looked up under it). */
+  root: string;
+  /** A prepared host (tests, embedding); default: one built from root/isolation/requireIsolation. */
+  host?: Host;
+  /** Called after each batch run (progress). */
+  onRun?: (r: RunRecord, done: number, total: number) => void;
+}
+
+export async function confirmFindings(findings: Finding[], project: Project | undefined, opts: ConfirmOptions): Promise<{ runs: RunRecord[] }> {
+  const host = opts.host ?? createHost({ root: opts.root, isolation: opts.isolation ?? 'auto', requireIsolation: opts.requireIsolation });
+  const timeoutMs = opts.timeoutMs ?? 2000;
+  const planned: Array<{ finding: Finding; plan: Plan; prefix: string }> = [];
+  const all: PyCase[] = [];
+  for (let i = 0; i < findings.length; i++) {
+    const finding = findings[i]!;
+    const control = finding.control;
+    if (!control) continue;
+    const oracle = ORACLES.get(control.oracle);
+    if (!oracle) {
+      finding.confirmation = { status: 'unsupported', detail: `no oracle '${control.oracle}' in src/confirm/oracles` };
+      continue;
+    }
+    let plan: Plan | Confirmation;
+    try {
+      plan = await oracle.plan({ finding, control, project, root: opts.root, timeoutMs });
+    } catch (e) {
+      finding.confirmation = { status: 'crash', detail: `oracle ${oracle.id} could not plan a control case: ${(e as Error).message}` };
+      continue;
+    }
+    if (!('cases' in plan)) {
+      finding.confirmation = plan;
+      continue;
+    }
+    const prefix = `${finding.ruleId}#${i}:`;
+    planned.push({ finding, plan, prefix });
+    for (const c of plan.cases) all.push({ ...c, id: prefix + c.id } as PyCase);
+  }
+  const jobs = Math.max(1, opts.jobs ?? 2);
+  let done = 0;
+  const results = all.length
+    ? await runPythonCases(host, all, {
+        jobs,
+        batchSize: Math.max(20, Math.min(300, Math.ceil(all.length / jobs))),
+        onRun: (r) => opts.onRun?.(r, (done += r.caseIds?.length ?? 1), all.length),
+      })
+    : [];
+  const byId = new Map<string, CaseResult>(results.map((r) => [r.id, r]));
+  for (const { finding, plan, prefix } of planned) {
+    const view = new Map<string, CaseResult>();
+    for (const c of plan.cases) {
+      const r = byId.get(prefix + c.id);
+      if (r) view.set(c.id, { ...r, id: c.id });
+    }
+    try {
+      finding.confirmation = plan.judge(view);
+    } catch (e) {
+      finding.confirmation = { status: 'crash', detail: `oracle judgement failed: ${(e as Error).message}` };
+    }
+  }
+  return { runs: host.records };
+}

@@ -1,0 +1,30 @@
+/**
+ * Oracle `lambda-syntax`: Python's own compiler decides. The task's lambda string is compiled in
+ * `eval` mode by the host's Python.
+ *
+ * finding.control: { oracle: 'lambda-syntax', code: string (the decoded lambda text) }
+ * confirmed: compile() raises SyntaxError · refuted: it compiles.
+ */
+import type { Confirmation } from '../../engine/types.js';
+import { firstNonResult, show, str, type Oracle } from './common.js';
+
+const oracle: Oracle = {
+  id: 'lambda-syntax',
+  async plan(ctx) {
+    const code = str(ctx.control.code);
+    if (code === undefined) return { status: 'unsupported', detail: 'lambda-syntax needs control.code' };
+    return {
+      cases: [{ id: 'compile', op: 'compile', source: code, mode: 'eval', filename: '<task-lambda>' }],
+      judge(results): Confirmation {
+        const r = results.get('compile');
+        const nr = firstNonResult([r]);
+        if (nr) return nr;
+        const witness = `compile(${show(code)}, mode='eval')`;
+        if (r!.status === 'raised')
+          return { status: 'confirmed', witness, expected: 'the lambda compiles', observed: `${r!.exception!.type}: ${r!.exception!.message}${r!.exception!.offset ? ` (column ${r!.exception!.offset})` : ''}`, runId: r!.runId };
+        return { status: 'refuted', witness, expected: 'a SyntaxError', observed: 'compiled', runId: r!.runId };
+      },
+    };
+  },
+};
+export default oracle;

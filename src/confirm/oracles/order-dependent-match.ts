@@ -1,0 +1,65 @@
+/**
+ * Oracle `order-dependent-match`: the verdict depends on which of several matches comes first
+ * (first match of dict/set/listdir iteration). The same state is given in two insertion orders;
+ * two verdicts is the defect.
+ *
+ * finding.control: { oracle: 'order-dependent-match', ...common Python fields (see common.ts),
+ *   witnesses?: [Witness, Witness]   the same matches in two orders (explicit pair), }
+ * Default pair: for each routed entry with a `find` lambda, the harness synthesizes two keys that the
+ * task's own `find` accepts, whose (`key`-transformed) targets hold the expected value and another
+ * value (`$witness: 'order-state'`), in both orders; the state is the function's second parameter.
+ * confirmed: the two orders give different verdicts · refuted: same verdict and the flagged line ran ·
+ * unreached: the line never ran, or no two matches could be synthesized.
+ */
+import type { Confirmation } from '../../engine/types.js';
+import { boundEntries, callCase, executedLine, firstNonResult, pythonTarget, show, truthy, type Oracle, type Witness } from './common.js';
+
+const oracle: Oracle = {
+  id: 'order-dependent-match',
+  async plan(ctx) {
+    const t = await pythonTarget(ctx);
+    if (!('slice' in t)) return t;
+    const pairs: Array<[Witness, Witness]> = [];
+    const explicit = ctx.control.witnesses as Witness[] | undefined;
+    if (Array.isArray(explicit) && explicit.length >= 2) pairs.push([explicit[0]!, explicit[1]!]);
+    else {
+      const entries = boundEntries(ctx.project, t.file, t.slice.qualname).filter((e) => typeof e.find === 'string');
+      if (!entries.length) entries.push({ type: 'states', find: 'lambda key, value: key.endswith("._name")', key: 'lambda key: key[:-len("._name")] + "._color"', value: 'expected' });
+      for (const e of entries.slice(0, 4)) {
+        const mk = (order: number): Witness => ({
+          label: `${show(e)} with two matches, ${order ? 'second' : 'first'} order`,
+          args: [e, { $witness: 'order-state', find: e.find, key: e.key, value: e.value ?? 'expected', order }, ...t.params.slice(2).map(() => null)],
+        });
+        pairs.push([mk(0), mk(1)]);
+      }
+    }
+    const cases = pairs.flatMap(([a, b], i) => [callCase(t, `p${i}a`, a, ctx), callCase(t, `p${i}b`, b, ctx)]);
+    return {
+      cases,
+      judge(results): Confirmation {
+        const expected = 'the same verdict for both orders of the same matches';
+        let refuted: Confirmation | undefined;
+        let nowitness: string | undefined;
+        for (let i = 0; i < pairs.length; i++) {
+          const ra = results.get(`p${i}a`);
+          const rb = results.get(`p${i}b`);
+          if (ra?.status === 'nowitness' || rb?.status === 'nowitness') {
+            nowitness = ra?.detail ?? rb?.detail;
+            continue;
+          }
+          if (firstNonResult([ra, rb])) continue;
+          const va = ra!.status === 'returned' ? truthy(ra!.value) : `raised ${ra!.exception?.type}`;
+          const vb = rb!.status === 'returned' ? truthy(rb!.value) : `raised ${rb!.exception?.type}`;
+          if (va !== vb)
+            return { status: 'confirmed', witness: pairs[i]![0].label?.replace(/, first order$/, ''), expected, observed: `first order → ${va}, second order → ${vb}`, runId: ra!.runId };
+          if (executedLine(ra, t.file, t.line) || executedLine(rb, t.file, t.line))
+            refuted ??= { status: 'refuted', witness: pairs[i]![0].label, expected, observed: `both orders → ${va}`, runId: ra!.runId };
+        }
+        const nr = firstNonResult(cases.map((c) => results.get(c.id)));
+        if (nr) return nr;
+        return refuted ?? { status: 'unreached', detail: nowitness ?? `no witness reached line ${t.line}` };
+      },
+    };
+  },
+};
+export default oracle;
