@@ -1,4 +1,145 @@
-// STUB (owner: Python engineer replaces this file).
-import type { Suite } from './types.js';
-import type { PythonProject } from '../lang/python/types.js';
-export function bindVerifiers(_suites: readonly Suite[], _python: PythonProject, _opts: Record<string, unknown> = {}): void {}
+/**
+ * Verifier binding: link each verifier entry (family, kind) to the Python
+ * function that grades it, so cross-layer rules (e.g. float-equality) can read
+ * the code an entry routes to.
+ *
+ * Options (config `adapterOptions`):
+ * - `dispatch`: function-name template with a `{kind}` placeholder, default `_eval_{kind}`
+ *   (the reference verifiers reach `_eval_<kind>` methods through `getattr(self, f"_eval_{type}")`);
+ * - `verifierModules` (alias `modules`): family → module path (relative to the suite root or the
+ *   project root, or a suffix of a project file path) that grades it.
+ *
+ * Zero-config default: a family's grading module is a Python file under a folder (or with a stem)
+ * named after the family (case-insensitive, `_`/`-` ignored) that defines the dispatch function;
+ * methods inherited from a base class are found through the class bases; a dispatch function
+ * defined once in the project (e.g. a shared `_eval_stop`) binds for every family.
+ */
+import path from 'node:path';
+import type { Suite, VerifierBinding } from './types.js';
+import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
+
+export interface BindingOptions {
+  dispatch?: string;
+  verifierModules?: Record<string, string>;
+  modules?: Record<string, string>;
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/[_\-\s]/g, '');
+
+export function bindVerifiers(suites: readonly Suite[], python: PythonProject, opts: Record<string, unknown> = {}): void {
+  const o = opts as BindingOptions;
+  const template = typeof o.dispatch === 'string' && o.dispatch.includes('{kind}') ? o.dispatch : '_eval_{kind}';
+  const modules = { ...(o.modules ?? {}), ...(o.verifierModules ?? {}) };
+  const files = python.files();
+  if (!files.length) return;
+  const analyses = new Map<string, PythonAnalysis>();
+  const an = (f: string) => {
+    let a = analyses.get(f);
+    if (!a) {
+      a = python.analysis(f);
+      if (a) analyses.set(f, a);
+    }
+    return a;
+  };
+  const families = new Set<string>();
+  for (const s of suites) for (const t of s.tasks) families.add(t.family);
+  const familyNorms = new Set([...families].map(norm));
+
+  /** Files that belong to a family by folder or stem. */
+  const familyOf = (f: string): string | undefined => {
+    const parts = f.split(path.sep).map((p) => norm(p.replace(/\.py$/, '')));
+    for (let i = parts.length - 1; i >= 0; i--) if (familyNorms.has(parts[i]!)) return parts[i];
+    return undefined;
+  };
+
+  const cache = new Map<string, VerifierBinding | null>();
+  for (const suite of suites) {
+    for (const task of suite.tasks) {
+      for (const entry of task.entries) {
+        const key = `${suite.root}\0${task.family}\0${entry.kind}`;
+        let b = cache.get(key);
+        if (b === undefined) {
+          b = bind(suite.root, task.family, entry.kind) ?? null;
+          cache.set(key, b);
+        }
+        if (b) entry.binding = b;
+      }
+    }
+  }
+
+  function bind(root: string, family: string, kind: string): VerifierBinding | undefined {
+    if (!/^[A-Za-z_]\w*$/.test(kind)) return undefined;
+    const fname = template.replace('{kind}', kind);
+    const configured = modules[family];
+    let candidates: string[];
+    if (configured) {
+      const abs = [path.resolve(root, configured), path.resolve(configured)];
+      const suffix = configured.split('/').join(path.sep);
+      candidates = files.filter((f) => abs.includes(f) || f.endsWith(suffix) || f.startsWith(abs[0]! + path.sep));
+    } else {
+      const fam = norm(family);
+      candidates = files.filter((f) => familyOf(f) === fam);
+    }
+    // 1. the dispatch function in the family's modules (directly or through class bases)
+    for (const f of candidates) {
+      const a = an(f);
+      if (!a) continue;
+      const hit = a.functions().find((fn) => fn.name === fname && (fn.classNode || !fn.qualname.includes('.')));
+      if (hit) return toBinding(f, hit);
+    }
+    for (const f of candidates) {
+      const a = an(f);
+      if (!a) continue;
+      for (const c of a.classes()) {
+        const hit = viaBases(f, c.bases, fname, 0);
+        if (hit) return hit;
+      }
+    }
+    if (configured) return undefined;
+    // 2. defined once in the project outside other families' folders (a shared base)
+    const shared: Array<{ f: string; fn: FunctionInfo }> = [];
+    for (const f of files) {
+      const fam = familyOf(f);
+      if (fam && fam !== norm(family)) continue;
+      const a = an(f);
+      if (!a) continue;
+      for (const fn of a.functions()) if (fn.name === fname && (fn.classNode || !fn.qualname.includes('.'))) shared.push({ f, fn });
+    }
+    if (shared.length === 1) return toBinding(shared[0]!.f, shared[0]!.fn);
+    return undefined;
+  }
+
+  function viaBases(file: string, bases: string[], fname: string, depth: number): VerifierBinding | undefined {
+    if (depth > 6) return undefined;
+    for (const base of bases) {
+      const loc = resolveClass(file, base);
+      if (!loc) continue;
+      const m = loc.cls.methods.get(fname);
+      if (m) return toBinding(loc.file, m);
+      const deeper = viaBases(loc.file, loc.cls.bases, fname, depth + 1);
+      if (deeper) return deeper;
+    }
+    return undefined;
+  }
+
+  function resolveClass(file: string, name: string) {
+    const a = an(file);
+    if (!a) return undefined;
+    const local = a.classes().find((c) => c.qualname === name);
+    if (local) return { file, cls: local };
+    const [head, ...rest] = name.split('.');
+    const imp = a.imports().get(head!);
+    if (!imp) return undefined;
+    const modPath = imp.name
+      ? python.resolveModule(file, imp.module, imp.level)
+      : python.resolveModule(file, [imp.module, ...rest.slice(0, -1)].join('.'), 0);
+    if (!modPath) return undefined;
+    const target = imp.name ? [imp.name, ...rest].join('.') : rest[rest.length - 1] ?? '';
+    const b = an(modPath)?.classes().find((c) => c.qualname === target);
+    return b ? { file: modPath, cls: b } : undefined;
+  }
+
+  function toBinding(file: string, fn: FunctionInfo): VerifierBinding {
+    return { file, qualname: fn.qualname, start: fn.node.start, end: fn.node.end };
+  }
+}

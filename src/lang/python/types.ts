@@ -151,6 +151,8 @@ export interface PythonAnalysis {
   call(n: NodeLike): CallInfo | undefined;
   /** Handlers of `try` statements whose body encloses the node, innermost first (stops at the function). */
   handlersAt(n: NodeLike): HandlerInfo[];
+  /** Facts about one `except` clause of a `try` statement. */
+  handlerInfo(tryNode: PyNode, handler: PyNode): HandlerInfo;
   /** How an exception of `exc` raised at `n` is turned into a verdict: an enclosing handler or a
    *  swallowing decorator of the enclosing function (resolved across the project). */
   swallowedAt(n: NodeLike, exc?: string): Swallow | undefined;
