@@ -217,6 +217,7 @@ class BundleBuilder {
     const kind = this.va.staticString(kindNode, obj.env);
     const check: BundleCheck = {
       ...this.span(obj.node),
+      index,
       id: this.va.staticString(idNode, obj.env),
       idAt: idNode ? this.span(idNode) : undefined,
       kind: kind === 'external' || kind === 'authored' ? kind : undefined,
@@ -314,6 +315,7 @@ class BundleBuilder {
       toolId,
       checkIdArg,
       request: arg ? this.span(arg) : undefined,
+      requestResolved: req.t === 'obj',
       inputs,
       settlement: settled.s,
       settlementReason: settled.reason,

@@ -91,6 +91,8 @@ export interface BundleToolRun extends Span {
   checkIdArg?: StaticValue;
   /** The request argument (object literal or expression). */
   request?: Span;
+  /** The request was followed to an object literal (so missing members are really missing). */
+  requestResolved: boolean;
   inputs: ToolInput[];
   /** Whether the run's promise is awaited before `evaluate` returns. */
   settlement: Settlement;
@@ -116,6 +118,8 @@ export interface VerdictReturn extends Span {
 }
 
 export interface BundleCheck extends Span {
+  /** Position in `BundleModel.checks` (and in the model's `checks` array when written inline). */
+  index: number;
   id?: string;
   idAt?: Span;
   kind?: 'external' | 'authored';
