@@ -23,13 +23,16 @@ export async function startClient({ root, pull = false, initializationOptions = 
   });
   let stderr = '';
   child.stderr.on('data', (c) => { stderr += c; });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  child.stdin.on('error', () => {}); // the server may exit while a reply is in flight
+  let conn;
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => { conn?.dispose(); resolve({ code, signal }); }));
+  conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const published = new Map(); // uri -> list of { version, diagnostics }
   const waiters = [];
   const messages = [];
   const logs = [];
   const refreshes = [];
+  const registrations = [];
   conn.onNotification('textDocument/publishDiagnostics', (p) => {
     const list = published.get(p.uri) ?? [];
     list.push(p);
@@ -39,7 +42,7 @@ export async function startClient({ root, pull = false, initializationOptions = 
   conn.onNotification('window/showMessage', (p) => messages.push(p));
   conn.onNotification('window/logMessage', (p) => logs.push(p));
   conn.onRequest('workspace/diagnostic/refresh', () => { refreshes.push(Date.now()); return null; });
-  conn.onRequest('client/registerCapability', () => null);
+  conn.onRequest('client/registerCapability', (p) => { registrations.push(...p.registrations); return null; });
   conn.onRequest('workspace/configuration', (p) => p.items.map(() => null));
   conn.onRequest('window/showDocument', () => ({ success: true }));
   conn.listen();
@@ -65,7 +68,7 @@ export async function startClient({ root, pull = false, initializationOptions = 
       ...capabilities,
     },
   });
-  conn.sendNotification('initialized', {});
+  await conn.sendNotification('initialized', {});
 
   /** Resolve with the next publishDiagnostics for `uri` that satisfies `pred`. */
   const nextDiagnostics = (uri, pred = () => true, timeoutMs = 15000) =>
@@ -80,7 +83,7 @@ export async function startClient({ root, pull = false, initializationOptions = 
 
   const versions = new Map();
   return {
-    conn, child, init, published, messages, logs, refreshes, exited,
+    conn, child, init, published, messages, logs, refreshes, registrations, exited,
     get stderr() { return stderr; },
     nextDiagnostics,
     open(file, text, languageId) {
