@@ -3,7 +3,7 @@
  * counts per file per rule). Only findings beyond the recorded counts fail;
  * entries that no longer match are reported so the baseline can shrink.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Finding } from './types.js';
 
@@ -35,9 +35,15 @@ export function writeBaseline(file: string, baseline: BaselineFile): void {
 }
 
 export function writeAtomic(file: string, content: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  writeFileSync(tmp, content);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, content);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 export function readBaseline(file: string): BaselineFile {

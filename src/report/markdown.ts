@@ -179,13 +179,17 @@ export function buildAudit(input: ReportInput): Audit {
   };
 }
 
-/** Escape text for a GitHub-flavoured Markdown table cell. */
+/** Escape text for a GitHub-flavoured Markdown table cell. Balanced `code spans` stay code
+ *  (only `|` is escaped inside them, which GFM tables require); everything else is literal. */
 export function mdCell(s: string): string {
-  return s
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/([*_`[\]<>])/g, '\\$1')
-    .replace(/\r?\n/g, '<br>');
+  const text = s.replace(/\r?\n/g, ' ');
+  const plain = (t: string) => t.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/([*_`[\]<>#~])/g, '\\$1');
+  const ticks = (text.match(/`/g) ?? []).length;
+  if (ticks === 0 || ticks % 2 === 1) return plain(text);
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith('`') && part.endsWith('`') && part.length >= 2 ? part.replace(/\|/g, '\\|') : plain(part)))
+    .join('');
 }
 
 function plural(n: number, one: string, many = one + 's'): string {
