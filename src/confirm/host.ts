@@ -166,6 +166,9 @@ function systemHelper(name: string): string | undefined {
   return undefined;
 }
 
+/** Interpreter probes, per process: selected command path (+ its mtime and pyenv selection) → answer. */
+const probeCache = new Map<string, string[] | null>();
+
 let runSeq = 0;
 function newRunId(): string {
   runSeq += 1;
@@ -274,25 +277,36 @@ export class Host {
     if (/^python(\d(\.\d+)?)?$/.test(id)) {
       // An interpreter: ask it for its real executable and prefixes (a pyenv shim is a bash script
       // that cannot run in an empty environment or a sandbox).
-      const probe = spawnSync(
-        commandPath,
-        ['-I', '-c', 'import sys,json;print(json.dumps([sys.executable,sys.prefix,sys.base_prefix,sys.exec_prefix,sys.base_exec_prefix]))'],
-        {
-          env: pickEnv(['PATH', 'HOME', 'PYENV_ROOT', 'PYENV_VERSION', 'LANG']),
-          cwd: this.root,
-          stdio: ['ignore', 'pipe', 'pipe'],
-          timeout: 15000,
-          encoding: 'utf8',
-        },
-      );
-      if (probe.status !== 0) return undefined;
-      try {
-        const [exe, ...prefixes] = JSON.parse(probe.stdout.trim()) as string[];
+      const key = [commandPath, statSync(commandPath).mtimeMs, this.root, process.env.PYENV_VERSION ?? ''].join('|');
+      let answer = probeCache.get(key);
+      if (answer === undefined) {
+        const probe = spawnSync(
+          commandPath,
+          ['-I', '-c', 'import sys,json;print(json.dumps([sys.executable,sys.prefix,sys.base_prefix,sys.exec_prefix,sys.base_exec_prefix]))'],
+          {
+            env: pickEnv(['PATH', 'HOME', 'PYENV_ROOT', 'PYENV_VERSION', 'LANG']),
+            cwd: this.root,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            timeout: 15000,
+            encoding: 'utf8',
+          },
+        );
+        answer = null;
+        if (probe.status === 0) {
+          try {
+            answer = JSON.parse(probe.stdout.trim()) as string[];
+          } catch {
+            answer = null;
+          }
+        }
+        probeCache.set(key, answer);
+      }
+      if (!answer) return undefined;
+      {
+        const [exe, ...prefixes] = answer;
         if (!exe) return undefined;
         resolvedPath = realpathSync(exe);
         for (const p of prefixes) if (p && !p.startsWith('/usr') && !bindPaths.includes(p)) bindPaths.push(p);
-      } catch {
-        return undefined;
       }
     } else if (isScript(resolvedPath)) {
       bindPaths.push(dirname(resolvedPath));
