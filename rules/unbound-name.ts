@@ -32,7 +32,7 @@ export default defineRule<Msg>({
       undefined: '`{{name}}` {{how}}, so this line raises NameError on every run. The check never evaluates what the task asks; bind the name (or fix the typo) and add a regression task.',
       unbound: '`{{name}}` {{how}}, so this line raises UnboundLocalError. The check never evaluates what the task asks; bind `{{name}}` on every path before the read.',
       maybe: '`{{name}}` {{how}}, so on that path the check raises NameError instead of grading. Bind `{{name}}` on every path (or return a failed verdict explicitly).',
-      swallowed: '`{{name}}` {{how}}; the NameError is swallowed by {{by}} (line {{byLine}}) and becomes the verdict `{{verdict}}`, so the check silently reports a result it never computed. Bind `{{name}}` on every path and let programming errors surface.',
+      swallowed: '`{{name}}` {{how}}; the NameError is swallowed by {{by}} ({{where}}) and becomes the verdict `{{verdict}}`, so the check silently reports a result it never computed. Bind `{{name}}` on every path and let programming errors surface.',
       embedded: '`{{name}}` in this lambda is neither a parameter, a builtin nor a global of the verifier that evaluates it, so the verifier raises NameError when it calls the lambda. Use the lambda\'s parameters (or add the module to `allowedGlobals`).',
     },
     docs: {
@@ -87,9 +87,10 @@ export default defineRule<Msg>({
             const sw = a.swallowedAt(r.node, r.kind === 'unbound' ? 'UnboundLocalError' : 'NameError');
             if (sw && sw.verdict !== undefined) {
               const by = sw.kind === 'decorator' ? `the decorator \`@${sw.decorator}\`` : 'an enclosing `except` handler';
+              const where = `${c.project.files.get(sw.file)?.relPath ?? 'line'}:${sw.line}`.replace(/^line:/, 'line ');
               c.report({
                 messageId: 'swallowed',
-                data: { name: r.name, how, by, byLine: sw.line, verdict: sw.verdict },
+                data: { name: r.name, how, by, where, verdict: sw.verdict },
                 at: r.node,
                 control: { ...control, swallowedBy: { file: sw.file, line: sw.line, kind: sw.kind } },
               });

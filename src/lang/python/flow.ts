@@ -337,6 +337,22 @@ export function runFlow(env: FlowEnv): FlowResult {
         const nm = field(n, 'name');
         return [nm ? narrow(s1, nm, 'truthy', n) : s1, s1];
       }
+      case 'call': {
+        // `any(<genexpr with walrus>)` is true only after at least one iteration bound the walrus target
+        const fn = field(n, 'function');
+        const arg = field(n, 'arguments');
+        const s1 = evalExpr(n, s);
+        if (s1 && fn && src(fn) === 'any' && arg?.type === 'generator_expression') {
+          let t: State = s1;
+          for (const [k, defs] of s1) {
+            if (s.get(k) === defs) continue;
+            const walrus = [...defs].filter((d) => d.kind === 'walrus');
+            if (walrus.length && walrus.length < defs.size) t = setKey(t, k, new Set([...defs].filter((d) => d.kind !== 'unbound')));
+          }
+          return [t, s1];
+        }
+        return [s1, s1];
+      }
       case 'comparison_operator': {
         const kids = named(n);
         const ops = n.children.filter((c) => !c.named);
