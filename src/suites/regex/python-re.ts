@@ -600,9 +600,9 @@ export function parsePythonRegex(pattern: string, initialFlags = 0): PyPattern {
 }
 
 /** Validate: `undefined` when Python's re.compile accepts the pattern, else the error. */
-export function checkPythonRegex(pattern: string): PyReError | undefined {
+export function checkPythonRegex(pattern: string, flags = 0): PyReError | undefined {
   try {
-    parsePythonRegex(pattern);
+    parsePythonRegex(pattern, flags);
     return undefined;
   } catch (e) {
     if (e instanceof PyReError) return e;

@@ -76,23 +76,23 @@ function hasRiskyRepeat(alt: PyAlt): boolean {
   return alt.branches.some(seq);
 }
 
-export function analyseRedos(pattern: string, opts: RedosOptions): RedosResult {
+export function analyseRedos(pattern: string, opts: RedosOptions, flags = 0): RedosResult {
   redosStats.calls++;
-  const key = `${opts.timeoutMs}\0${pattern}`;
+  const key = `${opts.timeoutMs}\0${flags}\0${pattern}`;
   const hit = cache.get(key);
   if (hit) {
     redosStats.cacheHits++;
     return hit;
   }
-  const r = analyseUncached(pattern, opts);
+  const r = analyseUncached(pattern, opts, flags);
   cache.set(key, r);
   return r;
 }
 
-function analyseUncached(pattern: string, opts: RedosOptions): RedosResult {
+function analyseUncached(pattern: string, opts: RedosOptions, flags: number): RedosResult {
   let parsed;
   try {
-    parsed = parsePythonRegex(pattern);
+    parsed = parsePythonRegex(pattern, flags);
   } catch (e) {
     if (e instanceof PyReError) return { status: 'invalid', error: e };
     throw e;
