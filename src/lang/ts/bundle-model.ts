@@ -111,7 +111,8 @@ class BundleBuilder {
     let importsBundle = false;
     const visit = (n: ts.Node): void => {
       if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
-        imports.push({ specifier: n.moduleSpecifier.text, kind: ts.isImportDeclaration(n) ? 'import' : 'export-from', ...this.span(n) });
+        const typeOnly = ts.isImportDeclaration(n) ? !!n.importClause?.isTypeOnly : n.isTypeOnly;
+        if (!typeOnly) imports.push({ specifier: n.moduleSpecifier.text, kind: ts.isImportDeclaration(n) ? 'import' : 'export-from', ...this.span(n) });
         if (n.moduleSpecifier.text === BUNDLE_MODULE) importsBundle = true;
       } else if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference) && ts.isStringLiteral(n.moduleReference.expression)) {
         imports.push({ specifier: n.moduleReference.expression.text, kind: 'import-equals', ...this.span(n) });
@@ -582,6 +583,16 @@ class BundleBuilder {
   resolve(id: ts.Identifier): Decl | undefined {
     return this.scope.resolve(id);
   }
+  /** The same-file function a callee names (function declaration or const-bound function expression). */
+  localFunction(callee: ts.Expression): FnLike | undefined {
+    const c = unwrap(callee);
+    if (!ts.isIdentifier(c)) return undefined;
+    const v = this.va.ev(c, new Map());
+    return v.t === 'fn' ? v.node : undefined;
+  }
+  returnsOf(fn: FnLike): ts.Expression[] {
+    return this.va.returnExprs(fn);
+  }
   assignmentsOf(d: Decl): readonly ts.Expression[] {
     return this.scope.assignments(d);
   }
@@ -902,6 +913,18 @@ class PathWalker {
       if (d && d.kind === 'const' && d.path.length === 0) {
         const init = (d.node as ts.VariableDeclaration).initializer;
         if (init) return this.verdictOf(init, depth + 1);
+      }
+    }
+    if (ts.isCallExpression(x)) {
+      // A same-file helper that builds the verdict: `return judge(run)`.
+      const fn = this.b.localFunction(x.expression);
+      if (fn) {
+        let acc = none;
+        for (const r of this.b.returnsOf(fn)) {
+          const v = this.verdictOf(r, depth + 2);
+          acc = { isVerdict: acc.isVerdict || v.isVerdict, mayPass: acc.mayPass || v.mayPass };
+        }
+        return acc;
       }
     }
     return none;
