@@ -11,7 +11,7 @@
  * Granularity is the whole run: cross-file analysis (task → verifier binding,
  * Python imports) makes per-file reuse unsound without a dependency graph, so
  * any change re-runs the full pass. A warm hit skips parsing and analysis
- * entirely. Entries live in `<location>/lint-<options hash>.json`, written
+ * entirely. Entries live in `<location>/lint-<options hash>.cache`, written
  * atomically; a corrupt or foreign entry is a miss, never an error.
  */
 import { createHash } from 'node:crypto';
@@ -142,7 +142,7 @@ function absFinding(f: Finding, root: string): Finding {
 function prune(dir: string): void {
   try {
     const entries = readdirSync(dir)
-      .filter((n) => n.startsWith('lint-') && n.endsWith('.json'))
+      .filter((n) => n.startsWith('lint-') && n.endsWith('.cache'))
       .map((n) => ({ p: path.join(dir, n), t: statSync(path.join(dir, n)).mtimeMs }))
       .sort((a, b) => b.t - a.t);
     for (const e of entries.slice(MAX_ENTRIES)) unlinkSync(e.p);
@@ -169,7 +169,7 @@ export async function lintWithCache(opts: LintOptions & { cwd: string }, cache: 
   const ruleIds = new Set(rules.keys());
   const dir = path.resolve(cwd, cache.location ?? DEFAULT_CACHE_LOCATION);
   const oKey = optionsKey(o);
-  const file = path.join(dir, `lint-${sha(oKey).slice(0, 24)}.json`);
+  const file = path.join(dir, `lint-${sha(oKey).slice(0, 24)}.cache`); // not .json: never discovered as input
 
   const { files, configs } = await inputFiles(o, ruleIds);
   const hashes = await Promise.all(files.map(contentHash));
