@@ -166,6 +166,7 @@ export class ValueAnalyzer {
             for (const a of this.scope.assignments(d)) v = join(v, this.ev(a, env, depth + 1));
           }
           if (v.t === 'obj' && d.path.length === 0) v = { ...v, decl: d };
+          if (v.t === 'fn' && d.path.length === 0 && v.name === 'callback') v = { ...v, name: d.name };
           return v;
         } finally {
           this.busy.delete(vd);
