@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Finding, ControlCaseRequest } from '../src/engine/types.js';
+import type { Project } from '../src/engine/project.js';
 import { confirmFindings } from '../src/confirm/index.js';
 import { createHost } from '../src/confirm/host.js';
 
@@ -145,7 +146,8 @@ function suite(v: typeof bad): Finding[] {
       witnesses: undefined,
       qualname: 'Verifier._eval_states',
     }),
-    finding('set-collapse', v.file, v.line('set'), {}),
+    finding('set-collapse', v.file, v.line('set'), { left: 'set(output.splitlines())', right: 'set(eval_item["value"].splitlines())' }),
+    finding('missing-timeout', v.file, v.line('tex'), { callKind: 'interactive', tool: 'pdflatex', witnesses: [{ args: [{ type: 'compile', path: 'main.tex' }] }] }),
     finding('missing-timeout', v.file, v.line('lean'), { tool: 'lake' }),
     finding('missing-timeout', v.file, v.line('tex'), { witnesses: [{ args: [{ type: 'compile', path: 'main.tex' }] }] }),
     finding('stream-blind', v.file, v.line('stream'), { needle: 'sorry', stream: 'stdout', tool: 'lake' }),
@@ -194,6 +196,45 @@ describe('oracles on seed-mirroring verifiers', () => {
     expect(fs[4]!.confirmation!.observed).toMatch(/IndexError/);
     expect(fs[6]!.confirmation!.witness).toMatch(/n: 2639750/);
   }, 20000);
+
+  it('JSON-layer oracles find the embedded code through the project when the rule passes none', async () => {
+    const file = join(dir, 'tasks', 'count.json');
+    const codes = [
+      { role: 'pred', code: 'lambda key, value: value in key', entry: { type: 'info', value: 'n: 263975' } },
+      { role: 'pred', code: 'lambda key, value: key.strip() == value', entry: { type: 'info', value: 'n: 263975' } },
+      { role: 'find', code: "lambda key, value: '_label' in key and str(value).find('42') >= 0", entry: { type: 'states', value: null } },
+      { role: 'key', code: "lambda dump: list(dump['layers'].keys())[0]", entry: { type: 'info', value: 1 } },
+      { role: 'key', code: "lambda key: '.'.join(key.split('.')[:-1] + [suffix])", entry: { type: 'states', value: 1 } },
+      { role: 'key', code: 'lambda key: key if key else missing_helper(key)', entry: { type: 'states', value: 1 } },
+      { role: 'key', code: 'lambda key: key if True else missing_helper(key)', entry: { type: 'states', value: 1 } },
+    ];
+    let off = 0;
+    const entries = codes.map((c) => {
+      const start = off;
+      off += c.code.length + 10;
+      return { ref: { value: c.entry }, embedded: [{ code: c.code, language: 'python', role: c.role, ref: { start, end: start + c.code.length + 2 } }] };
+    });
+    const project = { suites: [{ tasks: [{ file: { path: file }, entries }] }] } as unknown as Project;
+    const at = (ruleId: string, i: number, control: Omit<ControlCaseRequest, 'oracle'> = {}) => {
+      const f = finding(ruleId, file, 1, control);
+      f.range.start.offset = (entries[i]!.embedded[0]!.ref.start as number) + 3;
+      return f;
+    };
+    const fs = [
+      at('substring-containment', 0),
+      at('substring-containment', 1),
+      at('substring-containment', 2),
+      at('first-match-lambda', 3),
+      at('unbound-name', 4, { name: 'suffix' }),
+      at('unbound-name', 5, { name: 'missing_helper' }),
+      at('unbound-name', 6, { name: 'missing_helper' }),
+    ];
+    await confirmFindings(fs, project, { root: dir, jobs: 1 });
+    expect(fs.map((x) => x.confirmation?.status)).toEqual(['confirmed', 'refuted', 'confirmed', 'confirmed', 'confirmed', 'confirmed', 'unreached']);
+    expect(fs[0]!.confirmation!.witness).toMatch(/n: 2639750/);
+    expect(fs[3]!.confirmation!.observed).toMatch(/IndexError/);
+    expect(fs[4]!.confirmation!.observed).toMatch(/name 'suffix' is not defined/);
+  });
 
   it('a non-result is never turned into confirmed or refuted', async () => {
     // Required isolation missing: every case is a sandbox non-result, recorded.

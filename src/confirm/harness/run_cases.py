@@ -467,6 +467,11 @@ def run_case(case):
 
 def main():
     req = json.load(sys.stdin)
+    # From here on, stdin is a pipe that never answers (like a terminal nobody types into): a tool
+    # the verifier starts with inherited stdin waits, as it would on the real host.
+    r, w = os.pipe()
+    os.dup2(r, 0)
+    main.keep = w
     # Verifier output must not corrupt the answer stream.
     sys.stdout = open(os.devnull, "w")
     for case in req.get("cases", []):

@@ -223,3 +223,43 @@ export function defaultWitnesses(t: Target, ctx: OracleContext): Witness[] {
 export function executedLine(r: CaseResult | undefined, file: string, line: number): boolean {
   return !!r && (r.lines[file] ?? []).includes(line);
 }
+
+export interface EmbeddedFacts {
+  code: string;
+  language: 'python' | 'regex';
+  role: string;
+  /** The entry object the code belongs to (for its expected `value`). */
+  entry?: Record<string, unknown>;
+}
+
+/** The code embedded in a JSON string that a JSON-file finding points into (via the project's suites),
+ *  or the code the rule put in `control.code` / `control.pattern`. */
+export function embeddedAt(ctx: OracleContext): EmbeddedFacts | undefined {
+  const explicit = str(ctx.control.code) ?? str(ctx.control.pattern);
+  if (explicit !== undefined)
+    return { code: explicit, language: str(ctx.control.pattern) !== undefined && str(ctx.control.code) === undefined ? 'regex' : 'python', role: str(ctx.control.role) ?? '' };
+  const off = ctx.finding.range.start.offset;
+  for (const suite of ctx.project?.suites ?? []) {
+    for (const task of suite.tasks) {
+      if (task.file.path !== ctx.finding.file) continue;
+      for (const e of task.entries) {
+        for (const code of e.embedded) {
+          if (code.ref.start <= off && off < code.ref.end) {
+            return { code: code.code, language: code.language, role: code.role, entry: e.ref.value as Record<string, unknown> };
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Positional parameter names of a lambda's source text (best effort, for witness shapes). */
+export function lambdaParams(code: string): string[] {
+  const m = /^\s*\(?\s*lambda\s*([^:]*):/.exec(code);
+  if (!m) return [];
+  return m[1]!
+    .split(',')
+    .map((s) => s.trim().replace(/=.*$/, '').trim())
+    .filter((s) => s && !s.startsWith('*'));
+}

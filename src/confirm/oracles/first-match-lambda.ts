@@ -3,25 +3,30 @@
  * Python exactly as the verifier evals it: with SRC empty it raises IndexError; with two matches in
  * two orders it gives two results.
  *
- * finding.control: { oracle: 'first-match-lambda', code: string (the decoded lambda),
+ * finding.control: { oracle: 'first-match-lambda', code?: string (the decoded lambda; default: the
+ *   lambda string the finding points into, from the project's suites),
  *   empty?: Spec[]           arguments for which no element matches (default: synthesized from the
  *                            subscript path of SRC, e.g. `dump['layers']` → [{"layers": []}]),
  *   orders?: [Spec[], Spec[]]   the same matches in two orders (optional) }
- * confirmed: IndexError on the empty witness, or different results for the two orders ·
+ * confirmed: IndexError (or StopIteration for `next()` without a default) on the empty witness, or different results for the two orders ·
  * refuted: neither · unreached: no witness could be built (and none given).
  */
 import type { Confirmation } from '../../engine/types.js';
 import type { PyCase, Spec } from '../harness.js';
-import { firstNonResult, show, str, type Oracle } from './common.js';
+import { embeddedAt, firstNonResult, lambdaParams, show, type Oracle } from './common.js';
 
 /** Arguments under which the comprehension source is an empty list. */
 export function emptyArgs(code: string): Spec[] | undefined {
-  const params = /^\s*lambda\s*([^:]*):/.exec(code)?.[1]?.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!params?.length) return undefined;
-  const m = /\bfor\s+[\w, ()]+\s+in\s+([A-Za-z_]\w*)((?:\s*\[\s*(?:'[^']*'|"[^"]*"|\d+)\s*\])*)/.exec(code);
-  if (!m || !params.includes(m[1]!)) return undefined;
+  const params = lambdaParams(code);
+  if (!params.length) return undefined;
+  const SUBS = String.raw`((?:\s*\[\s*(?:'[^']*'|"[^"]*"|\d+)\s*\])*)`;
+  // `[… for x in SRC if …]` / `next(… for x in SRC …)`: SRC empty. `list(SRC.keys())[0]`: SRC an empty mapping.
+  const forM = new RegExp(String.raw`\bfor\s+[\w, ()]+?\s+in\s+([A-Za-z_]\w*)` + SUBS).exec(code);
+  const viewM = new RegExp(String.raw`\b(?:list|tuple)\(\s*([A-Za-z_]\w*)` + SUBS + String.raw`\.(?:keys|values|items)\(\)\s*\)`).exec(code);
+  const m = forM && params.includes(forM[1]!) ? forM : viewM && params.includes(viewM[1]!) ? viewM : undefined;
+  if (!m) return undefined;
   const path = [...m[2]!.matchAll(/\[\s*(?:'([^']*)'|"([^"]*)"|(\d+))\s*\]/g)].map((x) => (x[3] !== undefined ? Number(x[3]) : (x[1] ?? x[2])!));
-  let v: Spec = [];
+  let v: Spec = m === forM ? [] : {};
   for (let i = path.length - 1; i >= 0; i--) {
     const k = path[i]!;
     v = typeof k === 'number' ? Array.from({ length: k + 1 }, (_, j) => (j === k ? v : null)) : { [k]: v };
@@ -32,8 +37,8 @@ export function emptyArgs(code: string): Spec[] | undefined {
 const oracle: Oracle = {
   id: 'first-match-lambda',
   async plan(ctx) {
-    const code = str(ctx.control.code);
-    if (code === undefined) return { status: 'unsupported', detail: 'first-match-lambda needs control.code' };
+    const code = embeddedAt(ctx)?.code;
+    if (code === undefined) return { status: 'unsupported', detail: 'first-match-lambda: no lambda string found at the finding (give control.code)' };
     const empty = (ctx.control.empty as Spec[] | undefined) ?? emptyArgs(code);
     const orders = ctx.control.orders as [Spec[], Spec[]] | undefined;
     const cases: PyCase[] = [];
@@ -44,8 +49,8 @@ const oracle: Oracle = {
       cases,
       judge(results): Confirmation {
         const re = results.get('empty');
-        if (re?.status === 'raised' && re.exception?.type === 'IndexError')
-          return { status: 'confirmed', witness: `${code} called with ${show(empty)}`, expected: 'a failed check when nothing matches', observed: `IndexError: ${re.exception.message}`, runId: re.runId };
+        if (re?.status === 'raised' && (re.exception?.type === 'IndexError' || re.exception?.type === 'StopIteration'))
+          return { status: 'confirmed', witness: `${code} called with ${show(empty)}`, expected: 'a failed check when nothing matches', observed: `${re.exception.type}: ${re.exception.message}`, runId: re.runId };
         const ra = results.get('a');
         const rb = results.get('b');
         if (ra?.status === 'returned' && rb?.status === 'returned' && JSON.stringify(ra.value) !== JSON.stringify(rb.value))

@@ -2,17 +2,18 @@
  * Oracle `lambda-syntax`: Python's own compiler decides. The task's lambda string is compiled in
  * `eval` mode by the host's Python.
  *
- * finding.control: { oracle: 'lambda-syntax', code: string (the decoded lambda text) }
+ * finding.control: { oracle: 'lambda-syntax', code?: string (the decoded lambda text) }; without
+ *   `code`, the lambda string the finding points into is taken from the project's suites.
  * confirmed: compile() raises SyntaxError · refuted: it compiles.
  */
 import type { Confirmation } from '../../engine/types.js';
-import { firstNonResult, show, str, type Oracle } from './common.js';
+import { embeddedAt, firstNonResult, show, type Oracle } from './common.js';
 
 const oracle: Oracle = {
   id: 'lambda-syntax',
   async plan(ctx) {
-    const code = str(ctx.control.code);
-    if (code === undefined) return { status: 'unsupported', detail: 'lambda-syntax needs control.code' };
+    const code = embeddedAt(ctx)?.code;
+    if (code === undefined) return { status: 'unsupported', detail: 'lambda-syntax: no lambda string found at the finding (give control.code)' };
     return {
       cases: [{ id: 'compile', op: 'compile', source: code, mode: 'eval', filename: '<task-lambda>' }],
       judge(results): Confirmation {

@@ -8,7 +8,9 @@
  *                             string literals that start a list argument in the function,
  *   port?: number             for HTTP/socket calls: the local port of the endpoint the code calls
  *                             (default: parsed from an http://localhost:PORT literal in the function),
- *   ownTimeoutSeconds?: number   a timeout the call may carry (the bound is raised above it, ≤ 10 s) }
+ *   ownTimeoutSeconds?: number   a timeout the call may carry (the bound is raised above it, ≤ 10 s),
+ *   callKind?: string         'interactive': the stub prompts and waits on stdin instead of stalling
+ *                             outright (a call with stdin=DEVNULL or input= gets EOF and returns) }
  * confirmed: the flagged line ran and the function had not returned at the bound ·
  * refuted: it returned or raised before the bound (e.g. its own TimeoutExpired) ·
  * unreached: the flagged line never ran.
@@ -18,6 +20,9 @@ import { readFileSync } from 'node:fs';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, num, pythonTarget, show, str, type Oracle } from './common.js';
 
 export const STALL = '#!/bin/sh\nexec sleep 3600\n';
+/** An interactive tool: waits for an answer on its stdin (the harness's stdin never answers;
+ *  `stdin=DEVNULL` or `input=` gives EOF and the stub exits with an error, as pdflatex would). */
+export const PROMPT = '#!/bin/sh\necho "! Emergency stop? Enter file name:"\nIFS= read -r answer || exit 1\nexec sleep 3600\n';
 
 export function functionText(file: string, startLine: number, endLine: number): string {
   try {
@@ -51,12 +56,13 @@ const oracle: Oracle = {
     const port = num(ctx.control.port) ?? localPort(code);
     const own = num(ctx.control.ownTimeoutSeconds);
     const bound = own !== undefined ? Math.min(10_000, own * 1000 + 1000) : ctx.timeoutMs;
-    const stubTools = Object.fromEntries(tools.map((n) => [n, STALL]));
+    const interactive = ctx.control.callKind === 'interactive';
+    const stubTools = Object.fromEntries(tools.map((n) => [n, interactive ? PROMPT : STALL]));
     const ws = defaultWitnesses(t, ctx).slice(0, 4);
     const cases = ws.map((w, i) =>
       callCase(t, `w${i}`, { ...w, stubTools: { ...stubTools, ...(w.stubTools ?? {}) }, servers: w.servers ?? (port ? [{ port, stall: true }] : undefined) }, ctx, { timeoutMs: bound }),
     );
-    const stalls = [...tools.map((n) => `a stub '${n}' that never exits`), ...(port ? [`an endpoint on 127.0.0.1:${port} that never answers`] : [])].join(' and ') || 'stalling stubs';
+    const stalls = [...tools.map((n) => (interactive ? `a stub '${n}' that prompts on stdin` : `a stub '${n}' that never exits`)), ...(port ? [`an endpoint on 127.0.0.1:${port} that never answers`] : [])].join(' and ') || 'stalling stubs';
     return {
       cases,
       judge(results): Confirmation {

@@ -1,17 +1,18 @@
 /**
  * Oracle `regex-invalid`: Python's own `re.compile` decides (the dialect of Python verifiers).
  *
- * finding.control: { oracle: 'regex-invalid', pattern: string (decoded), flags?: number (re flags) }
+ * finding.control: { oracle: 'regex-invalid', pattern?: string (decoded), flags?: number (re flags) };
+ *   without `pattern`, the regex string the finding points into is taken from the project's suites.
  * confirmed: re.compile raises re.error · refuted: it compiles.
  */
 import type { Confirmation } from '../../engine/types.js';
-import { firstNonResult, num, show, str, type Oracle } from './common.js';
+import { embeddedAt, firstNonResult, num, show, str, type Oracle } from './common.js';
 
 const oracle: Oracle = {
   id: 'regex-invalid',
   async plan(ctx) {
-    const pattern = str(ctx.control.pattern);
-    if (pattern === undefined) return { status: 'unsupported', detail: 'regex-invalid needs control.pattern' };
+    const pattern = str(ctx.control.pattern) ?? embeddedAt(ctx)?.code;
+    if (pattern === undefined) return { status: 'unsupported', detail: 'regex-invalid: no pattern found at the finding (give control.pattern)' };
     const flags = num(ctx.control.flags) ?? 0;
     return {
       cases: [{ id: 're', op: 'regex', pattern, flags }],

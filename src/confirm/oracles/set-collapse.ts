@@ -7,7 +7,8 @@
  *   expectedField?: string   item field holding the expected lines (default 'value'),
  *   observed?: { param: string } | { self: string }   where the observed output enters: a parameter
  *             name, or a dotted `self` attribute path whose call returns it (e.g. 'manager._call').
- *             Default: the last parameter when the function takes (item, observed, …). }
+ *             Default: a parameter (other than the item) or a `self.a.b(` call named in the compared
+ *             expressions `left`/`right` (which the rule passes), else the last parameter. }
  * Two witness pairs, each a baseline (observed == expected) and a collapse witness:
  *   expected [a, b, b] / observed [a, a, b]  (one element duplicated, another occurrence dropped)
  *   expected [a, b]    / observed [a, a, b]  (one line duplicated)
@@ -47,7 +48,13 @@ const oracle: Oracle = {
       { exp: pack([a, b, b, ...rest]), obs: pack([a, a, b, ...rest]), what: 'one expected element duplicated, another occurrence dropped' },
       { exp: pack([a, b, ...rest]), obs: pack([a, a, b, ...rest]), what: 'one line duplicated' },
     ];
-    const obs = ctx.control.observed as { param?: string; self?: string } | undefined;
+    let obs = ctx.control.observed as { param?: string; self?: string } | undefined;
+    if (!obs) {
+      const sides = `${str(ctx.control.left) ?? ''} ${str(ctx.control.right) ?? ''}`;
+      const p = t.params.slice(1).find((x) => new RegExp(`\\b${x}\\b`).test(sides));
+      const selfCall = /\bself\.((?:\w+\.)*\w+)\s*\(/.exec(sides)?.[1];
+      obs = p ? { param: p } : selfCall ? { self: selfCall } : undefined;
+    }
     const build = (expectedVal: unknown, observed: unknown) => {
       const item = { ...base, [field]: expectedVal };
       if (obs?.self) return { self: selfWith(obs.self, observed), args: [item, ...t.params.slice(1).map(() => null)] };

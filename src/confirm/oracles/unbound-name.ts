@@ -5,15 +5,44 @@
  *
  * finding.control: { oracle: 'unbound-name', name?: string, ...common Python fields (see common.ts) }
  *   name: the unbound identifier (when given, the exception message must mention it).
+ * In a lambda embedded in task JSON (the finding's file is the JSON file; the code comes from
+ * control.code or the project's suites), the lambda is evaluated as the verifier does (builtins
+ * only) and called with string, mapping, list and None arguments; a NameError for `name` confirms.
+ * A lambda that returns without evaluating the name is `unreached` (never refuted: the lookup
+ * would fail whenever that branch runs).
  * confirmed: the error was raised at the line · refuted: the line ran on some witness without it ·
  * unreached: no witness reached the line · non-results pass through.
  */
 import type { Confirmation } from '../../engine/types.js';
-import { callCase, defaultWitnesses, executedLine, firstNonResult, pythonTarget, str, type Oracle } from './common.js';
+import type { PyCase } from '../harness.js';
+import { callCase, defaultWitnesses, embeddedAt, executedLine, firstNonResult, lambdaParams, pythonTarget, show, str, type Oracle } from './common.js';
+
+const LAMBDA_ARGS: unknown[] = ['a.b.(1,)._name', { name: 'x', value: 1 }, ['x'], null, 0];
 
 const oracle: Oracle = {
   id: 'unbound-name',
   async plan(ctx) {
+    if (str(ctx.control.file) === undefined && /\.json$/i.test(ctx.finding.file)) {
+      const facts = embeddedAt(ctx);
+      if (!facts || facts.language !== 'python') return { status: 'unsupported', detail: 'unbound-name: no lambda string found at the finding' };
+      const name = str(ctx.control.name);
+      const n = lambdaParams(facts.code).length;
+      const cases: PyCase[] = LAMBDA_ARGS.map((a, i) => ({ id: `l${i}`, op: 'lambda', source: facts.code, args: Array.from({ length: n }, () => a), timeoutMs: ctx.timeoutMs }));
+      return {
+        cases,
+        judge(results): Confirmation {
+          for (let i = 0; i < cases.length; i++) {
+            const r = results.get(cases[i]!.id);
+            const hit = r?.events.find((e) => e.type === 'NameError' && (!name || e.message.includes(`'${name}'`)));
+            if (r && hit)
+              return { status: 'confirmed', witness: `${facts.code} called with ${show((cases[i] as { args: unknown[] }).args)}`, expected: 'no NameError', observed: `NameError: ${hit.message}`, runId: r.runId };
+          }
+          const nr = firstNonResult(cases.map((c) => results.get(c.id)));
+          if (nr) return nr;
+          return { status: 'unreached', detail: `no witness evaluated ${name ?? 'the name'}`, runId: results.get('l0')?.runId };
+        },
+      };
+    }
     const t = await pythonTarget(ctx);
     if (!('slice' in t)) return t;
     const name = str(ctx.control.name);
