@@ -165,7 +165,8 @@ export function validateTask(task: Task): SchemaProblem[] {
     const ref = refAt(pointer);
     const where = describeWhere(pointer, task);
     switch (e.keyword) {
-      case 'required': {
+      case 'required':
+      case 'dependentRequired': {
         const field = String((e.params as { missingProperty: string }).missingProperty);
         // Report at the object's opening brace for the whole task; the whole entry/initializer otherwise.
         const end = pointer === '' ? ref.start + 1 : ref.end;
