@@ -16,14 +16,14 @@ export default defineRule<SchemaProblemKind>({
     layers: ['suite'],
     languages: ['json'],
     messages: {
-      missingField: '{{where}} has no "{{field}}": the verifier reads it and fails or crashes on every run, so the task grades nothing. Add "{{field}}" as the family schema requires.',
+      missingField: 'Required field "{{field}}" is missing from {{where}}: the verifier reads it and fails or crashes on every run, so the task grades nothing. Add "{{field}}" as the family schema requires.',
       wrongType: '"{{field}}" in {{where}} is {{actual}}, but the schema expects {{expected}}: the verifier misreads it (or raises TypeError) and the verdict is not about the task. Write it as {{expected}}.',
       unknownKind: 'Entry kind "{{kind}}" is not one that {{family}} verifiers grade ({{kinds}}): the dispatcher finds no `_eval_{{kind}}`, so the entry errors or is skipped and the task passes or fails for the wrong reason. Use one of {{kinds}}.',
       unknownFamily: 'Task family "{{family}}" is not one the suite knows ({{families}}): no verifier is bound to it, so none of its entries is graded as intended. Use one of the known families or add an adapter for this one.',
       emptyValue: '"{{field}}" in {{where}} is empty: an empty value makes the check vacuous or broken, so the benchmark grades nothing here. Give it the content the schema requires.',
       duplicateMember: '"{{field}}" appears twice in {{where}}: JSON readers keep only the last one, so this earlier value is silently ignored. Remove one of them.',
       unknownField: '"{{field}}" in {{where}} is not a field this entry kind uses — probably a misspelling of "{{guess}}": the verifier never reads it, so the intended check silently does not happen. Rename it to "{{guess}}".',
-      invalid: '{{where}} is invalid ({{detail}}): the verifier cannot grade it as written. Fix the value to match the family schema.',
+      invalid: 'Invalid value in {{where}} ({{detail}}): the verifier cannot grade it as written. Fix the value to match the family schema.',
     },
     docs: {
       whatItDoes:
