@@ -47,8 +47,10 @@ export interface SessionLintResult {
   /** Findings grouped by absolute file path (every requested target has an entry, possibly empty). */
   byFile: Map<string, Finding[]>;
   durationMs: number;
-  /** Python files re-parsed by this call. */
+  /** Python files whose project was rebuilt by this call (they parse lazily, on first use). */
   reparsed: string[];
+  /** Milliseconds per phase: python project, indexes (suites, binding, bundles), rules pass. */
+  phases: { python: number; indexes: number; pass: number };
 }
 
 export interface SessionStats {
@@ -217,6 +219,7 @@ export class LintSession {
 
     // Python: rebuild the project only when a .py file changed; only changed files are re-parsed.
     const reparsed = await this.syncPython(sorted);
+    const t1 = performance.now();
 
     // Indexes (suites, binding, bundles): rebuilt when any file changed; JSON parses are cached per SourceFile.
     const targetSet = new Set(targets);
@@ -231,6 +234,7 @@ export class LintSession {
       this.indexes = { key: new Map(this.files), value, python: this.python!.project };
     }
     const ix = this.indexes.value;
+    const t2 = performance.now();
     const project: Project = { root: this.root, files: this.files, suites: ix.suites, python: this.python!.project, bundles: ix.bundles };
     const reportOn = new Set(targets.filter((t) => this.files.has(t)));
     const problems: FileProblem[] = [];
@@ -256,6 +260,7 @@ export class LintSession {
       embedded: this.embeddedParses(gen),
     });
     this.sweepEmbedded(gen);
+    const t3 = performance.now();
 
     const byFile = new Map<string, Finding[]>();
     for (const t of targets) byFile.set(t, []);
@@ -264,7 +269,7 @@ export class LintSession {
       if (!list) byFile.set(f.file, (list = []));
       list.push(f);
     }
-    return { findings, byFile, durationMs: performance.now() - t0, reparsed };
+    return { findings, byFile, durationMs: performance.now() - t0, reparsed, phases: { python: t1 - t0, indexes: t2 - t1, pass: t3 - t2 } };
   }
 
   private async syncPython(sorted: readonly SourceFile[]): Promise<string[]> {

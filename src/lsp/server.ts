@@ -551,6 +551,15 @@ export function startServer(connection: Connection, serverOpts: ServerOptions = 
     }
   };
 
+  // Diagnostics of the server itself (bench/, tests): memory and cache sizes.
+  connection.onRequest('vaudit/stats', async (params: { gc?: boolean } | undefined) => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (params?.gc && gc) gc(); // only when node runs with --expose-gc
+    const out: Record<string, unknown> = { memory: process.memoryUsage(), sessions: [] as unknown[] };
+    for (const [root, s] of ready) (out.sessions as unknown[]).push({ root, ...s.stats() });
+    return out;
+  });
+
   connection.onShutdown(async () => {
     shuttingDown = true;
     for (const sp of sessions.values()) {
