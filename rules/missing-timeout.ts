@@ -5,8 +5,10 @@
  */
 import { defineRule } from '../src/engine/rule.js';
 import { blockingCall, hasTimeout, interactiveTool, processWait, boundedByAsyncio, socketTimeoutSet, literalArgv } from '../src/lang/python/facts.js';
+import { unboundedCall } from '../src/lang/js/index.js';
+import type { Program } from 'acorn';
 
-type Msg = 'noTimeout' | 'wait' | 'interactive';
+type Msg = 'noTimeout' | 'wait' | 'interactive' | 'jsProcess' | 'jsFetch' | 'jsHttp';
 
 const WHAT: Record<string, string> = {
   subprocess: 'the external tool',
@@ -24,9 +26,12 @@ export default defineRule<Msg>({
     id: 'missing-timeout',
     description: 'A subprocess, HTTP or socket call with no timeout, or an interactive tool started with inherited stdin: the verifier can hang forever.',
     defaultSeverity: 'error',
-    layers: ['python'],
-    languages: ['python'],
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript'],
     messages: {
+      jsProcess: '`{{call}}` from child_process has no `timeout` option, so if the tool stalls the verifier waits forever and the run hangs instead of grading. Pass `{ timeout: <ms>, killSignal: \'SIGKILL\' }` and treat expiry as a failed verification.',
+      jsFetch: '`{{call}}` has no abort `signal`, so a stalled endpoint hangs the verifier forever instead of failing the check. Pass `{ signal: AbortSignal.timeout(<ms>) }` and fail closed on abort.',
+      jsHttp: '`{{call}}` sets no timeout, so a peer that accepts the connection and never answers hangs the verifier. Pass `{ timeout: <ms> }` (or call `req.setTimeout`) and destroy the request on `timeout`.',
       noTimeout: '`{{call}}` has no timeout, so if {{what}} stalls the verifier waits forever and the run hangs instead of grading. Pass `timeout=` and treat expiry as a failed verification.',
       wait: '`{{call}}` waits for the process with no timeout, so a stalled tool hangs the verifier instead of failing the check. Pass `timeout=` (or wrap it in `asyncio.wait_for`) and fail closed on expiry.',
       interactive: '`{{tool}}` is started with the verifier\'s stdin and without {{flag}}, so on an error it waits for keyboard input and the check hangs. Pass {{flag}}, `stdin=subprocess.DEVNULL` and a timeout.',
@@ -37,11 +42,21 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
+            'verifier/build.js': "import { execFileSync } from 'node:child_process';\n\nexport async function check(dir, url) {\n  execFileSync('make', ['-C', dir], { stdio: 'ignore' }); // vaudit-expect: missing-timeout\n  const res = await fetch(url); // vaudit-expect: missing-timeout\n  return res.ok;\n}\n",
+          },
+        },
+        {
+          files: {
             'verifier/tex.py': 'import subprocess\n\n\ndef compile_tex(path):\n    proc = subprocess.run(["pdflatex", path])  # vaudit-expect: missing-timeout, missing-timeout\n    return proc.returncode == 0\n',
           },
         },
       ],
       correct: [
+        {
+          files: {
+            'verifier/build.js': "import { execFileSync } from 'node:child_process';\n\nexport async function check(dir, url) {\n  execFileSync('make', ['-C', dir], { timeout: 120000, stdio: 'ignore' });\n  const res = await fetch(url, { signal: AbortSignal.timeout(10000) });\n  return res.ok;\n}\n",
+          },
+        },
         {
           files: {
             'verifier/tex.py': 'import subprocess\n\n\ndef compile_tex(path):\n    try:\n        proc = subprocess.run(\n            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", path],\n            stdin=subprocess.DEVNULL, capture_output=True, timeout=180,\n        )\n    except subprocess.TimeoutExpired:\n        return False\n    return proc.returncode == 0\n',
@@ -57,6 +72,14 @@ export default defineRule<Msg>({
   },
   create() {
     return {
+      javascript: {
+        CallExpression(node, c, ancestors) {
+          const program = ancestors[0] as Program | undefined;
+          const u = program && unboundedCall(node as never, program);
+          if (!u) return;
+          c.report({ messageId: u.kind === 'process' ? 'jsProcess' : u.kind === 'fetch' ? 'jsFetch' : 'jsHttp', data: { call: u.callee }, at: node });
+        },
+      },
       python: {
         call(node, c) {
           const a = c.python;

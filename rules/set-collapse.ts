@@ -5,8 +5,10 @@
 import { defineRule } from '../src/engine/rule.js';
 import { named, unparen } from '../src/lang/python/tree.js';
 import { isSetValued, setFromSequence, callOf } from '../src/lang/python/facts.js';
+import { setSizeComparison, everyHasComparison } from '../src/lang/js/index.js';
+import type { Program } from 'acorn';
 
-type Msg = 'collapse';
+type Msg = 'collapse' | 'jsSize' | 'jsEveryHas';
 
 const OPS = new Set(['==', '!=', '<=', '>=', '<', '>']);
 
@@ -15,9 +17,11 @@ export default defineRule<Msg>({
     id: 'set-collapse',
     description: 'Sequences compared after conversion to sets: duplicates collapse, so a duplicated line can stand in for a missing one.',
     defaultSeverity: 'warn',
-    layers: ['python'],
-    languages: ['python'],
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript'],
     messages: {
+      jsSize: '`{{expr}}` compares the sizes of `new Set(...)` built from sequences, so duplicates collapse: output with a repeated line and a missing distinct line has the same set size as the expected lines. Compare sorted copies (`[...a].sort()` element by element) or count occurrences in a Map.',
+      jsEveryHas: '`{{expr}}` checks membership in a `new Set(...)` built from a sequence, so multiplicity is lost: a repeated expected line is satisfied by a single occurrence, and extra lines go unseen. Compare sorted arrays element by element or compare occurrence counts.',
       collapse: '`{{expr}}` compares sequences after turning them into sets, so duplicates collapse: output with a repeated line and a missing distinct line can compare equal to the expected lines. Compare `sorted(a) == sorted(b)` or `Counter(a) == Counter(b)` to keep multiplicity while staying order-independent.',
     },
     docs: {
@@ -26,11 +30,21 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
+            'verifier/lines.js': "export function sameLines(expected, output) {\n  const want = new Set(expected);\n  const got = new Set(output.split('\\n'));\n  return want.size === got.size // vaudit-expect: set-collapse\n    && [...want].every((l) => got.has(l));\n}\n",
+          },
+        },
+        {
+          files: {
             'verifier/info.py': 'def check_info(item, log):\n    got = set(log.splitlines())\n    return got == set(item["value"])  # vaudit-expect: set-collapse\n',
           },
         },
       ],
       correct: [
+        {
+          files: {
+            'verifier/lines.js': "export function sameLines(expected, output) {\n  const a = [...expected].sort();\n  const b = output.split('\\n').sort();\n  return a.length === b.length && a.every((x, i) => x === b[i]);\n}\n",
+          },
+        },
         {
           files: {
             'verifier/info.py': 'from collections import Counter\n\n\ndef check_info(item, log):\n    return sorted(log.splitlines()) == sorted(item["value"]) or Counter(log.splitlines()) == Counter(item["value"])\n',
@@ -46,6 +60,21 @@ export default defineRule<Msg>({
   },
   create() {
     return {
+      javascript: {
+        BinaryExpression(node, c, ancestors) {
+          const program = ancestors[0] as Program | undefined;
+          if (!program || !setSizeComparison(node as never, program)) return;
+          c.report({ messageId: 'jsSize', data: { expr: c.text.slice(node.start, node.end) }, at: node });
+        },
+        CallExpression(node, c, ancestors) {
+          const program = ancestors[0] as Program | undefined;
+          if (!program || !everyHasComparison(node as never, program)) return;
+          // `A.size === B.size && [...A].every(x => B.has(x))` is one comparison: reported once, at the size test.
+          const and = [...ancestors].reverse().find((a) => a.type === 'LogicalExpression' && (a as unknown as { operator: string }).operator === '&&') as unknown as { left: never; right: never } | undefined;
+          if (and && (setSizeComparison(and.left, program) || setSizeComparison(and.right, program))) return;
+          c.report({ messageId: 'jsEveryHas', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' ').slice(0, 80) }, at: node });
+        },
+      },
       python: {
         comparison_operator(node, c) {
           const a = c.python;

@@ -6,8 +6,10 @@
  */
 import { defineRule } from '../src/engine/rule.js';
 import type { PythonAnalysis, UnboundRead } from '../src/lang/python/types.js';
+import { jsScopes, swallowingCatch } from '../src/lang/js/index.js';
+import type { Program } from 'acorn';
 
-type Msg = 'undefined' | 'unbound' | 'maybe' | 'swallowed' | 'embedded';
+type Msg = 'undefined' | 'unbound' | 'maybe' | 'swallowed' | 'embedded' | 'jsUndefined' | 'jsSwallowed';
 
 const KIND_TEXT: Record<UnboundRead['kind'], string> = {
   undefined: 'is bound nowhere in scope',
@@ -26,13 +28,15 @@ export default defineRule<Msg>({
     id: 'unbound-name',
     description: 'A name read on a path where it was never bound: NameError, often swallowed into a verdict.',
     defaultSeverity: 'error',
-    layers: ['python'],
-    languages: ['python', 'json'],
+    layers: ['python', 'javascript'],
+    languages: ['python', 'json', 'javascript'],
     messages: {
       undefined: '`{{name}}` {{how}}, so this line raises NameError on every run. The check never evaluates what the task asks; bind the name (or fix the typo) and add a regression task.',
       unbound: '`{{name}}` {{how}}, so this line raises UnboundLocalError. The check never evaluates what the task asks; bind `{{name}}` on every path before the read.',
       maybe: '`{{name}}` {{how}}, so on that path the check raises NameError instead of grading. Bind `{{name}}` on every path (or return a failed verdict explicitly).',
       swallowed: '`{{name}}` {{how}}; the NameError is swallowed by {{by}} ({{where}}) and becomes the verdict `{{verdict}}`, so the check silently reports a result it never computed. Bind `{{name}}` on every path and let programming errors surface.',
+      jsUndefined: '`{{name}}` is declared nowhere in this module and is not a JavaScript, Node.js or browser global, so this line throws ReferenceError on every run and the check never grades. Declare or import `{{name}}` (or fix the typo).',
+      jsSwallowed: '`{{name}}` is declared nowhere in this module and is not a global; the ReferenceError is caught by the `catch` at line {{line}}, which returns `{{verdict}}`, so the check silently reports a result it never computed. Declare or import `{{name}}` and let programming errors surface.',
       embedded: '`{{name}}` in this lambda is neither a parameter, a builtin nor a global of the verifier that evaluates it, so the verifier raises NameError when it calls the lambda. Use the lambda\'s parameters (or add the module to `allowedGlobals`).',
     },
     docs: {
@@ -41,12 +45,22 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
+            'verifier/check.js': "import { readFileSync } from 'node:fs';\n\nexport function check(path, expected) {\n  try {\n    const text = readFileSync(path, 'utf8');\n    return text.trim() === String(expectd); // vaudit-expect: unbound-name\n  } catch {\n    return false;\n  }\n}\n",
+          },
+        },
+        {
+          files: {
             'verifier/utils.py': 'def error_factory(default):\n    def deco(fn):\n        def wrapper(*a, **k):\n            try:\n                return fn(*a, **k)\n            except Exception:\n                return default\n        return wrapper\n    return deco\n',
             'verifier/chimerax.py': 'from .utils import error_factory\n\n\n@error_factory(False)\ndef check(item, states):\n    if item.get("find"):\n        keys = [k for k in states if k.endswith(item["find"])]\n    return all(k not in states for k in keys)  # vaudit-expect: unbound-name\n',
           },
         },
       ],
       correct: [
+        {
+          files: {
+            'verifier/check.js': "import { readFileSync } from 'node:fs';\n\nexport function check(path, expected) {\n  if (typeof window !== 'undefined') return false;\n  const text = readFileSync(path, 'utf8');\n  return text.trim() === String(expected);\n}\n",
+          },
+        },
         {
           files: {
             'verifier/chimerax.py': 'def check(item, states):\n    keys = []\n    if item.get("find"):\n        keys = [k for k in states if k.endswith(item["find"])]\n    return all(k not in states for k in keys)\n',
@@ -66,7 +80,19 @@ export default defineRule<Msg>({
     },
   },
   create(ctx) {
+    const allowed = new Set(Array.isArray(ctx.options.allowedGlobals) ? (ctx.options.allowedGlobals as unknown[]).filter((x): x is string => typeof x === 'string') : []);
     return {
+      javascript: {
+        Identifier(node, c, ancestors) {
+          const program = ancestors[0] as Program | undefined;
+          if (!program || !jsScopes(program).unboundIds.has(node as never)) return;
+          const name = (node as unknown as { name: string }).name;
+          if (allowed.has(name)) return;
+          const sw = swallowingCatch(node, ancestors);
+          if (sw) c.report({ messageId: 'jsSwallowed', data: { name, line: c.unit.file.source.positionAt(sw.catchStart).line, verdict: sw.verdict }, at: node });
+          else c.report({ messageId: 'jsUndefined', data: { name }, at: node });
+        },
+      },
       python: {
         module(_node, c) {
           const a = c.python;

@@ -1,0 +1,237 @@
+/**
+ * Facts about plain JavaScript verifier code that rules read: blocking calls without a bound
+ * (`missing-timeout`) and sequence comparisons after `new Set(...)` (`set-collapse`).
+ * Bindings are resolved through the module's scopes (imports, `require`, aliases), not names alone.
+ */
+import type { Node, Program, Identifier } from 'acorn';
+import { jsScopes, type JsBinding, type JsScopes } from './scope.js';
+
+type AnyNode = Node & Record<string, any>;
+
+const CP_MODULES = new Set(['child_process', 'node:child_process']);
+const HTTP_MODULES = new Set(['http', 'https', 'node:http', 'node:https', 'http2', 'node:http2']);
+/** child_process functions that block or wait and accept a `timeout` option; value: index of the options argument when argv is given. */
+const CP_CALLS: Record<string, 'exec' | 'file'> = { exec: 'exec', execSync: 'exec', execFile: 'file', execFileSync: 'file', spawnSync: 'file' };
+
+export interface CalleeModule {
+  from: string;
+  member: string;
+}
+
+/** Which module member a callee names: `execSync` (imported/required), `cp.execSync`, `require('child_process').execSync`. */
+export function calleeModule(callee: AnyNode, sc: JsScopes): CalleeModule | undefined {
+  if (callee.type === 'Identifier') {
+    const b = sc.resolve(callee as Identifier);
+    if (b?.module && b.module.imported !== '*' && b.module.imported !== 'default') return { from: b.module.from, member: b.module.imported };
+    return undefined;
+  }
+  if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier') {
+    const obj = callee.object as AnyNode;
+    const member = callee.property.name as string;
+    if (obj.type === 'Identifier') {
+      const b = resolveAlias(sc, sc.resolve(obj as Identifier));
+      if (b?.module && (b.module.imported === '*' || b.module.imported === 'default')) return { from: b.module.from, member };
+      return undefined;
+    }
+    if (obj.type === 'CallExpression' && obj.callee.type === 'Identifier' && obj.callee.name === 'require' && obj.arguments[0]?.type === 'Literal') {
+      return { from: String(obj.arguments[0].value), member };
+    }
+  }
+  return undefined;
+}
+
+function resolveAlias(sc: JsScopes, b: JsBinding | undefined, depth = 0): JsBinding | undefined {
+  if (!b || depth > 5) return b;
+  if (!b.module && b.kind === 'const' && b.init && (b.init as AnyNode).type === 'Identifier') return resolveAlias(sc, sc.resolve(b.init as Identifier), depth + 1);
+  return b;
+}
+
+/** The object literal an options argument evaluates to, `null` when there is none, `undefined` when unknown. */
+function optionsObject(arg: AnyNode | undefined, sc: JsScopes): AnyNode | null | undefined {
+  if (!arg) return null;
+  if (arg.type === 'ObjectExpression') return arg;
+  if (arg.type === 'Identifier') {
+    if (arg.name === 'undefined') return null;
+    const b = sc.resolve(arg as Identifier);
+    if (b && b.kind === 'const' && b.init && (b.init as AnyNode).type === 'ObjectExpression') return b.init as AnyNode;
+    return undefined;
+  }
+  if (arg.type === 'Literal' && arg.value === null) return null;
+  return undefined;
+}
+
+/** Does the object literal set `key` (to something other than 0/undefined/null)? `undefined` when a spread hides it. */
+function setsKey(obj: AnyNode, key: string): boolean | undefined {
+  let unknown = false;
+  for (const p of obj.properties) {
+    if (p.type === 'SpreadElement') {
+      unknown = true;
+      continue;
+    }
+    const k = !p.computed && p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : undefined;
+    if (k !== key) continue;
+    const v = p.value as AnyNode;
+    if (v.type === 'Literal' && (v.value === 0 || v.value === null)) return false;
+    if (v.type === 'Identifier' && v.name === 'undefined') return false;
+    return true;
+  }
+  return unknown ? undefined : false;
+}
+
+export interface UnboundedCall {
+  kind: 'process' | 'fetch' | 'http';
+  /** e.g. `execSync`, `fetch`, `https.get`. */
+  callee: string;
+}
+
+/** A child_process / fetch / http(s) call with no time bound, or undefined. */
+export function unboundedCall(node: AnyNode, program: Program): UnboundedCall | undefined {
+  if (node.type !== 'CallExpression') return undefined;
+  const sc = jsScopes(program);
+  const callee = node.callee as AnyNode;
+  const args = node.arguments as AnyNode[];
+  if (args.some((a) => a.type === 'SpreadElement')) return undefined;
+
+  if (callee.type === 'Identifier' && callee.name === 'fetch' && !sc.resolve(callee as Identifier)) {
+    const o = optionsObject(args[1], sc);
+    if (o === undefined) return undefined;
+    if (o === null || setsKey(o, 'signal') === false) return { kind: 'fetch', callee: 'fetch' };
+    return undefined;
+  }
+  const m = calleeModule(callee, sc);
+  if (!m) return undefined;
+  if (CP_MODULES.has(m.from) && CP_CALLS[m.member]) {
+    // exec(cmd, options?, cb?) / execFile(file, args?, options?, cb?)
+    let optArg: AnyNode | undefined;
+    if (CP_CALLS[m.member] === 'exec') optArg = args[1];
+    else optArg = args[1] && (args[1].type === 'ArrayExpression' || isArrayish(args[1], sc)) ? args[2] : args[1];
+    if (optArg && (optArg.type === 'ArrowFunctionExpression' || optArg.type === 'FunctionExpression')) optArg = undefined;
+    const o = optionsObject(optArg, sc);
+    if (o === undefined) return undefined;
+    if (o === null || setsKey(o, 'timeout') === false) return { kind: 'process', callee: m.member };
+    return undefined;
+  }
+  if (HTTP_MODULES.has(m.from) && (m.member === 'request' || m.member === 'get')) {
+    // request(url|options, options?, cb?): every argument must be a URL or a known options object
+    for (const a of args.slice(0, 2)) {
+      if (a.type === 'ArrowFunctionExpression' || a.type === 'FunctionExpression') continue;
+      if (isUrlValue(a, sc)) continue;
+      const o = optionsObject(a, sc);
+      if (o === undefined) return undefined;
+      if (o && (setsKey(o, 'timeout') !== false || setsKey(o, 'signal') !== false)) return undefined;
+    }
+    if (timeoutSetOnResult(node, sc)) return undefined;
+    return { kind: 'http', callee: `${m.from.replace(/^node:/, '')}.${m.member}` };
+  }
+  return undefined;
+}
+
+function isUrlValue(n: AnyNode, sc: JsScopes, depth = 0): boolean {
+  if (depth > 4) return false;
+  if ((n.type === 'Literal' && typeof n.value === 'string') || n.type === 'TemplateLiteral') return true;
+  if (n.type === 'BinaryExpression' && n.operator === '+') return true;
+  if (n.type === 'NewExpression' && n.callee.type === 'Identifier' && n.callee.name === 'URL') return true;
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n as Identifier);
+    return !!b?.init && isUrlValue(b.init as AnyNode, sc, depth + 1);
+  }
+  return false;
+}
+
+function isArrayish(n: AnyNode, sc: JsScopes): boolean {
+  if (n.type !== 'Identifier') return false;
+  const b = sc.resolve(n as Identifier);
+  return !!b?.init && (b.init as AnyNode).type === 'ArrayExpression';
+}
+
+/** `http.get(...).setTimeout(...)`, or `const req = http.request(...); req.setTimeout(...)`. */
+function timeoutSetOnResult(call: AnyNode, sc: JsScopes): boolean {
+  const d = sc.references.find((r) => r.binding && r.binding.init === call)?.binding;
+  let found = false;
+  const visit = (n: AnyNode): void => {
+    if (found || !n || typeof n.type !== 'string') return;
+    if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && !n.callee.computed && n.callee.property.name === 'setTimeout') {
+      const obj = n.callee.object as AnyNode;
+      if (obj === call || (obj.type === 'Identifier' && d && sc.resolve(obj as Identifier) === d)) found = true;
+    }
+    for (const k of Object.keys(n)) {
+      if (k === 'loc') continue;
+      const v = n[k];
+      if (Array.isArray(v)) v.forEach((c) => c && typeof c === 'object' && visit(c));
+      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
+    }
+  };
+  visit(sc.program as AnyNode);
+  return found;
+}
+
+// ------------------------------------------------------------------ set-collapse
+
+/** `new Set(x)` with an argument, directly or through a `const`. Returns the `new Set` node. */
+export function setFromSequence(n: AnyNode | undefined, sc: JsScopes, depth = 0): AnyNode | undefined {
+  if (!n || depth > 4) return undefined;
+  if (n.type === 'NewExpression' && n.callee.type === 'Identifier' && n.callee.name === 'Set' && !sc.resolve(n.callee as Identifier) && n.arguments.length > 0) return n;
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n as Identifier);
+    if (b && (b.kind === 'const' || b.kind === 'let' || b.kind === 'var') && b.init) return setFromSequence(b.init as AnyNode, sc, depth + 1);
+  }
+  return undefined;
+}
+
+/** `[...S]` or `Array.from(S)` where S is a set built from a sequence. */
+function spreadOfSet(n: AnyNode | undefined, sc: JsScopes): AnyNode | undefined {
+  if (!n) return undefined;
+  if (n.type === 'ArrayExpression' && n.elements.length === 1 && n.elements[0]?.type === 'SpreadElement') return setFromSequence(n.elements[0].argument, sc);
+  if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.object.type === 'Identifier' && n.callee.object.name === 'Array' && n.callee.property.name === 'from') return setFromSequence(n.arguments[0], sc);
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n as Identifier);
+    if (b && b.kind === 'const' && b.init) return spreadOfSet(b.init as AnyNode, sc);
+  }
+  return undefined;
+}
+
+export interface SetComparison {
+  kind: 'size' | 'every-has' | 'json';
+}
+
+const EQ = new Set(['===', '==', '!==', '!=']);
+
+/** `A.size === B.size` where A or B is `new Set(seq)` (and the other a Set). */
+export function setSizeComparison(node: AnyNode, program: Program): SetComparison | undefined {
+  if (node.type !== 'BinaryExpression' || !EQ.has(node.operator)) return undefined;
+  const sc = jsScopes(program);
+  const sizeOf = (x: AnyNode): AnyNode | undefined => (x.type === 'MemberExpression' && !x.computed && x.property.name === 'size' ? setFromSequence(x.object, sc) : undefined);
+  if (sizeOf(node.left) && sizeOf(node.right)) return { kind: 'size' };
+  return undefined;
+}
+
+/** `xs.every(x => S.has(x))` / `[...A].every(x => B.has(x))` where S/B is `new Set(seq)`: containment that ignores multiplicity. */
+export function everyHasComparison(node: AnyNode, program: Program): SetComparison | undefined {
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || node.callee.computed) return undefined;
+  const m = node.callee.property.name;
+  if (m !== 'every' && m !== 'some') return undefined;
+  const cb = node.arguments[0] as AnyNode | undefined;
+  if (!cb || (cb.type !== 'ArrowFunctionExpression' && cb.type !== 'FunctionExpression')) return undefined;
+  const sc = jsScopes(program);
+  let hit = false;
+  const visit = (n: AnyNode): void => {
+    if (hit || !n || typeof n.type !== 'string') return;
+    if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && !n.callee.computed && n.callee.property.name === 'has' && setFromSequence(n.callee.object, sc)) {
+      // `every(x => S.has(x))` is containment; `some(x => !S.has(x))` its negation
+      hit = true;
+    }
+    for (const k of Object.keys(n)) {
+      if (k === 'loc') continue;
+      const v = n[k];
+      if (Array.isArray(v)) v.forEach((c) => c && typeof c === 'object' && visit(c));
+      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
+    }
+  };
+  visit(cb.body);
+  if (!hit) return undefined;
+  // Containment of a sequence in a set collapses duplicates of the sequence; over `[...new Set(x)]` too.
+  void spreadOfSet;
+  return { kind: 'every-has' };
+}
+
+export { jsScopes };
