@@ -113,8 +113,10 @@ export function unboundedCall(node: AnyNode, program: Program): UnboundedCall | 
   }
   if (HTTP_MODULES.has(m.from) && (m.member === 'request' || m.member === 'get')) {
     // request(url|options, options?, cb?): every argument must be a URL or a known options object
-    for (const a of args.slice(0, 2)) {
+    for (const [i, a] of args.slice(0, 2).entries()) {
       if (a.type === 'ArrowFunctionExpression' || a.type === 'FunctionExpression') continue;
+      // get(url, cb): with a URL first, a last non-object argument is the response callback
+      if (i === args.length - 1 && i > 0 && isUrlValue(args[0]!, sc) && a.type === 'Identifier' && optionsObject(a, sc) === undefined) continue;
       if (isUrlValue(a, sc)) continue;
       const o = optionsObject(a, sc);
       if (o === undefined) return undefined;
