@@ -146,9 +146,23 @@ export class Analysis implements PythonAnalysis {
       }
       const sc = resolveScope(r.scope, r.name);
       if (sc) {
-        // resolved to an enclosing or module scope: bound there only by `del`? then still a binding site exists
         const bs = sc.bindings.get(r.name)!;
-        if (bs.every((b) => b.kind === 'del')) out.push({ node: r.node, name: r.name, kind: 'undefined', qualname, scope: r.scope });
+        if (bs.every((b) => b.kind === 'del')) {
+          out.push({ node: r.node, name: r.name, kind: 'undefined', qualname, scope: r.scope });
+          continue;
+        }
+        // a module global read from a function: unbound at the end of the module on some path
+        if (sc.kind === 'module' && flow.moduleEnd && !bs.some((b) => this.inFunction(b.node))) {
+          // like pyright: a global not rebound after the enclosing top-level def keeps its state at the def
+          let top: PyNode | undefined;
+          for (let p = r.node.parent; p; p = p.parent) if (flow.defState.has(p)) top = p;
+          const rebound = top && bs.some((b) => b.node.start > top!.end);
+          const state = top && !rebound ? flow.defState.get(top)! : flow.moduleEnd;
+          const end = state.get(`${sc.id}:${r.name}`);
+          if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name)) {
+            out.push({ node: r.node, name: r.name, kind: 'maybe', qualname, scope: r.scope });
+          }
+        }
         continue;
       }
       if (PYTHON_BUILTINS.has(r.name) || star) continue;
@@ -160,6 +174,10 @@ export class Analysis implements PythonAnalysis {
       out.push({ node: r.node, name: r.name, kind: 'undefined', qualname, scope: r.scope });
     }
     return (this._unbound = out);
+  }
+  private inFunction(n: PyNode): boolean {
+    for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return true;
+    return false;
   }
   private inClassBody(r: { scope: Scope }): boolean {
     return r.scope.kind === 'class';
@@ -539,34 +557,58 @@ export class Analysis implements PythonAnalysis {
       const mod = this.scopes.module;
       const b = mod.bindings.get(t);
       if (b && b.length === 1 && b[0]!.kind === 'def' && resolveScope(scope, t) === mod) def = b[0]!.node.parent ?? undefined;
-    } else if (fn.type === 'attribute' && /^self\.\w+$/.test(t)) {
+    } else if (fn.type === 'attribute' && /^(self|cls)\.\w+$/.test(t)) {
       let s: Scope | null = scope;
       while (s && s.kind !== 'class') s = s.parent;
-      const b = s?.bindings.get(t.slice(5));
+      const b = s?.bindings.get(t.slice(t.indexOf('.') + 1));
       if (b && b.length === 1 && b[0]!.kind === 'def') def = b[0]!.node.parent ?? undefined;
+    } else if (fn.type === 'attribute' && /^\w+\.(exit|error)$/.test(t)) {
+      // typeshed: ArgumentParser.exit/error and OptionParser.exit/error never return
+      const recv = t.slice(0, t.indexOf('.'));
+      for (let s: Scope | null = scope; s; s = s.parent) {
+        const b = s.bindings.get(recv);
+        if (!b) continue;
+        return b.some((x) => {
+          const asg = x.node.parent;
+          const right = asg?.type === 'assignment' ? field(asg, 'right') : undefined;
+          const f = right?.type === 'call' ? field(right, 'function') : undefined;
+          const q = f ? this.qualifiedName(f) ?? this.src(f) : '';
+          return /(^|\.)(ArgumentParser|OptionParser)$/.test(q);
+        });
+      }
+      return false;
     }
     if (!def || def.type !== 'function_definition') return false;
     let cached = this._noReturn.get(def);
     if (cached === undefined) {
-      cached = alwaysRaises(def);
+      this._noReturn.set(def, false);
+      cached = this.alwaysRaises(def);
       this._noReturn.set(def, cached);
     }
     return cached;
   }
-}
 
-/** A function whose body has no `return`/`yield` and whose last statement is `raise`. */
-function alwaysRaises(def: PyNode): boolean {
-  const body = field(def, 'body');
-  if (!body) return false;
-  const stmts = named(body);
-  const last = stmts[stmts.length - 1];
-  if (!last || last.type !== 'raise_statement') return false;
-  let ret = false;
-  walk(body, (x) => {
-    if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;
-    if (x.type === 'return_statement' || x.type === 'yield') ret = true;
-    return undefined;
-  });
-  return !ret;
+  /** A function with no `return`/`yield` whose last statement raises or calls a function that never returns. */
+  private alwaysRaises(def: PyNode): boolean {
+    const body = field(def, 'body');
+    if (!body) return false;
+    const stmts = named(body).filter((x) => x.type !== 'comment');
+    const last = stmts[stmts.length - 1];
+    if (!last) return false;
+    let ret = false;
+    walk(body, (x) => {
+      if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;
+      if (x.type === 'return_statement' || x.type === 'yield') ret = true;
+      return undefined;
+    });
+    if (ret) return false;
+    if (last.type === 'raise_statement') return true;
+    if (last.type === 'expression_statement') {
+      const e = firstNamed(last);
+      const call = e && unparen(e);
+      const scope = this.scopes.byNode.get(def);
+      if (call?.type === 'call' && scope) return this.isNoReturnCall(call, scope);
+    }
+    return false;
+  }
 }

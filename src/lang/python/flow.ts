@@ -43,6 +43,10 @@ export interface FlowResult {
   defAt: Map<PyNode, Def>;
   /** Reads of class-body names that fall back to an enclosing/global/builtin name when unbound. */
   classFallback: Set<PyNode>;
+  /** Reaching definitions of module names at the end of the module body (null: the end is unreachable). */
+  moduleEnd: Map<string, Set<Def>> | null;
+  /** State of the module body where each module-level `def`/`class` statement runs. */
+  defState: Map<PyNode, Map<string, Set<Def>>>;
 }
 
 export interface FlowEnv {
@@ -62,7 +66,7 @@ export function runFlow(env: FlowEnv): FlowResult {
   const src = (n: PyNode) => text.slice(n.start, n.end);
   let nextId = 1;
   const unboundDefs = new Map<string, Def>();
-  const res: FlowResult = { readDefs: new Map(), reachable: new Set(), defAt: new Map(), classFallback: new Set() };
+  const res: FlowResult = { readDefs: new Map(), reachable: new Set(), defAt: new Map(), classFallback: new Set(), moduleEnd: null, defState: new Map() };
   const keyOf = (s: Scope, name: string) => `${s.id}:${name}`;
   const unbound = (key: string, name: string): Def => {
     let d = unboundDefs.get(key);
@@ -72,6 +76,7 @@ export function runFlow(env: FlowEnv): FlowResult {
 
   // ---- per-unit mutable context -------------------------------------------------------
   let active = new Set<Scope>();
+  let unitKind: Scope['kind'] = 'module';
   let loops: Array<{ breaks: State[]; conts: State[] }> = [];
   let excs: State[][] = [];
   let finals: State[][] = [];
@@ -466,7 +471,10 @@ export function runFlow(env: FlowEnv): FlowResult {
       }
       case 'delete_statement': {
         const del = (x: PyNode) => {
-          if (x.type === 'identifier') s = bindId(s, x, 'del');
+          if (x.type === 'identifier') {
+            recordRead(x, s);
+            s = bindId(s, x, 'del');
+          }
           else if (x.type === 'expression_list' || x.type === 'tuple' || x.type === 'list' || x.type === 'parenthesized_expression') named(x).forEach(del);
           else s = evalExpr(x, s);
         };
@@ -492,12 +500,14 @@ export function runFlow(env: FlowEnv): FlowResult {
         return d ? exec(d, s) : s;
       }
       case 'function_definition': {
+        if (unitKind === 'module' && active.size === 1) res.defState.set(n, s);
         const p = field(n, 'parameters');
         if (p) for (const c of named(p)) { const v = field(c, 'value'); if (v) s = evalExpr(v, s); }
         const nm = field(n, 'name');
         return nm ? bindId(s, nm, 'def', n) : s;
       }
       case 'class_definition': {
+        if (unitKind === 'module' && active.size === 1) res.defState.set(n, s);
         const sc = field(n, 'superclasses');
         if (sc) s = evalExpr(sc, s);
         const cls = table.byNode.get(n);
@@ -556,6 +566,7 @@ export function runFlow(env: FlowEnv): FlowResult {
         const s1 = right ? evalExpr(right, s) : s;
         let head: State = s1;
         let breaks: State[] = [];
+        let lastExit: State = null;
         for (let i = 0; i < 6; i++) {
           observe(head);
           const sb = left ? bindTarget(head, left, 'for', right, []) : head;
@@ -564,11 +575,13 @@ export function runFlow(env: FlowEnv): FlowResult {
           const ctx = loops.pop()!;
           breaks = ctx.breaks;
           const next = join(s1, out, ...ctx.conts);
+          lastExit = join(out, ...ctx.conts);
           if (equal(next, head)) break;
           head = next;
         }
         const alt = field(n, 'alternative');
-        const normal = alt ? execBlock(field(alt, 'body'), head) : head;
+        const exitState = right && nonEmptyLiteral(right) ? lastExit : head;
+        const normal = alt ? execBlock(field(alt, 'body'), exitState) : exitState;
         return join(normal, ...breaks);
       }
       case 'with_statement': {
@@ -715,12 +728,13 @@ export function runFlow(env: FlowEnv): FlowResult {
   // ---- units ---------------------------------------------------------------------------
   const runUnit = (scope: Scope) => {
     active = new Set([scope]);
+    unitKind = scope.kind;
     loops = [];
     excs = [];
     finals = [];
     let s: State = new Map();
     if (scope.kind === 'module') {
-      s = execBlock(scope.node, s);
+      res.moduleEnd = execBlock(scope.node, s);
       return;
     }
     const p = field(scope.node, 'parameters');
@@ -742,6 +756,13 @@ export function runFlow(env: FlowEnv): FlowResult {
 
   for (const sc of table.scopes) if (sc.kind === 'module' || sc.kind === 'function' || sc.kind === 'lambda') runUnit(sc);
   return res;
+}
+
+function nonEmptyLiteral(n: PyNode): boolean {
+  const u = unparen(n);
+  if (u.type !== 'tuple' && u.type !== 'list') return false;
+  const kids = named(u);
+  return kids.length > 0 && !kids.some((k) => k.type === 'list_splat');
 }
 
 export function isCatchAll(handler: PyNode, text: string): boolean {

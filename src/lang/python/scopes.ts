@@ -393,7 +393,10 @@ export function buildScopes(root: PyNode, text: string): ScopeTable {
   };
 
   const delTarget = (scope: Scope, n: PyNode) => {
-    if (n.type === 'identifier') bind(scope, n, 'del');
+    if (n.type === 'identifier') {
+      read(scope, n, false);
+      bind(scope, n, 'del');
+    }
     else if (n.type === 'expression_list' || n.type === 'tuple' || n.type === 'list' || n.type === 'parenthesized_expression') for (const c of named(n)) delTarget(scope, c);
     else expr(scope, n, false);
   };
