@@ -5,7 +5,7 @@
  * (A `javascript` visitor can be added next to `python` below.)
  */
 import { defineRule } from '../src/engine/rule.js';
-import type { PythonAnalysis, UnboundRead } from '../src/lang/python/types.js';
+import type { PyNode, PythonAnalysis, UnboundRead } from '../src/lang/python/types.js';
 import { jsScopes, swallowingCatch } from '../src/lang/js/index.js';
 import type { Program } from 'acorn';
 
@@ -21,6 +21,11 @@ function allowedGlobals(python: PythonAnalysis | undefined, opt: unknown): Set<s
   const out = new Set<string>(Array.isArray(opt) ? opt.filter((x): x is string => typeof x === 'string') : []);
   if (python) for (const n of python.moduleNames()) out.add(n);
   return out;
+}
+
+function insideError(n: PyNode): boolean {
+  for (let p = n.parent; p; p = p.parent) if (p.type === 'ERROR') return true;
+  return false;
 }
 
 export default defineRule<Msg>({
@@ -98,6 +103,8 @@ export default defineRule<Msg>({
           const a = c.python;
           const embedded = c.unit.embedded;
           if (embedded) {
+            // code that does not parse is lambda-syntax's finding; its recovered tree has no reliable scopes
+            if (a.root.hasError) return;
             const binding = embedded.entry?.binding;
             const evaluator = binding ? c.project.python.analysis(binding.file) : undefined;
             const allowed = allowedGlobals(evaluator, c.options.allowedGlobals);
@@ -108,6 +115,7 @@ export default defineRule<Msg>({
             return;
           }
           for (const r of a.unboundReads()) {
+            if (insideError(r.node)) continue;
             const how = KIND_TEXT[r.kind];
             const control = { oracle: 'unbound-name', file: a.path, line: a.line(r.node), qualname: r.qualname, name: r.name, kind: r.kind };
             const sw = a.swallowedAt(r.node, r.kind === 'unbound' ? 'UnboundLocalError' : 'NameError');
