@@ -76,7 +76,7 @@ export default defineRule<Msg>({
       suite: {
         embedded(code, c) {
           if (code.language !== 'regex' || code.dialect !== 'python') return;
-          const v = verdict(analyseRedos(code.code, { timeoutMs }));
+          const v = verdict(analyseRedos(code.code, { timeoutMs, minDegree }));
           if (!v) return;
           c.report({ ...v, at: { start: code.ref.start, end: code.ref.end }, pointer: code.ref.pointer });
         },
@@ -85,7 +85,7 @@ export default defineRule<Msg>({
         call(node, c) {
           const lit = regexLiteralOf(node);
           if (!lit) return;
-          const v = verdict(analyseRedos(lit.pattern, { timeoutMs }, lit.flags));
+          const v = verdict(analyseRedos(lit.pattern, { timeoutMs, minDegree }, lit.flags));
           if (v) c.report({ ...v, at: lit.node });
         },
       },

@@ -138,3 +138,38 @@ describe('parseJsonDocument', () => {
     expect(r.ok).toBe(false);
   });
 });
+
+describe('positions agree with momoa on random documents', async () => {
+  const { parse } = await import('@humanwhocodes/momoa');
+  let seed = 42;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const strs = ['', 'a', 'lambda k: k["x"]', 'é😀\\"\n\t', '/~', '__proto__', 'x y'];
+  const gen = (d: number): unknown => {
+    const r = rand();
+    if (d > 3 || r < 0.3) return [null, true, false, 0, -1.5e3, 12345678901, strs[Math.floor(rand() * strs.length)]][Math.floor(rand() * 7)];
+    if (r < 0.65) return Array.from({ length: Math.floor(rand() * 4) }, () => gen(d + 1));
+    const o: Record<string, unknown> = {};
+    for (let k = 0; k < Math.floor(rand() * 4); k++) o[strs[Math.floor(rand() * strs.length)]! + k] = gen(d + 1);
+    return o;
+  };
+  it('for every value and key of 300 documents', () => {
+    for (let n = 0; n < 300; n++) {
+      const text = JSON.stringify(gen(0), null, [0, 1, '\t', 4][n % 4] as number | string).replace(/,/g, n % 3 ? ',' : ' ,\r\n');
+      const r = parseJsonDocument(text);
+      expect(r.ok).toBe(true);
+      if (!r.ok) continue;
+      const want = new Map<string, [number, number, number?, number?]>();
+      const walk = (node: any, p: string, key?: any) => {
+        want.set(p, [node.range[0], node.range[1], key?.range[0], key?.range[1]]);
+        if (node.type === 'Object') for (const m of node.members) walk(m.value, joinPointer(p, m.name.value), m.name);
+        if (node.type === 'Array') node.elements.forEach((e: any, i: number) => walk(e.value, joinPointer(p, i)));
+      };
+      walk(parse(text, { ranges: true }).body, '');
+      const got = new Map([...r.doc.values].map(([p, v]) => [p, [v.start, v.end, v.keyStart, v.keyEnd]]));
+      expect(got).toEqual(want);
+    }
+  });
+});

@@ -78,7 +78,8 @@ describe('analyseRedos', () => {
   it('says safe only for patterns that are safe', () => {
     expect(analyseRedos('abc', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'prefilter' });
     expect(analyseRedos('^(?:ANS|WAIT) [0-9]{1,3}$', { timeoutMs: 5000 }).status).toBe('safe');
-    expect(analyseRedos('^[a-z]+@[a-z]+\\.com$', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'recheck' });
+    expect(analyseRedos('^[a-z]+@[a-z]+\\.com$', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'prefilter' });
+    expect(analyseRedos('^(a|b)*c$', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'recheck' });
   });
 
   it('never calls untranslatable or invalid patterns safe', () => {
@@ -91,5 +92,38 @@ describe('analyseRedos', () => {
     analyseRedos('^(a+)+$', { timeoutMs: 5000 });
     analyseRedos('^(a+)+$', { timeoutMs: 5000 });
     expect(redosStats.recheckCalls).toBe(before);
+  });
+});
+
+describe('pre-filter soundness (belowThreshold vs recheck)', async () => {
+  const { belowThreshold } = await import('../src/suites/regex/redos.js');
+  const { checkSync } = (await import('node:module')).createRequire(import.meta.url)('recheck') as typeof import('recheck');
+  const CASES = [
+    'rows:\\s+(\\d+)', '(?P<atoms>\\d+) atoms, (?P<bonds>\\d+) bonds', '^\\s*(\\w+)\\s*=\\s*(.*?)\\s*$', 'foo.*bar.*baz', '\\s*#\\s*(.*?)\\s*$',
+    '^(a+)+$', 'a*a*a*', '^a*b*c*$', 'x\\d+y\\d+z\\d+', '\\d+\\d+\\d+', '^[a-z]+@[a-z]+\\.com$', '(\\w+\\s?)*', 'ANS (\\S+)', '^ANS\\s+(.+)$',
+    '(?m)^cols:\\s+(?P<c>\\d+)$', '.*a.*a.*a', '(ab)+c', '(?i)A+a+A+', '[^,]*,[^,]*,[^,]*', 'a+b+a+b+', '\\S+\\s+\\S+\\s+\\S+',
+  ];
+  it('never skips a pattern recheck would report', () => {
+    const wrong: string[] = [];
+    for (const p of CASES) {
+      const parsed = parsePythonRegex(p);
+      const t = toEcmaScript(parsed, { exactEol: false });
+      if (!t.ok) continue;
+      for (const minDegree of [2, 3]) {
+        if (!belowThreshold(parsed, minDegree)) continue;
+        const d = checkSync(t.source, t.flags, { timeout: 5000 });
+        const degree = d.status === 'vulnerable' ? (d.complexity.type === 'exponential' ? Infinity : d.complexity.degree) : 0;
+        if (d.status === 'unknown' || degree >= minDegree) wrong.push(`${p} (min ${minDegree}): recheck ${d.status} ${degree}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 60000);
+
+  it('skips the common linear and quadratic verifier patterns', () => {
+    for (const p of ['rows:\\s+(\\d+)', '(?P<atoms>\\d+) atoms, (?P<bonds>\\d+) bonds', '^ANS\\s+(.+)$', 'Output written on (?P<pdf>[^ ]+)']) {
+      expect(belowThreshold(parsePythonRegex(p), 3), p).toBe(true);
+    }
+    expect(belowThreshold(parsePythonRegex('^(a+)+$'), 3)).toBe(false);
+    expect(belowThreshold(parsePythonRegex('.*a.*a.*a'), 3)).toBe(false);
   });
 });

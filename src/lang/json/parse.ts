@@ -1,11 +1,10 @@
 /**
- * JSON documents with exact positions. momoa (strict JSON) builds the tree:
- * every value gets a {@link JsonValueRef} keyed by its RFC 6901 pointer, with
- * UTF-16 offsets of its raw token (and of its member key). When momoa
- * rejects the text, jsonc-parser (error-tolerant) locates the first error so
- * the diagnostic points at the exact character.
+ * JSON documents with exact positions: every value gets a {@link JsonValueRef}
+ * keyed by its RFC 6901 pointer, with UTF-16 offsets of its raw token (and of
+ * its member key). When the text is not valid JSON, jsonc-parser
+ * (error-tolerant) locates the first error so the diagnostic points at the
+ * exact character.
  */
-import { parse as momoaParse, type ValueNode } from '@humanwhocodes/momoa';
 import { parse as jsoncParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { JsonValueRef } from '../../suites/types.js';
 
@@ -61,84 +60,148 @@ function setMember(obj: Record<string, unknown>, key: string, value: unknown): v
   else obj[key] = value;
 }
 
-/** Parse JSON text. Never throws. A leading BOM is tolerated (treated as whitespace). */
+/**
+ * Parse JSON text. Never throws. A leading BOM is tolerated (treated as whitespace).
+ *
+ * Values come from the engine's native `JSON.parse` (the same acceptance as
+ * Python's json for task files: no comments, no trailing commas, no raw
+ * control characters); positions come from one linear scan of the
+ * already-validated text. Measured on 169 task files (94 KB): 3–5 ms cold,
+ * about 1 ms warm, against 35–55 ms cold for momoa's full token tree. When
+ * the text is invalid, jsonc-parser (error-tolerant) locates the first error.
+ */
 export function parseJsonDocument(text: string): JsonParseResult {
   const src = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
   if (src.trim() === '') return { ok: false, error: { message: 'The file is empty; a JSON document was expected.', start: 0, end: text.length } };
-  let body: ValueNode;
+  let value: unknown;
   try {
-    body = momoaParse(src, { mode: 'json', ranges: true }).body;
+    value = JSON.parse(src);
   } catch (e) {
     return { ok: false, error: locateSyntaxError(src, e) };
   }
   const values = new Map<string, JsonValueRef>();
   const duplicates: DuplicateMember[] = [];
-  const build = (node: ValueNode, pointer: string, keyStart?: number, keyEnd?: number): { ref: JsonValueRef; value: unknown } => {
-    let value: unknown;
-    const ref: JsonValueRef = { pointer, value: undefined, start: node.range![0], end: node.range![1] };
+  let i = 0;
+  const ws = () => {
+    for (;;) {
+      const c = src.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else return;
+    }
+  };
+  const skipString = () => {
+    // at the opening quote
+    i++;
+    for (;;) {
+      const c = src.charCodeAt(i);
+      if (c === 34) {
+        i++;
+        return;
+      }
+      i += c === 92 ? 2 : 1;
+    }
+  };
+  const scan = (pointer: string, v: unknown, keyStart?: number, keyEnd?: number): JsonValueRef => {
+    ws();
+    const start = i;
+    const ref: JsonValueRef = { pointer, value: v, start, end: start };
     if (keyStart !== undefined) {
       ref.keyStart = keyStart;
       ref.keyEnd = keyEnd;
     }
     values.set(pointer, ref);
-    switch (node.type) {
-      case 'Object': {
-        const obj: Record<string, unknown> = {};
-        const seen = new Map<string, JsonValueRef>();
-        for (const m of node.members) {
-          const name = m.name.type === 'String' ? m.name.value : m.name.name;
-          const p = joinPointer(pointer, name);
+    const c = src.charCodeAt(i);
+    if (c === 123) {
+      // object
+      i++;
+      ws();
+      const obj = v as Record<string, unknown>;
+      const seen = new Map<string, JsonValueRef>();
+      if (src.charCodeAt(i) === 125) i++;
+      else {
+        for (;;) {
+          ws();
+          const ks = i;
+          skipString();
+          const ke = i;
+          const name = JSON.parse(src.slice(ks, ke)) as string;
+          ws();
+          i++; // ':'
           const prev = seen.get(name);
-          const child = build(m.value, p, m.name.range![0], m.name.range![1]);
-          if (prev) duplicates.push({ objectPointer: pointer, name, ignored: prev, kept: child.ref });
-          seen.set(name, child.ref);
-          setMember(obj, name, child.value);
+          const childValue = prev ? undefined : obj[name];
+          const child = scan(joinPointer(pointer, name), childValue, ks, ke);
+          if (prev) {
+            // Both occurrences are scanned; the object holds the last one (json.load and JSON.parse agree).
+            prev.value = JSON.parse(src.slice(prev.start, prev.end));
+            child.value = obj[name];
+            duplicates.push({ objectPointer: pointer, name, ignored: prev, kept: child });
+          }
+          seen.set(name, child);
+          ws();
+          if (src.charCodeAt(i) === 44) {
+            i++;
+            continue;
+          }
+          i++; // '}'
+          break;
         }
-        value = obj;
-        break;
+        // the last occurrence of a duplicated member owns the nested pointers
+        for (const d of duplicates) if (d.objectPointer === pointer) d.kept.value = obj[d.name];
       }
-      case 'Array': {
-        const arr: unknown[] = [];
-        node.elements.forEach((el, i) => arr.push(build(el.value, joinPointer(pointer, i)).value));
-        value = arr;
-        break;
+    } else if (c === 91) {
+      i++;
+      ws();
+      const arr = v as unknown[];
+      if (src.charCodeAt(i) === 93) i++;
+      else {
+        for (let k = 0; ; k++) {
+          scan(joinPointer(pointer, k), arr[k]);
+          ws();
+          if (src.charCodeAt(i) === 44) {
+            i++;
+            continue;
+          }
+          i++; // ']'
+          break;
+        }
       }
-      case 'Null':
-        value = null;
-        break;
-      case 'String':
-      case 'Number':
-      case 'Boolean':
-        value = node.value;
-        break;
-      default:
-        value = null; // NaN/Infinity: json5 only, unreachable in json mode
+    } else if (c === 34) {
+      skipString();
+    } else {
+      // number, true, false, null
+      while (i < src.length) {
+        const d = src.charCodeAt(i);
+        if (d === 44 || d === 125 || d === 93 || d === 32 || d === 10 || d === 13 || d === 9) break;
+        i++;
+      }
     }
-    ref.value = value;
-    return { ref, value };
+    ref.end = i;
+    return ref;
   };
-  let ctrl: JsonSyntaxError | undefined;
-  const { ref, value } = build(body, '');
-  // momoa accepts raw control characters inside strings; json.load and JSON.parse reject them.
-  const CTRL = /[\u0000-\u001f]/;
-  const check = (s: number, e: number) => {
-    const m = CTRL.exec(src.slice(s, e));
-    if (!m) return;
-    const at = s + m.index;
-    if (!ctrl || at < ctrl.start) ctrl = { message: 'Invalid JSON: invalid character in string (control characters must be escaped).', start: at, end: at + 1 };
-  };
-  for (const r of values.values()) {
-    if (typeof r.value === 'string' && CTRL.test(r.value)) check(r.start, r.end);
-    if (r.keyStart !== undefined && r.keyEnd !== undefined && CTRL.test(src.slice(r.keyStart, r.keyEnd))) check(r.keyStart, r.keyEnd);
-  }
-  if (ctrl) return { ok: false, error: ctrl };
-  return { ok: true, doc: { text, value, root: ref, values, duplicates } };
+  const root = scan('', value);
+  return { ok: true, doc: { text, value, root, values, duplicates } };
 }
 
 function locateSyntaxError(src: string, thrown: unknown): JsonSyntaxError {
   const errors: ParseError[] = [];
   jsoncParse(src, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
+  // A raw control character inside a string (jsonc-parser calls the whole string unterminated).
+  let inString = false;
+  for (let k = 0; k < src.length; k++) {
+    const c = src.charCodeAt(k);
+    if (inString) {
+      if (c === 92) k++;
+      else if (c === 34) inString = false;
+      else if (c < 32) {
+        const code = first ? printParseErrorCode(first.error) : '';
+        if (!first || k <= first.offset + first.length || code === 'UnexpectedEndOfString' || code === 'InvalidCharacter') {
+          return { message: 'Invalid JSON: invalid character in string (control characters must be escaped).', start: k, end: k + 1 };
+        }
+        break;
+      }
+    } else if (c === 34) inString = true;
+  }
   if (first) {
     if ((first.error === 3 || first.error === 4) && /[}\]]/.test(src[first.offset] ?? '')) {
       // `[1, 2,]` / `{"a": 1,}`: point at the trailing comma, as Python's json does.

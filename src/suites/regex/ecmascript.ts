@@ -31,7 +31,17 @@ function caseVariants(cp: number): number[] {
   return [...set];
 }
 
-export function toEcmaScript(p: PyPattern): Translation {
+export interface TranslateOptions {
+  /**
+   * Translate Python's `$` (end, or before a final newline) exactly as `(?=\n?$)`.
+   * Off for ReDoS analysis: the look-ahead cannot add ambiguity but makes
+   * recheck up to 100× slower.
+   */
+  exactEol?: boolean;
+}
+
+export function toEcmaScript(p: PyPattern, options: TranslateOptions = {}): Translation {
+  const exactEol = options.exactEol !== false;
   const ascii = (p.flags & FLAG.a) !== 0;
   const globalM = (p.flags & FLAG.m) !== 0;
   const cat = (name: string, inClass: boolean): string => {
@@ -84,7 +94,7 @@ export function toEcmaScript(p: PyPattern): Translation {
         const m = (flags & FLAG.m) !== 0;
         switch (n.name) {
           case 'bol': return m === globalM ? '^' : m ? '(?<![^\\n])' : '(?<![\\s\\S])';
-          case 'eol': return m === globalM ? (m ? '$' : '(?=\\n?$)') : m ? '(?![^\\n])' : '(?=\\n?(?![\\s\\S]))';
+          case 'eol': return m === globalM ? (m || !exactEol ? '$' : '(?=\\n?$)') : m ? '(?![^\\n])' : exactEol ? '(?=\\n?(?![\\s\\S]))' : '(?![\\s\\S])';
           case 'A': return globalM ? '(?<![\\s\\S])' : '^';
           case 'Z': return globalM ? '(?![\\s\\S])' : '$';
           case 'b': return '\\b';
