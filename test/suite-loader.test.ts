@@ -146,3 +146,20 @@ describe('validateTask', () => {
     expect(validateTask(t)).toEqual([]);
   });
 });
+
+describe('loadSuites on hostile input', () => {
+  it('survives a 10 MB task, a deeply nested document and binary-looking text', async () => {
+    const big = JSON.stringify({ type: 'TeXstudio', instruction: 'x'.repeat(5_000_000), evaluate: Array.from({ length: 20000 }, (_, i) => ({ type: 'compile', path: `/p/${i}.tex` })) });
+    const deep = '['.repeat(200_000) + ']'.repeat(200_000);
+    const files = [
+      file('tasks/TeXstudio/big.json', big),
+      file('tasks/Lean/deep.json', deep),
+      file('tasks/Lean/binary.json', '\u0000\u0001\u0002PNG\r\n'),
+    ];
+    const t0 = performance.now();
+    const { suites, problems } = await loadSuites(files, { root: ROOT });
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(suites[0]!.tasks[0]!.entries).toHaveLength(20000);
+    expect(problems.map((p) => path.basename(p.file))).toEqual(['deep.json', 'binary.json']);
+  });
+});

@@ -178,7 +178,14 @@ export function parseJsonDocument(text: string): JsonParseResult {
     ref.end = i;
     return ref;
   };
-  const root = scan('', value);
+  let root: JsonValueRef;
+  try {
+    root = scan('', value);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    // Deeper than the stack allows (Python's json.load fails with RecursionError long before).
+    return { ok: false, error: { message: 'Invalid JSON for a task file: the document is nested too deeply to read (Python\'s json.load raises RecursionError).', start: 0, end: Math.min(1, text.length) } };
+  }
   return { ok: true, doc: { text, value, root, values, duplicates } };
 }
 
