@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SourceText } from '../src/engine/source.js';
 import type { SourceFile } from '../src/engine/project.js';
-import { buildBundleModel } from '../src/lang/ts/index.js';
+import { buildBundleModel } from '../src/lang/ts/bundle-model.js';
 import type { BundleModel } from '../src/lang/ts/types.js';
 
 function model(text: string, path = '/b/model.ts'): BundleModel | undefined {

@@ -7,8 +7,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 as Ajv2020Class } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
+
+/** ajv costs ~0.1 s to load: load it on first use (synchronously; it is CommonJS). */
+const loadAjv = (): typeof Ajv2020Class => (createRequire(import.meta.url)('ajv/dist/2020') as { Ajv2020: typeof Ajv2020Class }).Ajv2020;
 import type { SeveritySetting } from '../engine/types.js';
 
 export const CONFIG_FILE = 'vaudit.config.json';
@@ -50,10 +54,10 @@ export const SCHEMAS_DIR = [path.resolve(here, '../../schemas'), path.resolve(he
   existsSync(path.join(d, 'config.schema.json')),
 ) ?? path.resolve(here, '../../schemas');
 
-let validator: ReturnType<Ajv2020['compile']> | undefined;
+let validator: ReturnType<Ajv2020Class['compile']> | undefined;
 function validate(doc: unknown): ErrorObject[] {
   if (!validator) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const ajv = new (loadAjv())({ allErrors: true, strict: false });
     validator = ajv.compile(JSON.parse(readFileSync(path.join(SCHEMAS_DIR, 'config.schema.json'), 'utf8')));
   }
   return validator(doc) ? [] : [...(validator.errors ?? [])];

@@ -22,7 +22,7 @@ import type { ConfigResolver, LoadedConfig } from '../config/load.js';
 import { loadSuites, type SuiteProblem } from '../suites/index.js';
 import { bindVerifiers } from '../suites/binding.js';
 import { analysePython } from '../lang/python/project.js';
-import { buildBundleModel } from '../lang/ts/index.js';
+import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
@@ -101,6 +101,7 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
     adapterOptions: o.rootConfig.config.adapterOptions,
   });
   bindVerifiers(suites, o.python, o.rootConfig.config.adapterOptions ?? {});
+  await prepareBundleAnalysis(sorted);
   const bundles = new Map<string, BundleModel>();
   const problems: FileProblem[] = [];
   const bundleOf = o.bundleOf ?? buildBundleModel;

@@ -7,7 +7,11 @@
 import { readFileSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+
+/** ajv costs ~0.1 s to load: load it on first use (synchronously; it is CommonJS). */
+const loadAjv = (): typeof Ajv2020Class => (createRequire(import.meta.url)('ajv/dist/2020') as { Ajv2020: typeof Ajv2020Class }).Ajv2020;
 import type { Task, JsonValueRef } from './types.js';
 import { FAMILY_KINDS, isCommentMember } from './families.js';
 import { joinPointer, splitPointer } from '../lang/json/parse.js';
@@ -58,7 +62,7 @@ let compiled: Compiled | undefined;
 function compile(): Compiled {
   if (compiled) return compiled;
   const dir = schemasDir();
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true });
+  const ajv = new (loadAjv())({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true });
   const load = (name: string) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as Record<string, any>;
   const common = load('common.schema.json');
   ajv.addSchema(common);

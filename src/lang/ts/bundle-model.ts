@@ -28,7 +28,8 @@ import type {
   VerdictReturn,
 } from './types.js';
 
-export const BUNDLE_MODULE = 'vaudit/bundle';
+import { BUNDLE_MODULE, mayBeBundle } from './index.js';
+export { BUNDLE_MODULE, mayBeBundle };
 const DEFINE = 'defineCorrectnessModel';
 const PROMISE_COMBINATORS = new Set(['all', 'allSettled', 'race', 'any']);
 const ELEMENT_CALLBACKS = new Set(['map', 'flatMap', 'forEach', 'filter', 'some', 'every', 'find', 'findIndex', 'findLast']);
@@ -62,9 +63,6 @@ function scriptKind(path: string): ts.ScriptKind {
 }
 
 /** Cheap text pre-filter: can this file be a bundle at all? */
-export function mayBeBundle(text: string): boolean {
-  return text.includes(BUNDLE_MODULE) || text.includes(DEFINE);
-}
 
 export function buildBundleModel(file: SourceFile): BundleModel | undefined {
   const text = file.source.text;

@@ -38,6 +38,10 @@ let safeRegex: ((re: string | RegExp, opts?: { limit?: number }) => boolean) | u
 function recheck(): CheckSync | null {
   if (checkSyncFn === undefined) {
     try {
+      // recheck's default sync backend runs a worker thread that starts the native `recheck agent`
+      // binary: a process vaudit's host does not own. The pure (Scala.js, in-process) backend starts
+      // nothing; it is slower per pattern, which the pre-filter and the per-pattern cache absorb.
+      process.env.RECHECK_SYNC_BACKEND = 'pure';
       checkSyncFn = (require('recheck') as { checkSync: CheckSync }).checkSync;
     } catch {
       checkSyncFn = null;
