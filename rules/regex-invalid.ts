@@ -18,7 +18,7 @@ export default defineRule<Msg>({
     layers: ['suite', 'python'],
     languages: ['json', 'python'],
     messages: {
-      invalid: 'This regular expression is invalid for Python\'s re ({{error}} at position {{pos}}): re.compile raises re.error whenever the check runs, so the entry can never pass and an error-swallowing verifier reports a silent failure. {{hint}}',
+      invalid: 'This regular expression is invalid for Python\'s re ({{error}} at position {{pos}}): re.compile raises re.error whenever the check runs, so the entry can never pass and an error-swallowing verifier reports a silent failure; {{hint}}.',
     },
     docs: {
       whatItDoes:
@@ -56,10 +56,10 @@ export default defineRule<Msg>({
   create() {
     const hint = (msg: string) =>
       /unknown extension \?<[^=!]/.test(msg)
-        ? 'Python names groups with (?P<name>…), not (?<name>…).'
+        ? 'name the group with (?P<name>…), as Python requires, not (?<name>…)'
         : /bad escape \\k/.test(msg)
-          ? 'Python refers to a named group with (?P=name), not \\k<name>.'
-          : 'Fix the pattern so that re.compile accepts it (test it with python -c "import re; re.compile(...)").';
+          ? 'refer to a named group with (?P=name), as Python requires, not \\k<name>'
+          : 'fix the pattern so that re.compile accepts it (check with python -c "import re; re.compile(...)")';
     return {
       suite: {
         embedded(code, ctx) {
