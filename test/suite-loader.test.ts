@@ -163,3 +163,18 @@ describe('loadSuites on hostile input', () => {
     expect(problems.map((p) => path.basename(p.file))).toEqual(['deep.json', 'binary.json']);
   });
 });
+
+describe('embedded code discovery', () => {
+  it('finds code in nested option objects but never inside expected data', async () => {
+    const text = JSON.stringify({
+      type: 'ChimeraX', instruction: 'x',
+      evaluate: [{ type: 'info', key: 'log', value: { find: 'not code', key: 'lambda x: x' }, args: [{ pred: 'p' }], options: { pred: 'lambda key, value: key == value', pattern: '\\d+' } }],
+    });
+    const { suites } = await loadSuites([file('tasks/ChimeraX/n.json', text)], { root: ROOT });
+    const codes = suites[0]!.tasks[0]!.entries[0]!.embedded;
+    expect(codes.map((c) => [c.ref.pointer, c.language])).toEqual([
+      ['/evaluate/0/options/pred', 'python'],
+      ['/evaluate/0/options/pattern', 'regex'],
+    ]);
+  });
+});

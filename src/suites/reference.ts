@@ -14,6 +14,8 @@ import type { EmbeddedCode, JsonValueRef, Suite, Task, VerifierEntry } from './t
 import { FAMILIES, LAMBDA_FIELDS, REGEX_FIELDS, isCommentMember, looksLikeLambda } from './families.js';
 
 const FAMILY_SET = new Set(FAMILIES);
+/** Entry members that hold expected data, never code (a `{"find": …}` inside `value` is data). */
+const DATA_FIELDS = new Set(['value', 'args', 'text', 'expected']);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -81,7 +83,7 @@ function embeddedIn(doc: JsonDocument, entry: VerifierEntry, task: Task): Embedd
             task,
           });
         }
-      } else if (typeof v === 'object' && v !== null) {
+      } else if (typeof v === 'object' && v !== null && !DATA_FIELDS.has(name)) {
         visit(p, v, depth + 1);
       }
     }
