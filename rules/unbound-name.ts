@@ -32,7 +32,8 @@ export default defineRule<Msg>({
   meta: {
     id: 'unbound-name',
     description: 'A name read on a path where it was never bound: NameError, often swallowed into a verdict.',
-    defaultSeverity: 'error',
+    // warning by default; each finding is an error when the NameError is swallowed into a verdict
+    defaultSeverity: 'warn',
     layers: ['python', 'javascript'],
     languages: ['python', 'json', 'javascript'],
     messages: {
@@ -45,7 +46,7 @@ export default defineRule<Msg>({
       embedded: '`{{name}}` in this lambda is neither a parameter, a builtin nor a global of the verifier that evaluates it, so the verifier raises NameError when it calls the lambda. Use the lambda\'s parameters (or add the module to `allowedGlobals`).',
     },
     docs: {
-      whatItDoes: 'Finds reads of names that are unbound on every path, possibly unbound on some path, or bound nowhere — per function, over if/elif/else, loops with else, try/except/else/finally, with, match and early exits — and in lambdas embedded in task JSON.',
+      whatItDoes: 'Finds reads of names that are unbound on every path, possibly unbound on some path, or bound nowhere — per function, over if/elif/else, loops with else, try/except/else/finally, with, match and early exits — and in lambdas embedded in task JSON. A finding is an error when an enclosing handler or decorator turns the NameError into a verdict (the benchmark silently lies), a warning otherwise (the verifier crashes loudly); a severity set in the config applies to all.',
       why: 'A verifier that raises NameError never grades the task. Wrapped in an exception-swallowing decorator (as in VER-001), the error silently becomes `False`: every agent fails the task and nobody notices.',
       incorrect: [
         {
@@ -94,7 +95,7 @@ export default defineRule<Msg>({
           const name = (node as unknown as { name: string }).name;
           if (allowed.has(name)) return;
           const sw = swallowingCatch(node, ancestors);
-          if (sw) c.report({ messageId: 'jsSwallowed', data: { name, line: c.unit.file.source.positionAt(sw.catchStart).line, verdict: sw.verdict }, at: node });
+          if (sw) c.report({ messageId: 'jsSwallowed', data: { name, line: c.unit.file.source.positionAt(sw.catchStart).line, verdict: sw.verdict }, at: node, severity: 'error' });
           else c.report({ messageId: 'jsUndefined', data: { name }, at: node });
         },
       },
@@ -110,7 +111,8 @@ export default defineRule<Msg>({
             const allowed = allowedGlobals(evaluator, c.options.allowedGlobals);
             for (const r of a.unboundReads()) {
               if (r.kind !== 'undefined' || allowed.has(r.name)) continue;
-              c.report({ messageId: 'embedded', data: { name: r.name }, at: r.node, control: { oracle: 'unbound-name', name: r.name } });
+              // the verifier evals the lambda inside its own error handling: treat as swallowed
+              c.report({ messageId: 'embedded', data: { name: r.name }, at: r.node, control: { oracle: 'unbound-name', name: r.name }, severity: 'error' });
             }
             return;
           }
@@ -127,6 +129,7 @@ export default defineRule<Msg>({
                 data: { name: r.name, how, by, where, verdict: sw.verdict },
                 at: r.node,
                 control: { ...control, swallowedBy: { file: sw.file, line: sw.line, kind: sw.kind } },
+                severity: 'error',
               });
               continue;
             }

@@ -117,3 +117,23 @@ describe('bad input never stops the run', () => {
     r.dispose();
   });
 });
+
+describe('per-finding severity', () => {
+  const judged = defineRule({
+    meta: { id: 'judged', description: 'test rule', defaultSeverity: 'warn', layers: ['python'], languages: ['python'], messages: { m: 'Identifier {{name}} is judged by the rule itself.' }, docs },
+    create(ctx) {
+      return { python: { identifier(node) { ctx.report({ messageId: 'm', data: { name: node.text }, at: node, severity: node.text === 'hot' ? 'error' : undefined }); } } };
+    },
+  });
+  const set = new Map<string, Rule>([['judged', judged]]);
+  it('uses the rule\'s judgement unless the user configured a severity', async () => {
+    write('v.py', 'hot = cold\n');
+    const r = await lint({ paths: [dir], cwd: dir, ruleSet: set });
+    expect(r.findings.map((f) => [f.message.split(' ')[1], f.severity])).toEqual([['hot', 'error'], ['cold', 'warning']]);
+    r.dispose();
+    write('vaudit.config.json', JSON.stringify({ rules: { judged: 'warn' } }));
+    const r2 = await lint({ paths: [dir], cwd: dir, ruleSet: set });
+    expect(r2.findings.map((f) => f.severity)).toEqual(['warning', 'warning']);
+    r2.dispose();
+  });
+});

@@ -33,6 +33,8 @@ export const INTERNAL_ERROR_RULE = 'internal-error';
 interface RuleSetting {
   severity: SeveritySetting;
   options: Record<string, unknown>;
+  /** The user configured the severity (config file or editor settings). */
+  explicit: boolean;
 }
 
 function settingFor(rule: Rule, cfg: LoadedConfig, overrides?: Record<string, SeveritySetting>): RuleSetting {
@@ -46,7 +48,7 @@ function settingFor(rule: Rule, cfg: LoadedConfig, overrides?: Record<string, Se
   }
   const o = overrides?.[rule.meta.id];
   if (o) severity = o;
-  return { severity, options };
+  return { severity, options, explicit: raw !== undefined || o !== undefined };
 }
 
 function toSeverity(s: SeveritySetting): Severity {
@@ -204,7 +206,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
           ruleId: rule.meta.id,
           messageId: d.messageId,
           message: fillTemplate(template, d.data),
-          severity: toSeverity(setting.severity),
+          severity: d.severity && !setting.explicit ? d.severity : toSeverity(setting.severity),
           file: unit.file.path,
           range: toRange(d.at),
           pointer: d.pointer ?? (unit.embedded ? unit.embedded.ref.pointer : defaultPointer?.()),

@@ -71,6 +71,10 @@ export interface ReportDescriptor<M extends string> {
   pointer?: string;
   related?: RelatedLocation[];
   control?: ControlCaseRequest;
+  /** The rule's own judgement of this finding's severity (e.g. `error` when a NameError is swallowed
+   *  into a verdict, `warning` otherwise). Used only when the user has not configured the rule's
+   *  severity; a configured `warn`/`error` always wins. */
+  severity?: 'error' | 'warning';
 }
 
 export interface RuleContext<M extends string = string> {
