@@ -21,7 +21,6 @@ const scales = opt('--scales', '1,10').split(',').map(Number);
 const runs = Number(opt('--runs', '3'));
 const peers = args.includes('--peers');
 
-const { genSuite } = await import('./gen-suite.mjs');
 const { lint } = await import(path.join(root, 'dist/src/engine/lint.js'));
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -43,8 +42,9 @@ const rows = [];
 for (const scale of scales) {
   const dir = mkdtempSync(path.join(tmpdir(), `vaudit-bench-${scale}x-`));
   try {
-    const suite = genSuite(path.join(dir, 'tasks'), scale);
-    const py = genPython(dir, 8000 * scale);
+    const gen = spawnSync(process.execPath, [path.join(here, 'gen-suite.mjs'), path.join(dir, 'suite'), String(scale), '--verifier'], { encoding: 'utf8' });
+    if (gen.status !== 0) throw new Error(`gen-suite failed: ${gen.stderr}`);
+    const py = genPython(path.join(dir, 'extra'), 8000 * scale);
     // in-process: first (cold, includes wasm init on the first scale) and warm
     const inproc = [];
     let result;
@@ -70,7 +70,7 @@ for (const scale of scales) {
       const alt = '/tmp/scratch-pyright/node_modules/.bin/pyright';
       const bin = existsSync(pyright) ? pyright : existsSync(alt) ? alt : undefined;
       if (bin) {
-        const t = timeProcess([bin, '--pythonversion', '3.11', path.join(dir, 'verifier')], dir);
+        const t = timeProcess([bin, '--pythonversion', '3.11', dir], dir);
         rows[rows.length - 1].pyrightMs = +t.ms.toFixed(0);
         rows[rows.length - 1].vsPyright = `${(t.ms / whole.ms).toFixed(1)}× faster`;
       }
