@@ -20,6 +20,7 @@ import lambdaSyntax from './oracles/lambda-syntax.js';
 import regexInvalid from './oracles/regex-invalid.js';
 import firstMatchLambda from './oracles/first-match-lambda.js';
 import substringContainment from './oracles/substring-containment.js';
+import { BUNDLE_ORACLES, confirmBundleFindings } from './bundle/index.js';
 
 export type { RunRecord } from './host.js';
 
@@ -52,6 +53,7 @@ export async function confirmFindings(findings: Finding[], project: Project | un
     const finding = findings[i]!;
     const control = finding.control;
     if (!control) continue;
+    if (BUNDLE_ORACLES.has(control.oracle)) continue; // bundle oracles: Node children, below
     const oracle = ORACLES.get(control.oracle);
     if (!oracle) {
       finding.confirmation = { status: 'unsupported', detail: `no oracle '${control.oracle}' in src/confirm/oracles` };
@@ -81,6 +83,8 @@ export async function confirmFindings(findings: Finding[], project: Project | un
         onRun: (r) => opts.onRun?.(r, (done += r.caseIds?.length ?? 1), all.length),
       })
     : [];
+  // Bundle findings (src/confirm/bundle): evaluate in Node children started by the same host.
+  await confirmBundleFindings(findings, project, { host, timeoutMs, jobs, onRun: opts.onRun });
   const byId = new Map<string, CaseResult>(results.map((r) => [r.id, r]));
   for (const { finding, plan, prefix } of planned) {
     const view = new Map<string, CaseResult>();

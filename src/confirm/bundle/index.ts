@@ -1,0 +1,110 @@
+/**
+ * Confirmation of bundle findings: the oracles named by the bundle rules (`non-leaf-tool-input`,
+ * `unawaited-tool-run`, `ungrounded-pass`, `nonresult-as-verdict`) plan control cases — one check of a
+ * bundle, on one input, with one scripted tool answer — which run in Node children started by the host
+ * (batched: several cases, and several bundles, per child; cases shared by findings run once). Each
+ * oracle's judgement fills `finding.confirmation`, pointing at the child's run record (`runId`). A
+ * non-result of the host passes through as is.
+ */
+import type { Confirmation, Finding } from '../../engine/types.js';
+import type { Project } from '../../engine/project.js';
+import type { Host, RunRecord } from '../host.js';
+import { inputsFor } from './cases.js';
+import { prepareBundle, type PreparedBundle } from './load.js';
+import { runBundleCases } from './run.js';
+import type { BundleCase, BundleCaseResult, BundleOracle, BundlePlan } from './types.js';
+import nonLeafToolInput from '../oracles/non-leaf-tool-input.js';
+import unawaitedToolRun from '../oracles/unawaited-tool-run.js';
+import ungroundedPass from '../oracles/ungrounded-pass.js';
+import nonresultAsVerdict from '../oracles/nonresult-as-verdict.js';
+
+export type * from './types.js';
+export { prepareBundle } from './load.js';
+export { casesFileFor, generateInputs, inputsFor, readDeclaredCases } from './cases.js';
+export { runBundleCases } from './run.js';
+
+export const BUNDLE_ORACLES: ReadonlyMap<string, BundleOracle> = new Map([nonLeafToolInput, unawaitedToolRun, ungroundedPass, nonresultAsVerdict].map((o) => [o.id, o]));
+
+export interface BundleConfirmOptions {
+  host: Host;
+  /** Bound for one evaluate to settle (ms, default 2000). */
+  timeoutMs?: number;
+  /** Parallel Node children (default 2). */
+  jobs?: number;
+  /** Cases per child (default 64). */
+  batchSize?: number;
+  onRun?: (r: RunRecord, done: number, total: number) => void;
+}
+
+/** Does the confirm stage route this finding to a bundle oracle? */
+export function isBundleFinding(f: Finding): boolean {
+  return !!f.control && BUNDLE_ORACLES.has(f.control.oracle);
+}
+
+/** Confirm the bundle findings among `findings` (others are left alone); fills `finding.confirmation`. */
+export async function confirmBundleFindings(findings: Finding[], project: Project | undefined, opts: BundleConfirmOptions): Promise<{ cases: number; runs: RunRecord[] }> {
+  const timeoutMs = opts.timeoutMs ?? 2000;
+  const bundles = new Map<string, PreparedBundle>();
+  const planned: Array<{ finding: Finding; plan: BundlePlan }> = [];
+  const all = new Map<string, BundleCase>();
+  // Sites of every finding on a file, so one instrumented copy serves them all.
+  const extraSites = new Map<string, Set<string>>();
+  const mine = findings.filter(isBundleFinding);
+  for (const f of mine) {
+    const file = typeof f.control!.file === 'string' ? f.control!.file : f.file;
+    const s = extraSites.get(file) ?? new Set<string>();
+    for (const k of ['run', 'at'] as const) {
+      const v = f.control![k] as { start?: number; end?: number } | undefined;
+      if (v && typeof v.start === 'number' && typeof v.end === 'number') s.add(`${v.start}:${v.end}`);
+    }
+    extraSites.set(file, s);
+  }
+  for (const finding of mine) {
+    const control = finding.control!;
+    const oracle = BUNDLE_ORACLES.get(control.oracle)!;
+    const file = typeof control.file === 'string' ? control.file : finding.file;
+    let plan: BundlePlan | Confirmation;
+    try {
+      let b = bundles.get(file);
+      if (!b) {
+        b = prepareBundle(file, extraSites.get(file));
+        bundles.set(file, b);
+      }
+      plan = oracle.plan({ finding, control, project, bundle: b, inputs: inputsFor(b), timeoutMs });
+    } catch (e) {
+      finding.confirmation = { status: 'crash', detail: `oracle ${oracle.id} could not plan a control case: ${(e as Error).message}` };
+      continue;
+    }
+    if (!('cases' in plan)) {
+      finding.confirmation = plan;
+      continue;
+    }
+    planned.push({ finding, plan });
+    for (const c of plan.cases) {
+      const have = all.get(c.id);
+      if (have) {
+        if (!have.ruleIds.includes(oracle.id)) have.ruleIds.push(oracle.id);
+      } else all.set(c.id, { ...c, ruleIds: [...c.ruleIds] });
+    }
+  }
+  const runs: RunRecord[] = [];
+  let done = 0;
+  const results: ReadonlyMap<string, BundleCaseResult> = all.size
+    ? await runBundleCases(opts.host, [...all.values()], bundles, {
+        jobs: opts.jobs,
+        batchSize: opts.batchSize,
+        onRun: (r) => {
+          runs.push(r);
+          opts.onRun?.(r, (done += r.caseIds?.length ?? 1), all.size);
+        },
+      })
+    : new Map();
+  for (const { finding, plan } of planned) {
+    try {
+      finding.confirmation = plan.judge(results);
+    } catch (e) {
+      finding.confirmation = { status: 'crash', detail: `oracle judgement failed: ${(e as Error).message}` };
+    }
+  }
+  return { cases: all.size, runs };
+}
