@@ -106,7 +106,9 @@ export interface JavaScriptVisitors<M extends string> {
 export interface SuiteVisitors<M extends string> {
   task?(task: Task, ctx: RuleContext<M>): void;
   entry?(entry: VerifierEntry, ctx: RuleContext<M>): void;
-  /** Code embedded in a JSON string (lambda or regex); offsets in reports are decoded-code offsets. */
+  /** Code embedded in a JSON string (lambda or regex), once per string. Reports here use FILE offsets like the
+   *  other suite visitors (map code offsets with `code.toFileOffset`); Python visitors that run on the
+   *  embedded lambda itself report in code offsets and the engine maps them. */
   embedded?(code: EmbeddedCode, ctx: RuleContext<M>): void;
 }
 
