@@ -77,6 +77,10 @@ export interface CaseResult {
   events: PyEvent[];
   lines: Record<string, number[]>;
   calls?: unknown[];
+  /** Names of stub tools the case invoked, in order. */
+  stubCalls?: string[];
+  /** Connections each stub server received. */
+  serverHits?: number;
   ms?: number;
   detail?: string;
   /** The run record of the batch that produced this answer. */
@@ -109,6 +113,16 @@ export interface BatchOptions {
 }
 
 /** Run Python control cases in batches through the host. Results come back in input order. */
+/** Stubs note each invocation next to their bin directory (read back by the harness as `stubCalls`). */
+function withInvocationLog(body: string): string {
+  const log = 'echo "${0##*/}" >> "${0%/*}/../invoked"\n';
+  if (body.startsWith('#!')) {
+    const nl = body.indexOf('\n');
+    return nl < 0 ? `${body}\n${log}` : body.slice(0, nl + 1) + log + body.slice(nl + 1);
+  }
+  return `#!/bin/sh\n${log}${body}`;
+}
+
 export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOptions = {}): Promise<CaseResult[]> {
   const results = new Map<string, CaseResult>();
   const batchSize = Math.max(1, opts.batchSize ?? 100);
@@ -145,8 +159,8 @@ async function runBatch(
       const stubs = c.stubTools ?? {};
       const { stubTools: _s, ...rest } = c;
       if (Object.keys(stubs).length === 0) return rest;
-      for (const [name, body] of Object.entries(stubs)) files[`case-${i}/bin/${name}`] = { content: body, mode: 0o755 };
-      return { ...rest, env: { ...(c.env ?? {}), PATH: `{cell}/case-${i}/bin:/usr/local/bin:/usr/bin:/bin` } };
+      for (const [name, body] of Object.entries(stubs)) files[`case-${i}/bin/${name}`] = { content: withInvocationLog(body), mode: 0o755 };
+      return { ...rest, stubLog: `case-${i}/invoked`, env: { ...(c.env ?? {}), PATH: `{cell}/case-${i}/bin:/usr/local/bin:/usr/bin:/bin` } };
     }
     return c;
   });

@@ -483,7 +483,7 @@ export class Host {
     const a = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--clearenv'];
     a.push('--ro-bind', '/usr', '/usr');
     for (const l of ['lib', 'lib64', 'bin', 'sbin']) if (existsSync(`/usr/${l}`)) a.push('--symlink', `usr/${l}`, `/${l}`);
-    for (const f of ['/etc/ld.so.cache', '/etc/localtime', '/etc/passwd', '/etc/group']) if (existsSync(f)) a.push('--ro-bind', f, f);
+    for (const f of ['/etc/ld.so.cache', '/etc/localtime', '/etc/passwd', '/etc/group', '/etc/hosts', '/etc/nsswitch.conf']) if (existsSync(f)) a.push('--ro-bind', f, f);
     a.push('--proc', '/proc', '--dev', '/dev');
     a.push('--size', String(256 * 1024 * 1024), '--tmpfs', '/tmp');
     const binds = new Set<string>();

@@ -295,14 +295,16 @@ function resolveModuleFile(root: string, dotted: string): string | undefined {
 /** Slice `file` for a control case of the function named `qualname` (or containing `line`). */
 export async function slicePython(
   file: string,
-  by: { qualname?: string; line?: number },
+  by: { qualname?: string; line?: number; /** the whole module (module-level code): qualname '' */ module?: boolean },
   readText: (path: string) => string = (f) => readFileSync(f, 'utf8'),
 ): Promise<Slice | undefined> {
   const text = readText(file);
   const p = await parseText(text);
-  const hit = findFunction(p, by);
-  if (!hit) return undefined;
-  const info = (await functionInfo(text, { qualname: hit.qualname }))!;
+  const hit = by.module ? undefined : findFunction(p, by);
+  if (!hit && !by.module) return undefined;
+  const info: FunctionInfo = hit
+    ? (await functionInfo(text, { qualname: hit.qualname }))!
+    : { qualname: '', startLine: 1, endLine: p.lineStarts.length, params: [], isMethod: false, reads: {} };
   const root = importRoot(file);
   const entryModule = moduleName(file, root);
   const wanted = new Map<string, { file: string; roots: Set<string> | 'all' }>();
@@ -459,7 +461,7 @@ export async function slicePython(
     if (w.roots === 'all' || w.roots.size !== before) pending.push(mod);
   }
 
-  await sliceOne(entryModule, file, text, new Set(), hit);
+  await sliceOne(entryModule, file, text, hit ? new Set() : 'all', hit);
   const done = new Set<string>();
   let guard = 0;
   while (pending.length && guard++ < 200) {
@@ -476,7 +478,7 @@ export async function slicePython(
   return {
     modules: [...modules.values()],
     entryModule,
-    qualname: hit.qualname,
+    qualname: hit?.qualname ?? '',
     traceFiles: [...modules.values()].map((m) => m.filename),
     info,
   };

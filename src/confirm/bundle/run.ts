@@ -67,8 +67,7 @@ export async function runBundleCases(
     for (;;) {
       const batch = queue.shift();
       if (!batch) return;
-      const remaining = await runBatch(host, batch, bundles, results, opts);
-      if (remaining.length) queue.push(remaining);
+      for (const next of await runBatch(host, batch, bundles, results, opts)) if (next.length) queue.push(next);
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, queue.length || 1) }, worker));
@@ -81,7 +80,7 @@ async function runBatch(
   bundles: ReadonlyMap<string, PreparedBundle>,
   results: Map<string, BundleCaseResult>,
   opts: BundleBatchOptions,
-): Promise<BundleCase[]> {
+): Promise<BundleCase[][]> {
   const files: Record<string, string | { content: string | Buffer }> = {
     'harness.mjs': harnessSource(),
     'node_modules/vaudit/package.json': JSON.stringify({ name: 'vaudit', type: 'module', exports: { './bundle': './bundle.js' } }),
@@ -108,7 +107,11 @@ async function runBatch(
     answers: c.answers,
     deadlineMs: c.deadlineMs,
   }));
-  const timeoutMs = Math.min(batch.reduce((s, c) => s + c.deadlineMs + 250, 0) + 3000, opts.maxBatchMs ?? 60_000);
+  // A case waits at most its own deadline inside the child; the batch bound only has to catch a child
+  // that stopped answering (a synchronous endless loop): a short share per case keeps that cheap, and
+  // a case that needs longer is retried in a batch of its own (then with its full deadline).
+  const perCase = batch.length === 1 ? batch[0]!.deadlineMs + 250 : 250;
+  const timeoutMs = Math.min(batch.reduce((s, c) => s + Math.min(c.deadlineMs + 250, perCase), 0) + 1500, opts.maxBatchMs ?? 60_000);
   let buffered = '';
   const answered: BundleCaseResult[] = [];
   let ready = false;
@@ -149,6 +152,9 @@ async function runBatch(
   const missing = batch.filter((c) => !results.has(c.id));
   if (missing.length === 0) return [];
   const inFlight = missing[0]!;
+  // A batch that ran out of its short per-case share: the case in flight gets a child of its own,
+  // with its full deadline, before a timeout is its answer.
+  if (ready && res.record.outcome === 'timeout' && batch.length > 1) return [[inFlight], missing.slice(1)];
   const outcome: NonResultOutcome = res.record.outcome === 'executed' ? 'crash' : res.record.outcome;
   const detail =
     res.record.detail ??
@@ -159,5 +165,5 @@ async function runBatch(
     for (const c of missing.slice(1)) results.set(c.id, { id: c.id, status: outcome, runs: [], rets: [], pendingAtReturn: [], runId, detail });
     return [];
   }
-  return missing.slice(1);
+  return [missing.slice(1)];
 }

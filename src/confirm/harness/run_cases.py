@@ -21,7 +21,9 @@ Doubles (specs) provide application STATE only: {"$double": "object", "attrs": {
 {"$double": "response", "status", "text"}, {"$double": "self", "attrs": {...}} (the flagged method's
 own class supplies every method not given as state), {"$tuple": [...]}, {"$set": [...]}.
 """
+import asyncio
 import builtins
+import inspect
 import importlib
 import importlib.abc
 import importlib.util
@@ -278,9 +280,10 @@ def start_server(spec):
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind(("127.0.0.1", int(spec["port"])))
     srv.listen(16)
-    srv.settimeout(0.2)
+    srv.settimeout(0.05)
     stop = threading.Event()
     held = []
+    hits = [0]
 
     def serve():
         while not stop.is_set():
@@ -288,6 +291,7 @@ def start_server(spec):
                 conn, _ = srv.accept()
             except OSError:
                 continue
+            hits[0] += 1
             if spec.get("stall"):
                 held.append(conn)
                 continue
@@ -309,9 +313,11 @@ def start_server(spec):
 
     def close():
         stop.set()
+        t.join(1.0)  # the accept loop has let go of the socket before it is closed
         for c in held:
             c.close()
         srv.close()
+        return hits[0]
 
     return close
 
@@ -329,6 +335,7 @@ def run_case(case):
     lines = {}
     events = []
     seen_exc = set()
+    keep_alive = []  # exception objects stay referenced, so their ids are not reused within the case
 
     def local(frame, event, arg):
         if event == "line":
@@ -339,6 +346,7 @@ def run_case(case):
             exc = arg[1]
             if id(exc) not in seen_exc and not isinstance(exc, CaseDeadline):
                 seen_exc.add(id(exc))
+                keep_alive.append(exc)
                 events.append({"type": type(exc).__name__, "message": str(exc)[:300],
                                "file": frame.f_code.co_filename, "line": frame.f_lineno, "func": frame.f_code.co_name})
         return local
@@ -396,7 +404,14 @@ def run_case(case):
                 finally:
                     sys.settrace(None)
                     added_modules = [m for m in sys.modules if m not in before]
-                fn, owner = resolve_qualname(module, case["entry"]["qualname"])
+                if not case["entry"].get("qualname"):
+                    # module-level code: importing it was the run
+                    out["status"] = "returned"
+                    out["value"] = None
+                    fn = None
+                else:
+                    fn, owner = resolve_qualname(module, case["entry"]["qualname"])
+        if op in ("call", "lambda") and fn is not None:
             args = [decode(a, rec, "arg%d" % i) for i, a in enumerate(case.get("args") or [])]
             kwargs = {k: decode(v, rec, k) for k, v in (case.get("kwargs") or {}).items()}
             if case.get("self") is not None:
@@ -405,6 +420,8 @@ def run_case(case):
             sys.settrace(tracer)
             try:
                 value = fn(*args, **kwargs)
+                if inspect.iscoroutine(value):
+                    value = asyncio.run(value)
                 out["status"] = "returned"
                 out["value"] = to_json(value)
             except CaseDeadline:
@@ -445,11 +462,21 @@ def run_case(case):
             sys.meta_path.remove(finder)
         for m in added_modules:
             sys.modules.pop(m, None)
+        hits = 0
         for c in closers:
             try:
-                c()
+                hits += c() or 0
             except OSError:
                 pass
+        if closers:
+            out["serverHits"] = hits
+        log = case.get("stubLog")
+        if log:
+            try:
+                with open(os.path.join(CELL, log)) as f:
+                    out["stubCalls"] = f.read().split()
+            except OSError:
+                out["stubCalls"] = []
         os.environ.clear()
         os.environ.update(saved_env)
     # A third-party import the host Python lacks, met while the function ran (even if a decorator

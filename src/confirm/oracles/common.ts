@@ -109,7 +109,14 @@ export async function pythonTarget(ctx: OracleContext): Promise<Target | Confirm
   } catch (e) {
     return { status: 'unsupported', detail: `the verifier module could not be read or sliced: ${(e as Error).message}` };
   }
-  if (!slice) return { status: 'unsupported', detail: `no function encloses line ${line} of ${file}` };
+  if (!slice) {
+    try {
+      slice = await slicePython(file, { module: true });
+    } catch {
+      slice = undefined;
+    }
+    if (!slice) return { status: 'unsupported', detail: `no function encloses line ${line} of ${file}` };
+  }
   const params = slice.info.params.filter((p) => !p.startsWith('*'));
   return { file, line, slice, params: slice.info.isMethod ? params.slice(1) : params };
 }
@@ -150,8 +157,68 @@ function isLambda(v: unknown): v is string {
   return typeof v === 'string' && /^\s*lambda\b/.test(v);
 }
 
-/** Item (entry-like dict) witnesses: bound entries as is, then with the optional fields toggled. */
-export function itemWitnesses(t: Target, ctx: OracleContext, limit = 12): Array<Record<string, unknown>> {
+/** Values tried for an item field, first = base. Lambdas are valid so the path goes past `eval`. */
+const FIELD_POOL: Record<string, unknown[]> = {
+  find: ['lambda key, value: True', 'lambda key, value: key.endswith("name")'],
+  key: ['state.name', 'lambda key: key'],
+  value: ['expected', null],
+  pred: ['lambda key, value: key == value'],
+  pattern: ['.*'],
+  args: [['expected']],
+};
+const OTHER_POOL: unknown[] = ['state.name', ['state.name', 'main.name'], null, 1];
+
+/** The source text of the flagged function (for usage-based witness synthesis). */
+export function functionSource(t: Target): string {
+  const m = t.slice.modules.find((x) => x.filename === t.file);
+  return m ? m.source.split('\n').slice(t.slice.info.startLine - 1, t.slice.info.endLine).join('\n') : '';
+}
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A stub tool name used when the command comes from a parameter (argv witness). */
+export const WITNESS_TOOL = 'vaudit-witness-tool';
+export const WITNESS_PORT = 18765;
+
+/** How a non-item parameter is used, from the function's own text. */
+export function paramUsage(code: string, p: string): 'argv' | 'argvString' | 'cwd' | 'url' | 'host' | 'port' | 'path' | undefined {
+  const P = esc(p);
+  if (new RegExp(String.raw`://[^\s'"{}]*:\{\s*${P}\s*\}`).test(code) || /^port$/i.test(p)) return 'port';
+  if (new RegExp(String.raw`\b(?:run|call|check_call|check_output|Popen|create_subprocess_exec)\(\s*\*?${P}\b(?!\s*[\[.(])`).test(code)) {
+    return new RegExp(String.raw`shell\s*=\s*True`).test(code) ? 'argvString' : 'argv';
+  }
+  if (new RegExp(String.raw`\bcwd\s*=\s*${P}\b`).test(code)) return 'cwd';
+  if (new RegExp(String.raw`\b(?:get|post|put|head|request|urlopen|delete|patch)\(\s*${P}\b`).test(code)) return 'url';
+  if (new RegExp(String.raw`\b(?:connect|create_connection)\(\s*\(\s*${P}\b`).test(code)) return 'host';
+  if (/(^|_)(path|file|filename|fname|tex|pdf|dir|directory|folder|project|root)(_|$)/i.test(p)) return 'path';
+  return undefined;
+}
+
+/** Default argument for a parameter that is not an item dict; with what it needs (stubs, servers). */
+export function paramWitness(code: string, p: string): { value: unknown; stubTools?: Record<string, string>; servers?: Witness['servers'] } {
+  switch (paramUsage(code, p)) {
+    case 'argv':
+      return { value: [WITNESS_TOOL, 'main.tex'] };
+    case 'argvString':
+      return { value: `${WITNESS_TOOL} main.tex` };
+    case 'cwd':
+      return { value: '.' };
+    case 'url':
+      return { value: `http://127.0.0.1:${WITNESS_PORT}/state` };
+    case 'host':
+      return { value: '127.0.0.1' };
+    case 'port':
+      return { value: WITNESS_PORT };
+    case 'path':
+      return { value: /dir|folder|project|root/i.test(p) ? '.' : 'main.tex' };
+    default:
+      return { value: undefined };
+  }
+}
+
+/** Item (entry-like dict) witnesses: bound entries as is, then with the optional fields toggled;
+ *  without entries, a base item built from the keys the function reads, each field varied in turn. */
+export function itemWitnesses(t: Target, ctx: OracleContext, limit = 16): Array<Record<string, unknown>> {
   const items: Array<Record<string, unknown>> = [];
   const seen = new Set<string>();
   const push = (o: Record<string, unknown>) => {
@@ -163,27 +230,43 @@ export function itemWitnesses(t: Target, ctx: OracleContext, limit = 12): Array<
   };
   const firstParam = t.params[0];
   const keys = firstParam ? (t.slice.info.reads[firstParam]?.keys ?? []) : [];
+  const pool = (k: string) => FIELD_POOL[k] ?? OTHER_POOL;
   const entries = boundEntries(ctx.project, t.file, t.slice.qualname);
-  const bases = entries.length ? entries : [Object.fromEntries(keys.map((k) => [k, k === 'value' ? 'expected' : `${k}-x`]))];
+  const bases = entries.length ? entries : [Object.fromEntries(keys.map((k) => [k, pool(k)[0]]))];
   for (const b of bases) push(b);
   for (const b of bases) {
-    for (const k of new Set([...keys, 'value', 'find', 'key'])) {
-      if (!keys.includes(k) && !(k in b)) continue;
-      if (b[k] !== null) push({ ...b, [k]: null });
+    for (const k of new Set([...keys, ...Object.keys(b)])) {
+      for (const v of pool(k)) if (JSON.stringify(v) !== JSON.stringify(b[k])) push({ ...b, [k]: v });
       if (k in b) {
         const { [k]: _drop, ...rest } = b;
         push(rest);
-      } else push({ ...b, [k]: k === 'find' ? 'lambda key, value: True' : `${k}-x` });
+      }
+    }
+    // every field but `value` set to None, then absent (neither selector given)
+    const others = Object.keys(b).filter((k) => k !== 'value' && k !== 'type');
+    if (others.length > 1) {
+      push({ ...b, ...Object.fromEntries(others.map((k) => [k, null])) });
+      push(Object.fromEntries(Object.entries(b).filter(([k]) => !others.includes(k))));
+    }
+    // absence requests with each selector: `value: null` with and without `find`
+    if ('value' in b || keys.includes('value')) {
+      push({ ...b, value: null });
+      if ('find' in b) {
+        const { find: _f, ...rest } = b;
+        push({ ...rest, value: null });
+      }
     }
   }
   return items;
 }
 
-/** A state mapping in which the item's key is present (and a transformed sibling, for lambdas). */
+/** A state mapping in which the item's key is present (and keys built from its lambdas' constants). */
 export function presentState(item: Record<string, unknown>, value: unknown = 'present'): Record<string, unknown> {
   const st: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) {
+    if (typeof v === 'string' && !isLambda(v) && k !== 'value' && k !== 'type') st[v] = value;
+  }
   const key = item.key;
-  if (typeof key === 'string' && !isLambda(key)) st[key] = value;
   const find = item.find;
   if (isLambda(find) || isLambda(key)) {
     for (const c of stringConstants(`${String(find ?? '')} ${String(key ?? '')}`)) {
@@ -191,7 +274,7 @@ export function presentState(item: Record<string, unknown>, value: unknown = 'pr
       st[c] = value;
     }
   }
-  if (Object.keys(st).length === 0) st['state.key'] = value;
+  if (Object.keys(st).length === 0) st['state.name'] = value;
   return st;
 }
 
@@ -203,21 +286,58 @@ export function stringConstants(code: string): string[] {
   return out;
 }
 
-/** Witnesses for a (item, state) shaped function: every item with an empty and a present state. */
-export function defaultWitnesses(t: Target, ctx: OracleContext): Witness[] {
+/** Is parameter i an item dict (string keys read on it), as opposed to a tool argv, a path…? */
+function isItemParam(t: Target, i: number): boolean {
+  const p = t.params[i];
+  return !!p && (t.slice.info.reads[p]?.keys.length ?? 0) > 0;
+}
+
+/** Values tried for a parameter nothing else tells about. */
+const GENERIC_POOL: unknown[] = [
+  ['state.name', 'main.name'],
+  'state.name',
+  null,
+  { 'state.name': 'present' },
+  [{ $double: 'object', attrs: { name: 'state.name', value: 'expected' } }],
+  '{"state.name": "present"}',
+  0,
+];
+
+/** Witnesses for the flagged function: explicit ones, else the cross product (capped) of candidate
+ *  values per parameter: item dicts for (item, state, …) functions with matching states,
+ *  usage-based values (argv, cwd, url, host, path), and a small generic pool otherwise. */
+export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witness[] {
   const explicit = ctx.control.witnesses as Witness[] | undefined;
   if (Array.isArray(explicit) && explicit.length) return explicit.map((w) => ({ ...w, label: w.label ?? `arguments ${show(w.args)}` }));
-  const items = itemWitnesses(t, ctx);
-  const out: Witness[] = [];
+  const code = functionSource(t);
+  const fixed = t.params.map((p) => paramWitness(code, p));
+  const servers = fixed.find((f) => f.servers?.length)?.servers;
+  const itemMode = isItemParam(t, 0) || boundEntries(ctx.project, t.file, t.slice.qualname).length > 0;
+  const items: Array<Record<string, unknown> | undefined> = itemMode ? itemWitnesses(t, ctx) : [undefined];
+  let combos: unknown[][] = [];
   for (const it of items) {
-    if (t.params.length >= 2) {
-      const rest = t.params.slice(2).map(() => null);
-      out.push({ label: `${show(it)} with an empty state`, args: [it, {}, ...rest] });
-      out.push({ label: `${show(it)} with the item present`, args: [it, presentState(it), ...rest] });
-    } else if (t.params.length === 1) out.push({ label: show(it), args: [it] });
-    else out.push({ label: 'no arguments', args: [] });
+    let partial: unknown[][] = [[]];
+    t.params.forEach((p, i) => {
+      let cands: unknown[];
+      if (i === 0 && it !== undefined) cands = [it];
+      else if (fixed[i]!.value !== undefined) cands = [fixed[i]!.value];
+      else if (i === 1 && it !== undefined) cands = [{}, presentState(it)];
+      else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, (FIELD_POOL[k] ?? OTHER_POOL)[0]]))];
+      else cands = GENERIC_POOL;
+      partial = partial.flatMap((a) => cands.map((c) => [...a, c]));
+    });
+    combos.push(...partial);
   }
-  return out;
+  if (combos.length > cap) {
+    // keep a spread: every k-th combination
+    const step = combos.length / cap;
+    combos = Array.from({ length: cap }, (_, i) => combos[Math.floor(i * step)]!);
+  }
+  return combos.map((args) => ({
+    label: t.params.length ? t.params.map((p, i) => `${p}=${show(args[i])}`).join(', ') : 'no arguments',
+    args,
+    ...(servers ? { servers } : {}),
+  }));
 }
 
 export function executedLine(r: CaseResult | undefined, file: string, line: number): boolean {

@@ -17,7 +17,7 @@
  */
 import type { Confirmation } from '../../engine/types.js';
 import { readFileSync } from 'node:fs';
-import { callCase, defaultWitnesses, executedLine, firstNonResult, num, pythonTarget, show, str, type Oracle } from './common.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, paramUsage, pythonTarget, show, str, WITNESS_PORT, WITNESS_TOOL, type Oracle, type Target } from './common.js';
 
 export const STALL = '#!/bin/sh\nexec sleep 3600\n';
 /** An interactive tool: waits for an answer on its stdin (the harness's stdin never answers;
@@ -42,8 +42,19 @@ export function toolNames(code: string): string[] {
 }
 
 export function localPort(code: string): number | undefined {
-  const m = /https?:\/\/(?:localhost|127\.0\.0\.1)(?::(\d+))?/.exec(code);
+  const m = /https?:\/\/(?:localhost|127\.0\.0\.1)(?::(\d+))?(?![:\d{])/.exec(code);
   return m ? Number(m[1] ?? 80) : undefined;
+}
+
+/** The tools and the local port a control case must stub for this function. */
+export function stubTargets(t: Target, control: Record<string, unknown>): { tools: string[]; port?: number } {
+  const code = functionSource(t);
+  const usages = t.params.map((p) => paramUsage(code, p));
+  const tools = str(control.tool) ? [str(control.tool)!] : toolNames(code);
+  if (usages.includes('argv') || usages.includes('argvString')) tools.push(WITNESS_TOOL);
+  const connectPort = /\b(?:connect|create_connection)\(\s*\(\s*[^,()]+,\s*(\d+)\s*\)/.exec(code)?.[1];
+  const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? localPort(code) ?? (connectPort ? Number(connectPort) : undefined);
+  return { tools: [...new Set(tools)], port };
 }
 
 const oracle: Oracle = {
@@ -51,16 +62,17 @@ const oracle: Oracle = {
   async plan(ctx) {
     const t = await pythonTarget(ctx);
     if (!('slice' in t)) return t;
-    const code = functionText(t.file, t.slice.info.startLine, t.slice.info.endLine);
-    const tools = str(ctx.control.tool) ? [str(ctx.control.tool)!] : toolNames(code);
-    const port = num(ctx.control.port) ?? localPort(code);
+    const { tools, port } = stubTargets(t, ctx.control);
+    const flagged = functionSource(t).split('\n')[t.line - t.slice.info.startLine] ?? '';
+    if (/\.connect\(|\bcreate_connection\(/.test(flagged) && !/\b(?:recv|read|makefile)\b/.test(flagged))
+      return { status: 'unsupported', detail: 'a TCP connect without a timeout stalls only on a peer that drops the handshake, which a local control case cannot simulate' };
     const own = num(ctx.control.ownTimeoutSeconds);
     const bound = own !== undefined ? Math.min(10_000, own * 1000 + 1000) : ctx.timeoutMs;
     const interactive = ctx.control.callKind === 'interactive';
     const stubTools = Object.fromEntries(tools.map((n) => [n, interactive ? PROMPT : STALL]));
     const ws = defaultWitnesses(t, ctx).slice(0, 4);
     const cases = ws.map((w, i) =>
-      callCase(t, `w${i}`, { ...w, stubTools: { ...stubTools, ...(w.stubTools ?? {}) }, servers: w.servers ?? (port ? [{ port, stall: true }] : undefined) }, ctx, { timeoutMs: bound }),
+      callCase(t, `w${i}`, { ...w, stubTools: { ...stubTools, ...(w.stubTools ?? {}) }, servers: w.servers?.length ? w.servers : port ? [{ port, stall: true }] : undefined }, ctx, { timeoutMs: bound }),
     );
     const stalls = [...tools.map((n) => (interactive ? `a stub '${n}' that prompts on stdin` : `a stub '${n}' that never exits`)), ...(port ? [`an endpoint on 127.0.0.1:${port} that never answers`] : [])].join(' and ') || 'stalling stubs';
     return {
@@ -68,9 +80,16 @@ const oracle: Oracle = {
       judge(results): Confirmation {
         const expected = `the call gives up within its own bound (< ${bound} ms)`;
         let refuted: Confirmation | undefined;
+        let early: string | undefined;
         for (let i = 0; i < cases.length; i++) {
           const r = results.get(cases[i]!.id);
           if (!r || !executedLine(r, t.file, t.line)) continue;
+          // The call met the stalling peer (a stub ran, or the endpoint was connected to).
+          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > 0 || (!tools.length && !port);
+          if (!met) {
+            if (r.status === 'raised') early ??= `the witness raised ${r.exception?.type} before the call reached a stub`;
+            continue;
+          }
           if (r.status === 'deadline')
             return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };
           if (r.status === 'returned' || r.status === 'raised')
@@ -84,7 +103,7 @@ const oracle: Oracle = {
         }
         const nr = firstNonResult(cases.map((c) => results.get(c.id)), { deadlineIsTimeout: false });
         if (nr) return nr;
-        return refuted ?? { status: 'unreached', detail: `no witness reached line ${t.line}` };
+        return refuted ?? { status: 'unreached', detail: early ?? `no witness reached line ${t.line} and its stalling peer`, runId: results.get(cases[0]?.id ?? '')?.runId };
       },
     };
   },

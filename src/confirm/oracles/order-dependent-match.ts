@@ -24,7 +24,11 @@ const oracle: Oracle = {
     if (Array.isArray(explicit) && explicit.length >= 2) pairs.push([explicit[0]!, explicit[1]!]);
     else {
       const entries = boundEntries(ctx.project, t.file, t.slice.qualname).filter((e) => typeof e.find === 'string');
-      if (!entries.length) entries.push({ type: 'states', find: 'lambda key, value: key.endswith("._name")', key: 'lambda key: key[:-len("._name")] + "._color"', value: 'expected' });
+      if (!entries.length)
+        entries.push(
+          { type: 'states', find: 'lambda key, value: key.endswith("._name")', value: 'expected' },
+          { type: 'states', find: 'lambda key, value: key.endswith("._name")', key: 'lambda key: key[:-len("._name")] + "._color"', value: 'expected' },
+        );
       for (const e of entries.slice(0, 4)) {
         const mk = (order: number): Witness => ({
           label: `${show(e)} with two matches, ${order ? 'second' : 'first'} order`,
@@ -50,9 +54,10 @@ const oracle: Oracle = {
           if (firstNonResult([ra, rb])) continue;
           const va = ra!.status === 'returned' ? truthy(ra!.value) : `raised ${ra!.exception?.type}`;
           const vb = rb!.status === 'returned' ? truthy(rb!.value) : `raised ${rb!.exception?.type}`;
-          if (va !== vb)
+          const reached = executedLine(ra, t.file, t.line) || executedLine(rb, t.file, t.line);
+          if (va !== vb && reached)
             return { status: 'confirmed', witness: pairs[i]![0].label?.replace(/, first order$/, ''), expected, observed: `first order → ${va}, second order → ${vb}`, runId: ra!.runId };
-          if (executedLine(ra, t.file, t.line) || executedLine(rb, t.file, t.line))
+          if (reached && ra!.status === 'returned' && rb!.status === 'returned')
             refuted ??= { status: 'refuted', witness: pairs[i]![0].label, expected, observed: `both orders → ${va}`, runId: ra!.runId };
         }
         const nr = firstNonResult(cases.map((c) => results.get(c.id)));

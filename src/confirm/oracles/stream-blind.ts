@@ -15,7 +15,7 @@
  */
 import type { Confirmation } from '../../engine/types.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, num, pythonTarget, show, str, truthy, type Oracle } from './common.js';
-import { functionText, toolNames } from './missing-timeout.js';
+import { stubTargets } from './missing-timeout.js';
 
 function stub(text: string, stream: 'stdout' | 'stderr', code: number): string {
   const q = `'${text.replace(/'/g, `'\\''`)}'`;
@@ -32,7 +32,8 @@ const oracle: Oracle = {
     const searched = ctx.control.stream === 'stderr' ? 'stderr' : 'stdout';
     const other = searched === 'stdout' ? 'stderr' : 'stdout';
     const code = num(ctx.control.exitCode) ?? 0;
-    const tools = str(ctx.control.tool) ? [str(ctx.control.tool)!] : toolNames(functionText(t.file, t.slice.info.startLine, t.slice.info.endLine));
+    const { tools } = stubTargets(t, ctx.control);
+    if (!tools.length) return { status: 'unsupported', detail: 'stream-blind: no tool found to stub (give control.tool)' };
     const message = `warning: ${needle}`;
     const w0 = defaultWitnesses(t, ctx)[0] ?? { args: [] };
     const on = (s: 'stdout' | 'stderr') => Object.fromEntries(tools.map((n) => [n, stub(message, s, code)]));
@@ -50,7 +51,8 @@ const oracle: Oracle = {
         if (nr) return nr;
         const expected = `the check fails when the tool reports ${show(needle)} on either stream`;
         const pass = (r: typeof rb) => r!.status === 'returned' && truthy(r!.value);
-        if (!executedLine(ro, t.file, t.line) && !executedLine(rb, t.file, t.line)) return { status: 'unreached', detail: `no witness reached line ${t.line}`, runId: ro!.runId };
+        if (!executedLine(ro, t.file, t.line) || !(ro!.stubCalls?.length ?? 0))
+          return { status: 'unreached', detail: `the witness did not run the stubbed tool and reach line ${t.line}${ro!.status === 'raised' ? ` (raised ${ro!.exception?.type})` : ''}`, runId: ro!.runId };
         if (pass(rb)) return { status: 'unreached', detail: `with ${show(needle)} on ${searched} the check still passed: the witness does not exercise the search`, runId: rb!.runId };
         if (pass(ro)) return { status: 'confirmed', witness: label, expected, observed: `the check passed (returned ${show(ro!.value)})`, runId: ro!.runId };
         return { status: 'refuted', witness: label, expected, observed: ro!.status === 'returned' ? `returned ${show(ro!.value)}` : `raised ${ro!.exception?.type}`, runId: ro!.runId };

@@ -20,8 +20,8 @@ const oracle: Oracle = {
     let ws = ctx.control.witnesses as Witness[] | undefined;
     if (!Array.isArray(ws) || !ws.length) {
       ws = [];
-      for (const it of itemWitnesses(t, ctx)) {
-        if (!('value' in it) || it.value !== null) continue;
+      const absences = itemWitnesses(t, ctx, 32).map((it) => ({ ...it, value: null }));
+      for (const it of [...new Map(absences.map((a) => [JSON.stringify(a), a])).values()]) {
         const st = presentState(it);
         const rest = t.params.slice(2).map(() => null);
         ws.push({ label: `${show(it)} with the item present: ${show(st)}`, args: t.params.length >= 2 ? [it, st, ...rest] : [it] });

@@ -1,0 +1,325 @@
+/**
+ * Bundle confirmation end to end: the rules' fixtures are linted, their findings confirmed by running the
+ * checks' evaluate in real Node children started by the host (bubblewrap when installed) with the
+ * recording runtime port. Defects → `confirmed`; fixed twins → `refuted`; host non-results pass through.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { lint } from '../src/engine/lint.js';
+import type { Finding } from '../src/engine/types.js';
+import { confirmFindings } from '../src/confirm/index.js';
+import { createHost, type RunRecord } from '../src/confirm/host.js';
+import { confirmBundleFindings, prepareBundle, runBundleCases, type BundleCase } from '../src/confirm/bundle/index.js';
+import { EXIT_0 } from '../src/confirm/bundle/cases.js';
+import { buildBundleModelFromText } from '../src/lang/ts/bundle-model.js';
+
+const RULES = ['non-leaf-tool-input', 'unawaited-tool-run', 'ungrounded-pass', 'nonresult-as-verdict'] as const;
+const FIX = resolve('fixtures/rules');
+const dir = mkdtempSync(join(tmpdir(), 'vaudit-cb-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function findingsOf(paths: string[], rules: readonly string[]): Promise<Finding[]> {
+  const r = await lint({ paths, rules: [...rules] });
+  try {
+    return r.findings.filter((f) => rules.includes(f.ruleId));
+  } finally {
+    (r as { dispose?: () => void }).dispose?.();
+  }
+}
+
+function write(rel: string, text: string): string {
+  const p = join(dir, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+  return p;
+}
+
+/** Processes still alive whose command line mentions `needle` (the harness, a spawned sleeper). */
+function alive(needle: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmd.includes(needle)) out.push(`${e}: ${cmd}`);
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/** Findings the fixed twin would carry if the rule fired on each of its runs/returns (for `refuted`). */
+function twinFindings(ruleId: string, file: string): Finding[] {
+  const text = readFileSync(file, 'utf8');
+  const { model } = buildBundleModelFromText(file, text);
+  const out: Finding[] = [];
+  const push = (control: Record<string, unknown>, start: number) =>
+    out.push({
+      ruleId,
+      messageId: 'twin',
+      message: 'Twin.',
+      severity: 'error',
+      file,
+      range: { start: { line: 1, column: 1, offset: start }, end: { line: 1, column: 1, offset: start } },
+      control: { oracle: ruleId, file, ...control },
+    });
+  for (const check of model?.checks ?? []) {
+    const base = { checkId: check.id, checkIndex: check.index };
+    if (ruleId === 'non-leaf-tool-input' && check.kind === 'external')
+      for (const run of check.toolRuns)
+        for (const i of run.inputs) push({ ...base, run: { start: run.start, end: run.end }, input: { role: i.role, key: i.key ?? null } }, i.start);
+    if (ruleId === 'unawaited-tool-run') for (const run of check.toolRuns) push({ ...base, run: { start: run.start, end: run.end } }, run.start);
+    if (ruleId === 'ungrounded-pass' && check.requiredTools.length)
+      for (const ret of check.verdictReturns) if (ret.mayPass) push({ ...base, at: { start: ret.start, end: ret.end } }, ret.start);
+    if (ruleId === 'nonresult-as-verdict' && check.toolRuns.length)
+      for (const ret of check.verdictReturns) push({ ...base, at: { start: ret.start, end: ret.end }, run: { start: check.toolRuns[0]!.start, end: check.toolRuns[0]!.end } }, ret.start);
+  }
+  return out;
+}
+
+describe('bundle findings on the rules\' fixtures', () => {
+  it('confirms every defect of the incorrect fixtures in batched Node children, with run records', async () => {
+    const findings: Finding[] = [];
+    for (const id of RULES) findings.push(...(await findingsOf([join(FIX, id, 'incorrect')], [id])));
+    expect(findings.length).toBeGreaterThanOrEqual(20);
+    const host = createHost({ root: dir });
+    const t0 = performance.now();
+    const { runs } = await confirmFindings(findings, undefined, { root: dir, host, jobs: 2 });
+    const ms = performance.now() - t0;
+    const byRun = new Map(runs.map((r) => [r.runId, r]));
+    const missingModule = findings.filter((f) => f.file.includes('fs-read-import-helper'));
+    for (const f of findings) {
+      const c = f.confirmation!;
+      const where = `${f.ruleId} ${f.file.split('/').slice(-2).join('/')}:${f.range.start.line}`;
+      if (missingModule.includes(f)) {
+        // The fixture imports ./harness.js, which is not there: the bundle cannot load — said, not guessed.
+        expect(c.status, where).toBe('unsupported');
+        expect(c.detail, where).toMatch(/could not be loaded.*harness\.js/);
+      } else {
+        expect(c.status, `${where}: ${JSON.stringify(c)}`).toBe('confirmed');
+        expect(c.witness, where).toMatch(/^check `/);
+        expect(c.observed, where).toBeTruthy();
+      }
+      const rec = byRun.get(c.runId!);
+      expect(rec, where).toBeDefined();
+      expect(rec!.toolId).toBe('node');
+      expect(rec!.outcome).toBe('executed');
+      expect(rec!.ruleId).toContain(f.ruleId);
+    }
+    const nodeRuns = runs.filter((r) => r.toolId === 'node');
+    const cases = nodeRuns.reduce((s, r) => s + (r.caseIds?.length ?? 1), 0);
+    expect(nodeRuns.length).toBeLessThanOrEqual(Math.ceil(cases / 64) + 1); // batched, not one child per case
+    console.log(`[bench] ${findings.length} bundle findings, ${cases} cases, ${nodeRuns.length} Node children (${nodeRuns[0]?.isolation}): ${ms.toFixed(0)} ms total, ${(ms / cases).toFixed(1)} ms/case; children ${nodeRuns.map((r) => r.durationMs).join(', ')} ms`);
+    expect(alive('harness.mjs')).toEqual([]);
+  }, 60_000);
+
+  it('names the exact origin, site and result in what it observed', async () => {
+    const [f] = await findingsOf([join(FIX, 'non-leaf-tool-input', 'incorrect', 'literal-and-template')], ['non-leaf-tool-input']);
+    await confirmBundleFindings([f!], undefined, { host: createHost({ root: dir }) });
+    expect(f!.confirmation).toMatchObject({ status: 'confirmed' });
+    expect(f!.confirmation!.observed).toBe('run #1 of `gcc` at line 12 received file `stub.h` = "#define assert(x) ((void)0)\\n" (28 bytes, origin authored:derived)');
+    const [u] = (await findingsOf([join(FIX, 'unawaited-tool-run', 'incorrect', 'dropped-and-stored')], ['unawaited-tool-run'])).slice(1);
+    const [n] = await findingsOf([join(FIX, 'nonresult-as-verdict', 'incorrect', 'helper-and-exit-guard')], ['nonresult-as-verdict']);
+    await confirmBundleFindings([u!, n!], undefined, { host: createHost({ root: dir }) });
+    expect(u!.confirmation!.observed).toBe("run #2 of `gcc` at line 11 was still pending when evaluate returned { verdict: 'pass' }");
+    expect(n!.confirmation!.observed).toBe("run #1 of `python3` at line 5 answered timeout; evaluate returned { verdict: 'fail' } (from line 6)");
+  }, 30_000);
+
+  it('refutes the same questions asked of the fixed twins (correct fixtures)', async () => {
+    const findings: Finding[] = [];
+    const perRule = new Map<string, number>();
+    for (const id of RULES) {
+      const base = join(FIX, id, 'correct');
+      for (const c of readdirSync(base)) {
+        for (const name of readdirSync(join(base, c))) {
+          if (!/\.(ts|mjs|js)$/.test(name)) continue;
+          const tw = twinFindings(id, join(base, c, name));
+          perRule.set(id, (perRule.get(id) ?? 0) + tw.length);
+          findings.push(...tw);
+        }
+      }
+      // The linter itself is silent on them.
+      expect(await findingsOf([base], [id])).toEqual([]);
+    }
+    for (const id of RULES) expect(perRule.get(id), id).toBeGreaterThan(0);
+    await confirmBundleFindings(findings, undefined, { host: createHost({ root: dir }) });
+    for (const f of findings) {
+      expect(f.confirmation?.status, `${f.ruleId} ${f.file.split('/').slice(-2).join('/')} ${JSON.stringify(f.control)}: ${JSON.stringify(f.confirmation)}`).toBe('refuted');
+    }
+    // Equivalent-valid leaves are recognised as such, with their labels.
+    const eq = findings.filter((f) => f.file.includes('equivalent-leaves') && f.ruleId === 'non-leaf-tool-input').map((f) => f.confirmation!.observed!);
+    expect(eq.some((o) => o.includes('origin json:publicInput.cases'))).toBe(true);
+    expect(eq.some((o) => o.includes("origin artifact:util.h"))).toBe(true);
+    expect(eq.some((o) => /origin publicInput:cases\[0\]\.stdin/.test(o))).toBe(true);
+  }, 60_000);
+});
+
+describe('declared cases beside the bundle', () => {
+  it('uses <bundle>.cases.json (valid, wrong-but-valid, malformed, equivalent-valid) and local modules', async () => {
+    const model = write(
+      'declared/model.ts',
+      readFileSync(join(FIX, 'non-leaf-tool-input', 'incorrect', 'fs-read-import-helper', 'model.ts'), 'utf8'),
+    );
+    write('declared/harness.ts', "export const CONFTEST: string = 'import pytest\\n';\n");
+    write('declared/reference_tests.py', 'from solve import main\n\ndef test_main():\n    main()\n');
+    write(
+      'declared/model.cases.json',
+      JSON.stringify({
+        cases: [
+          { id: 'ok', kind: 'valid', artifact: { 'solve.py': 'def main():\n    return 1\n' }, tool: { exitCode: 0, stdout: '1 passed\n' } },
+          { id: 'wrong', kind: 'wrong-but-valid', artifact: { 'solve.py': 'def main():\n    return 2\n' }, tool: { exitCode: 1, stdout: '1 failed\n' } },
+          { id: 'broken', kind: 'malformed', artifact: { 'solve.py': 'def main(:\n' }, tool: { exitCode: 2, stderr: 'SyntaxError\n' } },
+          { id: 'same', kind: 'equivalent-valid', artifact: { 'solve.py': 'def main():\r\n    return 1\r\n' }, tool: { exitCode: 0 } },
+        ],
+      }),
+    );
+    const findings = await findingsOf([model], ['non-leaf-tool-input']);
+    expect(findings.map((f) => f.confirmation)).toHaveLength(3);
+    await confirmBundleFindings(findings, undefined, { host: createHost({ root: dir }) });
+    const obs = findings.map((f) => f.confirmation!);
+    for (const c of obs) {
+      expect(c.status, JSON.stringify(c)).toBe('confirmed');
+      expect(c.witness).toContain('declared valid case `ok`');
+      expect(c.witness).toContain('declared answer (exit 0)');
+    }
+    expect(obs[0]!.observed).toContain('file `test_solve.py` = "from solve import main');
+    expect(obs[1]!.observed).toContain('file `conftest.py` = "import pytest\\n"');
+    expect(obs[2]!.observed).toContain('file `runner.py` = "import sys\\ndef main():');
+  }, 30_000);
+
+  it('refuses a malformed cases file instead of guessing', async () => {
+    const model = write('badcases/model.ts', readFileSync(join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs', 'model.ts'), 'utf8'));
+    write('badcases/model.cases.json', JSON.stringify({ cases: [{ id: 'x', kind: 'great', artifact: { 'main.c': 1 } }] }));
+    const findings = await findingsOf([model], ['ungrounded-pass']);
+    await confirmBundleFindings(findings, undefined, { host: createHost({ root: dir }) });
+    expect(findings[0]!.confirmation).toMatchObject({ status: 'unsupported' });
+    expect(findings[0]!.confirmation!.detail).toMatch(/model\.cases\.json: .*kind must be one of valid, wrong-but-valid, malformed, equivalent-valid; .*artifact must map file names to strings/);
+  });
+});
+
+describe('the recording runtime port', () => {
+  it('records tool, check, args and the origin of every input; refuses undeclared tools like the host', async () => {
+    const file = write(
+      'port/model.ts',
+      `import { defineCorrectnessModel } from 'vaudit/bundle';
+export default defineCorrectnessModel({
+  id: 'port',
+  artifact: { files: ['main.c', 'util.h'] },
+  publicInput: { fields: ['cases'] },
+  checks: [{
+    id: 'c', kind: 'external', requiredTools: ['gcc'],
+    async evaluate(input, runtime) {
+      const { artifact: { files }, publicInput } = input;
+      const a = await runtime.tools.run({ toolId: 'gcc', checkId: 'c', args: ['-c', 'main.c'],
+        files: { 'main.c': files['main.c'], 'util.h': files['util.h'], 'x.h': '#pragma once\\n' }, stdin: JSON.stringify(publicInput.cases) });
+      const b = await runtime.tools.run({ toolId: 'gcc', checkId: 'other', stdin: publicInput.cases[1].stdin });
+      try { await runtime.tools.run({ toolId: 'make', checkId: 'c' }); } catch (e) { return { verdict: 'fail', detail: String(e.message) }; }
+      return { verdict: a.outcome === 'executed' && b.outcome === 'executed' ? 'pass' : 'fail' };
+    },
+  }],
+});
+`,
+    );
+    const b = prepareBundle(file);
+    const input = {
+      id: 'in',
+      kind: 'valid' as const,
+      source: 'declared' as const,
+      label: 'in',
+      artifact: { 'main.c': 'int main(void){return 0;}\n', 'util.h': '#define U 1\n' },
+      publicInput: { cases: [{ stdin: '1\n' }, { stdin: '2\n' }] },
+    };
+    const c: BundleCase = { id: 'k', file, checkId: 'c', checkIndex: 0, input, answers: { default: EXIT_0 }, answerLabel: 'exit 0', deadlineMs: 2000, ruleIds: ['test'] };
+    const host = createHost({ root: dir });
+    const res = (await runBundleCases(host, [c], new Map([[file, b]]))).get('k')!;
+    expect(res.status).toBe('returned');
+    expect(res.result).toMatchObject({ kind: 'verdict', verdict: 'fail', detail: "runtime.tools.run: tool id 'make' is not in the check's requiredTools" });
+    expect(res.runs.map((r) => [r.toolId, r.checkId, r.state, r.checkIdMismatch ?? false])).toEqual([
+      ['gcc', 'c', 'resolved', false],
+      ['gcc', 'other', 'resolved', true],
+      ['make', 'c', 'rejected', false],
+    ]);
+    expect(res.runs[0]!.args).toEqual(['-c', 'main.c']);
+    expect(res.runs[0]!.inputs!.map((i) => [i.role, i.key, i.origin, i.bytes])).toEqual([
+      ['file', 'main.c', 'artifact:main.c', 27],
+      ['file', 'util.h', 'artifact:util.h', 12],
+      ['file', 'x.h', 'authored:derived', 13],
+      ['stdin', undefined, 'json:publicInput.cases', 29],
+    ]);
+    expect(res.runs[1]!.inputs).toEqual([expect.objectContaining({ role: 'stdin', origin: 'publicInput:cases[1].stdin' })]);
+    expect(res.runs[0]!.site).toMatch(/^\d+:\d+$/);
+    expect(host.records).toHaveLength(1);
+    expect(host.records[0]).toMatchObject({ toolId: 'node', outcome: 'executed', caseIds: ['k'] });
+  }, 30_000);
+});
+
+describe('non-results and isolation', () => {
+  it('passes the host\'s non-result through as is (isolation required but unavailable → sandbox)', async () => {
+    const findings = await findingsOf([join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs')], ['ungrounded-pass']);
+    const host = createHost({ root: dir, isolation: 'bwrap', helpers: { bwrap: null } });
+    await confirmBundleFindings(findings, undefined, { host });
+    expect(findings[0]!.confirmation).toMatchObject({ status: 'sandbox', runId: host.records[0]!.runId });
+    expect(findings[0]!.confirmation!.detail).toMatch(/bubblewrap/);
+  });
+
+  it('a check that never returns costs its own timeout; the other cases of the batch still answer', async () => {
+    const hang = write(
+      'hang/model.ts',
+      `import { defineCorrectnessModel } from 'vaudit/bundle';
+export default defineCorrectnessModel({
+  id: 'hang', artifact: { files: ['main.c'] },
+  checks: [
+    { id: 'spin', kind: 'external', requiredTools: ['gcc'], async evaluate() { for (;;) {} } },
+    { id: 'ok', kind: 'external', requiredTools: ['gcc'], async evaluate({ artifact }) { return { verdict: artifact.files['main.c'] ? 'pass' : 'fail' }; } },
+  ],
+});
+`,
+    );
+    const findings = await findingsOf([hang], ['ungrounded-pass']);
+    expect(findings.map((f) => f.control?.checkId)).toEqual(['ok']);
+    const spin: Finding = { ...findings[0]!, control: { ...findings[0]!.control!, checkId: 'spin', checkIndex: 0 } };
+    const host = createHost({ root: dir });
+    const t0 = performance.now();
+    await confirmBundleFindings([spin, findings[0]!], undefined, { host, timeoutMs: 300 });
+    const ms = performance.now() - t0;
+    expect(spin.confirmation).toMatchObject({ status: 'timeout' });
+    expect(findings[0]!.confirmation).toMatchObject({ status: 'confirmed' });
+    expect(host.records.some((r) => r.outcome === 'timeout')).toBe(true);
+    expect(ms).toBeLessThan(15_000);
+    expect(alive('harness.mjs')).toEqual([]);
+  }, 30_000);
+
+  for (const isolation of ['process', 'auto'] as const) {
+    it(`bundle code cannot start a process, and nothing is left behind (isolation: ${isolation})`, async () => {
+      const file = write(
+        `spawn-${isolation}/model.ts`,
+        `import { defineCorrectnessModel } from 'vaudit/bundle';
+export default defineCorrectnessModel({
+  id: 'spawner', artifact: { files: ['main.c'] },
+  checks: [{
+    id: 'sneaky', kind: 'external', requiredTools: ['gcc'],
+    async evaluate() {
+      const cp = await import('node:' + 'child_process');
+      let how = 'spawned';
+      try { cp.spawn('sleep', ['41.5'], { detached: true, stdio: 'ignore' }).unref(); } catch (e) { how = String(e.code); }
+      return { verdict: 'pass', detail: how };
+    },
+  }],
+});
+`,
+      );
+      const findings = await findingsOf([file], ['ungrounded-pass']);
+      expect(findings).toHaveLength(1);
+      const host = createHost({ root: dir, isolation });
+      await confirmBundleFindings(findings, undefined, { host });
+      expect(findings[0]!.confirmation).toMatchObject({ status: 'confirmed' });
+      expect(findings[0]!.confirmation!.observed).toContain('ERR_ACCESS_DENIED');
+      expect((host.records[0] as RunRecord).isolation).toBe(isolation === 'process' ? 'process' : host.bwrapPath ? 'bwrap' : 'process');
+      expect(alive('41.5')).toEqual([]);
+      expect(alive('harness.mjs')).toEqual([]);
+    }, 30_000);
+  }
+});
