@@ -53,6 +53,16 @@ describe('splitHint', () => {
       hint: 'Fix the syntax.',
     });
     expect(splitHint('Invalid JSON.')).toEqual({ finding: 'Invalid JSON.', hint: '' });
+    // no split after abbreviations, inside code spans or brackets
+    expect(splitHint('The lambda takes 1 parameter. Declare 2 parameters, e.g. `lambda key, value: …`.')).toEqual({
+      finding: 'The lambda takes 1 parameter.',
+      hint: 'Declare 2 parameters, e.g. `lambda key, value: …`.',
+    });
+    expect(splitHint('It takes item 0. Check all candidates (e.g. `any(...)` over the matches. Really.) or select by key.')).toEqual({
+      finding: 'It takes item 0.',
+      hint: 'Check all candidates (e.g. `any(...)` over the matches. Really.) or select by key.',
+    });
+    expect(splitHint('Uses `a; b`. Fix it.').hint).toBe('Fix it.');
   });
 });
 

@@ -81,15 +81,58 @@ export function familiesOf(project: Pick<Project, 'suites'>): Record<string, str
  */
 export function splitHint(message: string): { finding: string; hint: string } {
   const m = message.trim();
-  const sentences = m.split(/(?<=[.!?])\s+(?=[A-Z`'"(])/);
+  const sentences = sentencesOf(m);
   const last = sentences.pop()!;
-  const semi = last.lastIndexOf('; ');
+  const semi = topLevelIndexOf(last, '; ');
   if (semi > 0) {
     const rest = last.slice(semi + 2);
     return { finding: [...sentences, last.slice(0, semi) + '.'].join(' '), hint: rest.charAt(0).toUpperCase() + rest.slice(1) };
   }
   if (sentences.length >= 1) return { finding: sentences.join(' '), hint: last };
   return { finding: m, hint: '' };
+}
+
+const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|no|fig)\.$/i;
+
+/** Sentences, split only outside code spans, quotes and brackets, and not after an abbreviation. */
+function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let code = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '`') code = !code;
+    if (code) continue;
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
+    else if ((ch === '.' || ch === '!' || ch === '?') && depth === 0 && /\s/.test(text[i + 1] ?? '')) {
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j]!)) j++;
+      if (j >= text.length || !/[A-Z`'"(]/.test(text[j]!)) continue;
+      if (ABBREVIATIONS.test(text.slice(from, i + 1))) continue;
+      out.push(text.slice(from, i + 1).trim());
+      from = j;
+    }
+  }
+  out.push(text.slice(from).trim());
+  return out.filter(Boolean);
+}
+
+/** Index of `needle` outside code spans and brackets, last occurrence; -1 when absent. */
+function topLevelIndexOf(text: string, needle: string): number {
+  let depth = 0;
+  let code = false;
+  let found = -1;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '`') code = !code;
+    if (code) continue;
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
+    else if (depth === 0 && text.startsWith(needle, i)) found = i;
+  }
+  return found;
 }
 
 /** Hints for vaudit's built-in findings, whose messages may not carry one. */
