@@ -109,6 +109,12 @@ describe('vaudit check --cache', () => {
     expect(readdirSync(path.join(dir, 'cachedir')).some((f) => /^lint-[0-9a-f]+\.cache$/.test(f))).toBe(true);
     // the cache folder itself is never linted
     expect(JSON.parse(warm.stdout).findings.every((f: { file: string }) => !f.file.startsWith('cachedir/'))).toBe(true);
+    // audit reports of a cache hit keep the app families
+    const md = ['check', '.', '--cache', '--cache-location', 'cachedir', '-f', 'markdown'];
+    const mdCold = runCli(md, { cwd: dir }).stdout;
+    const mdWarm = runCli(md, { cwd: dir }).stdout;
+    expect(mdCold).toMatch(/^\| Lean \| \d+ \|/m);
+    expect(mdWarm).toBe(mdCold);
     const entry = readdirSync(path.join(dir, 'cachedir')).find((f) => f.startsWith('lint-'))!;
     expect(readFileSync(path.join(dir, 'cachedir', entry), 'utf8')).not.toContain(dir); // paths stored relative
   });

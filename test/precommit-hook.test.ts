@@ -122,6 +122,25 @@ class KAlgebraMixin:
         return math.isclose(float(current_states["result"]), eval_item["value"], abs_tol=1e-9)
 `;
 
+describe('the hook entry on the names pre-commit passes (no pre-commit needed)', () => {
+  it('a changed verifier module alone re-checks the task files routed to it', () => {
+    const proj = path.join(base, 'entry-only');
+    mkdirSync(path.join(proj, 'tasks', 'KAlgebra'), { recursive: true });
+    mkdirSync(path.join(proj, 'verifier', 'kalgebra'), { recursive: true });
+    writeFileSync(path.join(proj, 'vaudit.config.json'), '{ "rules": { "float-equality": "error" } }\n');
+    writeFileSync(path.join(proj, 'tasks', 'KAlgebra', 'val.json'), TASK);
+    writeFileSync(path.join(proj, 'verifier', 'kalgebra', 'mixin.py'), MIXIN_OK.replace(/return math\.isclose\(.*\)/, 'return float(current_states["result"]) == eval_item["value"]'));
+    const r = spawnSync(process.execPath, [path.join(REPO, 'bin', 'vaudit.js'), 'check', '--force-exclude', 'verifier/kalgebra/mixin.py', '-f', 'json'], { cwd: proj, encoding: 'utf8', env });
+    expect(r.status, r.stderr).toBe(1);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.summary.tasks).toBe(1);
+    expect(doc.findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`)).toEqual(['tasks/KAlgebra/val.json float-equality']);
+    writeFileSync(path.join(proj, 'verifier', 'kalgebra', 'mixin.py'), MIXIN_OK);
+    const ok = spawnSync(process.execPath, [path.join(REPO, 'bin', 'vaudit.js'), 'check', '--force-exclude', 'verifier/kalgebra/mixin.py', '-f', 'json'], { cwd: proj, encoding: 'utf8', env });
+    expect(ok.status, ok.stdout).toBe(0);
+  });
+});
+
 describe.skipIf(!available)('pre-commit hook (real pre-commit, try-repo)', () => {
   beforeAll(() => {
     makeSnapshot();

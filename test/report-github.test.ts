@@ -55,6 +55,17 @@ describe('github workflow commands', () => {
     expect(lines[0]!.data).toMatch(/\nConfirmation: confirmed — fail \(NameError\)$/);
   });
 
+  it('a range ending at the start of a later line ends on the line before', () => {
+    const f = richInput().findings[2]!;
+    const whole = formatGithub(richInput({ findings: [{ ...f, range: range(3, 1, 5, 1, 40, 90) }] }));
+    expect(parseCommand(whole.trimEnd()).props).toMatchObject({ line: '3', endLine: '4' });
+    const oneLine = formatGithub(richInput({ findings: [{ ...f, range: range(3, 1, 4, 1, 40, 70) }] }));
+    const p = parseCommand(oneLine.trimEnd()).props;
+    expect(p).toMatchObject({ line: '3', col: '1' });
+    expect(p).not.toHaveProperty('endLine');
+    expect(p).not.toHaveProperty('endColumn');
+  });
+
   it('prints nothing for a clean run', () => {
     expect(formatGithub(richInput({ findings: [] }))).toBe('');
   });

@@ -15,10 +15,14 @@ export function formatGithub(input: ReportInput): string {
   for (const f of input.findings) {
     const cmd = f.severity === 'error' ? 'error' : 'warning';
     const props = [`file=${escapeProperty(relPath(input.root, f.file))}`, `line=${f.range.start.line}`];
-    const endLine = Math.max(f.range.end.line, f.range.start.line);
+    // A range that ends at column 1 of a later line ends, visibly, on the line before.
+    const endsAtLineStart = f.range.end.line > f.range.start.line && f.range.end.column === 1;
+    const endLine = Math.max(endsAtLineStart ? f.range.end.line - 1 : f.range.end.line, f.range.start.line);
     if (endLine !== f.range.start.line) {
       // GitHub ignores columns on multi-line annotations: drop them.
       props.push(`endLine=${endLine}`);
+    } else if (endsAtLineStart) {
+      props.push(`col=${f.range.start.column}`); // to the end of the line: no endColumn
     } else {
       props.push(`col=${f.range.start.column}`, `endColumn=${Math.max(f.range.end.column, f.range.start.column)}`);
     }
