@@ -189,15 +189,18 @@ export function generateInputs(b: PreparedBundle): CaseInput[] {
   const files = model?.declaredFiles ?? [];
   const fields = model?.declaredFields ?? [];
   const facts = textFacts(b);
+  // Every key of an element holds the same witness string, so a tool that echoes its stdin answers
+  // exactly what an `expected`-like key holds (a valid run); the variant with the bundle's constants
+  // ends values with a newline, so transformed leaves (`.trim()`) differ from the declared bytes.
   const element = (field: string, i: number, extra = ''): Record<string, string> | string => {
-    if (!facts.elementKeys.length) return `vaudit-${field}-${i}${extra}\n`;
-    return Object.fromEntries(facts.elementKeys.map((k) => [k, `vaudit-${field}-${i}-${k}${extra}\n`]));
+    if (!facts.elementKeys.length) return `vaudit-${field}-${i}${extra}`;
+    return Object.fromEntries(facts.elementKeys.map((k) => [k, `vaudit-${field}-${i}${extra}`]));
   };
   const fieldValue = (f: string, extra: string): unknown => {
     if (facts.arrayFields.has(f)) return [element(f, 0, extra), element(f, 1, extra)];
     const members = facts.objectFields.get(f);
-    if (members?.length) return Object.fromEntries(members.map((k) => [k, `vaudit-${f}-${k}${extra}\n`]));
-    return `vaudit-${f}${extra}\n`;
+    if (members?.length) return Object.fromEntries(members.map((k) => [k, `vaudit-${f}${extra}`]));
+    return `vaudit-${f}${extra}`;
   };
   const emptyValue = (f: string): unknown => (facts.arrayFields.has(f) ? [] : facts.objectFields.get(f)?.length ? {} : '');
   const extraFiles = Object.fromEntries(facts.undeclaredFiles.map((n) => [n, `vaudit undeclared file ${n}\n`]));
@@ -205,7 +208,7 @@ export function generateInputs(b: PreparedBundle): CaseInput[] {
   const baseFiles = Object.fromEntries(files.map((n) => [n, witnessFile(n)]));
   const constLines = facts.constants.length ? `\n${facts.constants.join('\n')}\n` : '';
   const constFiles = Object.fromEntries(Object.entries(baseFiles).map(([n, c]) => [n, c + constLines.slice(1)]));
-  const constExtra = facts.constants.length ? ` ${facts.constants.join(' ')}` : '';
+  const constExtra = facts.constants.length ? ` ${facts.constants.join(' ')}\n` : '';
   const describe = (what: string) => `generated ${what} (artifact: ${files.join(', ') || 'no files'}${fields.length ? `; publicInput: ${fields.join(', ')}` : ''})`;
   const out: CaseInput[] = [
     {
@@ -272,18 +275,20 @@ export function inputsFor(b: PreparedBundle): CaseInput[] | { error: string } {
 }
 
 export const EXIT_0: ScriptedAnswer = { outcome: 'executed', exitCode: 0, stdout: '', stderr: '' };
+/** Exit 0 with stdout = stdin: the generated cases' valid answer. */
+export const EXIT_0_ECHO: ScriptedAnswer = { outcome: 'executed', exitCode: 0, stderr: '', echoStdin: true };
 export const EXIT_1: ScriptedAnswer = { outcome: 'executed', exitCode: 1, stdout: '', stderr: 'error: rejected by the tool\n' };
 export const FORCED: ScriptedAnswer[] = (['timeout', 'crash', 'verifierUnavailable', 'sandbox'] as const).map((o) => ({ outcome: o, detail: `forced ${o} (vaudit control case)` }));
 
 function label(a: ScriptedAnswer): string {
-  return a.outcome === 'executed' ? `exit ${a.exitCode}` : `forced ${a.outcome}`;
+  return a.outcome === 'executed' ? `exit ${a.exitCode}${a.echoStdin ? ' (stdout = stdin)' : ''}` : `forced ${a.outcome}`;
 }
 
 /** The tool answers of an input for a check: its declared answer(s), or exit 0 and exit 1. */
 export function executedAnswers(input: CaseInput, checkId: string): Array<{ label: string; default: ScriptedAnswer; perCall?: ScriptedAnswer[] }> {
   let t = input.tool;
   if (t && !isAnswer(t) && !Array.isArray(t)) t = (t as Record<string, ScriptedAnswer | ScriptedAnswer[]>)[checkId];
-  if (t === undefined) return [EXIT_0, EXIT_1].map((a) => ({ label: label(a), default: a }));
+  if (t === undefined) return [input.source === 'generated' ? EXIT_0_ECHO : EXIT_0, EXIT_1].map((a) => ({ label: label(a), default: a }));
   const norm = (a: ScriptedAnswer): ScriptedAnswer => ('outcome' in a && a.outcome && a.outcome !== 'executed' ? a : { ...(a as object), outcome: 'executed' } as ScriptedAnswer);
   if (Array.isArray(t)) {
     const list = t.map(norm);

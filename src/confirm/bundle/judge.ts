@@ -15,12 +15,16 @@ export function ran(r: BundleCaseResult | undefined): r is BundleCaseResult {
 }
 
 /**
- * When no case ran: the host's non-result passes through as is; a bundle that cannot be loaded, or
- * a check the loaded model does not have, is `unsupported`.
+ * When no case ran to a result: the host's non-result passes through as is; evaluate hitting its bound
+ * on every case is `timeout`; a bundle that cannot be loaded, or a check the loaded model does not
+ * have, is `unsupported`.
  */
 export function noCaseRan(cases: BundleCase[], results: ReadonlyMap<string, BundleCaseResult>): Confirmation | undefined {
   const rs = cases.map((c) => results.get(c.id));
-  if (rs.some(ran)) return undefined;
+  if (rs.some((r) => r?.status === 'returned' || r?.status === 'threw')) return undefined;
+  // evaluate never settled within its bound on any case: a timeout, like the host's.
+  const late = rs.find((r) => r?.status === 'deadline');
+  if (late) return { status: 'timeout', runId: late.runId, detail: late.detail };
   const nr = rs.find(isHostNonResult);
   if (nr) return { status: nr.status as Confirmation['status'], runId: nr.runId, detail: nr.detail };
   const err = rs.find((r) => r?.status === 'error');

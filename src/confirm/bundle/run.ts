@@ -18,6 +18,8 @@ import { bundleRuntimeSource, type PreparedBundle } from './load.js';
 import type { BundleCase, BundleCaseResult, NonResultOutcome } from './types.js';
 
 const MARK = '\u0001vaudit-case ';
+/** Wall-clock share of one case in a batch's bound (a case costs ~1–15 ms in the child). */
+const SHARE_MS = 100;
 
 export const NODE_ARGS = ['--max-old-space-size=256', '--experimental-permission', '--allow-fs-read=*', '--disable-warning=ExperimentalWarning'];
 
@@ -63,14 +65,29 @@ export async function runBundleCases(
   const sorted = [...cases].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const queue: BundleCase[][] = [];
   for (let i = 0; i < sorted.length; i += batchSize) queue.push(sorted.slice(i, i + batchSize));
-  const worker = async () => {
-    for (;;) {
-      const batch = queue.shift();
-      if (!batch) return;
-      for (const next of await runBatch(host, batch, bundles, results, opts)) if (next.length) queue.push(next);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, queue.length || 1) }, worker));
+  // A pool of `jobs` children; retries (the rest of a batch, single cases) join the queue as they come.
+  await new Promise<void>((done) => {
+    let active = 0;
+    const pump = (): void => {
+      while (active < jobs && queue.length) {
+        const batch = queue.shift()!;
+        active++;
+        runBatch(host, batch, bundles, results, opts)
+          .catch((e: unknown) => {
+            for (const c of batch)
+              if (!results.has(c.id)) results.set(c.id, { id: c.id, status: 'crash', runs: [], rets: [], pendingAtReturn: [], runId: '', detail: `the batch could not be run: ${(e as Error).message}` });
+            return [] as BundleCase[][];
+          })
+          .then((next) => {
+            for (const n of next) if (n.length) queue.push(n);
+            active--;
+            pump();
+          });
+      }
+      if (active === 0 && queue.length === 0) done();
+    };
+    pump();
+  });
   return results;
 }
 
@@ -107,11 +124,12 @@ async function runBatch(
     answers: c.answers,
     deadlineMs: c.deadlineMs,
   }));
-  // A case waits at most its own deadline inside the child; the batch bound only has to catch a child
-  // that stopped answering (a synchronous endless loop): a short share per case keeps that cheap, and
-  // a case that needs longer is retried in a batch of its own (then with its full deadline).
-  const perCase = batch.length === 1 ? batch[0]!.deadlineMs + 250 : 250;
-  const timeoutMs = Math.min(batch.reduce((s, c) => s + Math.min(c.deadlineMs + 250, perCase), 0) + 1500, opts.maxBatchMs ?? 60_000);
+  // A case waits at most its own deadline inside the child (a vm watchdog bounds the synchronous part
+  // of evaluate); the batch bound only has to catch a child that stopped answering (an endless loop
+  // after an await): a short share per case keeps that cheap, and the case in flight is then retried
+  // in a child of its own, with its full deadline.
+  const perCase = batch.length === 1 ? batch[0]!.deadlineMs + 250 : SHARE_MS;
+  const timeoutMs = Math.min(batch.reduce((s, c) => s + Math.min(c.deadlineMs + 250, perCase), 0) + 1000, opts.maxBatchMs ?? 60_000);
   let buffered = '';
   const answered: BundleCaseResult[] = [];
   let ready = false;
@@ -154,7 +172,12 @@ async function runBatch(
   const inFlight = missing[0]!;
   // A batch that ran out of its short per-case share: the case in flight gets a child of its own,
   // with its full deadline, before a timeout is its answer.
-  if (ready && res.record.outcome === 'timeout' && batch.length > 1) return [[inFlight], missing.slice(1)];
+  if (ready && res.record.outcome === 'timeout' && batch.length > 1) {
+    // The same check probably stops answering on its other inputs too: those run one per child, so
+    // each costs its own deadline rather than another whole batch bound.
+    const same = missing.filter((c) => c.file === inFlight.file && c.checkId === inFlight.checkId);
+    return [...same.map((c) => [c]), missing.filter((c) => !same.includes(c))];
+  }
   const outcome: NonResultOutcome = res.record.outcome === 'executed' ? 'crash' : res.record.outcome;
   const detail =
     res.record.detail ??

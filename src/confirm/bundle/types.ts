@@ -11,7 +11,7 @@ export type NonResultOutcome = Exclude<Outcome, 'executed'>;
 
 /** What the recording port answers to a run: the tool ran to exit, or a forced non-result. */
 export type ScriptedAnswer =
-  | { outcome: 'executed'; exitCode: number; stdout?: string; stderr?: string }
+  | { outcome: 'executed'; exitCode: number; stdout?: string; stderr?: string; /** stdout = the run's stdin (a `cat`-like tool). */ echoStdin?: boolean }
   | { outcome: NonResultOutcome; detail?: string };
 
 export type CaseKind = 'valid' | 'wrong-but-valid' | 'malformed' | 'equivalent-valid' | 'generated';

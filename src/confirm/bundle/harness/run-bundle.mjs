@@ -15,6 +15,7 @@
 // run completes and a run nobody waits for is still pending when evaluate settles.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import vm from 'node:vm';
 
 const MARK = '\u0001vaudit-case ';
 const rawWrite = process.stdout.write.bind(process.stdout);
@@ -23,6 +24,7 @@ const NON_RESULTS = new Set(['verifierUnavailable', 'timeout', 'crash', 'sandbox
 const MAX_RUNS = 500;
 
 let current = null;
+const sandbox = vm.createContext({ __vaudit_call: null });
 globalThis.__vaudit_site = (key) => {
   if (current) current.site = key;
 };
@@ -107,11 +109,12 @@ function describeValue(v) {
   return { type: v === null ? 'null' : typeof v, preview: preview(String(v)) };
 }
 
-function answerFor(c, seq) {
+function answerFor(c, seq, req) {
   const per = c.answers.perCall;
   const a = (Array.isArray(per) && per[seq - 1]) || c.answers.default || { outcome: 'executed', exitCode: 0 };
   if (NON_RESULTS.has(a.outcome)) return { outcome: a.outcome, detail: a.detail ?? `forced ${a.outcome} (vaudit control case)` };
-  return { outcome: 'executed', exitCode: a.exitCode ?? 0, stdout: a.stdout ?? '', stderr: a.stderr ?? '' };
+  const stdout = a.echoStdin ? (typeof req.stdin === 'string' ? req.stdin : '') : (a.stdout ?? '');
+  return { outcome: 'executed', exitCode: a.exitCode ?? 0, stdout, stderr: a.stderr ?? '' };
 }
 
 function makeRuntime(ctx, c, check) {
@@ -162,7 +165,7 @@ function makeRuntime(ctx, c, check) {
       rec.rejected = `tool id '${rec.toolId}' is not in the check's requiredTools`;
       return Promise.reject(new Error(`runtime.tools.run: ${rec.rejected}`));
     }
-    const answer = answerFor(c, seq);
+    const answer = answerFor(c, seq, req);
     rec.answer = answer.outcome === 'executed' ? { outcome: 'executed', exitCode: answer.exitCode } : { outcome: answer.outcome };
     ctx.answers.add(answer);
     return new Promise((resolve) => {
@@ -209,7 +212,18 @@ async function runCase(c, model) {
   const settled = new Promise((r) => (settle = r));
   let timer;
   try {
-    const p = Promise.resolve().then(() => check.evaluate(input, runtime));
+    // The synchronous part of evaluate runs under a vm watchdog (an endless loop before the first
+    // await ends this case, not the batch); what follows an await is bounded by the deadline below
+    // and, for a synchronous endless loop, by the host's wall-clock limit of the whole child.
+    let p;
+    sandbox.__vaudit_call = () => check.evaluate(input, runtime);
+    try {
+      p = Promise.resolve(vm.runInContext('__vaudit_call()', sandbox, { timeout: c.deadlineMs ?? 2000 }));
+    } catch (e) {
+      p = e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' ? new Promise(() => {}) : Promise.reject(e);
+      if (e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') settle({ deadline: true, sync: true });
+    }
+    sandbox.__vaudit_call = null;
     p.then(
       (v) => settle({ ok: true, v }),
       (e) => settle({ ok: false, e }),
@@ -220,7 +234,9 @@ async function runCase(c, model) {
     out.ms = now(ctx);
     if (r.deadline) {
       out.status = 'deadline';
-      out.detail = `evaluate did not settle within ${c.deadlineMs ?? 2000} ms`;
+      out.detail = r.sync
+        ? `evaluate did not return within ${c.deadlineMs ?? 2000} ms (a synchronous endless loop?)`
+        : `evaluate did not settle within ${c.deadlineMs ?? 2000} ms`;
     } else if (r.ok) {
       out.status = 'returned';
       out.result = summarize(r.v, ctx);
