@@ -11,7 +11,7 @@ import { lint } from '../src/engine/lint.js';
 import type { Finding } from '../src/engine/types.js';
 import { confirmFindings } from '../src/confirm/index.js';
 import { createHost, type RunRecord } from '../src/confirm/host.js';
-import { confirmBundleFindings, prepareBundle, runBundleCases, type BundleCase } from '../src/confirm/bundle/index.js';
+import { confirmBundleFindings, prepareBundle, proveBundle, runBundleCases, type BundleCase } from '../src/confirm/bundle/index.js';
 import { EXIT_0 } from '../src/confirm/bundle/cases.js';
 import { buildBundleModelFromText } from '../src/lang/ts/bundle-model.js';
 
@@ -198,6 +198,59 @@ describe('declared cases beside the bundle', () => {
     expect(findings[0]!.confirmation).toMatchObject({ status: 'unsupported' });
     expect(findings[0]!.confirmation!.detail).toMatch(/model\.cases\.json: .*kind must be one of valid, wrong-but-valid, malformed, equivalent-valid; .*artifact must map file names to strings/);
   });
+});
+
+describe('proving a bundle on its declared cases', () => {
+  it('compares each check\'s verdict with the expectation on valid, wrong-but-valid, malformed and equivalent-valid cases', async () => {
+    const file = write(
+      'prove/model.ts',
+      `import { defineCorrectnessModel } from 'vaudit/bundle';
+export default defineCorrectnessModel({
+  id: 'prove', artifact: { files: ['main.c'] },
+  checks: [
+    { id: 'strict', kind: 'external', requiredTools: ['gcc'], async evaluate({ artifact }, runtime) {
+      const r = await runtime.tools.run({ toolId: 'gcc', checkId: 'strict', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });
+      if (r.outcome !== 'executed') return r;
+      return { verdict: r.exitCode === 0 ? 'pass' : 'fail' };
+    } },
+    { id: 'lenient', kind: 'external', requiredTools: ['gcc'], async evaluate({ artifact }, runtime) {
+      const r = await runtime.tools.run({ toolId: 'gcc', checkId: 'lenient', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });
+      if (r.outcome !== 'executed') return r;
+      return { verdict: 'pass' };
+    } },
+  ],
+});
+`,
+    );
+    const both = (v: 'pass' | 'fail') => ({ strict: v, lenient: v });
+    write(
+      'prove/model.cases.json',
+      JSON.stringify({
+        cases: [
+          { id: 'ok', kind: 'valid', artifact: { 'main.c': 'int main(void) { return 0; }\n' }, tool: { exitCode: 0 }, expect: both('pass') },
+          { id: 'wrong', kind: 'wrong-but-valid', artifact: { 'main.c': 'int main(void) { return 1; }\n' }, tool: { exitCode: 1 }, expect: both('fail') },
+          { id: 'broken', kind: 'malformed', artifact: { 'main.c': 'int main(void) {\n' }, tool: { exitCode: 1, stderr: 'error: expected }' }, expect: both('fail') },
+          { id: 'same', kind: 'equivalent-valid', artifact: { 'main.c': 'int main ( void )\n{\n  return 0;\n}\n' }, tool: { exitCode: 0 }, expect: both('pass') },
+        ],
+      }),
+    );
+    const res = await proveBundle(file, { host: createHost({ root: dir }) });
+    if ('error' in res) throw new Error(res.error);
+    expect(res.runs).toHaveLength(1);
+    expect(res.rows.map((r) => [r.checkId, r.caseId, r.got, r.agrees])).toEqual([
+      ['strict', 'ok', 'pass', true],
+      ['strict', 'wrong', 'fail', true],
+      ['strict', 'broken', 'fail', true],
+      ['strict', 'same', 'pass', true],
+      ['lenient', 'ok', 'pass', true],
+      ['lenient', 'wrong', 'pass', false],
+      ['lenient', 'broken', 'pass', false],
+      ['lenient', 'same', 'pass', true],
+    ]);
+    expect(await proveBundle(join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs', 'model.ts'), { host: createHost({ root: dir }) })).toEqual({
+      error: 'the bundle declares no cases (see src/confirm/bundle/README.md)',
+    });
+  }, 30_000);
 });
 
 describe('the recording runtime port', () => {

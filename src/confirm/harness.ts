@@ -35,6 +35,8 @@ export interface PyCallCase {
   traceFiles?: string[];
   /** Stub tools for this case: name → script. Placed in a per-case PATH directory of the cell. */
   stubTools?: Record<string, string>;
+  /** Expected to wait out its bound (a stalling peer): run in its own process, concurrently. */
+  slow?: boolean;
 }
 export interface PyCompileCase {
   id: string;
@@ -107,6 +109,8 @@ export interface BatchOptions {
   batchSize?: number;
   /** Parallel interpreter processes. */
   jobs?: number;
+  /** Parallel processes for `slow` cases (idle waits on stalling stubs, not CPU): default 8. */
+  slowJobs?: number;
   /** Wall-clock bound of one batch = sum of its case bounds + slack, capped by this. */
   maxBatchMs?: number;
   onRun?: (r: RunRecord) => void;
@@ -128,20 +132,26 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
   const batchSize = Math.max(1, opts.batchSize ?? 100);
   const jobs = Math.max(1, opts.jobs ?? 2);
   const queue: PyCase[][] = [];
-  for (let i = 0; i < cases.length; i += batchSize) queue.push(cases.slice(i, i + batchSize));
+  const slowQueue: PyCase[][] = [];
+  const fast = cases.filter((c) => !('slow' in c && c.slow));
+  for (const c of cases) if ('slow' in c && c.slow) slowQueue.push([c]);
+  for (let i = 0; i < fast.length; i += batchSize) queue.push(fast.slice(i, i + batchSize));
   const hdir = harnessDir();
   const script = join(hdir, 'run_cases.py');
   readFileSync(script); // fail loudly if the data file is not shipped
 
-  const worker = async () => {
+  const worker = (q: PyCase[][]) => async () => {
     for (;;) {
-      const batch = queue.shift();
+      const batch = q.shift();
       if (!batch) return;
       const remaining = await runBatch(host, batch, script, hdir, results, opts);
-      if (remaining.length) queue.push(remaining);
+      if (remaining.length) q.push(remaining);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, queue.length || 1) }, worker));
+  await Promise.all([
+    ...Array.from({ length: Math.min(jobs, queue.length) }, worker(queue)),
+    ...Array.from({ length: Math.min(Math.max(1, opts.slowJobs ?? 8), slowQueue.length) }, worker(slowQueue)),
+  ]);
   return cases.map((c) => results.get(c.id)!);
 }
 
@@ -157,7 +167,7 @@ async function runBatch(
   const wire = batch.map((c, i) => {
     if (c.op === undefined || c.op === 'call') {
       const stubs = c.stubTools ?? {};
-      const { stubTools: _s, ...rest } = c;
+      const { stubTools: _s, slow: _slow, ...rest } = c;
       if (Object.keys(stubs).length === 0) return rest;
       for (const [name, body] of Object.entries(stubs)) files[`case-${i}/bin/${name}`] = { content: withInvocationLog(body), mode: 0o755 };
       return { ...rest, stubLog: `case-${i}/invoked`, env: { ...(c.env ?? {}), PATH: `{cell}/case-${i}/bin:/usr/local/bin:/usr/bin:/bin` } };

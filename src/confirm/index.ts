@@ -28,6 +28,10 @@ export const ORACLES: ReadonlyMap<string, Oracle> = new Map(
   [unboundName, vacuousAbsence, setCollapse, orderDependentMatch, missingTimeout, streamBlind, unguardedStateRead, lambdaSyntax, regexInvalid, firstMatchLambda, substringContainment].map((o) => [o.id, o]),
 );
 
+/** JSON-layer oracles that need nothing from the rule but the finding's position: the embedded
+ *  code is found through the project. A finding of these rules without `control` still gets a case. */
+const POSITIONAL_ORACLES = new Set(['lambda-syntax', 'regex-invalid', 'first-match-lambda', 'substring-containment']);
+
 export interface ConfirmOptions {
   /** Parallel interpreter processes (default 2). */
   jobs?: number;
@@ -51,7 +55,7 @@ export async function confirmFindings(findings: Finding[], project: Project | un
   const all: PyCase[] = [];
   for (let i = 0; i < findings.length; i++) {
     const finding = findings[i]!;
-    const control = finding.control;
+    const control = finding.control ?? (POSITIONAL_ORACLES.has(finding.ruleId) && /\.json$/i.test(finding.file) ? { oracle: finding.ruleId } : undefined);
     if (!control) continue;
     if (BUNDLE_ORACLES.has(control.oracle)) continue; // bundle oracles: Node children, below
     const oracle = ORACLES.get(control.oracle);

@@ -22,6 +22,7 @@ export type * from './types.js';
 export { prepareBundle } from './load.js';
 export { casesFileFor, generateInputs, inputsFor, readDeclaredCases } from './cases.js';
 export { runBundleCases } from './run.js';
+export { proveBundle, type ProveRow } from './prove.js';
 
 export const BUNDLE_ORACLES: ReadonlyMap<string, BundleOracle> = new Map([nonLeafToolInput, unawaitedToolRun, ungroundedPass, nonresultAsVerdict].map((o) => [o.id, o]));
 

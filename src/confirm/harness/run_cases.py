@@ -378,6 +378,11 @@ def run_case(case):
                 compile(case["source"], case.get("filename", "<vaudit>"), case.get("mode", "eval"))
                 out["status"] = "returned"
                 out["value"] = True
+                if case.get("mode", "eval") == "eval":
+                    import ast
+                    body = ast.parse(case["source"], mode="eval").body
+                    # what the string evaluates to, decided by Python's own parser (nothing is run)
+                    out["value"] = {"node": type(body).__name__}
             except SyntaxError as e:
                 out["status"] = "raised"
                 out["exception"] = {"type": type(e).__name__, "message": e.msg, "line": e.lineno, "offset": e.offset}
@@ -392,8 +397,21 @@ def run_case(case):
                 out["exception"] = {"type": "re.error", "message": e.msg, "pos": e.pos}
         else:
             if op == "lambda":
-                fn = eval(compile(case["source"], "<lambda>", "eval"), {"__builtins__": builtins})
+                code = compile(case["source"], "<lambda>", "eval")
                 owner = None
+                sys.settrace(tracer)
+                try:
+                    fn = eval(code, {"__builtins__": builtins})
+                except Exception as e:  # a string that is not a lambda fails when evaluated
+                    fn = None
+                    out["status"] = "raised"
+                    out["exception"] = {"type": type(e).__name__, "message": str(e)[:300], "file": "<lambda>", "line": 1}
+                finally:
+                    sys.settrace(None)
+                if fn is not None and not callable(fn):
+                    out["status"] = "raised"
+                    out["exception"] = {"type": "TypeError", "message": "'%s' object is not callable" % type(fn).__name__, "file": "<lambda>", "line": 1}
+                    fn = None
             else:
                 finder = CaseFinder(case["modules"])
                 sys.meta_path.insert(0, finder)

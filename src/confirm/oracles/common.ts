@@ -101,7 +101,9 @@ export interface Target {
 
 /** Resolve and slice the function a Python-layer finding is about. */
 export async function pythonTarget(ctx: OracleContext): Promise<Target | Confirmation> {
-  const file = str(ctx.control.file) ?? ctx.finding.file;
+  const file = str(ctx.control.file) || ctx.finding.file;
+  if (!/\.py$/i.test(file))
+    return { status: 'unsupported', detail: `${ctx.control.oracle} confirms Python verifier functions; ${file.split('/').pop()} is not one (code embedded in task JSON has no control case for this rule)` };
   const line = num(ctx.control.line) ?? ctx.finding.range.start.line;
   let slice: Slice | undefined;
   try {

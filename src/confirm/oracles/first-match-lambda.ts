@@ -22,11 +22,15 @@ export function emptyArgs(code: string): Spec[] | undefined {
   const SUBS = String.raw`((?:\s*\[\s*(?:'[^']*'|"[^"]*"|\d+)\s*\])*)`;
   // `[… for x in SRC if …]` / `next(… for x in SRC …)`: SRC empty. `list(SRC.keys())[0]`: SRC an empty mapping.
   const forM = new RegExp(String.raw`\bfor\s+[\w, ()]+?\s+in\s+([A-Za-z_]\w*)` + SUBS).exec(code);
+  const filterM = new RegExp(String.raw`\b(?:filter|map)\(.*,\s*([A-Za-z_]\w*)` + SUBS + String.raw`\s*\)`).exec(code);
   const viewM = new RegExp(String.raw`\b(?:list|tuple)\(\s*([A-Za-z_]\w*)` + SUBS + String.raw`\.(?:keys|values|items)\(\)\s*\)`).exec(code);
-  const m = forM && params.includes(forM[1]!) ? forM : viewM && params.includes(viewM[1]!) ? viewM : undefined;
+  // positional record: `dump['layers'][0]` — the state array empty
+  const posM = new RegExp(String.raw`\b([A-Za-z_]\w*)((?:\s*\[\s*(?:'[^']*'|"[^"]*")\s*\])+)\s*\[\s*-?\d+\s*\]`).exec(code);
+  const ok = (x: RegExpExecArray | null): x is RegExpExecArray => !!x && params.includes(x[1]!);
+  const m = ok(forM) ? forM : ok(filterM) ? filterM : ok(viewM) ? viewM : ok(posM) ? posM : undefined;
   if (!m) return undefined;
   const path = [...m[2]!.matchAll(/\[\s*(?:'([^']*)'|"([^"]*)"|(\d+))\s*\]/g)].map((x) => (x[3] !== undefined ? Number(x[3]) : (x[1] ?? x[2])!));
-  let v: Spec = m === forM ? [] : {};
+  let v: Spec = m === viewM ? {} : [];
   for (let i = path.length - 1; i >= 0; i--) {
     const k = path[i]!;
     v = typeof k === 'number' ? Array.from({ length: k + 1 }, (_, j) => (j === k ? v : null)) : { [k]: v };

@@ -4,7 +4,8 @@
  *
  * finding.control: { oracle: 'lambda-syntax', code?: string (the decoded lambda text) }; without
  *   `code`, the lambda string the finding points into is taken from the project's suites.
- * confirmed: compile() raises SyntaxError · refuted: it compiles.
+ * confirmed: compile() raises SyntaxError, or the string parses as an expression that is not a
+ * lambda (a tuple, a comparison…: calling what it evaluates to fails) · refuted: it parses as a lambda.
  */
 import type { Confirmation } from '../../engine/types.js';
 import { embeddedAt, firstNonResult, show, type Oracle } from './common.js';
@@ -23,7 +24,10 @@ const oracle: Oracle = {
         const witness = `compile(${show(code)}, mode='eval')`;
         if (r!.status === 'raised')
           return { status: 'confirmed', witness, expected: 'the lambda compiles', observed: `${r!.exception!.type}: ${r!.exception!.message}${r!.exception!.offset ? ` (column ${r!.exception!.offset})` : ''}`, runId: r!.runId };
-        return { status: 'refuted', witness, expected: 'a SyntaxError', observed: 'compiled', runId: r!.runId };
+        const node = (r!.value as { node?: string } | undefined)?.node;
+        if (node && node !== 'Lambda')
+          return { status: 'confirmed', witness, expected: 'a lambda expression', observed: `it parses as a ${node} expression, not a lambda: the verifier cannot call it`, runId: r!.runId };
+        return { status: 'refuted', witness, expected: 'a SyntaxError or a non-lambda expression', observed: 'compiled to a lambda', runId: r!.runId };
       },
     };
   },

@@ -16,6 +16,7 @@
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import vm from 'node:vm';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 const MARK = '\u0001vaudit-case ';
 const rawWrite = process.stdout.write.bind(process.stdout);
@@ -23,13 +24,17 @@ const emit = (o) => rawWrite(MARK + JSON.stringify(o) + '\n');
 const NON_RESULTS = new Set(['verifierUnavailable', 'timeout', 'crash', 'sandbox']);
 const MAX_RUNS = 500;
 
-let current = null;
+// The case a site or return belongs to is the async context it runs in (promises, timers and
+// callbacks keep it), so a stray continuation of an earlier case is never counted in a later one.
+const caseContext = new AsyncLocalStorage();
 const sandbox = vm.createContext({ __vaudit_call: null });
 globalThis.__vaudit_site = (key) => {
-  if (current) current.site = key;
+  const ctx = caseContext.getStore();
+  if (ctx) ctx.site = key;
 };
 globalThis.__vaudit_ret = (key, value) => {
-  if (current) current.rets.push({ site: key, value: summarize(value, current), completedRuns: current.completed, at: now(current) });
+  const ctx = caseContext.getStore();
+  if (ctx && !ctx.settled && ctx.rets.length < 200) ctx.rets.push({ site: key, value: summarize(value, ctx), completedRuns: ctx.completed, at: now(ctx) });
   return value;
 };
 
@@ -207,7 +212,6 @@ async function runCase(c, model) {
   // The check gets fresh copies: what it does to them cannot change the leaves it is judged against.
   const input = { artifact: { files: structuredClone(c.artifact) }, publicInput: structuredClone(c.publicInput ?? {}) };
   const runtime = makeRuntime(ctx, c, check);
-  current = ctx;
   let settle;
   const settled = new Promise((r) => (settle = r));
   let timer;
@@ -218,7 +222,7 @@ async function runCase(c, model) {
     let p;
     sandbox.__vaudit_call = () => check.evaluate(input, runtime);
     try {
-      p = Promise.resolve(vm.runInContext('__vaudit_call()', sandbox, { timeout: c.deadlineMs ?? 2000 }));
+      p = Promise.resolve(caseContext.run(ctx, () => vm.runInContext('__vaudit_call()', sandbox, { timeout: c.deadlineMs ?? 2000 })));
     } catch (e) {
       p = e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' ? new Promise(() => {}) : Promise.reject(e);
       if (e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') settle({ deadline: true, sync: true });
@@ -256,7 +260,6 @@ async function runCase(c, model) {
     }
   } finally {
     clearTimeout(timer);
-    current = null;
   }
   out.runs = ctx.runs;
   if (ctx.truncatedRuns) out.truncatedRuns = ctx.truncatedRuns;
