@@ -183,7 +183,7 @@ describe('declared cases beside the bundle', () => {
     for (const c of obs) {
       expect(c.status, JSON.stringify(c)).toBe('confirmed');
       expect(c.witness).toContain('declared valid case `ok`');
-      expect(c.witness).toContain('declared answer (exit 0)');
+      expect(c.witness).toContain('the tool answers exit 0 (declared)');
     }
     expect(obs[0]!.observed).toContain('file `test_solve.py` = "from solve import main');
     expect(obs[1]!.observed).toContain('file `conftest.py` = "import pytest\\n"');

@@ -292,10 +292,10 @@ export function executedAnswers(input: CaseInput, checkId: string): Array<{ labe
   const norm = (a: ScriptedAnswer): ScriptedAnswer => ('outcome' in a && a.outcome && a.outcome !== 'executed' ? a : { ...(a as object), outcome: 'executed' } as ScriptedAnswer);
   if (Array.isArray(t)) {
     const list = t.map(norm);
-    return [{ label: `declared answers (${list.map(label).join(', ')})`, default: list[list.length - 1]!, perCall: list }];
+    return [{ label: `${list.map(label).join(', ')} (declared, one per call)`, default: list[list.length - 1]!, perCall: list }];
   }
   const a = norm(t as ScriptedAnswer);
-  return [{ label: `declared answer (${label(a)})`, default: a }];
+  return [{ label: `${label(a)} (declared)`, default: a }];
 }
 
 /** Build a control case (ids are stable per bundle, check, input and answer, so oracles share cases). */
