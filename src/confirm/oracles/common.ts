@@ -212,7 +212,7 @@ export function paramWitness(code: string, p: string): { value: unknown; stubToo
     case 'port':
       return { value: WITNESS_PORT };
     case 'path':
-      return { value: /dir|folder|project|root/i.test(p) ? '.' : 'main.tex' };
+      return { value: /dir|folder|project|root/i.test(p) ? '.' : './main.tex' };
     default:
       return { value: undefined };
   }

@@ -5,8 +5,9 @@
  *
  * finding.control: { oracle: 'order-dependent-match', ...common Python fields (see common.ts),
  *   witnesses?: [Witness, Witness]   the same matches in two orders (explicit pair), }
- * Default pair: for each routed entry with a `find` lambda, the harness synthesizes two keys that the
- * task's own `find` accepts, whose (`key`-transformed) targets hold the expected value and another
+ * Default pairs: for each routed entry with a `find` lambda (and, for an absence request, the same
+ * entry as a value check), then two synthesized entries, the harness builds two keys that the
+ * entry's own `find` accepts, whose (`key`-transformed) targets hold the expected value and another
  * value (`$witness: 'order-state'`), in both orders; the state is the function's second parameter.
  * confirmed: the two orders give different verdicts · refuted: same verdict and the flagged line ran ·
  * unreached: the line never ran, or no two matches could be synthesized.
@@ -23,13 +24,17 @@ const oracle: Oracle = {
     const explicit = ctx.control.witnesses as Witness[] | undefined;
     if (Array.isArray(explicit) && explicit.length >= 2) pairs.push([explicit[0]!, explicit[1]!]);
     else {
-      const entries = boundEntries(ctx.project, t.file, t.slice.qualname).filter((e) => typeof e.find === 'string');
-      if (!entries.length)
-        entries.push(
-          { type: 'states', find: 'lambda key, value: key.endswith("._name")', value: 'expected' },
-          { type: 'states', find: 'lambda key, value: key.endswith("._name")', key: 'lambda key: key[:-len("._name")] + "._color"', value: 'expected' },
-        );
-      for (const e of entries.slice(0, 4)) {
+      const entries: Array<Record<string, unknown>> = [];
+      for (const e of boundEntries(ctx.project, t.file, t.slice.qualname).filter((x) => typeof x.find === 'string')) {
+        entries.push(e);
+        // an absence request (`value: null`) never compares the matched value: also as a value check
+        if (e.value === null || e.value === undefined) entries.push({ ...e, value: 'expected' });
+      }
+      entries.push(
+        { type: 'states', find: 'lambda key, value: key.endswith("._name")', value: 'expected' },
+        { type: 'states', find: 'lambda key, value: key.endswith("._name")', key: 'lambda key: key[:-len("._name")] + "._color"', value: 'expected' },
+      );
+      for (const e of entries.slice(0, 8)) {
         const mk = (order: number): Witness => ({
           label: `${show(e)} with two matches, ${order ? 'second' : 'first'} order`,
           args: [e, { $witness: 'order-state', find: e.find, key: e.key, value: e.value ?? 'expected', order }, ...t.params.slice(2).map(() => null)],

@@ -305,8 +305,10 @@ async function main() {
   }
 }
 
+// Exit (bundle code may leave timers behind) only once every answer is flushed: writes to a pipe are
+// asynchronous, and process.exit would drop the ones still queued.
 main().then(
-  () => process.exit(0),
+  () => rawWrite('', () => process.exit(0)),
   (e) => {
     process.stderr.write(`vaudit bundle harness: ${e?.stack ?? e}\n`);
     process.exit(70);
