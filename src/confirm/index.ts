@@ -46,6 +46,8 @@ export interface ConfirmOptions {
   host?: Host;
   /** Called after each batch run (progress). */
   onRun?: (r: RunRecord, done: number, total: number) => void;
+  /** A terminal to draw a one-line progress indicator on (the CLI passes stderr on a TTY). */
+  progress?: (text: string) => void;
 }
 
 export async function confirmFindings(findings: Finding[], project: Project | undefined, opts: ConfirmOptions): Promise<{ runs: RunRecord[] }> {
@@ -80,6 +82,16 @@ export async function confirmFindings(findings: Finding[], project: Project | un
   }
   const jobs = Math.max(1, opts.jobs ?? 2);
   let done = 0;
+  const progress = opts.progress;
+  if (progress && all.length) progress(`\rconfirming: 0/${all.length} control cases…`);
+  const userOnRun = opts.onRun;
+  opts = {
+    ...opts,
+    onRun: (r, d, total) => {
+      userOnRun?.(r, d, total);
+      if (progress && total) progress(`\rconfirming: ${Math.min(d, total)}/${total} control cases…`);
+    },
+  };
   const results = all.length
     ? await runPythonCases(host, all, {
         jobs,
@@ -102,5 +114,6 @@ export async function confirmFindings(findings: Finding[], project: Project | un
       finding.confirmation = { status: 'crash', detail: `oracle judgement failed: ${(e as Error).message}` };
     }
   }
+  if (progress && all.length) progress('\r\x1b[K');
   return { runs: host.records };
 }
