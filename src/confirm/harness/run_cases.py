@@ -372,6 +372,8 @@ def run_case(case):
 
     finder = None
     saved_env = dict(os.environ)
+    saved_cwd = os.getcwd()
+    saved_path = list(sys.path)
     closers = []
     rec = Recorder()
     added_modules = []
@@ -508,6 +510,11 @@ def run_case(case):
                 out["stubCalls"] = []
         os.environ.clear()
         os.environ.update(saved_env)
+        try:
+            os.chdir(saved_cwd)
+        except OSError:
+            pass
+        sys.path[:] = saved_path
     # A third-party import the host Python lacks, met while the function ran (even if a decorator
     # swallowed it), leaves the verdict meaningless: the case is unavailable, not a result.
     for ev in events[call_events_from:]:

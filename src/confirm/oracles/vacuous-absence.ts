@@ -6,6 +6,8 @@
  *   witnesses (optional) should be absence requests whose state CONTAINS the item.
  * Default witnesses: each routed entry (or a synthesized item) with `value: null`, and a state that
  * holds the item's key (and keys built from the lambdas' string constants for `find`/`key` lambdas).
+ * An item that names nothing gets a populated state only when control.always (the rule saw the
+ * operand None on every path).
  * confirmed: the flagged line ran and the function returned a truthy verdict with the item present ·
  * refuted: it ran and returned a falsy verdict · unreached: the line never ran.
  */
@@ -20,9 +22,13 @@ const oracle: Oracle = {
     let ws = ctx.control.witnesses as Witness[] | undefined;
     if (!Array.isArray(ws) || !ws.length) {
       ws = [];
-      const absences = itemWitnesses(t, ctx, 32).map((it) => ({ ...it, value: null }));
+      const absences: Array<Record<string, unknown>> = itemWitnesses(t, ctx, 32).map((it) => ({ ...it, value: null }));
       for (const it of [...new Map(absences.map((a) => [JSON.stringify(a), a])).values()]) {
         const st = presentState(it);
+        // "present" must mean the item the entry names is in the state — unless the rule saw the
+        // operand is None on every path (`always`), where any populated state is a witness.
+        const names = Object.keys(st).some((k) => Object.values(it).includes(k) || (typeof it.find === 'string' && it.find.length > 0));
+        if (!names && ctx.control.always !== true) continue;
         const rest = t.params.slice(2).map(() => null);
         ws.push({ label: `${show(it)} with the item present: ${show(st)}`, args: t.params.length >= 2 ? [it, st, ...rest] : [it] });
       }
