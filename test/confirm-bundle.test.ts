@@ -309,6 +309,58 @@ export default defineCorrectnessModel({
   }, 30_000);
 });
 
+describe('batching', () => {
+  it('one child answers a large batch completely (answers are flushed before the child exits)', async () => {
+    // Each answer records 120 runs (~40 KB): far more than a pipe holds while the parent reads.
+    const file = write(
+      'big/model.ts',
+      `import { defineCorrectnessModel } from 'vaudit/bundle';
+export default defineCorrectnessModel({
+  id: 'big', artifact: { files: ['main.c'] },
+  checks: [{ id: 'many', kind: 'external', requiredTools: ['gcc'], async evaluate({ artifact }, runtime) {
+    for (let i = 0; i < 120; i++) {
+      const r = await runtime.tools.run({ toolId: 'gcc', checkId: 'many', args: ['-c', 'main.c', String(i)], files: { 'main.c': artifact.files['main.c'] } });
+      if (r.outcome !== 'executed') return r;
+      if (r.exitCode !== 0) return { verdict: 'fail' };
+    }
+    return { verdict: 'pass' };
+  } }],
+});
+`,
+    );
+    const b = prepareBundle(file);
+    const cases: BundleCase[] = Array.from({ length: 120 }, (_, i) => ({
+      id: `c${i}`,
+      file,
+      checkId: 'many',
+      checkIndex: 0,
+      input: { id: `i${i}`, kind: 'valid', source: 'declared', label: `i${i}`, artifact: { 'main.c': `int main(void) { return ${i}; }\n` }, publicInput: {} },
+      answers: { default: EXIT_0 },
+      answerLabel: 'exit 0',
+      deadlineMs: 2000,
+      ruleIds: ['test'],
+    }));
+    const host = createHost({ root: dir });
+    // A busy parent: it reads the child's stdout slowly, so the pipe fills and the child's writes queue.
+    const run = host.run.bind(host);
+    host.run = (req) =>
+      run({
+        ...req,
+        onStdout: (chunk) => {
+          const until = performance.now() + 3;
+          while (performance.now() < until);
+          req.onStdout?.(chunk);
+        },
+      });
+    const t0 = performance.now();
+    const res = await runBundleCases(host, cases, new Map([[file, b]]), { batchSize: 120 });
+    expect(performance.now() - t0).toBeLessThan(20_000);
+    expect(host.records).toHaveLength(1);
+    expect(host.records[0]!.stdoutBytes).toBeGreaterThan(2_000_000);
+    expect([...res.values()].filter((r) => r.status === 'returned' && r.result?.verdict === 'pass' && r.runs.length === 120)).toHaveLength(120);
+  }, 30_000);
+});
+
 describe('non-results and isolation', () => {
   it('passes the host\'s non-result through as is (isolation required but unavailable → sandbox)', async () => {
     const findings = await findingsOf([join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs')], ['ungrounded-pass']);
