@@ -157,6 +157,71 @@ describe('bundle findings on the rules\' fixtures', () => {
   }, 60_000);
 });
 
+describe('precision', () => {
+  it('a stored run that is never awaited is pending at return even when another run is awaited', async () => {
+    const file = write(
+      'two-runs/model.ts',
+      `import { defineCorrectnessModel } from 'vaudit/bundle';
+export default defineCorrectnessModel({
+  id: 'two', artifact: { files: ['main.c'] },
+  checks: [{ id: 'c', kind: 'external', requiredTools: ['gcc'], async evaluate({ artifact }, runtime) {
+    const a = runtime.tools.run({ toolId: 'gcc', checkId: 'c', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });
+    const b = runtime.tools.run({ toolId: 'gcc', checkId: 'c', args: ['-Wall', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });
+    const r = await a;
+    if (r.outcome !== 'executed') return r;
+    void b;
+    return { verdict: r.exitCode === 0 ? 'pass' : 'fail' };
+  } }],
+});
+`,
+    );
+    const findings = await findingsOf([file], ['unawaited-tool-run']);
+    expect(findings.map((f) => f.range.start.line)).toEqual([6]);
+    const awaited = twinFindings('unawaited-tool-run', file).filter((f) => f.range.start.offset !== findings[0]!.range.start.offset);
+    expect(awaited).toHaveLength(1);
+    await confirmBundleFindings([...findings, ...awaited], undefined, { host: createHost({ root: dir }) });
+    expect(findings[0]!.confirmation).toMatchObject({ status: 'confirmed', observed: "run #2 of `gcc` at line 6 was still pending when evaluate returned { verdict: 'pass' }" });
+    expect(awaited[0]!.confirmation).toMatchObject({ status: 'refuted' });
+  }, 30_000);
+
+  it('forces the non-result at the flagged run only, so an earlier pass-through cannot hide it', async () => {
+    const file = write(
+      'second-run/model.ts',
+      `import { defineCorrectnessModel } from 'vaudit/bundle';
+export default defineCorrectnessModel({
+  id: 'second', artifact: { files: ['main.c'] },
+  checks: [{ id: 'c', kind: 'external', requiredTools: ['gcc'], async evaluate({ artifact }, runtime) {
+    const compiled = await runtime.tools.run({ toolId: 'gcc', checkId: 'c', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });
+    if (compiled.outcome !== 'executed') return compiled;
+    if (compiled.exitCode !== 0) return { verdict: 'fail' };
+    const linked = await runtime.tools.run({ toolId: 'gcc', checkId: 'c', args: ['main.c'], files: { 'main.c': artifact.files['main.c'] } });
+    return { verdict: linked.exitCode === 0 ? 'pass' : 'fail' };
+  } }],
+});
+`,
+    );
+    const findings = await findingsOf([file], ['nonresult-as-verdict']);
+    expect(findings.map((f) => f.range.start.line)).toEqual([9]);
+    await confirmBundleFindings(findings, undefined, { host: createHost({ root: dir }) });
+    expect(findings[0]!.confirmation).toMatchObject({
+      status: 'confirmed',
+      witness: 'check `c` on the generated witness input (artifact: main.c); the tool answers forced timeout at line 8, exit 0 elsewhere',
+      observed: "run #2 of `gcc` at line 8 answered timeout; evaluate returned { verdict: 'fail' } (from line 9)",
+    });
+  }, 30_000);
+
+  it('judges each check at a helper both checks share (factory): only the one that rewrites the leaf', async () => {
+    const file = join(FIX, 'non-leaf-tool-input', 'incorrect', 'helper-param-and-factory', 'model.ts');
+    const [b] = await findingsOf([file], ['non-leaf-tool-input']);
+    expect(b!.control).toMatchObject({ checkId: 'runs-b' });
+    const a: Finding = { ...b!, control: { ...b!.control!, checkId: 'runs-a', checkIndex: 0 } };
+    await confirmBundleFindings([a, b!], undefined, { host: createHost({ root: dir }) });
+    expect(b!.confirmation).toMatchObject({ status: 'confirmed' });
+    expect(a.confirmation).toMatchObject({ status: 'refuted' });
+    expect(a.confirmation!.observed).toContain('origin artifact:main.c');
+  }, 30_000);
+});
+
 describe('declared cases beside the bundle', () => {
   it('uses <bundle>.cases.json (valid, wrong-but-valid, malformed, equivalent-valid) and local modules', async () => {
     const model = write(

@@ -303,7 +303,7 @@ export function makeCase(
   b: PreparedBundle,
   check: { id: string; index: number },
   input: CaseInput,
-  answer: { label: string; default: ScriptedAnswer; perCall?: ScriptedAnswer[] },
+  answer: { label: string; default: ScriptedAnswer; perCall?: ScriptedAnswer[]; atSite?: { site: string; answer: ScriptedAnswer } },
   ruleId: string,
   deadlineMs: number,
 ): BundleCase {
@@ -313,13 +313,18 @@ export function makeCase(
     checkId: check.id,
     checkIndex: check.index,
     input,
-    answers: { default: answer.default, ...(answer.perCall ? { perCall: answer.perCall } : {}) },
+    answers: { default: answer.default, ...(answer.perCall ? { perCall: answer.perCall } : {}), ...(answer.atSite ? { atSite: answer.atSite } : {}) },
     answerLabel: answer.label,
     deadlineMs,
     ruleIds: [ruleId],
   };
 }
 
-export function forcedAnswers(): Array<{ label: string; default: ScriptedAnswer }> {
-  return FORCED.map((a) => ({ label: label(a), default: a }));
+/**
+ * Forced non-results. With `site` (an instrumented run call), only runs made there get the non-result and
+ * the others exit 0, so an earlier run that passes its non-result through cannot hide the flagged one.
+ */
+export function forcedAnswers(site?: { key: string; line: number }): Array<{ label: string; default: ScriptedAnswer; atSite?: { site: string; answer: ScriptedAnswer } }> {
+  if (!site) return FORCED.map((a) => ({ label: label(a), default: a }));
+  return FORCED.map((a) => ({ label: `${label(a)} at line ${site.line}, exit 0 elsewhere`, default: EXIT_0_ECHO, atSite: { site: site.key, answer: a } }));
 }

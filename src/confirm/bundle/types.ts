@@ -41,7 +41,8 @@ export interface BundleCase {
   checkId: string;
   checkIndex: number;
   input: CaseInput;
-  answers: { default: ScriptedAnswer; perCall?: ScriptedAnswer[] };
+  /** `atSite` wins for runs made at that call site, then `perCall` (by call order), then `default`. */
+  answers: { default: ScriptedAnswer; perCall?: ScriptedAnswer[]; atSite?: { site: string; answer: ScriptedAnswer } };
   /** "exit 0", "forced timeout"… */
   answerLabel: string;
   /** Bound for evaluate to settle (ms). */

@@ -1,7 +1,8 @@
 /**
  * Oracle `nonresult-as-verdict` (bundle layer): runs evaluate in a Node child with a runtime port that
- * answers every run with a forced non-result — `timeout`, then `crash`, `verifierUnavailable` and
- * `sandbox` — on declared cases or inputs generated from the projections.
+ * answers the flagged run with a forced non-result — `timeout`, then `crash`, `verifierUnavailable` and
+ * `sandbox` — and every other run with exit 0 (every run, when the call site could not be instrumented),
+ * on declared cases or inputs generated from the projections.
  *
  * finding.control: { oracle, file, checkId, checkIndex, at: {start,end} (the verdict return), run: {start,end} }
  * confirmed: the flagged run received a forced non-result and evaluate still returned a verdict, produced by
@@ -11,7 +12,7 @@
  */
 import type { Confirmation } from '../../engine/types.js';
 import { forcedAnswers, makeCase } from '../bundle/cases.js';
-import { caseLabel, checkOf, endings, noCaseRan, ran, runsAt, showRun, showValue, siteLine, spanKey } from '../bundle/judge.js';
+import { caseLabel, checkOf, endings, lineOf, noCaseRan, ran, runsAt, showRun, showValue, siteLine, spanKey } from '../bundle/judge.js';
 import type { BundleCase, BundleOracle } from '../bundle/types.js';
 
 
@@ -27,7 +28,8 @@ const oracle: BundleOracle = {
     const runSite = spanKey(ctx.control.run) ?? '';
     const atInstrumented = b.instrumented.has(atSite);
     const runInstrumented = b.instrumented.has(runSite);
-    const cases: BundleCase[] = ctx.inputs.flatMap((inp) => forcedAnswers().map((a) => makeCase(b, check, inp, a, oracle.id, ctx.timeoutMs)));
+    const site = runInstrumented ? { key: runSite, line: lineOf(b.text, Number(runSite.split(':')[0])) } : undefined;
+    const cases: BundleCase[] = ctx.inputs.flatMap((inp) => forcedAnswers(site).map((a) => makeCase(b, check, inp, a, oracle.id, ctx.timeoutMs)));
     const expected = 'a non-result of the run is passed through unchanged, never turned into pass/fail';
     return {
       cases,

@@ -10,9 +10,10 @@
 // toolId, checkId, args, and for each `files` value and `stdin` its ORIGIN, found by comparing bytes with
 // the case's declared leaves: `artifact:<name>`, `publicInput:<path>`, `json:<projection path>`, else
 // `authored:derived`. It answers with the case's scripted result (executed with an exit code, or a forced
-// non-result). Answers are delivered one at a time, newest first, each on its own macrotask once the
-// check has nothing else to do — a legitimate schedule of real tool durations under which every awaited
-// run completes and a run nobody waits for is still pending when evaluate settles.
+// non-result). Answers are delivered one at a time, each on its own macrotask once the check has
+// nothing else to do: the newest run something waits on (`await`, `.then`, `Promise.all`) first, else
+// the newest run — a legitimate schedule of real tool durations under which every awaited run
+// completes and a run nobody waits for is still pending when evaluate settles.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import vm from 'node:vm';
@@ -114,12 +115,24 @@ function describeValue(v) {
   return { type: v === null ? 'null' : typeof v, preview: preview(String(v)) };
 }
 
-function answerFor(c, seq, req) {
+function answerFor(c, seq, req, site) {
   const per = c.answers.perCall;
-  const a = (Array.isArray(per) && per[seq - 1]) || c.answers.default || { outcome: 'executed', exitCode: 0 };
+  const at = c.answers.atSite;
+  const a = (at && site === at.site && at.answer) || (Array.isArray(per) && per[seq - 1]) || c.answers.default || { outcome: 'executed', exitCode: 0 };
   if (NON_RESULTS.has(a.outcome)) return { outcome: a.outcome, detail: a.detail ?? `forced ${a.outcome} (vaudit control case)` };
   const stdout = a.echoStdin ? (typeof req.stdin === 'string' ? req.stdin : '') : (a.stdout ?? '');
   return { outcome: 'executed', exitCode: a.exitCode ?? 0, stdout, stderr: a.stderr ?? '' };
+}
+
+/** A run's promise: a real Promise that notes when something subscribes to it (await, then, all). */
+class RunPromise extends Promise {
+  static get [Symbol.species]() {
+    return Promise;
+  }
+  then(onFulfilled, onRejected) {
+    this.subscribed = true;
+    return super.then(onFulfilled, onRejected);
+  }
 }
 
 function makeRuntime(ctx, c, check) {
@@ -128,12 +141,15 @@ function makeRuntime(ctx, c, check) {
     if (ctx.pumping) return;
     ctx.pumping = true;
     const tick = () => {
-      const job = ctx.queue.pop(); // newest first
-      if (!job) {
+      let i = ctx.queue.length - 1;
+      while (i >= 0 && !ctx.queue[i].promise.subscribed) i--;
+      if (i < 0) i = ctx.queue.length - 1;
+      if (i < 0) {
         ctx.pumping = false;
         return;
       }
-      job();
+      const [job] = ctx.queue.splice(i, 1);
+      job.deliver();
       setImmediate(tick);
     };
     setImmediate(tick);
@@ -170,18 +186,22 @@ function makeRuntime(ctx, c, check) {
       rec.rejected = `tool id '${rec.toolId}' is not in the check's requiredTools`;
       return Promise.reject(new Error(`runtime.tools.run: ${rec.rejected}`));
     }
-    const answer = answerFor(c, seq, req);
+    const answer = answerFor(c, seq, req, site);
     rec.answer = answer.outcome === 'executed' ? { outcome: 'executed', exitCode: answer.exitCode } : { outcome: answer.outcome };
     ctx.answers.add(answer);
-    return new Promise((resolve) => {
-      ctx.queue.push(() => {
+    let resolve;
+    const promise = new RunPromise((r) => (resolve = r));
+    ctx.queue.push({
+      promise,
+      deliver() {
         rec.state = ctx.settled ? 'resolved-after-return' : 'resolved';
         rec.resolvedAt = now(ctx);
         if (answer.outcome === 'executed' && !ctx.settled) ctx.completed += 1;
         resolve(answer);
-      });
-      pump();
+      },
     });
+    pump();
+    return promise;
   };
   const tools = Object.freeze({ run });
   return Object.freeze({ tools });
