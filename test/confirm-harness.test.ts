@@ -48,6 +48,11 @@ describe('python harness', () => {
     expect(existsSync(`${harnessDir()}/run_cases.py`)).toBe(true);
   });
 
+  it.skipIf(!existsSync(new URL('../dist/src/confirm/harness.js', import.meta.url)))('is found from the compiled dist/src too', async () => {
+    const compiled = (await import(new URL('../dist/src/confirm/harness.js', import.meta.url).href)) as { harnessDir(): string };
+    expect(compiled.harnessDir()).toBe(harnessDir());
+  });
+
   for (const isolation of HAS_BWRAP ? (['bwrap', 'process'] as const) : (['process'] as const)) {
     it(`${isolation}: runs many cases in one process, sees swallowed NameErrors, doubles state, bounds time`, async () => {
       const host = createHost({ root: process.cwd(), isolation });

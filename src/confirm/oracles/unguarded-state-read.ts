@@ -13,7 +13,7 @@
  */
 import type { Confirmation } from '../../engine/types.js';
 import type { Spec } from '../harness.js';
-import { callCase, defaultWitnesses, firstNonResult, pythonTarget, show, type Oracle, type Witness } from './common.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, pythonTarget, show, type Oracle, type Witness } from './common.js';
 import { functionText, stubTargets } from './missing-timeout.js';
 
 function selfWith(path: string, callable: Spec): Spec {
@@ -68,6 +68,8 @@ const oracle: Oracle = {
         if (nr) return nr;
         if (baseType) return { status: 'unreached', detail: `the witness raised ${baseType} with a healthy state too: ${base!.exception?.message}`, runId: base!.runId };
         const r = results.get(cases[1]!.id)!;
+        if (!cases.slice(1).some((c) => executedLine(results.get(c.id), t.file, t.line)))
+          return { status: 'unreached', detail: `no witness reached the state read at line ${t.line}`, runId: r.runId };
         return { status: 'refuted', witness: variants.slice(1).map((v) => v.label).join('; '), expected, observed: cases.slice(1).map((c) => `returned ${show(results.get(c.id)?.value)}`).join(' / '), runId: r.runId };
       },
     };
