@@ -485,7 +485,10 @@ export default defineCorrectnessModel({
       const cp = await import('node:' + 'child_process');
       let how = 'spawned';
       try { cp.spawn('sleep', ['41.5'], { detached: true, stdio: 'ignore' }).unref(); } catch (e) { how = String(e.code); }
-      return { verdict: 'pass', detail: how };
+      const fs = await import('node:fs');
+      let read = 'read';
+      try { fs.readFileSync('/etc/passwd', 'utf8'); } catch (e) { read = String(e.code); }
+      return { verdict: 'pass', detail: how + ' ' + read };
     },
   }],
 });
@@ -496,7 +499,7 @@ export default defineCorrectnessModel({
       const host = createHost({ root: dir, isolation });
       await confirmBundleFindings(findings, undefined, { host });
       expect(findings[0]!.confirmation).toMatchObject({ status: 'confirmed' });
-      expect(findings[0]!.confirmation!.observed).toContain('ERR_ACCESS_DENIED');
+      expect(findings[0]!.confirmation!.observed).toContain('detail: "ERR_ACCESS_DENIED ERR_ACCESS_DENIED"');
       expect((host.records[0] as RunRecord).isolation).toBe(isolation === 'process' ? 'process' : host.bwrapPath ? 'bwrap' : 'process');
       expect(alive('41.5')).toEqual([]);
       expect(alive('harness.mjs')).toEqual([]);

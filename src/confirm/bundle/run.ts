@@ -4,10 +4,10 @@
  * dies (host timeout, crash, sandbox), the cases that already answered keep their answers, the case in
  * flight gets the host's non-result, and the rest are retried in a fresh batch.
  *
- * The child: `node --experimental-permission --allow-fs-read=* …`: on top of the host's isolation
- * (empty environment + allowlist, private cell, process group, rlimits, bubblewrap when available),
- * Node's permission model refuses `child_process`, `worker_threads`, native addons and file writes to
- * the bundle code. Memory is bounded by `--max-old-space-size` (RLIMIT_AS is raised for Node: V8
+ * The child: `node --experimental-permission` with reads allowed in the cell only: on top of the host's
+ * isolation (empty environment + allowlist, private cell, process group, rlimits, bubblewrap when
+ * available), Node's permission model refuses `child_process`, `worker_threads`, native addons, file
+ * writes and reads outside the cell to the bundle code — also under `process` isolation. Memory is bounded by `--max-old-space-size` (RLIMIT_AS is raised for Node: V8
  * reserves address space).
  */
 import { readFileSync } from 'node:fs';
@@ -21,7 +21,10 @@ const MARK = '\u0001vaudit-case ';
 /** Wall-clock share of one case in a batch's bound (a case costs ~1–15 ms in the child). */
 const SHARE_MS = 100;
 
-export const NODE_ARGS = ['--max-old-space-size=256', '--experimental-permission', '--allow-fs-read=*', '--disable-warning=ExperimentalWarning'];
+export const NODE_ARGS = ['--max-old-space-size=256', '--experimental-permission', '--disable-warning=ExperimentalWarning'];
+/** Reads only inside the cell (the host puts the cell's path for `{cell}` in environment values). With
+ *  `--experimental-permission` on the command line, losing this variable denies every read: loud, not wider. */
+export const NODE_ENV = { NODE_OPTIONS: '--allow-fs-read="{cell}/*"' };
 
 export function harnessPath(): string {
   return join(dirname(fileURLToPath(import.meta.url)), 'harness', 'run-bundle.mjs');
@@ -143,7 +146,7 @@ async function runBatch(
     files,
     timeoutMs,
     maxOutputBytes: 64 * 1024 * 1024,
-    env: {},
+    env: { ...NODE_ENV },
     limits: { memoryBytes: 8 * 1024 * 1024 * 1024 },
     onStdout: (chunk) => {
       buffered += chunk.toString('utf8');
