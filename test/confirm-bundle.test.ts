@@ -210,6 +210,27 @@ export default defineCorrectnessModel({
     });
   }, 30_000);
 
+  it('runs CommonJS bundles (require of vaudit/bundle, module.exports)', async () => {
+    const file = write(
+      'cjs/model.cjs',
+      `const { defineCorrectnessModel, isNonResult } = require('vaudit/bundle');
+module.exports = defineCorrectnessModel({
+  id: 'cjs', artifact: { files: ['main.c'] },
+  checks: [{ id: 'compiles', kind: 'external', requiredTools: ['gcc'], async evaluate({ artifact }, runtime) {
+    const r = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', files: { 'main.c': artifact.files['main.c'] + '\\n' } });
+    if (isNonResult(r)) return r;
+    return { verdict: r.exitCode === 0 ? 'pass' : 'fail' };
+  } }],
+});
+`,
+    );
+    const findings = await findingsOf([file], ['non-leaf-tool-input']);
+    expect(findings).toHaveLength(1);
+    await confirmBundleFindings(findings, undefined, { host: createHost({ root: dir }) });
+    expect(findings[0]!.confirmation).toMatchObject({ status: 'confirmed' });
+    expect(findings[0]!.confirmation!.observed).toMatch(/file `main.c` = .*origin authored:derived/);
+  }, 30_000);
+
   it('judges each check at a helper both checks share (factory): only the one that rewrites the leaf', async () => {
     const file = join(FIX, 'non-leaf-tool-input', 'incorrect', 'helper-param-and-factory', 'model.ts');
     const [b] = await findingsOf([file], ['non-leaf-tool-input']);

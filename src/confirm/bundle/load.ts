@@ -135,6 +135,13 @@ export function transpile(path: string, text: string, sites: ReadonlySet<SiteKey
 }
 
 let runtimeSource: string | undefined;
+let runtimeSourceCjs: string | undefined;
+
+/** The same runtime module as CommonJS, for `require('vaudit/bundle')` on Node < 20.19. */
+export function bundleRuntimeSourceCjs(): string {
+  runtimeSourceCjs ??= transpile('index.cjs', bundleRuntimeSource(), new Set());
+  return runtimeSourceCjs;
+}
 
 /** vaudit's own `vaudit/bundle` runtime module, as JavaScript. */
 export function bundleRuntimeSource(): string {

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Host, RunRecord } from '../host.js';
-import { bundleRuntimeSource, type PreparedBundle } from './load.js';
+import { bundleRuntimeSource, bundleRuntimeSourceCjs, type PreparedBundle } from './load.js';
 import type { BundleCase, BundleCaseResult, NonResultOutcome } from './types.js';
 
 const MARK = '\u0001vaudit-case ';
@@ -103,8 +103,9 @@ async function runBatch(
 ): Promise<BundleCase[][]> {
   const files: Record<string, string | { content: string | Buffer }> = {
     'harness.mjs': harnessSource(),
-    'node_modules/vaudit/package.json': JSON.stringify({ name: 'vaudit', type: 'module', exports: { './bundle': './bundle.js' } }),
+    'node_modules/vaudit/package.json': JSON.stringify({ name: 'vaudit', type: 'module', exports: { './bundle': { import: './bundle.js', require: './bundle.cjs' } } }),
     'node_modules/vaudit/bundle.js': bundleRuntimeSource(),
+    'node_modules/vaudit/bundle.cjs': bundleRuntimeSourceCjs(),
   };
   const index = new Map<string, number>();
   const wireBundles: Array<{ entry: string }> = [];
