@@ -110,7 +110,7 @@ describe('python harness', () => {
       },
       call('c', [{ key: 'a', value: 1 }, { a: 1 }]),
     ];
-    const r = await runPythonCases(host, cases, { jobs: 1, maxBatchMs: 3000 });
+    const r = await runPythonCases(host, cases, { jobs: 1, maxBatchMs: 1500 });
     expect(r[0]!.value).toBe(true);
     expect(r[1]!.status).toBe('timeout');
     expect(host.records.map((x) => x.outcome)).toEqual(['timeout', 'executed']);

@@ -13,7 +13,12 @@
  * unreached: the line never ran, or no two matches could be synthesized.
  */
 import type { Confirmation } from '../../engine/types.js';
-import { boundEntries, callCase, executedLine, firstNonResult, pythonTarget, show, truthy, type Oracle, type Witness } from './common.js';
+import { boundEntries, callCase, executedLine, firstNonResult, itemWitnesses, pythonTarget, show, truthy, type Oracle, type Target, type Witness } from './common.js';
+
+function isItem(t: Target): boolean {
+  const p = t.params[0];
+  return t.params.length >= 2 && !!p && (t.slice.info.reads[p]?.keys.length ?? 0) > 0;
+}
 
 const oracle: Oracle = {
   id: 'order-dependent-match',
@@ -42,6 +47,33 @@ const oracle: Oracle = {
         pairs.push([mk(0), mk(1)]);
       }
     }
+      // Entries without a `find` lambda (e.g. `k.endswith(entry["suffix"])`): two state keys built
+      // around each string the item carries, one holding the expected value and one another value.
+      if (isItem(t)) {
+        for (const it of itemWitnesses(t, ctx, 8)) {
+          const item: Record<string, unknown> = { ...it, value: 'expected' };
+          const strs = Object.entries(item).filter(([k, v]) => k !== 'value' && k !== 'type' && typeof v === 'string' && !/^\s*lambda\b/.test(v)).map(([, v]) => v as string);
+          if (!strs.length) continue;
+          const first: Array<[string, unknown]> = [];
+          const second: Array<[string, unknown]> = [];
+          for (const v of strs) {
+            first.push([`a.${v}`, 'expected'], [`${v}.a`, 'expected']);
+            second.push([`b.${v}`, 'vaudit-other'], [`${v}.b`, 'vaudit-other']);
+          }
+          const rest = t.params.slice(2).map(() => null);
+          pairs.push([
+            { label: `${show(item)} with two matching keys, first order`, args: [item, Object.fromEntries([...first, ...second]), ...rest] },
+            { label: `${show(item)} with two matching keys, second order`, args: [item, Object.fromEntries([...second, ...first]), ...rest] },
+          ]);
+          if (pairs.length >= 16) break;
+        }
+      }
+    // Only pairs whose two matches are guaranteed (by the task's own `find`, or given by the rule)
+    // can refute; the generic string-field pairs can only confirm.
+    const readsFind = !!t.params[0] && (t.slice.info.reads[t.params[0]]?.keys ?? []).includes('find');
+    const refuting = new Set(
+      pairs.map((_, i) => i).filter((i) => (Array.isArray(explicit) && explicit.length >= 2) || (readsFind && !/with two matching keys/.test(pairs[i]![0].label ?? ''))),
+    );
     const cases = pairs.flatMap(([a, b], i) => [callCase(t, `p${i}a`, a, ctx), callCase(t, `p${i}b`, b, ctx)]);
     return {
       cases,
@@ -61,8 +93,8 @@ const oracle: Oracle = {
           const vb = rb!.status === 'returned' ? truthy(rb!.value) : `raised ${rb!.exception?.type}`;
           const reached = executedLine(ra, t.file, t.line) || executedLine(rb, t.file, t.line);
           if (va !== vb && reached)
-            return { status: 'confirmed', witness: pairs[i]![0].label?.replace(/, first order$/, ''), expected, observed: `first order → ${va}, second order → ${vb}`, runId: ra!.runId };
-          if (reached && ra!.status === 'returned' && rb!.status === 'returned')
+            return { status: 'confirmed', witness: pairs[i]![0].label?.replace(/, first order$/, ' in two orders'), expected, observed: `first order → ${va}, second order → ${vb}`, runId: ra!.runId };
+          if (reached && refuting.has(i) && ra!.status === 'returned' && rb!.status === 'returned')
             refuted ??= { status: 'refuted', witness: pairs[i]![0].label, expected, observed: `both orders → ${va}`, runId: ra!.runId };
         }
         const nr = firstNonResult(cases.map((c) => results.get(c.id)));
