@@ -276,6 +276,19 @@ describe('declared cases beside the bundle', () => {
     expect(obs[2]!.observed).toContain('file `runner.py` = "import sys\\ndef main():');
   }, 30_000);
 
+  it('reads the cases file again when it changes (long-lived processes: editor, watch)', async () => {
+    const model = write('edited/model.ts', readFileSync(join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs', 'model.ts'), 'utf8'));
+    const cases = (main: string) => JSON.stringify({ cases: [{ id: 'only', kind: 'valid', artifact: { 'main.c': main } }] });
+    write('edited/model.cases.json', cases('void f(void) {}\n'));
+    const first = await findingsOf([model], ['ungrounded-pass']);
+    await confirmBundleFindings(first, undefined, { host: createHost({ root: dir }) });
+    expect(first[0]!.confirmation).toMatchObject({ status: 'refuted', observed: "the return at line 12 gave { verdict: 'fail' } after 0 completed run(s)" });
+    write('edited/model.cases.json', cases('int main(void) { return 0; }\n'));
+    const second = await findingsOf([model], ['ungrounded-pass']);
+    await confirmBundleFindings(second, undefined, { host: createHost({ root: dir }) });
+    expect(second[0]!.confirmation).toMatchObject({ status: 'confirmed' });
+  }, 30_000);
+
   it('refuses a malformed cases file instead of guessing', async () => {
     const model = write('badcases/model.ts', readFileSync(join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs', 'model.ts'), 'utf8'));
     write('badcases/model.cases.json', JSON.stringify({ cases: [{ id: 'x', kind: 'great', artifact: { 'main.c': 1 } }] }));

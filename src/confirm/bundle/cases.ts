@@ -10,6 +10,7 @@
  * the projection names): their bytes are then not declared leaves, which is what the origin check
  * must see.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ts } from 'ts-morph';
@@ -263,13 +264,20 @@ export function generateInputs(b: PreparedBundle): CaseInput[] {
 
 const inputsCache = new Map<string, CaseInput[] | { error: string }>();
 
-/** Declared inputs when the bundle has a cases file, else generated ones. */
+/** Declared inputs when the bundle has a cases file, else generated ones (cached on both texts). */
 export function inputsFor(b: PreparedBundle): CaseInput[] | { error: string } {
-  const key = `${b.file}\0${b.text.length}\0${b.text.slice(0, 64)}`;
+  let declared = '';
+  try {
+    declared = readFileSync(casesFileFor(b.file), 'utf8');
+  } catch {
+    /* none */
+  }
+  const key = createHash('sha256').update(b.file).update('\0').update(b.text).update('\0').update(declared).digest('hex');
   let v = inputsCache.get(key);
   if (!v) {
     v = readDeclaredCases(b.file) ?? generateInputs(b);
-    if (Array.isArray(v) && v.length) inputsCache.set(key, v);
+    if (inputsCache.size >= 256) inputsCache.clear();
+    inputsCache.set(key, v);
   }
   return v;
 }

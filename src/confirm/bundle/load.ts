@@ -166,6 +166,23 @@ function commonRoot(paths: string[]): string {
 
 const cache = new Map<string, PreparedBundle>();
 
+function dirStamp(dir: string): string {
+  try {
+    return readdirSync(dir)
+      .map((n) => {
+        try {
+          const st = statSync(join(dir, n));
+          return `${n}:${st.size}:${st.mtimeMs}`;
+        } catch {
+          return n;
+        }
+      })
+      .join('|');
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Prepare a bundle for the child: its entry module (instrumented at `sites`, plus every run and verdict
  * return the static model knows), its local module closure and its directory's small data files.
@@ -178,7 +195,8 @@ export function prepareBundle(file: string, extraSites: Iterable<SiteKey> = []):
     for (const r of c.toolRuns) sites.add(siteKey(r));
     for (const v of c.verdictReturns) sites.add(siteKey(v));
   }
-  const cacheKey = `${file}\0${text.length}\0${[...sites].sort().join(',')}`;
+  // Local modules and data files are read again when any changed (their sizes and times are in the key).
+  const cacheKey = `${file}\0${text.length}\0${[...sites].sort().join(',')}\0${dirStamp(dirname(file))}`;
   const hit = cache.get(cacheKey);
   if (hit && hit.text === text) return hit;
 
@@ -224,6 +242,7 @@ export function prepareBundle(file: string, extraSites: Iterable<SiteKey> = []):
   // ESM semantics for `.js` outputs (the bundle contract is ESM; `.cjs`/`.cts` stay CommonJS).
   files['package.json'] = '{"type":"module"}\n';
   const prepared: PreparedBundle = { file, text, model, files, entry: outName(relative(root, file)), instrumented, notes };
+  if (cache.size >= 64) cache.clear();
   cache.set(cacheKey, prepared);
   return prepared;
 }
