@@ -1,10 +1,12 @@
 // vaudit bundle harness: runs correctness-model checks' `evaluate` with a recording runtime port.
 //
-// Started ONLY by the host (src/confirm/host.ts) as `node … run-bundle.mjs` in a private cell that holds
-// the transpiled bundles (`b<i>/…`) and `node_modules/vaudit/bundle.js`. Reads one JSON request on stdin:
+// Started ONLY by the host (src/confirm/host.ts), as `harness.mjs` in a private cell that holds the
+// transpiled bundles (`b<i>/…`) and vaudit's runtime module (`node_modules/vaudit/bundle.{js,cjs}`).
+// Reads one JSON request on stdin:
 //   { bundles: [{ entry }], cases: [{ id, bundle, checkId, checkIndex, artifact, publicInput,
-//                                     answers: { default, perCall? }, deadlineMs }] }
-// and writes one line per finished case on stdout, prefixed with MARK (bundle code may print too).
+//                                     answers: { default, perCall?, atSite? }, deadlineMs }] }
+// and writes a ready line, then one line per finished case on stdout, each prefixed with MARK (bundle
+// code may print too). See src/confirm/bundle/README.md.
 //
 // The runtime port records every `runtime.tools.run` call: the site (instrumented call expression),
 // toolId, checkId, args, and for each `files` value and `stdin` its ORIGIN, found by comparing bytes with
