@@ -104,7 +104,9 @@ export default defineRule<Msg>({
       references: ['VER-003'],
     },
   },
-  create() {
+  create(ctx) {
+    // lambdas embedded in task JSON only: subscribe to nothing in .py files (the central pass then skips them)
+    if (ctx.unit.layer === 'python' && !ctx.unit.embedded) return {};
     return {
       python: {
         subscript(node, ctx) {

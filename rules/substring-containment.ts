@@ -84,7 +84,9 @@ export default defineRule<Msg>({
       ],
     },
   },
-  create() {
+  create(ctx) {
+    // lambdas embedded in task JSON only: subscribe to nothing in .py files (the central pass then skips them)
+    if (ctx.unit.layer === 'python' && !ctx.unit.embedded) return {};
     return {
       python: {
         comparison_operator(node, ctx) {

@@ -14,9 +14,25 @@ export interface PythonSubscriber {
   onError(err: unknown): void;
 }
 
-/** Walk a tree-sitter tree once (TreeCursor), dispatching enter and `:exit` visitors. */
-export function walkPython(tree: Tree, subs: readonly PythonSubscriber[]): void {
+/** The plain-JS copy of a tree that the Python analysis core builds (src/lang/python/tree.ts). */
+interface PlainNode {
+  type: string;
+  start: number;
+  end: number;
+  children: PlainNode[];
+}
+
+/**
+ * Walk a Python unit once, dispatching enter and `:exit` visitors. When the analysis already holds
+ * a plain-JS copy of the tree, walk that (no wasm crossing per node) and materialise a tree-sitter
+ * node only for the node types some visitor subscribes to; otherwise walk the tree with a TreeCursor.
+ */
+export function walkPython(tree: Tree, subs: readonly PythonSubscriber[], plain?: PlainNode): void {
   if (subs.length === 0) return;
+  if (plain) {
+    walkPlain(tree, plain, subs);
+    return;
+  }
   const enter = new Map<string, Array<[PythonVisitor<string>, PythonSubscriber]>>();
   const exit = new Map<string, Array<[PythonVisitor<string>, PythonSubscriber]>>();
   for (const s of subs) {
@@ -61,6 +77,58 @@ export function walkPython(tree: Tree, subs: readonly PythonSubscriber[]): void 
   } finally {
     cursor.delete();
   }
+}
+
+type Table = Map<string, Array<[PythonVisitor<string>, PythonSubscriber]>>;
+
+function tables(subs: readonly PythonSubscriber[]): { enter: Table; exit: Table } {
+  const enter: Table = new Map();
+  const exit: Table = new Map();
+  for (const s of subs) {
+    for (const [key, fn] of Object.entries(s.visitors)) {
+      if (!fn) continue;
+      const isExit = key.endsWith(':exit');
+      const type = isExit ? key.slice(0, -5) : key;
+      const table = isExit ? exit : enter;
+      let list = table.get(type);
+      if (!list) table.set(type, (list = []));
+      list.push([fn, s]);
+    }
+  }
+  return { enter, exit };
+}
+
+/** The tree-sitter node with exactly this type and range. */
+function materialise(tree: Tree, n: PlainNode): PyNode | undefined {
+  let cur: PyNode | null = tree.rootNode.descendantForIndex(n.start, n.end);
+  // descendantForIndex gives the deepest node spanning the range: climb to the one of this type
+  while (cur && !(cur.type === n.type && cur.startIndex === n.start && cur.endIndex === n.end)) {
+    if (cur.startIndex < n.start || cur.endIndex > n.end) return undefined;
+    cur = cur.parent;
+  }
+  return cur ?? undefined;
+}
+
+function walkPlain(tree: Tree, root: PlainNode, subs: readonly PythonSubscriber[]): void {
+  const { enter, exit } = tables(subs);
+  const fire = (list: Array<[PythonVisitor<string>, PythonSubscriber]>, node: PyNode) => {
+    for (const [fn, s] of list) {
+      try {
+        fn(node, s.ctx);
+      } catch (err) {
+        s.onError(err);
+      }
+    }
+  };
+  const visit = (n: PlainNode) => {
+    const onEnter = enter.get(n.type);
+    const onExit = exit.get(n.type);
+    const node = onEnter || onExit ? materialise(tree, n) : undefined;
+    if (node && onEnter) fire(onEnter, node);
+    for (const c of n.children) visit(c);
+    if (node && onExit) fire(onExit, node);
+  };
+  visit(root);
 }
 
 export interface JsSubscriber {
