@@ -60,6 +60,7 @@ export default defineRule<Msg>({
     defaultSeverity: 'warn',
     layers: ['python'],
     languages: ['json'],
+    confirm: { oracle: 'first-match-lambda', description: 'Evaluates the lambda on a state with no match and on the matches reordered; confirmed on IndexError or a verdict that changes with the order.' },
     messages: {
       firstOfFiltered: 'The `{{role}}` lambda takes item {{index}} of {{what}}: it raises IndexError when nothing matches and depends on iteration order when several do, so the verdict can flip between equivalent states. Check all candidates (e.g. `any(...)` over the matches) or select by a unique key.',
       nextNoDefault: 'The `{{role}}` lambda calls `next(...)` without a default: it raises StopIteration when nothing matches and returns whichever match iterates first when several do. Pass a default (`next(..., None)`) and handle it, or check all matches with `any(...)`.',

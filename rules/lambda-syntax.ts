@@ -15,6 +15,7 @@ export default defineRule<Msg>({
     defaultSeverity: 'error',
     layers: ['python'],
     languages: ['json'],
+    confirm: { oracle: 'lambda-syntax', description: "Compiles the lambda string with Python's own `compile(..., mode='eval')` in the host's interpreter; confirmed when it raises SyntaxError." },
     messages: {
       syntax: 'The `{{role}}` lambda is not valid Python ({{detail}}): the verifier\'s eval raises SyntaxError on every run, and an exception-swallowing verifier turns that into a silent failed check. Fix the syntax.',
       notLambda: 'The `{{role}}` code is {{found}}, not a single lambda expression: the verifier calls what eval returns, so this raises an error (or tests something else) on every run. Write it as `{{example}}`.',

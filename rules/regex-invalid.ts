@@ -17,6 +17,7 @@ export default defineRule<Msg>({
     defaultSeverity: 'error',
     layers: ['suite', 'python'],
     languages: ['json', 'python'],
+    confirm: { oracle: 'regex-invalid', description: "Compiles the pattern with Python's own `re.compile` in the host's interpreter; confirmed when it raises re.error." },
     messages: {
       invalid: 'This regular expression is invalid for Python\'s re ({{error}} at position {{pos}}): re.compile raises re.error whenever the check runs, so the entry can never pass and an error-swallowing verifier reports a silent failure; {{hint}}.',
     },

@@ -35,3 +35,10 @@ describe.each([...rules.values()].map((r) => [r.meta.id, r.meta] as const))('%s 
     }
   });
 });
+
+it('every confirmable rule names an oracle that exists in src/confirm/oracles', async () => {
+  const { readdirSync: ls } = await import('node:fs');
+  const oracles = new Set(ls(path.resolve(import.meta.dirname, '../src/confirm/oracles')).map((f) => f.replace(/\.ts$/, '')));
+  const missing = [...rules.values()].filter((r) => r.meta.confirm && !oracles.has(r.meta.confirm.oracle)).map((r) => r.meta.id);
+  expect(missing).toEqual([]);
+});
