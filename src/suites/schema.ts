@@ -5,6 +5,7 @@
  * pointer and file offsets.
  */
 import { readFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -59,27 +60,96 @@ interface Compiled {
 
 let compiled: Compiled | undefined;
 
+const AJV_OPTIONS = { allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true } as const;
+const FAMILIES = Object.keys(FAMILY_KINDS);
+
+interface SchemaSet {
+  common: Record<string, any>;
+  families: Map<string, Record<string, any>>;
+  generic: Record<string, any>;
+  /** sha256 of the schema texts and ajv options: keys the precompiled validators. */
+  hash: string;
+}
+
+function loadSchemaSet(): SchemaSet {
+  const dir = schemasDir();
+  const h = createHash('sha256').update(JSON.stringify(AJV_OPTIONS));
+  const load = (name: string) => {
+    const text = readFileSync(path.join(dir, name), 'utf8');
+    h.update(name).update('\0').update(text);
+    return JSON.parse(text) as Record<string, any>;
+  };
+  const common = load('common.schema.json');
+  const families = new Map(FAMILIES.map((f) => [f, load(`${f}.schema.json`)] as const));
+  const generic = load('generic.schema.json');
+  return { common, families, generic, hash: h.digest('hex') };
+}
+
+function newAjv(set: SchemaSet, extra: Record<string, unknown> = {}): Ajv2020Class {
+  const ajv = new (loadAjv())({ ...AJV_OPTIONS, ...extra });
+  ajv.addSchema(set.common);
+  for (const s of set.families.values()) ajv.addSchema(s);
+  ajv.addSchema(set.generic);
+  return ajv;
+}
+
+/** Where the build writes the precompiled validators (ajv standalone code): `<pkg>/dist/schemas/`. */
+export const PRECOMPILED_VALIDATORS = path.resolve(path.dirname(schemasDir()), '..', 'dist', 'schemas', 'task-validators.cjs');
+
+/** Validators generated at build time (scripts/compile-schemas.mjs) — compiling the schemas with ajv at
+ *  start-up costs ~60 ms of every run. Used only when generated from exactly these schemas. */
+function loadPrecompiled(hash: string): Record<string, ValidateFunction> | undefined {
+  try {
+    if (!existsSync(PRECOMPILED_VALIDATORS)) return undefined;
+    const mod = createRequire(import.meta.url)(PRECOMPILED_VALIDATORS) as Record<string, unknown>;
+    return mod.schemaHash === hash ? (mod as Record<string, ValidateFunction>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** ajv standalone code for the task schemas (CommonJS), stamped with the schema hash. */
+export function standaloneValidatorsSource(): string {
+  const set = loadSchemaSet();
+  const ajv = newAjv(set, { code: { source: true } });
+  const refs: Record<string, string> = { generic: SCHEMA_BASE + 'generic.schema.json' };
+  for (const fam of FAMILIES) refs[fam] = SCHEMA_BASE + `${fam}.schema.json`;
+  const standalone = (createRequire(import.meta.url)('ajv/dist/standalone') as { default: (a: unknown, r: unknown) => string }).default;
+  return `${standalone(ajv, refs)}\nexports.schemaHash = ${JSON.stringify(set.hash)};\n`;
+}
+
+/** Validators compiled now with ajv (what a run uses when no precompiled file matches). */
+export function liveValidators(): Record<string, ValidateFunction> {
+  const set = loadSchemaSet();
+  const ajv = newAjv(set);
+  const out: Record<string, ValidateFunction> = { generic: ajv.getSchema(SCHEMA_BASE + 'generic.schema.json')! };
+  for (const fam of FAMILIES) out[fam] = ajv.getSchema(SCHEMA_BASE + `${fam}.schema.json`)!;
+  return out;
+}
+
 function compile(): Compiled {
   if (compiled) return compiled;
-  const dir = schemasDir();
-  const ajv = new (loadAjv())({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true });
-  const load = (name: string) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as Record<string, any>;
-  const common = load('common.schema.json');
-  ajv.addSchema(common);
+  const set = loadSchemaSet();
+  const { common } = set;
   const validators = new Map<string, ValidateFunction>();
+  let generic: ValidateFunction;
+  const pre = loadPrecompiled(set.hash);
+  if (pre) {
+    for (const fam of FAMILIES) validators.set(fam, pre[fam]!);
+    generic = pre.generic!;
+  } else {
+    const ajv = newAjv(set);
+    for (const fam of FAMILIES) validators.set(fam, ajv.getSchema(SCHEMA_BASE + `${fam}.schema.json`)!);
+    generic = ajv.getSchema(SCHEMA_BASE + 'generic.schema.json')!;
+  }
   const entryFields = new Map<string, Set<string>>();
-  for (const fam of Object.keys(FAMILY_KINDS)) {
-    const s = load(`${fam}.schema.json`);
-    ajv.addSchema(s);
-    validators.set(fam, ajv.getSchema(SCHEMA_BASE + `${fam}.schema.json`)!);
+  for (const [fam, s] of set.families) {
     for (const branch of s.$defs.entry.allOf as Array<{ if: any; then: { $ref: string } }>) {
       const kind = branch.if.properties.type.const as string;
       const def = branch.then.$ref.split('/').pop()!;
       entryFields.set(`${fam}/${kind}`, new Set(Object.keys(common.$defs[def].properties ?? {})));
     }
   }
-  ajv.addSchema(load('generic.schema.json'));
-  const generic = ajv.getSchema(SCHEMA_BASE + 'generic.schema.json')!;
   const initializerFields = new Map<string, Set<string>>();
   for (const b of common.$defs.initializer.allOf as Array<{ if: any; then: any }>) {
     initializerFields.set(b.if.properties.func.const, new Set(['func', ...Object.keys(b.then.properties ?? {})]));
