@@ -3,7 +3,7 @@
  * filtered or unordered collection (`[…][0]`, `next(…)` without a default,
  * `list(d.keys())[0]`) or picks a record out of a state array by position.
  */
-import type { Node } from 'web-tree-sitter';
+import type { PyNode as Node } from '../src/lang/python/tree.js';
 import { defineRule } from '../src/engine/rule.js';
 import { unparen } from '../src/suites/lambda.js';
 import { taskFile } from '../src/suites/examples.js';

@@ -3,7 +3,7 @@
  * strings inside `find`/`pred` lambdas: a substring test where equality (or a
  * delimited match) was meant.
  */
-import type { Node } from 'web-tree-sitter';
+import type { PyNode as Node } from '../src/lang/python/tree.js';
 import { defineRule } from '../src/engine/rule.js';
 import { comparisonOperators, enclosingLambdaParams, unparen } from '../src/suites/lambda.js';
 import { taskFile } from '../src/suites/examples.js';

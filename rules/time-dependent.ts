@@ -3,7 +3,7 @@
  * timezone: `datetime.now()`, `date.today()`, `time.time()`, `time.localtime()`…
  * in an embedded lambda, or on a verifier's verdict path in a `.py` file.
  */
-import type { Node } from 'web-tree-sitter';
+import type { PyNode as Node } from '../src/lang/python/tree.js';
 import { defineRule } from '../src/engine/rule.js';
 import { taskFile } from '../src/suites/examples.js';
 

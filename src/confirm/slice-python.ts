@@ -27,7 +27,7 @@ async function parseText(text: string): Promise<Parsed> {
   if (hit) return hit;
   const tree = await parsePython(text);
   try {
-    const root = convertTree(tree);
+    const root = convertTree(tree, text);
     const lineStarts = [0];
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
     const p = { text, root, lineStarts };

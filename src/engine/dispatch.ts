@@ -2,7 +2,7 @@
  * The central pass: each parsed tree is walked once, and every enabled rule's
  * visitor for the node's type is called. Rules never walk trees privately.
  */
-import type { Node as PyNode, Tree } from 'web-tree-sitter';
+import type { PyNode } from '../lang/python/tree.js';
 import type { Node as JsNode } from 'acorn';
 import type { JavaScriptVisitors, PythonVisitor, PythonVisitors, RuleContext } from './rule.js';
 import type { PythonAnalysis } from '../lang/python/types.js';
@@ -14,40 +14,14 @@ export interface PythonSubscriber {
   onError(err: unknown): void;
 }
 
-/** The plain-JS copy of a tree that the Python analysis core builds (src/lang/python/tree.ts). */
-interface PlainNode {
-  type: string;
-  start: number;
-  end: number;
-  children: PlainNode[];
-}
-
 /**
- * Walk a Python unit once, dispatching enter and `:exit` visitors. When the analysis already holds
- * a plain-JS copy of the tree, walk that (no wasm crossing per node) and materialise a tree-sitter
- * node only for the node types some visitor subscribes to; otherwise walk the tree with a TreeCursor.
+ * Walk a Python unit once, dispatching enter and `:exit` visitors over the analysis core's plain tree
+ * (no wasm crossing per node).
  */
-export function walkPython(tree: Tree, subs: readonly PythonSubscriber[], plain?: PlainNode): void {
+export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): void {
   if (subs.length === 0) return;
-  if (plain) {
-    walkPlain(tree, plain, subs);
-    return;
-  }
-  const enter = new Map<string, Array<[PythonVisitor<string>, PythonSubscriber]>>();
-  const exit = new Map<string, Array<[PythonVisitor<string>, PythonSubscriber]>>();
-  for (const s of subs) {
-    for (const [key, fn] of Object.entries(s.visitors)) {
-      if (!fn) continue;
-      const isExit = key.endsWith(':exit');
-      const type = isExit ? key.slice(0, -5) : key;
-      const table = isExit ? exit : enter;
-      let list = table.get(type);
-      if (!list) table.set(type, (list = []));
-      list.push([fn, s]);
-    }
-  }
-  const call = (list: Array<[PythonVisitor<string>, PythonSubscriber]> | undefined, node: PyNode) => {
-    if (!list) return;
+  const { enter, exit } = tables(subs);
+  const fire = (list: Array<[PythonVisitor<string>, PythonSubscriber]>, node: PyNode) => {
     for (const [fn, s] of list) {
       try {
         fn(node, s.ctx);
@@ -56,27 +30,14 @@ export function walkPython(tree: Tree, subs: readonly PythonSubscriber[], plain?
       }
     }
   };
-  const cursor = tree.walk();
-  try {
-    for (;;) {
-      const type = cursor.nodeType;
-      const wantsEnter = enter.has(type);
-      const wantsExit = exit.has(type);
-      const node = wantsEnter || wantsExit ? cursor.currentNode : undefined;
-      if (wantsEnter) call(enter.get(type), node!);
-      if (cursor.gotoFirstChild()) continue;
-      if (wantsExit) call(exit.get(type), node!);
-      // climb until a sibling exists, firing exits on the way up
-      for (;;) {
-        if (cursor.gotoNextSibling()) break;
-        if (!cursor.gotoParent()) return;
-        const up = cursor.nodeType;
-        if (exit.has(up)) call(exit.get(up), cursor.currentNode);
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
+  const visit = (n: PyNode) => {
+    const onEnter = enter.get(n.type);
+    if (onEnter) fire(onEnter, n);
+    for (const c of n.children) visit(c);
+    const onExit = exit.get(n.type);
+    if (onExit) fire(onExit, n);
+  };
+  visit(root);
 }
 
 type Table = Map<string, Array<[PythonVisitor<string>, PythonSubscriber]>>;
@@ -96,39 +57,6 @@ function tables(subs: readonly PythonSubscriber[]): { enter: Table; exit: Table 
     }
   }
   return { enter, exit };
-}
-
-/** The tree-sitter node with exactly this type and range. */
-function materialise(tree: Tree, n: PlainNode): PyNode | undefined {
-  let cur: PyNode | null = tree.rootNode.descendantForIndex(n.start, n.end);
-  // descendantForIndex gives the deepest node spanning the range: climb to the one of this type
-  while (cur && !(cur.type === n.type && cur.startIndex === n.start && cur.endIndex === n.end)) {
-    if (cur.startIndex < n.start || cur.endIndex > n.end) return undefined;
-    cur = cur.parent;
-  }
-  return cur ?? undefined;
-}
-
-function walkPlain(tree: Tree, root: PlainNode, subs: readonly PythonSubscriber[]): void {
-  const { enter, exit } = tables(subs);
-  const fire = (list: Array<[PythonVisitor<string>, PythonSubscriber]>, node: PyNode) => {
-    for (const [fn, s] of list) {
-      try {
-        fn(node, s.ctx);
-      } catch (err) {
-        s.onError(err);
-      }
-    }
-  };
-  const visit = (n: PlainNode) => {
-    const onEnter = enter.get(n.type);
-    const onExit = exit.get(n.type);
-    const node = onEnter || onExit ? materialise(tree, n) : undefined;
-    if (node && onEnter) fire(onEnter, node);
-    for (const c of n.children) visit(c);
-    if (node && onExit) fire(onExit, node);
-  };
-  visit(root);
 }
 
 export interface JsSubscriber {

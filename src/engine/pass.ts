@@ -242,7 +242,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       try { v = rule.create(ctx); } catch (err) { onError(rule, file)(err); continue; }
       if (v.python) subs.push({ visitors: v.python, ctx, onError: onError(rule, file) });
     }
-    walkPython(analysis.tree, subs, analysis.ast);
+    walkPython(analysis.ast, subs);
   };
 
   for (const p of [...reportOn].sort()) {

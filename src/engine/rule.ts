@@ -6,7 +6,7 @@
  * every enabled rule's visitor for each node (rules never walk trees
  * privately).
  */
-import type { Node as PyNode } from 'web-tree-sitter';
+import type { PyNode } from '../lang/python/tree.js';
 import type { Node as JsNode } from 'acorn';
 import type { ControlCaseRequest, Language, Layer, RelatedLocation, SeveritySetting } from './types.js';
 import type { Project, FileUnit } from './project.js';
@@ -60,7 +60,7 @@ export interface RuleMeta<M extends string = string> {
   optionsSchema?: Record<string, unknown>;
 }
 
-/** Where a report points: offsets (UTF-16, half-open) into `ctx.text`, or a tree-sitter / acorn node. */
+/** Where a report points: offsets (UTF-16, half-open) into `ctx.text`, or a Python (PyNode) / acorn node. */
 export type ReportTarget = { start: number; end: number } | PyNode | JsNode;
 
 export interface ReportDescriptor<M extends string> {
@@ -91,7 +91,8 @@ export interface RuleContext<M extends string = string> {
 export type PythonVisitor<M extends string> = (node: PyNode, ctx: RuleContext<M> & { python: PythonAnalysis }) => void;
 
 export interface PythonVisitors<M extends string> {
-  /** Called for each node of this tree-sitter type; `'<type>:exit'` after its children. */
+  /** Called for each node of this tree-sitter type (a PyNode of the analysis core's plain tree, which offers
+   *  the web-tree-sitter Node API rules need); `'<type>:exit'` after its children. */
   [nodeType: string]: PythonVisitor<M> | undefined;
 }
 

@@ -3,7 +3,7 @@
  * (`key`/`find`/`pred`). Rules use them from their python-layer visitors;
  * the trees are a handful of nodes, so the small local scans here are cheap.
  */
-import type { Node } from 'web-tree-sitter';
+import type { PyNode as Node } from '../lang/python/tree.js';
 
 export interface LambdaParams {
   /** Positional parameter names in order (before `*`/`*args`). */

@@ -62,7 +62,7 @@ export class Analysis implements PythonAnalysis {
     private readonly link?: ProjectLink,
   ) {
     this.root = tree.rootNode;
-    this.ast = convertTree(tree);
+    this.ast = convertTree(tree, this.text);
   }
 
   node(n: NodeLike): PyNode | undefined {

@@ -5,16 +5,66 @@
  */
 import type { Tree } from 'web-tree-sitter';
 
-export interface PyNode {
-  type: string;
-  /** UTF-16 offsets (half-open), identical to tree-sitter's startIndex/endIndex. */
-  start: number;
-  end: number;
-  named: boolean;
-  /** Field name of this node in its parent (`left`, `body`, …) or null. */
-  field: string | null;
-  children: PyNode[];
-  parent: PyNode | null;
+let nextId = 1;
+
+/**
+ * A node of the plain-JS tree. Besides its own fields it offers the part of web-tree-sitter's
+ * `Node` API that rules use (`text`, `startIndex`, `childForFieldName`, `namedChildren`, `id`,
+ * `hasError`, …), so the central pass can hand these to rules without crossing into wasm.
+ */
+export class PyNode {
+  /** Unique per node of this process (web-tree-sitter's `id` plays the same role). */
+  readonly id: number = nextId++;
+  children: PyNode[] = [];
+  /** Subtree contains an ERROR or MISSING node. */
+  hasError = false;
+  /** A node the parser inserted to recover (zero width). */
+  isMissing = false;
+  constructor(
+    readonly type: string,
+    /** UTF-16 offsets (half-open), identical to tree-sitter's startIndex/endIndex. */
+    readonly start: number,
+    readonly end: number,
+    readonly named: boolean,
+    /** Field name of this node in its parent (`left`, `body`, …) or null. */
+    readonly field: string | null,
+    public parent: PyNode | null,
+    /** The unit's source text. */
+    private readonly source: string,
+  ) {}
+
+  get startIndex(): number {
+    return this.start;
+  }
+  get endIndex(): number {
+    return this.end;
+  }
+  get text(): string {
+    return this.source.slice(this.start, this.end);
+  }
+  get isNamed(): boolean {
+    return this.named;
+  }
+  get isError(): boolean {
+    return this.type === 'ERROR';
+  }
+  get childCount(): number {
+    return this.children.length;
+  }
+  /** Named children, comments included (as tree-sitter counts them). */
+  get namedChildren(): PyNode[] {
+    return this.children.filter((c) => c.named);
+  }
+  child(i: number): PyNode | null {
+    return this.children[i] ?? null;
+  }
+  childForFieldName(name: string): PyNode | null {
+    for (const c of this.children) if (c.field === name) return c;
+    return null;
+  }
+  childrenForFieldName(name: string): PyNode[] {
+    return this.children.filter((c) => c.field === name);
+  }
 }
 
 /** Anything with tree-sitter node coordinates (a web-tree-sitter Node, or a PyNode). */
@@ -33,7 +83,8 @@ interface LangTables {
 }
 const langTables = new WeakMap<object, LangTables>();
 
-export function convertTree(tree: Tree): PyNode {
+/** Copy a tree-sitter tree of `text` into PyNodes (one TreeCursor walk). */
+export function convertTree(tree: Tree, text: string): PyNode {
   const lang = tree.language;
   let tables = langTables.get(lang);
   if (!tables) {
@@ -41,9 +92,14 @@ export function convertTree(tree: Tree): PyNode {
     langTables.set(lang, tables);
   }
   const { types, named: isNamed, fields: fieldNames } = tables;
+  const withErrors = tree.rootNode.hasError;
   const c = tree.walk();
-  const root: PyNode = { type: c.nodeType, start: c.startIndex, end: c.endIndex, named: true, field: null, children: [], parent: null };
+  const root = new PyNode(c.nodeType, c.startIndex, c.endIndex, true, null, null, text);
   const stack: PyNode[] = [root];
+  /** Finish a node: propagate error flags to its parent. */
+  const close = (n: PyNode) => {
+    if (n.hasError && n.parent) n.parent.hasError = true;
+  };
   try {
     if (!c.gotoFirstChild()) return root;
     for (;;) {
@@ -58,23 +114,21 @@ export function convertTree(tree: Tree): PyNode {
         }
       }
       const fid = c.currentFieldId;
-      const node: PyNode = {
-        type,
-        start: c.startIndex,
-        end: c.endIndex,
-        named: isNamed[id] ?? c.nodeIsNamed,
-        field: fid ? (fieldNames[fid] ?? null) : null,
-        children: [],
-        parent,
-      };
+      const node = new PyNode(type, c.startIndex, c.endIndex, isNamed[id] ?? c.nodeIsNamed, fid ? (fieldNames[fid] ?? null) : null, parent, text);
+      if (withErrors && (type === 'ERROR' || c.nodeIsMissing)) {
+        node.hasError = true;
+        node.isMissing = type !== 'ERROR';
+      }
       parent.children.push(node);
       if (c.gotoFirstChild()) {
         stack.push(node);
         continue;
       }
+      close(node);
       while (!c.gotoNextSibling()) {
         if (!c.gotoParent()) return root;
-        stack.pop();
+        const done = stack.pop()!;
+        close(done);
         if (stack.length === 0) return root;
       }
     }

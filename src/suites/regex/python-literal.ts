@@ -5,7 +5,7 @@
  * backslashes). Anything else (f-strings, concatenations, escapes in a
  * non-raw string, unknown flag expressions) is skipped — conservative.
  */
-import type { Node } from 'web-tree-sitter';
+import type { PyNode as Node } from '../../lang/python/tree.js';
 import { FLAG } from './python-re.js';
 
 /** re function → positional index of its `flags` parameter. */
