@@ -1,7 +1,7 @@
 /** Helpers shared by the bundle oracles' judgements. */
 import type { Confirmation } from '../../engine/types.js';
 import type { PreparedBundle } from './load.js';
-import type { BundleCase, BundleCaseResult, RecordedInput, RecordedRun, ValueSummary } from './types.js';
+import type { BundleCase, BundleCaseResult, BundleOracleContext, CaseInput, RecordedInput, RecordedRun, ValueSummary } from './types.js';
 
 const HOST_NON_RESULTS = new Set(['timeout', 'crash', 'sandbox', 'verifierUnavailable']);
 
@@ -102,4 +102,21 @@ export function endings(cases: BundleCase[], results: ReadonlyMap<string, Bundle
     if (r?.status === 'error' && !example) example = r.detail;
   }
   return `${cases.length} case(s): ${[...counts].map(([s, n]) => `${n} ${s}`).join(', ')}${example ? ` (${example})` : ''}`;
+}
+
+/** What every bundle oracle needs first: the check the finding names, the inputs, and an instrumented site. */
+export interface OracleSubject {
+  check: { id: string; index: number };
+  inputs: CaseInput[];
+  /** `start:end` of the control's span (`at` or `run`), and whether the loader instrumented it. */
+  site: string;
+  instrumented: boolean;
+}
+
+export function oracleSubject(ctx: BundleOracleContext, span: 'at' | 'run'): OracleSubject | Confirmation {
+  const check = checkOf(ctx.bundle, ctx.control);
+  if (!check) return { status: 'unsupported', detail: 'the finding names no check of the bundle' };
+  if (!Array.isArray(ctx.inputs)) return { status: 'unsupported', detail: ctx.inputs.error };
+  const site = spanKey(ctx.control[span]) ?? '';
+  return { check, inputs: ctx.inputs, site, instrumented: ctx.bundle.instrumented.has(site) };
 }

@@ -11,7 +11,7 @@
  */
 import type { Confirmation } from '../../engine/types.js';
 import { executedAnswers, makeCase } from '../bundle/cases.js';
-import { caseLabel, checkOf, endings, noCaseRan, ran, runsAt, showInput, showRun, siteLine, spanKey } from '../bundle/judge.js';
+import { caseLabel, endings, noCaseRan, ran, runsAt, showInput, showRun, siteLine, oracleSubject } from '../bundle/judge.js';
 import type { BundleCase, BundleOracle, RecordedInput } from '../bundle/types.js';
 
 
@@ -20,18 +20,17 @@ const oracle: BundleOracle = {
   layer: 'bundle',
   plan(ctx) {
     const b = ctx.bundle;
-    const check = checkOf(b, ctx.control);
-    if (!check) return { status: 'unsupported', detail: 'the finding names no check of the bundle' };
-    if (!Array.isArray(ctx.inputs)) return { status: 'unsupported', detail: ctx.inputs.error };
-    const site = spanKey(ctx.control.run) ?? '';
-    const instrumented = b.instrumented.has(site);
+    const subject = oracleSubject(ctx, 'run');
+    if ('status' in subject) return subject;
+    const { check, site, instrumented } = subject;
+    const inputs = subject.inputs;
     const want = (ctx.control.input ?? {}) as { role?: string; key?: string | null };
     const matches = (i: RecordedInput): boolean => {
       if (want.role === 'stdin') return i.role === 'stdin';
       if (typeof want.key === 'string') return i.role === 'file' && i.key === want.key;
       return i.role === 'file' || i.role === 'files';
     };
-    const cases: BundleCase[] = ctx.inputs.map((inp) => makeCase(b, check, inp, executedAnswers(inp, check.id)[0]!, oracle.id, ctx.timeoutMs));
+    const cases: BundleCase[] = inputs.map((inp) => makeCase(b, check, inp, executedAnswers(inp, check.id)[0]!, oracle.id, ctx.timeoutMs));
     const what = want.role === 'stdin' ? 'stdin' : typeof want.key === 'string' ? `file \`${want.key}\`` : 'the `files` values';
     const expected = `${what} of the run at ${siteLine(b, site)} holds only declared leaves (artifact:<name>, publicInput:<path>, json:<projection>)`;
     return {

@@ -12,7 +12,7 @@
  */
 import type { Confirmation } from '../../engine/types.js';
 import { forcedAnswers, makeCase } from '../bundle/cases.js';
-import { caseLabel, checkOf, endings, lineOf, noCaseRan, ran, runsAt, showRun, showValue, siteLine, spanKey } from '../bundle/judge.js';
+import { caseLabel, endings, lineOf, noCaseRan, ran, runsAt, showRun, showValue, siteLine, spanKey, oracleSubject } from '../bundle/judge.js';
 import type { BundleCase, BundleOracle } from '../bundle/types.js';
 
 
@@ -21,15 +21,15 @@ const oracle: BundleOracle = {
   layer: 'bundle',
   plan(ctx) {
     const b = ctx.bundle;
-    const check = checkOf(b, ctx.control);
-    if (!check) return { status: 'unsupported', detail: 'the finding names no check of the bundle' };
-    if (!Array.isArray(ctx.inputs)) return { status: 'unsupported', detail: ctx.inputs.error };
-    const atSite = spanKey(ctx.control.at) ?? '';
+    const subject = oracleSubject(ctx, 'at');
+    if ('status' in subject) return subject;
+    const { check, inputs } = subject;
+    const atSite = subject.site;
     const runSite = spanKey(ctx.control.run) ?? '';
     const atInstrumented = b.instrumented.has(atSite);
     const runInstrumented = b.instrumented.has(runSite);
     const site = runInstrumented ? { key: runSite, line: lineOf(b.text, Number(runSite.split(':')[0])) } : undefined;
-    const cases: BundleCase[] = ctx.inputs.flatMap((inp) => forcedAnswers(site).map((a) => makeCase(b, check, inp, a, oracle.id, ctx.timeoutMs)));
+    const cases: BundleCase[] = inputs.flatMap((inp) => forcedAnswers(site).map((a) => makeCase(b, check, inp, a, oracle.id, ctx.timeoutMs)));
     const expected = 'a non-result of the run is passed through unchanged, never turned into pass/fail';
     return {
       cases,

@@ -10,7 +10,7 @@
  */
 import type { Confirmation } from '../../engine/types.js';
 import { executedAnswers, makeCase } from '../bundle/cases.js';
-import { caseLabel, checkOf, endings, noCaseRan, ran, runsAt, showRun, showValue, siteLine, spanKey } from '../bundle/judge.js';
+import { caseLabel, endings, noCaseRan, ran, runsAt, showRun, showValue, siteLine, oracleSubject } from '../bundle/judge.js';
 import type { BundleCase, BundleOracle } from '../bundle/types.js';
 
 
@@ -19,12 +19,11 @@ const oracle: BundleOracle = {
   layer: 'bundle',
   plan(ctx) {
     const b = ctx.bundle;
-    const check = checkOf(b, ctx.control);
-    if (!check) return { status: 'unsupported', detail: 'the finding names no check of the bundle' };
-    if (!Array.isArray(ctx.inputs)) return { status: 'unsupported', detail: ctx.inputs.error };
-    const site = spanKey(ctx.control.run) ?? '';
-    const instrumented = b.instrumented.has(site);
-    const cases: BundleCase[] = ctx.inputs.map((inp) => makeCase(b, check, inp, executedAnswers(inp, check.id)[0]!, oracle.id, ctx.timeoutMs));
+    const subject = oracleSubject(ctx, 'run');
+    if ('status' in subject) return subject;
+    const { check, site, instrumented } = subject;
+    const inputs = subject.inputs;
+    const cases: BundleCase[] = inputs.map((inp) => makeCase(b, check, inp, executedAnswers(inp, check.id)[0]!, oracle.id, ctx.timeoutMs));
     const expected = `every run made at ${siteLine(b, site)} has delivered its result before evaluate settles`;
     return {
       cases,

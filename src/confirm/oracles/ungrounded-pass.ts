@@ -11,7 +11,7 @@
  */
 import type { Confirmation } from '../../engine/types.js';
 import { executedAnswers, makeCase } from '../bundle/cases.js';
-import { caseLabel, checkOf, endings, noCaseRan, ran, showValue, siteLine, spanKey } from '../bundle/judge.js';
+import { caseLabel, endings, noCaseRan, ran, showValue, siteLine, oracleSubject } from '../bundle/judge.js';
 import type { BundleCase, BundleOracle } from '../bundle/types.js';
 
 
@@ -20,12 +20,11 @@ const oracle: BundleOracle = {
   layer: 'bundle',
   plan(ctx) {
     const b = ctx.bundle;
-    const check = checkOf(b, ctx.control);
-    if (!check) return { status: 'unsupported', detail: 'the finding names no check of the bundle' };
-    if (!Array.isArray(ctx.inputs)) return { status: 'unsupported', detail: ctx.inputs.error };
-    const site = spanKey(ctx.control.at) ?? '';
-    const instrumented = b.instrumented.has(site);
-    const cases: BundleCase[] = ctx.inputs.flatMap((inp) => executedAnswers(inp, check.id).map((a) => makeCase(b, check, inp, a, oracle.id, ctx.timeoutMs)));
+    const subject = oracleSubject(ctx, 'at');
+    if ('status' in subject) return subject;
+    const { check, site, instrumented } = subject;
+    const inputs = subject.inputs;
+    const cases: BundleCase[] = inputs.flatMap((inp) => executedAnswers(inp, check.id).map((a) => makeCase(b, check, inp, a, oracle.id, ctx.timeoutMs)));
     const expected = 'a `pass` only after a completed run of a required tool';
     return {
       cases,
