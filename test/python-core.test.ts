@@ -113,3 +113,31 @@ describe('speed', () => {
     expect(ms).toBeLessThan(2000);
   });
 });
+
+describe('module globals read under the same guard as their binding', () => {
+  it('does not report a global bound under `if X:` read by a function defined under `if X:`', async () => {
+    const { analysePython } = await import('../src/lang/python/project.js');
+    const a = await analysePython(`import sys
+_win = sys.platform == "win32"
+if _win:
+    import winreg
+else:
+    import pwd
+
+class C:
+    if _win:
+        def home(self):
+            return winreg.HKEY_CURRENT_USER
+    else:
+        def home(self):
+            return pwd.getpwuid(0)
+
+def anywhere():
+    return pwd.getpwuid(0)
+`);
+    const reads = a.unboundReads().map((r) => `${r.name}:${a.line(r.node)}`);
+    // the function defined outside the guard still reads a possibly-unbound global
+    expect(reads).toEqual(['pwd:17']);
+    a.tree.delete();
+  });
+});

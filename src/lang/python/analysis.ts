@@ -159,7 +159,7 @@ export class Analysis implements PythonAnalysis {
           const rebound = top && bs.some((b) => b.node.start > top!.end);
           const state = top && !rebound ? flow.defState.get(top)! : flow.moduleEnd;
           const end = state.get(`${sc.id}:${r.name}`);
-          if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name)) {
+          if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name) && !this.sameGuard(r.node, bs.map((b) => b.node))) {
             out.push({ node: r.node, name: r.name, kind: 'maybe', qualname, scope: r.scope });
           }
         }
@@ -175,6 +175,30 @@ export class Analysis implements PythonAnalysis {
     }
     return (this._unbound = out);
   }
+  /** `if`/`elif`/`else` branches enclosing a node, as "condition text#branch" keys. */
+  private guards(n: PyNode): Set<string> {
+    const out = new Set<string>();
+    for (let c: PyNode | null = n, p = n.parent; p; c = p, p = p.parent) {
+      if (p.type === 'if_statement') {
+        const cond = p.childForFieldName('condition')?.text ?? '';
+        if (c.field === 'consequence') out.add(`${cond}#then`);
+        else if (c.type === 'else_clause') out.add(`${cond}#else`);
+      } else if (p.type === 'elif_clause' && c.field === 'consequence') {
+        out.add(`${p.childForFieldName('condition')?.text ?? ''}#then`);
+      }
+    }
+    return out;
+  }
+
+  /** A global read from a function defined under the same guard (condition and branch) as one of the
+   *  name's bindings — e.g. `if _mswindows:` imports read by methods defined under `if _mswindows:`:
+   *  the function exists only when the name is bound. */
+  private sameGuard(read: PyNode, bindings: PyNode[]): boolean {
+    const mine = this.guards(read);
+    if (mine.size === 0) return false;
+    return bindings.some((b) => [...this.guards(b)].some((g) => mine.has(g)));
+  }
+
   private inFunction(n: PyNode): boolean {
     for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return true;
     return false;
