@@ -28,7 +28,7 @@ for (let i = 0; i < args.length; i++) {
   else files.push(path.resolve(args[i]));
 }
 if (!files.length) {
-  const stdlib = execFileSync('python3', ['-c', "import sysconfig;print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' }).trim();
+  const stdlib = execFileSync('python3', ['-c', "import sysconfig;print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' }).trim();
   for (const m of ['argparse', 'base64', 'configparser', 'contextlib', 'csv', 'dataclasses', 'difflib', 'enum', 'functools', 'ipaddress',
     'optparse', 'pdb', 'pickle', 'pprint', 're/_parser', 'shutil', 'smtplib', 'statistics', 'subprocess', 'tarfile', 'tokenize', 'warnings', 'zipfile', 'inspect']) {
     files.push(path.join(stdlib, `${m}.py`));
@@ -58,7 +58,7 @@ if (!existsSync(pyright)) {
 const t1 = performance.now();
 let out;
 try {
-  out = execFileSync(pyright, ['--outputjson', '--pythonversion', '3.11', '--pythonplatform', 'Linux', ...files], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
+  out = execFileSync(pyright, ['--outputjson', '--pythonversion', '3.11', '--pythonplatform', 'Linux', ...files], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'], timeout: 600_000, killSignal: 'SIGKILL' });
 } catch (e) {
   out = e.stdout;
 }

@@ -30,7 +30,7 @@ function timeProcess(argv, cwd) {
   let rss = 0;
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
-    const r = spawnSync('/usr/bin/time', ['-f', '%M', ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 600_000, killSignal: 'SIGKILL' });
     times.push(performance.now() - t);
     const m = /(\d+)\s*$/.exec(r.stderr ?? '');
     if (m) rss = Math.max(rss, Number(m[1]) / 1024);
@@ -42,7 +42,7 @@ const rows = [];
 for (const scale of scales) {
   const dir = mkdtempSync(path.join(tmpdir(), `vaudit-bench-${scale}x-`));
   try {
-    const gen = spawnSync(process.execPath, [path.join(here, 'gen-suite.mjs'), path.join(dir, 'suite'), String(scale), '--verifier'], { encoding: 'utf8' });
+    const gen = spawnSync(process.execPath, [path.join(here, 'gen-suite.mjs'), path.join(dir, 'suite'), String(scale), '--verifier'], { encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
     if (gen.status !== 0) throw new Error(`gen-suite failed: ${gen.stderr}`);
     const py = genPython(path.join(dir, 'extra'), 8000 * scale);
     // in-process: first (cold, includes wasm init on the first scale) and warm

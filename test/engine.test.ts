@@ -137,3 +137,12 @@ describe('per-finding severity', () => {
     r2.dispose();
   });
 });
+
+describe('suppression directives are comments of their own', () => {
+  it('ignores directive text quoted in documentation comments and strings', async () => {
+    write('v.js', '/**\n * Use `// vaudit-ignore-next-line js-ident` above the line.\n */\nbad1;\nconst s = "x// vaudit-ignore-line js-ident";\n');
+    const r = await lint({ paths: [dir], cwd: dir, ruleSet: rules, rules: ['js-ident'] });
+    expect(r.findings.map((f) => [f.ruleId, f.range.start.line])).toEqual([['js-ident', 4]]);
+    r.dispose();
+  });
+});

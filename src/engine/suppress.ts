@@ -23,9 +23,11 @@ export interface Suppression {
   used: Set<string>;
 }
 
-const PY_RE = /#\s*vaudit:\s*ignore\[([^\]]*)\]/;
-const JS_NEXT_RE = /\/\/\s*vaudit-ignore-next-line\s+([\w\-, ]+)/;
-const JS_LINE_RE = /\/\/\s*vaudit-ignore-line\s+([\w\-, ]+)/;
+// A directive is a comment of its own: `#` / `//` at the start of the line or after whitespace
+// (not quoted inside a string or a documentation comment such as `// vaudit-ignore-line x`).
+const PY_RE = /(?:^|\s)#\s*vaudit:\s*ignore\[([^\]]*)\]/;
+const JS_NEXT_RE = /(?:^|\s)\/\/\s*vaudit-ignore-next-line\s+([\w\-, ]+)/;
+const JS_LINE_RE = /(?:^|\s)\/\/\s*vaudit-ignore-line\s+([\w\-, ]+)/;
 
 function ids(s: string): string[] {
   return s.split(/[,\s]+/).map((x) => x.trim()).filter(Boolean);
@@ -41,17 +43,18 @@ export function commentSuppressions(file: SourceFile): Suppression[] {
   for (let line = 1; line <= n; line++) {
     const t = file.source.lineText(line);
     if (!t.includes('vaudit')) continue;
+    if (lang !== 'python' && /^\s*(\*|\/\*)/.test(t)) continue; // inside a block comment
     if (lang === 'python') {
       const m = PY_RE.exec(t);
       if (m) {
         const own = t.slice(0, m.index).trim() === '';
-        out.push({ file: file.path, line: own ? nextCodeLine(file, line, '#') : line, rules: ids(m[1]!), at: { line, column: m.index + 1 }, source: 'comment', used: new Set() });
+        out.push({ file: file.path, line: own ? nextCodeLine(file, line, '#') : line, rules: ids(m[1]!), at: { line, column: m.index + m[0].indexOf('#') + 1 }, source: 'comment', used: new Set() });
       }
     } else {
       const next = JS_NEXT_RE.exec(t);
-      if (next) out.push({ file: file.path, line: line + 1, rules: ids(next[1]!), at: { line, column: next.index + 1 }, source: 'comment', used: new Set() });
+      if (next) out.push({ file: file.path, line: line + 1, rules: ids(next[1]!), at: { line, column: next.index + next[0].indexOf('/') + 1 }, source: 'comment', used: new Set() });
       const same = JS_LINE_RE.exec(t);
-      if (same) out.push({ file: file.path, line, rules: ids(same[1]!), at: { line, column: same.index + 1 }, source: 'comment', used: new Set() });
+      if (same) out.push({ file: file.path, line, rules: ids(same[1]!), at: { line, column: same.index + same[0].indexOf('/') + 1 }, source: 'comment', used: new Set() });
     }
   }
   return out;

@@ -6,6 +6,8 @@
 import type { Tree } from 'web-tree-sitter';
 
 let nextId = 1;
+/** Leaves share one empty, frozen children array (most nodes are leaves: fewer allocations). */
+const NO_CHILDREN: PyNode[] = Object.freeze([]) as unknown as PyNode[];
 
 /**
  * A node of the plain-JS tree. Besides its own fields it offers the part of web-tree-sitter's
@@ -15,7 +17,7 @@ let nextId = 1;
 export class PyNode {
   /** Unique per node of this process (web-tree-sitter's `id` plays the same role). */
   readonly id: number = nextId++;
-  children: PyNode[] = [];
+  children: PyNode[] = NO_CHILDREN;
   /** Subtree contains an ERROR or MISSING node. */
   hasError = false;
   /** A node the parser inserted to recover (zero width). */
@@ -119,7 +121,8 @@ export function convertTree(tree: Tree, text: string): PyNode {
         node.hasError = true;
         node.isMissing = type !== 'ERROR';
       }
-      parent.children.push(node);
+      if (parent.children === NO_CHILDREN) parent.children = [node];
+      else parent.children.push(node);
       if (c.gotoFirstChild()) {
         stack.push(node);
         continue;
