@@ -146,3 +146,19 @@ describe('suppression directives are comments of their own', () => {
     r.dispose();
   });
 });
+
+describe('TypeScript verifiers', () => {
+  it('runs the JavaScript rules on TypeScript with its types blanked out, at the same positions', async () => {
+    write('v.ts', 'type T = { a: number };\nexport function f(x: T): number {\n  return bad + x.a;\n}\n');
+    const r = await lint({ paths: [dir], cwd: dir, ruleSet: rules, rules: ['js-ident'] });
+    expect(r.findings.map((f) => [f.ruleId, f.range.start.line, f.range.start.column])).toEqual([['js-ident', 3, 10]]);
+    r.dispose();
+  });
+  it('skips TypeScript that needs a transform (enum) without an error, and reports real syntax errors', async () => {
+    write('enum.ts', 'enum E { A }\nexport const v = bad;\n');
+    write('broken.ts', 'export function (x: number {\n');
+    const r = await lint({ paths: [dir], cwd: dir, ruleSet: rules, rules: ['js-ident'] });
+    expect(r.findings.map((f) => [path.basename(f.file), f.ruleId, f.message.split(':')[0]])).toEqual([['broken.ts', 'parse-error', 'TypeScript syntax error']]);
+    r.dispose();
+  });
+});

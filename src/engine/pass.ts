@@ -16,7 +16,7 @@ import type { Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from
 import type { FileUnit, Project, SourceFile } from './project.js';
 import type { FileProblem } from './load.js';
 import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './dispatch.js';
-import { parseJs, type JsParse } from './parse-js.js';
+import { parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
 import { commentSuppressions, configSuppressions, jsonSuppressions, suppresses, type Suppression } from './suppress.js';
 import type { ConfigResolver, LoadedConfig } from '../config/load.js';
 import { loadSuites, type SuiteProblem } from '../suites/index.js';
@@ -104,6 +104,7 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
   });
   bindVerifiers(suites, o.python, o.rootConfig.config.adapterOptions ?? {});
   await prepareBundleAnalysis(sorted);
+  if (sorted.some((f) => f.language === 'typescript')) await prepareTypeStripping();
   const bundles = new Map<string, BundleModel>();
   const problems: FileProblem[] = [];
   const bundleOf = o.bundleOf ?? buildBundleModel;
@@ -161,7 +162,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
   const { cwd, project, reportOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules } = input;
   const files = project.files;
   const python = project.python;
-  const jsParse = input.jsParse ?? ((f: SourceFile) => parseJs(f.source.text));
+  const jsParse = input.jsParse ?? ((f: SourceFile) => parseScript(f.language as 'javascript' | 'typescript', f.source.text));
   const embedded = input.embedded ?? freshEmbeddedParses;
 
   // 4. the central pass
@@ -273,12 +274,17 @@ export async function runPass(input: PassInput): Promise<PassResult> {
           } catch (e) { safe(e); }
         }
       }
-      if (file.language === 'javascript') {
+      // JavaScript verifiers, and TypeScript verifiers with their types blanked out (bundles have their own layer)
+      if (file.language === 'javascript' || !bundle) {
         const rulesJs = enabledFor(file, 'javascript');
         if (rulesJs.length === 0) continue;
         const parsed = jsParse(file);
         if (!parsed.ok) {
-          if (!bundle) findings.push(parseError(file, parsed.offset, parsed.offset, `JavaScript syntax error: ${parsed.message}. The verifier cannot load; fix the syntax.`));
+          // TypeScript that needs a transform (enum, namespace) is not analysed, but it is not an error
+          if (!bundle && !parsed.unsupported) {
+            const lang = file.language === 'typescript' ? 'TypeScript' : 'JavaScript';
+            findings.push(parseError(file, parsed.offset, parsed.offset, `${lang} syntax error: ${parsed.message}. The verifier cannot load; fix the syntax.`));
+          }
           continue;
         }
         const subs: JsSubscriber[] = [];

@@ -18,7 +18,7 @@ import { SourceText } from './source.js';
 import { discoverFiles } from './discover.js';
 import { languageOf, loadText, type FileProblem } from './load.js';
 import { loadRules } from './registry.js';
-import { parseJs, type JsParse } from './parse-js.js';
+import { parseScript, type JsParse } from './parse-js.js';
 import { buildIndexes, rel, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
 import { ConfigResolver, type LoadedConfig } from '../config/load.js';
 import { analysePython, createPythonProject } from '../lang/python/project.js';
@@ -305,7 +305,7 @@ export class LintSession {
 
   private jsParse(f: SourceFile): JsParse {
     let r = this.jsCache.get(f);
-    if (!r) this.jsCache.set(f, (r = parseJs(f.source.text)));
+    if (!r) this.jsCache.set(f, (r = parseScript(f.language as 'javascript' | 'typescript', f.source.text)));
     return r;
   }
 

@@ -172,7 +172,12 @@ function timeoutSetOnResult(call: AnyNode, sc: JsScopes): boolean {
 /** `new Set(x)` with an argument, directly or through a `const`. Returns the `new Set` node. */
 export function setFromSequence(n: AnyNode | undefined, sc: JsScopes, depth = 0): AnyNode | undefined {
   if (!n || depth > 4) return undefined;
-  if (n.type === 'NewExpression' && n.callee.type === 'Identifier' && n.callee.name === 'Set' && !sc.resolve(n.callee as Identifier) && n.arguments.length > 0) return n;
+  if (n.type === 'NewExpression' && n.callee.type === 'Identifier' && n.callee.name === 'Set' && !sc.resolve(n.callee as Identifier) && n.arguments.length > 0) {
+    // `new Set(['a', 'b'])` of literals is a lookup table, not a collapsed sequence of data
+    const arg = n.arguments[0] as AnyNode;
+    if (arg.type === 'ArrayExpression' && arg.elements.every((e: AnyNode | null) => e?.type === 'Literal' || e?.type === 'TemplateLiteral')) return undefined;
+    return n;
+  }
   if (n.type === 'Identifier') {
     const b = sc.resolve(n as Identifier);
     if (b && (b.kind === 'const' || b.kind === 'let' || b.kind === 'var') && b.init) return setFromSequence(b.init as AnyNode, sc, depth + 1);
@@ -190,6 +195,18 @@ function spreadOfSet(n: AnyNode | undefined, sc: JsScopes): AnyNode | undefined 
     if (b && b.kind === 'const' && b.init) return spreadOfSet(b.init as AnyNode, sc);
   }
   return undefined;
+}
+
+/** A receiver whose elements cannot repeat (`[...m.keys()]`, `Array.from(m.keys())`): containment over it
+ *  loses no multiplicity. (`[...new Set(x)]` is itself a collapsed sequence and stays flagged.) */
+function uniqueElements(n: AnyNode | undefined, sc: JsScopes): boolean {
+  if (!n) return false;
+  const inner = n.type === 'ArrayExpression' && n.elements.length === 1 && n.elements[0]?.type === 'SpreadElement' ? n.elements[0].argument
+    : n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.object.type === 'Identifier' && n.callee.object.name === 'Array' && n.callee.property.name === 'from' ? n.arguments[0]
+    : undefined;
+  if (!inner) return false;
+  void sc;
+  return inner.type === 'CallExpression' && inner.callee.type === 'MemberExpression' && !inner.callee.computed && inner.callee.property.name === 'keys' && inner.arguments.length === 0;
 }
 
 export interface SetComparison {
@@ -215,21 +232,27 @@ export function everyHasComparison(node: AnyNode, program: Program): SetComparis
   const cb = node.arguments[0] as AnyNode | undefined;
   if (!cb || (cb.type !== 'ArrowFunctionExpression' && cb.type !== 'FunctionExpression')) return undefined;
   const sc = jsScopes(program);
+  if (uniqueElements(node.callee.object as AnyNode, sc)) return undefined;
   let hit = false;
-  const visit = (n: AnyNode): void => {
+  // `every(x => S.has(x))` is containment and `some(x => !S.has(x))` its negation; `some(x => S.has(x))`
+  // (any overlap) and `every(x => !S.has(x))` (disjointness) do not depend on multiplicity.
+  const visit = (n: AnyNode, negated: boolean): void => {
     if (hit || !n || typeof n.type !== 'string') return;
     if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && !n.callee.computed && n.callee.property.name === 'has' && setFromSequence(n.callee.object, sc)) {
-      // `every(x => S.has(x))` is containment; `some(x => !S.has(x))` its negation
-      hit = true;
+      if ((m === 'every') !== negated) hit = true;
+    }
+    if (n.type === 'UnaryExpression' && n.operator === '!') {
+      visit(n.argument, !negated);
+      return;
     }
     for (const k of Object.keys(n)) {
       if (k === 'loc') continue;
       const v = n[k];
-      if (Array.isArray(v)) v.forEach((c) => c && typeof c === 'object' && visit(c));
-      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
+      if (Array.isArray(v)) v.forEach((c) => c && typeof c === 'object' && visit(c, negated));
+      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v, negated);
     }
   };
-  visit(cb.body);
+  visit(cb.body, false);
   if (!hit) return undefined;
   // Containment of a sequence in a set collapses duplicates of the sequence; over `[...new Set(x)]` too.
   void spreadOfSet;
