@@ -162,3 +162,12 @@ describe('TypeScript verifiers', () => {
     r.dispose();
   });
 });
+
+describe('TypeScript parameter properties', () => {
+  it('are analysed as plain parameters', async () => {
+    write('c.ts', 'export class C {\n  constructor(private readonly x: number) {}\n  get y(): number { return bad + this.x; }\n}\n');
+    const r = await lint({ paths: [dir], cwd: dir, ruleSet: rules, rules: ['js-ident'] });
+    expect(r.findings.map((f) => [f.ruleId, f.range.start.line, f.range.start.column])).toEqual([['js-ident', 3, 28]]);
+    r.dispose();
+  });
+});

@@ -35,6 +35,7 @@ interface TsApi {
   createSourceFile(name: string, text: string, target: number, setParents: boolean, kind: number): { parseDiagnostics?: Array<{ start?: number; messageText: string | { messageText: string } }> };
 }
 let tsApi: TsApi | undefined;
+let parameterModifiers: Set<number> | undefined;
 
 /** Load the type stripper (and the TypeScript compiler) once, if some file needs it. */
 export async function prepareTypeStripping(): Promise<void> {
@@ -42,7 +43,9 @@ export async function prepareTypeStripping(): Promise<void> {
   blank = ((await import('ts-blank-space')) as { default: Blank }).default;
   const ts = ((await import('typescript')) as unknown as { default: TsApi }).default;
   tsApi = ts;
-  needsTransform = new Set(['EnumDeclaration', 'ModuleDeclaration', 'Parameter', 'ImportEqualsDeclaration', 'ExportAssignment', 'Decorator', 'Constructor'].map((k) => ts.SyntaxKind[k]!));
+  needsTransform = new Set(['EnumDeclaration', 'ModuleDeclaration', 'ImportEqualsDeclaration', 'ExportAssignment', 'Decorator'].map((k) => ts.SyntaxKind[k]!));
+  // parameter properties (`constructor(readonly x: T)`) report their modifier: blanking it leaves a plain parameter
+  parameterModifiers = new Set(['ReadonlyKeyword', 'PrivateKeyword', 'ProtectedKeyword', 'PublicKeyword', 'OverrideKeyword'].map((k) => ts.SyntaxKind[k]!));
 }
 
 /** Parse a TypeScript verifier as JavaScript with its types blanked out. */
@@ -55,10 +58,12 @@ export function parseTs(text: string): JsParse {
     return { ok: false, message: m.replace(/\.$/, ''), offset: diag.start ?? 0 };
   }
   let unsupportedAt = -1;
-  const js = blank(text, (n) => {
-    // other nodes it reports are syntax errors: acorn then reports them on the blanked text
-    if (unsupportedAt < 0 && needsTransform?.has(n.kind)) unsupportedAt = n.pos;
+  const modifiers: Array<[number, number]> = [];
+  let js = blank(text, (n) => {
+    if (parameterModifiers?.has(n.kind)) modifiers.push([n.pos, n.end]);
+    else if (unsupportedAt < 0 && needsTransform?.has(n.kind)) unsupportedAt = n.pos;
   });
+  for (const [a, b] of modifiers) js = js.slice(0, a) + js.slice(a, b).replace(/[^\r\n]/g, ' ') + js.slice(b);
   if (unsupportedAt >= 0) {
     // enums, namespaces and parameter properties need a transform, not blanking
     return { ok: false, message: 'TypeScript syntax that has no JavaScript equivalent without a transform (enum, namespace, parameter property)', offset: unsupportedAt, unsupported: true };
