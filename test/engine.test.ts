@@ -171,3 +171,14 @@ describe('TypeScript parameter properties', () => {
     r.dispose();
   });
 });
+
+describe('deeply nested Python', () => {
+  it('reports code nested beyond what CPython compiles, without overflowing the stack, and lints the rest', async () => {
+    write('deep.py', `x = ${Array.from({ length: 6000 }, () => '1').join(' + ')}\n`);
+    write('ok.py', 'bad = 1\n');
+    const r = await lint({ paths: [dir], cwd: dir, ruleSet: rules, rules: ['py-ident'] });
+    expect(r.findings.map((f) => [path.basename(f.file), f.ruleId])).toEqual([['deep.py', 'parse-error'], ['ok.py', 'py-ident']]);
+    expect(r.findings[0]!.message).toMatch(/nested 600\d levels deep: CPython's compiler raises RecursionError/);
+    r.dispose();
+  });
+});

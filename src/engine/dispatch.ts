@@ -30,14 +30,20 @@ export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): voi
       }
     }
   };
-  const visit = (n: PyNode) => {
+  // iterative: a deeply nested module must not overflow the stack of the pass itself
+  const stack: Array<[PyNode, boolean]> = [[root, false]];
+  while (stack.length) {
+    const [n, exiting] = stack.pop()!;
+    if (exiting) {
+      const onExit = exit.get(n.type);
+      if (onExit) fire(onExit, n);
+      continue;
+    }
     const onEnter = enter.get(n.type);
     if (onEnter) fire(onEnter, n);
-    for (const c of n.children) visit(c);
-    const onExit = exit.get(n.type);
-    if (onExit) fire(onExit, n);
-  };
-  visit(root);
+    stack.push([n, true]);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push([n.children[i]!, false]);
+  }
 }
 
 type Table = Map<string, Array<[PythonVisitor<string>, PythonSubscriber]>>;
@@ -69,30 +75,40 @@ export interface JsSubscriber {
 export function walkJs(root: JsNode, subs: readonly JsSubscriber[]): void {
   if (subs.length === 0) return;
   const ancestors: JsNode[] = [];
-  const visit = (node: JsNode) => {
+  const fire = (node: JsNode, key: string) => {
     for (const s of subs) {
-      const fn = s.visitors[node.type];
-      if (fn) {
-        try { fn(node, s.ctx, ancestors); } catch (err) { s.onError(err); }
-      }
-    }
-    ancestors.push(node);
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key === 'start' || key === 'end' || key === 'type' || key === 'range') continue;
-      const v = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(v)) {
-        for (const c of v) if (c && typeof c === 'object' && typeof (c as JsNode).type === 'string') visit(c as JsNode);
-      } else if (v && typeof v === 'object' && typeof (v as JsNode).type === 'string') {
-        visit(v as JsNode);
-      }
-    }
-    ancestors.pop();
-    for (const s of subs) {
-      const fn = s.visitors[node.type + ':exit'];
+      const fn = s.visitors[key];
       if (fn) {
         try { fn(node, s.ctx, ancestors); } catch (err) { s.onError(err); }
       }
     }
   };
-  visit(root);
+  const children = (node: JsNode): JsNode[] => {
+    const out: JsNode[] = [];
+    for (const key of Object.keys(node)) {
+      if (key === 'loc' || key === 'start' || key === 'end' || key === 'type' || key === 'range') continue;
+      const v = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(v)) {
+        for (const c of v) if (c && typeof c === 'object' && typeof (c as JsNode).type === 'string') out.push(c as JsNode);
+      } else if (v && typeof v === 'object' && typeof (v as JsNode).type === 'string') {
+        out.push(v as JsNode);
+      }
+    }
+    return out;
+  };
+  // iterative (explicit stack): deep nesting must not overflow the pass itself
+  const stack: Array<[JsNode, boolean]> = [[root, false]];
+  while (stack.length) {
+    const [node, exiting] = stack.pop()!;
+    if (exiting) {
+      ancestors.pop();
+      fire(node, node.type + ':exit');
+      continue;
+    }
+    fire(node, node.type);
+    ancestors.push(node);
+    stack.push([node, true]);
+    const kids = children(node);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, false]);
+  }
 }

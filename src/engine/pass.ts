@@ -26,6 +26,7 @@ import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
+import { MAX_ANALYSED_DEPTH, treeDepth } from '../lang/python/tree.js';
 
 export const UNUSED_SUPPRESSION_RULE = 'unused-suppression';
 export const INTERNAL_ERROR_RULE = 'internal-error';
@@ -255,6 +256,11 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       const err = firstSyntaxError(analysis);
       if (err) {
         findings.push(parseError(file, err.start, err.end, `Python syntax error: ${err.message}. The verifier cannot be imported, so every task it grades fails; fix the syntax.`));
+      }
+      const depth = treeDepth(analysis.ast);
+      if (depth > MAX_ANALYSED_DEPTH) {
+        findings.push(parseError(file, 0, 0, `Code nested ${depth} levels deep: CPython's compiler raises RecursionError at about ${MAX_ANALYSED_DEPTH} levels, so the verifier cannot be imported (every task it grades fails), and vaudit does not analyse it. Split the expression.`));
+        continue;
       }
       runPythonUnit(file, analysis);
     } else if (file.language === 'javascript' || file.language === 'typescript') {
