@@ -270,3 +270,23 @@ describe('cross-file: verifier module ↔ task files', () => {
     expect(await c.stop()).toEqual({ code: 0, signal: null });
   });
 });
+
+describe('vaudit lsp confirm on save', () => {
+  it('runs the control case through the host in the background and shows the confirmation', async () => {
+    const root = workspace({
+      'verifier/checks.py': 'def check(state):\n    if state:\n        verdict = True\n    return verdict\n',
+    });
+    const file = path.join(root, 'verifier', 'checks.py');
+    const c = await client(root, { initializationOptions: { confirmOnSave: true } });
+    const uri = c.open(file, readFileSync(file, 'utf8'), 'python');
+    const first = await c.nextDiagnostics(uri);
+    const d = (first.diagnostics as Diag[]).find((x) => x.code === 'unbound-name');
+    expect(d, 'unbound-name on the first lint').toBeDefined();
+    expect(d!.message).not.toMatch(/control case:/);
+    c.save(file);
+    const confirmed = await c.nextDiagnostics(uri, (p: { diagnostics: Diag[] }) => p.diagnostics.some((x) => x.code === 'unbound-name' && /\[control case: confirmed/.test(x.message)), 20_000);
+    const msg = (confirmed.diagnostics as Diag[]).find((x) => x.code === 'unbound-name')!.message;
+    expect(msg).toMatch(/\[control case: confirmed, witness state=null, observed UnboundLocalError/);
+    expect(c.messages.filter((m: { message: string }) => /confirmation failed/.test(m.message))).toEqual([]);
+  });
+});

@@ -78,6 +78,12 @@ export class LintSession {
   /** Current SourceFile per path (a new object whenever the text changes). */
   private files = new Map<string, SourceFile>();
   private python?: { project: PythonProject; files: Map<string, SourceFile> };
+  private lastProject?: Project;
+
+  /** The project of the last lint (what control cases slice verifier code from). */
+  get project(): Project | undefined {
+    return this.lastProject;
+  }
   private bundleCache = new WeakMap<SourceFile, { model?: BundleModel; error?: Error }>();
   private jsCache = new WeakMap<SourceFile, JsParse>();
   private embedded = new Map<string, EmbeddedEntry>();
@@ -236,6 +242,7 @@ export class LintSession {
     const ix = this.indexes.value;
     const t2 = performance.now();
     const project: Project = { root: this.root, files: this.files, suites: ix.suites, python: this.python!.project, bundles: ix.bundles };
+    this.lastProject = project;
     const reportOn = new Set(targets.filter((t) => this.files.has(t)));
     const problems: FileProblem[] = [];
     for (const t of targets) {

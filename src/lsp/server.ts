@@ -24,6 +24,7 @@ import { contextRoot, INTERNAL_ERROR_RULE } from '../engine/pass.js';
 import { ConfigError, ConfigResolver, CONFIG_FILE } from '../config/load.js';
 import { languageOf } from '../engine/load.js';
 import { PARSE_ERROR_RULE, type Finding, type SeveritySetting } from '../engine/types.js';
+import type { Project } from '../engine/project.js';
 import type { Rule } from '../engine/rule.js';
 import { loadRules } from '../engine/registry.js';
 import { renderRuleMarkdown } from '../report/rule-docs.js';
@@ -76,7 +77,7 @@ interface DocResult {
 }
 
 /** A confirm module (src/confirm/index.ts) when the build has one. */
-type ConfirmFn = (findings: Finding[], opts: Record<string, unknown>) => Promise<unknown>;
+type ConfirmFn = (findings: Finding[], project: Project | undefined, opts: { root: string } & Record<string, unknown>) => Promise<unknown>;
 
 export interface ServerOptions {
   /** Rule table (tests/embedders); default rules/. */
@@ -540,7 +541,7 @@ export function startServer(connection: Connection, serverOpts: ServerOptions = 
     try {
       const session = await sessionFor(p);
       const copies = candidates.map((f) => ({ ...f }));
-      await confirm(copies, { root: session.root, config: session.configFor(p).config.confirm ?? {} });
+      await confirm(copies, session.project, { ...(session.configFor(p).config.confirm ?? {}), root: session.root });
       const now = documents.get(uri);
       if (!now || now.version !== version || shuttingDown) return; // edited meanwhile: stale
       confirmedByUri.set(uri, { version, findings: copies });
