@@ -3,7 +3,7 @@
  * (a non-integer JSON `value` of an entry whose bound verifier function compares it with `==`).
  */
 import { defineRule } from '../src/engine/rule.js';
-import { named, unparen } from '../src/lang/python/tree.js';
+import { named, unparen, comparisonOperators } from '../src/lang/python/tree.js';
 import { fieldEqualities, isNonIntegerFloat } from '../src/lang/python/facts.js';
 
 type Msg = 'literal' | 'entry';
@@ -49,12 +49,10 @@ export default defineRule<Msg>({
   create() {
     return {
       python: {
-        comparison_operator(node, c) {
+        comparison_operator(n, c) {
           const a = c.python;
-          const n = a.node(node);
-          if (!n) return;
           const kids = named(n);
-          const ops = n.children.filter((k) => !k.named).map((k) => k.type);
+          const ops = comparisonOperators(n);
           if (kids.length !== 2 || ops.length !== 1 || (ops[0] !== '==' && ops[0] !== '!=')) return;
           const [l, r] = [unparen(kids[0]!), unparen(kids[1]!)];
           const floatSide = [l, r].find((x) => isNonIntegerFloat(a, x) || (x.type === 'identifier' && a.valueSources(x).length > 0 && a.valueSources(x).every((s) => isNonIntegerFloat(a, s))));

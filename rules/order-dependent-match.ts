@@ -113,12 +113,11 @@ export default defineRule<Msg>({
     };
     function make() {
       return {
-        for_statement(node: Parameters<PythonVisitor<Msg>>[0], c: Ctx) {
+        for_statement(n: Parameters<PythonVisitor<Msg>>[0], c: Ctx) {
           const a = c.python;
-          const n = a.node(node);
-          const right = n && field(n, 'right');
-          const body = n && field(n, 'body');
-          if (!n || !right || !body) return;
+          const right = field(n, 'right');
+          const body = field(n, 'body');
+          if (!right || !body) return;
           const source = unorderedIteration(a, right);
           if (!source) return;
           if (!selectsFirstMatch(a, body, targetNames(a, field(n, 'left')))) return;
@@ -142,10 +141,8 @@ export default defineRule<Msg>({
           const source = src && unorderedIteration(a, src);
           if (source) report(c, 'first', call.node, source);
         },
-        subscript(node: Parameters<PythonVisitor<Msg>>[0], c: Ctx) {
+        subscript(n: Parameters<PythonVisitor<Msg>>[0], c: Ctx) {
           const a = c.python;
-          const n = a.node(node);
-          if (!n) return;
           const idx = field(n, 'subscript');
           const value = field(n, 'value');
           if (!idx || !value || a.src(idx) !== '0') return;

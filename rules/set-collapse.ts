@@ -3,7 +3,7 @@
  * (A `javascript` visitor can be added next to `python` below.)
  */
 import { defineRule } from '../src/engine/rule.js';
-import { named, unparen } from '../src/lang/python/tree.js';
+import { named, unparen, comparisonOperators } from '../src/lang/python/tree.js';
 import { isSetValued, setFromSequence, callOf } from '../src/lang/python/facts.js';
 import { setSizeComparison, everyHasComparison } from '../src/lang/js/index.js';
 import type { Program } from 'acorn';
@@ -76,12 +76,10 @@ export default defineRule<Msg>({
         },
       },
       python: {
-        comparison_operator(node, c) {
+        comparison_operator(n, c) {
           const a = c.python;
-          const n = a.node(node);
-          if (!n) return;
           const kids = named(n);
-          const ops = n.children.filter((k) => !k.named).map((k) => k.type);
+          const ops = comparisonOperators(n);
           if (kids.length !== 2 || ops.length !== 1 || !OPS.has(ops[0]!)) return;
           const [l, r] = [unparen(kids[0]!), unparen(kids[1]!)];
           const seq = setFromSequence(a, l) ?? setFromSequence(a, r);

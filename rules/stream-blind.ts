@@ -44,10 +44,8 @@ export default defineRule<Msg>({
     },
   },
   create() {
-    const check: PythonVisitor<Msg> = (node, c) => {
+    const check: PythonVisitor<Msg> = (n, c) => {
       const a = c.python;
-      const n = a.node(node);
-      if (!n) return;
       const text = searchedText(a, n);
       if (!text) return;
       const fn = a.functionAt(n);

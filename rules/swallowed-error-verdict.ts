@@ -41,10 +41,9 @@ export default defineRule<Msg>({
   create() {
     return {
       python: {
-        except_clause(node, c) {
+        except_clause(h, c) {
           const a = c.python;
-          const h = a.node(node);
-          if (!h || !h.parent || h.parent.type !== 'try_statement') return;
+          if (!h.parent || h.parent.type !== 'try_statement') return;
           const info = a.handlerInfo(h.parent, h);
           if (info.reraises || !info.returns) return;
           const broad = info.types === null || info.types.some((t) => t === 'Exception' || t === 'BaseException');

@@ -2,7 +2,7 @@
  * vacuous-absence — an absence check whose operand is None on the path that reaches it (VER-002).
  */
 import { defineRule } from '../src/engine/rule.js';
-import { named, unparen, type PyNode } from '../src/lang/python/tree.js';
+import { named, unparen, type PyNode, comparisonOperators } from '../src/lang/python/tree.js';
 import { callOf } from '../src/lang/python/facts.js';
 
 type Msg = 'vacuous';
@@ -44,12 +44,10 @@ export default defineRule<Msg>({
   create() {
     return {
       python: {
-        comparison_operator(node, c) {
+        comparison_operator(n, c) {
           const a = c.python;
-          const n = a.node(node);
-          if (!n) return;
           const kids = named(n);
-          const ops = n.children.filter((k) => !k.named).map((k) => k.type);
+          const ops = comparisonOperators(n);
           if (kids.length !== 2 || ops.length !== 1) return;
           const op = ops[0]!;
           let operand: PyNode | undefined;

@@ -108,9 +108,7 @@ export function enclosingLambdaParams(node: Node): LambdaParams | undefined {
 }
 
 /** The anonymous operator tokens of a comparison (`in`, `not in`, `==`…). */
-export function comparisonOperators(node: Node): string[] {
-  return node.children.filter((c): c is Node => c !== null && !c.isNamed).map((c) => c.type);
-}
+export { comparisonOperators } from '../lang/python/tree.js';
 
 /**
  * Locate the first syntax problem in a small Python unit: an unbalanced

@@ -173,6 +173,11 @@ export function firstNamed(n: PyNode): PyNode | undefined {
   return undefined;
 }
 
+/** Operator tokens of a `comparison_operator` (`==`, `not in`, `is not`, …), in source order. */
+export function comparisonOperators(n: PyNode): string[] {
+  return n.children.filter((c) => !c.named).map((c) => c.type);
+}
+
 export function hasToken(n: PyNode, tok: string): boolean {
   for (const c of n.children) if (!c.named && c.type === tok) return true;
   return false;
