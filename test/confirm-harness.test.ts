@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { createHost } from '../src/confirm/host.js';
 import { runPythonCases, harnessDir, type PyCase } from '../src/confirm/harness.js';
+import { ERROR_FACTORY } from './helpers/python-sources.js';
 
 const HAS_BWRAP = existsSync('/usr/bin/bwrap');
 const FILE = '/virtual/verifier/chimerax.py';
@@ -9,17 +10,7 @@ const MOD = `import functools
 import json
 
 
-def error_factory(default):
-    def deco(fn):
-        @functools.wraps(fn)
-        def wrapper(*a, **kw):
-            try:
-                return fn(*a, **kw)
-            except Exception:
-                return default
-        return wrapper
-    return deco
-
+${ERROR_FACTORY}
 
 class Mixin:
     @error_factory(False)

@@ -10,6 +10,7 @@ import type { Finding, ControlCaseRequest } from '../src/engine/types.js';
 import type { Project } from '../src/engine/project.js';
 import { confirmFindings } from '../src/confirm/index.js';
 import { createHost } from '../src/confirm/host.js';
+import { ERROR_FACTORY } from './helpers/python-sources.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vaudit-oracles-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,17 +20,7 @@ import json
 import subprocess
 
 
-def error_factory(default):
-    def deco(fn):
-        @functools.wraps(fn)
-        def wrapper(*a, **kw):
-            try:
-                return fn(*a, **kw)
-            except Exception:
-                return default
-        return wrapper
-    return deco
-`;
+${ERROR_FACTORY}`;
 
 const BAD = `${COMMON}
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { slicePython, functionInfo } from '../src/confirm/slice-python.js';
 import { createHost } from '../src/confirm/host.js';
 import { runPythonCases } from '../src/confirm/harness.js';
+import { ERROR_FACTORY } from './helpers/python-sources.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vaudit-slice-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,17 +18,7 @@ writeFileSync(
 import requests_not_installed_anywhere
 
 
-def error_factory(default):
-    def deco(fn):
-        @functools.wraps(fn)
-        def wrapper(*a, **kw):
-            try:
-                return fn(*a, **kw)
-            except Exception:
-                return default
-        return wrapper
-    return deco
-
+${ERROR_FACTORY}
 
 def fetch(url):
     return requests_not_installed_anywhere.get(url)
