@@ -15,6 +15,7 @@ import { changedSince, withinPaths, ChangedSinceError } from '../engine/changed.
 import { shardFindings, type ShardSpec } from '../engine/shard.js';
 import { languageOf } from '../engine/load.js';
 import { familiesOf } from '../report/markdown.js';
+import { rel } from '../engine/paths.js';
 
 export interface CheckOptions {
   confirm?: boolean;
@@ -103,7 +104,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
     if (o.baseline) {
       let b;
       try { b = readBaseline(path.resolve(io.cwd, o.baseline)); } catch (err) { throw new UsageError(`Cannot read baseline: ${(err as Error).message}`); }
-      const checked = new Set(result.targets.map((t) => path.relative(io.cwd, t).split(path.sep).join('/')));
+      const checked = new Set(result.targets.map((t) => rel(io.cwd, t)));
       const applied = applyBaseline(findings, b, io.cwd, checked);
       findings = applied.remaining;
       baselineInfo = { matched: applied.matched, stale: applied.stale };

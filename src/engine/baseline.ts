@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Finding } from './types.js';
+import { rel } from './paths.js';
 
 export interface BaselineFile {
   version: 1;
@@ -13,9 +14,6 @@ export interface BaselineFile {
   files: Record<string, Record<string, number>>;
 }
 
-function rel(root: string, f: string): string {
-  return path.relative(root, f).split(path.sep).join('/');
-}
 
 export function buildBaseline(findings: readonly Finding[], root: string): BaselineFile {
   const files: BaselineFile['files'] = {};

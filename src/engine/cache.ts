@@ -29,6 +29,7 @@ import { writeAtomic } from './baseline.js';
 import { ConfigResolver } from '../config/load.js';
 import { VERSION } from '../cli/version.js';
 import { familiesOf } from '../report/markdown.js';
+import { rel } from './paths.js';
 
 export const DEFAULT_CACHE_LOCATION = '.vaudit-cache';
 const CACHE_FORMAT = 1;
@@ -130,8 +131,7 @@ function optionsKey(opts: LintOptions & { cwd: string }): string {
 }
 
 function relFinding(f: Finding, root: string): Finding {
-  const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
-  return { ...f, file: rel(f.file), related: f.related?.map((r) => ({ ...r, file: rel(r.file) })) };
+  return { ...f, file: rel(root, f.file), related: f.related?.map((r) => ({ ...r, file: rel(root, r.file) })) };
 }
 
 function absFinding(f: Finding, root: string): Finding {

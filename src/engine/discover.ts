@@ -8,6 +8,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import picomatchLike from './match.js';
 import { languageOf, type FileProblem } from './load.js';
+import { rel } from './paths.js';
 
 export const DEFAULT_INCLUDE = ['**/*.json', '**/*.py', '**/*.{js,mjs,cjs}', '**/*.{ts,mts,cts}'];
 export const DEFAULT_IGNORES = [
@@ -58,8 +59,8 @@ export async function discoverFiles(inputs: readonly string[], opts: DiscoverOpt
       const found = await glob(include, { cwd: abs, ignore, absolute: true, dot: false, followSymbolicLinks: false, onlyFiles: true });
       for (const f of found) if (languageOf(f)) files.add(path.normalize(f));
     } else {
-      const rel = path.relative(opts.cwd, abs).split(path.sep).join('/');
-      if (opts.forceExclude && (excluded(rel) || picomatchLike(DEFAULT_IGNORES)(rel))) continue;
+      const r = rel(opts.cwd, abs);
+      if (opts.forceExclude && (excluded(r) || picomatchLike(DEFAULT_IGNORES)(r))) continue;
       if (!languageOf(abs)) continue;
       files.add(abs);
     }

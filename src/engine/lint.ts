@@ -12,7 +12,8 @@ import { SourceText } from './source.js';
 import { discoverFiles } from './discover.js';
 import { languageOf, loadText, type FileProblem } from './load.js';
 import { loadRules } from './registry.js';
-import { buildIndexes, contextRoot, rel, runPass } from './pass.js';
+import { buildIndexes, contextRoot, runPass } from './pass.js';
+import { rel } from './paths.js';
 import { ConfigResolver, CONFIG_FILE } from '../config/load.js';
 import { createPythonProject } from '../lang/python/project.js';
 

@@ -27,6 +27,7 @@ import type { BundleModel } from '../lang/ts/types.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { MAX_ANALYSED_DEPTH, treeDepth } from '../lang/python/tree.js';
+import { rel } from './paths.js';
 
 export const UNUSED_SUPPRESSION_RULE = 'unused-suppression';
 export const INTERNAL_ERROR_RULE = 'internal-error';
@@ -60,9 +61,6 @@ export function fillTemplate(template: string, data: Record<string, string | num
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (m, k: string) => (data && k in data ? String(data[k]) : m));
 }
 
-export function rel(root: string, p: string): string {
-  return path.relative(root, p).split(path.sep).join('/');
-}
 
 /** Folder whose files give context to an explicitly named file: its config folder, else its git root, else its folder. */
 export function contextRoot(file: string, configs: ConfigResolver): string {

@@ -3,11 +3,11 @@
  * objects, and config `ignores` entries (file glob + JSON pointer + rules).
  * Tracks which suppressions matched so unused ones can be reported.
  */
-import path from 'node:path';
 import type { Finding } from './types.js';
 import type { SourceFile } from './project.js';
 import type { LoadedConfig } from '../config/load.js';
 import globMatcher from './match.js';
+import { rel } from './paths.js';
 
 export interface Suppression {
   file: string;
@@ -107,8 +107,7 @@ export function suppresses(s: Suppression, f: Finding): boolean {
   if (!s.rules.includes(f.ruleId) && !s.rules.includes('all')) return false;
   if (s.source === 'config') {
     const x = s as Suppression & { _files: (p: string) => boolean; _dir: string };
-    const rel = path.relative(x._dir, f.file).split(path.sep).join('/');
-    if (!x._files(rel)) return false;
+    if (!x._files(rel(x._dir, f.file))) return false;
     if (s.pointer !== undefined && !pointerWithin(f.pointer, s.pointer)) return false;
   } else if (s.file !== f.file) {
     return false;
