@@ -4,7 +4,7 @@
  */
 import type { PyNode } from '../lang/python/tree.js';
 import type { Node as JsNode } from 'acorn';
-import type { JavaScriptVisitors, PythonVisitor, PythonVisitors, RuleContext } from './rule.js';
+import type { JavaScriptVisitors, JsVisitor, PythonVisitor, PythonVisitors, RuleContext } from './rule.js';
 import type { PythonAnalysis } from '../lang/python/types.js';
 
 export interface PythonSubscriber {
@@ -20,7 +20,7 @@ export interface PythonSubscriber {
  */
 export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): void {
   if (subs.length === 0) return;
-  const { enter, exit } = tables(subs);
+  const { enter, exit } = tables<PythonVisitor<string>, PythonSubscriber>(subs);
   const fire = (list: Array<[PythonVisitor<string>, PythonSubscriber]>, node: PyNode) => {
     for (const [fn, s] of list) {
       try {
@@ -46,11 +46,12 @@ export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): voi
   }
 }
 
-type Table = Map<string, Array<[PythonVisitor<string>, PythonSubscriber]>>;
+type Table<V, S> = Map<string, Array<[V, S]>>;
 
-function tables(subs: readonly PythonSubscriber[]): { enter: Table; exit: Table } {
-  const enter: Table = new Map();
-  const exit: Table = new Map();
+/** Visitors of every subscriber by node type, for entering and for `:exit`. */
+function tables<V, S extends { visitors: Record<string, V | undefined> }>(subs: readonly S[]): { enter: Table<V, S>; exit: Table<V, S> } {
+  const enter: Table<V, S> = new Map();
+  const exit: Table<V, S> = new Map();
   for (const s of subs) {
     for (const [key, fn] of Object.entries(s.visitors)) {
       if (!fn) continue;
@@ -75,12 +76,11 @@ export interface JsSubscriber {
 export function walkJs(root: JsNode, subs: readonly JsSubscriber[]): void {
   if (subs.length === 0) return;
   const ancestors: JsNode[] = [];
-  const fire = (node: JsNode, key: string) => {
-    for (const s of subs) {
-      const fn = s.visitors[key];
-      if (fn) {
-        try { fn(node, s.ctx, ancestors); } catch (err) { s.onError(err); }
-      }
+  const { enter, exit } = tables<JsVisitor<string>, JsSubscriber>(subs);
+  const fire = (list: Array<[JsVisitor<string>, JsSubscriber]> | undefined, node: JsNode) => {
+    if (!list) return;
+    for (const [fn, s] of list) {
+      try { fn(node, s.ctx, ancestors); } catch (err) { s.onError(err); }
     }
   };
   const children = (node: JsNode): JsNode[] => {
@@ -102,10 +102,10 @@ export function walkJs(root: JsNode, subs: readonly JsSubscriber[]): void {
     const [node, exiting] = stack.pop()!;
     if (exiting) {
       ancestors.pop();
-      fire(node, node.type + ':exit');
+      fire(exit.get(node.type), node);
       continue;
     }
-    fire(node, node.type);
+    fire(enter.get(node.type), node);
     ancestors.push(node);
     stack.push([node, true]);
     const kids = children(node);
