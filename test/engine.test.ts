@@ -182,3 +182,12 @@ describe('deeply nested Python', () => {
     r.dispose();
   });
 });
+
+describe('TypeScript that only looks like a bundle', () => {
+  it('is linted as a verifier (the type stripper is prepared for every TS file without a bundle model)', async () => {
+    write('notbundle.ts', '// mentions defineCorrectnessModel in a comment only\nexport const x: number = bad;\n');
+    const r = await lint({ paths: [dir], cwd: dir, ruleSet: rules, rules: ['js-ident'] });
+    expect(r.findings.map((f) => [f.ruleId, f.range.start.line])).toEqual([['js-ident', 2]]);
+    r.dispose();
+  });
+});

@@ -103,7 +103,6 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
   });
   bindVerifiers(suites, o.python, o.rootConfig.config.adapterOptions ?? {});
   await prepareBundleAnalysis(sorted);
-  if (sorted.some((f) => f.language === 'typescript')) await prepareTypeStripping();
   const bundles = new Map<string, BundleModel>();
   const problems: FileProblem[] = [];
   const bundleOf = o.bundleOf ?? buildBundleModel;
@@ -116,6 +115,8 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
       if (o.targets.has(f.path)) problems.push({ path: f.path, message: `Cannot analyse bundle: ${(err as Error).message}` });
     }
   }
+  // TypeScript files that are not bundles are verifiers: the JS rules read them through the type stripper
+  if (sorted.some((f) => f.language === 'typescript' && !bundles.has(f.path))) await prepareTypeStripping();
   const tasksByFile = new Map<string, Task>();
   for (const s of suites) for (const t of s.tasks) tasksByFile.set(t.file.path, t);
   return { suites, suiteProblems, bundles, problems, tasksByFile };
