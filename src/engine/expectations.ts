@@ -4,6 +4,7 @@
  * `"//vaudit-expect": "id"` members of JSON objects. Used by the rule tester.
  */
 import type { Finding } from './types.js';
+import { pointerWithin } from '../lang/json/parse.js';
 
 export interface Expectation {
   file: string;
@@ -61,9 +62,6 @@ export function readExpectations(file: string, text: string): Expectation[] {
   return out;
 }
 
-function within(p: string, prefix: string): boolean {
-  return prefix === '' || p === prefix || p.startsWith(prefix + '/');
-}
 
 export interface ExpectationReport {
   missing: Expectation[];
@@ -83,7 +81,7 @@ export function compareExpectations(findings: readonly Finding[], expectations: 
       let best = -1;
       remaining.forEach((e, i) => {
         if (e.file !== f.file || e.ruleId !== f.ruleId || e.pointer === undefined || f.pointer === undefined) return;
-        if (!within(f.pointer, e.pointer)) return;
+        if (!pointerWithin(f.pointer, e.pointer)) return;
         if (best < 0 || e.pointer.length > remaining[best]!.pointer!.length) best = i;
       });
       idx = best;

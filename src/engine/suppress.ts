@@ -8,6 +8,7 @@ import type { SourceFile } from './project.js';
 import type { LoadedConfig } from '../config/load.js';
 import globMatcher from './match.js';
 import { rel } from './paths.js';
+import { pointerWithin } from '../lang/json/parse.js';
 
 export interface Suppression {
   file: string;
@@ -20,6 +21,9 @@ export interface Suppression {
   at: { line: number; column: number };
   source: 'comment' | 'json' | 'config';
   configPath?: string;
+  /** Config entries: the file globs, matched relative to `configDir`. */
+  matchesFile?: (relPath: string) => boolean;
+  configDir?: string;
   used: Set<string>;
 }
 
@@ -83,7 +87,7 @@ export function jsonSuppressions(file: SourceFile, values: ReadonlyMap<string, {
 }
 
 export function configSuppressions(cfg: LoadedConfig): Suppression[] {
-  return (cfg.config.ignores ?? []).map((e, i) => ({
+  return (cfg.config.ignores ?? []).map((e) => ({
     file: '',
     pointer: e.pointer,
     rules: e.rules,
@@ -91,23 +95,16 @@ export function configSuppressions(cfg: LoadedConfig): Suppression[] {
     source: 'config' as const,
     configPath: cfg.path,
     used: new Set<string>(),
-    _files: globMatcher(Array.isArray(e.files) ? e.files : [e.files]),
-    _dir: cfg.dir,
-    _index: i,
+    matchesFile: globMatcher(Array.isArray(e.files) ? e.files : [e.files]),
+    configDir: cfg.dir,
   }));
-}
-
-function pointerWithin(p: string | undefined, prefix: string): boolean {
-  if (p === undefined) return false;
-  return prefix === '' || p === prefix || p.startsWith(prefix + '/');
 }
 
 /** Does `s` suppress `f`? Marks it used. */
 export function suppresses(s: Suppression, f: Finding): boolean {
   if (!s.rules.includes(f.ruleId) && !s.rules.includes('all')) return false;
   if (s.source === 'config') {
-    const x = s as Suppression & { _files: (p: string) => boolean; _dir: string };
-    if (!x._files(rel(x._dir, f.file))) return false;
+    if (!s.matchesFile!(rel(s.configDir!, f.file))) return false;
     if (s.pointer !== undefined && !pointerWithin(f.pointer, s.pointer)) return false;
   } else if (s.file !== f.file) {
     return false;

@@ -42,6 +42,12 @@ export function escapePointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** Is JSON pointer `p` the pointer `prefix` or inside it? (`''` contains everything.) */
+export function pointerWithin(p: string | undefined, prefix: string): boolean {
+  if (p === undefined) return false;
+  return prefix === '' || p === prefix || p.startsWith(prefix + '/');
+}
+
 export function joinPointer(base: string, token: string | number): string {
   return `${base}/${typeof token === 'number' ? token : escapePointerToken(token)}`;
 }
