@@ -4,7 +4,8 @@
  * `"//vaudit-expect": "id"` members of JSON objects. Used by the rule tester.
  */
 import type { Finding } from './types.js';
-import { pointerWithin } from '../lang/json/parse.js';
+import { joinPointer, pointerWithin } from '../lang/json/parse.js';
+import { ruleIdList } from './suppress.js';
 
 export interface Expectation {
   file: string;
@@ -17,14 +18,6 @@ export interface Expectation {
 
 const CODE_RE = /(#|\/\/)\s*vaudit-expect:\s*([a-z0-9][a-z0-9\- ,]*)/;
 
-function splitIds(s: string): string[] {
-  return s.split(/[,\s]+/).map((x) => x.trim()).filter(Boolean);
-}
-
-export function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 /** Expectations declared in one file's text. */
 export function readExpectations(file: string, text: string): Expectation[] {
   const out: Expectation[] = [];
@@ -36,9 +29,9 @@ export function readExpectations(file: string, text: string): Expectation[] {
       else if (v && typeof v === 'object') {
         for (const [k, x] of Object.entries(v)) {
           if (k === '//vaudit-expect') {
-            const ids = typeof x === 'string' ? splitIds(x) : Array.isArray(x) ? x.filter((y): y is string => typeof y === 'string') : [];
+            const ids = typeof x === 'string' ? ruleIdList(x) : Array.isArray(x) ? x.filter((y): y is string => typeof y === 'string') : [];
             for (const id of ids) out.push({ file, ruleId: id, pointer: ptr });
-          } else walk(x, `${ptr}/${escapePointer(k)}`);
+          } else walk(x, joinPointer(ptr, k));
         }
       }
     };
@@ -57,7 +50,7 @@ export function readExpectations(file: string, text: string): Expectation[] {
       while (j < lines.length && (/^\s*$/.test(lines[j]!) || /^\s*(#|\/\/)/.test(lines[j]!))) j++;
       target = j + 1;
     }
-    for (const id of splitIds(m[2]!)) out.push({ file, ruleId: id, line: target });
+    for (const id of ruleIdList(m[2]!)) out.push({ file, ruleId: id, line: target });
   });
   return out;
 }

@@ -33,7 +33,8 @@ const PY_RE = /(?:^|\s)#\s*vaudit:\s*ignore\[([^\]]*)\]/;
 const JS_NEXT_RE = /(?:^|\s)\/\/\s*vaudit-ignore-next-line\s+([\w\-, ]+)/;
 const JS_LINE_RE = /(?:^|\s)\/\/\s*vaudit-ignore-line\s+([\w\-, ]+)/;
 
-function ids(s: string): string[] {
+/** Rule ids of a directive: separated by commas and/or spaces. */
+export function ruleIdList(s: string): string[] {
   return s.split(/[,\s]+/).map((x) => x.trim()).filter(Boolean);
 }
 
@@ -52,13 +53,13 @@ export function commentSuppressions(file: SourceFile): Suppression[] {
       const m = PY_RE.exec(t);
       if (m) {
         const own = t.slice(0, m.index).trim() === '';
-        out.push({ file: file.path, line: own ? nextCodeLine(file, line, '#') : line, rules: ids(m[1]!), at: { line, column: m.index + m[0].indexOf('#') + 1 }, source: 'comment', used: new Set() });
+        out.push({ file: file.path, line: own ? nextCodeLine(file, line, '#') : line, rules: ruleIdList(m[1]!), at: { line, column: m.index + m[0].indexOf('#') + 1 }, source: 'comment', used: new Set() });
       }
     } else {
       const next = JS_NEXT_RE.exec(t);
-      if (next) out.push({ file: file.path, line: line + 1, rules: ids(next[1]!), at: { line, column: next.index + next[0].indexOf('/') + 1 }, source: 'comment', used: new Set() });
+      if (next) out.push({ file: file.path, line: line + 1, rules: ruleIdList(next[1]!), at: { line, column: next.index + next[0].indexOf('/') + 1 }, source: 'comment', used: new Set() });
       const same = JS_LINE_RE.exec(t);
-      if (same) out.push({ file: file.path, line, rules: ids(same[1]!), at: { line, column: same.index + same[0].indexOf('/') + 1 }, source: 'comment', used: new Set() });
+      if (same) out.push({ file: file.path, line, rules: ruleIdList(same[1]!), at: { line, column: same.index + same[0].indexOf('/') + 1 }, source: 'comment', used: new Set() });
     }
   }
   return out;
@@ -79,7 +80,7 @@ export function jsonSuppressions(file: SourceFile, values: ReadonlyMap<string, {
   for (const [ptr, ref] of values) {
     if (!ptr.endsWith(suffix)) continue;
     const v = ref.value;
-    const rules = typeof v === 'string' ? ids(v) : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    const rules = typeof v === 'string' ? ruleIdList(v) : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
     const pos = file.source.positionAt(ref.start);
     out.push({ file: file.path, pointer: ptr.slice(0, -suffix.length), rules, at: { line: pos.line, column: pos.column }, source: 'json', used: new Set() });
   }
