@@ -1,11 +1,11 @@
 /** `vaudit check [paths]`: the static pass, optional confirmation, report, exit code. */
 import path from 'node:path';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { lint } from '../engine/lint.js';
 import { loadRules } from '../engine/registry.js';
 import { applyBaseline, buildBaseline, readBaseline, writeBaseline, writeAtomic } from '../engine/baseline.js';
 import type { ReportInput, RunRecordSummary } from '../report/model.js';
 import { render } from './format.js';
+import { formatSummary } from '../report/stylish.js';
 import { EXIT_CLEAN, EXIT_FINDINGS, UsageError } from './exit-codes.js';
 import { VERSION } from './version.js';
 import type { Finding } from '../engine/types.js';
@@ -136,7 +136,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
     if (o.outputFile) {
       const out = path.resolve(io.cwd, o.outputFile);
       writeAtomic(out, text);
-      if (o.format !== 'stylish') io.stdout(await render('stylish', { ...input, color: false }).then((s) => s.split('\n').slice(-3).join('\n')));
+      if (o.format !== 'stylish') io.stdout(formatSummary(input));
     } else io.stdout(text);
     const errors = findings.filter((f) => f.severity === 'error').length;
     const warnings = findings.length - errors;
@@ -151,4 +151,3 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
   }
 }
 
-export { readFileSync, writeFileSync };

@@ -36,9 +36,15 @@ export function formatStylish(input: ReportInput): string {
       }
     }
   }
+  out.push('', ...summaryLines(input, c));
+  return out.join('\n') + '\n';
+}
+
+/** The closing summary (counts, scope, suppressions, baseline, confirmations). */
+function summaryLines(input: ReportInput, c: typeof C): string[] {
+  const out: string[] = [];
   const { error, warning } = countBySeverity(input.findings);
   const total = error + warning;
-  out.push('');
   const s = input.stats;
   const scope = `${s.files} file${s.files === 1 ? '' : 's'}, ${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${s.entries} verifier entr${s.entries === 1 ? 'y' : 'ies'}`;
   if (total === 0) out.push(c.green(`✔ No problems (${scope}).`));
@@ -53,5 +59,10 @@ export function formatStylish(input: ReportInput): string {
   }
   const confirmed = input.findings.filter((f) => f.confirmation?.status === 'confirmed').length;
   if (input.runs) out.push(c.dim(`  ${confirmed} confirmed by control cases (${input.runs.length} run${input.runs.length === 1 ? '' : 's'}).`));
-  return out.join('\n') + '\n';
+  return out;
+}
+
+/** Just the summary, plain (printed when the report itself went to --output-file). */
+export function formatSummary(input: ReportInput): string {
+  return summaryLines(input, plain).join('\n') + '\n';
 }
