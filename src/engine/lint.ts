@@ -69,6 +69,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   const inputs = opts.paths?.length ? opts.paths : ['.'];
 
   // 1. discovery: targets, plus context for explicitly named files
+  // (the config of the first input also chooses the suite adapter, below)
   const firstCfg = configs.forDir(path.resolve(cwd, inputs[0]!));
   const virtual = new Set([...(opts.overrides?.keys() ?? [])].map((o) => path.resolve(cwd, o)));
   const onDisk = inputs.filter((i) => !virtual.has(path.resolve(cwd, i)));
@@ -107,11 +108,10 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 
   // 3. project indexes
-  const cfgOfRoot = configs.forDir(path.resolve(cwd, inputs[0]!));
   const python = await createPythonProject(sorted);
   const { suites, suiteProblems, bundles, problems: bundleProblems, tasksByFile } = await buildIndexes(sorted, {
     root: cwd,
-    rootConfig: cfgOfRoot,
+    rootConfig: firstCfg,
     python,
     targets,
   });
