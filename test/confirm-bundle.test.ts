@@ -16,7 +16,7 @@ import { EXIT_0 } from '../src/confirm/bundle/cases.js';
 import { buildBundleModelFromText } from '../src/lang/ts/bundle-model.js';
 
 const RULES = ['non-leaf-tool-input', 'unawaited-tool-run', 'ungrounded-pass', 'nonresult-as-verdict'] as const;
-const FIX = resolve('fixtures/rules');
+const FIX = resolve('rules');
 const dir = mkdtempSync(join(tmpdir(), 'vaudit-cb-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -83,7 +83,7 @@ function twinFindings(ruleId: string, file: string): Finding[] {
 describe('bundle findings on the rules\' fixtures', () => {
   it('confirms every defect of the incorrect fixtures in batched Node children, with run records', async () => {
     const findings: Finding[] = [];
-    for (const id of RULES) findings.push(...(await findingsOf([join(FIX, id, 'incorrect')], [id])));
+    for (const id of RULES) findings.push(...(await findingsOf([join(FIX, id, 'fixtures', 'incorrect')], [id])));
     expect(findings.length).toBeGreaterThanOrEqual(20);
     const host = createHost({ root: dir });
     const t0 = performance.now();
@@ -117,12 +117,12 @@ describe('bundle findings on the rules\' fixtures', () => {
   }, 60_000);
 
   it('names the exact origin, site and result in what it observed', async () => {
-    const [f] = await findingsOf([join(FIX, 'non-leaf-tool-input', 'incorrect', 'literal-and-template')], ['non-leaf-tool-input']);
+    const [f] = await findingsOf([join(FIX, 'non-leaf-tool-input', 'fixtures', 'incorrect', 'literal-and-template')], ['non-leaf-tool-input']);
     await confirmBundleFindings([f!], undefined, { host: createHost({ root: dir }) });
     expect(f!.confirmation).toMatchObject({ status: 'confirmed' });
     expect(f!.confirmation!.observed).toBe('run #1 of `gcc` at line 12 received file `stub.h` = "#define assert(x) ((void)0)\\n" (28 bytes, origin authored:derived)');
-    const [u] = (await findingsOf([join(FIX, 'unawaited-tool-run', 'incorrect', 'dropped-and-stored')], ['unawaited-tool-run'])).slice(1);
-    const [n] = await findingsOf([join(FIX, 'nonresult-as-verdict', 'incorrect', 'helper-and-exit-guard')], ['nonresult-as-verdict']);
+    const [u] = (await findingsOf([join(FIX, 'unawaited-tool-run', 'fixtures', 'incorrect', 'dropped-and-stored')], ['unawaited-tool-run'])).slice(1);
+    const [n] = await findingsOf([join(FIX, 'nonresult-as-verdict', 'fixtures', 'incorrect', 'helper-and-exit-guard')], ['nonresult-as-verdict']);
     await confirmBundleFindings([u!, n!], undefined, { host: createHost({ root: dir }) });
     expect(u!.confirmation!.observed).toBe("run #2 of `gcc` at line 11 was still pending when evaluate returned { verdict: 'pass' }");
     expect(n!.confirmation!.observed).toBe("run #1 of `python3` at line 5 answered timeout; evaluate returned { verdict: 'fail' } (from line 6)");
@@ -132,7 +132,7 @@ describe('bundle findings on the rules\' fixtures', () => {
     const findings: Finding[] = [];
     const perRule = new Map<string, number>();
     for (const id of RULES) {
-      const base = join(FIX, id, 'correct');
+      const base = join(FIX, id, 'fixtures', 'correct');
       for (const c of readdirSync(base)) {
         for (const name of readdirSync(join(base, c))) {
           if (!/\.(ts|mjs|js)$/.test(name)) continue;
@@ -232,7 +232,7 @@ module.exports = defineCorrectnessModel({
   }, 30_000);
 
   it('judges each check at a helper both checks share (factory): only the one that rewrites the leaf', async () => {
-    const file = join(FIX, 'non-leaf-tool-input', 'incorrect', 'helper-param-and-factory', 'model.ts');
+    const file = join(FIX, 'non-leaf-tool-input', 'fixtures', 'incorrect', 'helper-param-and-factory', 'model.ts');
     const [b] = await findingsOf([file], ['non-leaf-tool-input']);
     expect(b!.control).toMatchObject({ checkId: 'runs-b' });
     const a: Finding = { ...b!, control: { ...b!.control!, checkId: 'runs-a', checkIndex: 0 } };
@@ -247,7 +247,7 @@ describe('declared cases beside the bundle', () => {
   it('uses <bundle>.cases.json (valid, wrong-but-valid, malformed, equivalent-valid) and local modules', async () => {
     const model = write(
       'declared/model.ts',
-      readFileSync(join(FIX, 'non-leaf-tool-input', 'incorrect', 'fs-read-import-helper', 'model.ts'), 'utf8'),
+      readFileSync(join(FIX, 'non-leaf-tool-input', 'fixtures', 'incorrect', 'fs-read-import-helper', 'model.ts'), 'utf8'),
     );
     write('declared/harness.ts', "export const CONFTEST: string = 'import pytest\\n';\n");
     write('declared/reference_tests.py', 'from solve import main\n\ndef test_main():\n    main()\n');
@@ -277,7 +277,7 @@ describe('declared cases beside the bundle', () => {
   }, 30_000);
 
   it('reads the cases file again when it changes (long-lived processes: editor, watch)', async () => {
-    const model = write('edited/model.ts', readFileSync(join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs', 'model.ts'), 'utf8'));
+    const model = write('edited/model.ts', readFileSync(join(FIX, 'ungrounded-pass', 'fixtures', 'incorrect', 'never-runs', 'model.ts'), 'utf8'));
     const cases = (main: string) => JSON.stringify({ cases: [{ id: 'only', kind: 'valid', artifact: { 'main.c': main } }] });
     write('edited/model.cases.json', cases('void f(void) {}\n'));
     const first = await findingsOf([model], ['ungrounded-pass']);
@@ -290,7 +290,7 @@ describe('declared cases beside the bundle', () => {
   }, 30_000);
 
   it('refuses a malformed cases file instead of guessing', async () => {
-    const model = write('badcases/model.ts', readFileSync(join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs', 'model.ts'), 'utf8'));
+    const model = write('badcases/model.ts', readFileSync(join(FIX, 'ungrounded-pass', 'fixtures', 'incorrect', 'never-runs', 'model.ts'), 'utf8'));
     write('badcases/model.cases.json', JSON.stringify({ cases: [{ id: 'x', kind: 'great', artifact: { 'main.c': 1 } }] }));
     const findings = await findingsOf([model], ['ungrounded-pass']);
     await confirmBundleFindings(findings, undefined, { host: createHost({ root: dir }) });
@@ -346,7 +346,7 @@ export default defineCorrectnessModel({
       ['lenient', 'broken', 'pass', false],
       ['lenient', 'same', 'pass', true],
     ]);
-    expect(await proveBundle(join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs', 'model.ts'), { host: createHost({ root: dir }) })).toEqual({
+    expect(await proveBundle(join(FIX, 'ungrounded-pass', 'fixtures', 'incorrect', 'never-runs', 'model.ts'), { host: createHost({ root: dir }) })).toEqual({
       error: 'the bundle declares no cases (see src/confirm/bundle/README.md)',
     });
   }, 30_000);
@@ -462,7 +462,7 @@ export default defineCorrectnessModel({
 
 describe('non-results and isolation', () => {
   it('passes the host\'s non-result through as is (isolation required but unavailable → sandbox)', async () => {
-    const findings = await findingsOf([join(FIX, 'ungrounded-pass', 'incorrect', 'never-runs')], ['ungrounded-pass']);
+    const findings = await findingsOf([join(FIX, 'ungrounded-pass', 'fixtures', 'incorrect', 'never-runs')], ['ungrounded-pass']);
     const host = createHost({ root: dir, isolation: 'bwrap', helpers: { bwrap: null } });
     await confirmBundleFindings(findings, undefined, { host });
     expect(findings[0]!.confirmation).toMatchObject({ status: 'sandbox', runId: host.records[0]!.runId });

@@ -1,6 +1,6 @@
 /**
  * Done-when check of the control-case machinery on the seed-mirroring fixtures: every finding of a
- * headline rule in `fixtures/rules/<rule>/incorrect/seed-*` is confirmed by a run of the verifier's
+ * headline rule in `rules/<rule>/fixtures/incorrect/seed-*` is confirmed by a run of the verifier's
  * own code (with a run record), and the fixed twins (`correct/seed-fixed-twin`) have no such finding
  * or a refuted one. The real engine produces the findings; the real host runs the cases.
  */
@@ -8,14 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { lint } from '../src/engine/lint.js';
-import { confirmFindings, ORACLES } from '../src/confirm/index.js';
+import { confirmFindings, loadOracles } from '../src/confirm/index.js';
 
-const ROOT = join(import.meta.dirname, '..', 'fixtures', 'rules');
+const ROOT = join(import.meta.dirname, '..', 'rules');
+const ORACLES = (await loadOracles()).python;
 const seeds: Array<{ rule: string; dir: string; kind: 'incorrect' | 'correct' }> = [];
 for (const rule of existsSync(ROOT) ? readdirSync(ROOT) : []) {
   if (!ORACLES.has(rule)) continue;
   for (const kind of ['incorrect', 'correct'] as const) {
-    const base = join(ROOT, rule, kind);
+    const base = join(ROOT, rule, 'fixtures', kind);
     if (!existsSync(base)) continue;
     for (const d of readdirSync(base)) if (d.startsWith('seed-')) seeds.push({ rule, dir: join(base, d), kind });
   }

@@ -5,18 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { loadRules } from '../src/engine/registry.js';
 import { describeMismatch, lintCase } from './helpers/lint-case.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../fixtures/rules');
+const ROOT = path.resolve(import.meta.dirname, '../rules');
 const rules = await loadRules();
 
 function cases(rule: string, kind: 'incorrect' | 'correct'): string[] {
-  const dir = path.join(ROOT, rule, kind);
+  const dir = path.join(ROOT, rule, 'fixtures', kind);
   return existsSync(dir) ? readdirSync(dir).sort().map((c) => path.join(dir, c)) : [];
 }
 
 describe.each([...rules.keys()])('%s fixtures', (id) => {
   it('has incorrect and correct cases', () => {
-    expect(cases(id, 'incorrect').length, `fixtures/rules/${id}/incorrect/<case>/ missing`).toBeGreaterThan(0);
-    expect(cases(id, 'correct').length, `fixtures/rules/${id}/correct/<case>/ missing`).toBeGreaterThan(0);
+    expect(cases(id, 'incorrect').length, `rules/${id}/fixtures/incorrect/<case>/ missing`).toBeGreaterThan(0);
+    expect(cases(id, 'correct').length, `rules/${id}/fixtures/correct/<case>/ missing`).toBeGreaterThan(0);
   });
   for (const dir of cases(id, 'incorrect')) {
     it(`incorrect/${path.basename(dir)} reports exactly its annotations`, async () => {
@@ -34,8 +34,8 @@ describe.each([...rules.keys()])('%s fixtures', (id) => {
   }
 });
 
-// Rule folders that do not name a rule would be silently skipped: reject them.
-it('every fixtures/rules folder names a registered rule', () => {
+// Folders under rules/ that do not hold a registered rule would be silently skipped: reject them.
+it('every rules/ folder is a registered rule', () => {
   const stray = readdirSync(ROOT).filter((d) => !rules.has(d));
   expect(stray).toEqual([]);
 });

@@ -15,7 +15,7 @@ type Client = Awaited<ReturnType<typeof startClient>>;
 interface Diag { range: { start: { line: number; character: number }; end: { line: number; character: number } }; code: string; source: string; message: string; severity: number; data?: unknown; codeDescription?: { href: string } }
 
 const RULES_DIR = path.join(REPO, 'dist', 'rules');
-const hasRule = (id: string) => existsSync(path.join(RULES_DIR, `${id}.js`));
+const hasRule = (id: string) => existsSync(path.join(RULES_DIR, id, 'rule.js'));
 
 let dir: string;
 const clients: Client[] = [];

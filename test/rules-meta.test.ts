@@ -7,8 +7,8 @@ import { loadRules } from '../src/engine/registry.js';
 const rules = await loadRules();
 const RULES_DIR = path.resolve(import.meta.dirname, '../rules');
 
-it('every file in rules/ is a registered rule whose id is its file name', () => {
-  const files = readdirSync(RULES_DIR).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+it('every folder in rules/ is a registered rule whose id is its folder name', () => {
+  const files = readdirSync(RULES_DIR).sort();
   expect(files).toEqual([...rules.keys()].sort());
 });
 
@@ -36,9 +36,11 @@ describe.each([...rules.values()].map((r) => [r.meta.id, r.meta] as const))('%s 
   });
 });
 
-it('every confirmable rule names an oracle that exists in src/confirm/oracles', async () => {
-  const { readdirSync: ls } = await import('node:fs');
-  const oracles = new Set(ls(path.resolve(import.meta.dirname, '../src/confirm/oracles')).map((f) => f.replace(/\.ts$/, '')));
-  const missing = [...rules.values()].filter((r) => r.meta.confirm && !oracles.has(r.meta.confirm.oracle)).map((r) => r.meta.id);
-  expect(missing).toEqual([]);
+it('a rule confirms exactly when its folder has an oracle, and the oracle is its own', async () => {
+  const { loadOracles } = await import('../src/confirm/oracles.js');
+  const { python, bundle } = await loadOracles();
+  const oracles = new Set([...python.keys(), ...bundle.keys()]);
+  const confirming = [...rules.values()].filter((r) => r.meta.confirm).map((r) => r.meta.id).sort();
+  expect([...oracles].sort()).toEqual(confirming);
+  for (const r of rules.values()) if (r.meta.confirm) expect(r.meta.confirm.oracle).toBe(r.meta.id);
 });

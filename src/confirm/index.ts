@@ -8,29 +8,14 @@ import type { Confirmation, Finding } from '../engine/types.js';
 import type { Project } from '../engine/project.js';
 import { createHost, type Host, type RunRecord } from './host.js';
 import { runPythonCases, type CaseResult, type PyCase } from './harness.js';
-import type { Oracle, Plan } from './oracles/common.js';
-import unboundName from './oracles/unbound-name.js';
-import vacuousAbsence from './oracles/vacuous-absence.js';
-import setCollapse from './oracles/set-collapse.js';
-import orderDependentMatch from './oracles/order-dependent-match.js';
-import missingTimeout from './oracles/missing-timeout.js';
-import streamBlind from './oracles/stream-blind.js';
-import unguardedStateRead from './oracles/unguarded-state-read.js';
-import lambdaSyntax from './oracles/lambda-syntax.js';
-import regexInvalid from './oracles/regex-invalid.js';
-import firstMatchLambda from './oracles/first-match-lambda.js';
-import substringContainment from './oracles/substring-containment.js';
-import { BUNDLE_ORACLES, confirmBundleFindings } from './bundle/index.js';
+import type { Plan } from './oracle-kit.js';
+import { confirmBundleFindings } from './bundle/index.js';
+import { loadOracles } from './oracles.js';
+import { loadRules } from '../engine/registry.js';
 
 export type { RunRecord } from './host.js';
 
-export const ORACLES: ReadonlyMap<string, Oracle> = new Map(
-  [unboundName, vacuousAbsence, setCollapse, orderDependentMatch, missingTimeout, streamBlind, unguardedStateRead, lambdaSyntax, regexInvalid, firstMatchLambda, substringContainment].map((o) => [o.id, o]),
-);
-
-/** JSON-layer oracles that need nothing from the rule but the finding's position: the embedded
- *  code is found through the project. A finding of these rules without `control` still gets a case. */
-const POSITIONAL_ORACLES = new Set(['lambda-syntax', 'regex-invalid', 'first-match-lambda', 'substring-containment']);
+export { loadOracles } from './oracles.js';
 
 export interface ConfirmOptions {
   /** Parallel interpreter processes (default 2). */
@@ -55,14 +40,17 @@ export async function confirmFindings(findings: Finding[], project: Project | un
   const timeoutMs = opts.timeoutMs ?? 2000;
   const planned: Array<{ finding: Finding; plan: Plan; prefix: string }> = [];
   const all: PyCase[] = [];
+  const [oracles, rules] = await Promise.all([loadOracles(), loadRules()]);
   for (let i = 0; i < findings.length; i++) {
     const finding = findings[i]!;
-    const control = finding.control ?? (POSITIONAL_ORACLES.has(finding.ruleId) && /\.json$/i.test(finding.file) ? { oracle: finding.ruleId } : undefined);
+    // A JSON-layer finding of a positional oracle needs nothing from the rule but its position.
+    const positional = rules.get(finding.ruleId)?.meta.confirm?.positional === true && /\.json$/i.test(finding.file);
+    const control = finding.control ?? (positional ? { oracle: finding.ruleId } : undefined);
     if (!control) continue;
-    if (BUNDLE_ORACLES.has(control.oracle)) continue; // bundle oracles: Node children, below
-    const oracle = ORACLES.get(control.oracle);
+    if (oracles.bundle.has(control.oracle)) continue; // bundle oracles: Node children, below
+    const oracle = oracles.python.get(control.oracle);
     if (!oracle) {
-      finding.confirmation = { status: 'unsupported', detail: `no oracle '${control.oracle}' in src/confirm/oracles` };
+      finding.confirmation = { status: 'unsupported', detail: `no oracle '${control.oracle}' (rules/${control.oracle}/oracle.ts)` };
       continue;
     }
     let plan: Plan | Confirmation;

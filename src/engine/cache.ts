@@ -72,8 +72,9 @@ function codeStamp(): string {
       const p = path.join(dir, n);
       const st = statSync(p, { throwIfNoEntry: false });
       if (!st) continue;
-      if (st.isDirectory()) walk(p);
-      else if (/\.(m?js|ts|json|py)$/.test(n) && !n.endsWith('.map')) h.update(`${p}\0${st.size}\0${st.mtimeMs}\n`);
+      if (st.isDirectory()) {
+        if (n !== 'fixtures') walk(p); // rule fixtures are test data, not code
+      } else if (/\.(m?js|ts|json|py)$/.test(n) && !n.endsWith('.map')) h.update(`${p}\0${st.size}\0${st.mtimeMs}\n`);
     }
   };
   walk(path.resolve(here, '..')); // src/ or dist/src/

@@ -1,6 +1,8 @@
 /**
- * The rule table: every `rules/<id>.(ts|js)` that default-exports a rule, loaded
- * once. The id must equal the file name (checked by the tests and at load).
+ * The rule table: every `rules/<id>/rule.(ts|js)` that default-exports a rule, loaded once. A rule
+ * is one folder: `rule.ts` (metadata and visitors), `fixtures/` (annotated incorrect/correct
+ * cases) and, when it confirms, `oracle.ts` (loaded by the confirm stage, src/confirm/oracles.ts).
+ * The id must equal the folder name (checked here and by the tests).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,22 +12,34 @@ import type { Rule } from './rule.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** `<pkg>/rules` next to `<pkg>/src/engine` (sources) or `<pkg>/dist/rules` next to `dist/src/engine`. */
 export const RULES_DIR = path.resolve(here, '../../rules');
+/** `.ts` when running from sources (vitest), `.js` from the build. */
+export const MODULE_EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+
+/** The rule folders that hold a module named `<name><ext>` (sorted ids). */
+export function ruleFoldersWith(name: string): string[] {
+  if (!existsSync(RULES_DIR)) return [];
+  return readdirSync(RULES_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(RULES_DIR, d.name, name + MODULE_EXT)))
+    .map((d) => d.name)
+    .sort();
+}
+
+/** The URL of `rules/<id>/<name><ext>`. */
+export function ruleModuleUrl(id: string, name: string): string {
+  return pathToFileURL(path.join(RULES_DIR, id, name + MODULE_EXT)).href;
+}
 
 let cache: Promise<Map<string, Rule>> | undefined;
 
 export function loadRules(): Promise<Map<string, Rule>> {
   cache ??= (async () => {
-    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-    const names = (existsSync(RULES_DIR) ? readdirSync(RULES_DIR) : [])
-      .filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts') && !f.endsWith('.test' + ext))
-      .sort();
+    const ids = ruleFoldersWith('rule');
     const rules = new Map<string, Rule>();
-    const loaded = await Promise.all(names.map((n) => import(pathToFileURL(path.join(RULES_DIR, n)).href)));
-    names.forEach((n, i) => {
+    const loaded = await Promise.all(ids.map((id) => import(ruleModuleUrl(id, 'rule'))));
+    ids.forEach((id, i) => {
       const rule = (loaded[i] as { default?: Rule }).default;
-      const id = n.slice(0, -ext.length);
-      if (!rule?.meta) throw new Error(`rules/${n} does not default-export a rule`);
-      if (rule.meta.id !== id) throw new Error(`rules/${n} declares id '${rule.meta.id}'; the id must equal the file name '${id}'`);
+      if (!rule?.meta) throw new Error(`rules/${id}/rule${MODULE_EXT} does not default-export a rule`);
+      if (rule.meta.id !== id) throw new Error(`rules/${id}/rule${MODULE_EXT} declares id '${rule.meta.id}'; the id must equal the folder name '${id}'`);
       rules.set(id, rule);
     });
     return rules;

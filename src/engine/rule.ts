@@ -38,8 +38,11 @@ export interface RuleDocs {
 }
 
 export interface ConfirmSupport {
-  /** Oracle id implemented in src/confirm/oracles. */
+  /** Oracle id: the `oracle.ts` of the rule folder `rules/<oracle>/`. */
   oracle: string;
+  /** The oracle needs nothing from the rule but the finding's position in a task file: a JSON
+   *  finding of this rule without `control` still gets a control case. */
+  positional?: boolean;
   /** One sentence: what the control case runs and what it observes. */
   description: string;
 }

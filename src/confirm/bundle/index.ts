@@ -13,10 +13,7 @@ import { inputsFor } from './cases.js';
 import { prepareBundle, type PreparedBundle } from './load.js';
 import { runBundleCases } from './run.js';
 import type { BundleCase, BundleCaseResult, BundleOracle, BundlePlan } from './types.js';
-import nonLeafToolInput from '../oracles/non-leaf-tool-input.js';
-import unawaitedToolRun from '../oracles/unawaited-tool-run.js';
-import ungroundedPass from '../oracles/ungrounded-pass.js';
-import nonresultAsVerdict from '../oracles/nonresult-as-verdict.js';
+import { loadOracles } from '../oracles.js';
 
 export type * from './types.js';
 export { prepareBundle } from './load.js';
@@ -24,7 +21,6 @@ export { casesFileFor, generateInputs, inputsFor, readDeclaredCases } from './ca
 export { runBundleCases } from './run.js';
 export { proveBundle, type ProveRow } from './prove.js';
 
-export const BUNDLE_ORACLES: ReadonlyMap<string, BundleOracle> = new Map([nonLeafToolInput, unawaitedToolRun, ungroundedPass, nonresultAsVerdict].map((o) => [o.id, o]));
 
 export interface BundleConfirmOptions {
   host: Host;
@@ -37,10 +33,6 @@ export interface BundleConfirmOptions {
   onRun?: (r: RunRecord, done: number, total: number) => void;
 }
 
-/** Does the confirm stage route this finding to a bundle oracle? */
-export function isBundleFinding(f: Finding): boolean {
-  return !!f.control && BUNDLE_ORACLES.has(f.control.oracle);
-}
 
 /** Confirm the bundle findings among `findings` (others are left alone); fills `finding.confirmation`. */
 export async function confirmBundleFindings(findings: Finding[], project: Project | undefined, opts: BundleConfirmOptions): Promise<{ cases: number; runs: RunRecord[] }> {
@@ -50,7 +42,8 @@ export async function confirmBundleFindings(findings: Finding[], project: Projec
   const all = new Map<string, BundleCase>();
   // Sites of every finding on a file, so one instrumented copy serves them all.
   const extraSites = new Map<string, Set<string>>();
-  const mine = findings.filter(isBundleFinding);
+  const oracles = (await loadOracles()).bundle;
+  const mine = findings.filter((f) => !!f.control && oracles.has(f.control.oracle));
   for (const f of mine) {
     const file = typeof f.control!.file === 'string' ? f.control!.file : f.file;
     const s = extraSites.get(file) ?? new Set<string>();
@@ -62,7 +55,7 @@ export async function confirmBundleFindings(findings: Finding[], project: Projec
   }
   for (const finding of mine) {
     const control = finding.control!;
-    const oracle = BUNDLE_ORACLES.get(control.oracle)!;
+    const oracle: BundleOracle = oracles.get(control.oracle)!;
     const file = typeof control.file === 'string' ? control.file : finding.file;
     let plan: BundlePlan | Confirmation;
     try {

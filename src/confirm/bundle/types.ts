@@ -1,6 +1,6 @@
 /**
  * Shapes shared by the bundle confirmation stage (src/confirm/bundle/*) and the bundle oracles
- * (src/confirm/oracles/{non-leaf-tool-input,unawaited-tool-run,ungrounded-pass,nonresult-as-verdict}.ts).
+ * (rules/{non-leaf-tool-input,unawaited-tool-run,ungrounded-pass,nonresult-as-verdict}/oracle.ts).
  */
 import type { Confirmation, ControlCaseRequest, Finding } from '../../engine/types.js';
 import type { Project } from '../../engine/project.js';

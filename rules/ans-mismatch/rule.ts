@@ -1,0 +1,125 @@
+/**
+ * ans-mismatch — the expected answer of a `stop` entry (`value: "ANS"`,
+ * `args`) and the task's top-level `ans` ("ANS <args…>") disagree, or one of
+ * them is missing.
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import type { VerifierEntry } from '../../src/suites/types.js';
+import { taskFile } from '../../src/suites/examples.js';
+
+type Msg = 'mismatch' | 'missingAns' | 'orphanAns' | 'conflict' | 'badAns';
+
+function tokens(args: unknown[]): string[] {
+  return args.flatMap((a) => String(a).trim().split(/\s+/)).filter(Boolean);
+}
+
+function sameToken(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = Number(a);
+  const y = Number(b);
+  return a.trim() !== '' && b.trim() !== '' && Number.isFinite(x) && Number.isFinite(y) && x === y;
+}
+
+function sameTokens(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((t, i) => sameToken(t, b[i]!));
+}
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'ans-mismatch',
+    description: 'A stop/ANS entry whose args disagree with the task\'s top-level "ans" (or one of them is missing).',
+    defaultSeverity: 'error',
+    layers: ['suite'],
+    languages: ['json'],
+    messages: {
+      mismatch: 'The task\'s "ans" ({{ans}}) does not match the stop entry\'s expected answer (ANS {{args}}): the reference answer and the graded answer disagree, so either the reference solution fails its own task or the check grades a different answer than intended. Make "ans" exactly "ANS {{args}}" (or fix the args).',
+      missingAns: 'This stop entry expects the answer "ANS {{args}}" but the task has no top-level "ans": tooling that replays or displays the reference answer has nothing to submit, and the answer is stated in only one place. Add "ans": "ANS {{args}}".',
+      orphanAns: 'The task declares "ans" ({{ans}}) but no stop entry with value "ANS" checks an answer: the stated answer is never graded, so any answer (or none) passes that part. Add {"type": "stop", "value": "ANS", "args": […]} or remove "ans".',
+      conflict: 'Two stop entries expect different answers (ANS {{args}} vs ANS {{other}}): no single answer can satisfy both, so the task can never pass. Keep one expected answer.',
+      badAns: 'The task\'s "ans" ({{ans}}) does not start with the ANS primitive while a stop entry grades an ANS answer: the reference answer is not in the format the verifier parses. Write it as "ANS {{args}}".',
+    },
+    docs: {
+      whatItDoes:
+        'For each task, compares the expected answer of every `stop` entry with `value: "ANS"` (its `args`, as whitespace-separated tokens; numerically equal tokens such as `0.50` and `0.5` agree) with the top-level `ans` string (`"ANS <args…>"`). Reports a disagreement, an ANS stop entry without `ans`, an `ans` that no stop entry grades, two ANS entries expecting different answers, and an `ans` that is not an ANS primitive.',
+      why: 'The answer is stated twice; when the copies drift, the reference answer fails its own task (a correct agent is graded against the other copy), or an answer is declared but never checked, so the task passes for any answer.',
+      incorrect: [
+        {
+          files: taskFile('Celestia', 'distance', {
+            type: 'Celestia',
+            instruction: 'How far is Mars from the Sun right now, in million km? Answer with ANS <value>.',
+            evaluate: [{ type: 'stop', value: 'ANS', args: ['227.9'] }],
+            ans: 'ANS 227.94',
+            '//vaudit-expect': 'ans-mismatch',
+          }),
+        },
+        {
+          files: taskFile('GrassGIS', 'cells', {
+            type: 'GrassGIS',
+            instruction: 'How many cells does the elevation raster have? Answer with ANS <n>.',
+            evaluate: [{ type: 'stop', value: 'ANS', args: ['263975'], '//vaudit-expect': 'ans-mismatch' }],
+          }),
+        },
+      ],
+      correct: [
+        {
+          files: taskFile('Celestia', 'distance', {
+            type: 'Celestia',
+            instruction: 'How far is Mars from the Sun right now, in million km? Answer with ANS <value>.',
+            evaluate: [{ type: 'stop', value: 'ANS', args: ['227.90'] }],
+            ans: 'ANS 227.9',
+          }),
+        },
+      ],
+    },
+  },
+  create() {
+    return {
+      suite: {
+        task(task, ctx) {
+          const stops = task.entries.filter((e) => e.kind === 'stop' && e.fields.value?.value === 'ANS');
+          const ansRef = task.fields.ans;
+          const ans = typeof ansRef?.value === 'string' ? ansRef.value : undefined;
+          const argsOf = (e: VerifierEntry): string[] | undefined => (Array.isArray(e.fields.args?.value) ? tokens(e.fields.args!.value as unknown[]) : undefined);
+          const withArgs = stops.map((e) => ({ e, args: argsOf(e) })).filter((x): x is { e: VerifierEntry; args: string[] } => !!x.args && x.args.length > 0);
+          // conflicting ANS entries
+          const first = withArgs[0];
+          for (const other of withArgs.slice(1)) {
+            if (!sameTokens(first!.args, other.args)) {
+              const r = other.e.fields.args!;
+              ctx.report({ messageId: 'conflict', data: { args: other.args.join(' '), other: first!.args.join(' ') }, at: { start: r.start, end: r.end }, pointer: other.e.pointer });
+            }
+          }
+          if (!first) {
+            if (ans !== undefined && /^\s*ANS\b/.test(ans) && stops.length === 0) {
+              ctx.report({ messageId: 'orphanAns', data: { ans: JSON.stringify(ans) }, at: { start: ansRef!.start, end: ansRef!.end }, pointer: '/ans' });
+            }
+            return;
+          }
+          const expected = first.args.join(' ');
+          if (ansRef === undefined) {
+            const r = first.e.ref;
+            ctx.report({ messageId: 'missingAns', data: { args: expected }, at: { start: r.start, end: r.end }, pointer: first.e.pointer });
+            return;
+          }
+          if (ans === undefined) return; // wrong type: task-schema reports it
+          const m = /^\s*ANS(?:\s+([\s\S]*))?$/.exec(ans);
+          if (!m) {
+            ctx.report({ messageId: 'badAns', data: { ans: JSON.stringify(ans), args: expected }, at: { start: ansRef.start, end: ansRef.end }, pointer: '/ans' });
+            return;
+          }
+          const ansTokens = (m[1] ?? '').trim().split(/\s+/).filter(Boolean);
+          if (!sameTokens(ansTokens, first.args)) {
+            const a = first.e.fields.args!;
+            ctx.report({
+              messageId: 'mismatch',
+              data: { ans: JSON.stringify(ans), args: expected },
+              at: { start: ansRef.start, end: ansRef.end },
+              pointer: '/ans',
+              related: [{ file: task.file.path, range: task.file.source.range(a.start, a.end), message: 'The stop entry\'s expected answer.' }],
+            });
+          }
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,95 @@
+/**
+ * bundle-spawns-process — a correctness-model bundle imports a process-spawning module (seed 000: "One
+ * process owner … they never receive the host handle or import child_process").
+ */
+import { defineRule } from '../../src/engine/rule.js';
+
+type Msg = 'spawns' | 'dynamicImport';
+
+const M = `import { defineCorrectnessModel } from 'vaudit/bundle';\n`;
+
+/** Modules whose purpose is starting processes or threads outside the host. */
+const SPAWNING = new Set([
+  'child_process',
+  'worker_threads',
+  'cluster',
+  'execa',
+  'cross-spawn',
+  'shelljs',
+  'zx',
+  'node-pty',
+  '@lydell/node-pty',
+  'spawn-sync',
+  'await-spawn',
+  'promisify-child-process',
+  '@npmcli/promise-spawn',
+  '@npmcli/run-script',
+  'tinyexec',
+  'nano-spawn',
+  'bun',
+  'execa-cjs',
+]);
+
+export function spawningModule(specifier: string): boolean {
+  const bare = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+  if (SPAWNING.has(bare)) return true;
+  const [a, b] = bare.split('/');
+  return SPAWNING.has(a!.startsWith('@') ? `${a}/${b}` : a!);
+}
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'bundle-spawns-process',
+    description: 'A correctness-model bundle imports `child_process`, `worker_threads` or a process-spawning package instead of running tools through the host.',
+    defaultSeverity: 'error',
+    layers: ['bundle'],
+    languages: ['typescript', 'javascript'],
+    messages: {
+      spawns:
+        'The bundle {{how}} `{{module}}`, which starts processes outside the host. Only the host resolves and hashes tools, isolates runs and records executed (checkId, toolId) bindings; a process the bundle starts itself grounds no verdict and escapes the sandbox. Declare the tool in `requiredTools` and call `runtime.tools.run(...)`.',
+      dynamicImport:
+        'The bundle imports a module whose name is computed (`{{module}}`), so it can load `child_process` or any spawning package unseen. A bundle may only start processes through `runtime.tools.run(...)`; import modules by literal name.',
+    },
+    docs: {
+      whatItDoes:
+        'Flags static imports, `export … from`, `import x = require()`, `require()` and dynamic `import()` of `child_process`, `worker_threads`, `cluster` and process-spawning packages (execa, cross-spawn, shelljs, zx, node-pty…), with or without the `node:` prefix, and dynamic imports whose module name is computed, in any file that is a bundle.',
+      why: 'The host is the single process owner: it decides which executable a tool id names, checks its bytes, bounds time and output and records the run. A check that spawns its own compiler produces a verdict no record can attest and runs with the bundle\'s privileges.',
+      incorrect: [
+        {
+          files: {
+            'bundle/model.ts':
+              M +
+              `import { execFileSync } from 'node:child_process'; // vaudit-expect: bundle-spawns-process\nexport default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'authored',\n    async evaluate() {\n      try { execFileSync('gcc', ['-c', 'main.c'], { timeout: 5000 }); return { verdict: 'pass' }; } catch { return { verdict: 'fail' }; }\n    },\n  }],\n});\n`,
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'bundle/model.ts':
+              M +
+              `import { readFileSync } from 'node:fs';\nexport default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
+          },
+        },
+      ],
+      references: ['seed 000: One process owner', 'docs/bundles.md'],
+    },
+  },
+  create(ctx) {
+    return {
+      bundle: {
+        bundle(model) {
+          for (const imp of model.imports) {
+            if (imp.specifier.startsWith('<')) {
+              if (imp.kind === 'dynamic-import' || imp.kind === 'require') ctx.report({ messageId: 'dynamicImport', data: { module: imp.specifier.slice(1, -1) }, at: imp });
+              continue;
+            }
+            if (!spawningModule(imp.specifier)) continue;
+            const how = imp.kind === 'dynamic-import' ? 'dynamically imports' : imp.kind === 'require' ? 'requires' : imp.kind === 'export-from' ? 're-exports' : 'imports';
+            ctx.report({ messageId: 'spawns', data: { how, module: imp.specifier }, at: { start: imp.start, end: imp.end } });
+          }
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,89 @@
+/**
+ * float-equality — an expected non-integer compared with `==`: in Python code, and across layers
+ * (a non-integer JSON `value` of an entry whose bound verifier function compares it with `==`).
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import { named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
+import { fieldEqualities, isNonIntegerFloat } from '../../src/lang/python/facts.js';
+
+type Msg = 'literal' | 'entry';
+
+const LITERALS = new Set(['integer', 'float', 'string', 'true', 'false', 'none']);
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'float-equality',
+    description: 'A non-integer expected value compared with `==` or `!=`: rounding makes correct results fail.',
+    defaultSeverity: 'warn',
+    layers: ['python', 'suite'],
+    languages: ['python', 'json'],
+    messages: {
+      literal: '`{{expr}}` compares a computed value with the non-integer `{{value}}` using `{{op}}`, so a correct result that differs in the last bits (0.1 + 0.2 is not 0.3) fails. Compare with a tolerance: `math.isclose(a, b, rel_tol=…, abs_tol=…)`.',
+      entry: 'The expected value {{value}} is not an integer, and the verifier `{{qualname}}` ({{where}}) compares it with `==`, so a correct result that differs in the last bits fails. Add a tolerance `pred` to the entry or compare with `math.isclose` in the verifier.',
+    },
+    docs: {
+      whatItDoes: 'Flags `==`/`!=` between a computed value and a non-integer float literal (or a local that holds one), and task entries whose non-integer `value` routes (through the verifier binding) to a function that compares the entry\'s `value` with `==`/`!=` when the entry has no `pred`.',
+      why: 'A calculator that shows 0.30000000000000004 for 0.1 + 0.2 is correct, but `==` against 0.3 fails it: agents are failed for floating-point noise.',
+      incorrect: [
+        {
+          files: {
+            'verifier/values.py': 'def check(result):\n    return float(result) == 0.3  # vaudit-expect: float-equality\n',
+          },
+        },
+        {
+          files: {
+            'verifier/kalgebra/mixin.py': 'class KAlgebraMixin:\n    def _eval_val(self, eval_item, current_states):\n        return float(current_states["result"]) == eval_item["value"]\n',
+            'tasks/KAlgebra/val.json': '{\n  "type": "KAlgebra",\n  "instruction": "Compute 0.1 + 0.2 in KAlgebra.",\n  "evaluate": [\n    {"type": "val", "value": 0.3, "//vaudit-expect": "float-equality"}\n  ]\n}\n',
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'verifier/values.py': 'import math\n\n\ndef check(result):\n    return math.isclose(float(result), 0.3, abs_tol=1e-9) or int(result) == 3\n',
+          },
+        },
+      ],
+    },
+  },
+  create() {
+    return {
+      python: {
+        comparison_operator(n, c) {
+          const a = c.python;
+          const kids = named(n);
+          const ops = comparisonOperators(n);
+          if (kids.length !== 2 || ops.length !== 1 || (ops[0] !== '==' && ops[0] !== '!=')) return;
+          const [l, r] = [unparen(kids[0]!), unparen(kids[1]!)];
+          const floatSide = [l, r].find((x) => isNonIntegerFloat(a, x) || (x.type === 'identifier' && a.valueSources(x).length > 0 && a.valueSources(x).every((s) => isNonIntegerFloat(a, s))));
+          if (!floatSide) return;
+          const other = floatSide === l ? r : l;
+          if (LITERALS.has(other.type)) return;
+          const value = isNonIntegerFloat(a, floatSide) ? a.src(floatSide) : a.src(a.valueSources(floatSide)[0]!);
+          c.report({ messageId: 'literal', data: { expr: a.src(n), value, op: ops[0]! }, at: n });
+        },
+      },
+      suite: {
+        entry(entry, c) {
+          const v = entry.fields.value;
+          if (!v || typeof v.value !== 'number' || Number.isInteger(v.value) || entry.fields.pred || !entry.binding) return;
+          const b = entry.binding;
+          const a = c.project.python.analysis(b.file);
+          const fn = a?.functions().find((f) => f.node.start === b.start);
+          if (!a || !fn) return;
+          const eqs = fieldEqualities(a, fn, 'value');
+          const first = eqs[0];
+          if (!first) return;
+          const file = c.project.files.get(b.file);
+          c.report({
+            messageId: 'entry',
+            data: { value: String(v.value), qualname: b.qualname, where: `${file?.relPath ?? b.file}:${a.line(first)}` },
+            at: { start: v.start, end: v.end },
+            pointer: v.pointer,
+            related: file ? [{ file: b.file, range: file.source.range(first.start, first.end), message: 'The entry\'s value is compared with `==` here.' }] : undefined,
+          });
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,113 @@
+/**
+ * init-missing — an entry that needs an initializer the task does not have:
+ * TeXstudio `file`/`compile` entries without a `touch` of their path; Lean
+ * `placeholder` entries without exactly one `query` ending in `by sorry`.
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import type { JsonValueRef, Task } from '../../src/suites/types.js';
+import { taskFile } from '../../src/suites/examples.js';
+
+type Msg = 'noTouch' | 'noQuery' | 'manyQueries' | 'noSorry';
+
+function initializers(task: Task, func: string): Array<{ ref: JsonValueRef; value: Record<string, unknown> }> {
+  const out: Array<{ ref: JsonValueRef; value: Record<string, unknown> }> = [];
+  for (const ref of task.initializers) {
+    const v = ref.value as Record<string, unknown> | null;
+    if (v && typeof v === 'object' && !Array.isArray(v) && v.func === func) out.push({ ref, value: v });
+  }
+  return out;
+}
+
+/** Paths that, when touched, satisfy an entry on `path` (a compiled PDF is satisfied by its .tex source). */
+function satisfyingPaths(kind: string, path: string): string[] {
+  if (kind === 'compile' && /\.pdf$/i.test(path)) return [path, path.replace(/\.pdf$/i, '.tex')];
+  return [path];
+}
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'init-missing',
+    description: 'A verifier entry that needs an initializer the task lacks (TeXstudio touch for file/compile; Lean: exactly one query ending in `by sorry`).',
+    defaultSeverity: 'error',
+    layers: ['suite'],
+    languages: ['json'],
+    messages: {
+      noTouch: 'This {{kind}} entry checks {{path}}, but no "touch" initializer writes that path: {{consequence}} Add {"func": "touch", "path": "{{path}}", "text": …} to "initialize" (or point the entry at the touched file).',
+      noQuery: 'This Lean placeholder entry needs one "query" initializer holding the theorem (ending in `by sorry`), and the task has none: the checker has no statement to compare the agent\'s proof against, so the verdict is not about the task. Add the query initializer.',
+      manyQueries: 'The task has {{count}} "query" initializers, but a Lean placeholder needs exactly one: the checker takes one of them and the other statement is never graded, so the result depends on which one it picks. Keep a single query.',
+      noSorry: 'The Lean query text does not end in `by sorry`: the placeholder the agent must replace is missing, so the check cannot tell a real proof from the given text (or passes unchanged). End the theorem statement with `by sorry`.',
+    },
+    docs: {
+      whatItDoes:
+        'Reports TeXstudio `file` and `compile` entries whose `path` no `touch` initializer writes (a `.pdf` compile target is satisfied by the `.tex` of the same name), Lean tasks with a `placeholder` entry and no `query` initializer or more than one, and a Lean `query` whose text does not end in `by sorry`.',
+      why: 'These verifiers grade against the initial content: a TeXstudio `file` entry computes the expected file from the touched text, and a Lean placeholder compares the proof with the queried statement. Without that initializer the check compares against nothing (or a leftover file from another task), so its verdict does not measure the agent.',
+      incorrect: [
+        {
+          files: taskFile('TeXstudio', 'title', {
+            type: 'TeXstudio',
+            instruction: 'Rename the section "Intro" to "Introduction".',
+            initialize: [{ func: 'touch', path: '/home/user/a/main.tex', text: '\\section{Intro}\n' }],
+            evaluate: [{ type: 'file', path: '/home/user/b/main.tex', source: '\\section{Intro}', target: '\\section{Introduction}', '//vaudit-expect': 'init-missing' }],
+          }),
+        },
+        {
+          files: taskFile('Lean', 'add-zero', {
+            type: 'Lean',
+            instruction: 'Prove that n + 0 = n.',
+            initialize: [{ func: 'query', text: 'theorem add_zero (n : Nat) : n + 0 = n := by\n  simp', '//vaudit-expect': 'init-missing' }],
+            evaluate: [{ type: 'placeholder' }],
+          }),
+        },
+      ],
+      correct: [
+        {
+          files: taskFile('Lean', 'add-zero', {
+            type: 'Lean',
+            instruction: 'Prove that n + 0 = n.',
+            initialize: [{ func: 'query', text: 'theorem add_zero (n : Nat) : n + 0 = n := by sorry\n' }],
+            evaluate: [{ type: 'placeholder' }],
+          }),
+        },
+      ],
+    },
+  },
+  create() {
+    return {
+      suite: {
+        entry(entry, ctx) {
+          const task = entry.task;
+          if (task.family !== 'TeXstudio' || (entry.kind !== 'file' && entry.kind !== 'compile')) return;
+          const pathRef = entry.fields.path;
+          if (typeof pathRef?.value !== 'string') return;
+          const touched = new Set(initializers(task, 'touch').map((t) => t.value.path).filter((p): p is string => typeof p === 'string'));
+          if (satisfyingPaths(entry.kind, pathRef.value).some((p) => touched.has(p))) return;
+          const consequence =
+            entry.kind === 'file'
+              ? 'the expected file is computed from text that was never written, so the check compares against a missing or stale file.'
+              : 'the document compiled is whatever happens to be at that path, so the verdict does not depend on the task\'s starting file.';
+          ctx.report({ messageId: 'noTouch', data: { kind: entry.kind, path: pathRef.value, consequence }, at: { start: pathRef.start, end: pathRef.end }, pointer: entry.pointer });
+        },
+        task(task, ctx) {
+          if (task.family !== 'Lean') return;
+          const placeholder = task.entries.find((e) => e.kind === 'placeholder');
+          if (!placeholder) return;
+          const queries = initializers(task, 'query');
+          if (queries.length === 0) {
+            ctx.report({ messageId: 'noQuery', at: { start: placeholder.ref.start, end: placeholder.ref.end }, pointer: placeholder.pointer });
+            return;
+          }
+          if (queries.length > 1) {
+            for (const q of queries.slice(1)) ctx.report({ messageId: 'manyQueries', data: { count: queries.length }, at: { start: q.ref.start, end: q.ref.end }, pointer: q.ref.pointer });
+            return;
+          }
+          const q = queries[0]!;
+          const text = q.value.text;
+          if (typeof text === 'string' && !/\bby\s+sorry\s*$/.test(text)) {
+            const t = task.values.get(`${q.ref.pointer}/text`) ?? q.ref;
+            ctx.report({ messageId: 'noSorry', at: { start: t.start, end: t.end }, pointer: q.ref.pointer });
+          }
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,72 @@
+/**
+ * lambda-arity — an embedded lambda whose parameters cannot bind the
+ * arguments the verifier calls it with (key: 1; find and pred: 2).
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import { acceptsPositional, describeParams, isRootLambda, lambdaParams } from '../../src/suites/lambda.js';
+import { taskFile } from '../../src/suites/examples.js';
+
+type Msg = 'arity';
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'lambda-arity',
+    description: 'An embedded lambda whose parameter list cannot take the arguments the verifier passes.',
+    defaultSeverity: 'error',
+    layers: ['python'],
+    languages: ['json'],
+    messages: {
+      arity: 'The `{{role}}` lambda takes {{takes}}, but the verifier calls it with {{expected}} positional argument{{plural}}: every call raises TypeError, so the check fails (or is swallowed into a verdict) for every agent. Declare exactly {{expected}} parameter{{plural}}, e.g. `{{example}}`.',
+    },
+    docs: {
+      whatItDoes:
+        'Counts the parameters of each lambda embedded in `key` (called with the state, 1 argument), `find` and `pred` (called with key and value, 2 arguments): required and defaulted positional parameters, `*args`, and keyword-only parameters that a positional call cannot fill.',
+      why: 'A lambda with the wrong arity raises TypeError when the verifier calls it. The check can then never pass (or, behind an exception-swallowing wrapper, silently returns a constant verdict), so the task does not measure the agent.',
+      incorrect: [
+        {
+          files: taskFile('ChimeraX', 'color-key', {
+            type: 'ChimeraX',
+            instruction: 'Add a color key named "Color key".',
+            evaluate: [{ type: 'states', key: 'lambda key: key', find: "lambda key: key.endswith(')._name')", value: 'Color key', '//vaudit-expect': 'lambda-arity' }],
+          }),
+        },
+        {
+          note: 'Keyword-only parameters cannot be filled by a positional call.',
+          files: taskFile('Celestia', 'fov', {
+            type: 'Celestia',
+            instruction: 'Set the field of view to 45 degrees.',
+            evaluate: [{ type: 'info', key: "lambda dump: dump['fov']", value: 45, pred: 'lambda key, *, value: abs(key - value) < 0.5', '//vaudit-expect': 'lambda-arity' }],
+          }),
+        },
+      ],
+      correct: [
+        {
+          files: taskFile('Celestia', 'fov', {
+            type: 'Celestia',
+            instruction: 'Set the field of view to 45 degrees.',
+            evaluate: [{ type: 'info', key: "lambda dump, *rest: dump['fov']", value: 45, pred: 'lambda key, value, tol=0.5: abs(key - value) < tol' }],
+          }),
+        },
+      ],
+    },
+  },
+  create(ctx) {
+    // lambdas embedded in task JSON only: subscribe to nothing in .py files (the central pass then skips them)
+    if (ctx.unit.layer === 'python' && !ctx.unit.embedded) return {};
+    return {
+      python: {
+        lambda(node, ctx) {
+          const code = ctx.unit.embedded;
+          if (!code || code.language !== 'python' || code.expectedArity === undefined || !isRootLambda(node)) return;
+          const p = lambdaParams(node);
+          const n = code.expectedArity;
+          if (acceptsPositional(p, n)) return;
+          const params = node.childForFieldName('parameters');
+          const at = params ?? node.child(0) ?? node;
+          const example = n === 1 ? 'lambda key: …' : n === 2 ? 'lambda key, value: …' : `lambda ${Array.from({ length: n }, (_, i) => `a${i}`).join(', ')}: …`;
+          ctx.report({ messageId: 'arity', data: { role: code.role, takes: describeParams(p), expected: n, plural: n === 1 ? '' : 's', example }, at });
+        },
+      },
+    };
+  },
+});

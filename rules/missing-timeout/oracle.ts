@@ -1,0 +1,74 @@
+/**
+ * Oracle `missing-timeout`: the call as written runs against a stub tool that stalls (a PATH
+ * stub that sleeps, or a local state endpoint that accepts and never answers). A call without a
+ * timeout does not return before the host's bound.
+ *
+ * finding.control: { oracle: 'missing-timeout', ...common Python fields (see common.ts),
+ *   tool?: string             command name the call runs (e.g. 'pdflatex', 'lake'); default: the
+ *                             string literals that start a list argument in the function,
+ *   port?: number             for HTTP/socket calls: the local port of the endpoint the code calls
+ *                             (default: parsed from an http://localhost:PORT literal in the function),
+ *   ownTimeoutSeconds?: number   a timeout the call may carry (the bound is raised above it, ≤ 10 s),
+ *   callKind?: string         'interactive': the stub prompts and waits on stdin instead of stalling
+ *                             outright (a call with stdin=DEVNULL or input= gets EOF and returns) }
+ * confirmed: the flagged line ran and the function had not returned at the bound ·
+ * refuted: it returned or raised before the bound (e.g. its own TimeoutExpired) ·
+ * unreached: the flagged line never ran.
+ */
+import type { Confirmation } from '../../src/engine/types.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, pythonTarget, show, type Oracle } from '../../src/confirm/oracle-kit.js';
+import { PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
+
+const oracle: Oracle = {
+  id: 'missing-timeout',
+  async plan(ctx) {
+    const t = await pythonTarget(ctx);
+    if (!('slice' in t)) return t;
+    const { tools, port } = stubTargets(t, ctx.control);
+    const flagged = functionSource(t).split('\n')[t.line - t.slice.info.startLine] ?? '';
+    if (/\.connect\(|\bcreate_connection\(/.test(flagged) && !/\b(?:recv|read|makefile)\b/.test(flagged))
+      return { status: 'unsupported', detail: 'a TCP connect without a timeout stalls only on a peer that drops the handshake, which a local control case cannot simulate' };
+    const own = num(ctx.control.ownTimeoutSeconds);
+    const bound = own !== undefined ? Math.min(10_000, own * 1000 + 1000) : ctx.timeoutMs;
+    const interactive = ctx.control.callKind === 'interactive';
+    const stubTools = Object.fromEntries(tools.map((n) => [n, interactive ? PROMPT : STALL]));
+    // Each witness may wait the whole bound: few of them, the most typical first.
+    const ws = defaultWitnesses(t, ctx).slice(0, 2);
+    const cases = ws.map((w, i) =>
+      callCase(t, `w${i}`, { ...w, stubTools: { ...stubTools, ...(w.stubTools ?? {}) }, servers: w.servers?.length ? w.servers : port ? [{ port, stall: true }] : undefined }, ctx, { timeoutMs: bound, slow: true }),
+    );
+    const stalls = [...tools.map((n) => (interactive ? `a stub '${n}' that prompts on stdin` : `a stub '${n}' that never exits`)), ...(port ? [`an endpoint on 127.0.0.1:${port} that never answers`] : [])].join(' and ') || 'stalling stubs';
+    return {
+      cases,
+      judge(results): Confirmation {
+        const expected = `the call gives up within its own bound (< ${bound} ms)`;
+        let refuted: Confirmation | undefined;
+        let early: string | undefined;
+        for (let i = 0; i < cases.length; i++) {
+          const r = results.get(cases[i]!.id);
+          if (!r || !executedLine(r, t.file, t.line)) continue;
+          // The call met the stalling peer (a stub ran, or the endpoint was connected to).
+          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > 0 || (!tools.length && !port);
+          if (!met) {
+            if (r.status === 'raised') early ??= `the witness raised ${r.exception?.type} before the call reached a stub`;
+            continue;
+          }
+          if (r.status === 'deadline')
+            return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };
+          if (r.status === 'returned' || r.status === 'raised')
+            refuted ??= {
+              status: 'refuted',
+              witness: `${ws[i]!.label} against ${stalls}`,
+              expected,
+              observed: `${r.status === 'returned' ? `returned ${show(r.value)}` : `raised ${r.exception?.type}`} after ${Math.round(r.ms ?? 0)} ms`,
+              runId: r.runId,
+            };
+        }
+        const nr = firstNonResult(cases.map((c) => results.get(c.id)), { deadlineIsTimeout: false });
+        if (nr) return nr;
+        return refuted ?? { status: 'unreached', detail: early ?? `no witness reached line ${t.line} and its stalling peer`, runId: results.get(cases[0]?.id ?? '')?.runId };
+      },
+    };
+  },
+};
+export default oracle;

@@ -1,0 +1,131 @@
+/**
+ * missing-timeout — process, HTTP and socket calls that can wait forever; interactive tools started
+ * with the verifier's stdin and no non-interactive flag (VER-005, VER-006).
+ * (A `javascript` visitor can be added next to `python` below.)
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import { blockingCall, hasTimeout, interactiveTool, processWait, boundedByAsyncio, socketTimeoutSet, literalArgv } from '../../src/lang/python/facts.js';
+import { unboundedCall } from '../../src/lang/js/index.js';
+import type { Program } from 'acorn';
+
+type Msg = 'noTimeout' | 'wait' | 'interactive' | 'jsProcess' | 'jsFetch' | 'jsHttp';
+
+const WHAT: Record<string, string> = {
+  subprocess: 'the external tool',
+  popen: 'the external tool',
+  requests: 'the HTTP endpoint',
+  'requests-session': 'the HTTP endpoint',
+  httpx: 'the HTTP endpoint',
+  urlopen: 'the HTTP endpoint',
+  'socket-connect': 'the peer',
+  'create-connection': 'the peer',
+};
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'missing-timeout',
+    description: 'A subprocess, HTTP or socket call with no timeout, or an interactive tool started with inherited stdin: the verifier can hang forever.',
+    defaultSeverity: 'error',
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript'],
+    messages: {
+      jsProcess: '`{{call}}` from child_process has no `timeout` option, so if the tool stalls the verifier waits forever and the run hangs instead of grading. Pass `{ timeout: <ms>, killSignal: \'SIGKILL\' }` and treat expiry as a failed verification.',
+      jsFetch: '`{{call}}` has no abort `signal`, so a stalled endpoint hangs the verifier forever instead of failing the check. Pass `{ signal: AbortSignal.timeout(<ms>) }` and fail closed on abort.',
+      jsHttp: '`{{call}}` sets no timeout, so a peer that accepts the connection and never answers hangs the verifier. Pass `{ timeout: <ms> }` (or call `req.setTimeout`) and destroy the request on `timeout`.',
+      noTimeout: '`{{call}}` has no timeout, so if {{what}} stalls the verifier waits forever and the run hangs instead of grading. Pass `timeout=` and treat expiry as a failed verification.',
+      wait: '`{{call}}` waits for the process with no timeout, so a stalled tool hangs the verifier instead of failing the check. Pass `timeout=` (or wrap it in `asyncio.wait_for`) and fail closed on expiry.',
+      interactive: '`{{tool}}` is started with the verifier\'s stdin and without {{flag}}, so on an error it waits for keyboard input and the check hangs. Pass {{flag}}, `stdin=subprocess.DEVNULL` and a timeout.',
+    },
+    docs: {
+      whatItDoes: 'Flags `subprocess.run/call/check_call/check_output`, `Popen.wait/communicate`, asyncio process waits, `requests`/`Session` calls, `urlopen`, `socket.create_connection` and `sock.connect` without a timeout, and interactive tools (`pdflatex` without `-interaction=nonstopmode`, `ssh` without `BatchMode=yes`, `sudo` without `-n`, `apt-get` without `-y`) started with inherited stdin.',
+      why: 'A Lean build or a LaTeX run that waits for input never returns (VER-005, VER-006): the whole benchmark run hangs, or the harness kills it and records an infrastructure failure instead of a verdict.',
+      incorrect: [
+        {
+          files: {
+            'verifier/build.js': "import { execFileSync } from 'node:child_process';\n\nexport async function check(dir, url) {\n  execFileSync('make', ['-C', dir], { stdio: 'ignore' }); // vaudit-expect: missing-timeout\n  const res = await fetch(url); // vaudit-expect: missing-timeout\n  return res.ok;\n}\n",
+          },
+        },
+        {
+          files: {
+            'verifier/tex.py': 'import subprocess\n\n\ndef compile_tex(path):\n    proc = subprocess.run(["pdflatex", path])  # vaudit-expect: missing-timeout, missing-timeout\n    return proc.returncode == 0\n',
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'verifier/build.js': "import { execFileSync } from 'node:child_process';\n\nexport async function check(dir, url) {\n  execFileSync('make', ['-C', dir], { timeout: 120000, stdio: 'ignore' });\n  const res = await fetch(url, { signal: AbortSignal.timeout(10000) });\n  return res.ok;\n}\n",
+          },
+        },
+        {
+          files: {
+            'verifier/tex.py': 'import subprocess\n\n\ndef compile_tex(path):\n    try:\n        proc = subprocess.run(\n            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", path],\n            stdin=subprocess.DEVNULL, capture_output=True, timeout=180,\n        )\n    except subprocess.TimeoutExpired:\n        return False\n    return proc.returncode == 0\n',
+          },
+        },
+      ],
+      references: ['VER-005', 'VER-006'],
+    },
+    confirm: {
+      oracle: 'missing-timeout',
+      description: 'Runs the call as written against a stub tool or local endpoint that stalls; the function not returning within the bound confirms the hang.',
+    },
+  },
+  create() {
+    return {
+      javascript: {
+        CallExpression(node, c, ancestors) {
+          const program = ancestors[0] as Program | undefined;
+          const u = program && unboundedCall(node as never, program);
+          if (!u) return;
+          c.report({ messageId: u.kind === 'process' ? 'jsProcess' : u.kind === 'fetch' ? 'jsFetch' : 'jsHttp', data: { call: u.callee }, at: node });
+        },
+      },
+      python: {
+        call(node, c) {
+          const a = c.python;
+          const call = a.call(node);
+          if (!call) return;
+          const fn = a.functionAt(call.node);
+          const base = { file: a.path, line: a.line(call.node), qualname: fn?.qualname ?? '' };
+          const argv = literalArgv(a, call);
+          const tool = argv?.[0] && argv[0] !== '\u0000' ? argv[0] : undefined;
+          const kind = blockingCall(a, call);
+          if (kind) {
+            let missing = !hasTimeout(call, kind);
+            if (kind === 'socket-connect' && call.receiver && socketTimeoutSet(a, call.receiver, fn)) missing = false;
+            if (kind === 'popen') missing = false; // Popen itself returns at once; its wait/communicate is checked
+            if (missing) {
+              c.report({
+                messageId: 'noTimeout',
+                data: { call: a.src(call.fn) + '(…)', what: WHAT[kind] ?? 'the peer' },
+                at: call.node,
+                control: { oracle: 'missing-timeout', ...base, callKind: kind, ...(tool ? { tool } : {}) },
+              });
+            }
+            if (kind === 'subprocess' || kind === 'popen') {
+              const it = interactiveTool(a, call);
+              if (it) {
+                c.report({
+                  messageId: 'interactive',
+                  data: { tool: it.tool, flag: it.flag },
+                  at: call.node,
+                  control: { oracle: 'missing-timeout', ...base, callKind: 'interactive', tool: it.tool },
+                });
+              }
+            }
+            return;
+          }
+          const w = processWait(a, call);
+          if (w && !(w === 'asyncio' && boundedByAsyncio(a, call.node))) {
+            c.report({
+              messageId: 'wait',
+              data: { call: a.src(call.fn) + '()' },
+              at: call.node,
+              control: { oracle: 'missing-timeout', ...base, callKind: w },
+            });
+          }
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,166 @@
+/**
+ * order-dependent-match — the first match of dict/set/directory iteration selects the item the
+ * verdict is computed from (VER-003).
+ */
+import { defineRule, type PythonVisitor } from '../../src/engine/rule.js';
+import { field, named, unparen, walk, firstNamed, type PyNode } from '../../src/lang/python/tree.js';
+import { unorderedIteration, callOf } from '../../src/lang/python/facts.js';
+import type { PythonAnalysis } from '../../src/lang/python/types.js';
+
+type Msg = 'loop' | 'first';
+type Ctx = Parameters<PythonVisitor<Msg>>[1];
+
+const CONST = new Set(['true', 'false', 'none', 'integer', 'float', 'string']);
+
+/** Names bound by a loop/comprehension target. */
+function targetNames(a: PythonAnalysis, t: PyNode | undefined): Set<string> {
+  const out = new Set<string>();
+  if (t) walk(t, (x) => { if (x.type === 'identifier') out.add(a.src(x)); });
+  return out;
+}
+function uses(a: PythonAnalysis, e: PyNode, names: Set<string>): boolean {
+  let hit = false;
+  walk(e, (x) => {
+    if (hit) return false;
+    if (x.type === 'identifier' && names.has(a.src(x)) && !(x.parent?.type === 'attribute' && x.field === 'attribute')) hit = true;
+    return undefined;
+  });
+  return hit;
+}
+
+/** The loop stops at the first match and keeps something derived from the matched item. */
+function selectsFirstMatch(a: PythonAnalysis, body: PyNode, names: Set<string>): boolean {
+  let found = false;
+  const visitBlock = (block: PyNode) => {
+    const stmts = named(block);
+    stmts.forEach((s, i) => {
+      if (found) return;
+      if (s.type === 'return_statement') {
+        const v = firstNamed(s);
+        if (v && !CONST.has(unparen(v).type) && uses(a, v, names)) found = true;
+      } else if (s.type === 'break_statement') {
+        // an assignment from the loop variables before the break, in the same block
+        for (let j = 0; j < i; j++) {
+          const p = stmts[j]!;
+          const asg = p.type === 'expression_statement' ? firstNamed(p) : undefined;
+          if (asg?.type === 'assignment') {
+            const r = field(asg, 'right');
+            if (r && uses(a, r, names)) found = true;
+          }
+        }
+      } else if (s.type === 'for_statement' || s.type === 'while_statement' || s.type === 'function_definition' || s.type === 'class_definition') {
+        // a nested loop's break belongs to it; a nested def is another function
+      } else {
+        for (const k of s.children) {
+          if (k.type === 'block') visitBlock(k);
+          else if (k.type === 'elif_clause' || k.type === 'else_clause' || k.type === 'except_clause' || k.type === 'finally_clause') {
+            const b = k.children.find((x) => x.type === 'block');
+            if (b) visitBlock(b);
+          }
+        }
+      }
+    });
+  };
+  visitBlock(body);
+  return found;
+}
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'order-dependent-match',
+    description: 'The first match found while iterating a dict, set or directory listing decides the verdict, so it depends on iteration order.',
+    defaultSeverity: 'warn',
+    layers: ['python'],
+    languages: ['python'],
+    messages: {
+      loop: 'This loop over {{source}} stops at the first item that matches and grades only that item, so when several items match the verdict depends on insertion or listing order. Evaluate every matching item (accept when any candidate satisfies the expected value), or sort the candidates by a meaningful key.',
+      first: '`{{expr}}` takes the first match of {{source}}, so when several items match the verdict depends on insertion or listing order. Evaluate every matching item, or sort the candidates by a meaningful key.',
+    },
+    docs: {
+      whatItDoes: 'Flags `for` loops over dict views, sets and directory listings that break or return on the first match while keeping something derived from the matched item, and `next(...)`, `[...][0]` or `list(...)[0]` over the same sources.',
+      why: 'When two serialized keys match a `find` predicate, the verifier grades whichever comes first in the state dump (VER-003): the same correct agent passes or fails depending on insertion order.',
+      incorrect: [
+        {
+          files: {
+            'verifier/states.py': 'def check(item, states):\n    find = eval(item["find"])\n    match = None\n    for key, value in states.items():  # vaudit-expect: order-dependent-match\n        if find(key, value):\n            match = value\n            break\n    return match == item["value"]\n',
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'verifier/states.py': 'def check(item, states):\n    find = eval(item["find"])\n    candidates = [value for key, value in states.items() if find(key, value)]\n    return any(value == item["value"] for value in candidates)\n',
+          },
+        },
+      ],
+      references: ['VER-003'],
+    },
+    confirm: {
+      oracle: 'order-dependent-match',
+      description: 'Runs the function on the same matching items in two insertion orders; two different verdicts confirm the order dependence.',
+    },
+  },
+  create() {
+    const report = (c: Ctx, messageId: Msg, at: PyNode, source: string) => {
+      const a = c.python;
+      const fn = a.functionAt(at);
+      c.report({
+        messageId,
+        data: { source, expr: a.src(at) },
+        at,
+        control: { oracle: 'order-dependent-match', file: a.path, line: a.line(at), qualname: fn?.qualname ?? '' },
+      });
+    };
+    function make() {
+      return {
+        for_statement(n: Parameters<PythonVisitor<Msg>>[0], c: Ctx) {
+          const a = c.python;
+          const right = field(n, 'right');
+          const body = field(n, 'body');
+          if (!right || !body) return;
+          const source = unorderedIteration(a, right);
+          if (!source) return;
+          if (!selectsFirstMatch(a, body, targetNames(a, field(n, 'left')))) return;
+          report(c, 'loop', right, source);
+        },
+        call(node: Parameters<PythonVisitor<Msg>>[0], c: Ctx) {
+          const a = c.python;
+          const call = a.call(node);
+          if (!call || call.qualified !== 'next' || !call.args[0]) return;
+          let src: PyNode | undefined;
+          const arg = unparen(call.args[0]);
+          if (arg.type === 'generator_expression') {
+            const body = field(arg, 'body');
+            if (body && CONST.has(unparen(body).type)) return;
+            const clause = named(arg).find((k) => k.type === 'for_in_clause');
+            src = clause ? field(clause, 'right') : undefined;
+          } else {
+            const it = callOf(a, arg);
+            if (it?.qualified === 'iter') src = it.args[0];
+          }
+          const source = src && unorderedIteration(a, src);
+          if (source) report(c, 'first', call.node, source);
+        },
+        subscript(n: Parameters<PythonVisitor<Msg>>[0], c: Ctx) {
+          const a = c.python;
+          const idx = field(n, 'subscript');
+          const value = field(n, 'value');
+          if (!idx || !value || a.src(idx) !== '0') return;
+          const v = unparen(value);
+          let src: PyNode | undefined;
+          if (v.type === 'list_comprehension') {
+            if (!named(v).some((k) => k.type === 'if_clause')) return;
+            const clause = named(v).find((k) => k.type === 'for_in_clause');
+            src = clause ? field(clause, 'right') : undefined;
+          } else {
+            const lc = callOf(a, v);
+            if ((lc?.qualified === 'list' || lc?.qualified === 'tuple') && lc.args[0]) src = lc.args[0];
+          }
+          const source = src && unorderedIteration(a, src);
+          if (source) report(c, 'first', n, source);
+        },
+      };
+    }
+    return { python: make() };
+  },
+});

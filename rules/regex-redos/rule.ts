@@ -1,0 +1,94 @@
+/**
+ * regex-redos — a regular expression with catastrophic backtracking
+ * (exponential, or high-degree polynomial) on some input, decided by recheck
+ * after translating Python syntax to ECMAScript.
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import { analyseRedos, type RedosResult } from '../../src/suites/regex/redos.js';
+import { regexLiteralOf } from '../../src/suites/regex/python-literal.js';
+import { taskFile } from '../../src/suites/examples.js';
+
+type Msg = 'exponential' | 'polynomial' | 'notAnalysed';
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'regex-redos',
+    description: 'A regex whose backtracking blows up (exponential or high-degree polynomial) on some input: the verifier hangs.',
+    defaultSeverity: 'error',
+    layers: ['suite', 'python'],
+    languages: ['json', 'python'],
+    messages: {
+      exponential: 'This regular expression backtracks exponentially (attack input: {{attack}}): Python\'s re has no time limit, so an output shaped like that hangs the verifier and the task times out or stalls the run. Remove the ambiguity (e.g. no nested or overlapping quantifiers such as `(a+)+` or `(a|a)*`).',
+      polynomial: 'This regular expression backtracks in O(n^{{degree}}) time (attack input: {{attack}}): on a long output Python\'s re runs for minutes, so the verifier stalls instead of grading. Make adjacent quantifiers unambiguous (anchor or separate them with distinct characters).',
+      notAnalysed: 'This regular expression could not be analysed for catastrophic backtracking because {{reason}}: it is not known to be safe. Review it by hand, or rewrite it without that construct so the analyser can check it.',
+    },
+    docs: {
+      whatItDoes:
+        'Parses each regex with Python `re` semantics, translates it to an equivalent ECMAScript pattern (named groups, `(?P=n)`, inline and scoped flags, `\\A`/`\\Z`, Python\'s `$` and Unicode classes), and asks recheck — an automata-based ReDoS checker with a fuzzing fallback — for its worst-case complexity. Reports exponential patterns, and polynomial ones of degree ≥ `polynomialDegree` (default 3). Patterns the analyser cannot read (atomic groups, possessive quantifiers, conditionals) or that time out are reported as not analysed — never as safe. A structural pre-filter skips patterns without unbounded or large repetition; results are cached per pattern.',
+      why: "Python's `re` backtracks without a time limit. A verifier that matches agent output against an exponential pattern hangs on a crafted or merely unlucky output: the run stalls or is killed, and the task is scored as an infrastructure failure or a fail instead of graded.",
+      incorrect: [
+        {
+          files: taskFile('TeXstudio', 'sections', {
+            type: 'TeXstudio',
+            instruction: 'Compile the thesis.',
+            evaluate: [{ type: 'compile', path: '/home/user/thesis/main.tex', value: null, pattern: '^(\\w+\\s?)*$', '//vaudit-expect': 'regex-redos' }],
+          }),
+        },
+        {
+          files: { 'verifier/log.py': 'import re\n\n\ndef ok(log):\n    return re.search(r"^(?P<w>(a|a)*)$", log) is not None  # vaudit-expect: regex-redos\n' },
+        },
+      ],
+      correct: [
+        {
+          files: taskFile('TeXstudio', 'sections', {
+            type: 'TeXstudio',
+            instruction: 'Compile the thesis.',
+            evaluate: [{ type: 'compile', path: '/home/user/thesis/main.tex', value: null, pattern: '^\\w+(?:\\s\\w+)*$' }],
+          }),
+        },
+      ],
+    },
+    optionsSchema: {
+      type: 'object',
+      properties: {
+        polynomialDegree: { type: 'integer', minimum: 2, description: 'Report polynomial backtracking of at least this degree (default 3).' },
+        timeoutMs: { type: 'integer', minimum: 100, description: 'Analysis time budget per pattern in ms (default 3000).' },
+        reportNotAnalysed: { type: 'boolean', description: 'Report patterns the analyser could not check (default true).' },
+      },
+      additionalProperties: false,
+    },
+  },
+  create(ctx) {
+    const minDegree = typeof ctx.options.polynomialDegree === 'number' ? ctx.options.polynomialDegree : 3;
+    const timeoutMs = typeof ctx.options.timeoutMs === 'number' ? ctx.options.timeoutMs : 3000;
+    const reportNotAnalysed = ctx.options.reportNotAnalysed !== false;
+    const verdict = (r: RedosResult): { messageId: Msg; data: Record<string, string | number> } | undefined => {
+      if (r.status === 'vulnerable') {
+        const attack = (r.attack ?? 'unknown').slice(0, 80);
+        if (r.complexity === 'exponential') return { messageId: 'exponential', data: { attack } };
+        if ((r.degree ?? 2) >= minDegree) return { messageId: 'polynomial', data: { attack, degree: r.degree ?? 2 } };
+        return undefined;
+      }
+      if (r.status === 'notAnalysed' && reportNotAnalysed) return { messageId: 'notAnalysed', data: { reason: r.reason } };
+      return undefined;
+    };
+    return {
+      suite: {
+        embedded(code, c) {
+          if (code.language !== 'regex' || code.dialect !== 'python') return;
+          const v = verdict(analyseRedos(code.code, { timeoutMs, minDegree }));
+          if (!v) return;
+          c.report({ ...v, at: { start: code.ref.start, end: code.ref.end }, pointer: code.ref.pointer });
+        },
+      },
+      python: {
+        call(node, c) {
+          const lit = regexLiteralOf(node);
+          if (!lit) return;
+          const v = verdict(analyseRedos(lit.pattern, { timeoutMs, minDegree }, lit.flags));
+          if (v) c.report({ ...v, at: lit.node });
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,113 @@
+/**
+ * set-collapse — equality/containment after set()/frozenset()/dict keys built from sequences (VER-004).
+ * (A `javascript` visitor can be added next to `python` below.)
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import { named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
+import { isSetValued, setFromSequence, callOf } from '../../src/lang/python/facts.js';
+import { setSizeComparison, everyHasComparison } from '../../src/lang/js/index.js';
+import type { Program } from 'acorn';
+
+type Msg = 'collapse' | 'jsSize' | 'jsEveryHas';
+
+const OPS = new Set(['==', '!=', '<=', '>=', '<', '>']);
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'set-collapse',
+    description: 'Sequences compared after conversion to sets: duplicates collapse, so a duplicated line can stand in for a missing one.',
+    defaultSeverity: 'warn',
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript'],
+    messages: {
+      jsSize: '`{{expr}}` compares the sizes of `new Set(...)` built from sequences, so duplicates collapse: output with a repeated line and a missing distinct line has the same set size as the expected lines. Compare sorted copies (`[...a].sort()` element by element) or count occurrences in a Map.',
+      jsEveryHas: '`{{expr}}` checks membership in a `new Set(...)` built from a sequence, so multiplicity is lost: a repeated expected line is satisfied by a single occurrence, and extra lines go unseen. Compare sorted arrays element by element or compare occurrence counts.',
+      collapse: '`{{expr}}` compares sequences after turning them into sets, so duplicates collapse: output with a repeated line and a missing distinct line can compare equal to the expected lines. Compare `sorted(a) == sorted(b)` or `Counter(a) == Counter(b)` to keep multiplicity while staying order-independent.',
+    },
+    docs: {
+      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable.',
+      why: 'The expected output `["a", "a", "b"]` and the observed `["a", "b", "b"]` are equal as sets. The verifier passes output that is missing or duplicating lines (VER-004).',
+      incorrect: [
+        {
+          files: {
+            'verifier/lines.js': "export function sameLines(expected, output) {\n  const want = new Set(expected);\n  const got = new Set(output.split('\\n'));\n  return want.size === got.size // vaudit-expect: set-collapse\n    && [...want].every((l) => got.has(l));\n}\n",
+          },
+        },
+        {
+          files: {
+            'verifier/info.py': 'def check_info(item, log):\n    got = set(log.splitlines())\n    return got == set(item["value"])  # vaudit-expect: set-collapse\n',
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'verifier/lines.js': "export function sameLines(expected, output) {\n  const a = [...expected].sort();\n  const b = output.split('\\n').sort();\n  return a.length === b.length && a.every((x, i) => x === b[i]);\n}\n",
+          },
+        },
+        {
+          files: {
+            'verifier/info.py': 'from collections import Counter\n\n\ndef check_info(item, log):\n    return sorted(log.splitlines()) == sorted(item["value"]) or Counter(log.splitlines()) == Counter(item["value"])\n',
+          },
+        },
+      ],
+      references: ['VER-004'],
+    },
+    confirm: {
+      oracle: 'set-collapse',
+      description: 'Runs the function on the expected lines and on a witness that duplicates one expected line and drops another; both passing confirms the collapse.',
+    },
+  },
+  create() {
+    return {
+      javascript: {
+        BinaryExpression(node, c, ancestors) {
+          const program = ancestors[0] as Program | undefined;
+          if (!program || !setSizeComparison(node as never, program)) return;
+          c.report({ messageId: 'jsSize', data: { expr: c.text.slice(node.start, node.end) }, at: node });
+        },
+        CallExpression(node, c, ancestors) {
+          const program = ancestors[0] as Program | undefined;
+          if (!program || !everyHasComparison(node as never, program)) return;
+          // `A.size === B.size && [...A].every(x => B.has(x))` is one comparison: reported once, at the size test.
+          const and = [...ancestors].reverse().find((a) => a.type === 'LogicalExpression' && (a as unknown as { operator: string }).operator === '&&') as unknown as { left: never; right: never } | undefined;
+          if (and && (setSizeComparison(and.left, program) || setSizeComparison(and.right, program))) return;
+          c.report({ messageId: 'jsEveryHas', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' ').slice(0, 80) }, at: node });
+        },
+      },
+      python: {
+        comparison_operator(n, c) {
+          const a = c.python;
+          const kids = named(n);
+          const ops = comparisonOperators(n);
+          if (kids.length !== 2 || ops.length !== 1 || !OPS.has(ops[0]!)) return;
+          const [l, r] = [unparen(kids[0]!), unparen(kids[1]!)];
+          const seq = setFromSequence(a, l) ?? setFromSequence(a, r);
+          if (!seq || !isSetValued(a, l) || !isSetValued(a, r)) return;
+          const fn = a.functionAt(n);
+          c.report({
+            messageId: 'collapse',
+            data: { expr: a.src(n) },
+            at: n,
+            control: { oracle: 'set-collapse', file: a.path, line: a.line(n), qualname: fn?.qualname ?? '', left: a.src(l), right: a.src(r) },
+          });
+        },
+        call(node, c) {
+          const a = c.python;
+          const call = a.call(node);
+          if (!call || !call.receiver || (call.method !== 'issubset' && call.method !== 'issuperset') || call.args.length !== 1) return;
+          const other = call.args[0]!;
+          const seq = setFromSequence(a, call.receiver) ?? (callOf(a, other) || other.type === 'identifier' ? setFromSequence(a, other) : undefined);
+          if (!seq || !isSetValued(a, call.receiver)) return;
+          const fn = a.functionAt(call.node);
+          c.report({
+            messageId: 'collapse',
+            data: { expr: a.src(call.node) },
+            at: call.node,
+            control: { oracle: 'set-collapse', file: a.path, line: a.line(call.node), qualname: fn?.qualname ?? '', left: a.src(call.receiver), right: a.src(other) },
+          });
+        },
+      },
+    };
+  },
+});

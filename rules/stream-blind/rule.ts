@@ -1,0 +1,72 @@
+/**
+ * stream-blind — success decided by searching one output stream while the tool may report on the
+ * other (VER-005).
+ */
+import { defineRule, type PythonVisitor } from '../../src/engine/rule.js';
+import { unparen, named } from '../../src/lang/python/tree.js';
+import { searchedText, blindStream, literalArgv } from '../../src/lang/python/facts.js';
+
+type Msg = 'blind' | 'uncaptured';
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'stream-blind',
+    description: 'A check searches one output stream of a tool (usually stdout) and never looks at the other.',
+    defaultSeverity: 'warn',
+    layers: ['python'],
+    languages: ['python'],
+    messages: {
+      blind: 'This check searches only the {{stream}} of `{{tool}}` and never reads its {{other}}, so a marker the tool reports on {{other}} (a warning, an error, `sorry`) is missed and the check passes. Search both streams (`result.stdout + result.stderr`) or merge them with `stderr=subprocess.STDOUT`.',
+      uncaptured: 'This check searches the output of `check_output`, which does not capture stderr, so a marker the tool reports on stderr is missed and the check passes. Pass `stderr=subprocess.STDOUT` (or use `subprocess.run` and search both streams).',
+    },
+    docs: {
+      whatItDoes: 'Flags membership tests and searches (`in`, `not in`, `.find`, `.count`, `re.search`…) on `result.stdout` (or the first value of `communicate()`) when the same function never reads the other stream and the streams are not merged, and searches of `check_output(...)` output without `stderr=subprocess.STDOUT`.',
+      why: 'Lean reports `declaration uses \'sorry\'` as a warning; depending on the version it lands on stderr. A checker that searches only stdout passes proofs that use `sorry` (VER-005).',
+      incorrect: [
+        {
+          files: {
+            'verifier/lean.py': 'import subprocess\n\n\ndef check(project):\n    r = subprocess.run(["lake", "build"], cwd=project, capture_output=True, text=True, timeout=300)\n    return r.returncode == 0 and "sorry" not in r.stdout  # vaudit-expect: stream-blind\n',
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'verifier/lean.py': 'import subprocess\n\n\ndef check(project):\n    r = subprocess.run(["lake", "build"], cwd=project, capture_output=True, text=True, timeout=300)\n    return r.returncode == 0 and "sorry" not in r.stdout + r.stderr\n',
+          },
+        },
+      ],
+      references: ['VER-005'],
+    },
+    confirm: {
+      oracle: 'stream-blind',
+      description: 'Runs the function against a stub tool that prints the searched marker on the other stream; a passing verdict confirms the check is blind to it.',
+    },
+  },
+  create() {
+    const check: PythonVisitor<Msg> = (n, c) => {
+      const a = c.python;
+      const text = searchedText(a, n);
+      if (!text) return;
+      const fn = a.functionAt(n);
+      const use = blindStream(a, text, fn);
+      if (!use) return;
+      // the searched marker: the string literal operand / pattern
+      let needle: string | undefined;
+      const lit = n.type === 'comparison_operator' ? unparen(named(n)[0]!) : (a.call(n)?.args[0] && unparen(a.call(n)!.args[0]!));
+      if (lit && lit.type === 'string') needle = a.src(lit).replace(/^[rbuRBU]*(['"])([\s\S]*)\1$/, '$2');
+      const argv = literalArgv(a, use.call);
+      const tool = argv?.[0] && argv[0] !== '\u0000' ? argv[0] : a.src(use.call.fn);
+      c.report({
+        messageId: use.uncaptured ? 'uncaptured' : 'blind',
+        data: { stream: use.searched, other: use.searched === 'stdout' ? 'stderr' : 'stdout', tool },
+        at: n,
+        control: {
+          oracle: 'stream-blind', file: a.path, line: a.line(n), qualname: fn?.qualname ?? '', stream: use.searched,
+          ...(needle !== undefined ? { needle } : {}), ...(argv?.[0] && argv[0] !== '\u0000' ? { tool: argv[0] } : {}),
+        },
+      });
+    };
+    return { python: { comparison_operator: check, call: check } };
+  },
+});

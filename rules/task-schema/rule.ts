@@ -1,0 +1,80 @@
+/**
+ * task-schema — a task file that does not match its family's JSON Schema
+ * (schemas/tasks/<Family>.schema.json): missing or mistyped fields, entry
+ * kinds the family's verifier does not grade, duplicate members, misspelt
+ * field names.
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import { validateTask, type SchemaProblemKind } from '../../src/suites/schema.js';
+import { launch, taskFile } from '../../src/suites/examples.js';
+
+export default defineRule<SchemaProblemKind>({
+  meta: {
+    id: 'task-schema',
+    description: 'Task JSON that does not match its family schema: missing or mistyped fields, unknown entry kinds, duplicates, misspelt names.',
+    defaultSeverity: 'error',
+    layers: ['suite'],
+    languages: ['json'],
+    messages: {
+      missingField: 'Required field "{{field}}" is missing from {{where}}: the verifier reads it and fails or crashes on every run, so the task grades nothing. Add "{{field}}" as the family schema requires.',
+      wrongType: '"{{field}}" in {{where}} is {{actual}}, but the schema expects {{expected}}: the verifier misreads it (or raises TypeError) and the verdict is not about the task. Write it as {{expected}}.',
+      unknownKind: 'Entry kind "{{kind}}" is not one that {{family}} verifiers grade ({{kinds}}): the dispatcher finds no `_eval_{{kind}}`, so the entry errors or is skipped and the task passes or fails for the wrong reason. Use one of {{kinds}}.',
+      unknownFamily: 'Task family "{{family}}" is not one the suite knows ({{families}}): no verifier is bound to it, so none of its entries is graded as intended. Use one of the known families or add an adapter for this one.',
+      emptyValue: '"{{field}}" in {{where}} is empty: an empty value makes the check vacuous or broken, so the benchmark grades nothing here. Give it the content the schema requires.',
+      duplicateMember: '"{{field}}" appears twice in {{where}}: JSON readers keep only the last one, so this earlier value is silently ignored. Remove one of them.',
+      unknownField: '"{{field}}" in {{where}} is not a field this entry kind uses — probably a misspelling of "{{guess}}": the verifier never reads it, so the intended check silently does not happen. Rename it to "{{guess}}".',
+      invalid: 'Invalid value in {{where}} ({{detail}}): the verifier cannot grade it as written. Fix the value to match the family schema.',
+    },
+    docs: {
+      whatItDoes:
+        'Validates each task against the JSON Schema of its family (schemas/tasks/<Family>.schema.json, draft 2020-12, ajv): required fields per entry kind, field types, the entry kinds each family grades (Celestia info/stop; ChimeraX states/file/info/stop; GrassGIS info/db/stop; KAlgebra eqn/val/var/stop; Lean placeholder; TeXstudio compile/file/include/stop). Also reports duplicate members (JSON keeps the last) and member names one or two edits away from a known field. One finding per real problem, at its exact JSON pointer. Members named `//…` are comments and always allowed.',
+      why: 'A malformed entry is not graded as its author meant: a missing `value` or `args`, an unknown kind, or a misspelt `pred` makes the verifier crash, skip the check, or compare against nothing — and an exception-swallowing verifier turns that into a silent verdict.',
+      incorrect: [
+        {
+          files: taskFile('ChimeraX', 'color-key', {
+            type: 'ChimeraX',
+            instruction: 'Add a color key to the view.',
+            initialize: [launch('chimerax')],
+            evaluate: [
+              { type: 'states', '//vaudit-expect': 'task-schema', key: '_state_containers.color_key._name' },
+              { type: 'sates', key: '_state_containers.models._models.(1,)._name', value: '2olx', '//vaudit-expect': 'task-schema' },
+            ],
+          }),
+        },
+        {
+          note: 'A misspelt field is silently ignored by the verifier.',
+          files: taskFile('Celestia', 'time-scale', {
+            type: 'Celestia',
+            instruction: 'Slow time down to 0.05x.',
+            evaluate: [{ type: 'info', key: "lambda dump: dump['time']['scale']", value: 0.05, prde: 'lambda key, value: abs(key - value) < 0.001', '//vaudit-expect': 'task-schema' }],
+          }),
+        },
+      ],
+      correct: [
+        {
+          files: taskFile('ChimeraX', 'fetch', {
+            type: 'ChimeraX',
+            instruction: 'Fetch 2OLX from PDB in ChimeraX.',
+            initialize: [launch('chimerax')],
+            evaluate: [
+              { type: 'states', key: '_state_containers.models._models.(1,)._name', value: '2olx' },
+              { type: 'stop', value: 'ANS', args: ['109.03'] },
+            ],
+            ans: 'ANS 109.03',
+          }),
+        },
+      ],
+    },
+  },
+  create() {
+    return {
+      suite: {
+        task(task, ctx) {
+          for (const p of validateTask(task)) {
+            ctx.report({ messageId: p.kind, data: p.data, at: { start: p.start, end: p.end }, pointer: p.pointer });
+          }
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,133 @@
+/**
+ * time-dependent — a verdict that depends on the current date, time or
+ * timezone: `datetime.now()`, `date.today()`, `time.time()`, `time.localtime()`…
+ * in an embedded lambda, or on a verifier's verdict path in a `.py` file.
+ */
+import type { PyNode as Node } from '../../src/lang/python/tree.js';
+import { defineRule } from '../../src/engine/rule.js';
+import { taskFile } from '../../src/suites/examples.js';
+
+type Msg = 'lambda' | 'verdict';
+
+/** Callee paths (dotted, as written) that read the clock. */
+const CLOCK = new Set([
+  'datetime.now', 'datetime.today', 'datetime.utcnow', 'date.today',
+  'datetime.datetime.now', 'datetime.datetime.today', 'datetime.datetime.utcnow', 'datetime.date.today',
+  'time.time', 'time.time_ns', 'time.localtime', 'time.gmtime', 'time.ctime', 'time.asctime', 'time.strftime',
+  'arrow.now', 'arrow.utcnow', 'pendulum.now', 'pendulum.today', 'pd.Timestamp.now', 'pandas.Timestamp.now', 'np.datetime64',
+]);
+/** Clock functions that read the clock only when called without the time argument. */
+const CLOCK_WHEN_ARGS: Record<string, number> = { 'time.localtime': 0, 'time.gmtime': 0, 'time.ctime': 0, 'time.asctime': 0, 'time.strftime': 1, 'np.datetime64': -1 };
+
+function dotted(n: Node | null): string | undefined {
+  if (!n) return undefined;
+  if (n.type === 'identifier') return n.text;
+  if (n.type === 'call') {
+    // __import__('datetime').date.today()
+    const f = n.childForFieldName('function');
+    const a = n.childForFieldName('arguments')?.namedChildren[0];
+    const m = a && /^['"]([\w.]+)['"]$/.exec(a.text);
+    return f?.text === '__import__' && m ? m[1] : undefined;
+  }
+  if (n.type === 'attribute') {
+    const o = dotted(n.childForFieldName('object'));
+    const a = n.childForFieldName('attribute')?.text;
+    return o && a ? `${o}.${a}` : undefined;
+  }
+  return undefined;
+}
+
+function clockCall(node: Node): string | undefined {
+  const name = dotted(node.childForFieldName('function'));
+  if (!name || !CLOCK.has(name)) return undefined;
+  const args = node.childForFieldName('arguments');
+  const n = args ? args.namedChildren.filter((c) => c && c.type !== 'comment').length : 0;
+  const limit = CLOCK_WHEN_ARGS[name];
+  if (limit === -1) {
+    // np.datetime64('now' | 'today')
+    const a = args?.namedChildren[0];
+    return a && /^['"](now|today)['"]$/.test(a.text) ? name : undefined;
+  }
+  if (limit !== undefined && n > limit) return undefined;
+  return name;
+}
+
+const STATEMENTS = /(_statement|_definition|^module|^block)$/;
+
+/** In a .py file: is the clock value part of a decision (comparison, condition, return value)? */
+function onVerdictPath(node: Node): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    switch (p.type) {
+      case 'comparison_operator':
+      case 'boolean_operator':
+      case 'not_operator':
+      case 'return_statement':
+      case 'assert_statement':
+        return true;
+      case 'if_statement':
+      case 'elif_clause':
+      case 'while_statement':
+        return true;
+      default:
+        if (STATEMENTS.test(p.type)) return false;
+    }
+  }
+  return false;
+}
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'time-dependent',
+    description: 'A verdict that depends on the current date, time or timezone of the grading host.',
+    defaultSeverity: 'warn',
+    layers: ['python'],
+    languages: ['json', 'python'],
+    messages: {
+      lambda: 'The `{{role}}` lambda calls `{{call}}()`: its result depends on when and in which timezone the verifier runs, so the same agent output passes one day (or hour) and fails the next. Compare against a value recorded in the task or produced inside the task environment.',
+      verdict: '`{{call}}()` feeds a decision here: the verdict depends on the grading host\'s clock and timezone (e.g. a date check near midnight), so identical outputs pass or fail by when they are graded. Use a timestamp from the task environment or the artifact itself, in UTC, with an explicit tolerance.',
+    },
+    docs: {
+      whatItDoes:
+        'Reports calls that read the host clock — `datetime.now()`, `datetime.today()`, `date.today()`, `time.time()`, `time.localtime()`, `time.strftime(fmt)` without a time, `arrow.now()`… — anywhere in a lambda embedded in task JSON, and in verifier `.py` files when the value is part of a comparison, a condition or a returned verdict (logging a timestamp is not reported).',
+      why: 'A check like "the log contains today\'s date" (the ChimeraX D-03 limitation in the audit) passes or fails depending on the grading host\'s date and timezone, not on what the agent did: near midnight, or when re-graded later, a correct run fails.',
+      incorrect: [
+        {
+          files: taskFile('ChimeraX', 'alphafold', {
+            type: 'ChimeraX',
+            instruction: 'Run an AlphaFold prediction for the sequence in the task folder.',
+            evaluate: [{ type: 'info', key: "lambda dump: dump['log']", value: null, pred: "lambda key, value: __import__('datetime').date.today().isoformat() in key", '//vaudit-expect': 'time-dependent' }, { type: 'info', key: "lambda dump: dump['log']", value: null, pred: "lambda key, value: datetime.date.today().isoformat() in key", '//vaudit-expect': 'time-dependent' }],
+          }),
+        },
+        {
+          files: {
+            'verifier/logs.py': 'import datetime\n\n\ndef check_log(text):\n    today = datetime.date.today().isoformat()  # stored, used below\n    return datetime.date.today().isoformat() in text  # vaudit-expect: time-dependent\n',
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'verifier/logs.py': 'import datetime\nimport logging\n\n\ndef check_log(text, started_at):\n    logging.info("graded at %s", datetime.datetime.now())\n    return started_at.date().isoformat() in text\n',
+          },
+        },
+      ],
+    },
+  },
+  create() {
+    return {
+      python: {
+        call(node, ctx) {
+          const name = clockCall(node);
+          if (!name) return;
+          const code = ctx.unit.embedded;
+          if (code) {
+            if (code.language !== 'python') return;
+            ctx.report({ messageId: 'lambda', data: { role: code.role, call: name }, at: node });
+            return;
+          }
+          if (onVerdictPath(node)) ctx.report({ messageId: 'verdict', data: { call: name }, at: node });
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,142 @@
+/**
+ * unbound-name — a name read on a path where it was never bound (VER-001).
+ * Python: `.py` verifier files (definite assignment per function) and Python lambdas embedded in
+ * task JSON (names that are neither parameters, builtins nor globals of the module that evals them).
+ * (A `javascript` visitor can be added next to `python` below.)
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import type { PyNode, PythonAnalysis, UnboundRead } from '../../src/lang/python/types.js';
+import { jsScopes, swallowingCatch } from '../../src/lang/js/index.js';
+import type { Program } from 'acorn';
+
+type Msg = 'undefined' | 'unbound' | 'maybe' | 'swallowed' | 'embedded' | 'jsUndefined' | 'jsSwallowed';
+
+const KIND_TEXT: Record<UnboundRead['kind'], string> = {
+  undefined: 'is bound nowhere in scope',
+  unbound: 'is read before it is bound on every path',
+  maybe: 'is unbound on some path that reaches this read',
+};
+
+function allowedGlobals(python: PythonAnalysis | undefined, opt: unknown): Set<string> {
+  const out = new Set<string>(Array.isArray(opt) ? opt.filter((x): x is string => typeof x === 'string') : []);
+  if (python) for (const n of python.moduleNames()) out.add(n);
+  return out;
+}
+
+function insideError(n: PyNode): boolean {
+  for (let p = n.parent; p; p = p.parent) if (p.type === 'ERROR') return true;
+  return false;
+}
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'unbound-name',
+    description: 'A name read on a path where it was never bound: NameError, often swallowed into a verdict.',
+    // warning by default; each finding is an error when the NameError is swallowed into a verdict
+    defaultSeverity: 'warn',
+    layers: ['python', 'javascript'],
+    languages: ['python', 'json', 'javascript'],
+    messages: {
+      undefined: '`{{name}}` {{how}}, so this line raises NameError on every run. The check never evaluates what the task asks; bind the name (or fix the typo) and add a regression task.',
+      unbound: '`{{name}}` {{how}}, so this line raises UnboundLocalError. The check never evaluates what the task asks; bind `{{name}}` on every path before the read.',
+      maybe: '`{{name}}` {{how}}, so on that path the check raises NameError instead of grading. Bind `{{name}}` on every path (or return a failed verdict explicitly).',
+      swallowed: '`{{name}}` {{how}}; the NameError is swallowed by {{by}} ({{where}}) and becomes the verdict `{{verdict}}`, so the check silently reports a result it never computed. Bind `{{name}}` on every path and let programming errors surface.',
+      jsUndefined: '`{{name}}` is declared nowhere in this module and is not a JavaScript, Node.js or browser global, so this line throws ReferenceError on every run and the check never grades. Declare or import `{{name}}` (or fix the typo).',
+      jsSwallowed: '`{{name}}` is declared nowhere in this module and is not a global; the ReferenceError is caught by the `catch` at line {{line}}, which returns `{{verdict}}`, so the check silently reports a result it never computed. Declare or import `{{name}}` and let programming errors surface.',
+      embedded: '`{{name}}` in this lambda is neither a parameter, a builtin nor a global of the verifier that evaluates it, so the verifier raises NameError when it calls the lambda. Use the lambda\'s parameters (or add the module to `allowedGlobals`).',
+    },
+    docs: {
+      whatItDoes: 'Finds reads of names that are unbound on every path, possibly unbound on some path, or bound nowhere — per function, over if/elif/else, loops with else, try/except/else/finally, with, match and early exits — and in lambdas embedded in task JSON. A finding is an error when an enclosing handler or decorator turns the NameError into a verdict (the benchmark silently lies), a warning otherwise (the verifier crashes loudly); a severity set in the config applies to all.',
+      why: 'A verifier that raises NameError never grades the task. Wrapped in an exception-swallowing decorator (as in VER-001), the error silently becomes `False`: every agent fails the task and nobody notices.',
+      incorrect: [
+        {
+          files: {
+            'verifier/check.js': "import { readFileSync } from 'node:fs';\n\nexport function check(path, expected) {\n  try {\n    const text = readFileSync(path, 'utf8');\n    return text.trim() === String(expectd); // vaudit-expect: unbound-name\n  } catch {\n    return false;\n  }\n}\n",
+          },
+        },
+        {
+          files: {
+            'verifier/utils.py': 'def error_factory(default):\n    def deco(fn):\n        def wrapper(*a, **k):\n            try:\n                return fn(*a, **k)\n            except Exception:\n                return default\n        return wrapper\n    return deco\n',
+            'verifier/chimerax.py': 'from .utils import error_factory\n\n\n@error_factory(False)\ndef check(item, states):\n    if item.get("find"):\n        keys = [k for k in states if k.endswith(item["find"])]\n    return all(k not in states for k in keys)  # vaudit-expect: unbound-name\n',
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'verifier/check.js': "import { readFileSync } from 'node:fs';\n\nexport function check(path, expected) {\n  if (typeof window !== 'undefined') return false;\n  const text = readFileSync(path, 'utf8');\n  return text.trim() === String(expected);\n}\n",
+          },
+        },
+        {
+          files: {
+            'verifier/chimerax.py': 'def check(item, states):\n    keys = []\n    if item.get("find"):\n        keys = [k for k in states if k.endswith(item["find"])]\n    return all(k not in states for k in keys)\n',
+          },
+        },
+      ],
+      references: ['VER-001'],
+    },
+    confirm: {
+      oracle: 'unbound-name',
+      description: 'Runs the flagged function on witness entries under a tracer and confirms when NameError/UnboundLocalError is raised at the flagged line, even if a decorator swallows it.',
+    },
+    optionsSchema: {
+      type: 'object',
+      properties: { allowedGlobals: { type: 'array', items: { type: 'string' }, description: 'Extra names an embedded lambda may use (globals of the evaluating module).' } },
+      additionalProperties: false,
+    },
+  },
+  create(ctx) {
+    const allowed = new Set(Array.isArray(ctx.options.allowedGlobals) ? (ctx.options.allowedGlobals as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+    return {
+      javascript: {
+        Identifier(node, c, ancestors) {
+          const program = ancestors[0] as Program | undefined;
+          if (!program || !jsScopes(program).unboundIds.has(node as never)) return;
+          const name = (node as unknown as { name: string }).name;
+          if (allowed.has(name)) return;
+          const sw = swallowingCatch(node, ancestors);
+          if (sw) c.report({ messageId: 'jsSwallowed', data: { name, line: c.unit.file.source.positionAt(sw.catchStart).line, verdict: sw.verdict }, at: node, severity: 'error' });
+          else c.report({ messageId: 'jsUndefined', data: { name }, at: node });
+        },
+      },
+      python: {
+        module(_node, c) {
+          const a = c.python;
+          const embedded = c.unit.embedded;
+          if (embedded) {
+            // code that does not parse is lambda-syntax's finding; its recovered tree has no reliable scopes
+            if (a.root.hasError) return;
+            const binding = embedded.entry?.binding;
+            const evaluator = binding ? c.project.python.analysis(binding.file) : undefined;
+            const allowed = allowedGlobals(evaluator, c.options.allowedGlobals);
+            for (const r of a.unboundReads()) {
+              if (r.kind !== 'undefined' || allowed.has(r.name)) continue;
+              // the verifier evals the lambda inside its own error handling: treat as swallowed
+              c.report({ messageId: 'embedded', data: { name: r.name }, at: r.node, control: { oracle: 'unbound-name', name: r.name }, severity: 'error' });
+            }
+            return;
+          }
+          for (const r of a.unboundReads()) {
+            if (insideError(r.node)) continue;
+            const how = KIND_TEXT[r.kind];
+            const control = { oracle: 'unbound-name', file: a.path, line: a.line(r.node), qualname: r.qualname, name: r.name, kind: r.kind };
+            const sw = a.swallowedAt(r.node, r.kind === 'unbound' ? 'UnboundLocalError' : 'NameError');
+            if (sw && sw.verdict !== undefined) {
+              const by = sw.kind === 'decorator' ? `the decorator \`@${sw.decorator}\`` : 'an enclosing `except` handler';
+              const where = `${c.project.files.get(sw.file)?.relPath ?? 'line'}:${sw.line}`.replace(/^line:/, 'line ');
+              c.report({
+                messageId: 'swallowed',
+                data: { name: r.name, how, by, where, verdict: sw.verdict },
+                at: r.node,
+                control: { ...control, swallowedBy: { file: sw.file, line: sw.line, kind: sw.kind } },
+                severity: 'error',
+              });
+              continue;
+            }
+            c.report({ messageId: r.kind, data: { name: r.name, how }, at: r.node, control });
+          }
+        },
+      },
+    };
+  },
+});

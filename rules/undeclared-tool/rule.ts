@@ -1,0 +1,76 @@
+/**
+ * undeclared-tool — a run names a tool the check does not declare, or binds itself to another check
+ * (seed 000: "An id outside the resolved inventory is an authoring defect that throws"; "Bind each call
+ * to its case and its checkId").
+ */
+import { defineRule } from '../../src/engine/rule.js';
+
+type Msg = 'toolNotDeclared' | 'checkIdMismatch' | 'missingMember';
+
+const M = `import { defineCorrectnessModel } from 'vaudit/bundle';\n`;
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'undeclared-tool',
+    description: 'A `runtime.tools.run` names a `toolId` missing from the check\'s `requiredTools`, or a `checkId` that is not the check\'s id.',
+    defaultSeverity: 'error',
+    layers: ['bundle'],
+    languages: ['typescript', 'javascript'],
+    messages: {
+      toolNotDeclared:
+        'Tool `{{tool}}` is not in check `{{check}}`\'s requiredTools ({{tools}}). The host resolves only declared tools, so this run throws as an authoring defect (or depends on a tool nobody pinned under .toolchain). Add `{{tool}}` to `requiredTools`, or run a declared tool.',
+      checkIdMismatch:
+        'This run is bound to checkId `{{given}}`, but it runs inside check `{{check}}`. The host records the run under the wrong check, so `{{check}}` has no run of its own and its verdict is ungrounded while `{{given}}` is credited with a run it did not make. Pass `checkId: \'{{check}}\'`.',
+      missingMember:
+        'This `runtime.tools.run(...)` in check `{{check}}` has no `{{member}}`. The host binds every run to a declared tool and to its check; without it the run is rejected or unbound. Pass `{{member}}` explicitly.',
+    },
+    docs: {
+      whatItDoes:
+        'Compares each run\'s `toolId` (resolved through constants, aliases and helper parameters) with the enclosing check\'s `requiredTools`, its `checkId` with the check\'s `id`, and flags runs that omit either member.',
+      why: 'A tool id outside the inventory is not resolved, hashed or pinned: the run fails as an authoring defect, or worse, silently relies on whatever the machine has. A wrong `checkId` attributes the run to another check, leaving this check\'s verdict without a run.',
+      incorrect: [
+        {
+          files: {
+            'bundle/model.ts':
+              M +
+              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({\n        toolId: 'clang', // vaudit-expect: undeclared-tool\n        checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'bundle/model.ts':
+              M +
+              `const TOOL = 'gcc';\nexport default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: [TOOL],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: TOOL, checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
+          },
+        },
+      ],
+      references: ['seed 000: Tool authority', 'docs/bundles.md'],
+    },
+  },
+  create(ctx) {
+    const seen = new Set<string>();
+    const once = (k: string): boolean => (seen.has(k) ? false : (seen.add(k), true));
+    return {
+      bundle: {
+        check(check) {
+          const data = { check: check.id ?? '?', tools: check.requiredTools.length ? check.requiredTools.join(', ') : 'none declared' };
+          for (const run of check.toolRuns) {
+            if (!run.request || !run.requestResolved) continue;
+            if (!run.toolId) {
+              if (once(`t${run.start}`)) ctx.report({ messageId: 'missingMember', data: { ...data, member: 'toolId' }, at: run.request });
+            } else if (run.toolId.value !== undefined && !check.requiredTools.includes(run.toolId.value)) {
+              if (once(`t${run.toolId.start}:${check.index}`)) ctx.report({ messageId: 'toolNotDeclared', data: { ...data, tool: run.toolId.value }, at: run.toolId });
+            }
+            if (!run.checkIdArg) {
+              if (once(`c${run.start}`)) ctx.report({ messageId: 'missingMember', data: { ...data, member: 'checkId' }, at: run.request });
+            } else if (run.checkIdArg.value !== undefined && check.id !== undefined && run.checkIdArg.value !== check.id) {
+              if (once(`c${run.checkIdArg.start}:${check.index}`)) ctx.report({ messageId: 'checkIdMismatch', data: { ...data, given: run.checkIdArg.value }, at: run.checkIdArg });
+            }
+          }
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,78 @@
+/**
+ * Oracle `unguarded-state-read`: application state read on the verdict path with no handling of an
+ * unavailable or malformed endpoint. The state source is doubled as unavailable and as non-JSON;
+ * an exception escaping the function (instead of a failed verdict) is the defect.
+ *
+ * finding.control: { oracle: 'unguarded-state-read', ...common Python fields (see common.ts),
+ *   source?: { self: string }   dotted `self` attribute path whose call returns the raw state
+ *                               (e.g. 'manager._call'); default: the first `self.a.b(` call in the function
+ *          | { port: number, path?: string }   a local HTTP endpoint (default: an http://localhost:PORT literal) }
+ * A baseline with a healthy state ('{}') comes first: an exception of the same type with a healthy
+ * state says nothing about the state read; only a different one (the state failure's own) counts.
+ * confirmed: an exception escapes for an unavailable or non-JSON state · refuted: both give a verdict.
+ */
+import type { Confirmation } from '../../src/engine/types.js';
+import type { Spec } from '../../src/confirm/harness.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, pythonTarget, show, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
+import { functionText, stubTargets } from '../../src/confirm/stubs.js';
+
+function selfWith(path: string, callable: Spec): Spec {
+  const parts = path.split('.');
+  let spec: Spec = callable;
+  for (let i = parts.length - 1; i >= 1; i--) spec = { $double: 'object', attrs: { [parts[i]!]: spec } };
+  return { $double: 'self', attrs: { [parts[0]!]: spec } };
+}
+
+const NON_JSON = '<html><body>502 Bad Gateway</body></html>';
+
+const oracle: Oracle = {
+  id: 'unguarded-state-read',
+  async plan(ctx) {
+    const t = await pythonTarget(ctx);
+    if (!('slice' in t)) return t;
+    const code = functionText(t.file, t.slice.info.startLine, t.slice.info.endLine);
+    const src = ctx.control.source as { self?: string; port?: number } | undefined;
+    const selfPath = src?.self ?? (src?.port ? undefined : /\bself\.((?:\w+\.)*\w+)\s*\(/.exec(code)?.[1]);
+    const port = src?.port ?? (selfPath ? undefined : stubTargets(t, ctx.control).port);
+    if (!selfPath && !port) return { status: 'unsupported', detail: 'no state source found: give control.source ({self} or {port})' };
+    const w0 = defaultWitnesses(t, ctx)[0] ?? { args: [] };
+    const variants: Array<{ label: string; w: Witness }> = selfPath
+      ? [
+          { label: 'healthy state (baseline)', w: { ...w0, self: selfWith(selfPath, { $double: 'callable', returns: '{}' }) } },
+          { label: `self.${selfPath}(…) raises ConnectionError (state unavailable)`, w: { ...w0, self: selfWith(selfPath, { $double: 'callable', raises: { type: 'ConnectionError', message: 'state endpoint unavailable' } }) } },
+          { label: `self.${selfPath}(…) returns ${show(NON_JSON)}`, w: { ...w0, self: selfWith(selfPath, { $double: 'callable', returns: NON_JSON }) } },
+        ]
+      : [
+          { label: 'healthy state (baseline)', w: { ...w0, servers: [{ port: port!, status: 200, body: '{}', contentType: 'application/json' }] } },
+          { label: `nothing listens on 127.0.0.1:${port} (state unavailable)`, w: { ...w0 } },
+          { label: `127.0.0.1:${port} answers 502 with ${show(NON_JSON)}`, w: { ...w0, servers: [{ port: port!, status: 502, body: NON_JSON, contentType: 'text/html' }] } },
+          { label: `127.0.0.1:${port} answers 200 with ${show(NON_JSON)}`, w: { ...w0, servers: [{ port: port!, status: 200, body: NON_JSON, contentType: 'text/html' }] } },
+        ];
+    const cases = variants.map((v, i) => callCase(t, `v${i}`, v.w, ctx));
+    return {
+      cases,
+      judge(results): Confirmation {
+        const expected = 'a failed verdict (False), not an exception';
+        const base = results.get(cases[0]!.id);
+        const nr0 = firstNonResult([base]);
+        if (nr0) return nr0;
+        // An exception the witness raises even with a healthy state says nothing about the state read;
+        // only a different exception (the unavailable or malformed state's own) counts.
+        const baseType = base!.status === 'raised' ? base!.exception?.type : undefined;
+        for (let i = 1; i < cases.length; i++) {
+          const r = results.get(cases[i]!.id);
+          if (r?.status === 'raised' && r.exception?.type !== baseType)
+            return { status: 'confirmed', witness: variants[i]!.label, expected, observed: `${r.exception?.type}: ${r.exception?.message} escaped the verifier`, runId: r.runId };
+        }
+        const nr = firstNonResult(cases.map((c) => results.get(c.id)));
+        if (nr) return nr;
+        if (baseType) return { status: 'unreached', detail: `the witness raised ${baseType} with a healthy state too: ${base!.exception?.message}`, runId: base!.runId };
+        const r = results.get(cases[1]!.id)!;
+        if (!cases.slice(1).some((c) => executedLine(results.get(c.id), t.file, t.line)))
+          return { status: 'unreached', detail: `no witness reached the state read at line ${t.line}`, runId: r.runId };
+        return { status: 'refuted', witness: variants.slice(1).map((v) => v.label).join('; '), expected, observed: cases.slice(1).map((c) => `returned ${show(results.get(c.id)?.value)}`).join(' / '), runId: r.runId };
+      },
+    };
+  },
+};
+export default oracle;

@@ -1,0 +1,75 @@
+/**
+ * vacuous-absence — an absence check whose operand is None on the path that reaches it (VER-002).
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import { named, unparen, type PyNode, comparisonOperators } from '../../src/lang/python/tree.js';
+import { callOf } from '../../src/lang/python/facts.js';
+
+type Msg = 'vacuous';
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'vacuous-absence',
+    description: 'An absence check (`x not in m`, `m.get(x) is None`) whose operand is None on that path: it passes whether or not the item exists.',
+    defaultSeverity: 'error',
+    layers: ['python'],
+    languages: ['python'],
+    messages: {
+      vacuous: '`{{operand}}` is None on a path that reaches this absence check (set on line {{line}}), so `{{check}}` is true whether or not the item exists. The task passes even when the agent left the item in place; check the key the entry names.',
+    },
+    docs: {
+      whatItDoes: 'Flags `x not in m`, `x not in m.keys()`, `m.get(x) is None` and `m.get(x) == None` where constant propagation shows `x` is None on some path that reaches the check (assigned None, or established by `x is None`).',
+      why: '`None not in states` is true for every real state, so an entry with `value: null` ("the item must be gone") passes even when the item is still there (VER-002): the benchmark rewards agents that did nothing.',
+      incorrect: [
+        {
+          files: {
+            'verifier/states.py': 'def check_absent(item, states):\n    raw_key = None\n    if item["key"].startswith("lambda"):\n        transform = eval(item["key"])\n        raw_key = transform(item["find"])\n    if item.get("value") is None:\n        return raw_key not in states  # vaudit-expect: vacuous-absence\n    return states.get(raw_key) == item["value"]\n',
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'verifier/states.py': 'def check_absent(item, states):\n    raw_key = item["key"]\n    if raw_key.startswith("lambda"):\n        raw_key = eval(raw_key)(item["find"])\n    if item.get("value") is None:\n        return raw_key not in states\n    return states.get(raw_key) == item["value"]\n',
+          },
+        },
+      ],
+      references: ['VER-002'],
+    },
+    confirm: {
+      oracle: 'vacuous-absence',
+      description: 'Runs the function with the item present in the state and an absence request; a passing verdict confirms the check is vacuous.',
+    },
+  },
+  create() {
+    return {
+      python: {
+        comparison_operator(n, c) {
+          const a = c.python;
+          const kids = named(n);
+          const ops = comparisonOperators(n);
+          if (kids.length !== 2 || ops.length !== 1) return;
+          const op = ops[0]!;
+          let operand: PyNode | undefined;
+          if (op === 'not in') operand = unparen(kids[0]!);
+          else if (op === 'is' || op === '==') {
+            // m.get(x) is None
+            const [l, r] = [unparen(kids[0]!), unparen(kids[1]!)];
+            const get = r.type === 'none' ? callOf(a, l) : l.type === 'none' ? callOf(a, r) : undefined;
+            if (get && get.method === 'get' && get.receiver && get.args.length === 1) operand = unparen(get.args[0]!);
+          }
+          if (!operand || (operand.type !== 'identifier' && operand.type !== 'none')) return;
+          const w = a.noneOnSomePath(operand);
+          if (!w) return;
+          const fn = a.functionAt(n);
+          c.report({
+            messageId: 'vacuous',
+            data: { operand: a.src(operand), line: a.line(w.site), check: a.src(n) },
+            at: n,
+            control: { oracle: 'vacuous-absence', file: a.path, line: a.line(n), qualname: fn?.qualname ?? '', operand: a.src(operand), check: a.src(n), noneLine: a.line(w.site), always: w.always },
+          });
+        },
+      },
+    };
+  },
+});

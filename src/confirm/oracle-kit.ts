@@ -1,0 +1,387 @@
+/**
+ * What every oracle shares: the plan/judge contract, witnesses for Python verifier functions,
+ * and the rule that a non-result is never turned into confirmed or refuted.
+ *
+ * Python-function oracles accept these common `finding.control` fields (rules fill what they know):
+ *   file?: string        absolute path of the verifier module (default: finding.file)
+ *   line?: number        1-based flagged line (default: finding.range.start.line)
+ *   qualname?: string    function holding the flagged line (default: the innermost function at `line`)
+ *   witnesses?: Witness[]  explicit witness inputs; when absent they come from the suite's entries
+ *                        that route to the function (VerifierEntry.binding), with the optional fields
+ *                        the function reads toggled, else are synthesized from the keys it reads.
+ *   selfAttrs?: Record<string, Spec>  state doubles for `self` (e.g. {"manager": {"$double": "object", …}})
+ */
+import type { Confirmation, ControlCaseRequest, Finding } from '../engine/types.js';
+import type { Project } from '../engine/project.js';
+import type { CaseResult, PyCallCase, PyCase, Spec } from './harness.js';
+import { slicePython, type Slice } from './slice-python.js';
+
+export interface Witness {
+  /** Short description shown in reports. */
+  label?: string;
+  args: Spec[];
+  kwargs?: Record<string, Spec>;
+  /** Overrides `selfAttrs` for this witness. */
+  self?: Spec;
+  stubTools?: Record<string, string>;
+  servers?: PyCallCase['servers'];
+}
+
+export interface OracleContext {
+  finding: Finding;
+  control: ControlCaseRequest;
+  project: Project | undefined;
+  root: string;
+  /** Per-case bound (ms). */
+  timeoutMs: number;
+}
+
+export interface Plan {
+  cases: PyCase[];
+  judge(results: ReadonlyMap<string, CaseResult>): Confirmation;
+}
+
+export interface Oracle {
+  id: string;
+  plan(ctx: OracleContext): Promise<Plan | Confirmation>;
+}
+
+export const NON_RESULTS = new Set(['timeout', 'crash', 'sandbox', 'verifierUnavailable']);
+
+/** The non-result of a case, as a confirmation (harness-level statuses mapped to outcomes). */
+export function nonResultOf(r: CaseResult | undefined, what = 'control case'): Confirmation | undefined {
+  if (!r) return { status: 'crash', detail: `${what}: no answer` };
+  if (NON_RESULTS.has(r.status)) return { status: r.status as Confirmation['status'], runId: r.runId, detail: r.detail };
+  if (r.status === 'unavailable') return { status: 'verifierUnavailable', runId: r.runId, detail: r.detail };
+  if (r.status === 'error') return { status: 'crash', runId: r.runId, detail: `${what} could not be set up: ${r.detail ?? ''}`.trim() };
+  return undefined;
+}
+
+/** The first non-result among the cases, if any. */
+export function firstNonResult(results: Array<CaseResult | undefined>, opts: { deadlineIsTimeout?: boolean } = {}): Confirmation | undefined {
+  for (const r of results) {
+    const nr = nonResultOf(r);
+    if (nr) return nr;
+    if (opts.deadlineIsTimeout !== false && r?.status === 'deadline') return { status: 'timeout', runId: r.runId, detail: r.detail };
+  }
+  return undefined;
+}
+
+export function truthy(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === 0 || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if ('$set' in o) return (o.$set as unknown[]).length > 0;
+    if ('$repr' in o) return true;
+    return Object.keys(o).length > 0;
+  }
+  return true;
+}
+
+export function show(v: unknown): string {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 160 ? s.slice(0, 157) + '…' : s;
+}
+
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export interface Target {
+  file: string;
+  line: number;
+  slice: Slice;
+  /** Parameters after `self` for methods. */
+  params: string[];
+}
+
+/** Resolve and slice the function a Python-layer finding is about. */
+export async function pythonTarget(ctx: OracleContext): Promise<Target | Confirmation> {
+  const file = str(ctx.control.file) || ctx.finding.file;
+  if (!/\.py$/i.test(file))
+    return { status: 'unsupported', detail: `${ctx.control.oracle} confirms Python verifier functions; ${file.split('/').pop()} is not one (code embedded in task JSON has no control case for this rule)` };
+  const line = num(ctx.control.line) ?? ctx.finding.range.start.line;
+  let slice: Slice | undefined;
+  try {
+    slice = await slicePython(file, { qualname: str(ctx.control.qualname), line });
+  } catch (e) {
+    return { status: 'unsupported', detail: `the verifier module could not be read or sliced: ${(e as Error).message}` };
+  }
+  if (!slice) {
+    try {
+      slice = await slicePython(file, { module: true });
+    } catch {
+      slice = undefined;
+    }
+    if (!slice) return { status: 'unsupported', detail: `no function encloses line ${line} of ${file}` };
+  }
+  const params = slice.info.params.filter((p) => !p.startsWith('*'));
+  return { file, line, slice, params: slice.info.isMethod ? params.slice(1) : params };
+}
+
+export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, extra: Partial<PyCallCase> = {}): PyCallCase {
+  const selfSpec = w.self ?? { $double: 'self', attrs: (ctx.control.selfAttrs as Record<string, Spec> | undefined) ?? {} };
+  return {
+    id,
+    modules: t.slice.modules,
+    entry: { module: t.slice.entryModule, qualname: t.slice.qualname },
+    ...(t.slice.info.isMethod ? { self: selfSpec } : {}),
+    args: w.args,
+    ...(w.kwargs ? { kwargs: w.kwargs } : {}),
+    ...(w.stubTools ? { stubTools: w.stubTools } : {}),
+    ...(w.servers ? { servers: w.servers } : {}),
+    traceFiles: t.slice.traceFiles,
+    timeoutMs: ctx.timeoutMs,
+    ...extra,
+  };
+}
+
+/** Entry objects of the suites that route to this function (adapter binding). */
+export function boundEntries(project: Project | undefined, file: string, qualname: string): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const suite of project?.suites ?? []) {
+    for (const task of suite.tasks) {
+      for (const e of task.entries) {
+        if (e.binding && e.binding.file === file && e.binding.qualname === qualname && e.ref.value && typeof e.ref.value === 'object') {
+          out.push(e.ref.value as Record<string, unknown>);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function isLambda(v: unknown): v is string {
+  return typeof v === 'string' && /^\s*lambda\b/.test(v);
+}
+
+/** Values tried for an item field, first = base. Lambdas are valid so the path goes past `eval`. */
+const FIELD_POOL: Record<string, unknown[]> = {
+  find: ['lambda key, value: True', 'lambda key, value: key.endswith("name")'],
+  key: ['state.name', 'lambda key: key'],
+  value: ['expected', null],
+  pred: ['lambda key, value: key == value'],
+  pattern: ['.*'],
+  args: [['expected']],
+};
+const OTHER_POOL: unknown[] = ['state.name', ['state.name', 'main.name'], null, 1];
+
+/** The source text of the flagged function (for usage-based witness synthesis). */
+export function functionSource(t: Target): string {
+  const m = t.slice.modules.find((x) => x.filename === t.file);
+  return m ? m.source.split('\n').slice(t.slice.info.startLine - 1, t.slice.info.endLine).join('\n') : '';
+}
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A stub tool name used when the command comes from a parameter (argv witness). */
+export const WITNESS_TOOL = 'vaudit-witness-tool';
+export const WITNESS_PORT = 18765;
+
+/** How a non-item parameter is used, from the function's own text. */
+export function paramUsage(code: string, p: string): 'argv' | 'argvString' | 'cwd' | 'url' | 'host' | 'port' | 'path' | undefined {
+  const P = esc(p);
+  if (new RegExp(String.raw`://[^\s'"{}]*:\{\s*${P}\s*\}`).test(code) || /^port$/i.test(p)) return 'port';
+  if (new RegExp(String.raw`\b(?:run|call|check_call|check_output|Popen|create_subprocess_exec)\(\s*\*?${P}\b(?!\s*[\[.(])`).test(code)) {
+    return new RegExp(String.raw`shell\s*=\s*True`).test(code) ? 'argvString' : 'argv';
+  }
+  if (new RegExp(String.raw`\bcwd\s*=\s*${P}\b`).test(code)) return 'cwd';
+  if (new RegExp(String.raw`\b(?:get|post|put|head|request|urlopen|delete|patch)\(\s*${P}\b`).test(code)) return 'url';
+  if (new RegExp(String.raw`\b(?:connect|create_connection)\(\s*\(\s*${P}\b`).test(code)) return 'host';
+  if (/(^|_)(path|file|filename|fname|tex|pdf|dir|directory|folder|project|root)(_|$)/i.test(p)) return 'path';
+  return undefined;
+}
+
+/** Default argument for a parameter that is not an item dict; with what it needs (stubs, servers). */
+export function paramWitness(code: string, p: string): { value: unknown; stubTools?: Record<string, string>; servers?: Witness['servers'] } {
+  switch (paramUsage(code, p)) {
+    case 'argv':
+      return { value: [WITNESS_TOOL, 'main.tex'] };
+    case 'argvString':
+      return { value: `${WITNESS_TOOL} main.tex` };
+    case 'cwd':
+      return { value: '.' };
+    case 'url':
+      return { value: `http://127.0.0.1:${WITNESS_PORT}/state` };
+    case 'host':
+      return { value: '127.0.0.1' };
+    case 'port':
+      return { value: WITNESS_PORT };
+    case 'path':
+      return { value: /dir|folder|project|root/i.test(p) ? '.' : './main.tex' };
+    default:
+      return { value: undefined };
+  }
+}
+
+/** Item (entry-like dict) witnesses: bound entries as is, then with the optional fields toggled;
+ *  without entries, a base item built from the keys the function reads, each field varied in turn. */
+export function itemWitnesses(t: Target, ctx: OracleContext, limit = 16): Array<Record<string, unknown>> {
+  const items: Array<Record<string, unknown>> = [];
+  const seen = new Set<string>();
+  const push = (o: Record<string, unknown>) => {
+    const k = JSON.stringify(o);
+    if (!seen.has(k) && items.length < limit) {
+      seen.add(k);
+      items.push(o);
+    }
+  };
+  const firstParam = t.params[0];
+  const keys = firstParam ? (t.slice.info.reads[firstParam]?.keys ?? []) : [];
+  const pool = (k: string) => FIELD_POOL[k] ?? OTHER_POOL;
+  const entries = boundEntries(ctx.project, t.file, t.slice.qualname);
+  const bases = entries.length ? entries : [Object.fromEntries(keys.map((k) => [k, pool(k)[0]]))];
+  for (const b of bases) push(b);
+  for (const b of bases) {
+    for (const k of new Set([...keys, ...Object.keys(b)])) {
+      for (const v of pool(k)) if (JSON.stringify(v) !== JSON.stringify(b[k])) push({ ...b, [k]: v });
+      if (k in b) {
+        const { [k]: _drop, ...rest } = b;
+        push(rest);
+      }
+    }
+    // every field but `value` set to None, then absent (neither selector given)
+    const others = Object.keys(b).filter((k) => k !== 'value' && k !== 'type');
+    if (others.length > 1) {
+      push({ ...b, ...Object.fromEntries(others.map((k) => [k, null])) });
+      push(Object.fromEntries(Object.entries(b).filter(([k]) => !others.includes(k))));
+    }
+    // absence requests with each selector: `value: null` with and without `find`
+    if ('value' in b || keys.includes('value')) {
+      push({ ...b, value: null });
+      if ('find' in b) {
+        const { find: _f, ...rest } = b;
+        push({ ...rest, value: null });
+      }
+    }
+  }
+  return items;
+}
+
+/** A state mapping in which the item's key is present (and keys built from its lambdas' constants). */
+export function presentState(item: Record<string, unknown>, value: unknown = 'present'): Record<string, unknown> {
+  const st: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) {
+    if (typeof v === 'string' && !isLambda(v) && k !== 'value' && k !== 'type') st[v] = value;
+  }
+  const key = item.key;
+  const find = item.find;
+  if (isLambda(find) || isLambda(key)) {
+    for (const c of stringConstants(`${String(find ?? '')} ${String(key ?? '')}`)) {
+      st[`obj.(1,)${c}`] = value;
+      st[c] = value;
+    }
+  }
+  if (Object.keys(st).length === 0) st['state.name'] = value;
+  return st;
+}
+
+export function stringConstants(code: string): string[] {
+  const out: string[] = [];
+  const re = /(['"])((?:\\.|(?!\1).)*)\1/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(code))) if (m[2] && m[2].length > 1 && !out.includes(m[2])) out.push(m[2]);
+  return out;
+}
+
+/** Is parameter i an item dict (string keys read on it), as opposed to a tool argv, a path…? */
+function isItemParam(t: Target, i: number): boolean {
+  const p = t.params[i];
+  return !!p && (t.slice.info.reads[p]?.keys.length ?? 0) > 0;
+}
+
+/** Values tried for a parameter nothing else tells about. */
+const GENERIC_POOL: unknown[] = [
+  ['state.name', 'main.name'],
+  'state.name',
+  null,
+  { 'state.name': 'present' },
+  [{ $double: 'object', attrs: { name: 'state.name', value: 'expected' } }],
+  '{"state.name": "present"}',
+  0,
+];
+
+/** Witnesses for the flagged function: explicit ones, else the cross product (capped) of candidate
+ *  values per parameter: item dicts for (item, state, …) functions with matching states,
+ *  usage-based values (argv, cwd, url, host, path), and a small generic pool otherwise. */
+export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witness[] {
+  const explicit = ctx.control.witnesses as Witness[] | undefined;
+  if (Array.isArray(explicit) && explicit.length) return explicit.map((w) => ({ ...w, label: w.label ?? `arguments ${show(w.args)}` }));
+  const code = functionSource(t);
+  const fixed = t.params.map((p) => paramWitness(code, p));
+  const servers = fixed.find((f) => f.servers?.length)?.servers;
+  const itemMode = isItemParam(t, 0) || boundEntries(ctx.project, t.file, t.slice.qualname).length > 0;
+  const items: Array<Record<string, unknown> | undefined> = itemMode ? itemWitnesses(t, ctx) : [undefined];
+  let combos: unknown[][] = [];
+  for (const it of items) {
+    let partial: unknown[][] = [[]];
+    t.params.forEach((p, i) => {
+      let cands: unknown[];
+      if (i === 0 && it !== undefined) cands = [it];
+      else if (fixed[i]!.value !== undefined) cands = [fixed[i]!.value];
+      else if (i === 1 && it !== undefined) cands = [{}, presentState(it)];
+      else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, (FIELD_POOL[k] ?? OTHER_POOL)[0]]))];
+      else cands = GENERIC_POOL;
+      partial = partial.flatMap((a) => cands.map((c) => [...a, c]));
+    });
+    combos.push(...partial);
+  }
+  if (combos.length > cap) {
+    // keep a spread: every k-th combination
+    const step = combos.length / cap;
+    combos = Array.from({ length: cap }, (_, i) => combos[Math.floor(i * step)]!);
+  }
+  return combos.map((args) => ({
+    label: t.params.length ? t.params.map((p, i) => `${p}=${show(args[i])}`).join(', ') : 'no arguments',
+    args,
+    ...(servers ? { servers } : {}),
+  }));
+}
+
+export function executedLine(r: CaseResult | undefined, file: string, line: number): boolean {
+  return !!r && (r.lines[file] ?? []).includes(line);
+}
+
+export interface EmbeddedFacts {
+  code: string;
+  language: 'python' | 'regex';
+  role: string;
+  /** The entry object the code belongs to (for its expected `value`). */
+  entry?: Record<string, unknown>;
+}
+
+/** The code embedded in a JSON string that a JSON-file finding points into (via the project's suites),
+ *  or the code the rule put in `control.code` / `control.pattern`. */
+export function embeddedAt(ctx: OracleContext): EmbeddedFacts | undefined {
+  const explicit = str(ctx.control.code) ?? str(ctx.control.pattern);
+  if (explicit !== undefined)
+    return { code: explicit, language: str(ctx.control.pattern) !== undefined && str(ctx.control.code) === undefined ? 'regex' : 'python', role: str(ctx.control.role) ?? '' };
+  const off = ctx.finding.range.start.offset;
+  for (const suite of ctx.project?.suites ?? []) {
+    for (const task of suite.tasks) {
+      if (task.file.path !== ctx.finding.file) continue;
+      for (const e of task.entries) {
+        for (const code of e.embedded) {
+          if (code.ref.start <= off && off < code.ref.end) {
+            return { code: code.code, language: code.language, role: code.role, entry: e.ref.value as Record<string, unknown> };
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Positional parameter names of a lambda's source text (best effort, for witness shapes). */
+export function lambdaParams(code: string): string[] {
+  const m = /^\s*\(?\s*lambda\s*([^:]*):/.exec(code);
+  if (!m) return [];
+  return m[1]!
+    .split(',')
+    .map((s) => s.trim().replace(/=.*$/, '').trim())
+    .filter((s) => s && !s.startsWith('*'));
+}
