@@ -1,0 +1,60 @@
+/**
+ * The reviewed-findings gate on real code: vaudit (the real CLI, default options) on every suite in
+ * ../shared/corpora must report exactly the findings listed in test/corpora/<name>.expected.tsv, each
+ * with a reviewed reason. Update with `node scripts/corpora-diff.mjs [--write] <name>`.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as corpora from '../../scripts/corpora-diff.mjs';
+
+interface Entry {
+  rule: string;
+  file: string;
+  line: number;
+  reason?: string;
+  message?: string;
+}
+const lib = corpora as {
+  corporaRoot(): string | undefined;
+  corpusNames(root: string): string[];
+  expectedFile(name: string): string;
+  readExpected(file: string): { entries: Entry[]; problems: string[] };
+  runVaudit(dir: string): Entry[];
+  diffFindings(expected: Entry[], actual: Entry[]): { added: Entry[]; lost: Entry[]; matched: Entry[] };
+  formatDiff(d: { added: Entry[]; lost: Entry[] }): string;
+};
+
+/** Suites whose findings nobody has reviewed yet: skipped, never accepted as they are. */
+const PENDING_REVIEW: Record<string, string> = {
+  spider2v: 'pending review of its findings (helper "osworld" owns test/corpora/spider2v.expected.tsv)',
+};
+
+const root = lib.corporaRoot();
+
+const title = root ? 'real corpora' : 'real corpora: skipped, ../shared/corpora is absent (set VAUDIT_CORPORA or work inside the workplace)';
+
+describe.skipIf(!root)(title, () => {
+  const names = root ? lib.corpusNames(root) : [];
+
+  it('finds the suites', () => {
+    expect(names).toContain('scienceboard');
+  });
+
+  for (const name of names) {
+    const file = lib.expectedFile(name);
+    const pending = !existsSync(file) ? PENDING_REVIEW[name] : undefined;
+    if (pending) {
+      it.skip(`${name}: ${pending}`, () => {});
+      continue;
+    }
+    it(`${name}: vaudit reports exactly the reviewed findings`, { timeout: 900_000 }, () => {
+      expect(existsSync(file), `no ${path.relative(process.cwd(), file)}: review the findings on ${name} and list them`).toBe(true);
+      const { entries, problems } = lib.readExpected(file);
+      expect(problems, 'malformed or unreviewed lines').toEqual([]);
+      const diff = lib.diffFindings(entries, lib.runVaudit(path.join(root!, name)));
+      const shown = lib.formatDiff(diff);
+      expect(shown, `findings differ from ${path.basename(file)} (+ unlisted, - no longer reported)`).toBe('');
+    });
+  }
+});
