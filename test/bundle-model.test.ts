@@ -121,7 +121,7 @@ describe('settlement and result use', () => {
 });
 
 describe('cost', () => {
-  it('models a 60-check bundle quickly', () => {
+  it('models a 60-check bundle (cost: bench/bundle-cost.mjs)', () => {
     const one = (i: number) => `{ id: 'c${i}', kind: 'external', requiredTools: ['gcc'], async evaluate({ artifact, publicInput }, runtime) {
       const { files } = artifact;
       const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'c${i}', args: ['-c', 'main.c'], files: { 'main.c': files['main.c'] }, stdin: JSON.stringify(publicInput.cases) });
@@ -129,12 +129,8 @@ describe('cost', () => {
       return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };
     } }`;
     const text = wrap(Array.from({ length: 60 }, (_, i) => one(i)).join(',\n'));
-    model(text); // warm
-    const t0 = performance.now();
     const m = model(text)!;
-    const ms = performance.now() - t0;
     expect(m.checks).toHaveLength(60);
     expect(m.checks.every((c) => c.toolRuns.length === 1 && c.toolRuns[0]!.inputs.every((i) => i.origin.kind !== 'derived'))).toBe(true);
-    expect(ms).toBeLessThan(400);
   });
 });

@@ -451,9 +451,7 @@ export default defineCorrectnessModel({
           req.onStdout?.(chunk);
         },
       });
-    const t0 = performance.now();
     const res = await runBundleCases(host, cases, new Map([[file, b]]), { batchSize: 120 });
-    expect(performance.now() - t0).toBeLessThan(20_000);
     expect(host.records).toHaveLength(1);
     expect(host.records[0]!.stdoutBytes).toBeGreaterThan(2_000_000);
     expect([...res.values()].filter((r) => r.status === 'returned' && r.result?.verdict === 'pass' && r.runs.length === 120)).toHaveLength(120);
@@ -490,9 +488,7 @@ export default defineCorrectnessModel({
     const spinAsync: Finding = { ...ok, control: { ...ok.control!, checkId: 'spin-async', checkIndex: 0 } };
     const spinSync: Finding = { ...ok, control: { ...ok.control!, checkId: 'spin-sync', checkIndex: 1 } };
     const host = createHost({ root: dir });
-    const t0 = performance.now();
     await confirmBundleFindings([spinAsync, spinSync, ok], undefined, { host, timeoutMs: 300 });
-    const ms = performance.now() - t0;
     // After an await: only the host's wall-clock limit ends it — its non-result passes through.
     expect(spinAsync.confirmation).toMatchObject({ status: 'timeout' });
     expect(spinAsync.confirmation!.detail).toMatch(/wall-clock limit/);
@@ -501,8 +497,7 @@ export default defineCorrectnessModel({
     expect(spinSync.confirmation).toMatchObject({ status: 'timeout' });
     expect(spinSync.confirmation!.detail).toMatch(/synchronous endless loop/);
     expect(ok.confirmation).toMatchObject({ status: 'confirmed' });
-    console.log(`[bench] hanging checks: ${ms.toFixed(0)} ms, ${host.records.length} children`);
-    expect(ms).toBeLessThan(10_000);
+    // Each hang cost one bound, not the test's: the other cases answered (the vitest timeout catches a stall).
     expect(alive('harness.mjs')).toEqual([]);
   }, 30_000);
 

@@ -79,7 +79,6 @@ for (const { level, skip } of levels) {
       const r = await host.run({ caseId: 'loop', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 700 });
       expect(r.record.outcome).toBe('timeout');
       expect(r.record.isolation).toBe(level);
-      expect(r.record.durationMs).toBeLessThan(5000);
       expect(await noneLeft(marker)).toEqual([]);
     });
 
@@ -107,7 +106,7 @@ for (const { level, skip } of levels) {
       const r = await host.run({ caseId: 'orphans', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 5000 });
       expect(r.record.outcome).toBe('executed');
       expect(r.stdout.toString()).toBe('bye\n');
-      expect(r.record.durationMs).toBeLessThan(4000);
+      // The children sleep 120 s: a host that waited for them would exceed the test's own timeout.
       expect(await noneLeft(marker)).toEqual([]);
     });
 

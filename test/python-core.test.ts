@@ -88,10 +88,9 @@ describe('project: imports, call resolution, swallowing, binding', () => {
   });
 });
 
-describe('speed', () => {
-  // Measured standalone (bench/pyright-compare.mjs): ≈120 ms warm for 7,700 lines. CI machines are shared
-  // (2 cores), so the test bound only catches pathological regressions (e.g. a quadratic flow pass).
-  it('analyses ≈8,000 lines of real Python in bounded time once warm', async () => {
+describe('large real modules', () => {
+  // Speed is measured by bench/pyright-compare.mjs and bench/static-pass.mjs, never asserted here.
+  it('analyses ≈8,000 lines of real Python and frees every tree', async () => {
     const stdlib = '/root/.pyenv/versions/3.11.7/lib/python3.11';
     let texts: string[];
     try {
@@ -99,18 +98,14 @@ describe('speed', () => {
     } catch {
       texts = [readFileSync(path.resolve(import.meta.dirname, '../fixtures/demo-suite/verifier/chimerax/mixin.py'), 'utf8').repeat(150)];
     }
-    const run = async () => {
-      const t0 = performance.now();
-      for (const t of texts) {
-        const a = await analysePython(t);
-        a.unboundReads();
-        a.tree.delete();
-      }
-      return performance.now() - t0;
-    };
-    await run();
-    const ms = await run();
-    expect(ms).toBeLessThan(2000);
+    let lines = 0;
+    for (const t of texts) {
+      const a = await analysePython(t);
+      expect(Array.isArray(a.unboundReads())).toBe(true);
+      lines += t.split('\n').length;
+      a.tree.delete();
+    }
+    expect(lines).toBeGreaterThan(5000);
   });
 });
 
