@@ -17,7 +17,10 @@ it('standalone validators give the same verdicts and errors as live ajv on every
     const pre = createRequire(import.meta.url)(file) as Record<string, ((d: unknown) => boolean) & { errors?: unknown[] | null }>;
     const live = liveValidators();
     expect(typeof pre.schemaHash).toBe('string');
-    const tasks = listFiles(path.resolve(import.meta.dirname, '../fixtures')).filter((f) => f.endsWith('.json') && f.includes('/tasks/'));
+    // the demo suite and every rule's fixtures (rules/<id>/fixtures)
+    const tasks = ['../fixtures', '../rules']
+      .flatMap((d) => listFiles(path.resolve(import.meta.dirname, d)))
+      .filter((f) => f.endsWith('.json') && f.includes('/tasks/'));
     expect(tasks.length).toBeGreaterThan(30);
     let invalid = 0;
     for (const t of tasks) {
