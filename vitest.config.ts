@@ -1,10 +1,36 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `fast` (the default `npm test`, the edit loop: unit, rule fixtures, executed docs,
+ * CLI basics) and `slow` (tests that start many real processes: control cases, the hostile host
+ * battery, the language server, pre-commit, SARIF validation, the real corpora). `npm run test:all`
+ * and `.ci/run` run both. Speed is measured in bench/, never asserted in a test.
+ */
+const slow = [
+  'test/confirm-bundle.test.ts',
+  'test/confirm-fixtures.test.ts',
+  'test/confirm-corpus.test.ts',
+  'test/host-hostile.test.ts',
+  'test/hostile-suite.test.ts',
+  'test/baseline-cli.test.ts',
+  'test/cli-changed.test.ts',
+  'test/cli-shard-merge.test.ts',
+  'test/lsp-server.test.ts',
+  'test/lsp-perf.test.ts',
+  'test/sarif-validate.test.ts',
+  'test/precommit-hook.test.ts',
+  'test/report-audit.test.ts',
+  'test/corpora/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: slow } },
+      { extends: true, test: { name: 'slow', include: slow } },
+    ],
   },
 });

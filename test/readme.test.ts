@@ -17,7 +17,8 @@ it('README documents the two fresh-clone commands that package.json defines', ()
   const readme = readFileSync(path.resolve(import.meta.dirname, '../README.md'), 'utf8');
   const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8'));
   expect(readme).toContain('npm ci && npm run demo');
-  expect(readme).toContain('npm ci && npm test');
+  expect(readme).toContain('npm ci && npm run test:all');
   expect(pkg.scripts.demo).toContain('fixtures/demo-suite');
-  expect(pkg.scripts.test).toContain('vitest run');
+  expect(pkg.scripts['test:all']).toMatch(/vitest run$/); // every project: what .ci/run runs
+  expect(pkg.scripts.test).toContain('vitest run --project fast');
 });
