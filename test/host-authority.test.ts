@@ -72,11 +72,28 @@ describe('isolation policy', () => {
     }
   });
 
-  it('auto without a requirement uses the process level when bwrap is absent, and says so', async () => {
+  it('auto without bwrap does not run suite code: sandbox with the reason and the install hint', async () => {
     const host = createHost({ root, isolation: 'auto', helpers: { bwrap: null } });
     const r = await host.run({ caseId: 'c', ruleId: 'r', toolId: 'true', args: [] });
-    expect(r.record.outcome).toBe('executed');
-    expect(r.record.isolation).toBe('process');
+    expect(r.record.outcome).toBe('sandbox');
+    expect(r.record.detail).toMatch(/bubblewrap is not installed/);
+    expect(r.record.hint).toMatch(/apt-get install bubblewrap/);
+    expect(r.record.hint).toMatch(/--isolation process/);
+    expect(r.record).toMatchObject({ policy: 'auto', suiteCode: true, isolation: 'none' });
+  });
+
+  it('auto without bwrap runs a case with no suite code (a parse) at the process level, and records it', async () => {
+    const host = createHost({ root, isolation: 'auto', helpers: { bwrap: null } });
+    const r = await host.run({ caseId: 'c', ruleId: 'r', toolId: 'true', args: [], suiteCode: false });
+    expect(r.record).toMatchObject({ outcome: 'executed', isolation: 'process', policy: 'auto', suiteCode: false });
+    const strict = createHost({ root, isolation: 'bwrap', helpers: { bwrap: null } });
+    expect((await strict.run({ caseId: 'c', ruleId: 'r', toolId: 'true', args: [], suiteCode: false })).record.outcome).toBe('sandbox');
+  });
+
+  it('process isolation is an explicit choice, recorded in the run', async () => {
+    const host = createHost({ root, isolation: 'process', helpers: { bwrap: null } });
+    const r = await host.run({ caseId: 'c', ruleId: 'r', toolId: 'true', args: [] });
+    expect(r.record).toMatchObject({ outcome: 'executed', isolation: 'process', policy: 'process', suiteCode: true, network: 'shared' });
   });
 
   it.skipIf(!HAS_BWRAP)('a sandbox that cannot be set up is sandbox, not a tool exit', async () => {

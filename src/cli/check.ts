@@ -111,10 +111,19 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
     }
     if (o.shard) findings = shardFindings(findings, o.shard);
     let runs: RunRecordSummary[] | undefined;
+    let isolation: string | undefined;
     if (o.confirm) {
       const confirm = await loadConfirm();
       if (!result.project) throw new Error('confirmation needs the parsed project');
-      const r = await confirm(findings, result.project, { jobs: o.jobs, timeoutMs: o.confirmTimeout, isolation: o.isolation, root: io.cwd, progress: io.isTTY ? io.stderr : undefined });
+      isolation = o.isolation ?? result.confirmConfig?.isolation ?? 'auto';
+      const r = await confirm(findings, result.project, {
+        jobs: o.jobs ?? result.confirmConfig?.jobs,
+        timeoutMs: o.confirmTimeout ?? result.confirmConfig?.timeoutMs,
+        isolation,
+        requireIsolation: result.confirmConfig?.requireIsolation,
+        root: io.cwd,
+        progress: io.isTTY ? io.stderr : undefined,
+      });
       runs = r.runs;
     }
     const shown = o.quiet ? findings.filter((f) => f.severity === 'error') : findings;
@@ -125,6 +134,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       rules,
       suppressedCount: result.suppressed.length,
       runs,
+      isolation,
       toolVersion: VERSION,
       color: o.color ?? (io.isTTY && !process.env.NO_COLOR),
       baseline: baselineInfo,

@@ -73,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--rule <ids...>', 'run only these rules')
     .option('--jobs <n>', 'parallel control-case workers', intArg('--jobs'))
     .option('--confirm-timeout <ms>', 'wall-clock bound of one control case', intArg('--confirm-timeout'))
-    .addOption(new Option('--isolation <level>', 'control-case isolation').choices(['auto', 'bwrap', 'process']))
+    .addOption(new Option('--isolation <level>', "control-case isolation: auto (default; bubblewrap, else the suite's code is not run), bwrap, or process (explicit; not a sandbox)").choices(['auto', 'bwrap', 'process']))
     .option('--color', 'force colour')
     .option('--no-color', 'disable colour')
     .option('--cache', 'reuse the previous result when no input, rule or config changed')

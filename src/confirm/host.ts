@@ -20,7 +20,13 @@
  *    read-write, no network (empty net namespace), no host HOME.
  *  - `process`: a detached process group, env allowlist, prlimit, private cwd/HOME/TMPDIR. It does
  *    NOT contain file-system writes or network access; records say so (`network: 'shared'`).
- * A policy that requires bwrap on a machine without it yields `sandbox`, never a silent downgrade.
+ *
+ * Policy (issue 17): code from the linted tree (verifier modules, bundles) and from its task files
+ * (lambdas, expressions) is untrusted. `auto` (the default) and `bwrap` run such code only under
+ * bubblewrap; without it the run is `sandbox` with the reason and the install hint, never a silent
+ * downgrade. Process isolation for suite code is an explicit choice (`isolation: 'process'`). A run
+ * that executes no suite code (`suiteCode: false`: vaudit's own code parsing untrusted text, git)
+ * may use the process level under `auto`; its record says so.
  *
  * Outcomes: executed (ran to exit, any exit code) | verifierUnavailable | timeout | crash (spawn
  * failure, or death by a signal the host did not send) | sandbox (required isolation missing or
@@ -92,6 +98,12 @@ export interface RunRequest {
   limits?: Limits;
   /** Stream stdout chunks as they arrive (bounded bytes only). */
   onStdout?: (chunk: Buffer) => void;
+  /**
+   * Whether the run executes code from the linted suite (verifier sources, bundles, task lambdas).
+   * Default true: only a caller that runs nothing but vaudit's own code on the suite's text (a
+   * compile, a regex parse) or a trusted tool (git) says false.
+   */
+  suiteCode?: boolean;
 }
 
 export interface RunRecord {
@@ -104,6 +116,10 @@ export interface RunRecord {
   resolvedPath?: string;
   sha256?: string;
   argv: string[];
+  /** The policy the run was asked for (`auto`, `bwrap`, `process`). */
+  policy: IsolationPolicy;
+  /** Whether the run executed code from the linted suite (see RunRequest.suiteCode). */
+  suiteCode: boolean;
   isolation: IsolationLevel | 'none';
   network: 'none' | 'shared';
   limits: Limits | 'unavailable';
@@ -119,6 +135,8 @@ export interface RunRecord {
   sweptProcesses: number;
   startedAt: string;
   detail?: string;
+  /** What the user can do about a `sandbox` outcome (install bubblewrap, or choose process isolation). */
+  hint?: string;
 }
 
 export interface RunResult {
@@ -140,6 +158,13 @@ export interface HostOptions {
 }
 
 const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** Why an untrusted run did not start without bubblewrap (the reason a user sees). */
+export const NO_BWRAP_REASON = 'bubblewrap is not installed';
+/** What to do about it. */
+export const NO_BWRAP_HINT =
+  "install bubblewrap (e.g. 'apt-get install bubblewrap'), or choose process isolation explicitly with --isolation process " +
+  "(not a sandbox: the suite's code could then write files and use the network)";
 const MARKER_VAR = 'VAUDIT_RUN_MARKER';
 
 function sha256File(path: string): string {
@@ -162,6 +187,16 @@ function systemHelper(name: string): string | undefined {
   for (const d of ['/usr/bin', '/bin', '/usr/sbin', '/usr/local/bin']) {
     const p = join(d, name);
     if (isExecutableFile(p)) return p;
+  }
+  return undefined;
+}
+
+/** Find an executable on a PATH string (absolute directories only). */
+function onPath(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const p = join(dir, name);
+    if (isExecutableFile(p)) return realpathSync(p);
   }
   return undefined;
 }
@@ -231,18 +266,24 @@ export class Host {
     this.policy = opts.isolation ?? 'auto';
     this.requireIsolation = opts.requireIsolation ?? false;
     this.searchPath = opts.searchPath ?? process.env.PATH ?? SYSTEM_PATH;
-    this.bwrapPath = opts.helpers?.bwrap === null ? undefined : (opts.helpers?.bwrap ?? systemHelper('bwrap'));
+    // bubblewrap is found on PATH (like the tools), so a user (or a test) can hide it.
+    this.bwrapPath = opts.helpers?.bwrap === null ? undefined : (opts.helpers?.bwrap ?? onPath('bwrap', this.searchPath));
     this.prlimitPath = opts.helpers?.prlimit === null ? undefined : (opts.helpers?.prlimit ?? systemHelper('prlimit'));
   }
 
-  /** The isolation level runs will use, or a reason why the policy cannot be met. */
-  level(): { level: IsolationLevel } | { sandbox: string } {
-    const wantBwrap = this.policy === 'bwrap' || (this.policy === 'auto' && (this.bwrapPath !== undefined || this.requireIsolation));
-    if (wantBwrap) {
-      if (!this.bwrapPath) return { sandbox: 'isolation policy requires bubblewrap (bwrap), which is not installed on this machine' };
-      return { level: 'bwrap' };
-    }
-    return { level: 'process' };
+  /**
+   * The isolation level a run will use, or why it must not start. Suite code (the default) runs
+   * under bubblewrap unless the policy is `process`; a run without suite code may fall back to the
+   * process level under `auto` (not under `bwrap` or `requireIsolation`).
+   */
+  level(suiteCode = true): { level: IsolationLevel } | { sandbox: string; hint: string } {
+    if (this.policy === 'process') return { level: 'process' };
+    if (this.bwrapPath) return { level: 'bwrap' };
+    if (this.policy === 'auto' && !suiteCode && !this.requireIsolation) return { level: 'process' };
+    const why = suiteCode
+      ? `${NO_BWRAP_REASON}; vaudit does not run the suite's code without a sandbox`
+      : `${NO_BWRAP_REASON} and isolation policy '${this.policy}' requires it`;
+    return { sandbox: why, hint: NO_BWRAP_HINT };
   }
 
   /** Resolve a tool id: `<root>/.toolchain/bin/<id>` first, then PATH. `undefined` when unresolvable. */
@@ -328,6 +369,8 @@ export class Host {
       ruleId: req.ruleId,
       toolId: req.toolId,
       argv: [req.toolId, ...req.args],
+      policy: this.policy,
+      suiteCode: req.suiteCode ?? true,
       isolation: 'none',
       network: 'shared',
       limits: 'unavailable',
@@ -357,8 +400,11 @@ export class Host {
     record.sha256 = tool.sha256;
     record.argv = [tool.resolvedPath, ...req.args];
 
-    const lvl = this.level();
-    if ('sandbox' in lvl) return finish('sandbox', lvl.sandbox);
+    const lvl = this.level(req.suiteCode ?? true);
+    if ('sandbox' in lvl) {
+      record.hint = lvl.hint;
+      return finish('sandbox', lvl.sandbox);
+    }
     const level = lvl.level;
     record.isolation = level;
     record.network = level === 'bwrap' ? 'none' : 'shared';

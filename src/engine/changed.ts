@@ -33,6 +33,7 @@ export async function changedSince(rev: string, cwd: string): Promise<ChangedFil
         caseId: 'changed-since',
         ruleId: 'cli',
         toolId: 'git',
+        suiteCode: false,
         args: ['-C', cwd, ...args],
         env: { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
         timeoutMs: 60_000,

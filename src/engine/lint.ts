@@ -14,7 +14,9 @@ import { languageOf, loadText, type FileProblem } from './load.js';
 import { loadRules } from './registry.js';
 import { buildIndexes, contextRoot, runPass } from './pass.js';
 import { rel } from './paths.js';
-import { ConfigResolver, CONFIG_FILE } from '../config/load.js';
+import { ConfigResolver, CONFIG_FILE, type VauditConfig } from '../config/load.js';
+
+type ResolvedConfirmConfig = NonNullable<VauditConfig['confirm']>;
 import { createPythonProject } from '../lang/python/project.js';
 
 export { UNUSED_SUPPRESSION_RULE, INTERNAL_ERROR_RULE, fillTemplate, compareFindings } from './pass.js';
@@ -57,6 +59,8 @@ export interface LintResult {
   targets: string[];
   /** Configs in effect (absolute paths). */
   configs: string[];
+  /** The `confirm` section of the first input's config (isolation policy, bounds). */
+  confirmConfig?: ResolvedConfirmConfig;
   dispose(): void;
 }
 
@@ -143,6 +147,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
     project,
     targets: [...reportOn].sort(),
     configs: [...new Set([...files.keys()].map((f) => configs.forFile(f).path).filter((p): p is string => !!p))],
+    confirmConfig: firstCfg.config.confirm,
     stats: {
       files: reportOn.size + problems.length,
       tasks,

@@ -1,6 +1,7 @@
 /** GitHub Actions workflow commands (`::error file=…,line=…::message`), escaped per the runner's rules. */
 import type { ReportInput } from './model.js';
 import { relPath } from './model.js';
+import { isolationLines, isolationSummary } from './isolation.js';
 
 export function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -30,6 +31,11 @@ export function formatGithub(input: ReportInput): string {
     let msg = f.message;
     if (f.confirmation) msg += `\nConfirmation: ${f.confirmation.status}${f.confirmation.observed ? ` — ${f.confirmation.observed}` : ''}`;
     lines.push(`::${cmd} ${props.join(',')}::${escapeData(msg)}`);
+  }
+  const iso = isolationSummary(input);
+  if (iso) {
+    // Only what needs attention: suite code run without a sandbox, control cases not run.
+    for (const l of isolationLines(iso).warn) lines.push(`::warning title=vaudit isolation::${escapeData(l)}`);
   }
   return lines.join('\n') + (lines.length ? '\n' : '');
 }

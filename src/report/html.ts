@@ -54,6 +54,7 @@ export function formatHtml(input: ReportInput): string {
   parts.push(`<h1>${esc(a.title)}</h1>`, '<h2>Scope</h2>', `<p>${esc(scopeSentence(a))}</p>`, `<p id="totals">${esc(totalsSentence(a))}</p>`);
   if (a.shard) parts.push(`<p class="muted">This report covers shard ${a.shard.index} of ${a.shard.total}; merge the shards with <code>vaudit merge</code>.</p>`);
   if (a.controlRuns !== undefined) parts.push(`<p>Control cases: ${a.controlRuns} run${a.controlRuns === 1 ? '' : 's'} executed by the host.</p>`);
+  for (const l of a.isolation ?? []) parts.push(`<p class="isolation">${esc(l)}</p>`);
   if (a.baseline) {
     parts.push(`<p>Baseline: ${a.baseline.matched} finding${a.baseline.matched === 1 ? '' : 's'} matched the baseline and are not listed.</p>`);
     if (a.baseline.stale.length) {

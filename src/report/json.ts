@@ -4,6 +4,7 @@
  */
 import type { ReportInput } from './model.js';
 import { countBySeverity, relPath } from './model.js';
+import { isolationSummary } from './isolation.js';
 
 export const JSON_REPORT_VERSION = 1;
 
@@ -11,6 +12,7 @@ export function toJsonReport(input: ReportInput) {
   const sev = countBySeverity(input.findings);
   const confirmations: Record<string, number> = {};
   for (const f of input.findings) if (f.confirmation) confirmations[f.confirmation.status] = (confirmations[f.confirmation.status] ?? 0) + 1;
+  const isolation = isolationSummary(input);
   return {
     version: JSON_REPORT_VERSION,
     tool: { name: 'vaudit', version: input.toolVersion },
@@ -24,6 +26,7 @@ export function toJsonReport(input: ReportInput) {
       findings: { total: sev.error + sev.warning, error: sev.error, warning: sev.warning },
       suppressed: input.suppressedCount,
       confirmations,
+      ...(isolation ? { isolation } : {}),
       durationMs: Math.round(input.stats.durationMs),
       ...(input.baseline ? { baseline: input.baseline } : {}),
     },

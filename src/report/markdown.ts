@@ -10,6 +10,7 @@ import type { Finding } from '../engine/types.js';
 import type { Project } from '../engine/project.js';
 import type { ReportInput } from './model.js';
 import { countBySeverity, relPath } from './model.js';
+import { isolationLines, isolationSummary } from './isolation.js';
 
 export const NO_FAMILY = '(no family)';
 
@@ -52,6 +53,8 @@ export interface Audit {
   shard?: ReportInput['shard'];
   toolVersion: string;
   controlRuns?: number;
+  /** What control cases ran under and what did not run (issue 17), as sentences. */
+  isolation?: string[];
 }
 
 /** Families per file: a task file's own family; a verifier module gets the families of the tasks routed to it. */
@@ -219,6 +222,12 @@ export function buildAudit(input: ReportInput): Audit {
     shard: input.shard,
     toolVersion: input.toolVersion,
     controlRuns: input.runs?.length,
+    isolation: (() => {
+      const iso = isolationSummary(input);
+      if (!iso) return undefined;
+      const { info, warn } = isolationLines(iso);
+      return [...info, ...warn.map((w) => `⚠ ${w}`)];
+    })(),
   };
 }
 
@@ -255,6 +264,7 @@ export function formatMarkdown(input: ReportInput): string {
   const out: string[] = [`# ${a.title}`, '', '## Scope', '', scopeSentence(a), '', totalsSentence(a)];
   if (a.shard) out.push('', `This report covers shard ${a.shard.index} of ${a.shard.total}; merge the shards with \`vaudit merge\`.`);
   if (a.controlRuns !== undefined) out.push('', `Control cases: ${plural(a.controlRuns, 'run')} executed by the host.`);
+  for (const l of a.isolation ?? []) out.push('', mdCell(l));
   if (a.baseline) {
     out.push('', `Baseline: ${plural(a.baseline.matched, 'finding')} matched the baseline and ${a.baseline.matched === 1 ? 'is' : 'are'} not listed.`);
     for (const s of a.baseline.stale) out.push(`- Stale baseline entry: \`${mdCell(s.file)}\` ${mdCell(s.ruleId)} (${s.count} fewer); rewrite it with \`--baseline-write\`.`);

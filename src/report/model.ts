@@ -18,6 +18,8 @@ export interface ReportInput {
   suppressedCount: number;
   /** Run records of control cases, when --confirm ran. */
   runs?: RunRecordSummary[];
+  /** The isolation policy control cases ran under (`auto`, `bwrap`, `process`), when --confirm ran. */
+  isolation?: string;
   toolVersion: string;
   /** Colour output (stylish). */
   color?: boolean;

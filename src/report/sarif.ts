@@ -3,6 +3,7 @@
  * rule ids with help text, partialFingerprints, confirmation in properties.
  */
 import { pathToFileURL } from 'node:url';
+import { isolationSummary } from './isolation.js';
 import type { ReportInput } from './model.js';
 import { relPath } from './model.js';
 import { renderRuleMarkdown } from './rule-docs.js';
@@ -92,7 +93,7 @@ export function toSarif(input: ReportInput) {
         originalUriBaseIds: { '%SRCROOT%': { uri: rootUri } },
         columnKind: 'utf16CodeUnits',
         results,
-        ...(input.runs ? { properties: { controlCaseRuns: input.runs } } : {}),
+        ...(input.runs ? { properties: { controlCaseIsolation: isolationSummary(input), controlCaseRuns: input.runs } } : {}),
       },
     ],
   };

@@ -1,6 +1,9 @@
 /** ESLint-style grouped output; colour only when asked (TTY and no NO_COLOR). */
 import type { ReportInput } from './model.js';
 import { countBySeverity, relPath } from './model.js';
+import { isolationLines, isolationSummary } from './isolation.js';
+
+const RESULT_STATUSES = new Set(['confirmed', 'refuted', 'unreached']);
 
 const C = {
   red: (s: string) => `\x1b[31m${s}\x1b[39m`,
@@ -31,7 +34,9 @@ export function formatStylish(input: ReportInput): string {
       const conf = f.confirmation;
       if (conf) {
         const status = conf.status === 'confirmed' ? c.red('confirmed') : conf.status === 'refuted' ? c.green('refuted') : c.yellow(conf.status);
-        const bits = [conf.witness && `witness: ${conf.witness}`, conf.observed && `observed: ${conf.observed}`, conf.runId && `run ${conf.runId}`].filter(Boolean);
+        // A non-result says why (a sandbox reason, a missing module): the reason is the news.
+        const why = !RESULT_STATUSES.has(conf.status) && conf.detail ? conf.detail : undefined;
+        const bits = [why, conf.witness && `witness: ${conf.witness}`, conf.observed && `observed: ${conf.observed}`, conf.runId && `run ${conf.runId}`].filter(Boolean);
         out.push(`  ${' '.repeat(locW)}  ${c.dim('↳')} ${status}${bits.length ? c.dim(` — ${bits.join('; ')}`) : ''}`);
       }
     }
@@ -59,6 +64,12 @@ function summaryLines(input: ReportInput, c: typeof C): string[] {
   }
   const confirmed = input.findings.filter((f) => f.confirmation?.status === 'confirmed').length;
   if (input.runs) out.push(c.dim(`  ${confirmed} confirmed by control cases (${input.runs.length} run${input.runs.length === 1 ? '' : 's'}).`));
+  const iso = isolationSummary(input);
+  if (iso) {
+    const { info, warn } = isolationLines(iso);
+    for (const l of info) out.push(c.dim(`  ${l}`));
+    for (const l of warn) out.push(c.bold(c.yellow(`⚠ ${l}`)));
+  }
   return out;
 }
 
