@@ -136,3 +136,47 @@ def anywhere():
     a.tree.delete();
   });
 });
+
+describe('path correlation: two tests of one pure condition are one fact', () => {
+  it('binds under the first test and reads under the second (platform aliases, hasattr, module constants)', async () => {
+    const ok = [
+      'import platform\ndef f(p):\n    name = platform.system()\n    if name == "Linux":\n        import a\n    elif name == "Windows":\n        import b\n    if name == "Windows":\n        return b.x\n    if name == "Linux":\n        return a.x\n',
+      'def f(self):\n    if hasattr(self, "h"):\n        s = self.h.t\n        self.h.t = 1\n    self.go()\n    if hasattr(self, "h"):\n        self.h.t = s\n',
+      'import sys\nDEBUG = False\ndef f():\n    if DEBUG:\n        t = 1\n    if DEBUG:\n        return t\n',
+      'import os\ndef f():\n    if os.name == "nt":\n        return 0\n    else:\n        import pwd\n    if os.name != "nt":\n        return pwd.x\n',
+    ];
+    for (const code of ok) expect(await unbound(code), code).toEqual([]);
+    // a write to the attribute between the tests ends the fact; a value excluded by the first test is unbound
+    expect(await unbound('def f(self):\n    if hasattr(self, "h"):\n        s = 1\n        del self.h\n    if hasattr(self, "h"):\n        return s\n')).toEqual(['6:s:maybe']);
+    expect(await unbound('import platform\ndef f():\n    n = platform.system()\n    if n == "Linux":\n        import a\n    if n == "Darwin":\n        return a.x\n')).toEqual(['7:a:unbound']);
+  });
+  it('runs loops over provably non-empty iterables at least once and knows the first pass', async () => {
+    const ok = [
+      'def f():\n    for _ in range(3):\n        r = 1\n    return r\n',
+      'def f(c):\n    b = None\n    for i in range(9):\n        for k in range(b or 0, 1024):\n            b = k\n        if k == b:\n            break\n',
+      'def f(xs):\n    for i, x in enumerate(xs):\n        if i == 0:\n            c = x\n        c.go()\n',
+      'def f(xs):\n    if len(xs) > 0:\n        for x in xs:\n            y = x\n        return y\n',
+    ];
+    for (const code of ok) expect(await unbound(code), code).toEqual([]);
+    expect(await unbound('def f(n):\n    for _ in range(n):\n        r = 1\n    return r\n')).toEqual(['4:r:maybe']);
+    expect(await unbound('def f(xs):\n    for i, x in enumerate(xs):\n        if i > 0:\n            c = x\n        c.go()\n')).toEqual(['5:c:maybe']);
+  });
+  it('reports the platform conditions guarding a node', async () => {
+    const a = await analysePython('import platform\nos_name = platform.system()\ndef f():\n    if os_name == "Linux":\n        return 1\n    elif os_name in ("Windows", "Darwin"):\n        return 2\n    return 3\n');
+    const ret = (line: number) => findLine(a, line);
+    expect(a.conditionGuards(ret(5)!)).toEqual([{ atom: 'platform.system()', platform: true, oneOf: ['Linux'] }]);
+    expect(a.conditionGuards(ret(7)!)).toEqual([{ atom: 'platform.system()', platform: true, oneOf: ['Windows', 'Darwin'] }]);
+    expect(a.conditionGuards(ret(8)!)).toEqual([]);
+    a.tree.delete();
+  });
+});
+
+function findLine(a: PythonAnalysis, line: number) {
+  let hit: import('../src/lang/python/tree.js').PyNode | undefined;
+  const visit = (n: import('../src/lang/python/tree.js').PyNode) => {
+    if (!hit && n.type === 'return_statement' && a.line(n) === line) hit = n;
+    n.children.forEach(visit);
+  };
+  visit(a.ast);
+  return hit;
+}

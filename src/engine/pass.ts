@@ -390,10 +390,26 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     }
   }
 
-  // 6. order + fingerprints
+  // 6. order, one finding per (rule, file, range, message), fingerprints
   kept.sort(compareFindings);
-  assignFingerprints(kept, cwd, files);
-  return { findings: kept, suppressed };
+  const unique = dedupeFindings(kept);
+  assignFingerprints(unique, cwd, files);
+  return { findings: unique, suppressed };
+}
+
+/** Drop repeats of a finding (same rule, file, range and message): a rule visiting one
+ *  spot twice (a node reached from two entries, two layers) reports it once. */
+export function dedupeFindings(sorted: Finding[]): Finding[] {
+  const out: Finding[] = [];
+  const key = (f: Finding) => `${f.ruleId}\0${f.file}\0${f.range.start.offset}:${f.range.end.offset}\0${f.range.start.line}:${f.range.start.column}-${f.range.end.line}:${f.range.end.column}\0${f.pointer ?? ''}\0${f.message}`;
+  const seen = new Set<string>();
+  for (const f of sorted) {
+    const k = key(f);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(f);
+  }
+  return out;
 }
 
 

@@ -9,8 +9,9 @@ import { type PyNode, type NodeLike, convertTree, locate, field, fields, named, 
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
 import { type Def, type FlowResult, runFlow, handlerTypes, constKind } from './flow.js';
 import { PYTHON_BUILTINS } from './builtins.js';
+import { Conditions, type ValueSet, subsetOf } from './conditions.js';
 import type {
-  CallInfo, ClassInfo, FunctionInfo, HandlerInfo, ImportInfo, NoneWitness, PythonAnalysis, Swallow, UnboundRead,
+  CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HandlerInfo, ImportInfo, NoneWitness, PythonAnalysis, Swallow, UnboundRead,
 } from './types.js';
 
 /** Callbacks into the project for cross-file questions. */
@@ -45,6 +46,7 @@ export class Analysis implements PythonAnalysis {
   readonly ast: PyNode;
   readonly root;
   private _scopes?: ScopeTable;
+  private _conditions?: Conditions;
   private _flow?: FlowResult;
   private _unbound?: UnboundRead[];
   private _functions?: FunctionInfo[];
@@ -105,6 +107,11 @@ export class Analysis implements PythonAnalysis {
     return this.scopes.module;
   }
 
+  /** Pure conditions (platform, module constants, hasattr) of this unit and the branches guarding a node. */
+  get conditions(): Conditions {
+    return (this._conditions ??= new Conditions(this.text, this.scopes));
+  }
+
   get flow(): FlowResult {
     if (!this._flow) {
       const table = this.scopes;
@@ -114,6 +121,7 @@ export class Analysis implements PythonAnalysis {
         isBuiltin: (n) => PYTHON_BUILTINS.has(n),
         staticTruth: (n) => this.staticTruth(n),
         isNoReturnCall: (call, scope) => this.isNoReturnCall(call, scope),
+        atomTest: (n) => this.conditions.test(n),
       });
     }
     return this._flow;
@@ -159,7 +167,8 @@ export class Analysis implements PythonAnalysis {
           const rebound = top && bs.some((b) => b.node.start > top!.end);
           const state = top && !rebound ? flow.defState.get(top)! : flow.moduleEnd;
           const end = state.get(`${sc.id}:${r.name}`);
-          if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name) && !this.sameGuard(r.node, bs.map((b) => b.node))) {
+          if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name) && !this.sameGuard(r.node, bs.map((b) => b.node))
+            && !this.guardedLikeBinding(r.node, bs.map((b) => b.node)) && !this.boundAtEveryCall(r.node, `${sc.id}:${r.name}`)) {
             out.push({ node: r.node, name: r.name, kind: 'maybe', qualname, scope: r.scope });
           }
         }
@@ -197,6 +206,63 @@ export class Analysis implements PythonAnalysis {
     const mine = this.guards(read);
     if (mine.size === 0) return false;
     return bindings.some((b) => [...this.guards(b)].some((g) => mine.has(g)));
+  }
+
+  /** The read runs only where one of the name's module-level bindings ran: that binding sits directly in
+   *  if/elif/else branches over pure atoms (the platform, a module constant), and the read — or every
+   *  reference to the plain function holding it, up to three calls out — sits under constraints on the
+   *  same atoms that imply the binding's (`if platform_name == "Linux": import pyatspi` and a read under
+   *  `os_name = platform.system(); if os_name == "Linux":`, or in a helper only called there). */
+  private guardedLikeBinding(read: PyNode, bindings: PyNode[]): boolean {
+    for (const b of bindings) {
+      const g = this.conditions.guards(b);
+      if (!g.exact || g.fn || !g.constraints.size) continue;
+      if (this.impliedAt(read, g.constraints, 0, new Set())) return true;
+    }
+    return false;
+  }
+  private impliedAt(n: PyNode, need: Map<string, ValueSet>, depth: number, seen: Set<PyNode>): boolean {
+    const g = this.conditions.guards(n);
+    if ([...need].every(([atom, v]) => { const have = g.constraints.get(atom); return !!have && subsetOf(have, v); })) return true;
+    const fn = g.fn;
+    if (!fn || depth >= 3 || seen.has(fn) || fn.parent?.type === 'decorated_definition') return false;
+    seen.add(fn);
+    const refs = this.referencesOf(fn);
+    return refs.length > 0 && refs.every((ref) => this.impliedAt(ref, need, depth + 1, seen));
+  }
+  /** Reads of a function's name outside its own body (calls, callbacks), in this module. */
+  private referencesOf(fn: PyNode): PyNode[] {
+    const nm = field(fn, 'name');
+    const sc = nm ? this.scopes.bindingScope.get(nm) : undefined;
+    if (!nm || !sc) return [];
+    const name = this.src(nm);
+    if ((sc.bindings.get(name)?.length ?? 0) !== 1) return [];
+    return this.scopes.reads.filter((r) => r.name === name && !(r.node.start >= fn.start && r.node.end <= fn.end) && resolveScope(r.scope, name) === sc).map((r) => r.node);
+  }
+  conditionGuards(n: NodeLike): ConditionGuard[] {
+    const p = this.node(n);
+    if (!p) return [];
+    const out: ConditionGuard[] = [];
+    const show = (v: string) => (v.startsWith('s:') ? v.slice(2) : v);
+    for (const [atom, v] of this.conditions.guards(p).constraints) {
+      const platform = this.conditions.isPlatformAtom(atom);
+      out.push('in' in v ? { atom, platform, oneOf: [...v.in].map(show) } : { atom, platform, noneOf: [...v.notIn].map(show) });
+    }
+    return out;
+  }
+
+  /** A global read in a plain module-level function whose every reference is a module-level call made
+   *  where the global is already bound on every path (`CONFIG = load()` then `main()`). */
+  private boundAtEveryCall(read: PyNode, key: string): boolean {
+    const fn = this.functionAt(read);
+    if (!fn || fn.scope.parent?.kind !== 'module' || fn.decorators.length) return false;
+    const refs = this.referencesOf(fn.node);
+    if (!refs.length) return false;
+    return refs.every((ref) => {
+      const st = this.flow.callState.get(ref);
+      const defs = st?.get(key);
+      return !!defs && ![...defs].some((d) => d.kind === 'unbound');
+    });
   }
 
   private inFunction(n: PyNode): boolean {

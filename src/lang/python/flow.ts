@@ -11,9 +11,17 @@
  * propagation knows, e.g., that `raw_key` is still None on a path.
  */
 import { type PyNode, field, fields, named, unparen, firstNamed } from './tree.js';
-import { type Scope, type ScopeTable, type BindingKind, isComprehension, resolveScope } from './scopes.js';
+import { type Scope, type ScopeTable, type BindingKind, isComprehension, resolveScope, withItemValues } from './scopes.js';
+import { type AtomTest, type ValueSet, ANY, caseOf, intersect, isEmptySet, hasattrAtom } from './conditions.js';
 
-export type DefKind = BindingKind | 'unbound' | 'narrow';
+export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
+
+/** What an if-chain over a pure atom established: for each branch that completes, the atom's
+ *  values on it and the state at its end (a later test of the atom keeps the consistent branches). */
+export interface FactInfo {
+  atom: string;
+  cases: Array<{ desc: ValueSet; end: Map<string, Set<Def>> }>;
+}
 
 export interface Def {
   id: number;
@@ -30,6 +38,8 @@ export interface Def {
   /** For `narrow` defs: what the condition established, and the defs it refined. */
   narrowed?: 'none' | 'not-none' | 'truthy';
   base?: Def[];
+  /** For `fact` defs (state key `#<atom>`): the correlation recorded by an if-chain. */
+  fact?: FactInfo;
 }
 
 type State = Map<string, Set<Def>> | null;
@@ -47,6 +57,8 @@ export interface FlowResult {
   moduleEnd: Map<string, Set<Def>> | null;
   /** State of the module body where each module-level `def`/`class` statement runs. */
   defState: Map<PyNode, Map<string, Set<Def>>>;
+  /** State of the module body at each module-level call of a name (`main()`), keyed by the callee identifier. */
+  callState: Map<PyNode, Map<string, Set<Def>>>;
 }
 
 export interface FlowEnv {
@@ -57,6 +69,8 @@ export interface FlowEnv {
   staticTruth(n: PyNode): boolean | undefined;
   /** True when a call never returns (sys.exit, a local function that always raises…). */
   isNoReturnCall(call: PyNode, scope: Scope): boolean;
+  /** The condition as a test of a pure atom (platform, module constant, hasattr), or undefined. */
+  atomTest?(n: PyNode): AtomTest | undefined;
 }
 
 const CATCH_ALL = new Set(['Exception', 'BaseException']);
@@ -66,7 +80,7 @@ export function runFlow(env: FlowEnv): FlowResult {
   const src = (n: PyNode) => text.slice(n.start, n.end);
   let nextId = 1;
   const unboundDefs = new Map<string, Def>();
-  const res: FlowResult = { readDefs: new Map(), reachable: new Set(), defAt: new Map(), classFallback: new Set(), moduleEnd: null, defState: new Map() };
+  const res: FlowResult = { readDefs: new Map(), reachable: new Set(), defAt: new Map(), classFallback: new Set(), moduleEnd: null, defState: new Map(), callState: new Map() };
   const keyOf = (s: Scope, name: string) => `${s.id}:${name}`;
   const unbound = (key: string, name: string): Def => {
     let d = unboundDefs.get(key);
@@ -80,6 +94,10 @@ export function runFlow(env: FlowEnv): FlowResult {
   let loops: Array<{ breaks: State[]; conts: State[] }> = [];
   let excs: State[][] = [];
   let finals: State[][] = [];
+  /** Loop indexes (`for i in range(…)`, `for i, x in enumerate(…)`) whose first pass is running (`first`) or not. */
+  let iterFacts: Array<{ def: Def; start: number; first: boolean }> = [];
+  /** The fact def each if-statement recorded per atom (reused across passes so loops reach a fixpoint). */
+  const factDefs = new Map<PyNode, Map<string, Def>>();
 
   const get = (s: Map<string, Set<Def>>, key: string, name: string): Set<Def> => s.get(key) ?? new Set([unbound(key, name)]);
   const setKey = (s: State, key: string, defs: Set<Def>): State => {
@@ -140,6 +158,10 @@ export function runFlow(env: FlowEnv): FlowResult {
     if (!r) return;
     res.reachable.add(id);
     if (r.inAnnotation) return;
+    if (unitKind === 'module' && active.size === 1 && id.field === 'function' && id.parent?.type === 'call') {
+      const prev = res.callState.get(id);
+      res.callState.set(id, prev ? join(prev, s)! : s);
+    }
     const sc = resolveScope(r.scope, r.name);
     if (!sc || !active.has(sc)) return;
     let defs = get(s, keyOf(sc, r.name), r.name);
@@ -304,14 +326,188 @@ export function runFlow(env: FlowEnv): FlowResult {
     return setKey(s, t.key, new Set(base));
   };
 
+  const nameOfKey = (k: string) => k.slice(k.indexOf(':') + 1);
+
+  /** Keep, for a test of a pure atom, only the definitions that reach along branches of an earlier
+   *  if-chain over the same atom that agree with the test's outcome (null: no branch agrees). */
+  const factOf = (s: State, atom: string): FactInfo | undefined => {
+    const fs = s?.get(`#${atom}`);
+    if (!fs || fs.size !== 1) return undefined;
+    const f = fs.values().next().value!;
+    return f.kind === 'fact' ? f.fact : undefined;
+  };
+  const restrictByFact = (s: State, atom: string, want: ValueSet): State => {
+    if (!s) return s;
+    const fact = factOf(s, atom);
+    if (!fact) return s;
+    const f = { fact };
+    const cons: FactInfo['cases'] = [];
+    const incons: FactInfo['cases'] = [];
+    for (const c of f.fact.cases) (isEmptySet(intersect(c.desc, want)) ? incons : cons).push(c);
+    if (!incons.length) return s;
+    if (!cons.length) return null;
+    const keys = new Set<string>();
+    for (const c of f.fact.cases) for (const k of c.end.keys()) if (!k.startsWith('#')) keys.add(k);
+    let out: State = s;
+    for (const k of keys) {
+      const cur = get(s, k, nameOfKey(k));
+      const good = new Set<Def>();
+      for (const c of cons) for (const d of get(c.end, k, nameOfKey(k))) good.add(d);
+      const kept = [...cur].filter((d) => good.has(d) || !incons.some((c) => get(c.end, k, nameOfKey(k)).has(d)));
+      if (kept.length && kept.length < cur.size) out = setKey(out, k, new Set(kept));
+    }
+    return out;
+  };
+
+  /** Record, after an if-chain, what each completed branch established about the pure atoms it tests. */
+  const recordFacts = (n: PyNode, conds: Array<PyNode | undefined>, outs: State[], joined: State): State => {
+    if (!joined || !env.atomTest) return joined;
+    const tests = conds.map((c) => (c ? env.atomTest!(unparen(c)) : undefined));
+    let out: State = joined;
+    for (const atom of new Set(tests.filter((t): t is AtomTest => !!t).map((t) => t.atom))) {
+      // `hasattr(o, "a")` stays one fact only while no branch writes `o.a`
+      if (atom.startsWith('hasattr(') && writesAttr(n, atom)) continue;
+      let running: ValueSet = ANY;
+      const cases: FactInfo['cases'] = [];
+      const branches: string[] = [];
+      outs.forEach((o, i) => {
+        const t = tests[i];
+        const desc = t && t.atom === atom ? intersect(running, caseOf(t, true)) : running;
+        if (t && t.atom === atom) running = intersect(running, caseOf(t, false));
+        if (!o || isEmptySet(desc)) return;
+        // an earlier fact over the atom splits this branch further (keeps both correlations)
+        const old = factOf(o, atom);
+        if (old && old.cases.length * outs.length <= 32) {
+          old.cases.forEach((oc, j) => {
+            const d = intersect(desc, oc.desc);
+            const end = isEmptySet(d) ? null : restrictByFact(o, atom, d);
+            if (end) { cases.push({ desc: d, end }); branches.push(`${i}:${j}`); }
+          });
+        } else { cases.push({ desc, end: o }); branches.push(`${i}`); }
+      });
+      let perNode = factDefs.get(n);
+      if (!perNode) factDefs.set(n, (perNode = new Map()));
+      let d = perNode.get(atom);
+      if (!d) perNode.set(atom, (d = { id: nextId++, key: `#${atom}`, name: atom, kind: 'fact', node: null, fact: { atom, cases: [] } }));
+      // merge with what an earlier pass over this statement recorded (loop bodies, finally blocks)
+      const prev = d.fact!.cases as Array<FactInfo['cases'][number] & { branch?: string }>;
+      cases.forEach((c, j) => {
+        const old = prev.find((p) => p.branch === branches[j]);
+        if (old) old.end = join(old.end, c.end) ?? old.end;
+        else prev.push({ ...c, branch: branches[j] });
+      });
+      out = setKey(out, `#${atom}`, new Set([d]));
+    }
+    return out;
+  };
+
+  const writesAttr = (n: PyNode, atom: string): boolean => {
+    let found = false;
+    const walkW = (x: PyNode) => {
+      if (found) return;
+      if (x.type === 'assignment' || x.type === 'augmented_assignment' || x.type === 'delete_statement' || x.type === 'call') {
+        const t = x.type === 'call' ? src(field(x, 'function') ?? x) : '';
+        if (t === 'setattr' || t === 'delattr') {
+          const obj = named(field(x, 'arguments') ?? x)[0];
+          if (obj && atom.startsWith(`hasattr(${src(obj)},`)) found = true;
+        }
+        const targets = x.type === 'delete_statement' ? named(x) : x.type === 'call' ? [] : [field(x, 'left')].filter((y): y is PyNode => !!y);
+        const check = (tg: PyNode) => {
+          const u = unparen(tg);
+          if (u.type === 'attribute') {
+            const o = field(u, 'object');
+            const a = field(u, 'attribute');
+            if (o && a && hasattrAtom(src(o), src(a)) === atom) found = true;
+          } else if (['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'expression_list'].includes(u.type)) named(u).forEach(check);
+        };
+        targets.forEach(check);
+      }
+      for (const c of x.children) if (c.named) walkW(c);
+    };
+    walkW(n);
+    return found;
+  };
+
+  /** Truth of `i == k` (and `<`, `>`, `!=`, `not i`) for a loop index on its first pass or a later one. */
+  const iterTruth = (n: PyNode, s: State): boolean | undefined => {
+    if (!s || !iterFacts.length) return undefined;
+    let id: PyNode | undefined;
+    let op = '';
+    let k = 0;
+    if (n.type === 'identifier') { id = n; op = 'truthy'; }
+    else if (n.type === 'not_operator') {
+      const a = unparen(field(n, 'argument') ?? firstNamed(n)!);
+      if (a?.type === 'identifier') { id = a; op = 'falsy'; }
+    } else if (n.type === 'comparison_operator') {
+      const kids = named(n).map(unparen);
+      const ops = n.children.filter((c) => !c.named);
+      if (kids.length === 2 && ops.length === 1 && kids[0]!.type === 'identifier' && kids[1]!.type === 'integer') {
+        id = kids[0];
+        op = ops[0]!.type;
+        k = Number(src(kids[1]!).replace(/_/g, ''));
+      }
+    }
+    if (!id) return undefined;
+    const t = trackedKey(id);
+    if (!t) return undefined;
+    const defs = get(s, t.key, src(id));
+    if (defs.size !== 1) return undefined;
+    const d = defs.values().next().value!;
+    const f = [...iterFacts].reverse().find((x) => x.def === d);
+    if (!f) return undefined;
+    if (f.first) {
+      const v = f.start;
+      switch (op) {
+        case 'truthy': return v !== 0;
+        case 'falsy': return v === 0;
+        case '==': return v === k;
+        case '!=': return v !== k;
+        case '<': return v < k;
+        case '<=': return v <= k;
+        case '>': return v > k;
+        case '>=': return v >= k;
+      }
+      return undefined;
+    }
+    // later passes: the index is at least start + 1
+    const lo = f.start + 1;
+    switch (op) {
+      case 'truthy': return lo > 0 ? true : undefined;
+      case 'falsy': return lo > 0 ? false : undefined;
+      case '==': return k < lo ? false : undefined;
+      case '!=': return k < lo ? true : undefined;
+      case '<': return k <= lo ? false : undefined;
+      case '<=': return k < lo ? false : undefined;
+      case '>': return k < lo ? true : undefined;
+      case '>=': return k <= lo ? true : undefined;
+    }
+    return undefined;
+  };
+
+  /** `"name" in locals()` / `"name" not in locals()`. */
+  const localsTest = (n: PyNode): { name: string; positive: boolean } | undefined => {
+    const kids = named(n).map(unparen);
+    const ops = n.children.filter((c) => !c.named).map((c) => c.type);
+    if (kids.length !== 2 || (ops.join(' ') !== 'in' && ops.join(' ') !== 'not in')) return undefined;
+    const c = callParts(kids[1]!);
+    if (!c || c.fn !== 'locals' || c.args.length || kids[0]!.type !== 'string') return undefined;
+    const m = /^(['"])(\w+)\1$/.exec(src(kids[0]!));
+    return m ? { name: m[2]!, positive: ops.join(' ') === 'in' } : undefined;
+  };
+
   /** Evaluate a condition; returns the states where it is true / false (null = impossible). */
   const evalCond = (n0: PyNode, s: State): [State, State] => {
     if (!s) return [null, null];
     const n = unparen(n0);
-    const st = env.staticTruth(n);
+    const st = env.staticTruth(n) ?? iterTruth(n, s);
     if (st !== undefined) {
       const s1 = evalExpr(n, s);
       return st ? [s1, null] : [null, s1];
+    }
+    const at = env.atomTest?.(n);
+    if (at) {
+      const s1 = evalExpr(n, s);
+      return [restrictByFact(s1, at.atom, caseOf(at, true)), restrictByFact(s1, at.atom, caseOf(at, false))];
     }
     switch (n.type) {
       case 'not_operator': {
@@ -362,6 +558,19 @@ export function runFlow(env: FlowEnv): FlowResult {
         const kids = named(n);
         const ops = n.children.filter((c) => !c.named);
         const s1 = evalExpr(n, s);
+        const local = localsTest(n);
+        if (local) {
+          // `"x" in locals()`: x is bound exactly when the test is true
+          const sc = curScope(n);
+          const key = keyOf(sc, local.name);
+          const defs = s1 ? get(s1, key, local.name) : undefined;
+          if (s1 && defs && active.has(sc)) {
+            const bound = new Set([...defs].filter((d) => d.kind !== 'unbound'));
+            const t = bound.size ? setKey(s1, key, bound) : null;
+            const f = setKey(s1, key, new Set([unbound(key, local.name)]));
+            return local.positive ? [t, f] : [f, t];
+          }
+        }
         if (kids.length === 2 && ops.length === 1) {
           const op = ops[0]!.type;
           const [a, b] = [unparen(kids[0]!), unparen(kids[1]!)];
@@ -374,6 +583,221 @@ export function runFlow(env: FlowEnv): FlowResult {
     }
     const s1 = evalExpr(n, s);
     return [s1, s1];
+  };
+
+ // ---- loops: indexes, non-empty iterables, integer bounds ------------------------------
+  const intLit = (n: PyNode): number | undefined => {
+    const u = unparen(n);
+    if (u.type === 'integer') { const v = Number(src(u).replace(/_/g, '')); return Number.isFinite(v) ? v : undefined; }
+    if (u.type === 'unary_operator' && src(u).startsWith('-')) { const a = firstNamed(u); const v = a ? intLit(a) : undefined; return v === undefined ? undefined : -v; }
+    return undefined;
+  };
+  const callParts = (n: PyNode): { fn: string; args: PyNode[]; kw: Map<string, PyNode> } | undefined => {
+    const u = unparen(n);
+    if (u.type !== 'call') return undefined;
+    const fn = field(u, 'function');
+    const al = field(u, 'arguments');
+    if (!fn || !al || al.type !== 'argument_list') return undefined;
+    const args: PyNode[] = [];
+    const kw = new Map<string, PyNode>();
+    for (const a of named(al)) {
+      if (a.type === 'comment') continue;
+      if (a.type === 'keyword_argument') { const k = field(a, 'name'); const v = field(a, 'value'); if (k && v) kw.set(src(k), v); }
+      else if (a.type === 'list_splat' || a.type === 'dictionary_splat') return undefined;
+      else args.push(a);
+    }
+    return { fn: src(fn), args, kw };
+  };
+  /** `for i in range(k, …)` / `for i, x in enumerate(…, k)`: the index identifier and its first value (step 1). */
+  const loopIndex = (left: PyNode, right: PyNode): { id: PyNode; start: number } | undefined => {
+    const c = callParts(right);
+    if (!c) return undefined;
+    if (c.fn === 'range' && left.type === 'identifier' && c.args.length >= 1 && c.args.length <= 2) {
+      const start = c.args.length === 2 ? intLit(c.args[0]!) : 0;
+      return start === undefined ? undefined : { id: left, start };
+    }
+    if (c.fn === 'enumerate' && c.args.length >= 1) {
+      const st = c.kw.get('start') ?? c.args[1];
+      const start = st ? intLit(st) : 0;
+      const l = unparen(left);
+      const first = (l.type === 'pattern_list' || l.type === 'tuple_pattern' || l.type === 'tuple') ? named(l)[0] : undefined;
+      return start !== undefined && first?.type === 'identifier' ? { id: first, start } : undefined;
+    }
+    return undefined;
+  };
+  /** Lower (`lo`) or upper (`hi`) bound of an integer expression, following local definitions; null when
+   *  the expression holds no usable value on any path (only falsy ones, with `skipFalsy`). */
+  const bound = (e: PyNode, dir: 'lo' | 'hi', depth: number, skipFalsy = false): number | null | undefined => {
+    if (depth > 10) return undefined;
+    const u = unparen(e);
+    const lit = intLit(u);
+    if (lit !== undefined) return skipFalsy && lit === 0 ? null : lit;
+    const pick = (vals: Array<number | null | undefined>): number | null | undefined => {
+      if (vals.some((v) => v === undefined)) return undefined;
+      const nums = vals.filter((v): v is number => v !== null);
+      if (!nums.length) return null;
+      return dir === 'lo' ? Math.min(...nums) : Math.max(...nums);
+    };
+    if (u.type === 'boolean_operator') {
+      const op = u.children.find((c) => c.field === 'operator')?.type;
+      const l = field(u, 'left');
+      const r = field(u, 'right');
+      if (op !== 'or' || !l || !r) return undefined;
+      return pick([bound(l, dir, depth + 1, true), bound(r, dir, depth + 1, skipFalsy)]);
+    }
+    if (u.type === 'conditional_expression') {
+      const kids = named(u);
+      return kids.length === 3 ? pick([bound(kids[0]!, dir, depth + 1, skipFalsy), bound(kids[2]!, dir, depth + 1, skipFalsy)]) : undefined;
+    }
+    if (u.type === 'binary_operator') {
+      const op = u.children.find((c) => c.field === 'operator')?.type;
+      const l = field(u, 'left');
+      const r = field(u, 'right');
+      if (!l || !r || (op !== '+' && op !== '-')) return undefined;
+      const a = bound(l, dir, depth + 1);
+      const b = bound(r, op === '+' ? dir : dir === 'lo' ? 'hi' : 'lo', depth + 1);
+      if (typeof a !== 'number' || typeof b !== 'number') return undefined;
+      return op === '+' ? a + b : a - b;
+    }
+    if (u.type !== 'identifier') return undefined;
+    const defs = res.readDefs.get(u);
+    if (!defs) return undefined;
+    const vals: Array<number | null | undefined> = [];
+    const ofDef = (d: Def): void => {
+      if (d.kind === 'unbound') return;
+      if (d.kind === 'narrow') { if (d.narrowed === 'none' && skipFalsy) return; for (const b of d.base ?? []) ofDef(b); if (!d.base?.length) vals.push(undefined); return; }
+      if (skipFalsy && (constKind(d, text) === 'none' || isFalsyConst(d, text))) return;
+      if ((d.kind === 'assign' || d.kind === 'annassign') && d.value && !d.index?.length) return void vals.push(bound(d.value, dir, depth + 1, skipFalsy));
+      if (d.kind === 'for' && d.value && !d.index?.length) {
+        const c = callParts(d.value);
+        if (c?.fn === 'range' && c.args.length >= 1 && c.args.length <= 2) {
+          if (dir === 'lo') return void vals.push(c.args.length === 2 ? bound(c.args[0]!, 'lo', depth + 1) : 0);
+          const hi = bound(c.args[c.args.length - 1]!, 'hi', depth + 1);
+          return void vals.push(typeof hi === 'number' ? hi - 1 : undefined);
+        }
+      }
+      vals.push(undefined);
+    };
+    for (const d of defs) ofDef(d);
+    return pick(vals);
+  };
+  /** The iterable yields at least one item: a non-empty literal, `range(a, b)` with a < b provable, … */
+  const nonEmpty = (e: PyNode, depth: number, seen: Set<PyNode>): boolean => {
+    const u = unparen(e);
+    if (depth > 6 || seen.has(u)) return false;
+    seen.add(u);
+    if (nonEmptyLiteral(u)) return true;
+    if (u.type === 'string') return !u.children.some((c) => c.type === 'interpolation') && /^[a-zA-Z]*(['"]{3}|['"])[\s\S]+\1$/.test(src(u));
+    if (u.type === 'dictionary' || u.type === 'set') return named(u).some((k) => k.type !== 'comment' && k.type !== 'dictionary_splat' && k.type !== 'list_splat');
+    const c = callParts(u);
+    if (c) {
+      if (c.fn === 'range' && c.args.length >= 1 && c.args.length <= 3) {
+        if (c.args.length === 3 && !((intLit(c.args[2]!) ?? 0) > 0)) return false;
+        if (c.args.length === 1) { const lo = bound(c.args[0]!, 'lo', 0); return typeof lo === 'number' && lo >= 1; }
+        const hiStart = bound(c.args[0]!, 'hi', 0);
+        const loStop = bound(c.args[1]!, 'lo', 0);
+        return typeof hiStart === 'number' && typeof loStop === 'number' && hiStart < loStop;
+      }
+      if (['enumerate', 'reversed', 'sorted', 'list', 'tuple', 'iter'].includes(c.fn) && c.args[0]) return nonEmpty(c.args[0], depth + 1, seen);
+      return false;
+    }
+    if (u.type === 'identifier') {
+      const defs = res.readDefs.get(u);
+      if (!defs || !defs.size) return false;
+      if (testedTruthy(u, defs)) return true;
+      return [...defs].every((d) => (d.kind === 'assign' || d.kind === 'annassign') && !!d.value && !d.index?.length && nonEmpty(d.value, depth + 1, seen));
+    }
+    return false;
+  };
+
+  /** The name was tested truthy (`if xs:`, `if len(xs) > 0:`, `if xs and …:`) by an `if` whose true
+   *  branch holds this read, and it still holds the same definitions (a non-empty collection). */
+  const testedTruthy = (id: PyNode, defs: Set<Def>): boolean => {
+    const name = src(id);
+    for (let c: PyNode = id, p = id.parent; p; c = p, p = p.parent) {
+      if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'class_definition') return false;
+      if (p.type !== 'if_statement' && p.type !== 'elif_clause') continue;
+      if (c.field !== 'consequence') continue;
+      const cond = field(p, 'condition');
+      const hit = cond ? truthyOperand(cond, name) : undefined;
+      if (!hit) continue;
+      const at = res.readDefs.get(hit);
+      if (at && at.size === defs.size && [...defs].every((d) => at.has(d)) && ![...defs].some((d) => d.kind === 'unbound')) return true;
+    }
+    return false;
+  };
+  const truthyOperand = (cond: PyNode, name: string): PyNode | undefined => {
+    const u = unparen(cond);
+    if (u.type === 'identifier') return src(u) === name ? u : undefined;
+    if (u.type === 'boolean_operator' && u.children.find((c) => c.field === 'operator')?.type === 'and') {
+      const l = field(u, 'left');
+      const r = field(u, 'right');
+      return (l && truthyOperand(l, name)) || (r && truthyOperand(r, name)) || undefined;
+    }
+    if (u.type === 'comparison_operator') {
+      const kids = named(u).map(unparen);
+      const ops = u.children.filter((c) => !c.named).map((c) => c.type);
+      if (kids.length === 2 && ops.length === 1) {
+        const c = callParts(kids[0]!);
+        const arg = c?.fn === 'len' && c.args.length === 1 ? unparen(c.args[0]!) : undefined;
+        const k = intLit(kids[1]!);
+        if (arg?.type === 'identifier' && src(arg) === name && k !== undefined && ((ops[0] === '>' && k >= 0) || (ops[0] === '>=' && k >= 1) || (ops[0] === '!=' && k === 0))) return arg;
+      }
+    }
+    return undefined;
+  };
+
+  /** A statement that cannot raise: the state before it never reaches an `except` through it. */
+  const cannotRaise = (n: PyNode, s: State): boolean => {
+    if (n.type === 'pass_statement' || n.type === 'global_statement' || n.type === 'nonlocal_statement') return true;
+    if (n.type !== 'expression_statement' || !s) return false;
+    const kids = named(n);
+    const a = kids[0];
+    if (kids.length !== 1 || a!.type !== 'assignment' || field(a!, 'type')) return false;
+    const l = field(a!, 'left');
+    const r = field(a!, 'right');
+    return !!l && !!r && l.type === 'identifier' && safeValue(r, s);
+  };
+  const safeValue = (v: PyNode, s: Map<string, Set<Def>>): boolean => {
+    const u = unparen(v);
+    switch (u.type) {
+      case 'none': case 'true': case 'false': case 'integer': case 'float':
+        return true;
+      case 'identifier': {
+        const t = trackedKey(u);
+        return !!t && ![...get(s, t.key, src(u))].some((d) => d.kind === 'unbound');
+      }
+      case 'string':
+        return u.children.every((c) => c.type !== 'interpolation' || named(c).every((k) => k.type === 'identifier' && safeValue(k, s)));
+      case 'list': case 'tuple': case 'set':
+        return named(u).every((k) => k.type !== 'list_splat' && safeValue(k, s));
+      case 'dictionary':
+        return named(u).every((k) => k.type === 'pair' && named(k).every((x) => safeValue(x, s)));
+    }
+    return false;
+  };
+
+  /** A write to `obj.attr` (assignment, augmented assignment, del, setattr/delattr) ends `hasattr(obj, "attr")` facts. */
+  const dropAttrFacts = (s: State, target: PyNode): State => {
+    if (!s) return s;
+    const u = unparen(target);
+    if (u.type === 'attribute') {
+      const o = field(u, 'object');
+      const at = field(u, 'attribute');
+      const key = o && at ? `#${hasattrAtom(src(o), src(at))}` : '';
+      if (key && s.has(key)) { const m = new Map(s); m.delete(key); return m; }
+      return s;
+    }
+    if (['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'expression_list'].includes(u.type)) for (const k of named(u)) s = dropAttrFacts(s, k);
+    return s;
+  };
+  const dropAllAttrFacts = (s: State, obj: string): State => {
+    if (!s) return s;
+    const prefix = `#hasattr(${obj},`;
+    if (![...s.keys()].some((k) => k.startsWith(prefix))) return s;
+    const m = new Map(s);
+    for (const k of s.keys()) if (k.startsWith(prefix)) m.delete(k);
+    return m;
   };
 
   // ---- statements ----------------------------------------------------------------------
@@ -405,7 +829,7 @@ export function runFlow(env: FlowEnv): FlowResult {
         if (left.type === 'identifier') {
           recordRead(left, s);
           s = bindId(s, left, 'augassign', n, []);
-        } else s = evalExpr(left, s);
+        } else s = dropAttrFacts(evalExpr(left, s), left);
       }
       return s;
     }
@@ -423,13 +847,13 @@ export function runFlow(env: FlowEnv): FlowResult {
     }
     if (value) s = evalExpr(value, s);
     if (!right && type && left && left.type !== 'identifier') s = evalExpr(left, s);
-    for (const t of targets) s = bindTarget(s, t, type ? 'annassign' : 'assign', value, []);
+    for (const t of targets) s = dropAttrFacts(bindTarget(s, t, type ? 'annassign' : 'assign', value, []), t);
     return s;
   };
 
   const exec = (n: PyNode, s: State): State => {
     if (!s) return null;
-    observe(s);
+    if (!cannotRaise(n, s)) observe(s);
     switch (n.type) {
       case 'expression_statement': {
         for (const c of named(n)) {
@@ -439,6 +863,11 @@ export function runFlow(env: FlowEnv): FlowResult {
             const e = unparen(c);
             const call = e.type === 'await' ? firstNamed(e) : e;
             if (call && call.type === 'call' && env.isNoReturnCall(call, curScope(n))) return null;
+            const fnText = call?.type === 'call' ? src(field(call, 'function') ?? call) : '';
+            if (fnText === 'setattr' || fnText === 'delattr') {
+              const obj = named(field(call!, 'arguments') ?? call!)[0];
+              if (obj) s = dropAllAttrFacts(s, src(obj));
+            }
           }
         }
         return s;
@@ -476,7 +905,7 @@ export function runFlow(env: FlowEnv): FlowResult {
             s = bindId(s, x, 'del');
           }
           else if (x.type === 'expression_list' || x.type === 'tuple' || x.type === 'list' || x.type === 'parenthesized_expression') named(x).forEach(del);
-          else s = evalExpr(x, s);
+          else s = dropAttrFacts(evalExpr(x, s), x);
         };
         named(n).forEach(del);
         return s;
@@ -523,12 +952,14 @@ export function runFlow(env: FlowEnv): FlowResult {
       }
       case 'if_statement': {
         const cond = field(n, 'condition');
+        const conds: Array<PyNode | undefined> = [cond];
         let [t, f] = cond ? evalCond(cond, s) : [s, s];
         const outs: State[] = [execBlock(field(n, 'consequence'), t)];
         let hadElse = false;
         for (const alt of fields(n, 'alternative')) {
           if (alt.type === 'elif_clause') {
             const c2 = field(alt, 'condition');
+            conds.push(c2);
             const [t2, f2] = c2 ? evalCond(c2, f) : [f, f];
             outs.push(execBlock(field(alt, 'consequence'), t2));
             f = f2;
@@ -538,7 +969,7 @@ export function runFlow(env: FlowEnv): FlowResult {
           }
         }
         if (!hadElse) outs.push(f);
-        return join(...outs);
+        return recordFacts(n, conds, outs, join(...outs));
       }
       case 'while_statement': {
         const cond = field(n, 'condition');
@@ -564,23 +995,32 @@ export function runFlow(env: FlowEnv): FlowResult {
         const right = field(n, 'right');
         const left = field(n, 'left');
         const s1 = right ? evalExpr(right, s) : s;
-        let head: State = s1;
-        let breaks: State[] = [];
-        let lastExit: State = null;
-        for (let i = 0; i < 6; i++) {
+        const idx = left && right ? loopIndex(left, right) : undefined;
+        // the first pass runs apart from the later ones: the index is known there, and a loop over a
+        // provably non-empty iterable leaves only after at least one pass
+        const pass = (head: State, first: boolean) => {
           observe(head);
           const sb = left ? bindTarget(head, left, 'for', right, []) : head;
+          const idxDef = idx ? res.defAt.get(idx.id) : undefined;
+          if (idxDef) iterFacts.push({ def: idxDef, start: idx!.start, first });
           loops.push({ breaks: [], conts: [] });
           const out = execBlock(field(n, 'body'), sb);
           const ctx = loops.pop()!;
-          breaks = ctx.breaks;
-          const next = join(s1, out, ...ctx.conts);
-          lastExit = join(out, ...ctx.conts);
+          if (idxDef) iterFacts.pop();
+          return { after: join(out, ...ctx.conts), breaks: ctx.breaks };
+        };
+        const p1 = pass(s1, true);
+        let breaks = p1.breaks;
+        let head: State = p1.after;
+        for (let i = 0; i < 6 && head; i++) {
+          const p = pass(head, false);
+          breaks = [...p1.breaks, ...p.breaks];
+          const next = join(p1.after, p.after);
           if (equal(next, head)) break;
           head = next;
         }
         const alt = field(n, 'alternative');
-        const exitState = right && nonEmptyLiteral(right) ? lastExit : head;
+        const exitState = right && nonEmpty(right, 0, new Set()) ? head : join(s1, head);
         const normal = alt ? execBlock(field(alt, 'body'), exitState) : exitState;
         return join(normal, ...breaks);
       }
@@ -588,9 +1028,7 @@ export function runFlow(env: FlowEnv): FlowResult {
         let suppress = false;
         for (const c of named(n)) {
           if (c.type !== 'with_clause') continue;
-          for (const item of named(c)) {
-            const v = field(item, 'value');
-            if (!v) continue;
+          for (const v of withItemValues(c)) {
             let ctxExpr = v;
             if (v.type === 'as_pattern') {
               const kids = named(v);
@@ -732,6 +1170,7 @@ export function runFlow(env: FlowEnv): FlowResult {
     loops = [];
     excs = [];
     finals = [];
+    iterFacts = [];
     let s: State = new Map();
     if (scope.kind === 'module') {
       res.moduleEnd = execBlock(scope.node, s);

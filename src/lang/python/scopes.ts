@@ -299,9 +299,7 @@ export function buildScopes(root: PyNode, text: string): ScopeTable {
       case 'with_statement': {
         for (const c of named(n)) {
           if (c.type === 'with_clause') {
-            for (const item of named(c)) {
-              const v = field(item, 'value');
-              if (!v) continue;
+            for (const v of withItemValues(c)) {
               if (v.type === 'as_pattern') {
                 const kids = named(v);
                 if (kids[0]) expr(scope, kids[0], false);
@@ -473,6 +471,26 @@ const STATEMENTS = new Set([
   'global_statement', 'nonlocal_statement', 'delete_statement', 'assert_statement', 'match_statement',
   'future_import_statement', 'print_statement', 'exec_statement', 'type_alias_statement',
 ]);
+/**
+ * The items of a `with` clause: `as_pattern`s or plain context expressions. A parenthesised item
+ * list (`with (open(a) as x):`, `with (a as x, b as y):`) may reach us as one parenthesised
+ * expression or tuple holding the `as` patterns (parsers differ); it is unwrapped here.
+ */
+export function withItemValues(clause: PyNode): PyNode[] {
+  const out: PyNode[] = [];
+  const add = (v: PyNode) => {
+    if ((v.type === 'parenthesized_expression' || v.type === 'tuple') && named(v).some((k) => k.type === 'as_pattern')) {
+      for (const k of named(v)) if (k.type !== 'comment') add(k);
+    } else out.push(v);
+  };
+  for (const item of named(clause)) {
+    if (item.type !== 'with_item') continue;
+    const v = field(item, 'value');
+    if (v) add(v);
+  }
+  return out;
+}
+
 export function isStatement(t: string): boolean {
   return STATEMENTS.has(t);
 }

@@ -111,6 +111,15 @@ export interface NoneWitness {
   always: boolean;
 }
 
+export interface ConditionGuard {
+  atom: string;
+  platform: boolean;
+  /** The atom is one of these values here (string literals as written, `i:1`/`k:True` for others)… */
+  oneOf?: string[];
+  /** …or none of these. */
+  noneOf?: string[];
+}
+
 export interface PythonAnalysis {
   /** The parsed tree of the unit (file or embedded lambda). */
   tree: Tree;
@@ -134,6 +143,11 @@ export interface PythonAnalysis {
   reachingDefs(id: NodeLike): Def[] | undefined;
   /** Definition created at a binding identifier. */
   defAt(id: NodeLike): Def | undefined;
+  /** Pure conditions that hold wherever `n` runs, from the enclosing `if`/`elif`/`else` branches and
+   *  earlier `if <test>: return` exits of its function (not across calls): per atom (`platform.system()`,
+   *  `sys.platform`, `os.name`, `const:NAME`, `hasattr(obj,attr)`), the values it may hold there.
+   *  `platform` marks host-platform atoms (what a "branch the suite's VM never takes" needs). */
+  conditionGuards(n: NodeLike): ConditionGuard[];
   /** Whether an expression is None on some path: the literal None, or a local whose reaching value is None. */
   noneOnSomePath(expr: NodeLike): NoneWitness | undefined;
   /** Value expressions an expression may hold: follows simple local copies (`a = b`) through reaching defs. */
