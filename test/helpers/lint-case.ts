@@ -53,7 +53,8 @@ export async function lintExample(files: Record<string, string>, ruleId: string)
 }
 
 export function describeMismatch(r: CaseResult): string {
-  const f = (x: Finding) => `  unexpected ${x.ruleId} at ${path.basename(x.file)}:${x.range.start.line}:${x.range.start.column}${x.pointer !== undefined ? ` (${x.pointer})` : ''} — ${x.message}`;
-  const e = (x: Expectation) => `  missing ${x.ruleId} at ${path.basename(x.file)}${x.line ? `:${x.line}` : ` ${x.pointer}`}`;
+  const f = (x: Finding) => `  unexpected ${x.ruleId}/${x.messageId} at ${path.basename(x.file)}:${x.range.start.line}:${x.range.start.column}${x.pointer !== undefined ? ` (${x.pointer})` : ''} — ${x.message}`;
+  const e = (x: Expectation) =>
+    `  missing ${x.ruleId}${x.messageId ? `/${x.messageId}` : ''} at ${path.basename(x.file)}${x.line ? `:${x.line}${x.column ? `:${x.column}` : ''}` : ` ${x.pointer}`}`;
   return [...r.unexpected.map(f), ...r.missing.map(e)].join('\n');
 }
