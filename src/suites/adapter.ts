@@ -26,6 +26,7 @@
 import type { SourceFile } from '../engine/project.js';
 import type { JsonDocument } from '../lang/json/parse.js';
 import type { Suite } from './types.js';
+import type { PythonProject } from '../lang/python/types.js';
 
 /** A problem found while loading (malformed JSON, a document that cannot be a task…). */
 export interface SuiteProblem {
@@ -64,4 +65,10 @@ export interface SuiteAdapter {
   detect(doc: JsonDocument, file: SourceFile): boolean;
   /** Build suites from the detected documents. Must not throw on odd content. */
   load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult;
+  /**
+   * Bind this adapter's entries to verifier functions (`VerifierEntry.binding`, `routes`) once the
+   * Python project is known. Optional: without it the default binder (`binding.ts`: family folder +
+   * `_eval_{kind}`) runs. Must not throw.
+   */
+  bind?(suites: Suite[], python: PythonProject, adapterOptions: Record<string, unknown>): void;
 }

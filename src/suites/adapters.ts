@@ -4,5 +4,6 @@
  */
 import type { SuiteAdapter } from './adapter.js';
 import { referenceAdapter } from './reference.js';
+import { osworldAdapter } from './osworld.js';
 
-export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter];
+export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter, osworldAdapter];

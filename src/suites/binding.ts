@@ -17,6 +17,7 @@
 import path from 'node:path';
 import type { Suite, VerifierBinding } from './types.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
+import { ADAPTERS } from './adapters.js';
 
 export interface BindingOptions {
   dispatch?: string;
@@ -27,6 +28,26 @@ export interface BindingOptions {
 const norm = (s: string) => s.toLowerCase().replace(/[_\-\s]/g, '');
 
 export function bindVerifiers(suites: readonly Suite[], python: PythonProject, opts: Record<string, unknown> = {}): void {
+  // adapters that route by their own dispatch (e.g. the OSWorld family's metrics/getters packages) bind their suites
+  const rest: Suite[] = [];
+  for (const a of new Set(suites.map((s) => s.adapter))) {
+    const own = suites.filter((s) => s.adapter === a);
+    const bind = ADAPTERS.find((x) => x.id === a)?.bind;
+    if (!bind) {
+      rest.push(...own);
+      continue;
+    }
+    try {
+      bind(own, python, opts);
+    } catch {
+      // an adapter's binder never breaks the run: its entries stay unbound
+    }
+  }
+  bindByFamily(rest, python, opts);
+}
+
+/** The default binder: a family's module (by folder or stem) and the `_eval_{kind}` dispatch. */
+function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Record<string, unknown>): void {
   const o = opts as BindingOptions;
   const template = typeof o.dispatch === 'string' && o.dispatch.includes('{kind}') ? o.dispatch : '_eval_{kind}';
   const modules = { ...(o.modules ?? {}), ...(o.verifierModules ?? {}) };

@@ -61,6 +61,27 @@ export interface VerifierEntry {
   embedded: EmbeddedCode[];
   /** The verifier function the entry routes to, when the adapter could bind it. */
   binding?: VerifierBinding;
+  /**
+   * Every function the task layer routes this entry to, bound or not (OSWorld family: the metric,
+   * the `result`/`expected` getters; `binding` is the metric's). Adapters without such routing leave it unset.
+   */
+  routes?: EntryRoute[];
+}
+
+/** One function a task names by string (a metric `func`, a getter `type`) and the dispatcher looks up. */
+export interface EntryRoute {
+  /** `metric` | `result` | `expected` (OSWorld family). */
+  role: string;
+  /** The name as the task writes it (`compare_table`, the getter type `vm_file`). */
+  name: string;
+  /** The function name the dispatcher looks up (`compare_table`, `get_vm_file`). */
+  target: string;
+  /** The JSON string that names it. */
+  ref: JsonValueRef;
+  /** The function, when bound. */
+  binding?: VerifierBinding;
+  /** Why it is not bound, when the lookup ran and failed (the package was found but does not export `target`). */
+  unbound?: string;
 }
 
 export interface Task {

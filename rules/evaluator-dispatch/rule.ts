@@ -1,0 +1,61 @@
+/**
+ * evaluator-dispatch — an OSWorld-family evaluator (`"evaluator": {"func", "result", "expected",
+ * "options"}`) that the dispatcher cannot route or the metric cannot be called with: an empty or
+ * unknown `func`, a getter `type` with no `get_<type>`, lists whose lengths disagree, options the
+ * metric does not accept or never reads, required parameters the call does not fill.
+ */
+import { defineRule } from '../../src/engine/rule.js';
+import { entryProblems, evaluatorProblems, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
+import { osworldTaskFiles } from '../../src/suites/examples.js';
+import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
+
+export default defineRule<EvaluatorProblemKind>({
+  meta: {
+    id: 'evaluator-dispatch',
+    description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters).',
+    defaultSeverity: 'error',
+    layers: ['suite'],
+    languages: ['json'],
+    messages: {
+      notObject: '"evaluator" is {{actual}}, not an object with "func", "result" and "expected": the dispatcher reads `evaluator["func"]` and crashes before grading, so the task scores nothing. Write the evaluator as an object.',
+      emptyFunc: '"func" is {{actual}}: `getattr(metrics, func)` finds no metric (an empty list divides by zero when the scores are averaged), so the task cannot be graded. Name the metric function that grades this task.',
+      unknownFunc: 'Metric "{{name}}" does not exist: {{reason}}, so `getattr(metrics, "{{target}}")` raises AttributeError when the task is loaded and it is never graded. Use a metric the package exports, or export this one from the metrics package.',
+      unknownGetter: 'Getter type "{{name}}" in "{{role}}" has no `{{target}}`: {{reason}}, so the dispatcher raises AttributeError and the task is never graded. Use a getter type the package exports, or export `{{target}}` from the getters package.',
+      missingGetter: 'The {{role}} getter is not usable: {{detail}}; the dispatcher looks up `get_<type>` from it and crashes before the metric runs. Give "{{role}}" an object with the getter "type" and its parameters.',
+      listShape: 'The evaluator lists do not line up: {{detail}}. The dispatcher pairs func[i] with result[i], expected[i] and options[i] (and asserts equal lengths), so this task crashes or grades a metric with another metric\'s state. Give "{{field}}" one item per metric, in order (null where a metric needs no expected state).',
+      unexpectedOption: 'Option "{{option}}" is not a parameter of `{{metric}}` ({{params}}) and it takes no `**kwargs`: the call `metric(..., **options)` raises TypeError, so the task is never graded. Remove the option or rename it to a parameter the metric takes.',
+      unreadOption: 'Option "{{option}}" reaches `{{metric}}` through `**{{kwargs}}`, which only reads {{read}}: the option is silently ignored, so the check the task author asked for does not happen. Rename it to an option the metric reads, or remove it.',
+      missingArgument: '`{{metric}}` requires "{{param}}", but the dispatcher calls `{{call}}` and no option gives it: the call raises TypeError, so the task is never graded. Add "{{param}}" to "options", or give the metric an expected state if that is what it means.',
+      tooManyPositional: '`{{metric}}` takes {{accepts}} positional argument(s), but this entry gives it an expected state, so the dispatcher calls `metric(result_state, expected_state, ...)` and raises TypeError. Remove "expected" (or set it to null) or use a metric that compares with an expected state.',
+    },
+    docs: {
+      whatItDoes:
+        'For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result.',
+      why: 'The dispatcher looks every name up with `getattr` and calls the metric with the options as keywords: a typo in a name, a misaligned list or a wrong option makes the task crash before grading (it scores 0 for every agent) or, for an option that `**kwargs` swallows, silently grades without the check the author asked for.',
+      incorrect: [
+        { files: osworldTaskFiles({ func: 'compare_tabel', result: { type: 'vm_file', path: '/home/user/out.csv' }, expected: { type: 'local_file', path: 'gold.csv' }, '//vaudit-expect': 'evaluator-dispatch' }) },
+        {
+          note: 'Options the metric does not read are silently ignored.',
+          files: osworldTaskFiles({ func: 'compare_table', result: { type: 'vm_file', path: '/home/user/out.csv' }, expected: { type: 'local_file', path: 'gold.csv' }, options: { '//vaudit-expect': 'evaluator-dispatch', ignore_case: true } }),
+        },
+      ],
+      correct: [
+        { files: osworldTaskFiles({ func: 'compare_table', result: { type: 'vm_file', path: '/home/user/out.csv' }, expected: { type: 'local_file', path: 'gold.csv' }, options: { rules: [] } }) },
+      ],
+    },
+  },
+  create(ctx) {
+    return {
+      suite: {
+        task(task, c) {
+          if (task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
+          for (const p of evaluatorProblems(task)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer });
+        },
+        entry(entry, c) {
+          if (entry.task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
+          for (const p of entryProblems(entry, ctx.project.python)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer });
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,223 @@
+/**
+ * Task-layer checks of OSWorld-family evaluators against the code that grades them: what
+ * `desktop_env.py` would do with the evaluator before any metric runs (look-ups, list shapes) and
+ * whether the metric call `metric(result_state[, expected_state], **options)` binds.
+ */
+import type { Task, VerifierEntry, JsonValueRef } from './types.js';
+import type { PythonProject } from '../lang/python/types.js';
+import { callProblems, signatureOf, type Signature } from '../lang/python/signature.js';
+import { joinPointer } from '../lang/json/parse.js';
+import { isCommentMember } from './families.js';
+import { field, named, walk, type PyNode } from '../lang/python/tree.js';
+
+export type EvaluatorProblemKind =
+  | 'notObject'
+  | 'emptyFunc'
+  | 'unknownFunc'
+  | 'unknownGetter'
+  | 'missingGetter'
+  | 'listShape'
+  | 'unexpectedOption'
+  | 'unreadOption'
+  | 'missingArgument'
+  | 'tooManyPositional';
+
+export interface EvaluatorProblem {
+  kind: EvaluatorProblemKind;
+  at: { start: number; end: number };
+  pointer: string;
+  data: Record<string, string | number>;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Python truthiness of a JSON value. */
+const pyFalsy = (v: unknown) => v === null || v === false || v === 0 || v === '' || (Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0);
+
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+/** Problems of the evaluator as a whole (shape, list lengths): once per task. */
+export function evaluatorProblems(task: Task): EvaluatorProblem[] {
+  const out: EvaluatorProblem[] = [];
+  const json = task.json as Record<string, unknown>;
+  const ref = (p: string): JsonValueRef => task.values.get(p) ?? task.values.get('')!;
+  const at = (r: JsonValueRef) => ({ start: r.start, end: r.end });
+  const ev = json.evaluator;
+  if (!isObject(ev)) {
+    const r = ref('/evaluator');
+    out.push({ kind: 'notObject', at: at(r), pointer: '/evaluator', data: { actual: kindOf(ev) } });
+    return out;
+  }
+  const func = ev.func;
+  const fr = ref('/evaluator/func');
+  if (func === '' || (Array.isArray(func) && func.length === 0)) {
+    out.push({ kind: 'emptyFunc', at: at(fr), pointer: '/evaluator/func', data: { actual: func === '' ? 'an empty string' : 'an empty list' } });
+    return out;
+  }
+  if (Array.isArray(func)) {
+    func.forEach((f, i) => {
+      if (typeof f === 'string' && f !== '') return;
+      const p = joinPointer('/evaluator/func', i);
+      out.push({ kind: 'emptyFunc', at: at(ref(p)), pointer: p, data: { actual: f === '' ? 'an empty string' : kindOf(f) } });
+    });
+    // desktop_env.py indexes result[i], expected[i], options[i] and asserts equal lengths
+    for (const role of ['result', 'expected', 'options'] as const) {
+      if (!(role in ev)) {
+        if (role === 'result' || role === 'expected')
+          out.push({ kind: 'listShape', at: at(fr), pointer: '/evaluator/func', data: { field: role, detail: `"${role}" is missing, but the dispatcher reads \`evaluator["${role}"][i]\` for every metric of the list` } });
+        continue;
+      }
+      const v = ev[role];
+      const p = `/evaluator/${role}`;
+      if (!Array.isArray(v))
+        out.push({ kind: 'listShape', at: at(ref(p)), pointer: p, data: { field: role, detail: `"func" is a list of ${func.length} metrics but "${role}" is ${kindOf(v)}, not a list of ${func.length}` } });
+      else if (v.length !== func.length)
+        out.push({ kind: 'listShape', at: at(ref(p)), pointer: p, data: { field: role, detail: `"func" lists ${func.length} metrics but "${role}" has ${v.length} item${v.length === 1 ? '' : 's'}` } });
+    }
+  } else if (typeof func === 'string') {
+    for (const role of ['result', 'expected', 'options'] as const) {
+      const v = ev[role];
+      if (Array.isArray(v) && !(role === 'options' && v.length === 0)) {
+        const p = `/evaluator/${role}`;
+        out.push({ kind: 'listShape', at: at(ref(p)), pointer: p, data: { field: role, detail: `"func" names one metric but "${role}" is a list` } });
+      }
+    }
+    if (func !== 'infeasible' && !('result' in ev))
+      out.push({ kind: 'missingGetter', at: at(ref('/evaluator')), pointer: '/evaluator', data: { role: 'result', detail: 'there is no "result"' } });
+  } else {
+    out.push({ kind: 'emptyFunc', at: at(fr), pointer: '/evaluator/func', data: { actual: kindOf(func) } });
+  }
+  return out;
+}
+
+/** Problems of one entry: the metric and getter look-ups, and the metric call. */
+export function entryProblems(entry: VerifierEntry, python: PythonProject): EvaluatorProblem[] {
+  const out: EvaluatorProblem[] = [];
+  const at = (r: JsonValueRef) => ({ start: r.start, end: r.end });
+  for (const r of entry.routes ?? []) {
+    if (r.binding || !r.unbound) continue;
+    if (r.role === 'metric' && r.name === '') continue; // reported as emptyFunc
+    out.push({
+      kind: r.role === 'metric' ? 'unknownFunc' : 'unknownGetter',
+      at: at(r.ref),
+      pointer: r.ref.pointer,
+      data: { name: r.name, target: r.target, role: r.role, reason: r.unbound },
+    });
+  }
+  // getter configs present but without a type. In a list, a falsy `expected[i]` (null, {}) means
+  // "no expected state" (`... if exp else None`); a single empty `expected` sets no getter, which is then called.
+  const inList = entry.pointer.startsWith('/evaluator/func/');
+  const noExpected = (v: unknown) => v === undefined || (inList ? pyFalsy(v) : v === null);
+  for (const role of ['result', 'expected'] as const) {
+    const f = entry.fields[role];
+    if (!f || (role === 'expected' && noExpected(f.value))) continue;
+    if (!isObject(f.value) || typeof f.value.type !== 'string')
+      out.push({ kind: 'missingGetter', at: at(f), pointer: f.pointer, data: { role, detail: `"${role}" is ${isObject(f.value) ? (Object.keys(f.value).length ? 'an object without a string "type"' : 'an empty object, so the dispatcher sets no getter and then calls it') : kindOf(f.value)}` } });
+  }
+  const metric = entry.binding;
+  if (!metric || entry.kind === 'infeasible') return out;
+  // with misaligned lists the i-th items are not this metric's: listShape says so, the call is not judged
+  if (inList && !listsAligned(entry.task.json)) return out;
+  const a = python.analysis(metric.file);
+  const fn = a?.functionByQualname(metric.qualname);
+  if (!a || !fn) return out;
+  const sig = signatureOf(a, fn);
+  const opts = entry.fields.options;
+  const optValue = opts && isObject(opts.value) ? opts.value : {};
+  const keys = Object.keys(optValue).filter((k) => !isCommentMember(k));
+  const exp = entry.fields.expected;
+  const positional = exp && !noExpected(exp.value) ? 2 : 1;
+  const name = metric.qualname;
+  const keyAt = (k: string) => {
+    const m = opts ? entry.task.values.get(joinPointer(opts.pointer, k)) : undefined;
+    return m ? { at: { start: m.keyStart ?? m.start, end: m.keyEnd ?? m.end }, pointer: m.pointer } : { at: at(entry.ref), pointer: entry.pointer };
+  };
+  for (const p of callProblems(sig, positional, keys)) {
+    if (p.kind === 'unexpectedKeyword') {
+      const k = keyAt(p.name);
+      out.push({ kind: 'unexpectedOption', ...k, data: { option: p.name, metric: name, params: paramList(sig) } });
+    } else if (p.kind === 'missing') {
+      out.push({ kind: 'missingArgument', at: at(opts ?? entry.fields.func ?? entry.ref), pointer: (opts ?? entry.fields.func ?? entry.ref).pointer, data: { param: p.name, metric: name, call: callText(positional) } });
+    } else if (p.kind === 'tooManyPositional') {
+      out.push({ kind: 'tooManyPositional', at: at(exp!), pointer: exp!.pointer, data: { metric: name, accepts: p.accepts } });
+    } else if (p.kind === 'duplicate') {
+      const k = keyAt(p.name);
+      out.push({ kind: 'unexpectedOption', ...k, data: { option: p.name, metric: name, params: paramList(sig) } });
+    }
+  }
+  // options that land in **kwargs but that the metric never reads
+  if (sig.kwargs && keys.length) {
+    const read = kwargsReads(a.ast, fn.node, sig.kwargs, (n) => a.src(n));
+    if (read) {
+      for (const k of keys) {
+        if (sig.params.some((p) => p.name === k) || read.has(k)) continue;
+        out.push({ kind: 'unreadOption', ...keyAt(k), data: { option: k, metric: name, kwargs: sig.kwargs, read: [...read].map((x) => `"${x}"`).join(', ') || 'none' } });
+      }
+    }
+  }
+  return out;
+}
+
+function listsAligned(json: unknown): boolean {
+  const ev = isObject(json) ? json.evaluator : undefined;
+  if (!isObject(ev) || !Array.isArray(ev.func)) return false;
+  const n = ev.func.length;
+  return (['result', 'expected', 'options'] as const).every((k) => (k === 'options' && !(k in ev)) || (Array.isArray(ev[k]) && (ev[k] as unknown[]).length === n));
+}
+
+function paramList(sig: Signature): string {
+  const names = sig.params.map((p) => p.name);
+  if (sig.varargs) names.push(`*${sig.varargs}`);
+  return names.join(', ') || 'none';
+}
+
+function callText(positional: number): string {
+  return positional === 2 ? 'metric(result_state, expected_state, **options)' : 'metric(result_state, **options)';
+}
+
+/**
+ * The string keys a function reads from its `**kwargs` dict (`kw["k"]`, `kw.get("k")`, `"k" in kw`,
+ * `kw.pop("k")`), or undefined when the dict escapes (passed on, iterated, stored): then any key may be read.
+ */
+function kwargsReads(_root: PyNode, fnNode: PyNode, kw: string, src: (n: PyNode) => string): Set<string> | undefined {
+  const keys = new Set<string>();
+  let escapes = false;
+  const str = (n: PyNode | undefined) => (n && n.type === 'string' ? /^[rbuf]*(['"])(.*)\1$/s.exec(src(n))?.[2] : undefined);
+  walk(fnNode, (n) => {
+    if (escapes) return false;
+    if (n.type !== 'identifier' || src(n) !== kw) return;
+    const p = n.parent;
+    if (!p) return;
+    if (p.type === 'subscript' && field(p, 'value') === n) {
+      const k = str(field(p, 'subscript'));
+      if (k !== undefined) keys.add(k);
+      else escapes = true;
+      return;
+    }
+    if (p.type === 'attribute' && field(p, 'object') === n) {
+      const call = p.parent;
+      const method = src(field(p, 'attribute') ?? p);
+      if (call?.type === 'call' && ['get', 'pop', 'setdefault'].includes(method)) {
+        const k = str(named(field(call, 'arguments') ?? call)[0]);
+        if (k !== undefined) keys.add(k);
+        else escapes = true;
+        return;
+      }
+      escapes = true;
+      return;
+    }
+    if (p.type === 'comparison_operator') {
+      const left = named(p)[0];
+      const k = str(left);
+      if (k !== undefined && left !== n) {
+        keys.add(k);
+        return;
+      }
+    }
+    if (p.type === 'parameters' || p.type === 'dictionary_splat_pattern' || p.type === 'typed_parameter') return; // the declaration itself
+    escapes = true;
+  });
+  return escapes ? undefined : keys;
+}
