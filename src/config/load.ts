@@ -54,13 +54,41 @@ export const SCHEMAS_DIR = [path.resolve(here, '../../schemas'), path.resolve(he
   existsSync(path.join(d, 'config.schema.json')),
 ) ?? path.resolve(here, '../../schemas');
 
+let ajvInstance: InstanceType<typeof Ajv2020Class> | undefined;
+const ajv = () => (ajvInstance ??= new (loadAjv())({ allErrors: true, strict: false }));
 let validator: ReturnType<Ajv2020Class['compile']> | undefined;
 function validate(doc: unknown): ErrorObject[] {
-  if (!validator) {
-    const ajv = new (loadAjv())({ allErrors: true, strict: false });
-    validator = ajv.compile(JSON.parse(readFileSync(path.join(SCHEMAS_DIR, 'config.schema.json'), 'utf8')));
-  }
+  validator ??= ajv().compile(JSON.parse(readFileSync(path.join(SCHEMAS_DIR, 'config.schema.json'), 'utf8')));
   return validator(doc) ? [] : [...(validator.errors ?? [])];
+}
+
+/** The option schema of each known rule (undefined: the rule takes no options). */
+export type RuleOptionSchemas = ReadonlyMap<string, Record<string, unknown> | undefined>;
+
+const optionValidators = new WeakMap<object, ReturnType<Ajv2020Class['compile']>>();
+/** Problems with the options given to rules (`"rules": {"id": ["warn", {…}]}`), each at its pointer. */
+function ruleOptionProblems(rules: VauditConfig['rules'], schemas: RuleOptionSchemas): string[] {
+  const out: string[] = [];
+  for (const [id, setting] of Object.entries(rules ?? {})) {
+    if (!Array.isArray(setting) || setting.length < 2 || !schemas.has(id)) continue;
+    const schema = schemas.get(id);
+    const at = `/rules/${id}/1`;
+    if (!schema) {
+      out.push(`${at}: rule '${id}' takes no options. Give only its severity.`);
+      continue;
+    }
+    let v = optionValidators.get(schema);
+    if (!v) optionValidators.set(schema, (v = ajv().compile(schema)));
+    if (v(setting[1])) continue;
+    for (const e of v.errors ?? []) {
+      const pointer = at + e.instancePath;
+      if (e.keyword === 'additionalProperties' && e.instancePath === '') {
+        const allowed = Object.keys((schema.properties as object | undefined) ?? {}).join(', ');
+        out.push(`${pointer}: rule '${id}' has no option '${(e.params as { additionalProperty: string }).additionalProperty}'. Allowed: ${allowed}; see 'vaudit rules ${id}'.`);
+      } else out.push(hint({ ...e, instancePath: pointer }));
+    }
+  }
+  return out;
 }
 
 function hint(e: ErrorObject): string {
@@ -82,7 +110,7 @@ function hint(e: ErrorObject): string {
 }
 
 /** Parse and validate one config file. Throws ConfigError. */
-export function readConfigFile(file: string, knownRules?: ReadonlySet<string>): VauditConfig {
+export function readConfigFile(file: string, knownRules?: RuleOptionSchemas): VauditConfig {
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(file, 'utf8'));
@@ -103,6 +131,7 @@ export function readConfigFile(file: string, knownRules?: ReadonlySet<string>): 
     for (const id of Object.keys((doc as VauditConfig).rules ?? {})) {
       if (!knownRules.has(id)) problems.push(`/rules/${id}: unknown rule '${id}'. Run 'vaudit rules' for the list.`);
     }
+    problems.push(...ruleOptionProblems((doc as VauditConfig).rules, knownRules));
   }
   if (problems.length) throw new ConfigError(file, problems);
   return doc as VauditConfig;
@@ -113,7 +142,8 @@ export class ConfigResolver {
   private byDir = new Map<string, LoadedConfig>();
   constructor(
     private readonly fallbackDir: string,
-    private readonly knownRules?: ReadonlySet<string>,
+    /** Known rules and their option schemas: config naming other rules, or giving bad options, is an error. */
+    private readonly knownRules?: RuleOptionSchemas,
     /** An explicit config (--config) overrides discovery. */
     private readonly explicit?: string,
   ) {}

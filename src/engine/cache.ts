@@ -24,9 +24,9 @@ import type { Project } from './project.js';
 import { lint, type LintOptions, type LintResult } from './lint.js';
 import { discoverFiles } from './discover.js';
 import { contextRoot } from './pass.js';
-import { loadRules, RULES_DIR } from './registry.js';
+import { loadRules, ruleOptionSchemas, RULES_DIR } from './registry.js';
 import { writeAtomic } from './baseline.js';
-import { ConfigResolver } from '../config/load.js';
+import { ConfigResolver, type RuleOptionSchemas } from '../config/load.js';
 import { VERSION } from '../cli/version.js';
 import { familiesOf } from '../report/markdown.js';
 import { rel } from './paths.js';
@@ -84,7 +84,7 @@ function codeStamp(): string {
 }
 
 /** Every file `lint(opts)` would read, as lint discovers them (targets + context of explicit files). */
-async function inputFiles(opts: LintOptions & { cwd: string }, ruleIds: Set<string>): Promise<{ files: string[]; configs: string[] }> {
+async function inputFiles(opts: LintOptions & { cwd: string }, ruleIds: RuleOptionSchemas): Promise<{ files: string[]; configs: string[] }> {
   const cwd = opts.cwd;
   const configs = new ConfigResolver(cwd, ruleIds, opts.configPath);
   const inputs = opts.paths?.length ? opts.paths : ['.'];
@@ -172,7 +172,7 @@ export async function lintWithCache(opts: LintOptions & { cwd: string }, cache: 
   const oKey = optionsKey(o);
   const file = path.join(dir, `lint-${sha(oKey).slice(0, 24)}.cache`); // not .json: never discovered as input
 
-  const { files, configs } = await inputFiles(o, ruleIds);
+  const { files, configs } = await inputFiles(o, ruleOptionSchemas(rules));
   const hashes = await Promise.all(files.map(contentHash));
   const cfgHashes = await Promise.all(configs.map(contentHash));
   const key = sha(

@@ -11,7 +11,7 @@ import type { Project, SourceFile } from './project.js';
 import { SourceText } from './source.js';
 import { discoverFiles } from './discover.js';
 import { languageOf, loadText, type FileProblem } from './load.js';
-import { loadRules } from './registry.js';
+import { loadRules, ruleOptionSchemas } from './registry.js';
 import { buildIndexes, contextRoot, runPass } from './pass.js';
 import { rel } from './paths.js';
 import { ConfigResolver, CONFIG_FILE, type VauditConfig } from '../config/load.js';
@@ -69,7 +69,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   const cwd = path.resolve(opts.cwd ?? process.cwd());
   const allRules = opts.ruleSet ?? (await loadRules());
   const ruleIds = new Set(allRules.keys());
-  const configs = new ConfigResolver(cwd, ruleIds, opts.configPath);
+  const configs = new ConfigResolver(cwd, ruleOptionSchemas(allRules), opts.configPath);
   const inputs = opts.paths?.length ? opts.paths : ['.'];
 
   // 1. discovery: targets, plus context for explicitly named files

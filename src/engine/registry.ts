@@ -29,6 +29,11 @@ export function ruleModuleUrl(id: string, name: string): string {
   return pathToFileURL(path.join(RULES_DIR, id, name + MODULE_EXT)).href;
 }
 
+/** Each rule's option schema (undefined: it takes no options), for validating configs. */
+export function ruleOptionSchemas(rules: ReadonlyMap<string, Rule>): Map<string, Record<string, unknown> | undefined> {
+  return new Map([...rules].map(([id, r]) => [id, r.meta.optionsSchema]));
+}
+
 let cache: Promise<Map<string, Rule>> | undefined;
 
 export function loadRules(): Promise<Map<string, Rule>> {

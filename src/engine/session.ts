@@ -17,7 +17,7 @@ import type { Project, SourceFile } from './project.js';
 import { SourceText } from './source.js';
 import { discoverFiles } from './discover.js';
 import { languageOf, loadText, type FileProblem } from './load.js';
-import { loadRules } from './registry.js';
+import { loadRules, ruleOptionSchemas } from './registry.js';
 import { parseScript, type JsParse } from './parse-js.js';
 import { rel } from './paths.js';
 import { buildIndexes, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
@@ -118,7 +118,7 @@ export class LintSession {
   /** Re-resolve configs and re-discover files (after a config change). Keeps editor buffers and caches. */
   reload(): Promise<void> {
     return this.exclusive(async () => {
-      this.configs = new ConfigResolver(this.root, new Set(this.allRules.keys()), this.opts.configPath);
+      this.configs = new ConfigResolver(this.root, ruleOptionSchemas(this.allRules), this.opts.configPath);
       const cfg = this.configs.forDir(this.root);
       const found = await discoverFiles([this.root], { cwd: this.root, include: cfg.config.include, exclude: cfg.config.exclude });
       const keep = new Set(found.files);

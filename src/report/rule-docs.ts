@@ -16,8 +16,20 @@ export function renderRuleMarkdown(meta: RuleMeta): string {
     `### Incorrect\n${meta.docs.incorrect.map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
     `### Correct\n${meta.docs.correct.map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
   ];
+  const options = renderOptions(meta.id, meta.optionsSchema);
+  if (options) parts.push(`### Options\n${options}`);
   if (meta.docs.references?.length) parts.push(`### References\n${meta.docs.references.map((r) => `- ${r}`).join('\n')}`);
   return parts.join('\n\n') + '\n';
+}
+
+/** The options a rule's schema declares, one line each (config: `"rules": {"<id>": ["warn", {…}]}`). */
+function renderOptions(id: string, schema: Record<string, unknown> | undefined): string {
+  const props = (schema?.properties ?? {}) as Record<string, { type?: string | string[]; items?: { type?: string }; description?: string }>;
+  const rows = Object.entries(props).map(([name, p]) => {
+    const type = p.type === 'array' && p.items?.type ? `${p.items.type}[]` : Array.isArray(p.type) ? p.type.join(' | ') : (p.type ?? 'any');
+    return `- \`${name}\` (${type}): ${p.description ?? ''}`.trimEnd();
+  });
+  return rows.length ? `Set in the config as \`"rules": {"${id}": ["warn", {…}]}\`; validated when the config loads.\n\n${rows.join('\n')}` : '';
 }
 
 export function renderRuleText(meta: RuleMeta): string {
