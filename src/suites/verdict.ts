@@ -1,0 +1,113 @@
+/**
+ * Verdict functions: the functions whose return value is the verdict the grader receives. These are
+ * the functions the suites' entries are bound to (`VerifierEntry.binding`), plus the functions they
+ * hand their verdict to: `return helper(...)`, `return TABLE[key](...)` over a module-level dict of
+ * functions, and nested functions whose result is returned. Rules use this to tell a verdict path
+ * from a set-up helper or a predicate.
+ *
+ * When no entry of the project is bound (verifier code linted without its tasks), there is no
+ * verdict set: `verdictFunctions` returns undefined and callers fall back to their own judgement.
+ */
+import type { Project } from '../engine/project.js';
+import type { FunctionInfo, PythonAnalysis } from '../lang/python/types.js';
+import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
+
+const cache = new WeakMap<Project, Set<string> | null>();
+
+const keyOf = (file: string, qualname: string) => `${file}\0${qualname}`;
+
+/** `file\0qualname` of every verdict function, or undefined when no entry is bound. */
+export function verdictFunctions(project: Project): ReadonlySet<string> | undefined {
+  const hit = cache.get(project);
+  if (hit !== undefined) return hit ?? undefined;
+  const out = new Set<string>();
+  const queue: Array<{ file: string; qualname: string }> = [];
+  const add = (file: string, qualname: string) => {
+    const k = keyOf(file, qualname);
+    if (out.has(k)) return;
+    out.add(k);
+    queue.push({ file, qualname });
+  };
+  for (const s of project.suites) for (const t of s.tasks) for (const e of t.entries) if (e.binding) add(e.binding.file, e.binding.qualname);
+  if (!out.size) {
+    cache.set(project, null);
+    return undefined;
+  }
+  const py = project.python;
+  for (let i = 0; i < queue.length && i < 5000; i++) {
+    const { file, qualname } = queue[i]!;
+    const a = py.analysis(file);
+    const fn = a?.functionByQualname(qualname);
+    if (!a || !fn) continue;
+    for (const callee of returnedCallees(a, fn)) {
+      const local = a.functionByQualname(`${qualname}.<locals>.${callee}`);
+      if (local) {
+        add(file, local.qualname);
+        continue;
+      }
+      const r = py.resolveFunction(file, callee);
+      if (r) add(r.file, r.fn.qualname);
+    }
+  }
+  cache.set(project, out);
+  return out;
+}
+
+/** Is this function a verdict function? (undefined: the project binds no entry, so nobody knows.) */
+export function isVerdictFunction(project: Project, file: string, fn: FunctionInfo): boolean | undefined {
+  const set = verdictFunctions(project);
+  return set ? set.has(keyOf(file, fn.qualname)) : undefined;
+}
+
+/** Names of the functions whose call result `fn` returns (own body only, nested defs excluded). */
+function returnedCallees(a: PythonAnalysis, fn: FunctionInfo): string[] {
+  const out: string[] = [];
+  const body = field(fn.node, 'body');
+  if (!body) return out;
+  walk(body, (n) => {
+    if (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return false;
+    if (n.type !== 'return_statement') return;
+    const v = named(n)[0];
+    if (!v) return;
+    for (const c of calls(unparen(v))) {
+      const f = field(c, 'function');
+      if (!f) continue;
+      if (f.type === 'identifier' || f.type === 'attribute') out.push(a.src(f));
+      else if (f.type === 'subscript') out.push(...dictValues(a, field(f, 'value')));
+      // `func = TABLE[key]; return func(...)`
+      if (f.type === 'identifier')
+        for (const v of a.valueSources(f)) if (v.type === 'subscript') out.push(...dictValues(a, field(v, 'value')));
+    }
+    return false;
+  });
+  return out;
+}
+
+/** The call itself, or the calls of a conditional/boolean/arithmetic expression over calls (`float(f(x))` → f too). */
+function calls(n: PyNode): PyNode[] {
+  if (n.type === 'call') {
+    const f = field(n, 'function');
+    const inner = f && ['float', 'int', 'bool', 'round'].includes(f.text) ? named(field(n, 'arguments') ?? n).flatMap((x) => calls(unparen(x))) : [];
+    return [n, ...inner];
+  }
+  if (n.type === 'conditional_expression' || n.type === 'boolean_operator' || n.type === 'binary_operator') return named(n).flatMap((x) => calls(unparen(x)));
+  return [];
+}
+
+/** Function names held by a module-level dict literal `NAME = {"k": fn, …}`. */
+function dictValues(a: PythonAnalysis, obj: PyNode | undefined): string[] {
+  if (!obj || obj.type !== 'identifier') return [];
+  const name = a.src(obj);
+  const out: string[] = [];
+  for (const st of named(a.ast)) {
+    const asg = st.type === 'expression_statement' ? named(st)[0] : undefined;
+    if (asg?.type !== 'assignment' || a.src(field(asg, 'left') ?? asg) !== name) continue;
+    const right = field(asg, 'right');
+    if (right?.type !== 'dictionary') continue;
+    for (const pair of named(right)) {
+      const v = pair.type === 'pair' ? field(pair, 'value') : undefined;
+      if (v?.type === 'identifier') out.push(a.src(v));
+    }
+  }
+  return out;
+}
