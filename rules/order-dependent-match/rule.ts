@@ -65,6 +65,37 @@ function selectsFirstMatch(a: PythonAnalysis, body: PyNode, names: Set<string>):
   return found;
 }
 
+/** The iterable a list is built from by filtering: `[x for x in src if …]`, `list(filter(f, src))`, or `list(src)`. */
+function filteredSource(a: PythonAnalysis, v: PyNode): PyNode | undefined {
+  if (v.type === 'list_comprehension') {
+    if (!named(v).some((k) => k.type === 'if_clause')) return undefined;
+    const clause = named(v).find((k) => k.type === 'for_in_clause');
+    return clause ? field(clause, 'right') : undefined;
+  }
+  const lc = callOf(a, v);
+  if ((lc?.qualified === 'list' || lc?.qualified === 'tuple') && lc.args[0]) {
+    const inner = callOf(a, lc.args[0]);
+    return inner?.qualified === 'filter' && inner.args[1] ? inner.args[1] : lc.args[0];
+  }
+  return undefined;
+}
+
+/** The pick sits under `if len(name) == 1:` (or after `assert len(name) == 1`): the match is unique. */
+function checkedUnique(a: PythonAnalysis, n: PyNode, name: string): boolean {
+  const re = new RegExp(`\\blen\\(\\s*${name}\\s*\\)\\s*(==\\s*1|<\\s*2|<=\\s*1)(?!\\d)`);
+  for (let c: PyNode = n, p = n.parent; p; c = p, p = p.parent) {
+    if (p.type === 'function_definition') break;
+    if ((p.type === 'if_statement' || p.type === 'elif_clause') && c.field === 'consequence' && re.test(a.src(field(p, 'condition')!))) return true;
+    if (p.type === 'block') {
+      for (const s of named(p)) {
+        if (s.start >= c.start) break;
+        if (s.type === 'assert_statement' && re.test(a.src(s))) return true;
+      }
+    }
+  }
+  return false;
+}
+
 export default defineRule<Msg>({
   meta: {
     id: 'order-dependent-match',
@@ -146,18 +177,15 @@ export default defineRule<Msg>({
           const idx = field(n, 'subscript');
           const value = field(n, 'value');
           if (!idx || !value || a.src(idx) !== '0') return;
-          const v = unparen(value);
-          let src: PyNode | undefined;
-          if (v.type === 'list_comprehension') {
-            if (!named(v).some((k) => k.type === 'if_clause')) return;
-            const clause = named(v).find((k) => k.type === 'for_in_clause');
-            src = clause ? field(clause, 'right') : undefined;
-          } else {
-            const lc = callOf(a, v);
-            if ((lc?.qualified === 'list' || lc?.qualified === 'tuple') && lc.args[0]) src = lc.args[0];
+          // the filtered list written inline, or held by a local first (`keys = [...]; keys[0]`)
+          const v0 = unparen(value);
+          if (v0.type === 'identifier' && checkedUnique(a, n, a.src(v0))) return;
+          const candidates = v0.type === 'identifier' ? a.valueSources(v0).filter((x) => x !== v0) : [v0];
+          for (const v of candidates.map(unparen)) {
+            const src = filteredSource(a, v);
+            const source = src && unorderedIteration(a, src);
+            if (source) return report(c, 'first', n, source);
           }
-          const source = src && unorderedIteration(a, src);
-          if (source) report(c, 'first', n, source);
         },
       };
     }

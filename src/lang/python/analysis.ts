@@ -9,14 +9,17 @@ import { type PyNode, type NodeLike, convertTree, locate, field, fields, named, 
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
 import { type Def, type FlowResult, runFlow, handlerTypes, constKind } from './flow.js';
 import { PYTHON_BUILTINS } from './builtins.js';
+import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
 import type {
-  CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HandlerInfo, ImportInfo, NoneWitness, PythonAnalysis, Swallow, UnboundRead,
+  CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HttpReturn, HandlerInfo, ImportInfo, NoneWitness, PythonAnalysis, Swallow, UnboundRead,
 } from './types.js';
 
 /** Callbacks into the project for cross-file questions. */
 export interface ProjectLink {
   resolveFunction(fromFile: string, name: string): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined;
+  /** A method of a class named in `fromFile`, through its bases across the project. */
+  resolveMethod?(fromFile: string, className: string, method: string): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined;
 }
 
 const NORETURN = new Set([
@@ -56,6 +59,7 @@ export class Analysis implements PythonAnalysis {
   private _lineStarts?: number[];
   private _noReturn = new Map<PyNode, boolean>();
   private _decoSwallow = new Map<string, Swallow | null>();
+  private _httpReturn = new Map<PyNode, HttpReturn | null>();
 
   constructor(
     readonly tree: Tree,
@@ -560,6 +564,93 @@ export class Analysis implements PythonAnalysis {
       if (arg) verdict = this.src(arg);
     }
     return { ...sw, decorator: name, verdict };
+  }
+
+  /** The project function a call runs: a function of this module or an imported one, or `self.m(…)` /
+   *  `cls.m(…)` through the enclosing class and its bases (across files). */
+  callTarget(c: CallInfo): { fn: FunctionInfo; analysis: Analysis } | undefined {
+    const f = c.fn;
+    if (f.type === 'identifier') return this.resolveLocalOrProject(this.src(f));
+    const o = f.type === 'attribute' ? field(f, 'object') : undefined;
+    if (!o || !/^(self|cls)$/.test(this.src(o))) return undefined;
+    const fn = this.functionAt(c.node);
+    const cls = fn?.classNode ? this.classes().find((k) => k.node === fn.classNode) : undefined;
+    if (!cls) return undefined;
+    const own = cls.methods.get(c.method);
+    if (own) return { fn: own, analysis: this };
+    for (const b of cls.bases) {
+      const r = this.link?.resolveMethod?.(this.path, b, c.method);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  /** Summary of a project function called here: it returns an HTTP response, or the body of one (text),
+   *  and whether it may return None instead (a `return None`, or a decorator that turns errors into None). */
+  httpReturnOf(c: CallInfo): HttpReturn | undefined {
+    const t = this.callTarget(c);
+    return t ? t.analysis.httpReturn(t.fn, 0) : undefined;
+  }
+
+  httpReturn(fn: FunctionInfo, depth: number): HttpReturn | undefined {
+    if (this._httpReturn.has(fn.node)) return this._httpReturn.get(fn.node) ?? undefined;
+    this._httpReturn.set(fn.node, null);
+    let kind: HttpReturn['kind'] | undefined;
+    let orNone = false;
+    let other = false;
+    walk(fn.node, (x) => {
+      if (x !== fn.node && (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition')) return false;
+      if (x.type !== 'return_statement') return undefined;
+      const v = firstNamed(x);
+      if (!v || unparen(v).type === 'none') { orNone = true; return false; }
+      const k = this.httpValueKind(v, depth);
+      if (!k || (kind && kind !== k)) other = true;
+      else kind = k;
+      return false;
+    });
+    if (!kind && !other) {
+      const rt = field(fn.node, 'return_type');
+      if (rt && /(^|\.)Response\b/.test(this.src(rt))) kind = 'response';
+    }
+    if (this.decoratorSwallow(fn)?.verdict === 'None') orNone = true;
+    const out = kind && !other ? { kind, orNone, file: this.path, qualname: fn.qualname, line: this.line(fn.node) } : undefined;
+    this._httpReturn.set(fn.node, out ?? null);
+    return out;
+  }
+
+  private httpValueKind(v: PyNode, depth: number): HttpReturn['kind'] | undefined {
+    const u = unparen(v);
+    if (u.type === 'attribute' && ['text', 'content'].includes(this.src(field(u, 'attribute')!))) {
+      return this.isHttpResponse(field(u, 'object')!, depth) ? 'body' : undefined;
+    }
+    if (u.type === 'call') {
+      const c = this.call(u);
+      return c && this.isResponseCall(c, depth) ? 'response' : undefined;
+    }
+    if (u.type === 'identifier') {
+      const kinds = new Set(this.valueSources(u).filter((x) => x !== u).map((x) => this.httpValueKind(x, depth)));
+      return kinds.size === 1 ? [...kinds][0] : undefined;
+    }
+    return undefined;
+  }
+
+  private isHttpResponse(e: PyNode, depth: number): boolean {
+    return producingCalls(this, e).some((c) => this.isResponseCall(c, depth));
+  }
+
+  private isResponseCall(c: CallInfo, depth: number): boolean {
+    const k = blockingCall(this, c);
+    if (k === 'requests' || k === 'requests-session' || k === 'httpx' || k === 'urlopen') return true;
+    // `request = getattr(requests, method.lower()); request(url, …)`
+    if (c.fn.type === 'identifier') {
+      for (const s of this.valueSources(c.fn)) {
+        const g = s.type === 'call' ? this.call(s) : undefined;
+        if (g?.qualified === 'getattr' && g.args[0] && /^(requests|httpx)$/.test(this.qualifiedName(g.args[0]) ?? '')) return true;
+      }
+    }
+    if (depth >= 2) return false;
+    const t = this.callTarget(c);
+    return t?.analysis.httpReturn(t.fn, depth + 1)?.kind === 'response';
   }
 
   private resolveLocalOrProject(name: string): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined {

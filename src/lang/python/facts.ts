@@ -321,11 +321,13 @@ export function blindStream(a: PythonAnalysis, text: PyNode, fn: FunctionInfo | 
 
 /** A response parsed as JSON (`resp.json()`, `json.loads(resp.text)`) from an HTTP call. */
 export function httpJsonRead(a: PythonAnalysis, c: CallInfo): CallInfo | undefined {
-  const fromHttp = (e: PyNode | undefined): CallInfo | undefined => {
+  const fromHttp = (e: PyNode | undefined, body = false): CallInfo | undefined => {
     if (!e) return undefined;
     for (const p of producingCalls(a, e)) {
       const k = blockingCall(a, p);
-      if (k === 'requests' || k === 'requests-session' || k === 'httpx' || k === 'urlopen') return p;
+      if (!body && (k === 'requests' || k === 'requests-session' || k === 'httpx' || k === 'urlopen')) return p;
+      // a project helper (`self.read_file(…)` of a base class) that returns a response, or its body
+      if (a.httpReturnOf(p)?.kind === (body ? 'body' : 'response')) return p;
     }
     return undefined;
   };
@@ -337,7 +339,7 @@ export function httpJsonRead(a: PythonAnalysis, c: CallInfo): CallInfo | undefin
       else if (e.type === 'call' && ['read', 'decode'].includes(a.call(e)?.method ?? '') && a.call(e)?.receiver) e = unparen(a.call(e)!.receiver!);
       else break;
     }
-    return fromHttp(e);
+    return fromHttp(e) ?? fromHttp(e, true);
   }
   return undefined;
 }

@@ -70,7 +70,10 @@ class Project implements PythonProject {
     if (!f || !parser) return undefined;
     const tree = parser.parse(f.source.text);
     if (!tree) return undefined;
-    a = new Analysis(tree, f.source.text, abs, { resolveFunction: (from, name) => this.resolveFunctionA(from, name) });
+    a = new Analysis(tree, f.source.text, abs, {
+      resolveFunction: (from, name) => this.resolveFunctionA(from, name),
+      resolveMethod: (from, cls, method) => this.resolveMethodA(from, cls, method),
+    });
     this.cache.set(abs, a);
     return a;
   }
@@ -121,10 +124,29 @@ class Project implements PythonProject {
   }
 
   private resolveFunctionA(fromFile: string, name: string, depth = 0): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined {
+    return this.resolveName(fromFile, name, (a, q) => a.functions().find((f) => f.qualname === q), depth);
+  }
+
+  /** A method of a class (by the name the class has in `fromFile`), looked up through its bases across files. */
+  private resolveMethodA(fromFile: string, className: string, method: string, depth = 0): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined {
+    if (depth > 6) return undefined;
+    const cls = this.resolveName(fromFile, className, (a, q) => a.classes().find((c) => c.qualname === q));
+    if (!cls) return undefined;
+    const m = cls.fn.methods.get(method);
+    if (m) return { file: cls.file, fn: m, analysis: cls.analysis };
+    for (const b of cls.fn.bases) {
+      const r = this.resolveMethodA(cls.file, b, method, depth + 1);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  /** A name used in `fromFile` (local, or imported from a project module) resolved to what `find` finds. */
+  private resolveName<T>(fromFile: string, name: string, find: (a: Analysis, qualname: string) => T | undefined, depth = 0): { file: string; fn: T; analysis: Analysis } | undefined {
     if (depth > 8) return undefined;
     const a = this.analysis(fromFile);
     if (!a) return undefined;
-    const local = a.functions().find((f) => f.qualname === name);
+    const local = find(a, name);
     if (local) return { file: a.path, fn: local, analysis: a };
     const [head, ...rest] = name.split('.');
     const imp = a.imports().get(head!);
@@ -133,16 +155,16 @@ class Project implements PythonProject {
       // from M import head → look for head(.rest) in M, or module M.head
       const target = this.resolveModule(fromFile, imp.module, imp.level);
       if (target) {
-        const r = this.resolveFunctionA(target, [imp.name, ...rest].join('.'), depth + 1);
+        const r = this.resolveName(target, [imp.name, ...rest].join('.'), find, depth + 1);
         if (r) return r;
       }
       const sub = this.resolveModule(fromFile, imp.module ? `${imp.module}.${imp.name}` : imp.name, imp.level);
-      if (sub && rest.length) return this.resolveFunctionA(sub, rest.join('.'), depth + 1);
+      if (sub && rest.length) return this.resolveName(sub, rest.join('.'), find, depth + 1);
       return undefined;
     }
     // import a.b as x → x.f
     const mod = this.resolveModule(fromFile, imp.module, 0);
-    if (mod && rest.length) return this.resolveFunctionA(mod, rest.join('.'), depth + 1);
+    if (mod && rest.length) return this.resolveName(mod, rest.join('.'), find, depth + 1);
     return undefined;
   }
 

@@ -111,6 +111,16 @@ export interface NoneWitness {
   always: boolean;
 }
 
+/** What a project function returns, when it returns HTTP: the response object or its body (text). */
+export interface HttpReturn {
+  kind: 'response' | 'body';
+  /** It may return None instead (`return None`, or a decorator that turns errors into None). */
+  orNone: boolean;
+  file: string;
+  qualname: string;
+  line: number;
+}
+
 export interface ConditionGuard {
   atom: string;
   platform: boolean;
@@ -148,6 +158,9 @@ export interface PythonAnalysis {
    *  `sys.platform`, `os.name`, `const:NAME`, `hasattr(obj,attr)`), the values it may hold there.
    *  `platform` marks host-platform atoms (what a "branch the suite's VM never takes" needs). */
   conditionGuards(n: NodeLike): ConditionGuard[];
+  /** Summary of the project function a call runs (one level of helpers, `self.m` through class bases):
+   *  it returns an HTTP response or an HTTP body, possibly None. */
+  httpReturnOf(c: CallInfo): HttpReturn | undefined;
   /** Whether an expression is None on some path: the literal None, or a local whose reaching value is None. */
   noneOnSomePath(expr: NodeLike): NoneWitness | undefined;
   /** Value expressions an expression may hold: follows simple local copies (`a = b`) through reaching defs. */
