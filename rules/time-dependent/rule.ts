@@ -3,7 +3,8 @@
  * timezone: `datetime.now()`, `date.today()`, `time.time()`, `time.localtime()`…
  * in an embedded lambda, or on a verifier's verdict path in a `.py` file.
  */
-import type { PyNode as Node } from '../../src/lang/python/tree.js';
+import { type PyNode as Node, unparen, walk } from '../../src/lang/python/tree.js';
+import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { taskFile } from '../../src/suites/examples.js';
 
@@ -54,14 +55,50 @@ function clockCall(node: Node): string | undefined {
 
 const STATEMENTS = /(_statement|_definition|^module|^block)$/;
 
-/** In a .py file: is the clock value part of a decision (comparison, condition, return value)? */
-function onVerdictPath(node: Node): boolean {
-  for (let p = node.parent; p; p = p.parent) {
+/** An expression computed from a clock reading (`deadline = time.time() + 60`, `start = time.time()`). */
+function fromClock(a: PythonAnalysis, e: Node, depth = 0): boolean {
+  if (depth > 3) return false;
+  let hit = false;
+  walk(unparen(e), (x) => {
+    if (hit) return false;
+    if (x.type === 'call' && clockCall(x)) hit = true;
+    else if (x.type === 'identifier' && x.field !== 'attribute') hit = a.valueSources(x).some((v) => v !== x && fromClock(a, v, depth + 1));
+    return undefined;
+  });
+  return hit;
+}
+
+/** Formatting a reading into text (`.strftime(…)`, `.isoformat()`, `str(…)`, an f-string): a name or a log line. */
+function formatted(p: Node, child: Node): boolean {
+  if (p.type === 'interpolation') return true;
+  if (p.type === 'attribute') return p.childForFieldName('object') === child && ['strftime', 'isoformat'].includes(p.childForFieldName('attribute')?.text ?? '');
+  const f = p.type === 'call' ? p.childForFieldName('function') : null;
+  return !!f && f !== child && f.type === 'identifier' && f.text === 'str';
+}
+
+/** In a .py file: is the clock value part of a decision (comparison, condition, return value)? Elapsed
+ *  time (`time.time() - start`, a loop until `time.time() > deadline` with the deadline read from the
+ *  same clock) and a reading formatted into a returned name are not. */
+function onVerdictPath(a: PythonAnalysis, node: Node): boolean {
+  let text = false;
+  for (let c = node, p = node.parent; p; c = p, p = p.parent) {
+    if (formatted(p, c)) text = true;
     switch (p.type) {
-      case 'comparison_operator':
+      case 'binary_operator': {
+        const op = p.childForFieldName('operator')?.text;
+        const other = [p.childForFieldName('left'), p.childForFieldName('right')].find((x) => x && x !== c);
+        if (op === '-' && other && fromClock(a, other)) return false;
+        break;
+      }
+      case 'comparison_operator': {
+        const others = p.namedChildren.filter((x) => x !== c);
+        if (others.length && others.every((x) => fromClock(a, x))) return false;
+        return true;
+      }
+      case 'return_statement':
+        return !text;
       case 'boolean_operator':
       case 'not_operator':
-      case 'return_statement':
       case 'assert_statement':
         return true;
       case 'if_statement':
@@ -125,7 +162,7 @@ export default defineRule<Msg>({
             ctx.report({ messageId: 'lambda', data: { role: code.role, call: name }, at: node });
             return;
           }
-          if (onVerdictPath(node)) ctx.report({ messageId: 'verdict', data: { call: name }, at: node });
+          if (onVerdictPath(ctx.python, node)) ctx.report({ messageId: 'verdict', data: { call: name }, at: node });
         },
       },
     };
