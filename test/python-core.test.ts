@@ -10,7 +10,6 @@ import type { PythonAnalysis } from '../src/lang/python/types.js';
 const unbound = async (code: string) => {
   const a = await analysePython(code);
   const out = a.unboundReads().map((r) => `${a.line(r.node)}:${r.name}:${r.kind}`);
-  a.tree.delete();
   return out;
 };
 /** The nth identifier `name` (whole word, outside strings) of the unit. */
@@ -55,13 +54,11 @@ describe('constants and narrowing', () => {
     expect(w?.always).toBe(true);
     expect(a.line(w!.site)).toBe(2);
     expect(a.noneOnSomePath(at(a, 'k', 1))?.always).toBe(false);
-    a.tree.delete();
   });
   it('treats `x is None` as establishing None and `is not None` as excluding it', async () => {
     const a = await analysePython('def f(e, s):\n    t = e.get("t")\n    if t is None:\n        return s.get(t)\n    return s.get(t)\n');
     expect(a.noneOnSomePath(at(a, 't', 1))).toBeDefined();
     expect(a.noneOnSomePath(at(a, 't', 2))).toBeUndefined();
-    a.tree.delete();
   });
 });
 
@@ -103,7 +100,6 @@ describe('large real modules', () => {
       const a = await analysePython(t);
       expect(Array.isArray(a.unboundReads())).toBe(true);
       lines += t.split('\n').length;
-      a.tree.delete();
     }
     expect(lines).toBeGreaterThan(5000);
   });
@@ -133,7 +129,6 @@ def anywhere():
     const reads = a.unboundReads().map((r) => `${r.name}:${a.line(r.node)}`);
     // the function defined outside the guard still reads a possibly-unbound global
     expect(reads).toEqual(['pwd:17']);
-    a.tree.delete();
   });
 });
 

@@ -105,7 +105,7 @@ export default defineRule<Msg>({
           const embedded = c.unit.embedded;
           if (embedded) {
             // code that does not parse is lambda-syntax's finding; its recovered tree has no reliable scopes
-            if (a.root.hasError) return;
+            if (a.ast.hasError) return;
             const binding = embedded.entry?.binding;
             const evaluator = binding ? c.project.python.analysis(binding.file) : undefined;
             const allowed = allowedGlobals(evaluator, c.options.allowedGlobals);

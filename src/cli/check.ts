@@ -16,6 +16,8 @@ import { shardFindings, type ShardSpec } from '../engine/shard.js';
 import { languageOf } from '../engine/load.js';
 import { familiesOf } from '../report/markdown.js';
 import { rel } from '../engine/paths.js';
+import { pythonParser } from '../lang/python/parser.js';
+import { redosStats } from '../suites/regex/redos.js';
 
 export interface CheckOptions {
   confirm?: boolean;
@@ -40,6 +42,8 @@ export interface CheckOptions {
   changedSince?: string;
   /** Keep only this shard of the findings / control cases. */
   shard?: ShardSpec;
+  /** Print what ran (parser, regex analysis, time, memory) to stderr. */
+  debug?: boolean;
 }
 
 export interface CheckIO {
@@ -142,6 +146,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       shard: o.shard,
       linkBase: o.outputFile ? path.dirname(path.resolve(io.cwd, o.outputFile)) : undefined,
     };
+    if (o.debug) io.stderr(await debugLines(result));
     const text = await render(o.format, input);
     if (o.outputFile) {
       const out = path.resolve(io.cwd, o.outputFile);
@@ -161,3 +166,16 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
   }
 }
 
+
+/** `--debug`: which parser ran, what the regex analysis cost, time and memory of the run. */
+async function debugLines(result: CachedLintResult): Promise<string> {
+  const out: string[] = [];
+  const p = await pythonParser();
+  const kind = result.stats.pythonParser ?? p.kind;
+  out.push(`python parser: ${kind === 'native' ? 'native tree-sitter (Node addon)' : 'web-tree-sitter (wasm)'}${p.fallbackReason ? ` — ${p.fallbackReason}` : ''}`);
+  if (result.cacheHit) out.push('result: from the --cache entry (nothing parsed)');
+  const r = redosStats;
+  out.push(`regex analysis: ${r.calls} patterns, ${r.cacheHits} repeated, ${r.prefiltered} safe by the structural screen, ${r.recheckCalls} analysed by recheck (${Math.round(r.recheckMs)} ms)`);
+  out.push(`static pass: ${Math.round(result.stats.durationMs)} ms over ${result.stats.files} files; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+  return out.map((l) => `vaudit debug: ${l}\n`).join('');
+}

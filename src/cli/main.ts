@@ -80,6 +80,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--cache-location <dir>', 'cache folder (default .vaudit-cache)')
     .option('--changed-since <rev>', 'check only files changed since this git revision (plus tasks routed to them)')
     .option('--shard <i/n>', 'keep shard i of n of the findings and control cases (CI matrix; merge with vaudit merge)', shardArg)
+    .option('--debug', 'print what ran (Python parser, regex analysis, time and memory) to stderr')
     .action(async (paths: string[], opts) => {
       code = await runCheck(paths, { ...opts, format: opts.format }, {
         cwd: process.cwd(), stdout: out, stderr: err, readStdin, isTTY: !!process.stdout.isTTY,

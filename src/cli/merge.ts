@@ -44,6 +44,7 @@ interface JsonReport {
     bundles: number;
     suppressed: number;
     durationMs: number;
+    pythonParser?: 'native' | 'wasm';
     baseline?: ReportInput['baseline'];
   };
   findings: JsonFinding[];
@@ -153,6 +154,7 @@ export async function runMerge(files: string[], o: MergeOptions, io: MergeIO): P
       pythonFiles: sum('pythonFiles'),
       bundles: sum('bundles'),
       durationMs: sharded.length ? Math.max(...reports.map((r) => r.summary.durationMs)) : reports.reduce((n, r) => n + r.summary.durationMs, 0),
+      ...(s0.pythonParser ? { pythonParser: s0.pythonParser } : {}),
     },
     rules: await loadRules(),
     suppressedCount: sum('suppressed'),

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { parsePython } from '../lang/python/parser.js';
-import { convertTree, field, walk, type PyNode } from '../lang/python/tree.js';
+import { field, walk, type PyNode } from '../lang/python/tree.js';
 import type { PyModuleSource } from './harness.js';
 
 interface Parsed {
@@ -25,18 +25,13 @@ const parseCache = new Map<string, Parsed>();
 async function parseText(text: string): Promise<Parsed> {
   const hit = parseCache.get(text);
   if (hit) return hit;
-  const tree = await parsePython(text);
-  try {
-    const root = convertTree(tree, text);
-    const lineStarts = [0];
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
-    const p = { text, root, lineStarts };
-    if (parseCache.size > 200) parseCache.clear();
-    parseCache.set(text, p);
-    return p;
-  } finally {
-    tree.delete();
-  }
+  const root = await parsePython(text);
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const p = { text, root, lineStarts };
+  if (parseCache.size > 200) parseCache.clear();
+  parseCache.set(text, p);
+  return p;
 }
 
 function lineOf(p: Parsed, offset: number): number {

@@ -18,6 +18,7 @@ import { ConfigResolver, CONFIG_FILE, type VauditConfig } from '../config/load.j
 
 type ResolvedConfirmConfig = NonNullable<VauditConfig['confirm']>;
 import { createPythonProject } from '../lang/python/project.js';
+import { pythonParser, type PythonParserKind } from '../lang/python/parser.js';
 
 export { UNUSED_SUPPRESSION_RULE, INTERNAL_ERROR_RULE, fillTemplate, compareFindings } from './pass.js';
 export interface LintOptions {
@@ -47,6 +48,8 @@ export interface LintStats {
   pythonFiles: number;
   bundles: number;
   durationMs: number;
+  /** Which tree-sitter build parsed the Python (`native` addon, or the `wasm` fallback). */
+  pythonParser?: PythonParserKind;
 }
 
 export interface LintResult {
@@ -155,6 +158,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
       pythonFiles: [...reportOn].filter((p) => files.get(p)?.language === 'python').length,
       bundles: [...bundles.keys()].filter((p) => reportOn.has(p)).length,
       durationMs: performance.now() - t0,
+      pythonParser: (await pythonParser()).kind,
     },
     dispose: () => python.dispose(),
   };

@@ -26,7 +26,7 @@ import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
-import { MAX_ANALYSED_DEPTH, treeDepth } from '../lang/python/tree.js';
+import { MAX_ANALYSED_DEPTH, treeDepth, type PyNode } from '../lang/python/tree.js';
 import { rel } from './paths.js';
 
 export const UNUSED_SUPPRESSION_RULE = 'unused-suppression';
@@ -130,7 +130,7 @@ export interface EmbeddedParses {
 
 export const freshEmbeddedParses: EmbeddedParses = {
   acquire: (code) => analysePython(code),
-  release: (a) => a.tree.delete(),
+  release: () => {},
 };
 
 export interface PassInput {
@@ -418,21 +418,16 @@ function parseError(file: SourceFile, start: number, end: number, message: strin
 }
 
 function firstSyntaxError(a: PythonAnalysis): { start: number; end: number; message: string } | undefined {
-  if (!a.root.hasError) return undefined;
-  const cursor = a.tree.walk();
-  try {
-    for (;;) {
-      const n = cursor.currentNode;
-      if (n.isError || n.isMissing) {
-        return { start: n.startIndex, end: Math.max(n.endIndex, n.startIndex), message: n.isMissing ? `missing ${n.type}` : `unexpected ${JSON.stringify(n.text.slice(0, 30))}` };
-      }
-      if (n.hasError && cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return undefined;
-      }
+  // pre-order: the first ERROR or MISSING node in source order, descending only into subtrees with errors
+  let n: PyNode = a.ast;
+  if (!n.hasError) return undefined;
+  for (;;) {
+    if (n.isError || n.isMissing) {
+      return { start: n.start, end: Math.max(n.end, n.start), message: n.isMissing ? `missing ${n.type}` : `unexpected ${JSON.stringify(n.text.slice(0, 30))}` };
     }
-  } finally {
-    cursor.delete();
+    const next = n.children.find((c) => c.hasError);
+    if (!next) return undefined;
+    n = next;
   }
 }
 

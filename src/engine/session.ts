@@ -6,7 +6,7 @@
  * runs the rules for the requested units only (the edited file, plus the
  * task files an editor asks for, e.g. those routed to an edited verifier).
  *
- * Python trees are `delete()`d when their file changes or the session ends;
+ * Python analyses are dropped when their file changes or the session ends;
  * parses of code embedded in JSON strings are cached by text and swept when
  * unused, so memory stays bounded over any number of edits.
  */
@@ -334,11 +334,11 @@ export class LintSession {
   private sweepEmbedded(gen: number): void {
     const max = this.opts.maxEmbeddedCache ?? 4096;
     for (const [k, e] of this.embedded) {
-      if (e.lastUsed < gen - 1) { e.analysis.tree.delete(); this.embedded.delete(k); }
+      if (e.lastUsed < gen - 1) { this.embedded.delete(k); }
     }
     if (this.embedded.size > max) {
       const old = [...this.embedded].sort((a, b) => a[1].lastUsed - b[1].lastUsed).slice(0, this.embedded.size - max);
-      for (const [k, e] of old) { e.analysis.tree.delete(); this.embedded.delete(k); }
+      for (const [k, e] of old) { this.embedded.delete(k); }
     }
   }
 
@@ -355,7 +355,6 @@ export class LintSession {
       this.disposed = true;
       this.python?.project.dispose();
       this.python = undefined;
-      for (const e of this.embedded.values()) e.analysis.tree.delete();
       this.embedded.clear();
       this.indexes = undefined;
     });

@@ -28,6 +28,7 @@ export function toJsonReport(input: ReportInput) {
       confirmations,
       ...(isolation ? { isolation } : {}),
       durationMs: Math.round(input.stats.durationMs),
+      ...(input.stats.pythonParser ? { pythonParser: input.stats.pythonParser } : {}),
       ...(input.baseline ? { baseline: input.baseline } : {}),
     },
     findings: input.findings.map((f) => ({

@@ -4,8 +4,7 @@
  * definitions), functions/classes, imports, calls, handlers and
  * error-swallowing — so rules are small predicates.
  */
-import type { Tree } from 'web-tree-sitter';
-import { type PyNode, type NodeLike, convertTree, locate, field, fields, named, firstNamed, unparen, walk, nodeStart } from './tree.js';
+import { type PyNode, type NodeLike, locate, field, fields, named, firstNamed, unparen, walk, nodeStart } from './tree.js';
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
 import { type Def, type FlowResult, runFlow, handlerTypes, constKind } from './flow.js';
 import { PYTHON_BUILTINS } from './builtins.js';
@@ -46,8 +45,6 @@ export function catchersOf(exc: string): string[] {
 }
 
 export class Analysis implements PythonAnalysis {
-  readonly ast: PyNode;
-  readonly root;
   private _scopes?: ScopeTable;
   private _conditions?: Conditions;
   private _flow?: FlowResult;
@@ -62,14 +59,12 @@ export class Analysis implements PythonAnalysis {
   private _httpReturn = new Map<PyNode, HttpReturn | null>();
 
   constructor(
-    readonly tree: Tree,
+    /** The plain tree of the unit (the parser's own tree is already freed). */
+    readonly ast: PyNode,
     readonly text: string,
     readonly path: string,
     private readonly link?: ProjectLink,
-  ) {
-    this.root = tree.rootNode;
-    this.ast = convertTree(tree, this.text);
-  }
+  ) {}
 
   node(n: NodeLike): PyNode | undefined {
     if ((n as PyNode).children && (n as PyNode).parent !== undefined && 'named' in n) return n as PyNode;

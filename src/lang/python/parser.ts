@@ -1,29 +1,100 @@
 /**
- * tree-sitter Python loading. One Parser for the process; the grammar is the
- * wasm build shipped by tree-sitter-python (ABI 15, needs web-tree-sitter ≥ 0.25).
- * Callers own the returned Tree and must `delete()` it when done with it.
+ * tree-sitter Python loading. Two builds of the same grammar (tree-sitter-python 0.25.0):
+ * - `native`: the Node addon (`tree-sitter` + the grammar's own addon). No wasm to compile at
+ *   start-up, so a whole run is about 0.25 s faster on a cold process; the default.
+ * - `wasm`: web-tree-sitter with the grammar's wasm build (ABI 15), the fallback when the native
+ *   addon cannot load (no prebuilt binary for the platform and none was compiled at install).
+ * Both yield the same trees with the same UTF-16 positions (a test compares them on every Python
+ * file of the real corpora). `VAUDIT_PYTHON_PARSER=wasm|native` forces one (benchmarks, tests).
+ *
+ * A parse returns the plain-JS copy of the tree (`PyNode`) and frees the parser's tree at once:
+ * no native or wasm memory stays alive after a file is parsed.
  */
 import { createRequire } from 'node:module';
-import { Parser, Language, type Tree } from 'web-tree-sitter';
+import { convertTree, type PyNode, type TreeCursorLike } from './tree.js';
 
-let parserPromise: Promise<Parser> | undefined;
+export type PythonParserKind = 'native' | 'wasm';
 
-export function pythonParser(): Promise<Parser> {
-  parserPromise ??= (async () => {
-    await Parser.init();
-    const require = createRequire(import.meta.url);
-    const lang = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
-    const parser = new Parser();
-    parser.setLanguage(lang);
-    return parser;
-  })();
-  return parserPromise;
+export interface PythonParser {
+  readonly kind: PythonParserKind;
+  /** Why the native parser is not the one in use (when `kind` is `wasm`). */
+  readonly fallbackReason?: string;
+  /** Parse Python source into a plain tree. Never throws on bad syntax (ERROR / MISSING nodes). */
+  parse(text: string): PyNode;
 }
 
-/** Parse Python source. Never throws on bad syntax (errors become ERROR / MISSING nodes). */
-export async function parsePython(text: string): Promise<Tree> {
-  const parser = await pythonParser();
-  const tree = parser.parse(text);
-  if (!tree) throw new Error('tree-sitter returned no tree');
-  return tree;
+const require = createRequire(import.meta.url);
+
+interface RawTree {
+  rootNode: { hasError: boolean };
+  walk(): TreeCursorLike;
+  delete?(): void;
+}
+interface RawParser {
+  parse(text: string): RawTree | null;
+}
+
+function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): PythonParser {
+  return {
+    kind,
+    fallbackReason,
+    parse(text: string): PyNode {
+      const tree = raw.parse(text);
+      if (!tree) throw new Error('tree-sitter returned no tree');
+      try {
+        return convertTree(tree.walk(), tree.rootNode.hasError, text);
+      } finally {
+        tree.delete?.();
+      }
+    },
+  };
+}
+
+function loadNative(): PythonParser {
+  const Parser = require('tree-sitter') as new () => RawParser & { setLanguage(l: unknown): void };
+  const language = require('tree-sitter-python') as unknown;
+  const p = new Parser();
+  p.setLanguage(language);
+  return wrap('native', p);
+}
+
+async function loadWasm(fallbackReason?: string): Promise<PythonParser> {
+  const { Parser, Language } = await import('web-tree-sitter');
+  await Parser.init();
+  const lang = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
+  const p = new Parser();
+  p.setLanguage(lang);
+  return wrap('wasm', p as unknown as RawParser, fallbackReason);
+}
+
+const loaded = new Map<PythonParserKind | 'default', Promise<PythonParser>>();
+
+/**
+ * The process's Python parser: native unless `kind` (or `VAUDIT_PYTHON_PARSER`) asks for wasm,
+ * or the native addon fails to load (then wasm, with the reason in `fallbackReason`).
+ */
+export function pythonParser(kind?: PythonParserKind): Promise<PythonParser> {
+  const env = process.env.VAUDIT_PYTHON_PARSER;
+  const want: PythonParserKind | 'default' = kind ?? (env === 'wasm' || env === 'native' ? env : 'default');
+  let p = loaded.get(want);
+  if (!p) {
+    p = want === 'wasm'
+      ? loadWasm()
+      : (async () => {
+          try {
+            return loadNative();
+          } catch (e) {
+            if (want === 'native') throw e;
+            const first = String((e as Error)?.message ?? e).split('\n')[0]!;
+            return loadWasm(`native tree-sitter did not load: ${first}`);
+          }
+        })();
+    loaded.set(want, p);
+  }
+  return p;
+}
+
+/** Parse Python source with the process's parser (see `pythonParser`). */
+export async function parsePython(text: string): Promise<PyNode> {
+  return (await pythonParser()).parse(text);
 }

@@ -7,16 +7,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SourceFile } from '../../engine/project.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from './types.js';
-import { parsePython, pythonParser } from './parser.js';
+import { pythonParser, type PythonParser } from './parser.js';
 import { Analysis } from './analysis.js';
-import type { Parser } from 'web-tree-sitter';
 
-let parser: Parser | undefined;
+let parser: PythonParser | undefined;
 
 /** Analyse a piece of Python (async: initialises the parser on first use). */
 export async function analysePython(text: string, file = ''): Promise<PythonAnalysis> {
-  const tree = await parsePython(text);
-  return new Analysis(tree, text, file);
+  return new Analysis((await pythonParser()).parse(text), text, file);
 }
 
 export interface PythonProjectOptions {
@@ -34,7 +32,6 @@ class Project implements PythonProject {
   private readonly cache = new Map<string, Analysis>();
   private readonly modByPath = new Map<string, string>();
   private readonly pathByMod = new Map<string, string>();
-  private readonly embedded: Analysis[] = [];
 
   constructor(files: readonly SourceFile[]) {
     const paths = new Set(files.map((f) => path.resolve(f.path)));
@@ -68,9 +65,7 @@ class Project implements PythonProject {
     if (a) return a;
     const f = this.byPath.get(abs);
     if (!f || !parser) return undefined;
-    const tree = parser.parse(f.source.text);
-    if (!tree) return undefined;
-    a = new Analysis(tree, f.source.text, abs, {
+    a = new Analysis(parser.parse(f.source.text), f.source.text, abs, {
       resolveFunction: (from, name) => this.resolveFunctionA(from, name),
       resolveMethod: (from, cls, method) => this.resolveMethodA(from, cls, method),
     });
@@ -80,11 +75,7 @@ class Project implements PythonProject {
 
   analyseCode(text: string): PythonAnalysis {
     if (!parser) throw new Error('Python parser not initialised');
-    const tree = parser.parse(text);
-    if (!tree) throw new Error('tree-sitter returned no tree');
-    const a = new Analysis(tree, text, '');
-    this.embedded.push(a);
-    return a;
+    return new Analysis(parser.parse(text), text, '');
   }
 
   moduleName(p: string): string | undefined {
@@ -169,9 +160,6 @@ class Project implements PythonProject {
   }
 
   dispose(): void {
-    for (const a of this.cache.values()) a.tree.delete();
-    for (const a of this.embedded) a.tree.delete();
     this.cache.clear();
-    this.embedded.length = 0;
   }
 }

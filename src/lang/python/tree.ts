@@ -3,7 +3,21 @@
  * with a single TreeCursor walk (≈ 5 µs per 10 nodes), then every analysis runs
  * on plain objects instead of crossing into wasm per property access.
  */
-import type { Tree } from 'web-tree-sitter';
+/** The part of a tree-sitter TreeCursor (native addon or web-tree-sitter) that `convertTree` reads. */
+export interface TreeCursorLike {
+  readonly nodeType: string;
+  readonly nodeTypeId: number;
+  readonly nodeIsNamed: boolean;
+  readonly nodeIsMissing: boolean;
+  readonly currentFieldId: number;
+  readonly currentFieldName: string | null | undefined;
+  readonly startIndex: number;
+  readonly endIndex: number;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+  delete?(): void;
+}
 
 let nextId = 1;
 /** Leaves share one empty, frozen children array (most nodes are leaves: fewer allocations). */
@@ -81,8 +95,9 @@ export interface NodeLike {
 interface LangTables {
   types: (string | undefined)[];
   named: (boolean | undefined)[];
-  fields: (string | null)[];
+  fields: (string | null | undefined)[];
 }
+/** Type and field names by id, per cursor class (one per parser build; ids come from the grammar). */
 const langTables = new WeakMap<object, LangTables>();
 
 const depths = new WeakMap<PyNode, number>();
@@ -97,18 +112,16 @@ export function treeDepth(root: PyNode): number {
  *  would overflow the stack not far beyond. */
 export const MAX_ANALYSED_DEPTH = 3000;
 
-/** Copy a tree-sitter tree of `text` into PyNodes (one TreeCursor walk). */
-export function convertTree(tree: Tree, text: string): PyNode {
+/** Copy a tree-sitter tree of `text` into PyNodes with one walk of its cursor (positioned at the root). */
+export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string): PyNode {
   const depth = { max: 1 };
-  const lang = tree.language;
-  let tables = langTables.get(lang);
+  const proto = Object.getPrototypeOf(c) as object;
+  let tables = langTables.get(proto);
   if (!tables) {
-    tables = { types: [], named: [], fields: lang.fields };
-    langTables.set(lang, tables);
+    tables = { types: [], named: [], fields: [] };
+    langTables.set(proto, tables);
   }
   const { types, named: isNamed, fields: fieldNames } = tables;
-  const withErrors = tree.rootNode.hasError;
-  const c = tree.walk();
   const root = new PyNode(c.nodeType, c.startIndex, c.endIndex, true, null, null, text);
   const stack: PyNode[] = [root];
   depths.set(root, 1);
@@ -130,7 +143,12 @@ export function convertTree(tree: Tree, text: string): PyNode {
         }
       }
       const fid = c.currentFieldId;
-      const node = new PyNode(type, c.startIndex, c.endIndex, isNamed[id] ?? c.nodeIsNamed, fid ? (fieldNames[fid] ?? null) : null, parent, text);
+      let fieldName: string | null = null;
+      if (fid) {
+        fieldName = fieldNames[fid] ?? null;
+        if (fieldName === null) fieldNames[fid] = fieldName = c.currentFieldName ?? null;
+      }
+      const node = new PyNode(type, c.startIndex, c.endIndex, isNamed[id] ?? c.nodeIsNamed, fieldName, parent, text);
       if (withErrors && (type === 'ERROR' || c.nodeIsMissing)) {
         node.hasError = true;
         node.isMissing = type !== 'ERROR';
@@ -151,7 +169,7 @@ export function convertTree(tree: Tree, text: string): PyNode {
       }
     }
   } finally {
-    c.delete();
+    c.delete?.();
   }
 }
 

@@ -1,10 +1,9 @@
 /**
  * Public surface of the Python analysis core (owned by src/lang/python).
  * Rules read facts from a PythonAnalysis instead of walking trees privately.
- * Every method accepts a web-tree-sitter Node or a light PyNode (`NodeLike`).
+ * Every method accepts a light PyNode, or any node with the same range and type (`NodeLike`).
  * All facts are computed lazily on first use and cached per unit.
  */
-import type { Node, Tree } from 'web-tree-sitter';
 import type { PyNode, NodeLike } from './tree.js';
 import type { Scope, ScopeTable } from './scopes.js';
 import type { Def, FlowResult } from './flow.js';
@@ -131,13 +130,10 @@ export interface ConditionGuard {
 }
 
 export interface PythonAnalysis {
-  /** The parsed tree of the unit (file or embedded lambda). */
-  tree: Tree;
-  root: Node;
   text: string;
   /** Absolute path of the file ('' for embedded code). */
   path: string;
-  /** Plain-JS copy of the tree (built once). */
+  /** The parsed tree of the unit (file or embedded lambda), as plain JS objects. */
   readonly ast: PyNode;
   /** The light node for a tree-sitter node (or any node with the same range and type). */
   node(n: NodeLike): PyNode | undefined;
@@ -200,6 +196,6 @@ export interface PythonProject {
   resolveModule(fromFile: string, module: string, level: number): string | undefined;
   /** Resolve a name used in `fromFile` (local def, or imported from a project module) to its function. */
   resolveFunction(fromFile: string, name: string): { file: string; fn: FunctionInfo } | undefined;
-  /** Free wasm memory of every tree. */
+  /** Drop every cached analysis. */
   dispose(): void;
 }
