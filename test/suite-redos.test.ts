@@ -1,9 +1,13 @@
 /** ReDoS analysis of Python regexes: translation fidelity (checked against CPython) and recheck verdicts. */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePythonRegex, checkPythonRegex } from '../src/suites/regex/python-re.js';
 import { toEcmaScript } from '../src/suites/regex/ecmascript.js';
 import { analyseRedos, redosStats } from '../src/suites/regex/redos.js';
+import { runCli } from './helpers/run-cli.js';
 
 const PATTERNS = [
   'abc', '^a+$', '(?P<n>\\d+) atoms', '(?P<n>a)(?P=n)', '(?i)abc', '(?im)^x$', '(?x) a b # c\n c', '(?i:ab)c', '(?s:a.)b', 'a.b', '(?s)a.b',
@@ -79,7 +83,8 @@ describe('analyseRedos', () => {
     expect(analyseRedos('abc', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'prefilter' });
     expect(analyseRedos('^(?:ANS|WAIT) [0-9]{1,3}$', { timeoutMs: 5000 }).status).toBe('safe');
     expect(analyseRedos('^[a-z]+@[a-z]+\\.com$', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'prefilter' });
-    expect(analyseRedos('^(a|b)*c$', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'recheck' });
+    expect(analyseRedos('^(a|b)*c$', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'prefilter' });
+    expect(analyseRedos('^(?:a*b)*c$', { timeoutMs: 5000 })).toEqual({ status: 'safe', by: 'recheck' });
   });
 
   it('never calls untranslatable or invalid patterns safe', () => {
@@ -102,6 +107,10 @@ describe('pre-filter soundness (belowThreshold vs recheck)', async () => {
     'rows:\\s+(\\d+)', '(?P<atoms>\\d+) atoms, (?P<bonds>\\d+) bonds', '^\\s*(\\w+)\\s*=\\s*(.*?)\\s*$', 'foo.*bar.*baz', '\\s*#\\s*(.*?)\\s*$',
     '^(a+)+$', 'a*a*a*', '^a*b*c*$', 'x\\d+y\\d+z\\d+', '\\d+\\d+\\d+', '^[a-z]+@[a-z]+\\.com$', '(\\w+\\s?)*', 'ANS (\\S+)', '^ANS\\s+(.+)$',
     '(?m)^cols:\\s+(?P<c>\\d+)$', '.*a.*a.*a', '(ab)+c', '(?i)A+a+A+', '[^,]*,[^,]*,[^,]*', 'a+b+a+b+', '\\S+\\s+\\S+\\s+\\S+',
+    // loops over alternations and optional groups holding loops (the screen decides these without recheck when it can)
+    '^key\\("((?:[^"]|\\\\")+)"=(.*)$', '^(?:[^"]|\\\\.)*"$', '^(a|a)*$', '^(a|ab|b)*c$', '^(?:ab|cd)+$', '^(a|aa)+b$',
+    '([A-Z]{1,2})(\\d+)(?:-([A-Z]{1,2})(\\d+))?', '^(?:\\w+\\s?)+$', '^(?:x[0-9]{1,3}|y)+;(\\d+)?$', '(?i)^(?:a|A)+$',
+    '^(?:\\d+\\.){3}\\d+$', '(?:a+)?(?:a+)?(?:a+)?b', '^(?:[^,]+,){0,3}.*x$',
   ];
   it('never skips a pattern recheck would report', () => {
     const wrong: string[] = [];
@@ -125,5 +134,49 @@ describe('pre-filter soundness (belowThreshold vs recheck)', async () => {
     }
     expect(belowThreshold(parsePythonRegex('^(a+)+$'), 3)).toBe(false);
     expect(belowThreshold(parsePythonRegex('.*a.*a.*a'), 3)).toBe(false);
+  });
+});
+
+describe('regex-redos in the CLI: recheck off the hot path', () => {
+  const run = (dir: string, args: string[]) => runCli(['check', '.', '--rule', 'regex-redos', '--format', 'json', '--debug', ...args], { cwd: dir });
+  const setup = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-redos-'));
+    // one pattern the screen decides (linear), one only recheck decides (a loop holding a loop)
+    // a generous budget: a loaded machine must not turn the verdict into "not analysed"
+    writeFileSync(path.join(dir, 'vaudit.config.json'), JSON.stringify({ rules: { 'regex-redos': ['error', { timeoutMs: 60000 }] } }));
+    writeFileSync(path.join(dir, 'verify.py'), 'import re\n\n\ndef ok(log):\n    return re.search(r"^(\\w+\\s?)*$", log) and re.match(r"^rows: (\\d+)$", log)\n');
+    return dir;
+  };
+
+  it('without --cache: recheck runs in the process and nothing is written in the checked tree', () => {
+    const dir = setup();
+    const r = run(dir, []);
+    expect(JSON.parse(r.stdout).findings.map((f: { ruleId: string }) => f.ruleId)).toEqual(['regex-redos']);
+    expect(r.stderr).toMatch(/regex analysis: 2 patterns, 1 safe by the structural screen, 1 analysed by recheck/);
+    expect(readdirSync(dir).sort()).toEqual(['vaudit.config.json', 'verify.py']);
+  });
+
+  it('with --cache: a later run whose lint entry misses reuses recheck\'s verdict from the cache folder', () => {
+    const dir = setup();
+    const first = run(dir, ['--cache']);
+    expect(first.stderr).toMatch(/1 analysed by recheck .*0 from the --cache folder/);
+    expect(readdirSync(path.join(dir, '.vaudit-cache'))).toContain('redos.cache');
+    writeFileSync(path.join(dir, 'other.py'), 'x = 1\n'); // a new input: the whole-run entry misses
+    const second = run(dir, ['--cache']);
+    expect(second.stderr).toMatch(/0 analysed by recheck .*1 from the --cache folder/);
+    expect(JSON.parse(second.stdout).findings).toEqual(JSON.parse(first.stdout).findings);
+    // a corrupt store is a miss, not an error
+    writeFileSync(path.join(dir, '.vaudit-cache', 'redos.cache'), '{not json');
+    writeFileSync(path.join(dir, 'other.py'), 'x = 2\n');
+    const third = run(dir, ['--cache']);
+    expect(third.stderr).toMatch(/1 analysed by recheck .*0 from the --cache folder/);
+  });
+
+  it('a pattern over its budget is reported as not analysed in N ms', () => {
+    // a 1 ms budget is over before recheck's automaton is built
+    expect(analyseRedos('^(?:a*b|c+d?)*(?:e|f*)+$', { timeoutMs: 1 })).toEqual({
+      status: 'notAnalysed',
+      reason: 'its analysis did not finish within the per-pattern budget (not analysed in 1 ms; option timeoutMs)',
+    });
   });
 });

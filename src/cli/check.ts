@@ -175,7 +175,7 @@ async function debugLines(result: CachedLintResult): Promise<string> {
   out.push(`python parser: ${kind === 'native' ? 'native tree-sitter (Node addon)' : 'web-tree-sitter (wasm)'}${p.fallbackReason ? ` — ${p.fallbackReason}` : ''}`);
   if (result.cacheHit) out.push('result: from the --cache entry (nothing parsed)');
   const r = redosStats;
-  out.push(`regex analysis: ${r.calls} patterns, ${r.cacheHits} repeated, ${r.prefiltered} safe by the structural screen, ${r.recheckCalls} analysed by recheck (${Math.round(r.recheckMs)} ms)`);
+  out.push(`regex analysis: ${r.calls} patterns, ${r.prefiltered} safe by the structural screen, ${r.recheckCalls} analysed by recheck (${Math.round(r.recheckMs)} ms), ${r.cacheHits - r.diskHits} repeated in this run, ${r.diskHits} from the --cache folder`);
   out.push(`static pass: ${Math.round(result.stats.durationMs)} ms over ${result.stats.files} files; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
   return out.map((l) => `vaudit debug: ${l}\n`).join('');
 }

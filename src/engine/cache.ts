@@ -12,7 +12,9 @@
  * Python imports) makes per-file reuse unsound without a dependency graph, so
  * any change re-runs the full pass. A warm hit skips parsing and analysis
  * entirely. Entries live in `<location>/lint-<options hash>.cache`, written
- * atomically; a corrupt or foreign entry is a miss, never an error.
+ * atomically; a corrupt or foreign entry is a miss, never an error. A miss still
+ * reuses the regex verdicts of earlier runs (`<location>/redos.cache`, keyed by
+ * pattern, flags and options): recheck is the slow part of a run with new regexes.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
@@ -30,6 +32,7 @@ import { ConfigResolver, type RuleOptionSchemas } from '../config/load.js';
 import { VERSION } from '../cli/version.js';
 import { familiesOf } from '../report/markdown.js';
 import { rel } from './paths.js';
+import { saveRedosCache, useRedosCacheFile } from '../suites/regex/redos.js';
 
 export const DEFAULT_CACHE_LOCATION = '.vaudit-cache';
 const CACHE_FORMAT = 1;
@@ -207,7 +210,15 @@ export async function lintWithCache(opts: LintOptions & { cwd: string }, cache: 
     }
   }
 
-  const result = await lint(o);
+  // recheck's verdicts on regexes outlive this entry: any later run with --cache reuses them
+  useRedosCacheFile(path.join(dir, 'redos.cache'), codeStamp());
+  let result: LintResult;
+  try {
+    result = await lint(o);
+    saveRedosCache();
+  } finally {
+    useRedosCacheFile(undefined);
+  }
   // Store only when every file the pass read was covered by the key (else the key could miss a change).
   const covered = new Set(files);
   const complete = [...result.project.files.keys()].every((f) => covered.has(f)) && result.configs.every((c) => configs.includes(c));

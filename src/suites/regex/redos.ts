@@ -5,9 +5,14 @@
  * "safe" without recheck only when the pattern can have neither exponential
  * backtracking nor polynomial backtracking of the reported degree. Anything recheck cannot analyse
  * (untranslatable syntax, timeout, error) is `notAnalysed`, never `safe`.
- * Results are cached per (pattern, options) for the whole process.
+ * Results are cached per (pattern, flags, options) for the whole process and, when a run
+ * uses `--cache`, across runs: the verdicts recheck reached are kept in `<cache>/redos.cache`
+ * (`useRedosCacheFile`), stamped with vaudit's code so a changed analyser never serves them.
  */
 import { createRequire } from 'node:module';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeAtomic } from '../../engine/baseline.js';
 import { FLAG, MAXREPEAT, parsePythonRegex, PyReError, type PyNode, type PyPattern } from './python-re.js';
 import { toEcmaScript } from './ecmascript.js';
 
@@ -60,7 +65,17 @@ function starHeightHeuristic(source: string): boolean | undefined {
 }
 
 const cache = new Map<string, RedosResult>();
-export const redosStats = { calls: 0, cacheHits: 0, prefiltered: 0, recheckCalls: 0, recheckMs: 0 };
+export const redosStats = {
+  calls: 0,
+  /** Patterns answered from the cache (same pattern earlier in the run, or a verdict of an earlier run). */
+  cacheHits: 0,
+  /** Of those, verdicts read from the `--cache` folder. */
+  diskHits: 0,
+  diskEntries: 0,
+  prefiltered: 0,
+  recheckCalls: 0,
+  recheckMs: 0,
+};
 
 const isLoop = (n: PyNode): boolean => n.t === 'repeat' && (n.max === MAXREPEAT || n.max > 10);
 
@@ -94,32 +109,7 @@ function atomAccepts(n: PyNode, cp: number): boolean {
   }
 }
 
-/** Flatten single-branch groups into one sequence; undefined when the shape needs the full analyser. */
-function flatten(seq: PyNode[], out: PyNode[]): boolean {
-  for (const n of seq) {
-    if (n.t === 'group') {
-      if (n.body.branches.length !== 1) {
-        // an alternation is fine only when it holds no loop at all
-        if (n.body.branches.some((b) => !flatLoopFree(b))) return false;
-        continue; // a loop-free alternation: transparent (it never breaks a chain)
-      }
-      if (!flatten(n.body.branches[0]!, out)) return false;
-    } else if (n.t === 'repeat') {
-      if (!n.body.every(isCharAtom)) {
-        if (isLoop(n)) return false; // nested structure under a loop: exponential cases live here
-        if (!n.body.every((b) => flatLoopFree([b]))) return false;
-        continue; // small bounded repeat of loop-free content: transparent
-      }
-      out.push(n);
-    } else if (n.t === 'look' || n.t === 'backref' || n.t === 'cond' || n.t === 'atomic') {
-      if (!flatLoopFree([n])) return false;
-    } else {
-      out.push(n);
-    }
-  }
-  return true;
-}
-
+/** No unbounded (or large) repetition anywhere in the sequence. */
 function flatLoopFree(seq: PyNode[]): boolean {
   return seq.every((n) => {
     switch (n.t) {
@@ -128,60 +118,331 @@ function flatLoopFree(seq: PyNode[]): boolean {
       case 'atomic':
       case 'look': return n.body.branches.every(flatLoopFree);
       case 'cond': return flatLoopFree(n.yes) && (n.no === null || flatLoopFree(n.no));
-      case 'backref': return true;
       default: return true;
     }
   });
 }
 
+/** Does any part of the pattern switch case-insensitive matching on? */
+function usesIgnoreCase(p: PyPattern): boolean {
+  if (p.flags & FLAG.i) return true;
+  const inSeq = (seq: PyNode[]): boolean => seq.some((n) => {
+    switch (n.t) {
+      case 'group': return !!(n.addFlags & FLAG.i) || n.body.branches.some(inSeq);
+      case 'atomic':
+      case 'look': return n.body.branches.some(inSeq);
+      case 'cond': return inSeq(n.yes) || (n.no !== null && inSeq(n.no));
+      case 'repeat': return inSeq(n.body);
+      default: return false;
+    }
+  });
+  return p.body.branches.some(inSeq);
+}
+
+/** Over-approximation of "atom `n` reads code point `cp`" (exact for negated classes of plain characters without IGNORECASE). */
+function reads(n: PyNode, cp: number, ci: boolean): boolean {
+  if (n.t === 'class' && n.neg) {
+    if (ci || n.items.some((it) => it.t === 'cat')) return true;
+    return !n.items.some((it) => (it.t === 'lit' ? it.cp === cp : it.t === 'range' && cp >= it.lo && cp <= it.hi));
+  }
+  return atomAccepts(n, cp);
+}
+
+/** Characters a non-negated class of plain characters holds (undefined when larger than a few hundred or not plain). */
+function smallSet(n: PyNode): number[] | undefined {
+  if (n.t === 'lit') return [n.cp];
+  if (n.t !== 'class' || n.neg) return undefined;
+  const out: number[] = [];
+  for (const it of n.items) {
+    if (it.t === 'lit') out.push(it.cp);
+    else if (it.t === 'range' && it.hi - it.lo < 512 && out.length < 1024) for (let c = it.lo; c <= it.hi; c++) out.push(c);
+    else return undefined;
+  }
+  return out;
+}
+
+/** Can two single-character atoms read a common character? (Over-approximation: true unless provably disjoint.) */
+function mayMeet(a: PyNode, b: PyNode, ci: boolean): boolean {
+  const sa = smallSet(a);
+  if (sa) return sa.some((cp) => reads(b, cp, ci));
+  const sb = smallSet(b);
+  if (sb) return sb.some((cp) => reads(a, cp, ci));
+  return true;
+}
+
+const MAX_WORDS = 64;
+const MAX_WORD = 64;
+
 /**
- * Sound pre-filter: true when the pattern can have neither exponential nor
- * polynomial backtracking of degree ≥ `minDegree`. Exponential blow-up needs
- * an ambiguous loop (a loop whose body holds another loop, an alternation,
- * a back-reference…): such shapes always go to recheck. Polynomial degree d
- * needs a chain of d loops where each consecutive pair can read a common
- * word through everything mandatory between them; a mandatory character that
- * either loop cannot read breaks the chain. An unanchored pattern (re.search)
- * starts with an implicit loop that reads anything.
+ * The body of a loop as a finite set of words, each a fixed sequence of single-character atoms
+ * (alternations and small bounded repeats expanded); undefined when the body holds anything else
+ * (a nested loop, an anchor, a look-around, a back-reference) or too many words.
  */
-export function belowThreshold(p: PyPattern, minDegree: number): boolean {
-  if (p.body.branches.length !== 1) return p.body.branches.every(flatLoopFree);
-  const seq: PyNode[] = [];
-  if (!flatten(p.body.branches[0]!, seq)) return false;
-  const anchored = seq[0]?.t === 'at' && (seq[0].name === 'A' || (seq[0].name === 'bol' && !(p.flags & FLAG.m)));
-  type LoopInfo = { accepts: (cp: number) => boolean };
-  let prev: LoopInfo | undefined = anchored ? undefined : { accepts: () => true };
-  let chain = prev ? 1 : 0;
-  let best = chain;
-  let between: number[] = [];
+function loopWords(seq: PyNode[]): PyNode[][] | undefined {
+  let words: PyNode[][] = [[]];
+  const times = (suffixes: PyNode[][]): boolean => {
+    const next: PyNode[][] = [];
+    for (const w of words) for (const x of suffixes) next.push([...w, ...x]);
+    if (next.length > MAX_WORDS || next.some((w) => w.length > MAX_WORD)) return false;
+    words = next;
+    return true;
+  };
   for (const n of seq) {
-    if (n.t === 'repeat' && isLoop(n)) {
-      const body: PyNode[] = n.body;
-      const loop: LoopInfo = { accepts: (cp) => body.some((a) => atomAccepts(a, cp)) };
-      const linked = prev !== undefined && between.every((cp) => prev!.accepts(cp) && loop.accepts(cp));
-      chain = linked ? chain + 1 : 1;
-      best = Math.max(best, chain);
-      prev = loop;
-      between = [];
-    } else if (n.t === 'lit') {
-      between.push(n.cp);
-    } else if (n.t === 'repeat' && n.min >= 1 && n.body.length === 1 && n.body[0]!.t === 'lit') {
-      between.push(n.body[0]!.cp);
+    if (isCharAtom(n)) {
+      if (!times([[n]])) return undefined;
+    } else if (n.t === 'group') {
+      const alts: PyNode[][] = [];
+      for (const b of n.body.branches) {
+        const ws = loopWords(b);
+        if (!ws) return undefined;
+        alts.push(...ws);
+      }
+      if (!times(alts)) return undefined;
+    } else if (n.t === 'repeat' && !isLoop(n)) {
+      const body = loopWords(n.body);
+      if (!body) return undefined;
+      const alts: PyNode[][] = [];
+      let reps: PyNode[][] = [[]];
+      for (let k = 0; k <= n.max; k++) {
+        if (k >= n.min) alts.push(...reps);
+        if (k === n.max) break;
+        const next: PyNode[][] = [];
+        for (const r of reps) for (const b of body) next.push([...r, ...b]);
+        if (next.length > MAX_WORDS) return undefined;
+        reps = next;
+      }
+      if (!times(alts)) return undefined;
+    } else {
+      return undefined;
     }
   }
+  return words;
+}
+
+/**
+ * Sardinas–Patterson over words of character sets: true when no string splits into words of the
+ * set in two ways (so a loop over them has one path per input: no exponential backtracking).
+ * Atoms that may share a character count as equal, so "true" is sound.
+ */
+function uniquelyDecodable(words: PyNode[][], ci: boolean): boolean {
+  if (words.some((w) => w.length === 0)) return false;
+  const fits = (x: PyNode[], xi: number, y: PyNode[], yi: number, len: number) => {
+    for (let k = 0; k < len; k++) if (!mayMeet(x[xi + k]!, y[yi + k]!, ci)) return false;
+    return true;
+  };
+  const seen = new Set<string>();
+  const queue: Array<[number, number]> = [];
+  const push = (w: number, off: number) => {
+    const k = `${w}:${off}`;
+    if (!seen.has(k)) { seen.add(k); queue.push([w, off]); }
+  };
+  for (let i = 0; i < words.length; i++) {
+    for (let j = 0; j < words.length; j++) {
+      if (i === j) continue;
+      const p = words[i]!;
+      const q = words[j]!;
+      if (p.length > q.length || !fits(p, 0, q, 0, p.length)) continue;
+      if (p.length === q.length) return false;
+      push(j, p.length);
+    }
+  }
+  while (queue.length) {
+    const [j, off] = queue.pop()!;
+    const s = words[j]!;
+    const rest = s.length - off;
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k]!;
+      if (w.length <= rest) {
+        if (!fits(w, 0, s, off, w.length)) continue;
+        if (w.length === rest) return false;
+        push(j, off + w.length);
+      } else if (fits(s, off, w, 0, rest)) push(k, rest);
+    }
+  }
+  return true;
+}
+
+/** A loop of the screened pattern: which characters it may read. */
+type Loop = { accepts: (cp: number) => boolean };
+/** Chain state at a point of the pattern: the last loop, the chain length ending there, mandatory literals since. */
+interface ChainState { prev: Loop | undefined; chain: number; between: number[] }
+
+class Unscreenable extends Error {}
+
+/**
+ * Sound screen: true when the pattern can have neither exponential nor polynomial backtracking
+ * of degree ≥ `minDegree`; false sends it to recheck.
+ *
+ * Exponential backtracking needs a loop that reads some input in two ways. A loop over one
+ * character class cannot; a loop over a finite set of fixed-length words (alternations and small
+ * bounded repeats of characters) cannot when the words are uniquely decodable (Sardinas–Patterson,
+ * with atoms that may share a character treated as equal). Any other loop body (a nested loop, a
+ * look-around, a back-reference) goes to recheck.
+ *
+ * Polynomial degree d needs a chain of d loops where each consecutive pair can read a common
+ * word through everything mandatory between them: a mandatory literal that either loop cannot
+ * read breaks the chain. Alternatives and optional parts are followed on every path and merged
+ * (longest chain, union of loops, only the literals common to all paths), which over-approximates.
+ * An unanchored pattern (re.search) starts with an implicit loop that reads anything.
+ */
+export function belowThreshold(p: PyPattern, minDegree: number): boolean {
+  const ci = usesIgnoreCase(p);
+  let best = 0;
+  let work = 0;
+  const merge = (states: ChainState[]): ChainState => {
+    const first = states[0]!;
+    if (states.every((s) => s === first)) return first;
+    const loops = [...new Set(states.map((s) => s.prev).filter((l): l is Loop => !!l))];
+    let common = first.between.length;
+    for (const s of states) {
+      let k = 0;
+      while (k < common && k < s.between.length && s.between[k] === first.between[k]) k++;
+      common = k;
+    }
+    return {
+      prev: loops.length === 0 ? undefined : loops.length === 1 ? loops[0] : { accepts: (cp) => loops.some((l) => l.accepts(cp)) },
+      chain: Math.max(...states.map((s) => s.chain)),
+      between: first.between.slice(0, common),
+    };
+  };
+  const loop = (st: ChainState, l: Loop): ChainState => {
+    const linked = st.prev !== undefined && st.between.every((cp) => st.prev!.accepts(cp) && l.accepts(cp));
+    const chain = linked ? st.chain + 1 : 1;
+    best = Math.max(best, chain);
+    return { prev: l, chain, between: [] };
+  };
+  const seq = (items: PyNode[], st: ChainState): ChainState => {
+    for (const n of items) {
+      if (++work > 20_000) throw new Unscreenable();
+      switch (n.t) {
+        case 'lit':
+          st = { ...st, between: [...st.between, n.cp] };
+          break;
+        case 'group':
+          st = n.body.branches.length === 1 ? seq(n.body.branches[0]!, st) : merge(n.body.branches.map((b) => seq(b, st)));
+          break;
+        case 'repeat': {
+          if (isLoop(n)) {
+            let atoms: PyNode[];
+            if (n.body.every(isCharAtom)) atoms = n.body;
+            else {
+              const words = loopWords(n.body);
+              if (!words || !uniquelyDecodable(words, ci)) throw new Unscreenable();
+              atoms = words.flat();
+            }
+            st = loop(st, { accepts: (cp) => atoms.some((a) => reads(a, cp, ci)) });
+          } else if (n.min >= 1 && n.body.length === 1 && n.body[0]!.t === 'lit') {
+            st = { ...st, between: [...st.between, n.body[0]!.cp] };
+          } else if (!n.body.every(isCharAtom)) {
+            // a small bounded repeat of structure: every count from min to max, merged
+            const ends: ChainState[] = [];
+            let cur = st;
+            for (let k = 0; k <= n.max; k++) {
+              if (k >= n.min) ends.push(cur);
+              if (k < n.max) cur = seq(n.body, cur);
+            }
+            st = merge(ends);
+          }
+          break;
+        }
+        case 'look':
+        case 'backref':
+        case 'cond':
+        case 'atomic':
+          if (!flatLoopFree([n])) throw new Unscreenable();
+          break;
+        default:
+          break; // single characters and anchors other than literals never break a chain (over-approximation)
+      }
+    }
+    return st;
+  };
+  try {
+    const only = p.body.branches.length === 1 ? p.body.branches[0]! : undefined;
+    const head = only?.[0];
+    const anchored = head?.t === 'at' && (head.name === 'A' || (head.name === 'bol' && !(p.flags & FLAG.m)));
+    const start: ChainState = anchored
+      ? { prev: undefined, chain: 0, between: [] }
+      : { prev: { accepts: () => true }, chain: 1, between: [] };
+    best = start.chain;
+    const top: PyNode = { t: 'group', index: null, name: null, addFlags: 0, delFlags: 0, body: p.body };
+    seq([top], start);
+  } catch (e) {
+    if (e instanceof Unscreenable) return false;
+    throw e;
+  }
   return best < minDegree;
+}
+
+const DISK_FORMAT = 1;
+const DISK_MAX_ENTRIES = 5000;
+/** The cross-run store: its file, the code stamp it is valid for, and the recheck verdicts of this process. */
+const disk: { file?: string; stamp?: string; loaded: boolean; verdicts: Map<string, RedosResult>; dirty: boolean } = {
+  loaded: false,
+  verdicts: new Map(),
+  dirty: false,
+};
+
+/**
+ * Keep recheck's verdicts across runs in `file` (the `--cache` folder), valid only for the same
+ * `stamp` (vaudit's code). `undefined` stops using a file.
+ */
+export function useRedosCacheFile(file: string | undefined, stamp = ''): void {
+  disk.file = file;
+  disk.stamp = stamp;
+  disk.loaded = false;
+}
+
+function loadDisk(): void {
+  if (disk.loaded || !disk.file) return;
+  disk.loaded = true;
+  try {
+    const e = JSON.parse(readFileSync(disk.file, 'utf8')) as { format?: number; stamp?: string; entries?: Array<[string, RedosResult]> };
+    if (e.format !== DISK_FORMAT || e.stamp !== disk.stamp || !Array.isArray(e.entries)) return;
+    for (const [k, v] of e.entries) {
+      if (typeof k !== 'string' || !v || typeof v !== 'object' || cache.has(k)) continue;
+      cache.set(k, v);
+      disk.verdicts.set(k, v);
+      redosStats.diskEntries++;
+    }
+  } catch {
+    // no file yet, or a corrupt one: a miss
+  }
+}
+
+/** Write the verdicts recheck reached (this run's and the loaded ones) to the cache file, if any changed. */
+export function saveRedosCache(): void {
+  if (!disk.file || !disk.dirty) return;
+  const entries = [...disk.verdicts].slice(-DISK_MAX_ENTRIES);
+  try {
+    mkdirSync(path.dirname(disk.file), { recursive: true });
+    writeAtomic(disk.file, JSON.stringify({ format: DISK_FORMAT, stamp: disk.stamp, entries }));
+    disk.dirty = false;
+  } catch {
+    // an unwritable cache folder only costs speed
+  }
 }
 
 export function analyseRedos(pattern: string, opts: RedosOptions, flags = 0): RedosResult {
   redosStats.calls++;
   const key = `${opts.timeoutMs}\0${opts.minDegree ?? 3}\0${flags}\0${pattern}`;
+  loadDisk();
   const hit = cache.get(key);
   if (hit) {
     redosStats.cacheHits++;
+    if (disk.verdicts.has(key)) redosStats.diskHits++;
     return hit;
   }
+  const before = redosStats.recheckCalls;
   const r = analyseUncached(pattern, opts, flags);
   cache.set(key, r);
+  // only what recheck decided is worth keeping across runs (the screen and the parser are cheap);
+  // a pattern over its budget may finish next time (a less loaded machine): not kept
+  const decided = r.status !== 'notAnalysed' || !r.reason.includes('per-pattern budget');
+  if (redosStats.recheckCalls > before && decided && disk.file) {
+    disk.verdicts.set(key, r);
+    disk.dirty = true;
+  }
   return r;
 }
 
@@ -223,6 +484,7 @@ function analyseUncached(pattern: string, opts: RedosOptions, flags: number): Re
     };
   }
   const kind = typeof d.error === 'string' ? d.error : (d.error?.kind ?? d.error?.message ?? 'unknown error');
+  if (kind === 'timeout') return { status: 'notAnalysed', reason: `its analysis did not finish within the per-pattern budget (not analysed in ${opts.timeoutMs} ms; option timeoutMs)` };
   const nested = starHeightHeuristic(es.source) === false ? '; it has nested quantifiers, a common cause of exponential backtracking' : '';
   return { status: 'notAnalysed', reason: `recheck could not decide (${kind})${nested}` };
 }
