@@ -21,6 +21,7 @@ const slow = [
   'test/precommit-hook.test.ts',
   'test/report-audit.test.ts',
   'test/corpora/**/*.test.ts',
+  'test/python-parsers.test.ts',
 ];
 
 export default defineConfig({

@@ -162,7 +162,6 @@ describe('path correlation: two tests of one pure condition are one fact', () =>
     expect(a.conditionGuards(ret(5)!)).toEqual([{ atom: 'platform.system()', platform: true, oneOf: ['Linux'] }]);
     expect(a.conditionGuards(ret(7)!)).toEqual([{ atom: 'platform.system()', platform: true, oneOf: ['Windows', 'Darwin'] }]);
     expect(a.conditionGuards(ret(8)!)).toEqual([]);
-    a.tree.delete();
   });
 });
 
