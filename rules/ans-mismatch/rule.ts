@@ -32,11 +32,31 @@ export default defineRule<Msg>({
     layers: ['suite'],
     languages: ['json'],
     messages: {
-      mismatch: 'The task\'s "ans" ({{ans}}) does not match the stop entry\'s expected answer (ANS {{args}}): the reference answer and the graded answer disagree, so either the reference solution fails its own task or the check grades a different answer than intended. Make "ans" exactly "ANS {{args}}" (or fix the args).',
-      missingAns: 'This stop entry expects the answer "ANS {{args}}" but the task has no top-level "ans": tooling that replays or displays the reference answer has nothing to submit, and the answer is stated in only one place. Add "ans": "ANS {{args}}".',
-      orphanAns: 'The task declares "ans" ({{ans}}) but no stop entry with value "ANS" checks an answer: the stated answer is never graded, so any answer (or none) passes that part. Add {"type": "stop", "value": "ANS", "args": […]} or remove "ans".',
-      conflict: 'Two stop entries expect different answers (ANS {{args}} vs ANS {{other}}): no single answer can satisfy both, so the task can never pass. Keep one expected answer.',
-      badAns: 'The task\'s "ans" ({{ans}}) does not start with the ANS primitive while a stop entry grades an ANS answer: the reference answer is not in the format the verifier parses. Write it as "ANS {{args}}".',
+      mismatch: {
+        what: 'The task\'s "ans" ({{ans}}) does not match the stop entry\'s expected answer (ANS {{args}}).',
+        why: 'The reference answer and the graded answer disagree, so either the reference solution fails its own task or the check grades a different answer than intended.',
+        fix: 'Make "ans" exactly "ANS {{args}}" (or fix the args).',
+      },
+      missingAns: {
+        what: 'This stop entry expects the answer "ANS {{args}}" but the task has no top-level "ans".',
+        why: 'Tooling that replays or displays the reference answer has nothing to submit, and the answer is stated in only one place.',
+        fix: 'Add "ans": "ANS {{args}}".',
+      },
+      orphanAns: {
+        what: 'The task declares "ans" ({{ans}}) but no stop entry with value "ANS" checks an answer.',
+        why: 'The stated answer is never graded, so any answer (or none) passes that part.',
+        fix: 'Add {"type": "stop", "value": "ANS", "args": […]} or remove "ans".',
+      },
+      conflict: {
+        what: 'Two stop entries expect different answers (ANS {{args}} vs ANS {{other}}).',
+        why: 'No single answer can satisfy both, so the task can never pass.',
+        fix: 'Keep one expected answer.',
+      },
+      badAns: {
+        what: 'The task\'s "ans" ({{ans}}) does not start with the ANS primitive while a stop entry grades an ANS answer.',
+        why: 'The reference answer is not in the format the verifier parses.',
+        fix: 'Write it as "ANS {{args}}".',
+      },
     },
     docs: {
       whatItDoes:

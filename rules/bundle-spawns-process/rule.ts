@@ -45,10 +45,16 @@ export default defineRule<Msg>({
     layers: ['bundle'],
     languages: ['typescript', 'javascript'],
     messages: {
-      spawns:
-        'The bundle {{how}} `{{module}}`, which starts processes outside the host. Only the host resolves and hashes tools, isolates runs and records executed (checkId, toolId) bindings; a process the bundle starts itself grounds no verdict and escapes the sandbox. Declare the tool in `requiredTools` and call `runtime.tools.run(...)`.',
-      dynamicImport:
-        'The bundle imports a module whose name is computed (`{{module}}`), so it can load `child_process` or any spawning package unseen. A bundle may only start processes through `runtime.tools.run(...)`; import modules by literal name.',
+      spawns: {
+        what: 'The bundle {{how}} `{{module}}`, which starts processes outside the host.',
+        why: 'Only the host resolves and hashes tools, isolates runs and records executed (checkId, toolId) bindings; a process the bundle starts itself grounds no verdict and escapes the sandbox.',
+        fix: 'Declare the tool in `requiredTools` and call `runtime.tools.run(...)`.',
+      },
+      dynamicImport: {
+        what: 'The bundle imports a module whose name is computed (`{{module}}`).',
+        why: 'It can load `child_process` or any spawning package unseen, and a bundle may only start processes through `runtime.tools.run(...)`.',
+        fix: 'Import modules by literal name.',
+      },
     },
     docs: {
       whatItDoes:

@@ -16,10 +16,16 @@ export default defineRule<Msg>({
     layers: ['bundle'],
     languages: ['typescript', 'javascript'],
     messages: {
-      discarded:
-        'The result of the `{{tool}}` run in check `{{check}}` is discarded, yet the check returns a verdict. A tool that rejects the artifact (non-zero exit) leads to the same verdict as one that accepts it, so the verdict is not the tool\'s. Bind the result, return it when `outcome !== \'executed\'`, and decide from its `exitCode` (and output).',
-      notRead:
-        'Check `{{check}}` reads {{reads}} of the `{{tool}}` run `{{name}}` but never its `exitCode`. A crashing or rejecting tool can still print the expected text, so the verdict can contradict the run it received. Decide from `{{name}}.exitCode` as well (after passing a non-result through).',
+      discarded: {
+        what: 'The result of the `{{tool}}` run in check `{{check}}` is discarded, yet the check returns a verdict.',
+        why: 'A tool that rejects the artifact (non-zero exit) leads to the same verdict as one that accepts it, so the verdict is not the tool\'s.',
+        fix: 'Bind the result, return it when `outcome !== \'executed\'`, and decide from its `exitCode` (and output).',
+      },
+      notRead: {
+        what: 'Check `{{check}}` reads {{reads}} of the `{{tool}}` run `{{name}}` but never its `exitCode`.',
+        why: 'A crashing or rejecting tool can still print the expected text, so the verdict can contradict the run it received.',
+        fix: 'Decide from `{{name}}.exitCode` as well (after passing a non-result through).',
+      },
     },
     docs: {
       whatItDoes:

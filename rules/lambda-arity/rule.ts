@@ -16,7 +16,11 @@ export default defineRule<Msg>({
     layers: ['python'],
     languages: ['json'],
     messages: {
-      arity: 'The `{{role}}` lambda takes {{takes}}, but the verifier calls it with {{expected}} positional argument{{plural}}: every call raises TypeError, so the check fails (or is swallowed into a verdict) for every agent. Declare exactly {{expected}} parameter{{plural}}, e.g. `{{example}}`.',
+      arity: {
+        what: 'The `{{role}}` lambda takes {{takes}}, but the verifier calls it with {{expected}} positional argument{{plural}}.',
+        why: 'Every call raises TypeError, so the check fails (or is swallowed into a verdict) for every agent.',
+        fix: 'Declare exactly {{expected}} parameter{{plural}}, e.g. `{{example}}`.',
+      },
     },
     docs: {
       whatItDoes:

@@ -18,8 +18,11 @@ export default defineRule<Msg>({
     layers: ['bundle'],
     languages: ['typescript', 'javascript'],
     messages: {
-      nonLeaf:
-        '{{what}} of the `{{tool}}` run in external check `{{check}}` is {{origin}}, not a leaf of the declared artifact or public-input projections. The tool then judges bytes the check author wrote (the host records them as authored:derived), so its answer is not about the submission. Pass `artifact.files[...]`, a declared `publicInput` field or `JSON.stringify` of one — or declare the check `kind: \'authored\'` if it must build a driver or fixture.',
+      nonLeaf: {
+        what: '{{what}} of the `{{tool}}` run in external check `{{check}}` is {{origin}}, not a leaf of the declared artifact or public-input projections.',
+        why: 'The tool then judges bytes the check author wrote (the host records them as authored:derived), so its answer is not about the submission.',
+        fix: 'Pass `artifact.files[...]`, a declared `publicInput` field or `JSON.stringify` of one — or declare the check `kind: \'authored\'` if it must build a driver or fixture.',
+      },
     },
     docs: {
       whatItDoes:

@@ -16,8 +16,11 @@ export default defineRule<Msg>({
     layers: ['bundle'],
     languages: ['typescript', 'javascript'],
     messages: {
-      nonResult:
-        'This verdict is returned when run `{{run}}` may be a non-result: {{detail}}. A timeout, crash, missing tool or sandbox refusal is not an answer; grading it as pass or fail reports an infrastructure failure as submission quality. Pass the non-result through first: `if ({{run}}.outcome !== \'executed\') return {{run}};`.',
+      nonResult: {
+        what: 'This verdict is returned when run `{{run}}` may be a non-result: {{detail}}.',
+        why: 'A timeout, crash, missing tool or sandbox refusal is not an answer; grading it as pass or fail reports an infrastructure failure as submission quality.',
+        fix: 'Pass the non-result through first: `if ({{run}}.outcome !== \'executed\') return {{run}};`.',
+      },
     },
     docs: {
       whatItDoes:

@@ -25,9 +25,21 @@ export default defineRule<Msg>({
     layers: ['suite'],
     languages: ['json'],
     messages: {
-      absent: '"source" does not occur in the text the touch initializer writes to {{path}}: the expected file equals the original, so the check passes when the agent changes nothing (or fails for every real edit). Copy "source" exactly from the touched text (whitespace and escapes included).',
-      ambiguous: '"source" occurs {{count}} times in the text the touch initializer writes to {{path}}: the verifier replaces every occurrence, so the expected file demands {{count}} edits where the instruction asks for one, and a correct agent fails. Make "source" unique (include surrounding context).',
-      noop: '"source" and "target" are identical: the expected file equals the original, so the check passes without the agent doing anything. Set "target" to the text the instruction asks for.',
+      absent: {
+        what: '"source" does not occur in the text the touch initializer writes to {{path}}.',
+        why: 'The expected file equals the original, so the check passes when the agent changes nothing (or fails for every real edit).',
+        fix: 'Copy "source" exactly from the touched text (whitespace and escapes included).',
+      },
+      ambiguous: {
+        what: '"source" occurs {{count}} times in the text the touch initializer writes to {{path}}.',
+        why: 'The verifier replaces every occurrence, so the expected file demands {{count}} edits where the instruction asks for one, and a correct agent fails.',
+        fix: 'Make "source" unique (include surrounding context).',
+      },
+      noop: {
+        what: '"source" and "target" are identical.',
+        why: 'The expected file equals the original, so the check passes without the agent doing anything.',
+        fix: 'Set "target" to the text the instruction asks for.',
+      },
     },
     docs: {
       whatItDoes:

@@ -16,8 +16,11 @@ export default defineRule<Msg>({
     layers: ['bundle'],
     languages: ['typescript', 'javascript'],
     messages: {
-      unawaited:
-        'The `{{tool}}` run in check `{{check}}` is not awaited before evaluate returns: {{reason}}. The verdict is decided while the run is still in flight, so it cannot reflect the tool\'s answer and the host finds the run unbound. Await the run (`await Promise.all(...)` for several, a `for…of` loop instead of `forEach`) and decide from its result.',
+      unawaited: {
+        what: 'The `{{tool}}` run in check `{{check}}` is not awaited before evaluate returns: {{reason}}.',
+        why: 'The verdict is decided while the run is still in flight, so it cannot reflect the tool\'s answer and the host finds the run unbound.',
+        fix: 'Await the run (`await Promise.all(...)` for several, a `for…of` loop instead of `forEach`) and decide from its result.',
+      },
     },
     docs: {
       whatItDoes:

@@ -17,12 +17,21 @@ export default defineRule<Msg>({
     layers: ['bundle'],
     languages: ['typescript', 'javascript'],
     messages: {
-      toolNotDeclared:
-        'Tool `{{tool}}` is not in check `{{check}}`\'s requiredTools ({{tools}}). The host resolves only declared tools, so this run throws as an authoring defect (or depends on a tool nobody pinned under .toolchain). Add `{{tool}}` to `requiredTools`, or run a declared tool.',
-      checkIdMismatch:
-        'This run is bound to checkId `{{given}}`, but it runs inside check `{{check}}`. The host records the run under the wrong check, so `{{check}}` has no run of its own and its verdict is ungrounded while `{{given}}` is credited with a run it did not make. Pass `checkId: \'{{check}}\'`.',
-      missingMember:
-        'This `runtime.tools.run(...)` in check `{{check}}` has no `{{member}}`. The host binds every run to a declared tool and to its check; without it the run is rejected or unbound. Pass `{{member}}` explicitly.',
+      toolNotDeclared: {
+        what: 'Tool `{{tool}}` is not in check `{{check}}`\'s requiredTools ({{tools}}).',
+        why: 'The host resolves only declared tools, so this run throws as an authoring defect (or depends on a tool nobody pinned under .toolchain).',
+        fix: 'Add `{{tool}}` to `requiredTools`, or run a declared tool.',
+      },
+      checkIdMismatch: {
+        what: 'This run is bound to checkId `{{given}}`, but it runs inside check `{{check}}`.',
+        why: 'The host records the run under the wrong check, so `{{check}}` has no run of its own and its verdict is ungrounded while `{{given}}` is credited with a run it did not make.',
+        fix: 'Pass `checkId: \'{{check}}\'`.',
+      },
+      missingMember: {
+        what: 'This `runtime.tools.run(...)` in check `{{check}}` has no `{{member}}`.',
+        why: 'The host binds every run to a declared tool and to its check; without it the run is rejected or unbound.',
+        fix: 'Pass `{{member}}` explicitly.',
+      },
     },
     docs: {
       whatItDoes:

@@ -16,8 +16,11 @@ export default defineRule<Msg>({
     layers: ['bundle'],
     languages: ['typescript', 'javascript'],
     messages: {
-      ungrounded:
-        'Check `{{check}}` declares required tools ({{tools}}) but can return `pass` here without a completed run: {{detail}}. A pass no tool produced is an ungrounded verdict (EXTERNAL_VERDICT_UNGROUNDED): the benchmark credits a submission the tool never judged. Derive the pass from an awaited run\'s exit code on this path, or return a non-result / `fail` when there is nothing to run.',
+      ungrounded: {
+        what: 'Check `{{check}}` declares required tools ({{tools}}) but can return `pass` here without a completed run: {{detail}}.',
+        why: 'A pass no tool produced is an ungrounded verdict (EXTERNAL_VERDICT_UNGROUNDED): the benchmark credits a submission the tool never judged.',
+        fix: 'Derive the pass from an awaited run\'s exit code on this path, or return a non-result / `fail` when there is nothing to run.',
+      },
     },
     docs: {
       whatItDoes:

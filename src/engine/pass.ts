@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Finding, Layer, Range, Severity, SeveritySetting } from './types.js';
 import { PARSE_ERROR_RULE } from './types.js';
-import type { Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from './rule.js';
+import type { MessageParts, Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from './rule.js';
 import type { FileUnit, Project, SourceFile } from './project.js';
 import type { FileProblem } from './load.js';
 import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './dispatch.js';
@@ -201,12 +201,14 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       unit,
       text,
       report(d: ReportDescriptor<string>) {
-        const template = (rule.meta.messages as Record<string, string>)[d.messageId];
+        const template = (rule.meta.messages as Record<string, string | MessageParts>)[d.messageId];
         if (template === undefined) throw new Error(`rule ${rule.meta.id} reported unknown messageId '${d.messageId}'`);
+        const parts = typeof template === 'string' ? undefined : { what: fillTemplate(template.what, d.data), why: fillTemplate(template.why, d.data), fix: fillTemplate(template.fix, d.data) };
         findings.push({
           ruleId: rule.meta.id,
           messageId: d.messageId,
-          message: fillTemplate(template, d.data),
+          message: parts ? `${parts.what} ${parts.why} ${parts.fix}` : fillTemplate(template as string, d.data),
+          ...(parts ? { parts } : {}),
           severity: d.severity && !setting.explicit ? d.severity : toSeverity(setting.severity),
           file: unit.file.path,
           range: toRange(d.at),

@@ -47,6 +47,13 @@ export interface ConfirmSupport {
   description: string;
 }
 
+/** A message in three parts; the finding's `message` is the three joined by spaces. */
+export interface MessageParts {
+  what: string;
+  why: string;
+  fix: string;
+}
+
 export interface RuleMeta<M extends string = string> {
   id: string;
   description: string;
@@ -55,8 +62,11 @@ export interface RuleMeta<M extends string = string> {
   layers: Layer[];
   /** Languages of files it can report in (docs/catalogue). */
   languages: Language[];
-  /** One message template per meaning; `{{name}}` placeholders. Must be capitalised and end with a period. */
-  messages: Record<M, string>;
+  /** One message per meaning, in three parts (Biome's pillars): what is wrong, why it makes the
+   *  benchmark lie, what to do; `{{name}}` placeholders. A plain string is the legacy one-part form
+   *  (reporters then split it into finding and hint by sentences). Each part is a capitalised
+   *  sentence that ends with a period. */
+  messages: Record<M, string | MessageParts>;
   docs: RuleDocs;
   confirm?: ConfirmSupport;
   /** JSON Schema of the rule's options (config `rules.<id>.options`). */

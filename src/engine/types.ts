@@ -68,6 +68,8 @@ export interface Finding {
   ruleId: string;
   messageId: string;
   message: string;
+  /** The message's parts when the rule writes it in three (what is wrong, why it matters, what to do). */
+  parts?: { what: string; why: string; fix: string };
   severity: Severity;
   /** Absolute path of the file the finding is in. */
   file: string;

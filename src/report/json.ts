@@ -33,8 +33,10 @@ export function toJsonReport(input: ReportInput) {
     },
     findings: input.findings.map((f) => ({
       ruleId: f.ruleId,
+      messageId: f.messageId,
       severity: f.severity,
       message: f.message,
+      ...(f.parts ? { parts: f.parts } : {}),
       file: relPath(input.root, f.file),
       range: {
         start: { line: f.range.start.line, column: f.range.start.column },

@@ -170,7 +170,8 @@ export function buildAudit(input: ReportInput): Audit {
   const confirmRan = !!input.runs;
   const width = Math.max(3, String(input.findings.length).length);
   const rows: AuditRow[] = input.findings.map((f, i) => {
-    const split = splitHint(f.message);
+    // A three-part message names its hint; a legacy one-string message is split by sentences.
+    const split = f.parts ? { finding: `${f.parts.what} ${f.parts.why}`, hint: f.parts.fix } : splitHint(f.message);
     const finding = split.finding;
     const hint = split.hint || BUILTIN_HINTS[f.ruleId] || '';
     const shown = relPath(input.root, f.file);
