@@ -31,7 +31,8 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: slow } },
-      { extends: true, test: { name: 'slow', include: slow } },
+      // Generous bounds: these start real processes, and a loaded machine (two CI runs at once) is slow.
+      { extends: true, test: { name: 'slow', include: slow, testTimeout: 120_000, hookTimeout: 120_000 } },
     ],
   },
 });

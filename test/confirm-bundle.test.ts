@@ -114,7 +114,7 @@ describe('bundle findings on the rules\' fixtures', () => {
     expect(nodeRuns.length).toBeLessThanOrEqual(Math.ceil(cases / 64) + 1); // batched, not one child per case
     console.log(`[bench] ${findings.length} bundle findings, ${cases} cases, ${nodeRuns.length} Node children (${nodeRuns[0]?.isolation}): ${ms.toFixed(0)} ms total, ${(ms / cases).toFixed(1)} ms/case; children ${nodeRuns.map((r) => r.durationMs).join(', ')} ms`);
     expect(alive('harness.mjs')).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('names the exact origin, site and result in what it observed', async () => {
     const [f] = await findingsOf([join(FIX, 'non-leaf-tool-input', 'fixtures', 'incorrect', 'literal-and-template')], ['non-leaf-tool-input']);
@@ -126,7 +126,7 @@ describe('bundle findings on the rules\' fixtures', () => {
     await confirmBundleFindings([u!, n!], undefined, { host: createHost({ root: dir }) });
     expect(u!.confirmation!.observed).toBe("run #2 of `gcc` at line 11 was still pending when evaluate returned { verdict: 'pass' }");
     expect(n!.confirmation!.observed).toBe("run #1 of `python3` at line 5 answered timeout; evaluate returned { verdict: 'fail' } (from line 6)");
-  }, 30_000);
+  }, 120_000);
 
   it('refutes the same questions asked of the fixed twins (correct fixtures)', async () => {
     const findings: Finding[] = [];
@@ -154,7 +154,7 @@ describe('bundle findings on the rules\' fixtures', () => {
     expect(eq.some((o) => o.includes('origin json:publicInput.cases'))).toBe(true);
     expect(eq.some((o) => o.includes("origin artifact:util.h"))).toBe(true);
     expect(eq.some((o) => /origin publicInput:cases\[0\]\.stdin/.test(o))).toBe(true);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('precision', () => {
@@ -182,7 +182,7 @@ export default defineCorrectnessModel({
     await confirmBundleFindings([...findings, ...awaited], undefined, { host: createHost({ root: dir }) });
     expect(findings[0]!.confirmation).toMatchObject({ status: 'confirmed', observed: "run #2 of `gcc` at line 6 was still pending when evaluate returned { verdict: 'pass' }" });
     expect(awaited[0]!.confirmation).toMatchObject({ status: 'refuted' });
-  }, 30_000);
+  }, 120_000);
 
   it('forces the non-result at the flagged run only, so an earlier pass-through cannot hide it', async () => {
     const file = write(
@@ -208,7 +208,7 @@ export default defineCorrectnessModel({
       witness: 'check `c` on the generated witness input (artifact: main.c); the tool answers forced timeout at line 8, exit 0 elsewhere',
       observed: "run #2 of `gcc` at line 8 answered timeout; evaluate returned { verdict: 'fail' } (from line 9)",
     });
-  }, 30_000);
+  }, 120_000);
 
   it('runs CommonJS bundles (require of vaudit/bundle, module.exports)', async () => {
     const file = write(
@@ -229,7 +229,7 @@ module.exports = defineCorrectnessModel({
     await confirmBundleFindings(findings, undefined, { host: createHost({ root: dir }) });
     expect(findings[0]!.confirmation).toMatchObject({ status: 'confirmed' });
     expect(findings[0]!.confirmation!.observed).toMatch(/file `main.c` = .*origin authored:derived/);
-  }, 30_000);
+  }, 120_000);
 
   it('judges each check at a helper both checks share (factory): only the one that rewrites the leaf', async () => {
     const file = join(FIX, 'non-leaf-tool-input', 'fixtures', 'incorrect', 'helper-param-and-factory', 'model.ts');
@@ -240,7 +240,7 @@ module.exports = defineCorrectnessModel({
     expect(b!.confirmation).toMatchObject({ status: 'confirmed' });
     expect(a.confirmation).toMatchObject({ status: 'refuted' });
     expect(a.confirmation!.observed).toContain('origin artifact:main.c');
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('declared cases beside the bundle', () => {
@@ -274,7 +274,7 @@ describe('declared cases beside the bundle', () => {
     expect(obs[0]!.observed).toContain('file `test_solve.py` = "from solve import main');
     expect(obs[1]!.observed).toContain('file `conftest.py` = "import pytest\\n"');
     expect(obs[2]!.observed).toContain('file `runner.py` = "import sys\\ndef main():');
-  }, 30_000);
+  }, 120_000);
 
   it('reads the cases file again when it changes (long-lived processes: editor, watch)', async () => {
     const model = write('edited/model.ts', readFileSync(join(FIX, 'ungrounded-pass', 'fixtures', 'incorrect', 'never-runs', 'model.ts'), 'utf8'));
@@ -287,7 +287,7 @@ describe('declared cases beside the bundle', () => {
     const second = await findingsOf([model], ['ungrounded-pass']);
     await confirmBundleFindings(second, undefined, { host: createHost({ root: dir }) });
     expect(second[0]!.confirmation).toMatchObject({ status: 'confirmed' });
-  }, 30_000);
+  }, 120_000);
 
   it('refuses a malformed cases file instead of guessing', async () => {
     const model = write('badcases/model.ts', readFileSync(join(FIX, 'ungrounded-pass', 'fixtures', 'incorrect', 'never-runs', 'model.ts'), 'utf8'));
@@ -349,7 +349,7 @@ export default defineCorrectnessModel({
     expect(await proveBundle(join(FIX, 'ungrounded-pass', 'fixtures', 'incorrect', 'never-runs', 'model.ts'), { host: createHost({ root: dir }) })).toEqual({
       error: 'the bundle declares no cases (see src/confirm/bundle/README.md)',
     });
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('the recording runtime port', () => {
@@ -405,7 +405,7 @@ export default defineCorrectnessModel({
     expect(res.runs[0]!.site).toMatch(/^\d+:\d+$/);
     expect(host.records).toHaveLength(1);
     expect(host.records[0]).toMatchObject({ toolId: 'node', outcome: 'executed', caseIds: ['k'] });
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('batching', () => {
@@ -455,7 +455,7 @@ export default defineCorrectnessModel({
     expect(host.records).toHaveLength(1);
     expect(host.records[0]!.stdoutBytes).toBeGreaterThan(2_000_000);
     expect([...res.values()].filter((r) => r.status === 'returned' && r.result?.verdict === 'pass' && r.runs.length === 120)).toHaveLength(120);
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('non-results and isolation', () => {
@@ -499,7 +499,7 @@ export default defineCorrectnessModel({
     expect(ok.confirmation).toMatchObject({ status: 'confirmed' });
     // Each hang cost one bound, not the test's: the other cases answered (the vitest timeout catches a stall).
     expect(alive('harness.mjs')).toEqual([]);
-  }, 30_000);
+  }, 120_000);
 
   for (const isolation of ['process', 'auto'] as const) {
     it(`bundle code cannot start a process, and nothing is left behind (isolation: ${isolation})`, async () => {
@@ -537,6 +537,6 @@ export default defineCorrectnessModel({
       expect((host.records[0] as RunRecord).isolation).toBe(isolation === 'process' ? 'process' : 'bwrap');
       expect(alive('41.5')).toEqual([]);
       expect(alive('harness.mjs')).toEqual([]);
-    }, 30_000);
+    }, 120_000);
   }
 });
