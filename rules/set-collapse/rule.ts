@@ -3,7 +3,8 @@
  * (A `javascript` visitor can be added next to `python` below.)
  */
 import { defineRule } from '../../src/engine/rule.js';
-import { named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
+import { type PyNode, named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
+import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isSetValued, setFromSequence, callOf } from '../../src/lang/python/facts.js';
 import { setSizeComparison, everyHasComparison } from '../../src/lang/js/index.js';
 import type { Program } from 'acorn';
@@ -11,6 +12,33 @@ import type { Program } from 'acorn';
 type Msg = 'collapse' | 'jsSize' | 'jsEveryHas';
 
 const OPS = new Set(['==', '!=', '<=', '>=', '<', '>']);
+
+/** The sequence a set-valued operand was built from (`set(xs)` → `xs`, following a local). */
+function sequenceOf(a: PythonAnalysis, e: PyNode): string | undefined {
+  const s = setFromSequence(a, e);
+  const c = s ? callOf(a, s) : undefined;
+  const arg = c?.args[0];
+  return arg ? a.src(unparen(arg)) : undefined;
+}
+
+/** The lengths were compared first (`if len(xs) != len(ys): return …`, or `len(xs) == len(ys) and …`):
+ *  equal lengths and equal sets leave no room for a repeated line standing in for a missing one. */
+function lengthsCompared(a: PythonAnalysis, n: PyNode, l: PyNode, r: PyNode): boolean {
+  const x = sequenceOf(a, l) ?? (unparen(l).type === 'identifier' ? a.src(unparen(l)) : undefined);
+  const y = sequenceOf(a, r) ?? (unparen(r).type === 'identifier' ? a.src(unparen(r)) : undefined);
+  if (!x || !y) return false;
+  const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const lens = (op: string) => new RegExp(`len\\(\\s*(${esc(x)}|${esc(y)})\\s*\\)\\s*${op}\\s*len\\(\\s*(${esc(x)}|${esc(y)})\\s*\\)`);
+  const fn = a.functionAt(n);
+  const before = a.text.slice(fn?.node.start ?? 0, n.start);
+  const m = lens('!=').exec(before);
+  if (m && m[1] !== m[2]) return true;
+  for (let p = n.parent; p && p.type === 'boolean_operator'; p = p.parent) {
+    const k = lens('==').exec(a.src(p));
+    if (k && k[1] !== k[2]) return true;
+  }
+  return false;
+}
 
 export default defineRule<Msg>({
   meta: {
@@ -84,6 +112,7 @@ export default defineRule<Msg>({
           const [l, r] = [unparen(kids[0]!), unparen(kids[1]!)];
           const seq = setFromSequence(a, l) ?? setFromSequence(a, r);
           if (!seq || !isSetValued(a, l) || !isSetValued(a, r)) return;
+          if (lengthsCompared(a, n, l, r)) return;
           const fn = a.functionAt(n);
           c.report({
             messageId: 'collapse',

@@ -3,10 +3,31 @@
  * other (VER-005).
  */
 import { defineRule, type PythonVisitor } from '../../src/engine/rule.js';
-import { unparen, named } from '../../src/lang/python/tree.js';
+import { type PyNode, unparen, named, field, firstNamed } from '../../src/lang/python/tree.js';
+import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { searchedText, blindStream, literalArgv } from '../../src/lang/python/facts.js';
 
 type Msg = 'blind' | 'uncaptured';
+
+const LOG_CALL = /^(print|(\w+\.)*(logger|logging|log|LOGGER|_logger)\.\w+|warnings\.warn)$/;
+
+/** The search is the condition of an `if` whose every branch only prints or logs: it chooses a
+ *  message, not a verdict (`if "Error" in r.stderr: print(...) else: print(...)`). */
+function onlyPicksLogLine(a: PythonAnalysis, n: PyNode): boolean {
+  let c = n;
+  let p = n.parent;
+  while (p && (p.type === 'parenthesized_expression' || p.type === 'not_operator')) { c = p; p = p.parent; }
+  if (!p || (p.type !== 'if_statement' && p.type !== 'elif_clause') || c.field !== 'condition') return false;
+  const ifNode = p.type === 'elif_clause' ? p.parent : p;
+  if (!ifNode) return false;
+  const blocks = [field(ifNode, 'consequence'), ...named(ifNode).filter((k) => k.type === 'elif_clause' || k.type === 'else_clause').map((k) => field(k, 'consequence') ?? field(k, 'body'))];
+  return blocks.every((b) => !!b && named(b).every((st) => {
+    if (st.type === 'comment' || st.type === 'pass_statement') return true;
+    const e = st.type === 'expression_statement' ? firstNamed(st) : undefined;
+    const f = e?.type === 'call' ? field(e, 'function') : undefined;
+    return !!f && LOG_CALL.test(a.src(f));
+  }));
+}
 
 export default defineRule<Msg>({
   meta: {
@@ -50,7 +71,7 @@ export default defineRule<Msg>({
       if (!text) return;
       const fn = a.functionAt(n);
       const use = blindStream(a, text, fn);
-      if (!use) return;
+      if (!use || onlyPicksLogLine(a, n)) return;
       // the searched marker: the string literal operand / pattern
       let needle: string | undefined;
       const lit = n.type === 'comparison_operator' ? unparen(named(n)[0]!) : (a.call(n)?.args[0] && unparen(a.call(n)!.args[0]!));

@@ -19,7 +19,9 @@ function isDictLike(a: PythonAnalysis, n: PyNode): boolean {
   if (u.type === 'dictionary' || u.type === 'dictionary_comprehension' || u.type === 'set' || u.type === 'set_comprehension') return true;
   const c = callOf(a, u);
   if (!c) return false;
-  return ['keys', 'set', 'frozenset', 'dict', 'range', 'Counter', 'fromkeys'].includes(c.method) || c.qualified === 'collections.Counter';
+  // dict views, sets, ranges, and listings whose names are unique by construction (a directory, a zip archive)
+  return ['keys', 'set', 'frozenset', 'dict', 'range', 'Counter', 'fromkeys', 'listdir', 'namelist', 'iterdir', 'glob', 'iglob', 'rglob'].includes(c.method)
+    || c.qualified === 'collections.Counter';
 }
 
 /** `set(seq)`, `frozenset(seq)`, a set comprehension or `dict.fromkeys(seq)`: duplicates of a sequence collapse. */
