@@ -24,6 +24,16 @@ const jsRule = defineRule({
     return { javascript: { Identifier(node, _c, anc) { const n = (node as unknown as { name: string }).name; if (n.startsWith('bad')) ctx.report({ messageId: 'id', data: { name: `${n}@${anc.length}` }, at: node }); } } };
   },
 });
+const twice = defineRule({
+  meta: { id: 'py-twice', description: 'test rule', defaultSeverity: 'warn', layers: ['python'], languages: ['python'], messages: { id: 'Identifier {{name}} is flagged (visited from {{via}}).' }, docs },
+  create(ctx) {
+    // visits each flagged spot twice, once with a different message: the identical pair is one finding
+    return { python: { identifier(node) {
+      if (!node.text.startsWith('bad')) return;
+      for (const via of ['a', 'a', 'b']) ctx.report({ messageId: 'id', data: { name: node.text, via }, at: node });
+    } } };
+  },
+});
 const rules = new Map<string, Rule>([['py-ident', pyIdent], ['crashy', crashing], ['js-ident', jsRule]]);
 
 let dir: string;
@@ -51,6 +61,17 @@ describe('central pass', () => {
     const ids = r.findings.map((f) => f.ruleId);
     expect(ids.filter((i) => i === 'internal-error')).toHaveLength(1);
     expect(ids.filter((i) => i === 'py-ident')).toHaveLength(2);
+    r.dispose();
+  });
+
+  it('never emits two identical findings (same rule, file, range and message)', async () => {
+    write('v.py', 'bad_one = 1\n');
+    const r = await lint({ paths: [dir], cwd: dir, ruleSet: new Map<string, Rule>([['py-twice', twice]]) });
+    expect(r.findings.map((f) => f.message)).toEqual([
+      'Identifier bad_one is flagged (visited from a).',
+      'Identifier bad_one is flagged (visited from b).',
+    ]);
+    expect(new Set(r.findings.map((f) => f.fingerprint)).size).toBe(2);
     r.dispose();
   });
 
