@@ -16,7 +16,8 @@ export default defineRule<SchemaProblemKind>({
     layers: ['suite'],
     languages: ['json'],
     messages: {
-      missingField: 'Required field "{{field}}" is missing from {{where}}: the verifier reads it and fails or crashes on every run, so the task grades nothing. Add "{{field}}" as the family schema requires.',
+      missingField: 'Required field "{{field}}" is missing from {{where}}: {{source}}, so grading this entry raises (KeyError, or the task is rejected when it loads) instead of checking the agent\'s work. Add "{{field}}".',
+      missingOneOf: '{{where}} has none of {{fields}}: the verifier needs one of them to know what to compare, so the entry cannot be graded as written. Add one of {{fields}}.',
       wrongType: '"{{field}}" in {{where}} is {{actual}}, but the schema expects {{expected}}: the verifier misreads it (or raises TypeError) and the verdict is not about the task. Write it as {{expected}}.',
       unknownKind: 'Entry kind "{{kind}}" is not one that {{family}} verifiers grade ({{kinds}}): the dispatcher finds no `_eval_{{kind}}`, so the entry errors or is skipped and the task passes or fails for the wrong reason. Use one of {{kinds}}.',
       unknownFamily: 'Task family "{{family}}" is not one the suite knows ({{families}}): no verifier is bound to it, so none of its entries is graded as intended. Use one of the known families or add an adapter for this one.',
@@ -72,7 +73,7 @@ export default defineRule<SchemaProblemKind>({
         task(task, ctx) {
           // the family schemas describe the reference format; OSWorld-family tasks are checked by evaluator-dispatch
           if (task.suite.adapter !== 'reference') return;
-          for (const p of validateTask(task)) {
+          for (const p of validateTask(task, { python: ctx.project.python, root: ctx.project.root })) {
             ctx.report({ messageId: p.kind, data: p.data, at: { start: p.start, end: p.end }, pointer: p.pointer });
           }
         },

@@ -77,10 +77,11 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
   for (const suite of suites) {
     for (const task of suite.tasks) {
       for (const entry of task.entries) {
-        const key = `${suite.root}\0${task.family}\0${entry.kind}`;
+        const sort = String((task.json as Record<string, unknown> | null)?.sort ?? '');
+        const key = `${suite.root}\0${task.family}\0${entry.kind}\0${sort}`;
         let b = cache.get(key);
         if (b === undefined) {
-          b = bind(suite.root, task.family, entry.kind) ?? null;
+          b = bind(suite.root, task.family, entry.kind, sort) ?? null;
           cache.set(key, b);
         }
         if (b) entry.binding = b;
@@ -88,7 +89,7 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
     }
   }
 
-  function bind(root: string, family: string, kind: string): VerifierBinding | undefined {
+  function bind(root: string, family: string, kind: string, sort: string): VerifierBinding | undefined {
     if (!/^[A-Za-z_]\w*$/.test(kind)) return undefined;
     const fname = template.replace('{kind}', kind);
     const configured = modules[family];
@@ -101,11 +102,13 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
       const fam = norm(family);
       candidates = files.filter((f) => familyOf(f) === fam);
     }
-    // 1. the dispatch function in the family's modules (directly or through class bases)
+    // 1. the dispatch function in the family's modules (directly or through class bases); when several
+    //    classes define it, the one named after the task's `sort` (ScienceBoard: "VM" → VMTask, "Raw" → RawTask)
     for (const f of candidates) {
       const a = an(f);
       if (!a) continue;
-      const hit = a.functions().find((fn) => fn.name === fname && (fn.classNode || !fn.qualname.includes('.')));
+      const hits = a.functions().filter((fn) => fn.name === fname && (fn.classNode || !fn.qualname.includes('.')));
+      const hit = (sort && hits.find((fn) => fn.className?.startsWith(sort))) || hits[0];
       if (hit) return toBinding(f, hit);
     }
     for (const f of candidates) {

@@ -9,7 +9,7 @@ export const FAMILY_KINDS: Readonly<Record<string, readonly string[]>> = {
   ChimeraX: ['states', 'file', 'info', 'stop'],
   GrassGIS: ['info', 'db', 'stop'],
   KAlgebra: ['eqn', 'val', 'var', 'stop'],
-  Lean: ['placeholder'],
+  Lean: ['placeholder', 'stop'],
   TeXstudio: ['compile', 'file', 'include', 'stop'],
 };
 

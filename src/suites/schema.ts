@@ -17,9 +17,19 @@ import type { Task, JsonValueRef } from './types.js';
 import { FAMILY_KINDS, isCommentMember } from './families.js';
 import { joinPointer, splitPointer } from '../lang/json/parse.js';
 import { jsonDocumentOf } from '../lang/json/cache.js';
+import type { PythonProject } from '../lang/python/types.js';
+import { describeRead, entryReads, type EntryReads } from './reads.js';
+
+export interface ValidateOptions {
+  /** When given, the fields an entry's bound verifier function reads decide which are required. */
+  python?: PythonProject;
+  /** Root for the paths in messages. */
+  root?: string;
+}
 
 export type SchemaProblemKind =
   | 'missingField'
+  | 'missingOneOf'
   | 'wrongType'
   | 'unknownKind'
   | 'unknownFamily'
@@ -213,7 +223,7 @@ function describeWhere(pointer: string, task: Task): string {
 }
 
 /** Validate one task; problems are deduplicated and carry exact offsets. */
-export function validateTask(task: Task): SchemaProblem[] {
+export function validateTask(task: Task, opts: ValidateOptions = {}): SchemaProblem[] {
   const c = compile();
   const json = task.json as Record<string, unknown>;
   const out: SchemaProblem[] = [];
@@ -231,8 +241,19 @@ export function validateTask(task: Task): SchemaProblem[] {
     const r = refAt('/type');
     push({ kind: 'unknownFamily', pointer: '/type', start: r.start, end: r.end, data: { family, families: Object.keys(FAMILY_KINDS).join(', ') } }, 'fam');
   }
+  // Entries bound to a verifier function: what that function reads decides what is required.
+  const readsAt = new Map<string, EntryReads>();
+  if (opts.python) {
+    for (const entry of task.entries) {
+      const r = entry.binding && entryReads(opts.python, entry.binding);
+      if (r) readsAt.set(entry.pointer, r);
+    }
+  }
+  const root = opts.root ?? task.suite.root;
+  const schemaSource = `the ${family ?? 'task'} verifier reads it (schemas/tasks/${family && c.validators.has(family) ? family : 'common'}.schema.json)`;
   validate(json);
-  const errors = (validate.errors ?? []).filter((e: ErrorObject) => e.keyword !== 'if');
+  // `required` inside an anyOf branch is reported once, by the anyOf (one of several fields is missing).
+  const errors = (validate.errors ?? []).filter((e: ErrorObject) => e.keyword !== 'if' && !(e.keyword === 'required' && /\/anyOf\/\d+\/required$/.test(e.schemaPath)));
   const typeErrorAt = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   for (const e of errors) {
     const pointer = e.instancePath;
@@ -242,9 +263,26 @@ export function validateTask(task: Task): SchemaProblem[] {
       case 'required':
       case 'dependentRequired': {
         const field = String((e.params as { missingProperty: string }).missingProperty);
+        const reads = readsAt.get(pointer);
+        // A field the bound verifier function does not read on every path is not required of this entry.
+        if (reads && !reads.required.has(field)) break;
+        const source = (reads && describeRead(reads, field, root)) ?? schemaSource;
         // Report at the object's opening brace for the whole task; the whole entry/initializer otherwise.
         const end = pointer === '' ? ref.start + 1 : ref.end;
-        push({ kind: 'missingField', pointer, start: ref.start, end, data: { field, where } }, `req:${pointer}:${field}`);
+        push({ kind: 'missingField', pointer, start: ref.start, end, data: { field, where, source } }, `req:${pointer}:${field}`);
+        break;
+      }
+      case 'anyOf': {
+        if (typeErrorAt.has(pointer)) break;
+        const branches = /^(.*)\/anyOf$/.exec(e.schemaPath);
+        const all = (validate.errors ?? [])
+          .filter((x) => x.keyword === 'required' && x.instancePath === pointer && branches && x.schemaPath.startsWith(`${branches[1]}/anyOf/`))
+          .map((x) => `"${String((x.params as { missingProperty: string }).missingProperty)}"`);
+        if (all.length > 0) {
+          push({ kind: 'missingOneOf', pointer, start: ref.start, end: ref.end, data: { fields: all.join(' or '), where } }, `anyOf:${pointer}`);
+        } else {
+          push({ kind: 'invalid', pointer, start: ref.start, end: ref.end, data: { where, detail: e.message ?? 'invalid value' } }, `anyOf:${pointer}`);
+        }
         break;
       }
       case 'type': {
@@ -275,6 +313,16 @@ export function validateTask(task: Task): SchemaProblem[] {
         if (typeErrorAt.has(pointer)) break;
         push({ kind: 'invalid', pointer, start: ref.start, end: ref.end, data: { where, detail: e.message ?? 'invalid value' } }, `${e.keyword}:${pointer}`);
       }
+    }
+  }
+  // Fields the bound verifier function reads unguarded on every path, absent from the entry.
+  for (const entry of task.entries) {
+    const reads = readsAt.get(entry.pointer);
+    if (!reads) continue;
+    for (const field of reads.required.keys()) {
+      if (field in entry.fields || (entry.ref.value as Record<string, unknown>)[field] !== undefined) continue;
+      const where = describeWhere(entry.pointer, task);
+      push({ kind: 'missingField', pointer: entry.pointer, start: entry.ref.start, end: entry.ref.end, data: { field, where, source: describeRead(reads, field, root)! } }, `req:${entry.pointer}:${field}`);
     }
   }
   // Duplicate members: json.load keeps the last one silently.

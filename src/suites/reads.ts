@@ -1,0 +1,212 @@
+/**
+ * What the verifier function an entry routes to reads of the entry: the fields it subscripts
+ * (`item["x"]`) on every path before it can return (so a task without them cannot be graded),
+ * and the fields it reads at all (`item["x"]` anywhere, `item.get("x")`, `"x" in item`,
+ * `getitem(item, "x", …)`). task-schema derives "required" from this when an entry is bound.
+ */
+import path from 'node:path';
+import type { PyNode } from '../lang/python/tree.js';
+import type { PythonProject } from '../lang/python/types.js';
+import type { VerifierBinding } from './types.js';
+
+export interface FieldRead {
+  /** 1-based line of the read in `file`. */
+  line: number;
+  /** Source text of the read (`eval_item["key"]`). */
+  text: string;
+}
+
+export interface EntryReads {
+  /** Absolute path of the verifier file. */
+  file: string;
+  qualname: string;
+  /** Fields read unguarded on every path of the function (first such read). */
+  required: Map<string, FieldRead>;
+  /** Every field the function reads in any way. */
+  read: Set<string>;
+}
+
+/** Nodes whose inner code does not run (or not on every path) when the enclosing statement runs. */
+const DEFERRED = new Set(['lambda', 'function_definition', 'class_definition', 'conditional_expression']);
+const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+
+function stringValue(n: PyNode | null): string | undefined {
+  if (!n || n.type !== 'string') return undefined;
+  const m = /^[rRbBuU]?(['"])(.*)\1$/s.exec(n.text);
+  return m && !/[\\{]/.test(m[2]!) ? m[2] : undefined;
+}
+
+/** `param["lit"]` → "lit". */
+function subscriptField(n: PyNode, param: string): string | undefined {
+  if (n.type !== 'subscript') return undefined;
+  const v = n.childForFieldName('value');
+  return v?.type === 'identifier' && v.text === param ? stringValue(n.childForFieldName('subscript')) : undefined;
+}
+
+/** Every field read in any way under `n`. */
+function allReads(n: PyNode, param: string, out: Set<string>): void {
+  const sub = subscriptField(n, param);
+  if (sub !== undefined) out.add(sub);
+  if (n.type === 'call') {
+    const fn = n.childForFieldName('function');
+    const args = n.childForFieldName('arguments')?.namedChildren ?? [];
+    if (fn?.type === 'attribute' && fn.childForFieldName('object')?.text === param && fn.childForFieldName('attribute')?.text === 'get') {
+      const f = stringValue(args[0] ?? null);
+      if (f !== undefined) out.add(f);
+    } else if (args[0]?.type === 'identifier' && args[0].text === param) {
+      const f = stringValue(args[1] ?? null);
+      if (f !== undefined) out.add(f);
+    }
+  }
+  if (n.type === 'comparison_operator') {
+    const [l, r] = n.namedChildren;
+    const f = stringValue(l ?? null);
+    if (f !== undefined && r?.type === 'identifier' && r.text === param) out.add(f);
+  }
+  for (const c of n.children) allReads(c, param, out);
+}
+
+/** Subscript reads under `n` that run whenever `n` runs (not in lambdas, branches, short-circuited operands). */
+function unconditionalReads(n: PyNode, param: string, out: PyNode[]): void {
+  if (DEFERRED.has(n.type)) {
+    if (n.type === 'conditional_expression') {
+      const cond = n.namedChildren[1];
+      if (cond) unconditionalReads(cond, param, out);
+    }
+    return;
+  }
+  if (COMPREHENSIONS.has(n.type)) {
+    // only the first `for … in <iterable>` runs for sure
+    const forClause = n.namedChildren.find((c) => c.type === 'for_in_clause');
+    const iter = forClause?.childForFieldName('right');
+    if (iter) unconditionalReads(iter, param, out);
+    return;
+  }
+  if (n.type === 'boolean_operator') {
+    const left = n.childForFieldName('left');
+    if (left) unconditionalReads(left, param, out);
+    return;
+  }
+  if (subscriptField(n, param) !== undefined) out.push(n);
+  for (const c of n.children) unconditionalReads(c, param, out);
+}
+
+function containsExit(n: PyNode): boolean {
+  if (n.type === 'return_statement' || n.type === 'raise_statement') return true;
+  if (DEFERRED.has(n.type) && n.type !== 'conditional_expression') return false;
+  return n.children.some(containsExit);
+}
+
+/** Subscript reads on every path through a statement, and whether some path leaves the function in it. */
+function statementReads(stmt: PyNode, param: string): { reads: PyNode[]; exits: boolean } {
+  const header = (n: PyNode | null) => {
+    const out: PyNode[] = [];
+    if (n) unconditionalReads(n, param, out);
+    return out;
+  };
+  switch (stmt.type) {
+    case 'if_statement': {
+      // the condition always runs; a branch's reads count when every branch (an else included) has them
+      const reads = header(stmt.childForFieldName('condition'));
+      const branches: PyNode[] = [];
+      const conds: PyNode[] = [];
+      const body = stmt.childForFieldName('consequence');
+      if (body) branches.push(body);
+      let hasElse = false;
+      for (const alt of stmt.childrenForFieldName('alternative')) {
+        if (alt.type === 'elif_clause') {
+          const c = alt.childForFieldName('condition');
+          if (c) conds.push(c);
+          const b = alt.childForFieldName('consequence');
+          if (b) branches.push(b);
+        } else {
+          hasElse = true;
+          const b = alt.childForFieldName('body');
+          if (b) branches.push(b);
+        }
+      }
+      const results = branches.map((b) => blockReads(b, param));
+      const exits = results.some((r) => r.exits);
+      if (hasElse && conds.length === 0 && results.length > 0) {
+        const byField = results.map((r) => new Set(r.reads.map((n) => subscriptField(n, param))));
+        for (const n of results[0]!.reads) if (byField.every((f) => f.has(subscriptField(n, param)))) reads.push(n);
+      }
+      return { reads, exits };
+    }
+    case 'while_statement':
+      return { reads: header(stmt.childForFieldName('condition')), exits: containsExit(stmt) };
+    case 'for_statement':
+      return { reads: header(stmt.childForFieldName('right')), exits: containsExit(stmt) };
+    case 'with_statement': {
+      const reads: PyNode[] = [];
+      for (const c of stmt.children) if (c.type === 'with_clause') unconditionalReads(c, param, reads);
+      const body = stmt.childForFieldName('body');
+      const inner = body ? blockReads(body, param) : { reads: [], exits: false };
+      return { reads: [...reads, ...inner.reads], exits: inner.exits };
+    }
+    case 'expression_statement':
+    case 'assignment':
+    case 'augmented_assignment':
+    case 'return_statement':
+    case 'assert_statement':
+    case 'delete_statement': {
+      const reads: PyNode[] = [];
+      unconditionalReads(stmt, param, reads);
+      return { reads, exits: stmt.type === 'return_statement' };
+    }
+    default:
+      // try/match/nested definitions and anything else: no reads counted, exits as written
+      return { reads: [], exits: containsExit(stmt) };
+  }
+}
+
+/** Reads on every path through a block: a statement's reads count while no earlier statement may leave. */
+function blockReads(block: PyNode, param: string): { reads: PyNode[]; exits: boolean } {
+  const reads: PyNode[] = [];
+  for (const stmt of block.namedChildren) {
+    if (stmt.type === 'comment') continue;
+    const r = statementReads(stmt, param);
+    reads.push(...r.reads);
+    if (r.exits || stmt.type === 'raise_statement') return { reads, exits: true };
+  }
+  return { reads, exits: false };
+}
+
+const cache = new WeakMap<PythonProject, Map<string, EntryReads | null>>();
+
+/** The entry fields the bound verifier function reads (its first parameter after `self` is the entry). */
+export function entryReads(python: PythonProject, binding: VerifierBinding): EntryReads | undefined {
+  let byKey = cache.get(python);
+  if (!byKey) cache.set(python, (byKey = new Map()));
+  const key = `${binding.file}\0${binding.qualname}`;
+  const hit = byKey.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const a = python.analysis(binding.file);
+  const fn = a?.functionByQualname(binding.qualname);
+  let result: EntryReads | null = null;
+  if (a && fn) {
+    const param = fn.classNode ? fn.params[1] : fn.params[0];
+    const body = fn.node.childForFieldName('body');
+    if (param && body) {
+      const nodes = blockReads(body, param).reads;
+      const required = new Map<string, FieldRead>();
+      for (const n of nodes) {
+        const f = subscriptField(n, param)!;
+        if (!required.has(f)) required.set(f, { line: a.line(n), text: n.text });
+      }
+      const read = new Set<string>();
+      allReads(body, param, read);
+      result = { file: binding.file, qualname: binding.qualname, required, read };
+    }
+  }
+  byKey.set(key, result);
+  return result ?? undefined;
+}
+
+/** "`sci/TeXstudio/task.py:40` (`_eval_file`) reads `eval_item["path"]`" for messages. */
+export function describeRead(reads: EntryReads, field: string, root: string): string | undefined {
+  const r = reads.required.get(field);
+  if (!r) return undefined;
+  const rel = path.relative(root, reads.file).split(path.sep).join('/');
+  return `\`${reads.qualname}\` reads \`${r.text}\` without a default (${rel}:${r.line})`;
+}
