@@ -4,7 +4,7 @@
  * `placeholder` entries without exactly one `query` ending in `by sorry`.
  */
 import { defineRule } from '../../src/engine/rule.js';
-import type { JsonValueRef, Task } from '../../src/suites/types.js';
+import type { JsonValueRef, Task, VerifierEntry } from '../../src/suites/types.js';
 import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'noTouch' | 'noQuery' | 'manyQueries' | 'noSorry';
@@ -18,16 +18,22 @@ function initializers(task: Task, func: string): Array<{ ref: JsonValueRef; valu
   return out;
 }
 
-/** Paths that, when touched, satisfy an entry on `path` (a compiled PDF is satisfied by its .tex source). */
-function satisfyingPaths(kind: string, path: string): string[] {
-  if (kind === 'compile' && /\.pdf$/i.test(path)) return [path, path.replace(/\.pdf$/i, '.tex')];
-  return [path];
+/** The document an entry grades: a `file` entry its `path`; a `compile` entry `<path>/<file>.tex`
+ *  (ScienceBoard's TeXstudio `_eval_compile` sends the working folder and the name without `.tex`
+ *  to the helper server, which compiles that file). */
+function gradedDocument(entry: VerifierEntry): { path: string; ref: JsonValueRef } | undefined {
+  const p = entry.fields.path;
+  if (typeof p?.value !== 'string') return undefined;
+  if (entry.kind === 'file') return { path: p.value, ref: p };
+  const f = entry.fields.file;
+  if (typeof f?.value !== 'string') return undefined;
+  return { path: `${p.value.replace(/\/+$/, '')}/${f.value}.tex`, ref: f };
 }
 
 export default defineRule<Msg>({
   meta: {
     id: 'init-missing',
-    description: 'A verifier entry that needs an initializer the task lacks (TeXstudio touch for file/compile; Lean: exactly one query ending in `by sorry`).',
+    description: 'A verifier entry that needs an initializer the task lacks (TeXstudio touch of the graded file; Lean: exactly one query ending in `by sorry`).',
     defaultSeverity: 'error',
     layers: ['suite'],
     languages: ['json'],
@@ -35,11 +41,11 @@ export default defineRule<Msg>({
       noTouch: 'This {{kind}} entry checks {{path}}, but no "touch" initializer writes that path: {{consequence}} Add {"func": "touch", "path": "{{path}}", "text": …} to "initialize" (or point the entry at the touched file).',
       noQuery: 'This Lean placeholder entry needs one "query" initializer holding the theorem (ending in `by sorry`), and the task has none: the checker has no statement to compare the agent\'s proof against, so the verdict is not about the task. Add the query initializer.',
       manyQueries: 'The task has {{count}} "query" initializers, but a Lean placeholder needs exactly one: the checker takes one of them and the other statement is never graded, so the result depends on which one it picks. Keep a single query.',
-      noSorry: 'The Lean query text does not end in `by sorry`: the placeholder the agent must replace is missing, so the check cannot tell a real proof from the given text (or passes unchanged). End the theorem statement with `by sorry`.',
+      noSorry: 'The Lean query "expr" does not end exactly in `by sorry`: the verifier asserts that ending and cuts it off to get the statement, so the task fails to load (or grades a mangled statement). End the theorem statement with `by sorry`, with nothing after it.',
     },
     docs: {
       whatItDoes:
-        'Reports TeXstudio `file` and `compile` entries whose `path` no `touch` initializer writes (a `.pdf` compile target is satisfied by the `.tex` of the same name), Lean tasks with a `placeholder` entry and no `query` initializer or more than one, and a Lean `query` whose text does not end in `by sorry`.',
+        'Reports TeXstudio `file` entries whose `path` no `touch` initializer writes and `compile` entries whose document — `<path>/<file>.tex`, `path` being the working folder and `file` the name without `.tex` — no `touch` writes; Lean tasks with a `placeholder` entry and no `query` initializer or more than one, and a Lean `query` whose `expr` does not end exactly in `by sorry`.',
       why: 'These verifiers grade against the initial content: a TeXstudio `file` entry computes the expected file from the touched text, and a Lean placeholder compares the proof with the queried statement. Without that initializer the check compares against nothing (or a leftover file from another task), so its verdict does not measure the agent.',
       incorrect: [
         {
@@ -54,7 +60,7 @@ export default defineRule<Msg>({
           files: taskFile('Lean', 'add-zero', {
             type: 'Lean',
             instruction: 'Prove that n + 0 = n.',
-            initialize: [{ func: 'query', text: 'theorem add_zero (n : Nat) : n + 0 = n := by\n  simp', '//vaudit-expect': 'init-missing' }],
+            initialize: [{ func: 'query', expr: 'theorem add_zero (n : Nat) : n + 0 = n := by\n  simp', '//vaudit-expect': 'init-missing' }],
             evaluate: [{ type: 'placeholder' }],
           }),
         },
@@ -64,7 +70,7 @@ export default defineRule<Msg>({
           files: taskFile('Lean', 'add-zero', {
             type: 'Lean',
             instruction: 'Prove that n + 0 = n.',
-            initialize: [{ func: 'query', text: 'theorem add_zero (n : Nat) : n + 0 = n := by sorry\n' }],
+            initialize: [{ func: 'query', expr: 'theorem add_zero (n : Nat) : n + 0 = n := by sorry' }],
             evaluate: [{ type: 'placeholder' }],
           }),
         },
@@ -77,15 +83,15 @@ export default defineRule<Msg>({
         entry(entry, ctx) {
           const task = entry.task;
           if (task.family !== 'TeXstudio' || (entry.kind !== 'file' && entry.kind !== 'compile')) return;
-          const pathRef = entry.fields.path;
-          if (typeof pathRef?.value !== 'string') return;
+          const doc = gradedDocument(entry);
+          if (!doc) return;
           const touched = new Set(initializers(task, 'touch').map((t) => t.value.path).filter((p): p is string => typeof p === 'string'));
-          if (satisfyingPaths(entry.kind, pathRef.value).some((p) => touched.has(p))) return;
+          if (touched.has(doc.path)) return;
           const consequence =
             entry.kind === 'file'
               ? 'the expected file is computed from text that was never written, so the check compares against a missing or stale file.'
               : 'the document compiled is whatever happens to be at that path, so the verdict does not depend on the task\'s starting file.';
-          ctx.report({ messageId: 'noTouch', data: { kind: entry.kind, path: pathRef.value, consequence }, at: { start: pathRef.start, end: pathRef.end }, pointer: entry.pointer });
+          ctx.report({ messageId: 'noTouch', data: { kind: entry.kind, path: doc.path, consequence }, at: { start: doc.ref.start, end: doc.ref.end }, pointer: entry.pointer });
         },
         task(task, ctx) {
           if (task.family !== 'Lean') return;
@@ -101,9 +107,10 @@ export default defineRule<Msg>({
             return;
           }
           const q = queries[0]!;
-          const text = q.value.text;
-          if (typeof text === 'string' && !/\bby\s+sorry\s*$/.test(text)) {
-            const t = task.values.get(`${q.ref.pointer}/text`) ?? q.ref;
+          const text = q.value.expr;
+          // Lean check_config asserts the statement ends exactly in "by sorry" and cuts those 6 characters
+          if (typeof text === 'string' && !text.endsWith('by sorry')) {
+            const t = task.values.get(`${q.ref.pointer}/expr`) ?? q.ref;
             ctx.report({ messageId: 'noSorry', at: { start: t.start, end: t.end }, pointer: q.ref.pointer });
           }
         },

@@ -27,6 +27,15 @@ export const LAMBDA_FIELDS: Readonly<Record<string, { arity: number; alwaysCode:
   pred: { arity: 2, alwaysCode: true },
 };
 
+/**
+ * Entry kinds whose `value` the verifier evals when it starts with `lambda`, and the number of
+ * arguments it calls the result with: ScienceBoard's ChimeraX `_eval_file` does
+ * `if value.startswith("lambda"): value = eval(value)()` (the text the file must contain).
+ */
+export const VALUE_LAMBDA_KINDS: Readonly<Record<string, { arity: number }>> = {
+  'ChimeraX/file': { arity: 0 },
+};
+
 /** Entry fields that hold a regular expression for Python's `re`. */
 export const REGEX_FIELDS: readonly string[] = ['pattern', 'regex'];
 

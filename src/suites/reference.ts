@@ -11,7 +11,7 @@ import { embeddedOffsetMapper } from '../lang/json/strings.js';
 import type { SourceFile } from '../engine/project.js';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from './adapter.js';
 import type { EmbeddedCode, JsonValueRef, Suite, Task, VerifierEntry } from './types.js';
-import { FAMILIES, LAMBDA_FIELDS, REGEX_FIELDS, isCommentMember, looksLikeLambda } from './families.js';
+import { FAMILIES, LAMBDA_FIELDS, REGEX_FIELDS, VALUE_LAMBDA_KINDS, isCommentMember, looksLikeLambda } from './families.js';
 
 const FAMILY_SET = new Set(FAMILIES);
 /** Entry members that hold expected data, never code (a `{"find": …}` inside `value` is data). */
@@ -89,6 +89,21 @@ function embeddedIn(doc: JsonDocument, entry: VerifierEntry, task: Task): Embedd
     }
   };
   visit(entry.pointer, entry.ref.value, 0);
+  // an expected value that the verifier itself evals (e.g. a lambda computing today's date)
+  const valueLambda = VALUE_LAMBDA_KINDS[`${task.family}/${entry.kind}`];
+  const value = entry.fields.value;
+  if (valueLambda && value && typeof value.value === 'string' && looksLikeLambda(value.value)) {
+    out.push({
+      language: 'python',
+      role: 'value',
+      code: value.value,
+      ref: value,
+      toFileOffset: embeddedOffsetMapper(text, value.start, value.end),
+      entry,
+      task,
+      expectedArity: valueLambda.arity,
+    });
+  }
   return out;
 }
 
