@@ -5,7 +5,9 @@
  */
 import type { PyNode as Node } from '../../src/lang/python/tree.js';
 import { defineRule } from '../../src/engine/rule.js';
-import { unparen } from '../../src/suites/lambda.js';
+import { enclosingLambdaParams, rootLambda, selectsByKey, unparen } from '../../src/suites/lambda.js';
+import type { EmbeddedCode } from '../../src/suites/types.js';
+import type { PythonProject } from '../../src/lang/python/types.js';
 import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'firstOfFiltered' | 'nextNoDefault' | 'positionalRecord';
@@ -53,6 +55,31 @@ function usedAsRecord(sub: Node): boolean {
   return p.type === 'attribute' && p.childForFieldName('object')?.id === sub.id;
 }
 
+/** A member name that denotes a collection of like records (`layers`, `models`, `windows`): plural. A singular or
+ *  structural name (`_data`, `center`, `position`) is a fixed-layout tuple whose positions carry meaning. */
+function namesRecordArray(v: Node): boolean {
+  let name: string | undefined;
+  if (v.type === 'subscript') {
+    const idx = unparen(v.childForFieldName('subscript'));
+    name = idx?.type === 'string' ? idx.text.slice(1, -1) : undefined;
+  } else if (v.type === 'attribute') name = v.childForFieldName('attribute')?.text;
+  else return true;
+  return !!name && /[a-z]s$/i.test(name) && !/(ss|us|is)$/i.test(name);
+}
+
+/** The entry's `key` lambda returns a list selected by key (`[p for p in … if p['name'] == 'font']`)? */
+function keyLambdaSelectsByKey(code: EmbeddedCode, python: PythonProject): boolean {
+  const key = code.entry?.embedded.find((e) => e.role === 'key' && e.language === 'python');
+  if (!key) return false;
+  const a = python.analyseCode(key.code);
+  try {
+    const lam = rootLambda(a.ast);
+    return !!lam && selectsByKey(lam.childForFieldName('body'));
+  } finally {
+    a.tree.delete();
+  }
+}
+
 export default defineRule<Msg>({
   meta: {
     id: 'first-match-lambda',
@@ -69,14 +96,14 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'In lambdas embedded in task JSON, reports `[...][0]` / `[...][-1]` on a list comprehension, `list(filter(...))`, `list(d.keys())`…, `next(...)` called without a default, and positional indexing into a state array whose element is then read as a record (`dump["models"][0]["name"]`).',
+        'In lambdas embedded in task JSON, reports `[...][0]` / `[...][-1]` on a list comprehension, `list(filter(...))`, `list(d.keys())`…, `next(...)` called without a default, and positional indexing into a state array whose element is then read as a record (`dump["models"][0]["name"]`), once per collection and index in a lambda. Not reported: a list comprehension that selects by key — its condition is `item[\'name\'] == …` (or `id`, `uuid`, `key`, `identifier`, `_name`) — since a name or id identifies one record among its siblings, so `[0]` of it is the selection by key this rule recommends (an absent record gives an empty list and the check fails, as it should); the same for a `pred` that indexes its first argument when the entry\'s `key` lambda returns such a list; and positions in a member with a singular name (`dump["_data"][1]`, `center[0]`), which is a fixed-layout tuple rather than an array of like records.',
       why: 'When no item matches, these raise (IndexError, StopIteration) and the check errors out; when several match, the result depends on iteration order — the ChimeraX first-match defect (VER-003) in JSON form: equivalent correct states pass or fail by accident.',
       incorrect: [
         {
           files: taskFile('ChimeraX', 'model-name', {
             type: 'ChimeraX',
             instruction: 'Open 2OLX and rename it to "target".',
-            evaluate: [{ type: 'info', key: "lambda dump: [m for m in dump['models'] if m['id'] == 1][0]['name']", value: 'target', '//vaudit-expect': 'first-match-lambda' }],
+            evaluate: [{ type: 'info', key: "lambda dump: [m for m in dump['models'] if m['type'] == 'atomic'][0]['name']", value: 'target', '//vaudit-expect': 'first-match-lambda' }],
           }),
         },
         {
@@ -109,6 +136,9 @@ export default defineRule<Msg>({
   create(ctx) {
     // lambdas embedded in task JSON only: subscribe to nothing in .py files (the central pass then skips them)
     if (ctx.unit.layer === 'python' && !ctx.unit.embedded) return {};
+    // one finding per collection and index per lambda (`key[0]['a'] > v and key[0]['a'] < w` is one pick)
+    const seen = new Set<string>();
+    const once = (what: string) => !seen.has(what) && !!seen.add(what);
     return {
       python: {
         subscript(node, ctx) {
@@ -120,14 +150,18 @@ export default defineRule<Msg>({
           const what = filteredCollection(value);
           const index = unparen(idx)!.text.replace(/\s+/g, '');
           if (what) {
-            ctx.report({ messageId: 'firstOfFiltered', data: { role: code.role, index, what }, at: node });
+            // `[r for r in records if r['name'] == 'x'][0]`: selection by key, the fix this rule recommends
+            if (selectsByKey(value)) return;
+            if (once(`${value?.text}[${index}]`)) ctx.report({ messageId: 'firstOfFiltered', data: { role: code.role, index, what }, at: node });
             return;
           }
           const v = unparen(value);
           // a record picked by position out of a state array: <state>['models'][0]['name']
-          if (v && (v.type === 'subscript' || v.type === 'attribute' || v.type === 'identifier') && usedAsRecord(node)) {
-            ctx.report({ messageId: 'positionalRecord', data: { role: code.role, index }, at: node });
-          }
+          if (!v || !(v.type === 'subscript' || v.type === 'attribute' || v.type === 'identifier') || !usedAsRecord(node)) return;
+          if (!namesRecordArray(v)) return;
+          // a `pred` indexing its first argument gets the key lambda's result: a list selected by key has one record
+          if (v.type === 'identifier' && code.role === 'pred' && enclosingLambdaParams(node)?.positional[0] === v.text && keyLambdaSelectsByKey(code, ctx.project.python)) return;
+          if (once(`${v.text}[${index}]`)) ctx.report({ messageId: 'positionalRecord', data: { role: code.role, index }, at: node });
         },
         call(node, ctx) {
           const code = ctx.unit.embedded;

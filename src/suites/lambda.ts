@@ -160,3 +160,54 @@ export function firstSyntaxProblem(text: string, root: Node): { start: number; e
   visit(root);
   return found;
 }
+
+/** Field names that identify a record among its siblings (a layer's or parameter's name, an id). */
+const IDENTITY_FIELD = /^_?(name|id|uuid|key|identifier)$/i;
+
+/** `item['name']` / `item.name` / `item['id']` read from the comprehension variable `v`. */
+function identityRead(n: Node | null, v: string): boolean {
+  const e = unparen(n);
+  if (!e) return false;
+  if (e.type === 'subscript') {
+    const obj = e.childForFieldName('value');
+    const idx = unparen(e.childForFieldName('subscript'));
+    const field = idx?.type === 'string' ? idx.text.slice(1, -1) : undefined;
+    return obj?.type === 'identifier' && obj.text === v && !!field && IDENTITY_FIELD.test(field);
+  }
+  if (e.type === 'attribute') {
+    const obj = e.childForFieldName('object');
+    return obj?.type === 'identifier' && obj.text === v && IDENTITY_FIELD.test(e.childForFieldName('attribute')?.text ?? '');
+  }
+  return false;
+}
+
+/** A condition that holds for one record only: `v['name'] == <something not read from v>` (possibly and-ed with more). */
+function keyEquality(cond: Node | null, v: string): boolean {
+  const e = unparen(cond);
+  if (!e) return false;
+  if (e.type === 'boolean_operator' && e.children.some((c) => c.type === 'and')) {
+    return keyEquality(e.childForFieldName('left'), v) || keyEquality(e.childForFieldName('right'), v);
+  }
+  if (e.type !== 'comparison_operator') return false;
+  const ops = e.children.filter((c) => !c.named).map((c) => c.type);
+  const [l, r] = e.namedChildren;
+  if (ops.length !== 1 || ops[0] !== '==' || !l || !r) return false;
+  const mentions = (n: Node): boolean => (n.type === 'identifier' && n.text === v) || n.children.some(mentions);
+  return (identityRead(l, v) && !mentions(r)) || (identityRead(r, v) && !mentions(l));
+}
+
+/**
+ * A list comprehension that selects records by their key: `[p for p in params if p['name'] == 'font']`.
+ * Names and ids identify one record among their siblings (a command's parameters, a map's layers), so
+ * such a list has at most one element: taking `[0]` of it is selection by key, not an order-dependent pick,
+ * and an empty list (the record is absent) makes the check fail, as it should.
+ */
+export function selectsByKey(list: Node | null): boolean {
+  const e = unparen(list);
+  if (!e || e.type !== 'list_comprehension') return false;
+  const fors = e.namedChildren.filter((c) => c.type === 'for_in_clause');
+  if (fors.length !== 1) return false;
+  const left = fors[0]!.childForFieldName('left');
+  if (left?.type !== 'identifier') return false;
+  return e.namedChildren.some((c) => c.type === 'if_clause' && keyEquality(c.namedChildren[0] ?? null, left.text));
+}
