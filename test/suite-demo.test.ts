@@ -43,7 +43,7 @@ describe('demo suite (JSON layer)', async () => {
       return text.slice(f.range.start.offset, f.range.end.offset);
     };
     expect(at('time-dependent')).toBe('datetime.date.today()');
-    expect(at('first-match-lambda')).toBe("[m for m in dump['models'] if m['id'] == '#1'][0]");
+    expect(at('first-match-lambda')).toBe("[m for m in dump['models'] if m['shown']][0]");
     expect(at('substring-containment')).toBe('value in key');
     expect(at('unsafe-lambda')).toBe('__import__');
     expect(at('lambda-arity')).toBe('key');

@@ -114,7 +114,7 @@ describe('validateTask', () => {
       {"type": "sates", "key": "k", "value": 1},
       {"type": "stop", "value": "ANS"},
       {"type": "info", "key": 3, "value": 1},
-      {"type": "info", "key": "k", "value": 1, "prde": "lambda k, v: k == v"}
+      {"type": "states", "key": "k", "value": 1, "fnid": "lambda k, v: k == v"}
     ], "initialize": [{"func": "touch", "path": "/a"}]}`;
     const t = await task(text);
     const ps = validateTask(t);
@@ -123,14 +123,14 @@ describe('validateTask', () => {
       ['unknownKind', '/evaluate/1/type', 'sates'],
       ['missingField', '/evaluate/2', 'args'],
       ['wrongType', '/evaluate/3/key', 'key'],
-      ['unknownField', '/evaluate/4/prde', 'prde'],
+      ['unknownField', '/evaluate/4/fnid', 'fnid'],
       ['missingField', '/initialize/0', 'text'],
     ]);
     const kind = ps[1]!;
     expect(text.slice(kind.start, kind.end)).toBe('"sates"');
     const typo = ps[4]!;
-    expect(text.slice(typo.start, typo.end)).toBe('"prde"');
-    expect(typo.data.guess).toBe('pred');
+    expect(text.slice(typo.start, typo.end)).toBe('"fnid"');
+    expect(typo.data.guess).toBe('find');
   });
 
   it('flags an unknown family and duplicate members', async () => {
