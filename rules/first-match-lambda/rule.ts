@@ -71,13 +71,8 @@ function namesRecordArray(v: Node): boolean {
 function keyLambdaSelectsByKey(code: EmbeddedCode, python: PythonProject): boolean {
   const key = code.entry?.embedded.find((e) => e.role === 'key' && e.language === 'python');
   if (!key) return false;
-  const a = python.analyseCode(key.code);
-  try {
-    const lam = rootLambda(a.ast);
-    return !!lam && selectsByKey(lam.childForFieldName('body'));
-  } finally {
-    a.tree.delete();
-  }
+  const lam = rootLambda(python.analyseCode(key.code).ast);
+  return !!lam && selectsByKey(lam.childForFieldName('body'));
 }
 
 export default defineRule<Msg>({
