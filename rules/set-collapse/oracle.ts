@@ -21,11 +21,11 @@
  */
 import type { Confirmation } from '../../src/engine/types.js';
 import type { PyCase, Spec } from '../../src/confirm/harness.js';
-import { boundEntries, callCase, executedLine, firstNonResult, functionSource, pythonTarget, show, str, truthy, type Oracle, type Target } from '../../src/confirm/oracle-kit.js';
+import { boundEntries, callCase, shapedReturn, executedLine, firstNonResult, functionSource, pythonTarget, show, str, truthy, type Oracle, type Target } from '../../src/confirm/oracle-kit.js';
 
-function selfWith(path: string, value: unknown): Spec {
+function selfWith(path: string, value: unknown, code: string): Spec {
   const parts = path.split('.');
-  let spec: Spec = { $double: 'callable', returns: value };
+  let spec: Spec = { $double: 'callable', returns: shapedReturn(code, path, value) };
   for (let i = parts.length - 1; i >= 1; i--) spec = { $double: 'object', attrs: { [parts[i]!]: spec } };
   return { $double: 'self', attrs: { [parts[0]!]: spec } };
 }
@@ -50,14 +50,16 @@ function slots(t: Target, ctx: Parameters<Oracle['plan']>[0]): { expected: Slot[
   const firstKeys = t.params[0] ? (reads[t.params[0]]?.keys ?? []) : [];
   const itemLike = firstKeys.length > 0 || boundEntries(ctx.project, t.file, t.slice.qualname).length > 0;
   if (itemLike) expected.push({ item: firstKeys.includes(field) || !firstKeys.length ? field : firstKeys[0]! });
-  for (const p of t.params) {
+  // `_` parameters are ignored by the function: no slots spent on them
+  const used = t.params.filter((p) => p !== '_');
+  for (const p of used) {
     if (itemLike && p === t.params[0]) continue;
     expected.push({ param: p });
   }
   if (given?.self) observed.push({ self: given.self });
   else if (given?.param) observed.push({ param: given.param, ...(given.key ? { key: given.key } : {}) });
   else {
-    for (const p of t.params) {
+    for (const p of used) {
       if (itemLike && p === t.params[0]) continue;
       for (const k of reads[p]?.keys ?? []) observed.push({ param: p, key: k });
       observed.push({ param: p });
@@ -100,7 +102,7 @@ const oracle: Oracle = {
       const ov = reprs[c.or]!(obs);
       if ('item' in c.e) args[0] = { ...base, [c.e.item]: ev };
       else if ('param' in c.e) args[t.params.indexOf(c.e.param)] = ev;
-      if ('self' in c.o) self = selfWith(c.o.self, ov);
+      if ('self' in c.o) self = selfWith(c.o.self, ov, functionSource(t));
       else if ('param' in c.o) {
         const i = t.params.indexOf(c.o.param);
         args[i] = c.o.key ? { ...((args[i] as object | null) ?? {}), [c.o.key]: ov } : ov;

@@ -218,8 +218,19 @@ export function paramWitness(code: string, p: string): { value: unknown; stubToo
   }
 }
 
-/** Item (entry-like dict) witnesses: bound entries as is, then with the optional fields toggled;
- *  without entries, a base item built from the keys the function reads, each field varied in turn. */
+/** The shape of an entry: its fields, and which of them hold a lambda (or null). Entries of one
+ *  shape take the same path through a verifier, so one witness per shape is enough. */
+function entryShape(o: Record<string, unknown>): string {
+  return Object.keys(o)
+    .sort()
+    .map((k) => `${k}:${isLambda(o[k]) ? 'λ' : o[k] === null ? 'null' : typeof o[k] === 'object' ? 'obj' : '·'}`)
+    .join(',');
+}
+
+/** Item (entry-like dict) witnesses: one bound entry per shape (same fields, same lambda-ness),
+ *  then the toggled variants of every base taken round-robin, absence requests first (so a large
+ *  suite's entries cannot fill the budget before any variant is built); without entries, a base
+ *  item built from the keys the function reads, each field varied in turn. */
 export function itemWitnesses(t: Target, ctx: OracleContext, limit = 16): Array<Record<string, unknown>> {
   const items: Array<Record<string, unknown>> = [];
   const seen = new Set<string>();
@@ -234,31 +245,37 @@ export function itemWitnesses(t: Target, ctx: OracleContext, limit = 16): Array<
   const keys = firstParam ? (t.slice.info.reads[firstParam]?.keys ?? []) : [];
   const pool = (k: string) => FIELD_POOL[k] ?? OTHER_POOL;
   const entries = boundEntries(ctx.project, t.file, t.slice.qualname);
-  const bases = entries.length ? entries : [Object.fromEntries(keys.map((k) => [k, pool(k)[0]]))];
+  const shapes = new Map<string, Record<string, unknown>>();
+  for (const e of entries) if (!shapes.has(entryShape(e))) shapes.set(entryShape(e), e);
+  const bases = shapes.size ? [...shapes.values()] : [Object.fromEntries(keys.map((k) => [k, pool(k)[0]]))];
   for (const b of bases) push(b);
-  for (const b of bases) {
+  const toggles = bases.map((b) => {
+    const out: Array<Record<string, unknown>> = [];
+    // absence requests with each selector first: `value: null` with and without `find`
+    if ('value' in b || keys.includes('value')) {
+      out.push({ ...b, value: null });
+      if ('find' in b) {
+        const { find: _f, ...rest } = b;
+        out.push({ ...rest, value: null });
+      }
+    }
     for (const k of new Set([...keys, ...Object.keys(b)])) {
-      for (const v of pool(k)) if (JSON.stringify(v) !== JSON.stringify(b[k])) push({ ...b, [k]: v });
+      for (const v of pool(k)) if (JSON.stringify(v) !== JSON.stringify(b[k])) out.push({ ...b, [k]: v });
       if (k in b) {
         const { [k]: _drop, ...rest } = b;
-        push(rest);
+        out.push(rest);
       }
     }
     // every field but `value` set to None, then absent (neither selector given)
     const others = Object.keys(b).filter((k) => k !== 'value' && k !== 'type');
     if (others.length > 1) {
-      push({ ...b, ...Object.fromEntries(others.map((k) => [k, null])) });
-      push(Object.fromEntries(Object.entries(b).filter(([k]) => !others.includes(k))));
+      out.push({ ...b, ...Object.fromEntries(others.map((k) => [k, null])) });
+      out.push(Object.fromEntries(Object.entries(b).filter(([k]) => !others.includes(k))));
     }
-    // absence requests with each selector: `value: null` with and without `find`
-    if ('value' in b || keys.includes('value')) {
-      push({ ...b, value: null });
-      if ('find' in b) {
-        const { find: _f, ...rest } = b;
-        push({ ...rest, value: null });
-      }
-    }
-  }
+    return out;
+  });
+  const rounds = Math.max(0, ...toggles.map((x) => x.length));
+  for (let i = 0; i < rounds && items.length < limit; i++) for (const list of toggles) if (i < list.length) push(list[i]!);
   return items;
 }
 
@@ -321,7 +338,8 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
     let partial: unknown[][] = [[]];
     t.params.forEach((p, i) => {
       let cands: unknown[];
-      if (i === 0 && it !== undefined) cands = [it];
+      if (p === '_') cands = [{}]; // an ignored parameter: no witness slots spent on it
+      else if (i === 0 && it !== undefined) cands = [it];
       else if (fixed[i]!.value !== undefined) cands = [fixed[i]!.value];
       else if (i === 1 && it !== undefined) cands = [{}, presentState(it)];
       else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, (FIELD_POOL[k] ?? OTHER_POOL)[0]]))];
@@ -340,6 +358,32 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
     args,
     ...(servers ? { servers } : {}),
   }));
+}
+
+/** A `self.<path>(…)` double whose return has the shape the call site uses: unpacked into N targets
+ *  (`out, _ = self.m._call(…)`: a tuple, `value` at the first target not named `_`, True elsewhere),
+ *  indexed (`self.m._call(…)[1]`: `value` at that index), or read through `.json()` (a response whose
+ *  body is `value` as JSON); a bare value otherwise. */
+export function shapedReturn(code: string, path: string, value: unknown): Spec {
+  const call = String.raw`self\.${esc(path)}\s*\(`;
+  const unpack = new RegExp(String.raw`^[ \t]*\(?\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*,?\s*\)?\s*=\s*${call}`, 'm').exec(code);
+  if (unpack) {
+    const targets = unpack[1]!.split(',').map((x) => x.trim());
+    const at = Math.max(0, targets.findIndex((x) => x !== '_'));
+    return { $tuple: targets.map((_, i) => (i === at ? value : true)) };
+  }
+  const m = new RegExp(call).exec(code);
+  if (m) {
+    // the text after the call's closing parenthesis
+    let depth = 1;
+    let i = m.index + m[0].length;
+    for (; i < code.length && depth > 0; i++) depth += code[i] === '(' ? 1 : code[i] === ')' ? -1 : 0;
+    const after = code.slice(i);
+    const idx = /^\s*\[\s*(\d+)\s*\]/.exec(after);
+    if (idx) return { $tuple: Array.from({ length: Number(idx[1]) + 2 }, (_, k) => (k === Number(idx[1]) ? value : true)) };
+    if (/^\s*\.json\(\s*\)/.test(after)) return { $double: 'response', status: 200, text: JSON.stringify(value) };
+  }
+  return value;
 }
 
 export function executedLine(r: CaseResult | undefined, file: string, line: number): boolean {
