@@ -37,6 +37,19 @@ export interface PyCallCase {
   stubTools?: Record<string, string>;
   /** Expected to wait out its bound (a stalling peer): run in its own process, concurrently. */
   slow?: boolean;
+  /** Top-level names of third-party modules the verifier's own files import: served as import-time
+   *  doubles when this Python lacks them (touching one on the path → `unavailable`). */
+  doubleModules?: string[];
+  /** File fixtures at absolute paths (written fresh for the case; a stub tool named by an absolute
+   *  path goes in `stubTools`). Need bubblewrap: under process isolation the case is `sandbox`. */
+  files?: Record<string, string | { content: string; mode?: number }>;
+  /** Absolute folders that must exist (e.g. a `cwd=`). */
+  dirs?: string[];
+  /** Call the function as a route of its web app: rule and method from the app's url_map, `json`
+   *  as the request body (the query string for GET). */
+  route?: { path?: string; method?: string; json?: unknown };
+  /** Read the verdict as the caller does: `key:<k>` (`response.json()[k]`) or `first` (a tuple's first item). */
+  verdict?: string;
 }
 export interface PyCompileCase {
   id: string;
@@ -79,6 +92,14 @@ export interface CaseResult {
   events: PyEvent[];
   lines: Record<string, number[]>;
   calls?: unknown[];
+  /** The route the case was driven through. */
+  route?: { rule: string; method: string };
+  /** The value as returned, when the verdict was read from it (`verdict`). */
+  raw?: unknown;
+  /** Module doubles the case loaded (third-party modules this Python lacks). */
+  doubles?: string[];
+  /** What a case reported `unavailable` touched. */
+  missing?: { module: string; uses: string; file?: string | null; line?: number | null };
   /** Names of stub tools the case invoked, in order. */
   stubCalls?: string[];
   /** Connections each stub server received. */
@@ -118,8 +139,8 @@ export interface BatchOptions {
 
 /** Run Python control cases in batches through the host. Results come back in input order. */
 /** Stubs note each invocation next to their bin directory (read back by the harness as `stubCalls`). */
-function withInvocationLog(body: string): string {
-  const log = 'echo "${0##*/}" >> "${0%/*}/../invoked"\n';
+function withInvocationLog(body: string, logFile = '"${0%/*}/../invoked"'): string {
+  const log = `echo "\${0##*/}" >> ${logFile}\n`;
   if (body.startsWith('#!')) {
     const nl = body.indexOf('\n');
     return nl < 0 ? `${body}\n${log}` : body.slice(0, nl + 1) + log + body.slice(nl + 1);
@@ -141,8 +162,11 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
   const fast = cases.filter((c) => !('slow' in c && c.slow));
   for (const c of cases) if ('slow' in c && c.slow) slowQueue.push([c]);
   // Parse-only cases (no suite code runs) batch apart from cases that run suite code: the host's
-  // policy treats the two differently (issue 17).
-  for (const group of [fast.filter((c) => !parseOnly(c)), fast.filter(parseOnly)]) {
+  // policy treats the two differently (issue 17). Cases with absolute-path fixtures batch apart
+  // too: without bubblewrap only they end as `sandbox`.
+  const needsMounts = (c: PyCase) => (c.op === undefined || c.op === 'call') && (!!c.files || !!c.dirs?.length || Object.keys(c.stubTools ?? {}).some((n) => n.startsWith('/')));
+  const runsCode = fast.filter((c) => !parseOnly(c));
+  for (const group of [runsCode.filter((c) => !needsMounts(c)), runsCode.filter(needsMounts), fast.filter(parseOnly)]) {
     for (let i = 0; i < group.length; i += batchSize) queue.push(group.slice(i, i + batchSize));
   }
   const hdir = harnessDir();
@@ -173,17 +197,27 @@ async function runBatch(
   opts: BatchOptions,
 ): Promise<PyCase[]> {
   const files: Record<string, { content: string; mode?: number }> = {};
+  const mounts = new Set<string>();
   const wire = batch.map((c, i) => {
     if (c.op === undefined || c.op === 'call') {
       const stubs = c.stubTools ?? {};
       const { stubTools: _s, slow: _slow, ...rest } = c;
-      if (Object.keys(stubs).length === 0) return rest;
-      for (const [name, body] of Object.entries(stubs)) files[`case-${i}/bin/${name}`] = { content: withInvocationLog(body), mode: 0o755 };
-      return { ...rest, stubLog: `case-${i}/invoked`, env: { ...(c.env ?? {}), PATH: `{cell}/case-${i}/bin:/usr/local/bin:/usr/bin:/bin` } };
+      // stub tools named by an absolute path are file fixtures at that path
+      const absolute = Object.entries(stubs).filter(([n]) => n.startsWith('/'));
+      const onPath = Object.entries(stubs).filter(([n]) => !n.startsWith('/'));
+      const fixtures: NonNullable<PyCallCase['files']> = { ...(c.files ?? {}) };
+      for (const [name, body] of absolute) fixtures[name] = { content: withInvocationLog(body, `"{vaudit-cell}/case-${i}/invoked"`), mode: 0o755 };
+      for (const p of [...Object.keys(fixtures), ...(c.dirs ?? [])]) mounts.add(fixtureRoot(p));
+      const withFixtures = Object.keys(fixtures).length ? { ...rest, files: fixtures } : rest;
+      if (Object.keys(stubs).length === 0) return withFixtures;
+      for (const [name, body] of onPath) files[`case-${i}/bin/${name}`] = { content: withInvocationLog(body), mode: 0o755 };
+      if (absolute.length) files[`case-${i}/invoked`] = { content: '' };
+      return { ...withFixtures, stubLog: `case-${i}/invoked`, env: { ...(c.env ?? {}), PATH: `{cell}/case-${i}/bin:/usr/local/bin:/usr/bin:/bin` } };
     }
     return c;
   });
-  const boundMs = batch.reduce((s, c) => s + ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 50, 0) + 2000;
+  // each case: its bound for loading the modules and its bound for the call
+  const boundMs = batch.reduce((s, c) => s + 2 * ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 50, 0) + 3000;
   const timeoutMs = Math.min(boundMs, opts.maxBatchMs ?? 120_000);
   let buffered = '';
   const answered: CaseResult[] = [];
@@ -197,6 +231,7 @@ async function runBatch(
     stdin: JSON.stringify({ cases: wire }),
     files,
     readOnlyPaths: [hdir],
+    ...(mounts.size ? { mounts: [...mounts] } : {}),
     timeoutMs,
     maxOutputBytes: 64 * 1024 * 1024,
     env: {},
@@ -239,6 +274,13 @@ async function runBatch(
     return [];
   }
   return missing.slice(1);
+}
+
+/** The folder bound privately for a fixture at an absolute path: its first two components
+ *  (`/home/user/sci/x.lean` → `/home/user`). */
+export function fixtureRoot(p: string): string {
+  const parts = p.split('/').filter(Boolean);
+  return '/' + parts.slice(0, Math.min(2, Math.max(1, parts.length - 1))).join('/');
 }
 
 export type { IsolationLevel };

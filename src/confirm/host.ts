@@ -92,6 +92,11 @@ export interface RunRequest {
   env?: Record<string, string>;
   /** Cell-relative directories prepended to PATH (stub tools). */
   pathDirs?: string[];
+  /** Absolute folders the run needs writable at their own path (file fixtures such as
+   *  `/home/user/...`): under bwrap each is a fresh folder of the cell bound there; under `process`
+   *  isolation the run is refused (`sandbox`): the host's real folder is never written. Listed to the
+   *  run in `VAUDIT_FIXTURE_ROOTS`. */
+  mounts?: string[];
   timeoutMs?: number;
   /** Per stream. */
   maxOutputBytes?: number;
@@ -133,6 +138,8 @@ export interface RunRecord {
   stderrTruncated: boolean;
   /** Processes found and killed by the post-run sweep (escaped the group). */
   sweptProcesses: number;
+  /** Absolute folders bound privately for the run (file fixtures), when any. */
+  mounts?: string[];
   startedAt: string;
   detail?: string;
   /** What the user can do about a `sandbox` outcome (install bubblewrap, or choose process isolation). */
@@ -408,6 +415,12 @@ export class Host {
     const level = lvl.level;
     record.isolation = level;
     record.network = level === 'bwrap' ? 'none' : 'shared';
+    const mounts = [...new Set(req.mounts ?? [])];
+    if (mounts.length) record.mounts = mounts;
+    if (mounts.length && level !== 'bwrap')
+      return finish('sandbox', `needs bubblewrap to bind private folders at ${mounts.join(', ')} (file fixtures at absolute paths); under process isolation they would be the host's own folders, so the case was not run`);
+    if (mounts.some((m) => !isAbsolute(m) || m.split('/').includes('..') || /^\/(usr|proc|dev|etc|sys|run|bin|sbin|lib|lib64|tmp)?(\/|$)/.test(m)))
+      return finish('crash', `refused fixture mount: ${mounts.join(', ')}`);
     if (!this.prlimitPath && this.policy !== 'process' && this.requireIsolation) {
       return finish('sandbox', 'resource limits required but util-linux prlimit is not installed');
     }
@@ -438,6 +451,12 @@ export class Host {
         [MARKER_VAR]: marker,
       };
       for (const [k, v] of Object.entries(req.env ?? {})) env[k] = v.split('{cell}').join(cell);
+      if (mounts.length) env.VAUDIT_FIXTURE_ROOTS = mounts.join(':');
+      const mountDirs = mounts.map((m, i) => {
+        const d = join(cell, 'mounts', String(i));
+        mkdirSync(d, { recursive: true });
+        return [d, m] as const;
+      });
       env[MARKER_VAR] = marker;
 
       // Tool authority: recheck the bytes just before running.
@@ -453,7 +472,7 @@ export class Host {
       let argv: string[] = [tool.resolvedPath, ...req.args];
       const extraFds: Array<'pipe'> = [];
       if (level === 'bwrap') {
-        argv = [this.bwrapPath!, ...this.bwrapArgs(cell, tool, req.readOnlyPaths ?? [], env), '--', ...argv];
+        argv = [this.bwrapPath!, ...this.bwrapArgs(cell, tool, req.readOnlyPaths ?? [], env, mountDirs), '--', ...argv];
         extraFds.push('pipe');
       }
       if (this.prlimitPath) {
@@ -525,7 +544,7 @@ export class Host {
     }
   }
 
-  private bwrapArgs(cell: string, tool: ResolvedTool, readOnly: string[], env: Record<string, string>): string[] {
+  private bwrapArgs(cell: string, tool: ResolvedTool, readOnly: string[], env: Record<string, string>, mounts: ReadonlyArray<readonly [string, string]> = []): string[] {
     const a = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--clearenv'];
     a.push('--ro-bind', '/usr', '/usr');
     for (const l of ['lib', 'lib64', 'bin', 'sbin']) if (existsSync(`/usr/${l}`)) a.push('--symlink', `usr/${l}`, `/${l}`);
@@ -540,6 +559,7 @@ export class Host {
     }
     for (const p of binds) a.push('--ro-bind', p, p);
     a.push('--bind', cell, cell, '--chdir', cell);
+    for (const [src, dst] of mounts) a.push('--bind', src, dst);
     for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
     a.push('--json-status-fd', '3');
     return a;

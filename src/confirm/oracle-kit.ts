@@ -15,6 +15,7 @@ import type { Confirmation, ControlCaseRequest, Finding } from '../engine/types.
 import type { Project } from '../engine/project.js';
 import type { CaseResult, PyCallCase, PyCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
+import { routeWitnesses } from './routes.js';
 
 export interface Witness {
   /** Short description shown in reports. */
@@ -25,6 +26,11 @@ export interface Witness {
   self?: Spec;
   stubTools?: Record<string, string>;
   servers?: PyCallCase['servers'];
+  /** Run as a route of its web app with this request (see routes.ts). */
+  route?: PyCallCase['route'];
+  /** File fixtures at absolute paths, and folders that must exist (bwrap binds them privately). */
+  files?: PyCallCase['files'];
+  dirs?: string[];
 }
 
 export interface OracleContext {
@@ -134,10 +140,26 @@ export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, 
     ...(w.kwargs ? { kwargs: w.kwargs } : {}),
     ...(w.stubTools ? { stubTools: w.stubTools } : {}),
     ...(w.servers ? { servers: w.servers } : {}),
+    ...(w.route ? { route: w.route } : {}),
+    ...(w.files && Object.keys(w.files).length ? { files: w.files } : {}),
+    ...(w.dirs?.length ? { dirs: w.dirs } : {}),
+    ...(verdictOf(functionSource(t)) ? { verdict: verdictOf(functionSource(t)) } : {}),
     traceFiles: t.slice.traceFiles,
+    ...(t.slice.externalImports.length ? { doubleModules: t.slice.externalImports } : {}),
     timeoutMs: ctx.timeoutMs,
     ...extra,
   };
+}
+
+/** How the caller reads this function's verdict: a body key (`{"pass": …}`, as a client's
+ *  `response.json()["pass"]` does; known keys `pass`/`success`/`ok`), or a `(bool, msg)` tuple's
+ *  first item when every return gives a pair. Undefined: the value itself. */
+export function verdictOf(code: string): string | undefined {
+  const key = /[{,]\s*(['"])(pass|passed|success|ok)\1\s*:/.exec(code)?.[2];
+  if (key) return `key:${key}`;
+  const returns = [...code.matchAll(/^\s*return\b(.*)$/gm)].map((m) => m[1]!.trim());
+  if (returns.length && returns.every((r) => /^\(?\s*(True|False|[\w.]+\s*(==|!=|<|>|<=|>=|\bin\b|\bis\b)[^,]*|not\s+[^,]+|bool\([^,]*\))\s*,\s*[^,]+\)?$/.test(r))) return 'first';
+  return undefined;
 }
 
 /** Entry objects of the suites that route to this function (adapter binding). */
@@ -329,6 +351,8 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
   const explicit = ctx.control.witnesses as Witness[] | undefined;
   if (Array.isArray(explicit) && explicit.length) return explicit.map((w) => ({ ...w, label: w.label ?? `arguments ${show(w.args)}` }));
   const code = functionSource(t);
+  const routed = routeWitnesses(t, ctx, code);
+  if (routed) return routed;
   const fixed = t.params.map((p) => paramWitness(code, p));
   const servers = fixed.find((f) => f.servers?.length)?.servers;
   const itemMode = isItemParam(t, 0) || boundEntries(ctx.project, t.file, t.slice.qualname).length > 0;

@@ -142,20 +142,23 @@ interface FnHit {
   node: PyNode; // decorated_definition or function_definition
   qualname: string;
   cls?: PyNode; // top-level class statement
+  /** The function this one is nested in (a nested def cannot run on its own). */
+  outer?: FnHit;
 }
 
 function functions(p: Parsed): FnHit[] {
   const out: FnHit[] = [];
-  const visit = (stmts: PyNode[], prefix: string, cls?: PyNode) => {
+  const visit = (stmts: PyNode[], prefix: string, cls?: PyNode, outer?: FnHit) => {
     for (const st of stmts) {
       const d = inner(st);
       if (d.type === 'function_definition') {
         const q = prefix + txt(p, field(d, 'name')!);
-        out.push({ node: st, qualname: q, cls });
-        visit(bodyStatements(st), q + '.', cls);
+        const hit: FnHit = { node: st, qualname: q, cls, ...(outer ? { outer } : {}) };
+        out.push(hit);
+        visit(bodyStatements(st), q + '.', cls, hit);
       } else if (d.type === 'class_definition') {
         const q = prefix + txt(p, field(d, 'name')!);
-        visit(bodyStatements(st), q + '.', cls ?? st);
+        visit(bodyStatements(st), q + '.', cls ?? st, outer);
       }
     }
   };
@@ -264,6 +267,10 @@ export interface Slice {
   /** Files whose lines the harness traces. */
   traceFiles: string[];
   info: FunctionInfo;
+  /** Top-level names of the modules the kept import statements of the verifier's own files name
+   *  that are not project modules (third-party or standard library; the harness doubles only those
+   *  this Python cannot import). Imports inside `try` are left out (they carry their own fallback). */
+  externalImports: string[];
 }
 
 /** The directory Python would have on sys.path for this file (above its outermost package). */
@@ -295,8 +302,10 @@ export async function slicePython(
 ): Promise<Slice | undefined> {
   const text = readText(file);
   const p = await parseText(text);
-  const hit = by.module ? undefined : findFunction(p, by);
+  let hit = by.module ? undefined : findFunction(p, by);
   if (!hit && !by.module) return undefined;
+  // A nested def runs only through the function that defines it: slice and run that one.
+  while (hit?.outer) hit = hit.outer;
   const info: FunctionInfo = hit
     ? (await functionInfo(text, { qualname: hit.qualname }))!
     : { qualname: '', startLine: 1, endLine: p.lineStarts.length, params: [], isMethod: false, reads: {} };
@@ -351,10 +360,15 @@ export async function slicePython(
         const selfNames = new Set(['self', 'cls', ...(selfName ? [selfName.replace(/^\*+/, '')] : [])]);
         const topMethod = [...methods.values()].find((m) => m.start <= target.node.start && target.node.end <= m.end);
         if (topMethod) reach.add(txt(mp, field(inner(topMethod), 'name')!));
+        // dunder methods are always kept: what they reach (decorators included) is kept too
+        for (const [name, st] of methods) if (name.startsWith('__') && !reach.has(name)) (reach.add(name), todo.push(st));
         while (todo.length) {
           const cur = todo.pop()!;
           const attrs = new Set<string>();
           selfAttrsIn(mp, cur, selfNames, attrs);
+          // class-body decorators are named without `self.` (`@_env_handler`)
+          if (cur.type === 'decorated_definition')
+            for (const dec of cur.children.filter((c) => c.type === 'decorator')) identifiersIn(mp, dec, attrs);
           for (const a of attrs) {
             const m = methods.get(a);
             if (m && !reach.has(a)) {
@@ -404,6 +418,7 @@ export async function slicePython(
           if (c.type === 'aliased_import') origNames.push(txt(mp, field(c, 'name')!));
         }
         const f = resolveModuleFile(root, dotted);
+        if (!f && !raw.startsWith('.')) external.add(dotted.split('.')[0]!);
         if (f) {
           const ownNames = new Set<string>();
           for (const n of origNames) {
@@ -421,6 +436,7 @@ export async function slicePython(
           const dotted = txt(mp, nm);
           const f = resolveModuleFile(root, dotted);
           if (f) addWanted(dotted, f, 'all');
+          else external.add(dotted.split('.')[0]!);
         }
       }
     }
@@ -441,6 +457,7 @@ export async function slicePython(
     modules.set(mod, { name: mod, filename: mfile, source: out, isPackage: isPkgFile(mfile) });
   };
 
+  const external = new Set<string>();
   const pending: string[] = [];
   function addWanted(mod: string, f: string, roots: Set<string> | 'all') {
     const w = wanted.get(mod);
@@ -476,5 +493,6 @@ export async function slicePython(
     qualname: hit?.qualname ?? '',
     traceFiles: [...modules.values()].map((m) => m.filename),
     info,
+    externalImports: [...external].sort(),
   };
 }

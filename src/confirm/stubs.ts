@@ -19,10 +19,63 @@ export function functionText(file: string, startLine: number, endLine: number): 
   }
 }
 
+/** Commands that run another command given after their own options (`stdbuf -oL lake build`). */
+const WRAPPERS = new Set(['stdbuf', 'env', 'timeout', 'nice', 'nohup', 'sudo', 'ionice', 'xvfb-run', 'setsid', 'unbuffer']);
+
+function stringItems(list: string): string[] {
+  const out: string[] = [];
+  const re = /[rbuf]?(['"])((?:\\.|(?!\1).)*)\1/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(list))) out.push(m[2]!);
+  return out;
+}
+
+/** The program an argv runs: wrapper commands and their options skipped. */
+function programOf(argv: string[]): string | undefined {
+  let i = 0;
+  while (i < argv.length && WRAPPERS.has(argv[i]!.split('/').pop()!)) {
+    const w = argv[i]!.split('/').pop()!;
+    i++;
+    while (i < argv.length && (argv[i]!.startsWith('-') || /=/.test(argv[i]!) || (w === 'timeout' && /^\d/.test(argv[i]!)))) i++;
+  }
+  return argv[i] && /^[\w./+-]+$/.test(argv[i]!) ? argv[i] : undefined;
+}
+
+/** Tools the code runs, from its process calls: a list display's program (wrappers skipped; an
+ *  absolute path stays absolute), a shell string's first word, and, for a local helper that
+ *  forwards its `*args` to the call (`def sub_check(*args): run(args, …)`), the first string of
+ *  each call of that helper. */
+export function toolsFromCalls(code: string): string[] {
+  const out: string[] = [];
+  const add = (t: string | undefined) => void (t && !out.includes(t) && out.length < 6 && out.push(t));
+  const re = /\b(?:run|call|check_call|check_output|Popen|create_subprocess_exec|create_subprocess_shell|getoutput|getstatusoutput)\(\s*/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(code))) {
+    const rest = code.slice(m.index + m[0].length);
+    if (rest.startsWith('[')) {
+      const end = rest.indexOf(']');
+      add(programOf(stringItems(rest.slice(1, end < 0 ? undefined : end))));
+    } else if (/^[rbuf]?['"]/.test(rest)) {
+      add(programOf(stringItems(rest.split('\n')[0]!)[0]?.trim().split(/\s+/) ?? []));
+    } else {
+      const name = /^\*?(\w+)/.exec(rest)?.[1];
+      if (!name) continue;
+      // `name` is a local helper's `*name` parameter: follow the helper's calls
+      const before = code.slice(0, m.index);
+      const helper = [...before.matchAll(new RegExp(String.raw`def\s+(\w+)\s*\([^)]*\*${name}\b[^)]*\)`, 'g'))].pop()?.[1];
+      if (helper) {
+        for (const c of code.matchAll(new RegExp(String.raw`\b${helper}\(\s*([rbuf]?(['"])(?:(?!\2).)*\2(?:\s*,\s*[rbuf]?(['"])(?:(?!\3).)*\3)*)`, 'g')))
+          add(programOf(stringItems(c[1]!)));
+      }
+    }
+  }
+  return out;
+}
+
 export function toolNames(code: string): string[] {
   const out: string[] = [];
-  // `["tool", …]` list displays only (not subscripts like `item["path"]`)
-  const re = /(?<![\w\])\]])\[\s*[rbuf]?(['"])([A-Za-z0-9_.+-]+)\1/g;
+  // `["tool", …]` list displays only (not subscripts like `item["path"]`, not `methods=["POST"]`)
+  const re = /(?<![\w\])\]]|methods\s*=\s*)\[\s*[rbuf]?(['"])([A-Za-z0-9_.+-]+)\1/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(code))) if (!out.includes(m[2]!) && out.length < 6) out.push(m[2]!);
   return out;
@@ -37,7 +90,9 @@ export function localPort(code: string): number | undefined {
 export function stubTargets(t: Target, control: Record<string, unknown>): { tools: string[]; port?: number } {
   const code = functionSource(t);
   const usages = t.params.map((p) => paramUsage(code, p));
-  const tools = str(control.tool) ? [str(control.tool)!] : toolNames(code);
+  const given = str(control.tool);
+  const fromCalls = toolsFromCalls(code);
+  const tools = given && !WRAPPERS.has(given.split('/').pop()!) ? [given] : fromCalls.length ? fromCalls : toolNames(code);
   if (usages.includes('argv') || usages.includes('argvString')) tools.push(WITNESS_TOOL);
   const connectPort = /\b(?:connect|create_connection)\(\s*\(\s*[^,()]+,\s*(\d+)\s*\)/.exec(code)?.[1];
   const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? localPort(code) ?? (connectPort ? Number(connectPort) : undefined);

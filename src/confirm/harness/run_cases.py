@@ -35,7 +35,11 @@ import threading
 import time
 import types
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
+import case_context  # noqa: E402  (module doubles, fixtures, routes, verdict reading)
+
 REAL_STDOUT = sys.stdout
+PORTS = []  # ports of the current case's stub servers (allocated per case: parallel cases never collide)
 CELL = os.getcwd()  # the host's private directory for this run
 
 
@@ -215,6 +219,10 @@ def make_self(cls, attrs):
 
 
 def decode(spec, rec, path="", cls=None):
+    if isinstance(spec, str) and "{vaudit-port" in spec:
+        for i, p in enumerate(PORTS):
+            spec = spec.replace("{vaudit-port%d}" % i, str(p))
+        return spec
     if isinstance(spec, list):
         return [decode(x, rec, path, None) for x in spec]
     if not isinstance(spec, dict):
@@ -223,6 +231,8 @@ def decode(spec, rec, path="", cls=None):
         return tuple(decode(x, rec, path) for x in spec["$tuple"])
     if "$set" in spec:
         return set(decode(x, rec, path) for x in spec["$set"])
+    if "$port" in spec:
+        return PORTS[int(spec["$port"])]
     if "$bytes" in spec:
         return spec["$bytes"].encode()
     if "$witness" in spec:
@@ -290,7 +300,8 @@ def start_server(spec):
 
     srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    srv.bind(("127.0.0.1", int(spec["port"])))
+    srv.bind(("127.0.0.1", int(spec.get("port") or 0)))  # 0: a free port for this case
+    PORTS.append(srv.getsockname()[1])
     srv.listen(16)
     srv.settimeout(0.05)
     stop = threading.Event()
@@ -341,7 +352,8 @@ def run_case(case):
     fn = owner = None  # bound on every path: only "call"/"lambda" cases set them
     out = {"id": cid, "status": "error", "events": [], "lines": {}}
     t0 = time.perf_counter()
-    deadline = t0 + case.get("timeoutMs", 2000) / 1000.0
+    bound = case.get("timeoutMs", 2000) / 1000.0
+    deadline = [t0 + bound]  # loading the modules has the bound; the call gets it afresh
     traced = set(case.get("traceFiles") or [m["filename"] for m in case.get("modules", [])])
     if op == "lambda":
         traced.add("<lambda>")
@@ -353,7 +365,7 @@ def run_case(case):
     def local(frame, event, arg):
         if event == "line":
             lines.setdefault(frame.f_code.co_filename, set()).add(frame.f_lineno)
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > deadline[0]:
                 raise CaseDeadline()
         elif event == "exception":
             exc = arg[1]
@@ -380,6 +392,8 @@ def run_case(case):
     rec = Recorder()
     added_modules = []
     call_events_from = 0
+    doubles = None
+    PORTS.clear()
 
     try:
         for k, v in (case.get("env") or {}).items():
@@ -387,7 +401,7 @@ def run_case(case):
         for s in case.get("servers") or []:
             closers.append(start_server(s))
         signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, max(0.001, deadline - time.perf_counter()) + 0.05)
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, deadline[0] - time.perf_counter()) + 0.05)
         if op == "compile":
             try:
                 compile(case["source"], case.get("filename", "<vaudit>"), case.get("mode", "eval"))
@@ -428,6 +442,8 @@ def run_case(case):
                     out["exception"] = {"type": "TypeError", "message": "'%s' object is not callable" % type(fn).__name__, "file": "<lambda>", "line": 1}
                     fn = None
             else:
+                case_context.write_fixtures(case, CELL)
+                doubles = case_context.install_doubles(case.get("doubleModules"))
                 finder = CaseFinder(case["modules"])
                 sys.meta_path.insert(0, finder)
                 before = set(sys.modules)
@@ -450,14 +466,30 @@ def run_case(case):
             if case.get("self") is not None:
                 args.insert(0, decode(case["self"], rec, "self", owner if isinstance(owner, type) else None))
             call_events_from = len(events)
+            route = case.get("route")
+            found = None
+            if route is not None and not isinstance(fn, case_context.Missing):
+                found, why = case_context.find_route(module, fn, route)
+                if found is None:
+                    raise RuntimeError("route %s: %s" % (route.get("path", "?"), why))
+                out["route"] = {"rule": found[1].rule, "method": found[2]}
+            case_context.PHASE["call"] = True
+            deadline[0] = time.perf_counter() + bound
+            signal.setitimer(signal.ITIMER_REAL, bound + 0.05)
             sys.settrace(tracer)
             try:
-                value = fn(*args, **kwargs)
+                if found is not None:
+                    value = case_context.call_route(found, fn, route, lambda: fn(*args, **kwargs))
+                else:
+                    value = fn(*args, **kwargs)
                 if inspect.iscoroutine(value):
                     value = asyncio.run(value)
                 out["status"] = "returned"
+                if case.get("verdict"):
+                    out["raw"] = to_json(value)
+                    value = case_context.read_verdict(value, case["verdict"])
                 out["value"] = to_json(value)
-            except CaseDeadline:
+            except (CaseDeadline, case_context.MissingModule):
                 raise
             except Exception as e:  # the verifier's own exception escaping the function
                 tb = e.__traceback__
@@ -474,6 +506,12 @@ def run_case(case):
         sys.settrace(None)
         out["status"] = "deadline"
         out["detail"] = "the case did not finish within %d ms" % case.get("timeoutMs", 2000)
+    except case_context.MissingModule as e:
+        sys.settrace(None)
+        out["status"] = "unavailable"
+        out["missing"] = {"module": e.module, "uses": e.what, "file": e.file, "line": e.line}
+        out["detail"] = "module %s is not installed in this Python (%s); the path under test uses %s%s" % (
+            e.module, sys.executable, e.what, " at %s:%s" % (os.path.basename(e.file), e.line) if e.file else "")
     except NoWitness as e:
         sys.settrace(None)
         out["status"] = "nowitness"
@@ -481,7 +519,8 @@ def run_case(case):
     except ModuleNotFoundError as e:
         sys.settrace(None)
         out["status"] = "unavailable"
-        out["detail"] = "module %s is not installed in the host Python" % (e.name,)
+        out["detail"] = "module %s is not installed in this Python (%s)%s" % (
+            e.name, sys.executable, "; it is imported by a library, not by the verifier's own files" if doubles is not None and (e.name or "").split(".")[0] not in doubles.names else "")
     except BaseException as e:  # loading the module failed, or a case-level error
         sys.settrace(None)
         if isinstance(e, (KeyboardInterrupt,)):
@@ -489,11 +528,13 @@ def run_case(case):
         out["status"] = "error"
         out["detail"] = "%s: %s" % (type(e).__name__, str(e)[:300])
     finally:
+        case_context.PHASE["call"] = False
+        case_context.remove_doubles(doubles)
         signal.setitimer(signal.ITIMER_REAL, 0)
         sys.settrace(None)
         if finder is not None and finder in sys.meta_path:
             sys.meta_path.remove(finder)
-        for m in added_modules:
+        for m in case_context.case_modules(added_modules, finder, doubles):
             sys.modules.pop(m, None)
         hits = 0
         for c in closers:
@@ -517,6 +558,15 @@ def run_case(case):
         except OSError:
             pass
         sys.path[:] = saved_path
+    touched = case_context.PHASE["touched"]
+    case_context.PHASE["touched"] = None
+    if touched is not None and out["status"] != "unavailable":
+        out["status"] = "unavailable"
+        out["missing"] = {"module": touched.module, "uses": touched.what, "file": touched.file, "line": touched.line}
+        out["detail"] = "module %s is not installed in this Python (%s); the path under test uses %s%s (and swallowed the failure)" % (
+            touched.module, sys.executable, touched.what, " at %s:%s" % (os.path.basename(touched.file), touched.line) if touched.file else "")
+    if doubles is not None and doubles.served:
+        out["doubles"] = doubles.served
     # A third-party import the host Python lacks, met while the function ran (even if a decorator
     # swallowed it), leaves the verdict meaningless: the case is unavailable, not a result.
     for ev in events[call_events_from:]:
