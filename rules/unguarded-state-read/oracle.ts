@@ -12,7 +12,7 @@
  * confirmed: an exception escapes for an unavailable or non-JSON state · refuted: both give a verdict.
  */
 import type { Confirmation } from '../../src/engine/types.js';
-import type { Spec } from '../../src/confirm/harness.js';
+import type { CaseResult, Spec } from '../../src/confirm/harness.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, pythonTarget, show, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
 import { functionText, stubTargets } from '../../src/confirm/stubs.js';
 
@@ -25,6 +25,17 @@ function selfWith(path: string, callable: Spec): Spec {
 
 const NON_JSON = '<html><body>502 Bad Gateway</body></html>';
 
+/** `requests.get(…self.<port>…)` / `urlopen(self.<url>)`: the `self` attribute carrying the address. */
+function httpSelfAddress(code: string): { attr: string; self: Spec } | undefined {
+  const call = /\b(?:requests\.(?:get|post|put|request|head)|urlopen|httpx\.(?:get|post))\(\s*([^,]+?)\s*(?:,|\)\s*\.)/s.exec(code);
+  const url = call?.[1] ?? '';
+  const portAttr = /\bself\.(\w*port\w*)\b/i.exec(url)?.[1];
+  if (portAttr) return { attr: portAttr, self: { $double: 'self', attrs: { [portAttr]: { $port: 0 } } } };
+  const urlAttr = /^self\.(\w+)$/.exec(url.trim())?.[1];
+  if (urlAttr) return { attr: urlAttr, self: { $double: 'self', attrs: { [urlAttr]: 'http://127.0.0.1:{vaudit-port0}/state' } } };
+  return undefined;
+}
+
 const oracle: Oracle = {
   id: 'unguarded-state-read',
   async plan(ctx) {
@@ -32,11 +43,21 @@ const oracle: Oracle = {
     if (!('slice' in t)) return t;
     const code = functionText(t.file, t.slice.info.startLine, t.slice.info.endLine);
     const src = ctx.control.source as { self?: string; port?: number } | undefined;
-    const selfPath = src?.self ?? (src?.port ? undefined : /\bself\.((?:\w+\.)*\w+)\s*\(/.exec(code)?.[1]);
-    const port = src?.port ?? (selfPath ? undefined : stubTargets(t, ctx.control).port);
-    if (!selfPath && !port) return { status: 'unsupported', detail: 'no state source found: give control.source ({self} or {port})' };
+    // An HTTP read whose address comes from `self` (`requests.get(BASE_URL(self.port))`): the
+    // endpoint is a stub on a port allocated for the case, handed to the code through `self`.
+    const httpSelf = src ? undefined : httpSelfAddress(code);
+    const selfPath = src?.self ?? (src?.port || httpSelf ? undefined : /\bself\.((?:\w+\.)*\w+)\s*\(/.exec(code)?.[1]);
+    const port = src?.port ?? (selfPath || httpSelf ? undefined : stubTargets(t, ctx.control).port);
+    if (!selfPath && !port && !httpSelf) return { status: 'unsupported', detail: 'no state source found: give control.source ({self} or {port})' };
     const w0 = defaultWitnesses(t, ctx)[0] ?? { args: [] };
-    const variants: Array<{ label: string; w: Witness }> = selfPath
+    const variants: Array<{ label: string; w: Witness }> = httpSelf
+      ? [
+          { label: 'healthy state (baseline)', w: { ...w0, self: httpSelf.self, servers: [{ port: 0, status: 200, body: '{}', contentType: 'application/json' }] } },
+          { label: `nothing listens on the state endpoint (self.${httpSelf.attr} names a closed port)`, w: { ...w0, self: httpSelf.self, servers: [{ port: 0, closed: true }] } },
+          { label: `the state endpoint (self.${httpSelf.attr}) answers 502 with ${show(NON_JSON)}`, w: { ...w0, self: httpSelf.self, servers: [{ port: 0, status: 502, body: NON_JSON, contentType: 'text/html' }] } },
+          { label: `the state endpoint (self.${httpSelf.attr}) answers 200 with ${show(NON_JSON)}`, w: { ...w0, self: httpSelf.self, servers: [{ port: 0, status: 200, body: NON_JSON, contentType: 'text/html' }] } },
+        ]
+      : selfPath
       ? [
           { label: 'healthy state (baseline)', w: { ...w0, self: selfWith(selfPath, { $double: 'callable', returns: '{}' }) } },
           { label: `self.${selfPath}(…) raises ConnectionError (state unavailable)`, w: { ...w0, self: selfWith(selfPath, { $double: 'callable', raises: { type: 'ConnectionError', message: 'state endpoint unavailable' } }) } },
@@ -49,6 +70,13 @@ const oracle: Oracle = {
           { label: `127.0.0.1:${port} answers 200 with ${show(NON_JSON)}`, w: { ...w0, servers: [{ port: port!, status: 200, body: NON_JSON, contentType: 'text/html' }] } },
         ];
     const cases = variants.map((v, i) => callCase(t, `v${i}`, v.w, ctx));
+    const last = Math.max(t.line, ctx.finding.range.end.line);
+    /** The line of the flagged statement where the escaping exception arose, if it did there. */
+    const atFlagged = (r: CaseResult): number | undefined => {
+      const inRange = (f?: string | null, l?: number | null) => f === t.file && l != null && l >= t.line && l <= last;
+      if (inRange(r.exception?.file, r.exception?.line)) return r.exception!.line!;
+      return r.events.find((e) => e.type === r.exception?.type && inRange(e.file, e.line))?.line;
+    };
     return {
       cases,
       judge(results): Confirmation {
@@ -59,13 +87,21 @@ const oracle: Oracle = {
         // An exception the witness raises even with a healthy state says nothing about the state read;
         // only a different exception (the unavailable or malformed state's own) counts.
         const baseType = base!.status === 'raised' ? base!.exception?.type : undefined;
+        let elsewhere: string | undefined;
         for (let i = 1; i < cases.length; i++) {
           const r = results.get(cases[i]!.id);
-          if (r?.status === 'raised' && r.exception?.type !== baseType)
-            return { status: 'confirmed', witness: variants[i]!.label, expected, observed: `${r.exception?.type}: ${r.exception?.message} escaped the verifier`, runId: r.runId };
+          if (r?.status !== 'raised' || r.exception?.type === baseType) continue;
+          // the exception must come from the flagged read, not from anywhere on the path
+          const at = atFlagged(r);
+          if (at === undefined) {
+            elsewhere ??= `${r.exception?.type} escaped from ${r.exception?.file?.split('/').pop()}:${r.exception?.line}, not from the state read at line ${t.line}`;
+            continue;
+          }
+          return { status: 'confirmed', witness: variants[i]!.label, expected, observed: `${r.exception?.type}: ${r.exception?.message} raised at line ${at} escaped the verifier`, runId: r.runId };
         }
         const nr = firstNonResult(cases.map((c) => results.get(c.id)));
         if (nr) return nr;
+        if (elsewhere) return { status: 'unreached', detail: elsewhere, runId: base!.runId };
         if (baseType) return { status: 'unreached', detail: `the witness raised ${baseType} with a healthy state too: ${base!.exception?.message}`, runId: base!.runId };
         const r = results.get(cases[1]!.id)!;
         if (!cases.slice(1).some((c) => executedLine(results.get(c.id), t.file, t.line)))

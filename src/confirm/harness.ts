@@ -31,7 +31,9 @@ export interface PyCallCase {
   kwargs?: Record<string, Spec>;
   timeoutMs?: number;
   env?: Record<string, string>;
-  servers?: Array<{ port: number; status?: number; body?: string; contentType?: string; stall?: boolean }>;
+  /** Stub endpoints; `port: 0` allocates a free port for the case (`{$port: i}` / `{vaudit-port<i>}` in
+   *  specs name it); `closed`: allocate a port nothing listens on. */
+  servers?: Array<{ port: number; status?: number; body?: string; contentType?: string; stall?: boolean; closed?: boolean }>;
   traceFiles?: string[];
   /** Stub tools for this case: name → script. Placed in a per-case PATH directory of the cell. */
   stubTools?: Record<string, string>;

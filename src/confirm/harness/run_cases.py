@@ -302,6 +302,9 @@ def start_server(spec):
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind(("127.0.0.1", int(spec.get("port") or 0)))  # 0: a free port for this case
     PORTS.append(srv.getsockname()[1])
+    if spec.get("closed"):  # a port nothing listens on: the endpoint is down
+        srv.close()
+        return lambda: 0
     srv.listen(16)
     srv.settimeout(0.05)
     stop = threading.Event()
