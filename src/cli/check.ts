@@ -34,6 +34,8 @@ export interface CheckOptions {
   jobs?: number;
   confirmTimeout?: number;
   isolation?: 'auto' | 'bwrap' | 'process';
+  /** Python interpreter for control cases. */
+  python?: string;
   color?: boolean;
   /** Reuse the previous static result when nothing changed (issue 7). */
   cache?: boolean;
@@ -125,6 +127,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
         timeoutMs: o.confirmTimeout ?? result.confirmConfig?.timeoutMs,
         isolation,
         requireIsolation: result.confirmConfig?.requireIsolation,
+        python: o.python ? path.resolve(io.cwd, o.python) : result.confirmConfig?.python,
         root: io.cwd,
         progress: io.isTTY ? io.stderr : undefined,
       });

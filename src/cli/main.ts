@@ -2,6 +2,7 @@
  * The vaudit command line. Exit codes: 0 clean, 1 findings over the threshold,
  * 2 usage, configuration or internal error.
  */
+import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runCheck } from './check.js';
 import { runRules } from './rules-cmd.js';
@@ -74,6 +75,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--jobs <n>', 'parallel control-case workers', intArg('--jobs'))
     .option('--confirm-timeout <ms>', 'wall-clock bound of one control case', intArg('--confirm-timeout'))
     .addOption(new Option('--isolation <level>', "control-case isolation: auto (default; bubblewrap, else the suite's code is not run), bwrap, or process (explicit; not a sandbox)").choices(['auto', 'bwrap', 'process']))
+    .option('--python <path>', "Python interpreter for control cases (e.g. the benchmark's own virtual environment; config confirm.python)")
     .option('--color', 'force colour')
     .option('--no-color', 'disable colour')
     .option('--cache', 'reuse the previous result when no input, rule or config changed')
@@ -104,6 +106,20 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .action(async (id: string | undefined, opts: { format: string }) => {
       code = await runRules(id, opts, out);
+    });
+
+  program
+    .command('doctor')
+    .description('Show what this machine can confirm: isolation level, Python interpreter, helpers (with sha256).')
+    .option('--python <path>', 'the Python interpreter control cases would use')
+    .addOption(new Option('--isolation <level>', 'isolation policy to check').choices(['auto', 'bwrap', 'process']))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (opts: { python?: string; isolation?: 'auto' | 'bwrap' | 'process'; format: string }) => {
+      const { doctor, formatDoctor } = await import('../confirm/doctor.js');
+      const cwd = process.cwd();
+      const d = await doctor({ root: cwd, isolation: opts.isolation, python: opts.python ? path.resolve(cwd, opts.python) : undefined });
+      out(opts.format === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDoctor(d));
+      code = d.python.version && 'level' in d.isolation ? 0 : 1;
     });
 
   program

@@ -32,7 +32,7 @@ export interface VauditConfig {
   adapterOptions?: Record<string, unknown>;
   rules?: Record<string, SeveritySetting | [SeveritySetting, Record<string, unknown>?]>;
   ignores?: IgnoreEntry[];
-  confirm?: { isolation?: 'auto' | 'bwrap' | 'process'; requireIsolation?: boolean; timeoutMs?: number; jobs?: number };
+  confirm?: { isolation?: 'auto' | 'bwrap' | 'process'; requireIsolation?: boolean; timeoutMs?: number; jobs?: number; python?: string };
 }
 
 export interface LoadedConfig {

@@ -36,7 +36,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync, mkdirSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 
 export type Outcome = 'executed' | 'verifierUnavailable' | 'timeout' | 'crash' | 'sandbox';
 export type IsolationLevel = 'bwrap' | 'process';
@@ -70,7 +70,8 @@ export interface ResolvedTool {
   /** The file that actually runs (symlinks resolved; an interpreter shim's real executable). */
   resolvedPath: string;
   sha256: string;
-  source: 'toolchain' | 'path';
+  /** `option`: the user named the executable (`--python PATH`, config `confirm.python`). */
+  source: 'toolchain' | 'path' | 'option';
   /** Read-only directories the tool needs inside the sandbox (interpreter prefixes). */
   bindPaths: string[];
 }
@@ -162,6 +163,9 @@ export interface HostOptions {
   searchPath?: string;
   /** Override helper discovery (tests, or a machine with helpers elsewhere); `null` = absent. */
   helpers?: { bwrap?: string | null; prlimit?: string | null };
+  /** Executables the user named for tool ids (`{ python3: '/path/to/venv/bin/python' }`): used
+   *  instead of `.toolchain/bin` and PATH; hashed and rechecked like any other. */
+  tools?: Record<string, string>;
 }
 
 const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -267,12 +271,14 @@ export class Host {
   private readonly inventory = new Map<string, ResolvedTool | null>();
   readonly bwrapPath: string | undefined;
   readonly prlimitPath: string | undefined;
+  private readonly toolPaths: Record<string, string>;
 
   constructor(opts: HostOptions) {
     this.root = opts.root;
     this.policy = opts.isolation ?? 'auto';
     this.requireIsolation = opts.requireIsolation ?? false;
     this.searchPath = opts.searchPath ?? process.env.PATH ?? SYSTEM_PATH;
+    this.toolPaths = { ...(opts.tools ?? {}) };
     // bubblewrap is found on PATH (like the tools), so a user (or a test) can hide it.
     this.bwrapPath = opts.helpers?.bwrap === null ? undefined : (opts.helpers?.bwrap ?? onPath('bwrap', this.searchPath));
     this.prlimitPath = opts.helpers?.prlimit === null ? undefined : (opts.helpers?.prlimit ?? systemHelper('prlimit'));
@@ -293,6 +299,21 @@ export class Host {
     return { sandbox: why, hint: NO_BWRAP_HINT };
   }
 
+  /** The helpers this host would use (path and sha256), for `vaudit doctor`. */
+  helperInventory(): Array<{ id: string; path?: string; sha256?: string }> {
+    return [
+      { id: 'bwrap', path: this.bwrapPath },
+      { id: 'prlimit', path: this.prlimitPath },
+    ].map((h) => {
+      if (!h.path) return { id: h.id };
+      try {
+        return { ...h, sha256: sha256File(realpathSync(h.path)) };
+      } catch {
+        return { id: h.id, path: h.path };
+      }
+    });
+  }
+
   /** Resolve a tool id: `<root>/.toolchain/bin/<id>` first, then PATH. `undefined` when unresolvable. */
   resolveTool(id: string): ResolvedTool | undefined {
     if (this.inventory.has(id)) return this.inventory.get(id) ?? undefined;
@@ -306,7 +327,13 @@ export class Host {
     let commandPath: string | undefined;
     let source: ResolvedTool['source'] = 'path';
     const tc = join(this.root, '.toolchain', 'bin', id);
-    if (isExecutableFile(tc)) {
+    const named = this.toolPaths[id];
+    if (named !== undefined) {
+      const p = resolvePath(this.root, named);
+      if (!isExecutableFile(p)) return undefined;
+      commandPath = p;
+      source = 'option';
+    } else if (isExecutableFile(tc)) {
       commandPath = tc;
       source = 'toolchain';
     } else {

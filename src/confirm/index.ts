@@ -27,6 +27,9 @@ export interface ConfirmOptions {
   requireIsolation?: boolean;
   /** Project root (`.toolchain/bin` is looked up under it). */
   root: string;
+  /** The Python interpreter control cases run with (e.g. the benchmark's own virtual environment);
+   *  default: `python3` from `.toolchain/bin`, then PATH. */
+  python?: string;
   /** A prepared host (tests, embedding); default: one built from root/isolation/requireIsolation. */
   host?: Host;
   /** Called after each batch run (progress). */
@@ -36,7 +39,7 @@ export interface ConfirmOptions {
 }
 
 export async function confirmFindings(findings: Finding[], project: Project | undefined, opts: ConfirmOptions): Promise<{ runs: RunRecord[] }> {
-  const host = opts.host ?? createHost({ root: opts.root, isolation: opts.isolation ?? 'auto', requireIsolation: opts.requireIsolation });
+  const host = opts.host ?? createHost({ root: opts.root, isolation: opts.isolation ?? 'auto', requireIsolation: opts.requireIsolation, ...(opts.python ? { tools: { python3: opts.python } } : {}) });
   const timeoutMs = opts.timeoutMs ?? 2000;
   const planned: Array<{ finding: Finding; plan: Plan; prefix: string }> = [];
   const all: PyCase[] = [];

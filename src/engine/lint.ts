@@ -150,7 +150,8 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
     project,
     targets: [...reportOn].sort(),
     configs: [...new Set([...files.keys()].map((f) => configs.forFile(f).path).filter((p): p is string => !!p))],
-    confirmConfig: firstCfg.config.confirm,
+    // a config's python path is relative to the config's folder
+    confirmConfig: firstCfg.config.confirm?.python ? { ...firstCfg.config.confirm, python: path.resolve(firstCfg.dir, firstCfg.config.confirm.python) } : firstCfg.config.confirm,
     stats: {
       files: reportOn.size + problems.length,
       tasks,
