@@ -28,7 +28,7 @@ const PYTHON = process.env.VAUDIT_CONFIRM_PYTHON;
 const SEEDS = [
   { id: 'VER-001', rule: 'unbound-name', file: 'sci/ChimeraX/task.py', line: 89 },
   { id: 'VER-002', rule: 'vacuous-absence', file: 'sci/ChimeraX/task.py', line: 104 },
-  { id: 'VER-003', rule: 'order-dependent-match', file: 'sci/ChimeraX/task.py', line: 88, qualname: 'TaskMixin._eval_states' },
+  { id: 'VER-003', rule: 'order-dependent-match', file: 'sci/ChimeraX/task.py', line: 90, qualname: 'TaskMixin._eval_states' },
   { id: 'VER-004', rule: 'set-collapse', file: 'sci/ChimeraX/task.py', line: 135 },
   { id: 'VER-005', rule: 'stream-blind', file: 'vm_config/server.py', line: 1222 },
   { id: 'VER-005', rule: 'missing-timeout', file: 'vm_config/server.py', line: 1214 },

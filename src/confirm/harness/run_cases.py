@@ -523,7 +523,7 @@ def run_case(case):
         sys.settrace(None)
         out["status"] = "unavailable"
         out["detail"] = "module %s is not installed in this Python (%s)%s" % (
-            e.name, sys.executable, "; it is imported by a library, not by the verifier's own files" if doubles is not None and (e.name or "").split(".")[0] not in doubles.names else "")
+            e.name, sys.executable, "; no top-level import in the verifier's own files names it (a library's import, or one inside a function or try)" if doubles is not None and (e.name or "").split(".")[0] not in doubles.written else "")
     except BaseException as e:  # loading the module failed, or a case-level error
         sys.settrace(None)
         if isinstance(e, (KeyboardInterrupt,)):
