@@ -215,7 +215,7 @@ def _is_app(v):
         return False
     try:  # context-bound proxies (flask.request) raise on any attribute outside a request
         return all(hasattr(v, a) for a in ("url_map", "test_request_context", "view_functions"))
-    except Exception:
+    except RuntimeError:  # "Working outside of request context"
         return False
 
 

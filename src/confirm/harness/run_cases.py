@@ -352,7 +352,7 @@ def start_server(spec):
 def run_case(case):
     cid = case.get("id")
     op = case.get("op", "call")
-    fn = owner = None  # bound on every path: only "call"/"lambda" cases set them
+    fn = owner = module = None  # bound on every path: only "call"/"lambda" cases set them
     out = {"id": cid, "status": "error", "events": [], "lines": {}}
     t0 = time.perf_counter()
     bound = case.get("timeoutMs", 2000) / 1000.0
