@@ -75,7 +75,7 @@ export default defineRule<Msg>({
       javascript: {
         CallExpression(node, c, ancestors) {
           const program = ancestors[0] as Program | undefined;
-          const u = program && unboundedCall(node as never, program);
+          const u = program && unboundedCall(node, program);
           if (!u) return;
           c.report({ messageId: u.kind === 'process' ? 'jsProcess' : u.kind === 'fetch' ? 'jsFetch' : 'jsHttp', data: { call: u.callee }, at: node });
         },

@@ -91,12 +91,12 @@ export default defineRule<Msg>({
       javascript: {
         BinaryExpression(node, c, ancestors) {
           const program = ancestors[0] as Program | undefined;
-          if (!program || !setSizeComparison(node as never, program)) return;
+          if (!program || !setSizeComparison(node, program)) return;
           c.report({ messageId: 'jsSize', data: { expr: c.text.slice(node.start, node.end) }, at: node });
         },
         CallExpression(node, c, ancestors) {
           const program = ancestors[0] as Program | undefined;
-          if (!program || !everyHasComparison(node as never, program)) return;
+          if (!program || !everyHasComparison(node, program)) return;
           // `A.size === B.size && [...A].every(x => B.has(x))` is one comparison: reported once, at the size test.
           const and = [...ancestors].reverse().find((a) => a.type === 'LogicalExpression' && (a as unknown as { operator: string }).operator === '&&') as unknown as { left: never; right: never } | undefined;
           if (and && (setSizeComparison(and.left, program) || setSizeComparison(and.right, program))) return;

@@ -91,8 +91,8 @@ export default defineRule<Msg>({
       javascript: {
         Identifier(node, c, ancestors) {
           const program = ancestors[0] as Program | undefined;
-          if (!program || !jsScopes(program).unboundIds.has(node as never)) return;
-          const name = (node as unknown as { name: string }).name;
+          if (!program || !jsScopes(program).unboundIds.has(node)) return;
+          const name = node.name;
           if (allowed.has(name)) return;
           const sw = swallowingCatch(node, ancestors);
           if (sw) c.report({ messageId: 'jsSwallowed', data: { name, line: c.unit.file.source.positionAt(sw.catchStart).line, verdict: sw.verdict }, at: node, severity: 'error' });

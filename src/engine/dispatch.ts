@@ -48,12 +48,14 @@ export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): voi
 
 type Table<V, S> = Map<string, Array<[V, S]>>;
 
-/** Visitors of every subscriber by node type, for entering and for `:exit`. */
-function tables<V, S extends { visitors: Record<string, V | undefined> }>(subs: readonly S[]): { enter: Table<V, S>; exit: Table<V, S> } {
+/** Visitors of every subscriber by node type, for entering and for `:exit`. The typed visitor maps
+ *  (each key's visitor takes that node type) meet the walk here, which only calls a visitor with a
+ *  node of its key's type: the one place their keys are read as plain strings. */
+function tables<V, S extends { visitors: object }>(subs: readonly S[]): { enter: Table<V, S>; exit: Table<V, S> } {
   const enter: Table<V, S> = new Map();
   const exit: Table<V, S> = new Map();
   for (const s of subs) {
-    for (const [key, fn] of Object.entries(s.visitors)) {
+    for (const [key, fn] of Object.entries(s.visitors) as Array<[string, V | undefined]>) {
       if (!fn) continue;
       const isExit = key.endsWith(':exit');
       const type = isExit ? key.slice(0, -5) : key;

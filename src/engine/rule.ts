@@ -1,5 +1,5 @@
 /**
- * The rule contract. One rule = one file in `rules/` that default-exports
+ * The rule contract. One rule = one folder `rules/<id>/` whose `rule.ts` default-exports
  * `defineRule({ meta, create })`. `create(ctx)` is called once per file (or
  * per embedded code unit) of a layer the rule subscribes to and returns
  * visitors; the engine's central pass walks each parsed tree once and calls
@@ -7,7 +7,8 @@
  * privately).
  */
 import type { PyNode } from '../lang/python/tree.js';
-import type { Node as JsNode } from 'acorn';
+import type { AnyNode, Node as JsNode } from 'acorn';
+import type { PyNodeType } from '../lang/python/node-types.js';
 import type { ControlCaseRequest, Language, Layer, RelatedLocation, SeveritySetting } from './types.js';
 import type { Project, FileUnit } from './project.js';
 import type { Task, VerifierEntry, EmbeddedCode } from '../suites/types.js';
@@ -103,16 +104,20 @@ export interface RuleContext<M extends string = string> {
 
 export type PythonVisitor<M extends string> = (node: PyNode, ctx: RuleContext<M> & { python: PythonAnalysis }) => void;
 
-export interface PythonVisitors<M extends string> {
-  /** Called for each node of this tree-sitter type (a PyNode of the analysis core's plain tree, which offers
-   *  the web-tree-sitter Node API rules need); `'<type>:exit'` after its children. */
-  [nodeType: string]: PythonVisitor<M> | undefined;
-}
+/** Called for each node of a tree-sitter-python type (a PyNode of the analysis core's plain tree, which
+ *  offers the web-tree-sitter Node API rules need); `'<type>:exit'` after its children. The keys are the
+ *  grammar's concrete node types (generated: src/lang/python/node-types.ts), so a misspelt one fails to compile. */
+export type PythonVisitors<M extends string> = {
+  [K in PyNodeType | `${PyNodeType}:exit`]?: PythonVisitor<M>;
+};
 
-export type JsVisitor<M extends string> = (node: JsNode, ctx: RuleContext<M>, ancestors: readonly JsNode[]) => void;
-export interface JavaScriptVisitors<M extends string> {
-  [nodeType: string]: JsVisitor<M> | undefined;
-}
+export type JsVisitor<M extends string, N extends JsNode = JsNode> = (node: N, ctx: RuleContext<M>, ancestors: readonly JsNode[]) => void;
+/** Keyed by ESTree node type (acorn's `AnyNode`); each visitor receives that node's own type. */
+export type JavaScriptVisitors<M extends string> = {
+  [K in AnyNode['type']]?: JsVisitor<M, Extract<AnyNode, { type: K }>>;
+} & {
+  [K in AnyNode['type'] as `${K}:exit`]?: JsVisitor<M, Extract<AnyNode, { type: K }>>;
+};
 
 /** Suite-layer visitors run once per task file: `task`, then `entry` for each verifier entry,
  *  then `embedded` for each code string (lambda/regex) of the task. Report offsets are file offsets

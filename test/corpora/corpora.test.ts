@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM helper shared with scripts/ (typed by the Entry interface below)
 import * as corpora from '../../scripts/corpora-diff.mjs';
 
 interface Entry {
