@@ -1,4 +1,5 @@
 /** `vaudit check [paths]`: the static pass, optional confirmation, report, exit code. */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { lint } from '../engine/lint.js';
 import { loadRules } from '../engine/registry.js';
@@ -46,6 +47,8 @@ export interface CheckOptions {
   shard?: ShardSpec;
   /** Print what ran (parser, regex analysis, time, memory) to stderr. */
   debug?: boolean;
+  /** false (`--no-error-on-unmatched-pattern`): a folder with nothing to check is not an error. */
+  errorOnUnmatchedPattern?: boolean;
 }
 
 export interface CheckIO {
@@ -54,6 +57,8 @@ export interface CheckIO {
   stderr: (s: string) => void;
   readStdin: () => Promise<string>;
   isTTY: boolean;
+  /** stderr is a terminal: progress redraws one line; otherwise it prints a line every few seconds. */
+  stderrIsTTY?: boolean;
 }
 
 type ConfirmFn = (findings: Finding[], project: Project, opts: Record<string, unknown>) => Promise<{ runs: RunRecordSummary[] }>;
@@ -68,6 +73,7 @@ async function loadConfirm(): Promise<ConfirmFn> {
 export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): Promise<number> {
   const rules = await loadRules();
   for (const r of o.rule ?? []) if (!rules.has(r)) throw new UsageError(`Unknown rule '${r}' in --rule. Run 'vaudit rules' for the list.`);
+  checkPathsExist(paths, o, io.cwd);
   let overrides: Map<string, string> | undefined;
   let targets = paths;
   if (o.stdinFilename) {
@@ -96,18 +102,23 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       return EXIT_CLEAN;
     }
   }
-  const lintOpts = { paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude, overrides };
+  // the run's own files (baseline, report) are never inputs
+  const ignorePaths = [o.baseline, o.baselineWrite, o.outputFile].filter((f): f is string => !!f).map((f) => path.resolve(io.cwd, f));
+  const lintOpts = { paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude, overrides, ignorePaths };
   const result: CachedLintResult = o.cache && !o.confirm
     ? await lintWithCache(lintOpts, { location: o.cacheLocation })
     : { ...(await lint(lintOpts)), cacheHit: false };
   try {
+    if (o.errorOnUnmatchedPattern !== false && !o.stdinFilename && !o.changedSince) checkSomethingRead(paths, result, io.cwd);
     let findings = result.findings;
-    if (o.baselineWrite) {
-      writeBaseline(path.resolve(io.cwd, o.baselineWrite), buildBaseline(findings, io.cwd));
-      io.stderr(`Wrote baseline with ${findings.length} finding${findings.length === 1 ? '' : 's'} to ${o.baselineWrite}.\n`);
-    }
     let baselineInfo: ReportInput['baseline'];
-    if (o.baseline) {
+    if (o.baselineWrite) {
+      // like ESLint's --suppress-all: the findings are now recorded, so this run passes
+      writeBaseline(path.resolve(io.cwd, o.baselineWrite), buildBaseline(findings, io.cwd));
+      io.stderr(`Wrote baseline with ${findings.length} finding${findings.length === 1 ? '' : 's'} to ${o.baselineWrite}; later runs with --baseline ${o.baselineWrite} fail only on new findings.\n`);
+      baselineInfo = { matched: findings.length, stale: [] };
+      findings = [];
+    } else if (o.baseline) {
       let b;
       try { b = readBaseline(path.resolve(io.cwd, o.baseline)); } catch (err) { throw new UsageError(`Cannot read baseline: ${(err as Error).message}`); }
       const checked = new Set(result.targets.map((t) => rel(io.cwd, t)));
@@ -122,16 +133,21 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       const confirm = await loadConfirm();
       if (!result.project) throw new Error('confirmation needs the parsed project');
       isolation = o.isolation ?? result.confirmConfig?.isolation ?? 'auto';
-      const r = await confirm(findings, result.project, {
-        jobs: o.jobs ?? result.confirmConfig?.jobs,
-        timeoutMs: o.confirmTimeout ?? result.confirmConfig?.timeoutMs,
-        isolation,
-        requireIsolation: result.confirmConfig?.requireIsolation,
-        python: o.python ? path.resolve(io.cwd, o.python) : result.confirmConfig?.python,
-        root: io.cwd,
-        progress: io.isTTY ? io.stderr : undefined,
-      });
-      runs = r.runs;
+      const progress = io.stderrIsTTY ?? io.isTTY ? { write: io.stderr, stop: () => {} } : periodicProgress(io.stderr);
+      try {
+        const r = await confirm(findings, result.project, {
+          jobs: o.jobs ?? result.confirmConfig?.jobs,
+          timeoutMs: o.confirmTimeout ?? result.confirmConfig?.timeoutMs,
+          isolation,
+          requireIsolation: result.confirmConfig?.requireIsolation,
+          python: o.python ? path.resolve(io.cwd, o.python) : result.confirmConfig?.python,
+          root: io.cwd,
+          progress: progress.write,
+        });
+        runs = r.runs;
+      } finally {
+        progress.stop();
+      }
     }
     const shown = o.quiet ? findings.filter((f) => f.severity === 'error') : findings;
     const input: ReportInput = {
@@ -181,4 +197,66 @@ async function debugLines(result: CachedLintResult): Promise<string> {
   out.push(`regex analysis: ${r.calls} patterns, ${r.prefiltered} safe by the structural screen, ${r.recheckCalls} analysed by recheck (${Math.round(r.recheckMs)} ms), ${r.cacheHits - r.diskHits} repeated in this run, ${r.diskHits} from the --cache folder`);
   out.push(`static pass: ${Math.round(result.stats.durationMs)} ms over ${result.stats.files} files; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
   return out.map((l) => `vaudit debug: ${l}\n`).join('');
+}
+
+/** A named path that does not exist is a usage error (exit 2), as in ESLint and Ruff, even beside valid ones. */
+function checkPathsExist(paths: readonly string[], o: CheckOptions, cwd: string): void {
+  if (o.config && !existsSync(path.resolve(cwd, o.config))) {
+    throw new UsageError(`Config file not found: ${o.config} (given with -c/--config).`);
+  }
+  if (o.stdinFilename) return;
+  const missing = paths.filter((p) => !existsSync(path.resolve(cwd, p)));
+  if (missing.length) {
+    throw new UsageError(`No such file or directory: ${missing.map((m) => `'${m}'`).join(', ')}. Check the path${missing.length === 1 ? '' : 's'} for typing mistakes.`);
+  }
+}
+
+/**
+ * A folder in which vaudit found nothing to read is a usage error (exit 2), as ESLint's "No files
+ * matching the pattern": a CI gate that checks nothing must not pass silently. Named files that
+ * are excluded or of another type (pre-commit passes those) are not an error.
+ */
+function checkSomethingRead(paths: readonly string[], result: CachedLintResult, cwd: string): void {
+  const seen = [...result.targets, ...result.findings.map((f) => f.file)];
+  const empty = (paths.length ? paths : ['.']).filter((p) => {
+    const abs = path.resolve(cwd, p);
+    if (!statSync(abs).isDirectory()) return false;
+    const prefix = abs.endsWith(path.sep) ? abs : abs + path.sep;
+    return !seen.some((f) => f.startsWith(prefix));
+  });
+  if (empty.length === 0) return;
+  const cfg = result.configs.length ? ` and the include/exclude globs of ${rel(cwd, result.configs[0]!)}` : '';
+  throw new UsageError(
+    `No files to check in ${empty.map((e) => `'${e}'`).join(', ')}. vaudit reads *.json task files and *.py, *.js/*.mjs/*.cjs, *.ts/*.mts/*.cts verifier code` +
+      ` (skipping node_modules, dist, build, virtual environments…)${cfg}. Pass --no-error-on-unmatched-pattern to allow an empty run.`,
+  );
+}
+
+/** Interval of the non-TTY progress line (VAUDIT_PROGRESS_MS overrides it). */
+const PROGRESS_MS = 5000;
+
+/**
+ * Progress for a non-terminal stderr (CI logs): instead of redrawing one line, print the latest
+ * state as a plain line every few seconds, so a long --confirm run shows it is alive.
+ */
+export function periodicProgress(write: (s: string) => void, everyMs = Number(process.env.VAUDIT_PROGRESS_MS ?? PROGRESS_MS)) {
+  const t0 = Date.now();
+  let last = '';
+  let printed = '';
+  const flush = () => {
+    if (!last || last === printed) return;
+    printed = last;
+    write(`vaudit: ${last} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
+  };
+  const timer = everyMs > 0 ? setInterval(flush, everyMs) : undefined;
+  timer?.unref();
+  return {
+    write: (text: string) => {
+      const t = text.replace(/\r|\x1b\[K/g, '').trim();
+      if (!t) return;
+      last = t.replace(/…$/, '');
+      if (everyMs <= 0) flush();
+    },
+    stop: () => clearInterval(timer),
+  };
 }

@@ -15,6 +15,11 @@ export function registerFormat(name: string, fn: (i: ReportInput) => string | Pr
   extra[name] = fn;
 }
 
+/** Every --format name (built-in, then registered). */
+export function formatNames(): string[] {
+  return [...FORMATS, ...Object.keys(extra)];
+}
+
 export async function render(format: string, input: ReportInput): Promise<string> {
   switch (format) {
     case 'stylish': return formatStylish(input);
@@ -23,7 +28,7 @@ export async function render(format: string, input: ReportInput): Promise<string
     case 'github': return formatGithub(input);
     default: {
       const fn = extra[format];
-      if (!fn) throw new UsageError(`Unknown --format '${format}'. Use one of: ${[...FORMATS, ...Object.keys(extra)].join(', ')}.`);
+      if (!fn) throw new UsageError(`Unknown --format '${format}'. Use one of: ${formatNames().join(', ')}.`);
       return fn(input);
     }
   }

@@ -7,7 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { runCheck } from './check.js';
 import { runRules } from './rules-cmd.js';
 import { EXIT_USAGE, UsageError } from './exit-codes.js';
-import { FORMATS, registerFormat } from './format.js';
+import { FORMATS, formatNames, registerFormat } from './format.js';
 import { runMerge } from './merge.js';
 import { parseShard, ShardSpecError } from '../engine/shard.js';
 import { formatMarkdown } from '../report/markdown.js';
@@ -15,10 +15,12 @@ import { formatHtml } from '../report/html.js';
 import { VERSION } from './version.js';
 import { ConfigError } from '../config/load.js';
 
-function intArg(name: string) {
+/** An integer option with a lower bound (`--max-warnings -1` means no limit, as in ESLint). */
+function intArg(name: string, min: number) {
   return (v: string) => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < -1) throw new InvalidArgumentError(`${name} must be an integer.`);
+    if (v.trim() === '' || !Number.isInteger(n)) throw new InvalidArgumentError(`${name} must be an integer.`);
+    if (n < min) throw new InvalidArgumentError(min === 1 ? `${name} must be at least 1.` : `${name} must be ${min} or more.`);
     return n;
   };
 }
@@ -62,9 +64,9 @@ export async function main(argv: string[]): Promise<number> {
     .description('Lint task suites and verifier code; with --confirm, run control cases that prove each finding.')
     .argument('[paths...]', 'files or folders (default: the current folder)')
     .option('--confirm', 'run host-executed control cases for findings that support them')
-    .addOption(new Option('-f, --format <format>', 'output format').default('stylish'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames()).default('stylish'))
     .option('-o, --output-file <file>', 'write the report to a file')
-    .option('--max-warnings <n>', 'exit 1 when there are more warnings than this', intArg('--max-warnings'))
+    .option('--max-warnings <n>', 'exit 1 when there are more warnings than this (-1: no limit)', intArg('--max-warnings', -1))
     .option('--quiet', 'report errors only')
     .option('--baseline <file>', 'only findings beyond this baseline fail')
     .option('--baseline-write <file>', 'write the current findings as a baseline')
@@ -72,8 +74,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--stdin-filename <name>', 'lint standard input as if it were this file')
     .option('-c, --config <file>', 'use this config file instead of discovery')
     .option('--rule <ids...>', 'run only these rules')
-    .option('--jobs <n>', 'parallel control-case workers', intArg('--jobs'))
-    .option('--confirm-timeout <ms>', 'wall-clock bound of one control case', intArg('--confirm-timeout'))
+    .option('--jobs <n>', 'parallel control-case workers (1 or more)', intArg('--jobs', 1))
+    .option('--confirm-timeout <ms>', 'wall-clock bound of one control case', intArg('--confirm-timeout', 1))
     .addOption(new Option('--isolation <level>', "control-case isolation: auto (default; bubblewrap, else the suite's code is not run), bwrap, or process (explicit; not a sandbox)").choices(['auto', 'bwrap', 'process']))
     .option('--python <path>', "Python interpreter for control cases (e.g. the benchmark's own virtual environment; config confirm.python)")
     .option('--color', 'force colour')
@@ -83,9 +85,10 @@ export async function main(argv: string[]): Promise<number> {
     .option('--changed-since <rev>', 'check only files changed since this git revision (plus tasks routed to them)')
     .option('--shard <i/n>', 'keep shard i of n of the findings and control cases (CI matrix; merge with vaudit merge)', shardArg)
     .option('--debug', 'print what ran (Python parser, regex analysis, time and memory) to stderr')
+    .option('--no-error-on-unmatched-pattern', 'exit 0 instead of 2 when a folder holds no file vaudit checks')
     .action(async (paths: string[], opts) => {
       code = await runCheck(paths, { ...opts, format: opts.format }, {
-        cwd: process.cwd(), stdout: out, stderr: err, readStdin, isTTY: !!process.stdout.isTTY,
+        cwd: process.cwd(), stdout: out, stderr: err, readStdin, isTTY: !!process.stdout.isTTY, stderrIsTTY: !!process.stderr.isTTY,
       });
     });
 
@@ -93,7 +96,7 @@ export async function main(argv: string[]): Promise<number> {
     .command('merge')
     .description('Merge JSON reports (e.g. the shards of a --shard CI matrix) into one report.')
     .argument('<reports...>', 'JSON reports written by vaudit check --format json')
-    .addOption(new Option('-f, --format <format>', 'output format').default('json'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames()).default('json'))
     .option('-o, --output-file <file>', 'write the merged report to a file')
     .action(async (reports: string[], opts: { format: string; outputFile?: string }) => {
       code = await runMerge(reports, opts, { cwd: process.cwd(), stdout: out, stderr: err });

@@ -93,11 +93,12 @@ async function inputFiles(opts: LintOptions & { cwd: string }, ruleIds: RuleOpti
   const inputs = opts.paths?.length ? opts.paths : ['.'];
   const firstCfg = configs.forDir(path.resolve(cwd, inputs[0]!));
   const found = await discoverFiles(inputs, { cwd, include: firstCfg.config.include, exclude: firstCfg.config.exclude, forceExclude: opts.forceExclude });
-  const all = new Set(found.files);
+  const ignored = new Set((opts.ignorePaths ?? []).map((p) => path.resolve(cwd, p)));
+  const all = new Set(found.files.filter((f) => !ignored.has(f)));
   const explicit = found.files.filter((f) => inputs.some((i) => path.resolve(cwd, i) === f));
   for (const r of new Set(explicit.map((f) => contextRoot(f, configs)))) {
     const cfg = configs.forDir(r);
-    for (const f of (await discoverFiles([r], { cwd: r, include: cfg.config.include, exclude: cfg.config.exclude })).files) all.add(f);
+    for (const f of (await discoverFiles([r], { cwd: r, include: cfg.config.include, exclude: cfg.config.exclude })).files) if (!ignored.has(f)) all.add(f);
   }
   const cfgFiles = new Set<string>();
   if (opts.configPath) cfgFiles.add(path.resolve(cwd, opts.configPath));
@@ -131,6 +132,7 @@ function optionsKey(opts: LintOptions & { cwd: string }): string {
     forceExclude: !!opts.forceExclude,
     unused: opts.reportUnusedSuppressions !== false,
     severities: opts.severities ?? null,
+    ignorePaths: (opts.ignorePaths ?? []).map((p) => path.resolve(opts.cwd, p)).sort(),
   });
 }
 

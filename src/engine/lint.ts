@@ -37,6 +37,8 @@ export interface LintOptions {
   severities?: Record<string, SeveritySetting>;
   /** Use this rule table instead of rules/ (tests, embedders). */
   ruleSet?: ReadonlyMap<string, Rule>;
+  /** Files never read, neither as targets nor as context (the run's own baseline and report files). */
+  ignorePaths?: readonly string[];
   /** Report unused suppressions (default true). */
   reportUnusedSuppressions?: boolean;
 }
@@ -86,8 +88,9 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
     exclude: firstCfg.config.exclude,
     forceExclude: opts.forceExclude,
   });
+  const ignored = new Set((opts.ignorePaths ?? []).map((p) => path.resolve(cwd, p)));
   const problems: FileProblem[] = [...targetsFound.problems];
-  const targets = new Set(targetsFound.files);
+  const targets = new Set(targetsFound.files.filter((f) => !ignored.has(f)));
   for (const o of opts.overrides?.keys() ?? []) if (languageOf(o)) targets.add(path.resolve(cwd, o));
   const explicitFiles = [...targets].filter((f) => inputs.some((i) => path.resolve(cwd, i) === f));
   const contextFiles = new Set<string>(targets);
@@ -95,7 +98,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   for (const r of roots) {
     const cfg = configs.forDir(r);
     const found = await discoverFiles([r], { cwd: r, include: cfg.config.include, exclude: cfg.config.exclude });
-    for (const f of found.files) contextFiles.add(f);
+    for (const f of found.files) if (!ignored.has(f)) contextFiles.add(f);
   }
 
   // 2. load every file once

@@ -10,6 +10,8 @@ export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export interface FileProblem {
   path: string;
   message: string;
+  /** A file vaudit skips rather than fails on (binary content): reported as a warning. */
+  skipped?: true;
 }
 
 export type LoadResult = { ok: true; text: string } | { ok: false; problem: FileProblem };
@@ -41,7 +43,7 @@ export async function loadText(path: string, maxBytes = MAX_FILE_BYTES): Promise
 
 export function decodeBuffer(path: string, buf: Buffer): LoadResult {
   const probe = buf.subarray(0, 8000);
-  if (probe.includes(0)) return { ok: false, problem: { path, message: 'Binary file (contains NUL bytes); skipped.' } };
+  if (probe.includes(0)) return { ok: false, problem: { path, message: 'Binary file (contains NUL bytes); skipped. Exclude it in vaudit.config.json if it is not a task file.', skipped: true } };
   let text: string;
   try {
     text = decoder.decode(buf);

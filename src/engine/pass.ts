@@ -342,9 +342,9 @@ export async function runPass(input: PassInput): Promise<PassResult> {
   for (const p of problems) {
     findings.push({
       ruleId: PARSE_ERROR_RULE,
-      messageId: 'unreadable',
+      messageId: p.skipped ? 'skipped' : 'unreadable',
       message: p.message,
-      severity: 'error',
+      severity: p.skipped ? 'warning' : 'error',
       file: p.path,
       range: { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } },
     });
@@ -419,13 +419,20 @@ function parseError(file: SourceFile, start: number, end: number, message: strin
   return { ruleId: PARSE_ERROR_RULE, messageId: 'syntax', message, severity: 'error', file: file.path, range: file.source.range(start, end) };
 }
 
+/** The first line of a code snippet, shortened, in backticks (no escape sequences in a message). */
+function quoteSnippet(text: string): string {
+  const first = text.trimStart().split(/\r?\n/, 1)[0]!.trimEnd();
+  const cut = first.length > 30 ? `${first.slice(0, 30)}…` : first.length < text.trim().length ? `${first} …` : first;
+  return `\`${cut.replace(/`/g, "'")}\``;
+}
+
 function firstSyntaxError(a: PythonAnalysis): { start: number; end: number; message: string } | undefined {
   // pre-order: the first ERROR or MISSING node in source order, descending only into subtrees with errors
   let n: PyNode = a.ast;
   if (!n.hasError) return undefined;
   for (;;) {
     if (n.isError || n.isMissing) {
-      return { start: n.start, end: Math.max(n.end, n.start), message: n.isMissing ? `missing ${n.type}` : `unexpected ${JSON.stringify(n.text.slice(0, 30))}` };
+      return { start: n.start, end: Math.max(n.end, n.start), message: n.isMissing ? `missing ${n.type}` : `unexpected ${quoteSnippet(n.text)}` };
     }
     const next = n.children.find((c) => c.hasError);
     if (!next) return undefined;

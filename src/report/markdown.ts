@@ -11,6 +11,7 @@ import type { Project } from '../engine/project.js';
 import type { ReportInput } from './model.js';
 import { countBySeverity, relPath } from './model.js';
 import { isolationLines, isolationSummary } from './isolation.js';
+import { fillTemplate } from '../engine/pass.js';
 
 export const NO_FAMILY = '(no family)';
 
@@ -95,6 +96,20 @@ export function splitHint(message: string): { finding: string; hint: string } {
   return { finding: m, hint: '' };
 }
 
+/**
+ * Split a finding's message into finding and hint along its message template when the template
+ * splits (its placeholders may hold text that confuses sentence splitting, such as a parser
+ * detail with quotes or brackets), else along the rendered message.
+ */
+export function splitFinding(f: Pick<Finding, 'message' | 'messageId' | 'data'>, messages?: Readonly<Record<string, unknown>>): { finding: string; hint: string } {
+  const template = messages?.[f.messageId];
+  if (typeof template === 'string' && fillTemplate(template, f.data) === f.message) {
+    const t = splitHint(template);
+    if (t.hint) return { finding: fillTemplate(t.finding, f.data), hint: fillTemplate(t.hint, f.data) };
+  }
+  return splitHint(f.message);
+}
+
 const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|no|fig)\.$/i;
 
 /** Sentences, split only outside code spans, quotes and brackets, and not after an abbreviation. */
@@ -170,8 +185,8 @@ export function buildAudit(input: ReportInput): Audit {
   const confirmRan = !!input.runs;
   const width = Math.max(3, String(input.findings.length).length);
   const rows: AuditRow[] = input.findings.map((f, i) => {
-    // A three-part message names its hint; a legacy one-string message is split by sentences.
-    const split = f.parts ? { finding: `${f.parts.what} ${f.parts.why}`, hint: f.parts.fix } : splitHint(f.message);
+    // A three-part message names its hint; a one-string message splits along its template, else by sentences.
+    const split = f.parts ? { finding: `${f.parts.what} ${f.parts.why}`, hint: f.parts.fix } : splitFinding(f, input.rules.get(f.ruleId)?.meta.messages);
     const finding = split.finding;
     const hint = split.hint || BUILTIN_HINTS[f.ruleId] || '';
     const shown = relPath(input.root, f.file);

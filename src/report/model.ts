@@ -33,9 +33,15 @@ export interface ReportInput {
   linkBase?: string;
 }
 
-export function relPath(root: string, file: string): string {
+/** True when `file` lies outside `root` (so it has no relative path under it). */
+export function isOutside(root: string, file: string): boolean {
   const r = path.relative(root, file);
-  return (r.startsWith('..') || path.isAbsolute(r) ? file : r).split(path.sep).join('/');
+  return r === '..' || r.startsWith(`..${path.sep}`) || path.isAbsolute(r);
+}
+
+/** `file` relative to `root` with `/` separators; absolute when it lies outside `root`. */
+export function relPath(root: string, file: string): string {
+  return (isOutside(root, file) ? file : path.relative(root, file)).split(path.sep).join('/');
 }
 
 export function countBySeverity(findings: readonly Finding[]): { error: number; warning: number } {

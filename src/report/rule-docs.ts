@@ -1,5 +1,6 @@
 /** Renders a rule's documentation (CLI `vaudit rules <id>`, SARIF help, README table). */
 import type { RuleMeta } from '../engine/rule.js';
+import { referencesFor } from './audit-refs.js';
 
 function fence(file: string, content: string): string {
   const lang = file.endsWith('.py') ? 'python' : file.endsWith('.json') ? 'json' : file.endsWith('.ts') ? 'ts' : 'js';
@@ -18,7 +19,8 @@ export function renderRuleMarkdown(meta: RuleMeta): string {
   ];
   const options = renderOptions(meta.id, meta.optionsSchema);
   if (options) parts.push(`### Options\n${options}`);
-  if (meta.docs.references?.length) parts.push(`### References\n${meta.docs.references.map((r) => `- ${r}`).join('\n')}`);
+  const refs = referencesFor(meta.docs.references ?? [], [meta.description, meta.docs.whatItDoes, meta.docs.why]);
+  if (refs.length) parts.push(`### References\n${refs.map((r) => `- ${r}`).join('\n')}`);
   return parts.join('\n\n') + '\n';
 }
 

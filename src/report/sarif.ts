@@ -1,11 +1,12 @@
 /**
- * SARIF 2.1.0 for GitHub code scanning: relative URIs under %SRCROOT%, stable
+ * SARIF 2.1.0 for GitHub code scanning: relative URIs under %SRCROOT% (absolute file:// URIs for
+ * files outside the root), stable
  * rule ids with help text, partialFingerprints, confirmation in properties.
  */
 import { pathToFileURL } from 'node:url';
 import { isolationSummary } from './isolation.js';
 import type { ReportInput } from './model.js';
-import { relPath } from './model.js';
+import { isOutside, relPath } from './model.js';
 import { renderRuleMarkdown } from './rule-docs.js';
 import type { Finding, Range } from '../engine/types.js';
 
@@ -29,8 +30,14 @@ function region(r: Range) {
   };
 }
 
-function uri(root: string, file: string): string {
-  return relPath(root, file).split('/').map(encodeURIComponent).join('/');
+/**
+ * A file under the root is a relative URI against %SRCROOT% (what GitHub code scanning maps to the
+ * repository); a file outside it is an absolute file:// URI with no uriBaseId (SARIF allows a
+ * uriBaseId only on relative references; GitHub makes an absolute URI relative to the checkout).
+ */
+function artifactLocation(root: string, file: string): { uri: string; uriBaseId?: string } {
+  if (isOutside(root, file)) return { uri: pathToFileURL(file).href };
+  return { uri: relPath(root, file).split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
 }
 
 export function toSarif(input: ReportInput) {
@@ -58,14 +65,14 @@ export function toSarif(input: ReportInput) {
     level: f.severity === 'error' ? 'error' : 'warning',
     message: { text: f.message },
     locations: [
-      { physicalLocation: { artifactLocation: { uri: uri(input.root, f.file), uriBaseId: '%SRCROOT%' }, region: region(f.range) } },
+      { physicalLocation: { artifactLocation: artifactLocation(input.root, f.file), region: region(f.range) } },
     ],
     ...(f.related?.length
       ? {
           relatedLocations: f.related.map((r, i) => ({
             id: i + 1,
             message: { text: r.message },
-            physicalLocation: { artifactLocation: { uri: uri(input.root, r.file), uriBaseId: '%SRCROOT%' }, region: region(r.range) },
+            physicalLocation: { artifactLocation: artifactLocation(input.root, r.file), region: region(r.range) },
           })),
         }
       : {}),

@@ -1,7 +1,7 @@
 /** ESLint-style grouped output; colour only when asked (TTY and no NO_COLOR). */
 import type { ReportInput } from './model.js';
-import { countBySeverity, relPath } from './model.js';
-import { isolationLines, isolationSummary } from './isolation.js';
+import { relPath } from './model.js';
+import { summaryBlock } from './summary.js';
 
 const RESULT_STATUSES = new Set(['confirmed', 'refuted', 'unreached']);
 
@@ -41,39 +41,11 @@ export function formatStylish(input: ReportInput): string {
       }
     }
   }
-  out.push('', ...summaryLines(input, c));
+  out.push('', ...summaryBlock(input, c));
   return out.join('\n') + '\n';
-}
-
-/** The closing summary (counts, scope, suppressions, baseline, confirmations). */
-function summaryLines(input: ReportInput, c: typeof C): string[] {
-  const out: string[] = [];
-  const { error, warning } = countBySeverity(input.findings);
-  const total = error + warning;
-  const s = input.stats;
-  const scope = `${s.files} file${s.files === 1 ? '' : 's'}, ${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${s.entries} verifier entr${s.entries === 1 ? 'y' : 'ies'}`;
-  if (total === 0) out.push(c.green(`✔ No problems (${scope}).`));
-  else {
-    const line = `✖ ${total} problem${total === 1 ? '' : 's'} (${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}) in ${scope}.`;
-    out.push(c.bold(error ? c.red(line) : c.yellow(line)));
-  }
-  if (input.suppressedCount) out.push(c.dim(`  ${input.suppressedCount} suppressed.`));
-  if (input.baseline) {
-    out.push(c.dim(`  ${input.baseline.matched} matched the baseline.`));
-    for (const st of input.baseline.stale) out.push(c.dim(`  baseline entry no longer matches: ${st.file} ${st.ruleId} (${st.count} fewer) — rewrite it with --baseline-write.`));
-  }
-  const confirmed = input.findings.filter((f) => f.confirmation?.status === 'confirmed').length;
-  if (input.runs) out.push(c.dim(`  ${confirmed} confirmed by control cases (${input.runs.length} run${input.runs.length === 1 ? '' : 's'}).`));
-  const iso = isolationSummary(input);
-  if (iso) {
-    const { info, warn } = isolationLines(iso);
-    for (const l of info) out.push(c.dim(`  ${l}`));
-    for (const l of warn) out.push(c.bold(c.yellow(`⚠ ${l}`)));
-  }
-  return out;
 }
 
 /** Just the summary, plain (printed when the report itself went to --output-file). */
 export function formatSummary(input: ReportInput): string {
-  return summaryLines(input, plain).join('\n') + '\n';
+  return summaryBlock(input, plain).join('\n') + '\n';
 }
