@@ -1,5 +1,7 @@
 /** The README's rule table is generated from rule metadata; keep it in sync (`npm run readme`). */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { loadRules } from '../src/engine/registry.js';
@@ -21,4 +23,46 @@ it('README documents the two fresh-clone commands that package.json defines', ()
   expect(pkg.scripts.demo).toContain('fixtures/demo-suite');
   expect(pkg.scripts['test:all']).toMatch(/vitest run$/); // every project: what .ci/run runs
   expect(pkg.scripts.test).toContain('vitest run --project fast');
+});
+
+it('the README commands build once: npm ci builds (prepare), demo/test/bench/readme only check the build stamp', () => {
+  const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8'));
+  expect(pkg.scripts.prepare).toBe('npm run build');
+  expect(pkg.scripts.build).toMatch(/build-stamp\.mjs write$/);
+  for (const s of ['test', 'test:all', 'demo', 'bench', 'readme']) {
+    expect(pkg.scripts[s], s).toMatch(/^node scripts\/build-stamp\.mjs ensure && /);
+    expect(pkg.scripts[s], s).not.toContain('npm run build');
+  }
+});
+
+it('scripts/build-stamp.mjs ensure runs the build only when a build input changed', () => {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'vaudit-stamp-'));
+  try {
+    for (const d of ['scripts', 'src', 'rules/r1', 'schemas', 'dist/src/cli', 'dist/schemas', 'bin']) mkdirSync(path.join(tmp, d), { recursive: true });
+    copyFileSync(path.resolve(import.meta.dirname, '../scripts/build-stamp.mjs'), path.join(tmp, 'scripts/build-stamp.mjs'));
+    writeFileSync(path.join(tmp, 'src/a.ts'), 'export const a = 1;\n');
+    writeFileSync(path.join(tmp, 'rules/r1/rule.ts'), 'export {};\n');
+    writeFileSync(path.join(tmp, 'schemas/s.json'), '{}\n');
+    writeFileSync(path.join(tmp, 'dist/src/cli/main.js'), '');
+    writeFileSync(path.join(tmp, 'dist/schemas/task-validators.cjs'), '');
+    // a stand-in npm that records "npm run build" and writes the stamp, as the real build does
+    const log = path.join(tmp, 'npm.log');
+    writeFileSync(path.join(tmp, 'bin/npm'), `#!/bin/sh\necho "$@" >> ${JSON.stringify(log)}\nnode ${JSON.stringify(path.join(tmp, 'scripts/build-stamp.mjs'))} write\n`, { mode: 0o755 });
+    const ensure = () => {
+      const r = spawnSync(process.execPath, [path.join(tmp, 'scripts/build-stamp.mjs'), 'ensure'], { encoding: 'utf8', env: { ...process.env, PATH: `${path.join(tmp, 'bin')}:${process.env.PATH}` } });
+      expect(r.status, r.stderr).toBe(0);
+      return existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').length : 0;
+    };
+    expect(ensure()).toBe(1); // no stamp: build
+    expect(ensure()).toBe(1); // current: no build
+    writeFileSync(path.join(tmp, 'rules/r1/rule.ts'), 'export const changed = true;\n');
+    expect(ensure()).toBe(2); // a rule changed: build
+    expect(ensure()).toBe(2);
+    writeFileSync(path.join(tmp, 'rules/r1/notes.md'), 'not a build input\n');
+    expect(ensure()).toBe(2);
+    rmSync(path.join(tmp, 'dist/src/cli/main.js'));
+    expect(ensure()).toBe(3); // output missing: build
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });

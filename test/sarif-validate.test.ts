@@ -91,6 +91,24 @@ describe.skipIf(missing)('SARIF validated by sarif-multitool (SARIF + GitHub rul
     expect(issues, JSON.stringify(issues, null, 2)).toEqual([]);
   });
 
+  it('a run over a path outside the current folder validates: absolute file:// URIs without uriBaseId', () => {
+    const proj = path.join(work, 'outside', 'suite dir');
+    const here = path.join(work, 'outside', 'cwd');
+    mkdirSync(path.join(proj, 'verifier'), { recursive: true });
+    mkdirSync(here, { recursive: true });
+    writeFileSync(path.join(proj, 'verifier', 'lean.py'), 'def broken(:\n    pass\n');
+    writeFileSync(path.join(here, 'local.py'), 'def broken(:\n    pass\n');
+    const r = runCli(['check', '../suite dir', 'local.py', '--format', 'sarif', '--output-file', 'out.sarif'], { cwd: here });
+    expect(r.code, r.stderr).toBe(1);
+    const doc = JSON.parse(readFileSync(path.join(here, 'out.sarif'), 'utf8'));
+    const locs = (doc.runs[0].results as Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }> }>)
+      .map((x) => x.locations[0]!.physicalLocation.artifactLocation);
+    expect(locs).toContainEqual({ uri: `file://${proj.split(path.sep).map(encodeURIComponent).join('/')}/verifier/lean.py` });
+    expect(locs).toContainEqual({ uri: 'local.py', uriBaseId: '%SRCROOT%' });
+    const issues = validate(path.join(here, 'out.sarif'));
+    expect(issues, JSON.stringify(issues, null, 2)).toEqual([]);
+  });
+
   it('a rich report (related locations, multi-line and empty ranges, confirmations, runs) validates', () => {
     const doc = toSarif(richInput());
     const f = path.join(work, 'rich.sarif');
