@@ -237,26 +237,30 @@ const PROGRESS_MS = 5000;
 
 /**
  * Progress for a non-terminal stderr (CI logs): instead of redrawing one line, print the latest
- * state as a plain line every few seconds, so a long --confirm run shows it is alive.
+ * state with the elapsed time as a plain line every few seconds (also when it did not change, so
+ * a long batch shows the run is alive), and the final state when the run ends.
  */
 export function periodicProgress(write: (s: string) => void, everyMs = Number(process.env.VAUDIT_PROGRESS_MS ?? PROGRESS_MS)) {
   const t0 = Date.now();
   let last = '';
   let printed = '';
-  const flush = () => {
-    if (!last || last === printed) return;
+  const print = () => {
+    if (!last) return;
     printed = last;
     write(`vaudit: ${last} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
   };
-  const timer = everyMs > 0 ? setInterval(flush, everyMs) : undefined;
+  const timer = everyMs > 0 ? setInterval(print, everyMs) : undefined;
   timer?.unref();
   return {
     write: (text: string) => {
       const t = text.replace(/\r|\x1b\[K/g, '').trim();
       if (!t) return;
       last = t.replace(/…$/, '');
-      if (everyMs <= 0) flush();
+      if (everyMs <= 0) print();
     },
-    stop: () => clearInterval(timer),
+    stop: () => {
+      clearInterval(timer);
+      if (last !== printed && printed) print();
+    },
   };
 }

@@ -92,7 +92,7 @@ async function inputFiles(opts: LintOptions & { cwd: string }, ruleIds: RuleOpti
   const configs = new ConfigResolver(cwd, ruleIds, opts.configPath);
   const inputs = opts.paths?.length ? opts.paths : ['.'];
   const firstCfg = configs.forDir(path.resolve(cwd, inputs[0]!));
-  const found = await discoverFiles(inputs, { cwd, include: firstCfg.config.include, exclude: firstCfg.config.exclude, forceExclude: opts.forceExclude });
+  const found = await discoverFiles(inputs, { cwd, include: firstCfg.config.include, exclude: firstCfg.config.exclude, forceExclude: opts.forceExclude, base: firstCfg.path ? firstCfg.dir : undefined });
   const ignored = new Set((opts.ignorePaths ?? []).map((p) => path.resolve(cwd, p)));
   const all = new Set(found.files.filter((f) => !ignored.has(f)));
   const explicit = found.files.filter((f) => inputs.some((i) => path.resolve(cwd, i) === f));

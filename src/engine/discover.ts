@@ -22,6 +22,8 @@ export interface DiscoverOptions {
   include?: string[];
   exclude?: string[];
   forceExclude?: boolean;
+  /** Folder the include/exclude globs are relative to (the config's folder); default: each input. */
+  base?: string;
 }
 
 export interface Discovered {
@@ -55,15 +57,23 @@ export async function discoverFiles(inputs: readonly string[], opts: DiscoverOpt
       });
       continue;
     }
+    const base = opts.base && within(opts.base, abs) ? opts.base : undefined;
     if (st.isDirectory()) {
-      const found = await glob(include, { cwd: abs, ignore, absolute: true, dot: false, followSymbolicLinks: false, onlyFiles: true });
-      for (const f of found) if (languageOf(f)) files.add(path.normalize(f));
+      // globs are relative to the config's folder, also when a subfolder of it is checked
+      const found = await glob(include, { cwd: base ?? abs, ignore, absolute: true, dot: false, followSymbolicLinks: false, onlyFiles: true });
+      for (const f of found) if (languageOf(f) && (!base || within(abs, f))) files.add(path.normalize(f));
     } else {
-      const r = rel(opts.cwd, abs);
+      const r = rel(base ?? opts.cwd, abs);
       if (opts.forceExclude && (excluded(r) || picomatchLike(DEFAULT_IGNORES)(r))) continue;
       if (!languageOf(abs)) continue;
       files.add(abs);
     }
   }
   return { files: [...files].sort(), problems };
+}
+
+/** True when `p` is `dir` or lies inside it. */
+function within(dir: string, p: string): boolean {
+  const r = path.relative(dir, p);
+  return r === '' || (!r.startsWith(`..${path.sep}`) && r !== '..' && !path.isAbsolute(r));
 }

@@ -87,6 +87,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
     include: firstCfg.config.include,
     exclude: firstCfg.config.exclude,
     forceExclude: opts.forceExclude,
+    base: firstCfg.path ? firstCfg.dir : undefined,
   });
   const ignored = new Set((opts.ignorePaths ?? []).map((p) => path.resolve(cwd, p)));
   const problems: FileProblem[] = [...targetsFound.problems];
