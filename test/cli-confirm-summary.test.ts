@@ -12,7 +12,7 @@ import { runCli } from './helpers/run-cli.js';
 const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-confirm-summary-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('a non-result shows its reason under the finding and among the top reasons of the summary; progress goes to stderr', () => {
+it('a non-result shows its reason under the finding and among the top reasons of the summary; progress goes to stderr', { timeout: 180_000 }, () => {
   const root = path.join(dir, 'unavailable');
   mkdirSync(root);
   // the checked function needs a module the host Python does not have: verifierUnavailable, never a verdict

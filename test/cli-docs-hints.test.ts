@@ -12,7 +12,7 @@ import { AUDIT_FINDINGS } from '../src/report/audit-refs.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 
-describe('markdown audit report', () => {
+describe('markdown audit report', { timeout: 180_000 }, () => {
   it('fills the resolution hint of every finding, for every rule (the incorrect fixtures of all rules)', () => {
     const dirs = readdirSync(path.join(REPO, 'rules')).map((id) => `rules/${id}/fixtures/incorrect`);
     const r = runCli(['check', ...dirs, '--format', 'markdown'], { cwd: REPO });

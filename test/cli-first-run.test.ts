@@ -96,7 +96,7 @@ describe('binary files', () => {
   });
 });
 
-describe('--baseline-write', () => {
+describe('--baseline-write', { timeout: 120_000 }, () => {
   it('exits 0, says where it wrote, and the baseline file is never linted as an input', () => {
     const root = project('baseline', { 'verifier/a.py': BROKEN, 'verifier/b.py': CLEAN });
     const before = JSON.parse(runCli(['check', '.', '-f', 'json'], { cwd: root }).stdout);
@@ -153,7 +153,7 @@ describe('messages', () => {
   });
 });
 
-describe('the stylish summary block', () => {
+describe('the stylish summary block', { timeout: 120_000 }, () => {
   it('counts findings per rule, most frequent first', () => {
     const root = project('summary', {
       'a.py': BROKEN,

@@ -5,7 +5,8 @@
  * tune). Prints what it detected: suites, tasks, verifier entries, entrypoints. Never overwrites
  * an existing config without --force; writes atomically.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { lint } from '../engine/lint.js';
 import { loadRules } from '../engine/registry.js';
@@ -49,8 +50,17 @@ export async function runInit(folder: string | undefined, o: InitOptions, io: { 
     throw new UsageError(`${rel(io.cwd, target)} already exists; vaudit init does not overwrite it. Pass --force to replace it.`);
   }
 
-  // What `vaudit check` would see there, without any config of the folder itself.
-  const result = await lint({ paths: [dir], cwd: dir, configPath: undefined });
+  // What `vaudit check` would see there with the defaults: no config (an old one, or one in a
+  // parent folder) narrows what init looks at.
+  const tmp = mkdtempSync(path.join(tmpdir(), 'vaudit-init-'));
+  const defaults = path.join(tmp, CONFIG_FILE);
+  writeFileSync(defaults, '{ "root": true }\n');
+  let result;
+  try {
+    result = await lint({ paths: [dir], cwd: dir, configPath: defaults });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   try {
     const files = [...result.project.files.values()].filter((f) => path.resolve(f.path) !== target);
     const suites = result.project.suites.map((s) => summarise(s, dir));
@@ -71,17 +81,24 @@ export async function runInit(folder: string | undefined, o: InitOptions, io: { 
     const applies = allRules.filter((m) => m.layers.some((l) => layers.has(l)));
     const adapters = [...new Set(suites.map((s) => s.adapter))];
 
-    const include = [
-      ...new Set(suites.map((s) => (s.taskFolder === '.' ? '**/*.json' : `${s.taskFolder}/**/*.json`))),
-      ...[...code.keys()].sort().map((l) => CODE_GLOBS[l]!).filter(Boolean),
-    ];
+    // With a suite: its task folders and the languages of its code. Without one, the defaults
+    // (a task format vaudit learns later must still be read).
+    const include = suites.length
+      ? [
+          ...new Set(suites.map((s) => (s.taskFolder === '.' ? '**/*.json' : `${s.taskFolder}/**/*.json`))),
+          ...[...code.keys()].sort().map((l) => CODE_GLOBS[l]!).filter(Boolean),
+        ]
+      : undefined;
+    // The rules that apply are listed, not set: a severity under "rules" overrides the rule's own
+    // choice (unbound-name is an error only where a handler swallows the NameError).
     const config: Record<string, unknown> = {
-      '//': `Written by vaudit init for the suite in this folder. 'vaudit rules <id>' documents each rule; severities are "off", "warn" or "error".`,
+      '//': `Written by vaudit init. Globs are relative to this folder. Every rule is on at its default severity; set one to "off", "warn" or "error" under "rules" ('vaudit rules <id>' documents it).`,
       root: true,
       ...(adapters.length === 1 ? { adapter: adapters[0] } : {}),
-      include,
+      ...(include ? { include } : {}),
       exclude: [],
-      rules: Object.fromEntries(applies.map((m) => [m.id, m.defaultSeverity])),
+      '//rules that apply': applies.map((m) => `${m.id} (${m.defaultSeverity})`),
+      rules: {},
     };
     const existed = existsSync(target);
     writeAtomic(target, JSON.stringify(config, null, 2) + '\n');
@@ -99,7 +116,7 @@ export async function runInit(folder: string | undefined, o: InitOptions, io: { 
     out.push(`  verifier code: ${langs.length ? langs.join(', ') : 'none'} file${[...code.values()].reduce((a, b) => a + b, 0) === 1 ? '' : 's'}${bundles ? `, ${bundles} correctness-model bundle${bundles === 1 ? '' : 's'}` : ''}`);
     out.push(
       '',
-      `${existed ? 'Replaced' : 'Wrote'} ${rel(io.cwd, target)}: ${adapters.length === 1 ? `adapter "${adapters[0]}", ` : ''}include ${include.join(', ')}; ${applies.length} of ${allRules.length} rules apply (${[...layers].join(', ')}).`,
+      `${existed ? 'Replaced' : 'Wrote'} ${rel(io.cwd, target)}: ${adapters.length === 1 ? `adapter "${adapters[0]}", ` : ''}include ${include ? include.join(', ') : 'the defaults'}; ${applies.length} of ${allRules.length} rules apply (${[...layers].join(', ')} layers).`,
       `Next: vaudit check ${rel(io.cwd, dir) || '.'}`,
     );
     io.stdout(out.join('\n') + '\n');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runCheck } from './check.js';
 import { runRules } from './rules-cmd.js';
+import { runInit } from './init.js';
 import { EXIT_USAGE, UsageError } from './exit-codes.js';
 import { FORMATS, formatNames, registerFormat } from './format.js';
 import { runMerge } from './merge.js';
@@ -90,6 +91,15 @@ export async function main(argv: string[]): Promise<number> {
       code = await runCheck(paths, { ...opts, format: opts.format }, {
         cwd: process.cwd(), stdout: out, stderr: err, readStdin, isTTY: !!process.stdout.isTTY, stderrIsTTY: !!process.stderr.isTTY,
       });
+    });
+
+  program
+    .command('init')
+    .description('Write a vaudit.config.json for the suite in a folder (adapter, include globs, the rules that apply) and print what was detected.')
+    .argument('[folder]', 'the suite\'s folder (default: the current folder)')
+    .option('--force', 'replace an existing vaudit.config.json')
+    .action(async (folder: string | undefined, opts: { force?: boolean }) => {
+      code = await runInit(folder, opts, { cwd: process.cwd(), stdout: out });
     });
 
   program
