@@ -20,6 +20,9 @@ const slow = [
   'test/sarif-validate.test.ts',
   'test/precommit-hook.test.ts',
   'test/report-audit.test.ts',
+  'test/cli-confirm-summary.test.ts',
+  'test/cli-docs-hints.test.ts',
+  'test/cli-init.test.ts',
   'test/corpora/**/*.test.ts',
   'test/python-parsers.test.ts',
 ];
