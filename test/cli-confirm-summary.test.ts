@@ -28,7 +28,7 @@ it('a non-result shows its reason under the finding and among the top reasons of
   ].join('\n'));
   const r = runCli(['check', '--confirm', '.'], { cwd: root, env: { VAUDIT_PROGRESS_MS: '0' } });
   expect(r.code, r.stderr).toBe(1);
-  expect(r.stdout).toMatch(/↳ verifierUnavailable — reason: module vaudit_test_module_not_installed is not installed[^\n]*; run run-/);
+  expect(r.stdout).toMatch(/↳ verifierUnavailable — module vaudit_test_module_not_installed is not installed[^\n]*; run run-/);
   expect(r.stdout).toContain('  rules: missing-timeout 1\n');
   expect(r.stdout).toContain('  confirmation: 1 verifierUnavailable (1 control-case run)\n');
   expect(r.stdout).toMatch(/\n {4}verifierUnavailable ×1: module vaudit_test_module_not_installed is not installed/);
