@@ -14,6 +14,7 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
 const OUTPUTS = ['dist/src/cli/main.js', 'dist/schemas/task-validators.cjs'];
+const BUILD_TIMEOUT_MS = 30 * 60_000;
 
 function walk(dir, keep, out) {
   if (!existsSync(dir)) return out;
@@ -51,7 +52,9 @@ if (mode === 'write') {
 } else if (mode === 'ensure') {
   const current = existsSync(STAMP) && OUTPUTS.every((o) => existsSync(path.join(ROOT, o))) && readFileSync(STAMP, 'utf8').trim() === digest();
   if (!current) {
-    const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+    // bounded like every process vaudit starts: a build that hangs ends the command with an error
+    const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32', timeout: BUILD_TIMEOUT_MS, killSignal: 'SIGKILL' });
+    if (r.error) console.error(`build-stamp: npm run build failed: ${r.error.message}`);
     process.exitCode = r.status ?? 1;
   }
 } else {
