@@ -15,6 +15,7 @@ import { CONFIG_FILE } from '../config/load.js';
 import type { Layer } from '../engine/types.js';
 import type { Suite } from '../suites/types.js';
 import { rel } from '../engine/paths.js';
+import { relPath } from '../report/model.js';
 import { EXIT_CLEAN, UsageError } from './exit-codes.js';
 
 export interface InitOptions {
@@ -47,7 +48,7 @@ export async function runInit(folder: string | undefined, o: InitOptions, io: { 
   if (!statSync(dir).isDirectory()) throw new UsageError(`'${folder}' is not a folder: vaudit init writes ${CONFIG_FILE} into the folder of a suite.`);
   const target = path.join(dir, CONFIG_FILE);
   if (existsSync(target) && !o.force) {
-    throw new UsageError(`${rel(io.cwd, target)} already exists; vaudit init does not overwrite it. Pass --force to replace it.`);
+    throw new UsageError(`${shown(io.cwd, target)} already exists; vaudit init does not overwrite it. Pass --force to replace it.`);
   }
 
   // What `vaudit check` would see there with the defaults: no config (an old one, or one in a
@@ -103,7 +104,7 @@ export async function runInit(folder: string | undefined, o: InitOptions, io: { 
     const existed = existsSync(target);
     writeAtomic(target, JSON.stringify(config, null, 2) + '\n');
 
-    const out: string[] = [`Detected in ${rel(io.cwd, dir) || '.'}:`];
+    const out: string[] = [`Detected in ${shown(io.cwd, dir)}:`];
     if (suites.length === 0) out.push('  no task suite (no task file matched a suite adapter); verifier code only');
     for (const s of suites) {
       out.push(`  suite (adapter "${s.adapter}") in ${s.root}: ${s.tasks} task${s.tasks === 1 ? '' : 's'} under ${s.taskFolder}/, ${s.entries} verifier entr${s.entries === 1 ? 'y' : 'ies'}`);
@@ -116,8 +117,8 @@ export async function runInit(folder: string | undefined, o: InitOptions, io: { 
     out.push(`  verifier code: ${langs.length ? langs.join(', ') : 'none'} file${[...code.values()].reduce((a, b) => a + b, 0) === 1 ? '' : 's'}${bundles ? `, ${bundles} correctness-model bundle${bundles === 1 ? '' : 's'}` : ''}`);
     out.push(
       '',
-      `${existed ? 'Replaced' : 'Wrote'} ${rel(io.cwd, target)}: ${adapters.length === 1 ? `adapter "${adapters[0]}", ` : ''}include ${include ? include.join(', ') : 'the defaults'}; ${applies.length} of ${allRules.length} rules apply (${[...layers].join(', ')} layers).`,
-      `Next: vaudit check ${rel(io.cwd, dir) || '.'}`,
+      `${existed ? 'Replaced' : 'Wrote'} ${shown(io.cwd, target)}: ${adapters.length === 1 ? `adapter "${adapters[0]}", ` : ''}include ${include ? include.join(', ') : 'the defaults'}; ${applies.length} of ${allRules.length} rules apply (${[...layers].join(', ')} layers).`,
+      `Next: vaudit check ${shown(io.cwd, dir)}`,
     );
     io.stdout(out.join('\n') + '\n');
     return EXIT_CLEAN;
@@ -149,6 +150,11 @@ function summarise(s: Suite, dir: string): SuiteSummary {
     entrypoints: [...entrypoints].sort(),
     unbound,
   };
+}
+
+/** A path as the user sees it: relative to the current folder, absolute outside it. */
+function shown(cwd: string, p: string): string {
+  return relPath(cwd, p) || '.';
 }
 
 /** The deepest folder (relative, `/`-separated) holding every file; '.' when they share none. */
