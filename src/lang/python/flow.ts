@@ -95,7 +95,7 @@ export function runFlow(env: FlowEnv): FlowResult {
   let excs: State[][] = [];
   let finals: State[][] = [];
   /** Loop indexes (`for i in range(…)`, `for i, x in enumerate(…)`) whose first pass is running (`first`) or not. */
-  let iterFacts: Array<{ def: Def; start: number; first: boolean }> = [];
+  let iterFacts: IterFact[] = [];
   /** The fact def each if-statement recorded per atom (reused across passes so loops reach a fixpoint). */
   const factDefs = new Map<PyNode, Map<string, Def>>();
 
@@ -428,9 +428,50 @@ export function runFlow(env: FlowEnv): FlowResult {
     return found;
   };
 
+  /** The loop fact of the index identifier `id` when it still holds the loop's definition. */
+  const iterFactOf = (id: PyNode, s: State): IterFact | undefined => {
+    const t = trackedKey(id);
+    if (!t || !s) return undefined;
+    const defs = get(s, t.key, src(id));
+    if (defs.size !== 1) return undefined;
+    const d = defs.values().next().value!;
+    return [...iterFacts].reverse().find((x) => x.def === d);
+  };
+  const flat = (n: PyNode) => src(n).replace(/\s+/g, '');
+  /** `i < N - 1`, `i == N - 1`, `i + 1 < N`… over `for i in range(N)`: whether this pass is the last one. */
+  const lastTruth = (n: PyNode, s: State): boolean | undefined => {
+    if (n.type !== 'comparison_operator') return undefined;
+    const kids = named(n).map(unparen);
+    const ops = n.children.filter((c) => !c.named);
+    if (kids.length !== 2 || ops.length !== 1) return undefined;
+    const [l, r] = [kids[0]!, kids[1]!];
+    let id: PyNode | undefined;
+    const f = (x: PyNode) => (x.type === 'identifier' ? iterFactOf(x, s) : undefined);
+    let fact: IterFact | undefined;
+    const minusOne = (stop: string) => flat(r) === `${stop}-1` || (/^\d+$/.test(stop) && intLit(r) === Number(stop) - 1);
+    if (l.type === 'identifier' && (fact = f(l)) && fact.stop && minusOne(fact.stop)) id = l;
+    else if (l.type === 'binary_operator' && flat(l).endsWith('+1')) {
+      const a = field(l, 'left');
+      if (a && a.type === 'identifier' && (fact = f(a)) && fact.stop && flat(r) === fact.stop) id = a;
+    }
+    if (!id || !fact || fact.last === undefined) return undefined;
+    // i vs N-1: the last pass has i == N-1, the others i < N-1
+    switch (ops[0]!.type) {
+      case '<': return !fact.last;
+      case '<=': return true;
+      case '==': return fact.last;
+      case '!=': return !fact.last;
+      case '>=': return fact.last;
+      case '>': return false;
+    }
+    return undefined;
+  };
+
   /** Truth of `i == k` (and `<`, `>`, `!=`, `not i`) for a loop index on its first pass or a later one. */
   const iterTruth = (n: PyNode, s: State): boolean | undefined => {
     if (!s || !iterFacts.length) return undefined;
+    const lt = lastTruth(n, s);
+    if (lt !== undefined) return lt;
     let id: PyNode | undefined;
     let op = '';
     let k = 0;
@@ -448,13 +489,8 @@ export function runFlow(env: FlowEnv): FlowResult {
       }
     }
     if (!id) return undefined;
-    const t = trackedKey(id);
-    if (!t) return undefined;
-    const defs = get(s, t.key, src(id));
-    if (defs.size !== 1) return undefined;
-    const d = defs.values().next().value!;
-    const f = [...iterFacts].reverse().find((x) => x.def === d);
-    if (!f) return undefined;
+    const f = iterFactOf(id, s);
+    if (!f || f.first === undefined) return undefined;
     if (f.first) {
       const v = f.start;
       switch (op) {
@@ -609,12 +645,12 @@ export function runFlow(env: FlowEnv): FlowResult {
     return { fn: src(fn), args, kw };
   };
   /** `for i in range(k, …)` / `for i, x in enumerate(…, k)`: the index identifier and its first value (step 1). */
-  const loopIndex = (left: PyNode, right: PyNode): { id: PyNode; start: number } | undefined => {
+  const loopIndex = (left: PyNode, right: PyNode): { id: PyNode; start: number; stop?: string } | undefined => {
     const c = callParts(right);
     if (!c) return undefined;
     if (c.fn === 'range' && left.type === 'identifier' && c.args.length >= 1 && c.args.length <= 2) {
       const start = c.args.length === 2 ? intLit(c.args[0]!) : 0;
-      return start === undefined ? undefined : { id: left, start };
+      return start === undefined ? undefined : { id: left, start, stop: flat(c.args[c.args.length - 1]!) };
     }
     if (c.fn === 'enumerate' && c.args.length >= 1) {
       const st = c.kw.get('start') ?? c.args[1];
@@ -998,29 +1034,40 @@ export function runFlow(env: FlowEnv): FlowResult {
         const idx = left && right ? loopIndex(left, right) : undefined;
         // the first pass runs apart from the later ones: the index is known there, and a loop over a
         // provably non-empty iterable leaves only after at least one pass
-        const pass = (head: State, first: boolean) => {
+        // a body that tests "is this the last pass" (`if attempt < retries - 1: … else: raise`) gets one
+        // more pass for the last iteration: only that pass leaves the loop normally
+        const body = field(n, 'body');
+        const lastText = idx?.stop && /^\d+$/.test(idx.stop) ? `(${idx.stop}\\s*-\\s*1|${Number(idx.stop) - 1})\\b` : `${(idx?.stop ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*-\\s*1\\b`;
+        const lastAware = !!idx?.stop && !!body && new RegExp(`(^|\\W)${src(idx.id)}\\s*(\\+\\s*1\\b|[<>=!]=?\\s*${lastText})`).test(src(body));
+        const pass = (head: State, first: boolean | undefined, last?: boolean) => {
           observe(head);
           const sb = left ? bindTarget(head, left, 'for', right, []) : head;
           const idxDef = idx ? res.defAt.get(idx.id) : undefined;
-          if (idxDef) iterFacts.push({ def: idxDef, start: idx!.start, first });
+          if (idxDef) iterFacts.push({ def: idxDef, start: idx!.start, first, last: lastAware ? last : undefined, stop: idx!.stop });
           loops.push({ breaks: [], conts: [] });
           const out = execBlock(field(n, 'body'), sb);
           const ctx = loops.pop()!;
           if (idxDef) iterFacts.pop();
           return { after: join(out, ...ctx.conts), breaks: ctx.breaks };
         };
-        const p1 = pass(s1, true);
+        const p1 = pass(s1, true, false);
         let breaks = p1.breaks;
         let head: State = p1.after;
         for (let i = 0; i < 6 && head; i++) {
-          const p = pass(head, false);
+          const p = pass(head, false, false);
           breaks = [...p1.breaks, ...p.breaks];
           const next = join(p1.after, p.after);
           if (equal(next, head)) break;
           head = next;
         }
+        let done = head;
+        if (lastAware) {
+          const pl = pass(join(s1, head), undefined, true);
+          breaks = [...breaks, ...pl.breaks];
+          done = pl.after;
+        }
         const alt = field(n, 'alternative');
-        const exitState = right && nonEmpty(right, 0, new Set()) ? head : join(s1, head);
+        const exitState = right && nonEmpty(right, 0, new Set()) ? done : join(s1, done);
         const normal = alt ? execBlock(field(alt, 'body'), exitState) : exitState;
         return join(normal, ...breaks);
       }
@@ -1195,6 +1242,16 @@ export function runFlow(env: FlowEnv): FlowResult {
 
   for (const sc of table.scopes) if (sc.kind === 'module' || sc.kind === 'function' || sc.kind === 'lambda') runUnit(sc);
   return res;
+}
+
+/** A loop index on one kind of pass: the first (`first`), the last (`last`, when the body tests it). */
+interface IterFact {
+  def: Def;
+  start: number;
+  first: boolean | undefined;
+  last: boolean | undefined;
+  /** Source of the range's stop, whitespace removed (`max_retries`). */
+  stop?: string;
 }
 
 function nonEmptyLiteral(n: PyNode): boolean {
