@@ -2,8 +2,10 @@
 // Times vaudit's static pass over a generated suite at 1× and 10× the reference size
 // (≈170 tasks / ≈250 entries and ≈8,000 lines of Python at 1×), whole process and
 // in-process, printing files per second and peak memory. Needs `npm run build`.
-// Usage: node bench/static-pass.mjs [--scales 1,10] [--runs 3] [--peers]
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+// --peers times pyright and ruff (npm wasm build, bench/ruff-wasm.mjs) on the same files in the
+// same run; µs/task shows whether the cost is linear in the suite's size.
+// Usage: node bench/static-pass.mjs [--scales 1,10,100] [--runs 3] [--peers] [--whole-only]
+import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -20,6 +22,8 @@ const opt = (name, dflt) => {
 const scales = opt('--scales', '1,10').split(',').map(Number);
 const runs = Number(opt('--runs', '3'));
 const peers = args.includes('--peers');
+// --whole-only: skip the in-process runs (at 100× they hold several copies of the project)
+const wholeOnly = args.includes('--whole-only');
 
 const { lint } = await import(path.join(root, 'dist/src/engine/lint.js'));
 
@@ -27,15 +31,19 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function timeProcess(argv, cwd) {
   const times = [];
+  const cpu = [];
   let rss = 0;
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
-    const r = spawnSync('/usr/bin/time', ['-f', '%M', ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 600_000, killSignal: 'SIGKILL' });
+    const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 1_800_000, killSignal: 'SIGKILL' });
     times.push(performance.now() - t);
-    const m = /(\d+)\s*$/.exec(r.stderr ?? '');
-    if (m) rss = Math.max(rss, Number(m[1]) / 1024);
+    const m = /TIME (\S+) (\S+) (\d+)\s*$/.exec(r.stderr ?? '');
+    if (m) {
+      rss = Math.max(rss, Number(m[3]) / 1024);
+      cpu.push((Number(m[1]) + Number(m[2])) * 1000);
+    }
   }
-  return { ms: median(times), rssMb: rss };
+  return { ms: median(times), cpuMs: cpu.length ? median(cpu) : NaN, rssMb: rss };
 }
 
 const rows = [];
@@ -45,35 +53,40 @@ for (const scale of scales) {
     const gen = spawnSync(process.execPath, [path.join(here, 'gen-suite.mjs'), path.join(dir, 'suite'), String(scale), '--verifier'], { encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
     if (gen.status !== 0) throw new Error(`gen-suite failed: ${gen.stderr}`);
     const py = genPython(path.join(dir, 'extra'), 8000 * scale);
-    // in-process: first (cold, includes wasm init on the first scale) and warm
+    // in-process: first (cold, includes parser init on the first scale) and warm
     const inproc = [];
-    let result;
-    for (let i = 0; i < runs + 1; i++) {
+    let stats;
+    for (let i = 0; !wholeOnly && i < runs + 1; i++) {
       const t = performance.now();
-      result = await lint({ paths: [dir], cwd: dir, reportUnusedSuppressions: false });
+      const result = await lint({ paths: [dir], cwd: dir, reportUnusedSuppressions: false });
       const ms = performance.now() - t;
       if (i > 0) inproc.push(ms);
-      if (i < runs) result.dispose();
+      stats = result.stats;
+      result.dispose();
     }
-    const files = result.stats.files;
-    const stats = result.stats;
-    result.dispose();
     const whole = existsSync('/usr/bin/time')
       ? timeProcess([process.execPath, path.join(root, 'bin/vaudit.js'), 'check', '.', '--format', 'json', '--output-file', path.join(dir, '..', `vaudit-bench-${scale}.json`)], dir)
       : { ms: NaN, rssMb: NaN };
+    if (!stats) {
+      const summary = JSON.parse(readFileSync(path.join(dir, '..', `vaudit-bench-${scale}.json`), 'utf8')).summary;
+      stats = { tasks: summary.tasks, entries: summary.verifierEntries, files: summary.files };
+    }
+    const files = stats.files;
     rows.push({ scale: `${scale}×`, tasks: stats.tasks, entries: stats.entries, pyLines: py.lines, files,
-      inProcessMs: +median(inproc).toFixed(1), wholeProcessMs: +whole.ms.toFixed(1),
-      filesPerSec: Math.round(files / (median(inproc) / 1000)), peakRssMb: +whole.rssMb.toFixed(0),
+      inProcessMs: inproc.length ? +median(inproc).toFixed(1) : '-', wholeProcessMs: +whole.ms.toFixed(1), wholeCpuMs: Math.round(whole.cpuMs),
+      usPerTask: Math.round((whole.ms * 1000) / stats.tasks),
+      filesPerSec: Math.round(files / ((inproc.length ? median(inproc) : whole.ms) / 1000)), peakRssMb: +whole.rssMb.toFixed(0),
       inProcessHeapMb: +(process.memoryUsage().rss / 1048576).toFixed(0) });
     if (peers) {
-      const pyright = path.join(root, 'node_modules/.bin/pyright');
-      const alt = '/tmp/scratch-pyright/node_modules/.bin/pyright';
-      const bin = existsSync(pyright) ? pyright : existsSync(alt) ? alt : undefined;
-      if (bin) {
+      const bin = path.join(root, 'node_modules/.bin/pyright');
+      if (existsSync(bin)) {
         const t = timeProcess([bin, '--pythonversion', '3.11', dir], dir);
         rows[rows.length - 1].pyrightMs = +t.ms.toFixed(0);
         rows[rows.length - 1].vsPyright = `${(t.ms / whole.ms).toFixed(1)}× faster`;
       }
+      const ruff = timeProcess([process.execPath, path.join(here, 'ruff-wasm.mjs'), dir], dir);
+      rows[rows.length - 1].ruffMs = +ruff.ms.toFixed(0);
+      rows[rows.length - 1].vsRuff = `${(ruff.ms / whole.ms).toFixed(1)}×`;
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

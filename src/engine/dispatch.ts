@@ -30,19 +30,28 @@ export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): voi
       }
     }
   };
-  // iterative: a deeply nested module must not overflow the stack of the pass itself
-  const stack: Array<[PyNode, boolean]> = [[root, false]];
+  // iterative: a deeply nested module must not overflow the stack of the pass itself. The stack holds
+  // nodes to enter, and (tagged by a parallel flag only for types with `:exit` visitors) nodes to leave:
+  // no allocation per node.
+  const stack: PyNode[] = [root];
+  const leaving: boolean[] = [false];
   while (stack.length) {
-    const [n, exiting] = stack.pop()!;
-    if (exiting) {
-      const onExit = exit.get(n.type);
-      if (onExit) fire(onExit, n);
+    const n = stack.pop()!;
+    if (leaving.pop()) {
+      fire(exit.get(n.type)!, n);
       continue;
     }
     const onEnter = enter.get(n.type);
     if (onEnter) fire(onEnter, n);
-    stack.push([n, true]);
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push([n.children[i]!, false]);
+    if (exit.has(n.type)) {
+      stack.push(n);
+      leaving.push(true);
+    }
+    const kids = n.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      stack.push(kids[i]!);
+      leaving.push(false);
+    }
   }
 }
 
