@@ -25,6 +25,8 @@ const slow = [
   'test/cli-init.test.ts',
   'test/corpora/**/*.test.ts',
   'test/python-parsers.test.ts',
+  'test/vacuous-verdict-confirm.test.ts',
+  'test/suite-osworld.test.ts',
 ];
 
 export default defineConfig({
