@@ -240,7 +240,7 @@ const PROGRESS_MS = 5000;
  * state with the elapsed time as a plain line every few seconds (also when it did not change, so
  * a long batch shows the run is alive), and the final state when the run ends.
  */
-export function periodicProgress(write: (s: string) => void, everyMs = Number(process.env.VAUDIT_PROGRESS_MS ?? PROGRESS_MS)) {
+function periodicProgress(write: (s: string) => void, everyMs = Number(process.env.VAUDIT_PROGRESS_MS ?? PROGRESS_MS)) {
   const t0 = Date.now();
   let last = '';
   let printed = '';

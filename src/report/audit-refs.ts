@@ -6,7 +6,7 @@
  * document, so each citation is rendered with a one-line description.
  */
 
-export const AUDIT_SOURCES = {
+const AUDIT_SOURCES = {
   'seed 003': 'the verifier audit of the ScienceBoard benchmark (169 VM tasks, 242 verifier entries) that vaudit grew from; its findings are VER-001 … VER-008',
   'seed 000': 'the external-verifier-grounding guidance for correctness-model bundles: one process owner (the host), tool authority, the cell, and "a non-result is not an answer"',
 } as const;
@@ -27,7 +27,7 @@ const VER = /\bVER-\d{3}\b/g;
 const SEED = /\bseed (\d{3})\b/;
 
 /** Explain one reference string ("VER-003", "seed 000: Tool authority", "docs/bundles.md"). */
-export function explainReference(ref: string): string {
+function explainReference(ref: string): string {
   const ver = /^(VER-\d{3})\b(.*)$/.exec(ref.trim());
   if (ver && AUDIT_FINDINGS[ver[1]!]) return `${ver[1]} (ScienceBoard audit, seed 003)${ver[2] ?? ''} — ${AUDIT_FINDINGS[ver[1]!]}`;
   const seed = SEED.exec(ref);

@@ -101,7 +101,7 @@ export function splitHint(message: string): { finding: string; hint: string } {
  * splits (its placeholders may hold text that confuses sentence splitting, such as a parser
  * detail with quotes or brackets), else along the rendered message.
  */
-export function splitFinding(f: Pick<Finding, 'message' | 'messageId' | 'data'>, messages?: Readonly<Record<string, unknown>>): { finding: string; hint: string } {
+function splitFinding(f: Pick<Finding, 'message' | 'messageId' | 'data'>, messages?: Readonly<Record<string, unknown>>): { finding: string; hint: string } {
   const template = messages?.[f.messageId];
   if (typeof template === 'string' && fillTemplate(template, f.data) === f.message) {
     const t = splitHint(template);

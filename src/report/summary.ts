@@ -24,11 +24,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const NON_RESULTS: ReadonlySet<ConfirmationStatus> = new Set(['verifierUnavailable', 'timeout', 'crash', 'sandbox', 'unsupported']);
 const STATUS_ORDER: readonly ConfirmationStatus[] = ['confirmed', 'refuted', 'unreached', 'verifierUnavailable', 'timeout', 'crash', 'sandbox', 'unsupported'];
 /** How many distinct non-result reasons the summary names. */
-export const TOP_REASONS = 3;
+const TOP_REASONS = 3;
 const REASON_WIDTH = 110;
 
 /** "✖ 3 problems (2 errors, 1 warning) in 4 files, 2 tasks, 3 verifier entries." */
-export const headline: SummarySection = (input, c) => {
+const headline: SummarySection = (input, c) => {
   const { error, warning } = countBySeverity(input.findings);
   const total = error + warning;
   const s = input.stats;
@@ -39,7 +39,7 @@ export const headline: SummarySection = (input, c) => {
 };
 
 /** "  rules: unbound-name 2, set-collapse 1" — most frequent first. */
-export const perRule: SummarySection = (input, c) => {
+const perRule: SummarySection = (input, c) => {
   if (input.findings.length === 0) return [];
   const counts = new Map<string, number>();
   for (const f of input.findings) counts.set(f.ruleId, (counts.get(f.ruleId) ?? 0) + 1);
@@ -51,7 +51,7 @@ export const perRule: SummarySection = (input, c) => {
  * "  confirmation: 3 confirmed, 1 refuted, 2 verifierUnavailable (5 control-case runs)" and, under
  * it, the most frequent reasons for non-results (what to install or change to get a verdict).
  */
-export const confirmations: SummarySection = (input, c) => {
+const confirmations: SummarySection = (input, c) => {
   if (!input.runs) return [];
   const byStatus = new Map<ConfirmationStatus, number>();
   const reasons = new Map<string, { status: ConfirmationStatus; detail: string; n: number }>();
@@ -82,7 +82,7 @@ export const confirmations: SummarySection = (input, c) => {
   return out;
 };
 
-export const suppressions: SummarySection = (input, c) => {
+const suppressions: SummarySection = (input, c) => {
   const out: string[] = [];
   if (input.suppressedCount) out.push(c.dim(`  ${input.suppressedCount} suppressed.`));
   if (input.baseline) {
@@ -93,7 +93,7 @@ export const suppressions: SummarySection = (input, c) => {
 };
 
 /** What the control cases ran under, and which did not run and why (src/report/isolation.ts). */
-export const isolation: SummarySection = (input, c) => {
+const isolation: SummarySection = (input, c) => {
   const iso = isolationSummary(input);
   if (!iso) return [];
   const { info, warn } = isolationLines(iso);
