@@ -1,8 +1,9 @@
 /**
  * What the verifier function an entry routes to reads of the entry: the fields it subscripts
- * (`item["x"]`) on every path before it can return (so a task without them cannot be graded),
- * and the fields it reads at all (`item["x"]` anywhere, `item.get("x")`, `"x" in item`,
- * `getitem(item, "x", …)`). task-schema derives "required" from this when an entry is bound.
+ * (`item["x"]`) on every path before it can return, so a task without them cannot be graded.
+ * A read in a lambda, a branch not taken on every path, a short-circuited operand or after an
+ * early return does not count; `.get("x")` and guarded reads never do. task-schema derives
+ * "required" from this when an entry is bound.
  */
 import path from 'node:path';
 import type { PyNode } from '../lang/python/tree.js';
@@ -22,8 +23,6 @@ export interface EntryReads {
   qualname: string;
   /** Fields read unguarded on every path of the function (first such read). */
   required: Map<string, FieldRead>;
-  /** Every field the function reads in any way. */
-  read: Set<string>;
 }
 
 /** Nodes whose inner code does not run (or not on every path) when the enclosing statement runs. */
@@ -41,29 +40,6 @@ function subscriptField(n: PyNode, param: string): string | undefined {
   if (n.type !== 'subscript') return undefined;
   const v = n.childForFieldName('value');
   return v?.type === 'identifier' && v.text === param ? stringValue(n.childForFieldName('subscript')) : undefined;
-}
-
-/** Every field read in any way under `n`. */
-function allReads(n: PyNode, param: string, out: Set<string>): void {
-  const sub = subscriptField(n, param);
-  if (sub !== undefined) out.add(sub);
-  if (n.type === 'call') {
-    const fn = n.childForFieldName('function');
-    const args = n.childForFieldName('arguments')?.namedChildren ?? [];
-    if (fn?.type === 'attribute' && fn.childForFieldName('object')?.text === param && fn.childForFieldName('attribute')?.text === 'get') {
-      const f = stringValue(args[0] ?? null);
-      if (f !== undefined) out.add(f);
-    } else if (args[0]?.type === 'identifier' && args[0].text === param) {
-      const f = stringValue(args[1] ?? null);
-      if (f !== undefined) out.add(f);
-    }
-  }
-  if (n.type === 'comparison_operator') {
-    const [l, r] = n.namedChildren;
-    const f = stringValue(l ?? null);
-    if (f !== undefined && r?.type === 'identifier' && r.text === param) out.add(f);
-  }
-  for (const c of n.children) allReads(c, param, out);
 }
 
 /** Subscript reads under `n` that run whenever `n` runs (not in lambdas, branches, short-circuited operands). */
@@ -194,9 +170,7 @@ export function entryReads(python: PythonProject, binding: VerifierBinding): Ent
         const f = subscriptField(n, param)!;
         if (!required.has(f)) required.set(f, { line: a.line(n), text: n.text });
       }
-      const read = new Set<string>();
-      allReads(body, param, read);
-      result = { file: binding.file, qualname: binding.qualname, required, read };
+      result = { file: binding.file, qualname: binding.qualname, required };
     }
   }
   byKey.set(key, result);
