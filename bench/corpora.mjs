@@ -7,45 +7,18 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { option, timeProcess } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-const runs = Number(opt('--runs', '3'));
-const names = opt('--corpora', 'scienceboard,spider2v').split(',');
+const runs = Number(option(args, '--runs', '3'));
+const names = option(args, '--corpora', 'scienceboard,spider2v').split(',');
 const peers = !args.includes('--no-peers');
 const corpora = path.resolve(root, '../shared/corpora');
 const out = mkdtempSync(path.join(tmpdir(), 'vaudit-bench-corpora-'));
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** Run argv `runs` times under /usr/bin/time: median wall ms, median CPU ms, peak RSS MB, last stdout. */
-function measure(argv, env = {}) {
-  const wall = [];
-  const cpu = [];
-  let rss = 0;
-  let stdout = '';
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', ...argv], {
-      cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 600_000, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1', ...env },
-    });
-    wall.push(performance.now() - t);
-    const m = /TIME (\S+) (\S+) (\d+)\s*$/.exec(r.stderr ?? '');
-    if (m) {
-      cpu.push((Number(m[1]) + Number(m[2])) * 1000);
-      rss = Math.max(rss, Number(m[3]) / 1024);
-    }
-    stdout = r.stdout;
-  }
-  return { ms: median(wall), cpuMs: cpu.length ? median(cpu) : NaN, rssMb: rss, stdout };
-}
+const measure = (argv, env) => timeProcess(argv, { cwd: root, runs, env });
 
 const rows = [];
 for (const name of names) {

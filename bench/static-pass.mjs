@@ -11,14 +11,12 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { genPython } from './gen-python.mjs';
+import { median, option, timeProcess } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : dflt;
-};
+const opt = (name, dflt) => option(args, name, dflt);
 const scales = opt('--scales', '1,10').split(',').map(Number);
 const runs = Number(opt('--runs', '3'));
 const peers = args.includes('--peers');
@@ -26,25 +24,6 @@ const peers = args.includes('--peers');
 const wholeOnly = args.includes('--whole-only');
 
 const { lint } = await import(path.join(root, 'dist/src/engine/lint.js'));
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function timeProcess(argv, cwd) {
-  const times = [];
-  const cpu = [];
-  let rss = 0;
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 1_800_000, killSignal: 'SIGKILL' });
-    times.push(performance.now() - t);
-    const m = /TIME (\S+) (\S+) (\d+)\s*$/.exec(r.stderr ?? '');
-    if (m) {
-      rss = Math.max(rss, Number(m[3]) / 1024);
-      cpu.push((Number(m[1]) + Number(m[2])) * 1000);
-    }
-  }
-  return { ms: median(times), cpuMs: cpu.length ? median(cpu) : NaN, rssMb: rss };
-}
 
 const rows = [];
 for (const scale of scales) {
@@ -65,7 +44,7 @@ for (const scale of scales) {
       result.dispose();
     }
     const whole = existsSync('/usr/bin/time')
-      ? timeProcess([process.execPath, path.join(root, 'bin/vaudit.js'), 'check', '.', '--format', 'json', '--output-file', path.join(dir, '..', `vaudit-bench-${scale}.json`)], dir)
+      ? timeProcess([process.execPath, path.join(root, 'bin/vaudit.js'), 'check', '.', '--format', 'json', '--output-file', path.join(dir, '..', `vaudit-bench-${scale}.json`)], { cwd: dir, runs })
       : { ms: NaN, rssMb: NaN };
     if (!stats) {
       const summary = JSON.parse(readFileSync(path.join(dir, '..', `vaudit-bench-${scale}.json`), 'utf8')).summary;
@@ -80,11 +59,11 @@ for (const scale of scales) {
     if (peers) {
       const bin = path.join(root, 'node_modules/.bin/pyright');
       if (existsSync(bin)) {
-        const t = timeProcess([bin, '--pythonversion', '3.11', dir], dir);
+        const t = timeProcess([bin, '--pythonversion', '3.11', dir], { cwd: dir, runs });
         rows[rows.length - 1].pyrightMs = +t.ms.toFixed(0);
         rows[rows.length - 1].vsPyright = `${(t.ms / whole.ms).toFixed(1)}× faster`;
       }
-      const ruff = timeProcess([process.execPath, path.join(here, 'ruff-wasm.mjs'), dir], dir);
+      const ruff = timeProcess([process.execPath, path.join(here, 'ruff-wasm.mjs'), dir], { cwd: dir, runs });
       rows[rows.length - 1].ruffMs = +ruff.ms.toFixed(0);
       rows[rows.length - 1].vsRuff = `${(ruff.ms / whole.ms).toFixed(1)}×`;
     }

@@ -1,0 +1,32 @@
+// Shared by the benches: option parsing and timing a whole process under /usr/bin/time.
+import { spawnSync } from 'node:child_process';
+
+/** `--name value` from argv, else the default. */
+export function option(args, name, dflt) {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Run argv `runs` times under /usr/bin/time: median wall ms, median CPU (user + system) ms, peak RSS MB, last stdout. */
+export function timeProcess(argv, { cwd, runs = 1, env = {} }) {
+  const wall = [];
+  const cpu = [];
+  let rss = 0;
+  let stdout = '';
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', ...argv], {
+      cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 1_800_000, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1', ...env },
+    });
+    wall.push(performance.now() - t);
+    const m = /TIME (\S+) (\S+) (\d+)\s*$/.exec(r.stderr ?? '');
+    if (m) {
+      cpu.push((Number(m[1]) + Number(m[2])) * 1000);
+      rss = Math.max(rss, Number(m[3]) / 1024);
+    }
+    stdout = r.stdout;
+  }
+  return { ms: median(wall), cpuMs: cpu.length ? median(cpu) : NaN, rssMb: rss, stdout };
+}
