@@ -16,7 +16,7 @@
  * unreached: the flagged line never ran.
  */
 import type { Confirmation } from '../../src/engine/types.js';
-import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, pythonTarget, show, type Oracle } from '../../src/confirm/oracle-kit.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle } from '../../src/confirm/oracle-kit.js';
 import { PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
 
 const oracle: Oracle = {
@@ -66,7 +66,8 @@ const oracle: Oracle = {
         }
         const nr = firstNonResult(cases.map((c) => results.get(c.id)), { deadlineIsTimeout: false });
         if (nr) return nr;
-        return refuted ?? { status: 'unreached', detail: early ?? `no witness reached line ${t.line} and its stalling peer`, runId: results.get(cases[0]?.id ?? '')?.runId };
+        const met = cases.map((c, i) => `${ws[i]!.label}: ${outcomeOf(results.get(c.id))}`).join('; ');
+        return refuted ?? { status: 'unreached', detail: early ?? `no witness reached line ${t.line} and its stalling peer (${met})`, runId: results.get(cases[0]?.id ?? '')?.runId };
       },
     };
   },

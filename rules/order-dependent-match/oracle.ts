@@ -13,7 +13,7 @@
  * unreached: the line never ran, or no two matches could be synthesized.
  */
 import type { Confirmation } from '../../src/engine/types.js';
-import { boundEntries, callCase, executedLine, firstNonResult, itemWitnesses, pythonTarget, show, truthy, type Oracle, type Target, type Witness } from '../../src/confirm/oracle-kit.js';
+import { boundEntries, callCase, executedLine, firstNonResult, itemWitnesses, pythonTarget, show, truthy, type Oracle, type Target, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
 
 function isItem(t: Target): boolean {
   const p = t.params[0];
@@ -99,7 +99,7 @@ const oracle: Oracle = {
         }
         const nr = firstNonResult(cases.map((c) => results.get(c.id)));
         if (nr) return nr;
-        return refuted ?? { status: 'unreached', detail: nowitness ?? `no witness reached line ${t.line}` };
+        return refuted ?? { status: 'unreached', detail: nowitness ?? `no witness reached line ${t.line} (${outcomesOf(cases.map((c) => results.get(c.id)))})` };
       },
     };
   },

@@ -15,7 +15,7 @@
  */
 import type { Confirmation } from '../../src/engine/types.js';
 import type { PyCase } from '../../src/confirm/harness.js';
-import { callCase, defaultWitnesses, embeddedAt, executedLine, firstNonResult, lambdaParams, pythonTarget, show, str, type Oracle } from '../../src/confirm/oracle-kit.js';
+import { callCase, defaultWitnesses, embeddedAt, executedLine, firstNonResult, lambdaParams, pythonTarget, show, str, type Oracle, outcomesOf } from '../../src/confirm/oracle-kit.js';
 
 const LAMBDA_ARGS: unknown[] = ['a.b.(1,)._name', { name: 'x', value: 1 }, ['x'], null, 0];
 
@@ -76,7 +76,7 @@ const oracle: Oracle = {
           const r = results.get(cases[reached]!.id)!;
           return { status: 'refuted', witness: ws[reached]!.label, expected, observed: `line ${t.line} ran without a NameError`, runId: r.runId };
         }
-        return { status: 'unreached', detail: `none of ${cases.length} witnesses reached line ${t.line}`, runId: results.get(cases[0]?.id ?? '')?.runId };
+        return { status: 'unreached', detail: `none of ${cases.length} witnesses reached line ${t.line} (${outcomesOf(cases.map((c) => results.get(c.id)))})`, runId: results.get(cases[0]?.id ?? '')?.runId };
       },
     };
   },

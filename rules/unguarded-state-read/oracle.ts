@@ -13,7 +13,7 @@
  */
 import type { Confirmation } from '../../src/engine/types.js';
 import type { CaseResult, Spec } from '../../src/confirm/harness.js';
-import { callCase, defaultWitnesses, executedLine, firstNonResult, pythonTarget, show, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, pythonTarget, show, type Oracle, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
 import { functionText, stubTargets } from '../../src/confirm/stubs.js';
 
 function selfWith(path: string, callable: Spec): Spec {
@@ -105,7 +105,7 @@ const oracle: Oracle = {
         if (baseType) return { status: 'unreached', detail: `the witness raised ${baseType} with a healthy state too: ${base!.exception?.message}`, runId: base!.runId };
         const r = results.get(cases[1]!.id)!;
         if (!cases.slice(1).some((c) => executedLine(results.get(c.id), t.file, t.line)))
-          return { status: 'unreached', detail: `no witness reached the state read at line ${t.line}`, runId: r.runId };
+          return { status: 'unreached', detail: `no witness reached the state read at line ${t.line} (${outcomesOf(cases.slice(1).map((c) => results.get(c.id)))})`, runId: r.runId };
         return { status: 'refuted', witness: variants.slice(1).map((v) => v.label).join('; '), expected, observed: cases.slice(1).map((c) => `returned ${show(results.get(c.id)?.value)}`).join(' / '), runId: r.runId };
       },
     };

@@ -12,7 +12,7 @@
  * refuted: it ran and returned a falsy verdict · unreached: the line never ran.
  */
 import type { Confirmation } from '../../src/engine/types.js';
-import { callCase, executedLine, firstNonResult, itemWitnesses, presentState, pythonTarget, show, truthy, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
+import { callCase, executedLine, firstNonResult, itemWitnesses, presentState, pythonTarget, show, truthy, type Oracle, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
 
 const oracle: Oracle = {
   id: 'vacuous-absence',
@@ -54,7 +54,7 @@ const oracle: Oracle = {
         }
         const nr = firstNonResult(cases.map((c) => results.get(c.id)));
         if (nr) return nr;
-        return refuted ?? { status: 'unreached', detail: `no witness reached line ${t.line}`, runId: results.get(cases[0]?.id ?? '')?.runId };
+        return refuted ?? { status: 'unreached', detail: `no witness reached line ${t.line} (${outcomesOf(cases.map((c) => results.get(c.id)))})`, runId: results.get(cases[0]?.id ?? '')?.runId };
       },
     };
   },

@@ -166,7 +166,8 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
   // Parse-only cases (no suite code runs) batch apart from cases that run suite code: the host's
   // policy treats the two differently (issue 17). Cases with absolute-path fixtures batch apart
   // too: without bubblewrap only they end as `sandbox`.
-  const needsMounts = (c: PyCase) => (c.op === undefined || c.op === 'call') && (!!c.files || !!c.dirs?.length || Object.keys(c.stubTools ?? {}).some((n) => n.startsWith('/')));
+  const needsMounts = (c: PyCase) =>
+    (c.op === undefined || c.op === 'call') && [...Object.keys(c.files ?? {}), ...(c.dirs ?? []), ...Object.keys(c.stubTools ?? {})].some((n) => n.startsWith('/'));
   const runsCode = fast.filter((c) => !parseOnly(c));
   for (const group of [runsCode.filter((c) => !needsMounts(c)), runsCode.filter(needsMounts), fast.filter(parseOnly)]) {
     for (let i = 0; i < group.length; i += batchSize) queue.push(group.slice(i, i + batchSize));
@@ -209,7 +210,7 @@ async function runBatch(
       const onPath = Object.entries(stubs).filter(([n]) => !n.startsWith('/'));
       const fixtures: NonNullable<PyCallCase['files']> = { ...(c.files ?? {}) };
       for (const [name, body] of absolute) fixtures[name] = { content: withInvocationLog(body, `"{vaudit-cell}/case-${i}/invoked"`), mode: 0o755 };
-      for (const p of [...Object.keys(fixtures), ...(c.dirs ?? [])]) mounts.add(fixtureRoot(p));
+      for (const p of [...Object.keys(fixtures), ...(c.dirs ?? [])]) if (p.startsWith('/')) mounts.add(fixtureRoot(p));
       const withFixtures = Object.keys(fixtures).length ? { ...rest, files: fixtures } : rest;
       if (Object.keys(stubs).length === 0) return withFixtures;
       for (const [name, body] of onPath) files[`case-${i}/bin/${name}`] = { content: withInvocationLog(body), mode: 0o755 };

@@ -410,6 +410,23 @@ export function shapedReturn(code: string, path: string, value: unknown): Spec {
   return value;
 }
 
+/** What a case did, in a few words (for `unreached` details: what the witness met instead). */
+export function outcomeOf(r: CaseResult | undefined): string {
+  if (!r) return 'no answer';
+  const where = (f?: string | null, l?: number | null) => (f ? ` at ${f.split('/').pop()}:${l}` : '');
+  if (r.status === 'returned') return `returned ${show(r.value)}`;
+  if (r.status === 'raised') return `raised ${r.exception?.type}: ${(r.exception?.message ?? '').slice(0, 120)}${where(r.exception?.file, r.exception?.line)}`;
+  return `${r.status}${r.detail ? `: ${r.detail.slice(0, 160)}` : ''}`;
+}
+
+/** The distinct outcomes of many cases, most frequent first (`3× returned false; 1× raised KeyError …`). */
+export function outcomesOf(rs: Array<CaseResult | undefined>, max = 3): string {
+  const n = new Map<string, number>();
+  for (const r of rs) n.set(outcomeOf(r), (n.get(outcomeOf(r)) ?? 0) + 1);
+  const top = [...n].sort((a, b) => b[1] - a[1]);
+  return top.slice(0, max).map(([o, k]) => `${k}× ${o}`).join('; ') + (top.length > max ? `; … ${top.length - max} other outcomes` : '');
+}
+
 export function executedLine(r: CaseResult | undefined, file: string, line: number): boolean {
   return !!r && (r.lines[file] ?? []).includes(line);
 }

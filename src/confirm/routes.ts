@@ -21,6 +21,9 @@ export interface RouteInfo {
   keys: Array<{ key: string; fallback?: unknown }>;
 }
 
+/** A file made for the case in its working folder (a path-like request key with no default names it). */
+const WITNESS_FILE = 'vaudit-witness.txt';
+
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A Python literal (string, number, bool, None) as JSON; undefined when it is anything else. */
@@ -111,6 +114,7 @@ export function fixturesFor(code: string, route: RouteInfo | undefined, body: Re
   // request values bound to a variable the function uses as cwd, or opens
   for (const m of code.matchAll(/\b(\w+)\s*=\s*\w+\.get\(\s*(['"])(\w+)\2/g)) {
     const v = m[3]! in body ? body[m[3]!] : route?.keys.find((k) => k.key === m[3])?.fallback;
+    if (v === WITNESS_FILE) files[WITNESS_FILE] = content;
     if (typeof v !== 'string' || !v.startsWith('/') || v.split('/').filter(Boolean).length < 2) continue;
     if (new RegExp(String.raw`\bcwd\s*=\s*${esc(m[1]!)}\b`).test(code)) dirs.add(v);
     if (new RegExp(String.raw`\bopen\(\s*${esc(m[1]!)}\b`).test(code)) files[v] = content;
@@ -123,7 +127,17 @@ export function fixturesFor(code: string, route: RouteInfo | undefined, body: Re
 export function routeWitnesses(t: Target, ctx: OracleContext, code: string): Witness[] | undefined {
   const route = routeOf(code);
   if (!route) return undefined;
-  const bodies: Array<Record<string, unknown>> = [{}, ...clientBodies(route, ctx)];
+  const bodies: Array<Record<string, unknown>> = [{}];
+  // keys with no usable default, filled: a path-like key names a file made for the case (in its
+  // working folder), any other key a plain string; URLs are left out (no peer to name)
+  const filled: Record<string, unknown> = {};
+  for (const k of route.keys) {
+    if (k.fallback !== undefined && k.fallback !== null) continue;
+    if (/url|uri|link/i.test(k.key)) continue;
+    filled[k.key] = /path|file|dir|folder/i.test(k.key) ? WITNESS_FILE : 'witness';
+  }
+  if (Object.keys(filled).length) bodies.push(filled);
+  bodies.push(...clientBodies(route, ctx));
   const method = route.methods.find((m) => m !== 'HEAD' && m !== 'OPTIONS') ?? 'GET';
   return bodies.map((body) => {
     const { files, dirs } = fixturesFor(code, route, body);

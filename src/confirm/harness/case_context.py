@@ -189,8 +189,14 @@ def write_fixtures(case, cell):
         return
     roots = fixture_roots()
     for p in list(files) + dirs:
+        if not os.path.isabs(p):  # relative: in the run's own cell (the case's working folder)
+            if ".." in p.split("/"):
+                raise RuntimeError("fixture %s leaves the cell" % p)
+            continue
         if not any(p == r or p.startswith(r.rstrip("/") + "/") for r in roots):
             raise RuntimeError("fixture %s lies outside the folders bound for this run" % p)
+    files = {(p if os.path.isabs(p) else os.path.join(cell, p)): v for p, v in files.items()}
+    dirs = [d if os.path.isabs(d) else os.path.join(cell, d) for d in dirs]
     for r in roots:  # every case starts from empty folders
         for name in os.listdir(r):
             full = os.path.join(r, name)
