@@ -191,6 +191,9 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
   return cases.map((c) => results.get(c.id)!);
 }
 
+/** Cases whose answers were lost once (retried a single time). */
+const lostOnce = new Set<string>();
+
 async function runBatch(
   host: Host,
   batch: PyCase[],
@@ -258,6 +261,12 @@ async function runBatch(
   if (res.record.outcome === 'executed' && answered.length === batch.length) return [];
   const missing = batch.filter((c) => !results.has(c.id));
   if (missing.length === 0) return [];
+  // The interpreter exited normally yet its answers never arrived (output lost to a loaded machine):
+  // run those cases once more before calling anything a crash.
+  if (res.record.outcome === 'executed' && res.record.exitCode === 0 && missing.every((c) => !lostOnce.has(c.id))) {
+    for (const c of missing) lostOnce.add(c.id);
+    return missing;
+  }
   // The first unanswered case was in flight when the batch ended: it gets the non-result.
   const inFlight = missing[0]!;
   const outcome: Exclude<Outcome, 'executed'> = res.record.outcome === 'executed' ? 'crash' : res.record.outcome;

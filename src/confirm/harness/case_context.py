@@ -31,15 +31,24 @@ class MissingModule(BaseException):
         self.module, self.what, self.file, self.line = module, what, file, line
 
 
+HARNESS = os.path.dirname(os.path.abspath(__file__))
+
+
 def _caller():
+    """The verifier's frame that touched a double; (None, None) when the harness itself called it
+    (the function under test is itself a double, e.g. a view a missing web framework registered)."""
     f = sys._getframe(2)
     while f is not None and f.f_code.co_filename == __file__:
         f = f.f_back
-    return (f.f_code.co_filename, f.f_lineno) if f is not None else (None, None)
+    if f is None or os.path.dirname(os.path.abspath(f.f_code.co_filename)) == HARNESS:
+        return None, None
+    return f.f_code.co_filename, f.f_lineno
 
 
 def _missing(root, what):
     file, line = _caller()
+    if file is None:
+        what = "%s (the function under test is itself made by %s: its decorator comes from it)" % (what, root)
     e = MissingModule(root, what, file, line)
     PHASE["touched"] = PHASE["touched"] or e  # seen even if a bare `except:` eats it
     return e
