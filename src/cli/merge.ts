@@ -21,8 +21,11 @@ import { VERSION } from './version.js';
 
 interface JsonFinding {
   ruleId: string;
+  /** Absent in reports of vaudit versions before message ids were written. */
+  messageId?: string;
   severity: 'error' | 'warning';
   message: string;
+  parts?: { what: string; why: string; fix: string };
   file: string;
   range: { start: { line: number; column: number }; end: { line: number; column: number } };
   pointer?: string;
@@ -70,8 +73,9 @@ const pos = (p: { line: number; column: number }): Position => ({ line: p.line, 
 function toFinding(j: JsonFinding, root: string): Finding {
   return {
     ruleId: j.ruleId,
-    messageId: '',
+    messageId: j.messageId ?? '',
     message: j.message,
+    ...(j.parts ? { parts: j.parts } : {}),
     severity: j.severity,
     file: path.resolve(root, j.file),
     range: { start: pos(j.range.start), end: pos(j.range.end) },
