@@ -30,7 +30,7 @@ import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdap
 import type { EntryRoute, JsonValueRef, Suite, Task, VerifierEntry } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
 import { field, named, walk } from '../lang/python/tree.js';
-import { isCommentMember } from './families.js';
+import { membersOf } from './reference.js';
 
 export const OSWORLD_ADAPTER_ID = 'osworld';
 
@@ -71,16 +71,6 @@ function familyOf(relPath: string, json: Record<string, unknown>): string {
   const apps = json.related_apps;
   if (Array.isArray(apps) && typeof apps[0] === 'string') return apps[0];
   return 'osworld';
-}
-
-function membersOf(doc: JsonDocument, pointer: string, value: Record<string, unknown>): Record<string, JsonValueRef> {
-  const out: Record<string, JsonValueRef> = {};
-  for (const name of Object.keys(value)) {
-    if (isCommentMember(name)) continue;
-    const ref = doc.values.get(joinPointer(pointer, name));
-    if (ref) out[name] = ref;
-  }
-  return out;
 }
 
 /** The getter route of a `result`/`expected` config (an object with a string `type`). */

@@ -33,7 +33,7 @@ export function suiteRootOf(filePath: string, projectRoot: string): string {
 }
 
 /** Members of the object at `pointer`, by name (comment members `//…` excluded). */
-function membersOf(doc: JsonDocument, pointer: string, value: Record<string, unknown>): Record<string, JsonValueRef> {
+export function membersOf(doc: JsonDocument, pointer: string, value: Record<string, unknown>): Record<string, JsonValueRef> {
   const out: Record<string, JsonValueRef> = {};
   for (const name of Object.keys(value)) {
     if (isCommentMember(name)) continue;
