@@ -49,6 +49,8 @@ export interface CheckOptions {
   debug?: boolean;
   /** false (`--no-error-on-unmatched-pattern`): a folder with nothing to check is not an error. */
   errorOnUnmatchedPattern?: boolean;
+  /** Verifier paths only (default) or all code. */
+  scope?: 'verifier' | 'all';
 }
 
 export interface CheckIO {
@@ -104,7 +106,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
   }
   // the run's own files (baseline, report) are never inputs
   const ignorePaths = [o.baseline, o.baselineWrite, o.outputFile].filter((f): f is string => !!f).map((f) => path.resolve(io.cwd, f));
-  const lintOpts = { paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude, overrides, ignorePaths };
+  const lintOpts = { paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude, overrides, ignorePaths, scope: o.scope };
   const result: CachedLintResult = o.cache && !o.confirm
     ? await lintWithCache(lintOpts, { location: o.cacheLocation })
     : { ...(await lint(lintOpts)), cacheHit: false };

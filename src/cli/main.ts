@@ -84,6 +84,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--cache', 'reuse the previous result when no input, rule or config changed')
     .option('--cache-location <dir>', 'cache folder (default .vaudit-cache)')
     .option('--changed-since <rev>', 'check only files changed since this git revision (plus tasks routed to them)')
+    .addOption(new Option('--scope <scope>', 'report findings on verifier paths only (default) or in all code').choices(['verifier', 'all']))
     .option('--shard <i/n>', 'keep shard i of n of the findings and control cases (CI matrix; merge with vaudit merge)', shardArg)
     .option('--debug', 'print what ran (Python parser, regex analysis, time and memory) to stderr')
     .option('--no-error-on-unmatched-pattern', 'exit 0 instead of 2 when a folder holds no file vaudit checks')

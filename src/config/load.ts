@@ -32,6 +32,12 @@ export interface VauditConfig {
   adapterOptions?: Record<string, unknown>;
   rules?: Record<string, SeveritySetting | [SeveritySetting, Record<string, unknown>?]>;
   ignores?: IgnoreEntry[];
+  /** Report findings on verifier paths only (default) or in all code. */
+  scope?: 'verifier' | 'all';
+  /** Platform of the VM the suite's helper server runs in (default linux). */
+  platform?: 'linux' | 'windows' | 'darwin' | 'any';
+  /** Verifier entrypoints beyond those vaudit recognises. */
+  entrypoints?: Array<{ files: string | string[]; export?: string; class?: string; method?: string; reason?: string }>;
   confirm?: { isolation?: 'auto' | 'bwrap' | 'process'; requireIsolation?: boolean; timeoutMs?: number; jobs?: number; python?: string };
 }
 

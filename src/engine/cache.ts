@@ -133,6 +133,7 @@ function optionsKey(opts: LintOptions & { cwd: string }): string {
     unused: opts.reportUnusedSuppressions !== false,
     severities: opts.severities ?? null,
     ignorePaths: (opts.ignorePaths ?? []).map((p) => path.resolve(opts.cwd, p)).sort(),
+    scope: opts.scope ?? null,
   });
 }
 

@@ -19,6 +19,8 @@ import { ConfigResolver, CONFIG_FILE, type VauditConfig } from '../config/load.j
 type ResolvedConfirmConfig = NonNullable<VauditConfig['confirm']>;
 import { createPythonProject } from '../lang/python/project.js';
 import { pythonParser, type PythonParserKind } from '../lang/python/parser.js';
+import { computeScope, narrowTargets, partitionFindings, type ScopeSetting, type ScopeSummary } from './scope.js';
+import type { SuiteSummary } from '../suites/entrypoints.js';
 
 export { UNUSED_SUPPRESSION_RULE, INTERNAL_ERROR_RULE, fillTemplate, compareFindings } from './pass.js';
 export interface LintOptions {
@@ -41,6 +43,8 @@ export interface LintOptions {
   ignorePaths?: readonly string[];
   /** Report unused suppressions (default true). */
   reportUnusedSuppressions?: boolean;
+  /** Verifier paths only (default, or config `scope`) or all code (`--scope all`). */
+  scope?: ScopeSetting;
 }
 
 export interface LintStats {
@@ -52,6 +56,10 @@ export interface LintStats {
   durationMs: number;
   /** Which tree-sitter build parsed the Python (`native` addon, or the `wasm` fallback). */
   pythonParser?: PythonParserKind;
+  /** Which scope applied (verifier paths or all code) and how many findings lie outside it. */
+  scope?: ScopeSummary;
+  /** Each suite found: its adapter, tasks, entries, entrypoints. */
+  suites?: SuiteSummary[];
 }
 
 export interface LintResult {
@@ -135,11 +143,16 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
     if (t.entries.some((e) => e.binding && targets.has(e.binding.file))) reportOn.add(t.file.path);
   }
 
+  // 3b. verifier entrypoints and the code they reach (src/engine/scope.ts)
+  const scope = computeScope(project, sorted, firstCfg, opts.scope);
+  const passOn = narrowTargets(reportOn, scope, tasksByFile);
+
   // 4–6. the central pass, suppressions, order and fingerprints
-  const { findings: kept, suppressed } = await runPass({
-    cwd, project, reportOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules,
+  const { findings: all, suppressed } = await runPass({
+    cwd, project, reportOn: passOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules,
     rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions,
   });
+  const kept = partitionFindings(all, scope, tasksByFile);
 
   let entries = 0;
   let tasks = 0;
@@ -164,6 +177,8 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
       bundles: [...bundles.keys()].filter((p) => reportOn.has(p)).length,
       durationMs: performance.now() - t0,
       pythonParser: (await pythonParser()).kind,
+      scope: scope.summary,
+      suites: scope.suites,
     },
     dispose: () => python.dispose(),
   };

@@ -83,6 +83,8 @@ export interface Finding {
   confirmation?: Confirmation;
   /** Present when the rule supports confirmation for this finding. */
   control?: ControlCaseRequest;
+  /** False when the finding is not on a verifier path (shown only with `--scope all`). */
+  verifierPath?: boolean;
   /** Stable fingerprint (rule, relative file, pointer or normalized line text). */
   fingerprint?: string;
 }

@@ -29,6 +29,8 @@ export function toJsonReport(input: ReportInput) {
       ...(isolation ? { isolation } : {}),
       durationMs: Math.round(input.stats.durationMs),
       ...(input.stats.pythonParser ? { pythonParser: input.stats.pythonParser } : {}),
+      ...(input.stats.scope ? { scope: input.stats.scope } : {}),
+      ...(input.stats.suites ? { suites: input.stats.suites } : {}),
       ...(input.baseline ? { baseline: input.baseline } : {}),
     },
     findings: input.findings.map((f) => ({
@@ -45,6 +47,7 @@ export function toJsonReport(input: ReportInput) {
       ...(f.pointer !== undefined ? { pointer: f.pointer } : {}),
       ...(f.related?.length ? { related: f.related.map((r) => ({ file: relPath(input.root, r.file), line: r.range.start.line, column: r.range.start.column, message: r.message })) } : {}),
       fingerprint: f.fingerprint,
+      ...(f.verifierPath === false ? { verifierPath: false } : {}),
       ...(input.families?.[f.file] ? { family: input.families[f.file] } : {}),
       ...(f.confirmation ? { confirmation: f.confirmation } : {}),
     })),

@@ -77,8 +77,8 @@ export function toSarif(input: ReportInput) {
         }
       : {}),
     partialFingerprints: { 'vaudit/v1': f.fingerprint ?? '' },
-    ...(f.confirmation || f.pointer !== undefined
-      ? { properties: { ...(f.pointer !== undefined ? { jsonPointer: f.pointer } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}) } }
+    ...(f.confirmation || f.pointer !== undefined || f.verifierPath === false
+      ? { properties: { ...(f.pointer !== undefined ? { jsonPointer: f.pointer } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}), ...(f.verifierPath === false ? { verifierPath: false } : {}) } }
       : {}),
   }));
   let rootUri = pathToFileURL(input.root).href;
@@ -100,7 +100,9 @@ export function toSarif(input: ReportInput) {
         originalUriBaseIds: { '%SRCROOT%': { uri: rootUri } },
         columnKind: 'utf16CodeUnits',
         results,
-        ...(input.runs ? { properties: { controlCaseIsolation: isolationSummary(input), controlCaseRuns: input.runs } } : {}),
+        ...(input.runs || input.stats.scope
+          ? { properties: { ...(input.runs ? { controlCaseIsolation: isolationSummary(input), controlCaseRuns: input.runs } : {}), ...(input.stats.scope ? { scope: input.stats.scope } : {}) } }
+          : {}),
       },
     ],
   };

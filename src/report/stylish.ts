@@ -30,7 +30,8 @@ export function formatStylish(input: ReportInput): string {
     for (const f of list) {
       const loc = `${f.range.start.line}:${f.range.start.column}`.padEnd(locW);
       const sev = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
-      out.push(`  ${c.dim(loc)}  ${sev}  ${f.message}  ${c.dim(f.ruleId)}`);
+      const off = f.verifierPath === false ? c.dim(' (not on a verifier path)') : '';
+      out.push(`  ${c.dim(loc)}  ${sev}  ${f.message}${off}  ${c.dim(f.ruleId)}`);
       const conf = f.confirmation;
       if (conf) {
         const status = conf.status === 'confirmed' ? c.red('confirmed') : conf.status === 'refuted' ? c.green('refuted') : c.yellow(conf.status);
@@ -41,11 +42,27 @@ export function formatStylish(input: ReportInput): string {
       }
     }
   }
-  out.push('', ...summaryBlock(input, c));
+  out.push('', ...summaryBlock(input, c), ...scopeLines(input, c));
   return out.join('\n') + '\n';
 }
 
 /** Just the summary, plain (printed when the report itself went to --output-file). */
 export function formatSummary(input: ReportInput): string {
-  return summaryBlock(input, plain).join('\n') + '\n';
+  return [...summaryBlock(input, plain), ...scopeLines(input, plain)].join('\n') + '\n';
+}
+
+/** Scope and suites: which code was treated as verifier code, and each suite found (issue 13). */
+function scopeLines(input: ReportInput, c: typeof C): string[] {
+  const out: string[] = [];
+  const sc = input.stats.scope;
+  if (sc) {
+    if (sc.fallback) out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
+    else if (sc.applied === 'verifier') {
+      out.push(c.dim(`  Scope: verifier paths (${sc.entrypoints} entrypoint${sc.entrypoints === 1 ? '' : 's'})${sc.outside ? `; ${sc.outside} finding${sc.outside === 1 ? '' : 's'} not on a verifier path hidden (--scope all shows them)` : ''}.`));
+    } else out.push(c.dim(`  Scope: all code (${sc.entrypoints} entrypoint${sc.entrypoints === 1 ? '' : 's'}; ${sc.outside} finding${sc.outside === 1 ? '' : 's'} not on a verifier path).`));
+  }
+  for (const s of input.stats.suites ?? []) {
+    out.push(c.dim(`  Suite ${s.root} (${s.adapter}): ${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${s.entries} entr${s.entries === 1 ? 'y' : 'ies'}, ${s.bound} bound, ${s.unbound} unbound, ${s.entrypoints} entrypoint${s.entrypoints === 1 ? '' : 's'}.`));
+  }
+  return out;
 }

@@ -27,6 +27,7 @@ import type { SourceFile } from '../engine/project.js';
 import type { JsonDocument } from '../lang/json/parse.js';
 import type { Suite } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
+import type { EntrypointDecl } from './entrypoints.js';
 
 /** A problem found while loading (malformed JSON, a document that cannot be a task…). */
 export interface SuiteProblem {
@@ -71,4 +72,9 @@ export interface SuiteAdapter {
    * `_eval_{kind}`) runs. Must not throw.
    */
   bind?(suites: Suite[], python: PythonProject, adapterOptions: Record<string, unknown>): void;
+  /**
+   * Verifier entrypoints the format implies beyond its bound entries (globs relative to the suite
+   * root), e.g. the method that dispatches entries to their functions. Optional.
+   */
+  entrypoints?(suite: Suite): EntrypointDecl[];
 }

@@ -182,4 +182,10 @@ export const referenceAdapter: SuiteAdapter = {
     for (const s of suites) s.tasks.sort((a, b) => (a.file.relPath < b.file.relPath ? -1 : a.file.relPath > b.file.relPath ? 1 : 0));
     return { suites, problems: [] };
   },
+  /** Each family's task classes grade through an `eval` method (it dispatches entries to `_eval_<kind>`). */
+  entrypoints(suite: Suite) {
+    const families = [...new Set(suite.tasks.map((t) => t.family))].filter((f) => /^[\w-]+$/.test(f));
+    if (!families.length) return [];
+    return [{ files: families.flatMap((f) => [`**/${f}/**/*.py`, `**/${f}.py`]), method: 'eval', reason: 'family task classes grade in eval()' }];
+  },
 };

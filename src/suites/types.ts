@@ -66,6 +66,8 @@ export interface VerifierEntry {
    * the `result`/`expected` getters; `binding` is the metric's). Adapters without such routing leave it unset.
    */
   routes?: EntryRoute[];
+  /** A module (or one export of it) the task names directly (`"verify": "checks/task_1.py"`). */
+  target?: VerifierTarget;
 }
 
 /** One function a task names by string (a metric `func`, a getter `type`) and the dispatcher looks up. */
@@ -82,6 +84,13 @@ export interface EntryRoute {
   binding?: VerifierBinding;
   /** Why it is not bound, when the lookup ran and failed (the package was found but does not export `target`). */
   unbound?: string;
+}
+
+export interface VerifierTarget {
+  /** Absolute path of the module. */
+  file: string;
+  /** Function (Python) or export (JS/TS) name; absent: the whole module is the verifier. */
+  export?: string;
 }
 
 export interface Task {

@@ -1,0 +1,731 @@
+/**
+ * Reachability: which code is on a verifier path.
+ *
+ * From the entrypoints (src/suites/entrypoints.ts) a call graph is followed
+ * across modules:
+ * - Python, per top-level function or method ("unit"; nested functions and
+ *   lambdas belong to their enclosing unit): every name a unit mentions
+ *   (calls, callbacks, decorators — a function passed around is reached),
+ *   resolved through local definitions and imports; `self.m`/`cls.m` through
+ *   the class, its bases and its subclasses (overrides); `super().m` through
+ *   the bases; `obj.m` on a receiver of unknown type to every project method
+ *   named `m` (never to a receiver imported from a library); `getattr(x,
+ *   f"_eval_{kind}")` to the methods whose names fit the pattern; a class
+ *   that is mentioned to its constructor, `__call__` and context-manager
+ *   methods; a module whose code is reached to its top-level code and the
+ *   modules it imports (`if __name__ == "__main__":` blocks excluded);
+ * - HTTP: a string in reached code that names a route of the helper server
+ *   (`"POST/lean/check"`, `f"{base}/lean/check"`) reaches the handler declared
+ *   with `@app.route("/lean/check")` (Flask, FastAPI style decorators);
+ * - JavaScript/TypeScript at module granularity: a reached module reaches its
+ *   relative imports (`import`, `import()`, `require`).
+ *
+ * Platform: helper-server modules (files declaring HTTP routes) run in the
+ * suite's VM, whose platform is known (config `platform`, default `linux`);
+ * branches of `if platform.system() == "Windows":` (also `sys.platform`,
+ * `os.name`, and locals assigned from them) that the VM never takes are not
+ * on a verifier path. Host-side code keeps every platform branch: the host
+ * is whatever machine runs the benchmark.
+ */
+import path from 'node:path';
+import type { SourceFile } from './project.js';
+import type { ClassInfo, FunctionInfo, PythonAnalysis, PythonProject, PyNode } from '../lang/python/types.js';
+import { walk } from '../lang/python/tree.js';
+import type { Entrypoint } from '../suites/entrypoints.js';
+import { resolveClassRef } from '../suites/entrypoints.js';
+
+export type TargetPlatform = 'linux' | 'windows' | 'darwin' | 'any';
+
+export interface ReachOptions {
+  files: ReadonlyMap<string, SourceFile>;
+  python: PythonProject;
+  entrypoints: readonly Entrypoint[];
+  /** Files that are never "code" for scope purposes (bundles: always verifier code). */
+  alwaysInScope?: ReadonlySet<string>;
+  platform?: TargetPlatform;
+}
+
+export interface Reach {
+  /** Does the file hold any code on a verifier path (or is it not code at all)? */
+  fileReached(file: string): boolean;
+  /** Is this offset of the file on a verifier path? JSON is always. */
+  onPath(file: string, offset: number): boolean;
+  /** Units reached (Python functions/methods) and files (JS/TS), for tests and the bench. */
+  readonly reachedUnits: number;
+}
+
+interface Unit {
+  key: string;
+  file: string;
+  start: number;
+  end: number;
+  fn?: FunctionInfo;
+}
+
+interface PyFile {
+  a: PythonAnalysis;
+  /** Top-level functions and methods, sorted by start. */
+  units: Unit[];
+  byQualname: Map<string, Unit>;
+  classes: Map<string, ClassInfo>;
+  moduleUnit: Unit;
+  /** `if __name__ == "__main__":` blocks. */
+  mainBlocks: Array<[number, number]>;
+  /** Branches the target platform never takes (helper-server modules only). */
+  deadBranches: Array<[number, number]>;
+}
+
+/** What mentioning a class reaches: construction and context management (`__call__` only when named). */
+const CTOR_METHODS = ['__init__', '__new__', '__post_init__', '__enter__', '__exit__', '__aenter__', '__aexit__'];
+const KEEP_DUNDERS = new Set([...CTOR_METHODS, '__call__']);
+const ROUTE_DECORATOR = /@[\w.]+\.(?:route|get|post|put|delete|patch|api_route|websocket)\(\s*[rRuU]?(["'])(\/[^"']*)\1/g;
+const PLATFORM_VALUES: Record<Exclude<TargetPlatform, 'any'>, Record<string, string>> = {
+  linux: { 'platform.system()': 'Linux', 'sys.platform': 'linux', 'os.name': 'posix' },
+  windows: { 'platform.system()': 'Windows', 'sys.platform': 'win32', 'os.name': 'nt' },
+  darwin: { 'platform.system()': 'Darwin', 'sys.platform': 'darwin', 'os.name': 'posix' },
+};
+
+export function computeReach(o: ReachOptions): Reach {
+  const python = o.python;
+  const pyFiles = new Map<string, PyFile | null>();
+  const reached = new Set<string>();
+  const queue: Unit[] = [];
+  const jsReached = new Set<string>();
+  const platform = o.platform ?? 'linux';
+
+  // Text indexes over every Python file (no parse): method/function names, class bases, routes.
+  const defsByName = new Map<string, string[]>();
+  const subclassCandidates = new Map<string, string[]>(); // base last segment → files
+  const routeFiles: string[] = [];
+  for (const f of o.files.values()) {
+    if (f.language !== 'python') continue;
+    const text = f.source.text;
+    for (const m of text.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)/gm)) push(defsByName, m[1]!, f.path);
+    for (const m of text.matchAll(/^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)/gm)) {
+      for (const b of m[1]!.split(',')) {
+        const last = b.trim().split('.').pop()!.replace(/\[.*$/, '');
+        if (/^\w+$/.test(last)) push(subclassCandidates, last, f.path);
+      }
+    }
+    ROUTE_DECORATOR.lastIndex = 0;
+    if (ROUTE_DECORATOR.test(text)) routeFiles.push(f.path);
+  }
+
+  const file = (p: string): PyFile | undefined => {
+    let pf = pyFiles.get(p);
+    if (pf !== undefined) return pf ?? undefined;
+    const a = python.analysis(p);
+    pf = a ? buildPyFile(a, routeFiles.includes(p) ? platform : 'any') : null;
+    pyFiles.set(p, pf);
+    return pf ?? undefined;
+  };
+
+  let from = '';
+  const trace = process.env.VAUDIT_TRACE_REACH ? (k: string) => process.stderr.write(`reach ${k.replace('\0', '#')} <- ${from}\n`) : undefined;
+  const reach = (u: Unit | undefined) => {
+    if (!u || reached.has(u.key)) return;
+    reached.add(u.key);
+    trace?.(u.key);
+    queue.push(u);
+  };
+  const reachModule = (p: string) => reach(file(p)?.moduleUnit);
+
+  // Routes of helper servers: pattern → handler unit.
+  const routes: Array<{ re: RegExp; file: string; qualname: string; hit: boolean }> = [];
+  for (const p of routeFiles) {
+    const pf = file(p);
+    if (!pf) continue;
+    for (const fn of pf.a.functions()) {
+      for (const d of fn.decorators) {
+        const m = /^[\w.]+\.(?:route|get|post|put|delete|patch|api_route|websocket)\(\s*[rRuU]?(["'])(\/[^"']*)\1/.exec(d.text);
+        if (!m || m[2] === '/') continue;
+        const unit = unitOf(pf, fn);
+        if (unit) routes.push({ re: routeRegex(m[2]!), file: p, qualname: unit.fn!.qualname, hit: false });
+      }
+    }
+  }
+
+  for (const e of o.entrypoints) {
+    const lang = o.files.get(e.file)?.language;
+    if (lang === 'javascript' || lang === 'typescript') { reachJs(e.file); continue; }
+    if (lang !== 'python') continue;
+    const pf = file(e.file);
+    if (!pf) continue;
+    reach(pf.moduleUnit);
+    if (e.qualname === undefined) {
+      // the whole module is the verifier (its main block too)
+      pf.mainBlocks = [];
+      for (const u of pf.units) reach(u);
+    } else {
+      const u = pf.byQualname.get(e.qualname) ?? unitContaining(pf, e.qualname);
+      reach(u);
+    }
+  }
+
+  while (queue.length) {
+    const u = queue.pop()!;
+    const pf = file(u.file)!;
+    from = u.key.replace('\0', '#');
+    visitUnit(pf, u);
+  }
+
+  function visitUnit(pf: PyFile, u: Unit): void {
+    const a = pf.a;
+    const names = new Set<string>();
+    const attrs: Array<{ obj: PyNode; attr: string }> = [];
+    const strings: string[] = [];
+    const dyn: Array<{ obj: PyNode; pattern: RegExp | null }> = [];
+    const imports: PyNode[] = [];
+    const isModule = !u.fn;
+    const visit = (n: PyNode): boolean | void => {
+      if (isModule) {
+        if (n.type === 'function_definition') return false;
+        // a function's decorators run with it (its unit), not at import
+        if (n.type === 'decorated_definition' && n.childForFieldName('definition')?.type === 'function_definition') return false;
+        if (n.type === 'if_statement' && pf.mainBlocks.length && isMainGuard(n)) return false;
+      }
+      switch (n.type) {
+        case 'type':
+          return false; // annotations name types, they call nothing
+        case 'import_statement':
+        case 'import_from_statement':
+          imports.push(n);
+          return false; // importing runs the module's top level, not the names it binds
+        case 'decorator':
+          // a route declaration is not a request to it
+          if (/^@\s*[\w.]+\.(?:route|get|post|put|delete|patch|api_route|websocket)\(/.test(n.text)) return false;
+          break;
+        case 'identifier': {
+          const p = n.parent;
+          // `X.m`: resolved as an attribute (below), the object alone is not a use of X's constructor
+          if (p?.type === 'attribute') break;
+          // base classes are followed through the class hierarchy, not as constructor calls
+          if (p?.type === 'argument_list' && p.parent?.type === 'class_definition') break;
+          if (p?.type === 'keyword_argument' && p.childForFieldName('name') === n) break;
+          // names being defined (def/class names, parameters) are not uses
+          if ((p?.type === 'class_definition' || p?.type === 'function_definition' || p?.type === 'default_parameter' || p?.type === 'typed_default_parameter') && p.childForFieldName('name') === n) break;
+          if (p?.type === 'parameters' || p?.type === 'lambda_parameters' || p?.type === 'typed_parameter' || p?.type === 'list_splat_pattern' || p?.type === 'dictionary_splat_pattern') break;
+          names.add(n.text);
+          break;
+        }
+        case 'attribute': {
+          const obj = n.childForFieldName('object');
+          const attr = n.childForFieldName('attribute');
+          if (obj && attr) attrs.push({ obj, attr: attr.text });
+          break;
+        }
+        case 'call': {
+          const fn = n.childForFieldName('function');
+          if (fn?.type === 'identifier' && (fn.text === 'getattr' || fn.text === 'hasattr')) {
+            const args = n.childForFieldName('arguments')?.namedChildren ?? [];
+            if (args.length >= 2 && fn.text === 'getattr') dyn.push({ obj: args[0]!, pattern: namePattern(args[1]!) });
+          }
+          break;
+        }
+        case 'string':
+          strings.push(stringShape(n));
+          return false;
+      }
+      return undefined;
+    };
+    if (u.fn) {
+      for (const d of u.fn.decorators) walk(d, visit);
+      walk(u.fn.node, visit);
+    } else walk(a.ast, visit);
+
+    // a reached function's module is loaded
+    if (u.fn) reach(pf.moduleUnit);
+    const cls = u.fn?.className ? enclosingClass(pf, u.fn) : undefined;
+    for (const name of names) for (const t of resolveName(pf, name)) reachTarget(t);
+    for (const { obj, attr } of attrs) {
+      if (/^__\w+__$/.test(attr) && !KEEP_DUNDERS.has(attr)) continue;
+      resolveAttr(pf, cls, obj, attr);
+    }
+    for (const { obj, pattern } of dyn) resolveDynamic(pf, cls, obj, pattern);
+    for (const imp of imports) for (const m of importedModules(pf, imp)) reachModule(m);
+    for (const s of strings) {
+      for (const r of routes) {
+        if (r.hit || !r.re.test(s)) continue;
+        r.hit = true;
+        reach(file(r.file)?.byQualname.get(r.qualname));
+      }
+    }
+  }
+
+  type Target = { kind: 'fn'; file: string; qualname: string } | { kind: 'class'; file: string; qualname: string } | { kind: 'module'; file: string };
+
+  function reachTarget(t: Target): void {
+    if (t.kind === 'module') return reachModule(t.file);
+    const pf = file(t.file);
+    if (!pf) return;
+    reach(pf.moduleUnit);
+    if (t.kind === 'fn') return reach(pf.byQualname.get(t.qualname));
+    for (const m of CTOR_METHODS) for (const hit of methodsInHierarchy(t.file, t.qualname, m, true, false)) reach(hit);
+  }
+
+  /** A bare name used in `pf`: a module-level def or class, or an import. */
+  function resolveName(pf: PyFile, name: string, depth = 0): Target[] {
+    if (depth > 6) return [];
+    const p = pf.a.path;
+    if (pf.byQualname.has(name)) return [{ kind: 'fn', file: p, qualname: name }];
+    if (pf.classes.has(name)) return [{ kind: 'class', file: p, qualname: name }];
+    const imp = pf.a.imports().get(name);
+    if (!imp) return [];
+    if (imp.name) {
+      const out: Target[] = [];
+      const mod = python.resolveModule(p, imp.module, imp.level);
+      if (mod) {
+        out.push({ kind: 'module', file: mod });
+        const mf = file(mod);
+        if (mf && mf !== pf) out.push(...resolveName(mf, imp.name, depth + 1));
+      }
+      const sub = python.resolveModule(p, imp.module ? `${imp.module}.${imp.name}` : imp.name, imp.level);
+      if (sub) out.push({ kind: 'module', file: sub });
+      return out;
+    }
+    const mod = python.resolveModule(p, imp.module, 0);
+    return mod ? [{ kind: 'module', file: mod }] : [];
+  }
+
+  /** What a dotted expression names, when it is a module or class of the project; 'external' for library imports. */
+  function resolveRef(pf: PyFile, obj: PyNode): Target[] | 'external' | undefined {
+    if (obj.type === 'identifier') {
+      const t = resolveName(pf, obj.text);
+      if (t.length) return t;
+      const imp = pf.a.imports().get(obj.text);
+      return imp ? 'external' : undefined;
+    }
+    if (obj.type === 'attribute') {
+      const inner = obj.childForFieldName('object');
+      const attr = obj.childForFieldName('attribute')?.text;
+      if (!inner || !attr) return undefined;
+      const base = resolveRef(pf, inner);
+      if (base === 'external') return 'external';
+      if (!base) return undefined;
+      const out: Target[] = [];
+      for (const t of base) {
+        if (t.kind !== 'module') continue;
+        const mf = file(t.file);
+        if (mf) out.push(...resolveName(mf, attr));
+        const sub = python.moduleName(t.file);
+        const subPath = sub !== undefined ? python.resolveModule(t.file, `${sub}.${attr}`, 0) : undefined;
+        if (subPath) out.push({ kind: 'module', file: subPath });
+      }
+      return out.length ? out : undefined;
+    }
+    return undefined;
+  }
+
+  function resolveAttr(pf: PyFile, cls: ClassInfo | undefined, obj: PyNode, attr: string): void {
+    if ((obj.text === 'self' || obj.text === 'cls') && cls) {
+      for (const u of methodsInHierarchy(pf.a.path, cls.qualname, attr, true, true)) reach(u);
+      return;
+    }
+    if (obj.type === 'call' && obj.childForFieldName('function')?.text === 'super' && cls) {
+      // super(), super(X, self): every definition up the hierarchy (the MRO can skip past the nearest)
+      for (const u of ancestorsDefining(pf.a.path, cls.qualname, attr)) reach(u);
+      return;
+    }
+    const ref = resolveRef(pf, obj);
+    if (ref === 'external') return;
+    if (ref) {
+      for (const t of ref) {
+        if (t.kind === 'module') {
+          const mf = file(t.file);
+          if (mf) for (const x of resolveName(mf, attr)) reachTarget(x);
+        } else if (t.kind === 'class') {
+          for (const u of methodsInHierarchy(t.file, t.qualname, attr, true, true)) reach(u);
+        }
+      }
+      return;
+    }
+    // receiver of unknown type: every project method of that name
+    for (const p of defsByName.get(attr) ?? []) {
+      const mf = file(p);
+      if (!mf) continue;
+      for (const u of mf.units) if (u.fn?.name === attr && u.fn.className) reach(u);
+    }
+  }
+
+  function resolveDynamic(pf: PyFile, cls: ClassInfo | undefined, obj: PyNode, pattern: RegExp | null): void {
+    if ((obj.text === 'self' || obj.text === 'cls') && cls) {
+      if (!pattern) return;
+      for (const u of allMethods(pf.a.path, cls.qualname)) if (pattern.test(u.fn!.name)) reach(u);
+      // methods only subclasses define are dispatched too (`self` may be any subclass)
+      for (const d of descendants(pf.a.path, cls.qualname)) for (const [name, fn] of file(d.file)?.classes.get(d.qualname)?.methods ?? []) if (pattern.test(name)) reach(unitOf(file(d.file)!, fn));
+      return;
+    }
+    if (!pattern) return; // a name computed from data: nothing to follow
+    const ref = resolveRef(pf, obj);
+    if (ref === 'external') return;
+    if (ref) {
+      for (const t of ref) {
+        if (t.kind !== 'module') continue;
+        const mf = file(t.file);
+        if (!mf) continue;
+        // every function the module defines or re-exports whose name fits
+        for (const u of mf.units) if (!u.fn!.className && pattern.test(u.fn!.name)) reach(u);
+        for (const local of mf.a.imports().keys()) if (pattern.test(local)) for (const x of resolveName(mf, local)) if (x.kind !== 'module') reachTarget(x);
+      }
+      return;
+    }
+    if (pattern.source.replace(/\.\*|[\\^$]/g, '').length < 3) return;
+    for (const [name, ps] of defsByName) {
+      if (!pattern.test(name)) continue;
+      for (const p of ps) { const mf = file(p); if (mf) for (const u of mf.units) if (u.fn?.name === name) reach(u); }
+    }
+  }
+
+  /** Project modules an import statement loads (`from .a import b`: a, and a.b when b is a module). */
+  function importedModules(pf: PyFile, n: PyNode): string[] {
+    const out: string[] = [];
+    const p = pf.a.path;
+    const text = n.text.replace(/\s+/g, ' ');
+    if (n.type === 'import_from_statement') {
+      const m = /^from\s+(\.*)([\w.]*)\s+import\s+(.*)$/s.exec(text);
+      if (!m) return out;
+      const level = m[1]!.length;
+      const mod = python.resolveModule(p, m[2]!, level);
+      if (mod) out.push(mod);
+      for (const part of m[3]!.replace(/[()]/g, '').split(',')) {
+        const name = part.trim().split(/\s+as\s+/)[0]!.trim();
+        if (!/^\w+$/.test(name)) continue;
+        const sub = python.resolveModule(p, m[2] ? `${m[2]}.${name}` : name, level);
+        if (sub) out.push(sub);
+      }
+    } else {
+      for (const part of text.replace(/^import\s+/, '').split(',')) {
+        const name = part.trim().split(/\s+as\s+/)[0]!.trim();
+        const parts = name.split('.');
+        for (let i = 1; i <= parts.length; i++) {
+          const sub = python.resolveModule(p, parts.slice(0, i).join('.'), 0);
+          if (sub) out.push(sub);
+        }
+      }
+    }
+    return out;
+  }
+
+  function basesOf(p: string, qualname: string): Array<{ file: string; qualname: string }> {
+    const pf = file(p);
+    const c = pf?.classes.get(qualname);
+    if (!pf || !c) return [];
+    return c.bases.map((b) => resolveClassRef(python, pf.a, b)).filter((x): x is { file: string; qualname: string } => !!x);
+  }
+
+  function subclassesOf(p: string, qualname: string): Array<{ file: string; qualname: string }> {
+    const name = qualname.split('.').pop()!;
+    const out: Array<{ file: string; qualname: string }> = [];
+    for (const cand of subclassCandidates.get(name) ?? []) {
+      const cf = file(cand);
+      if (!cf) continue;
+      for (const c of cf.classes.values()) {
+        if (!c.bases.some((b) => b.split('.').pop() === name)) continue;
+        const r = c.bases.map((b) => resolveClassRef(python, cf.a, b)).find((x) => x && x.file === p && x.qualname === qualname);
+        if (r) out.push({ file: cand, qualname: c.qualname });
+      }
+    }
+    return out;
+  }
+
+  /** Method `m` of the class: its own or the nearest base's; with `down`, overrides in subclasses too. */
+  function methodsInHierarchy(p: string, qualname: string, m: string, up: boolean, down: boolean): Unit[] {
+    const out: Unit[] = [];
+    const seen = new Set<string>();
+    const visitUp = (f: string, q: string, depth: number) => {
+      if (depth > 8 || seen.has(`${f}\0${q}`)) return;
+      seen.add(`${f}\0${q}`);
+      const u = file(f)?.byQualname.get(`${q}.${m}`);
+      if (u) { out.push(u); return; }
+      if (up) for (const b of basesOf(f, q)) visitUp(b.file, b.qualname, depth + 1);
+    };
+    visitUp(p, qualname, 0);
+    if (down) {
+      const stack = [{ file: p, qualname, depth: 0 }];
+      const seenDown = new Set<string>();
+      while (stack.length) {
+        const c = stack.pop()!;
+        if (c.depth > 8 || seenDown.has(`${c.file}\0${c.qualname}`)) continue;
+        seenDown.add(`${c.file}\0${c.qualname}`);
+        for (const s of subclassesOf(c.file, c.qualname)) {
+          const u = file(s.file)?.byQualname.get(`${s.qualname}.${m}`);
+          if (u) out.push(u);
+          stack.push({ ...s, depth: c.depth + 1 });
+        }
+      }
+    }
+    return out;
+  }
+
+  function descendants(p: string, qualname: string): Array<{ file: string; qualname: string }> {
+    const out: Array<{ file: string; qualname: string }> = [];
+    const seen = new Set<string>();
+    const stack = [{ file: p, qualname, depth: 0 }];
+    while (stack.length) {
+      const c = stack.pop()!;
+      if (c.depth > 8 || seen.has(`${c.file}\0${c.qualname}`)) continue;
+      seen.add(`${c.file}\0${c.qualname}`);
+      if (c.depth > 0) out.push(c);
+      for (const s of subclassesOf(c.file, c.qualname)) stack.push({ ...s, depth: c.depth + 1 });
+    }
+    return out;
+  }
+
+  function ancestorsDefining(p: string, qualname: string, m: string): Unit[] {
+    const out: Unit[] = [];
+    const seen = new Set<string>();
+    const stack = basesOf(p, qualname).map((b) => ({ ...b, depth: 0 }));
+    while (stack.length) {
+      const c = stack.pop()!;
+      if (c.depth > 8 || seen.has(`${c.file}\0${c.qualname}`)) continue;
+      seen.add(`${c.file}\0${c.qualname}`);
+      const u = file(c.file)?.byQualname.get(`${c.qualname}.${m}`);
+      if (u) out.push(u);
+      for (const b of basesOf(c.file, c.qualname)) stack.push({ ...b, depth: c.depth + 1 });
+    }
+    return out;
+  }
+
+  function allMethods(p: string, qualname: string): Unit[] {
+    const out: Unit[] = [];
+    const pf = file(p);
+    const c = pf?.classes.get(qualname);
+    if (!pf || !c) return out;
+    for (const name of c.methods.keys()) out.push(...methodsInHierarchy(p, qualname, name, true, true));
+    for (const b of basesOf(p, qualname)) out.push(...allMethods(b.file, b.qualname).filter((u) => !c.methods.has(u.fn!.name)));
+    return out;
+  }
+
+  function reachJs(p: string): void {
+    const stack = [p];
+    while (stack.length) {
+      const f = stack.pop()!;
+      if (jsReached.has(f)) continue;
+      jsReached.add(f);
+      const src = o.files.get(f);
+      if (!src) continue;
+      for (const m of src.source.text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.\.?\/[^"']+)\1/g)) {
+        const t = resolveJs(path.dirname(f), m[2]!);
+        if (t) stack.push(t);
+      }
+    }
+  }
+
+  function resolveJs(dir: string, spec: string): string | undefined {
+    const base = path.resolve(dir, spec);
+    const stem = base.replace(/\.(m?js|cjs)$/, '');
+    for (const c of [base, `${stem}.ts`, `${stem}.mts`, `${stem}.js`, `${stem}.mjs`, `${stem}.cjs`, `${stem}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.js')]) {
+      if (o.files.has(c)) return c;
+    }
+    return undefined;
+  }
+
+  const always = o.alwaysInScope ?? new Set<string>();
+  return {
+    reachedUnits: reached.size + jsReached.size,
+    fileReached(p) {
+      const f = o.files.get(p);
+      if (!f || always.has(p)) return true;
+      if (f.language === 'python') return reached.has(`${p}\0<module>`);
+      if (f.language === 'javascript' || f.language === 'typescript') return jsReached.has(p);
+      return true;
+    },
+    onPath(p, offset) {
+      const f = o.files.get(p);
+      if (!f || always.has(p)) return true;
+      if (f.language === 'javascript' || f.language === 'typescript') return jsReached.has(p);
+      if (f.language !== 'python') return true;
+      if (!reached.has(`${p}\0<module>`)) return false;
+      const pf = pyFiles.get(p);
+      if (!pf) return true;
+      if (pf.deadBranches.some(([s, e]) => offset >= s && offset < e)) return false;
+      const u = unitAt(pf, offset);
+      if (u) return reached.has(u.key);
+      return !pf.mainBlocks.some(([s, e]) => offset >= s && offset < e);
+    },
+  };
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const l = m.get(k);
+  if (l) { if (l[l.length - 1] !== v) l.push(v); } else m.set(k, [v]);
+}
+
+function buildPyFile(a: PythonAnalysis, platform: TargetPlatform): PyFile {
+  const units: Unit[] = [];
+  const byQualname = new Map<string, Unit>();
+  for (const fn of a.functions()) {
+    if (fn.qualname.includes('<locals>')) continue;
+    const outer = fn.node.parent?.type === 'decorated_definition' ? fn.node.parent : fn.node;
+    const u: Unit = { key: `${a.path}\0${fn.qualname}`, file: a.path, start: outer.start, end: outer.end, fn };
+    units.push(u);
+    byQualname.set(fn.qualname, u);
+  }
+  units.sort((x, y) => x.start - y.start);
+  const classes = new Map(a.classes().map((c) => [c.qualname, c]));
+  const mainBlocks: Array<[number, number]> = [];
+  for (const n of a.ast.children) if (n.type === 'if_statement' && isMainGuard(n)) mainBlocks.push([n.start, n.end]);
+  return {
+    a, units, byQualname, classes, mainBlocks,
+    moduleUnit: { key: `${a.path}\0<module>`, file: a.path, start: 0, end: a.text.length },
+    deadBranches: platform === 'any' ? [] : deadPlatformBranches(a, platform),
+  };
+}
+
+function unitOf(pf: PyFile, fn: FunctionInfo): Unit | undefined {
+  return pf.byQualname.get(fn.qualname) ?? unitContaining(pf, fn.qualname);
+}
+
+/** The top-level unit a nested qualname (`f.<locals>.g`) belongs to. */
+function unitContaining(pf: PyFile, qualname: string): Unit | undefined {
+  const i = qualname.indexOf('.<locals>');
+  return i > 0 ? pf.byQualname.get(qualname.slice(0, i)) : undefined;
+}
+
+/** Innermost top-level unit holding the offset (methods sit inside their class's range, not a unit). */
+function unitAt(pf: PyFile, offset: number): Unit | undefined {
+  let hit: Unit | undefined;
+  for (const u of pf.units) {
+    if (u.start > offset) break;
+    if (offset < u.end) hit = u;
+  }
+  return hit;
+}
+
+function enclosingClass(pf: PyFile, fn: FunctionInfo): ClassInfo | undefined {
+  const q = fn.qualname.slice(0, fn.qualname.lastIndexOf('.'));
+  return pf.classes.get(q);
+}
+
+function isMainGuard(n: PyNode): boolean {
+  const c = n.childForFieldName('condition');
+  return !!c && /^__name__\s*==\s*["']__main__["']$|^["']__main__["']\s*==\s*__name__$/.test(c.text.trim());
+}
+
+/** A string as the program sees it, with interpolations as `\u0000` (they match one path segment). */
+function stringShape(n: PyNode): string {
+  let out = '';
+  for (const c of n.children) {
+    if (c.type === 'string_content') out += c.text;
+    else if (c.type === 'interpolation') out += '\u0000';
+  }
+  return out;
+}
+
+function routeRegex(route: string): RegExp {
+  const body = route.split(/(<[^>]*>|\{[^}]*\})/).map((part, i) => (i % 2 ? '[^/?#]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return new RegExp(`${body}/?(?:$|[?#\\u0000])`);
+}
+
+/** A regex for the attribute names a `getattr` name argument can produce, or null when unknown. */
+function namePattern(n: PyNode): RegExp | null {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (n.type === 'string') {
+    const parts = n.children.map((c) => (c.type === 'string_content' ? esc(c.text) : c.type === 'interpolation' ? '.*' : '')).join('');
+    return new RegExp(`^${parts}$`);
+  }
+  if (n.type === 'binary_operator') {
+    const l = n.childForFieldName('left');
+    const r = n.childForFieldName('right');
+    const lp = l?.type === 'string' ? namePattern(l)!.source.slice(1, -1) : '.*';
+    const rp = r?.type === 'string' ? namePattern(r)!.source.slice(1, -1) : '.*';
+    return lp === '.*' && rp === '.*' ? null : new RegExp(`^${lp}${rp}$`);
+  }
+  if (n.type === 'call') {
+    const fn = n.childForFieldName('function');
+    const obj = fn?.type === 'attribute' ? fn.childForFieldName('object') : undefined;
+    if (obj?.type === 'string' && fn?.childForFieldName('attribute')?.text === 'format') {
+      const s = obj.children.filter((c) => c.type === 'string_content').map((c) => c.text).join('');
+      return new RegExp(`^${s.split(/\{[^}]*\}/).map(esc).join('.*')}$`);
+    }
+  }
+  return null;
+}
+
+/** Branches of `if <platform test>:` chains that `platform` never takes. */
+function deadPlatformBranches(a: PythonAnalysis, platform: Exclude<TargetPlatform, 'any'>): Array<[number, number]> {
+  const values = PLATFORM_VALUES[platform];
+  // names assigned straight from a platform expression (`os_name = platform.system()`)
+  const aliases = new Map<string, string>();
+  walk(a.ast, (n) => {
+    if (n.type === 'assignment') {
+      const l = n.childForFieldName('left');
+      const r = n.childForFieldName('right');
+      if (l?.type === 'identifier' && r && platformExpr(r.text) !== undefined) aliases.set(l.text, platformExpr(r.text)!);
+    }
+  });
+  const valueOf = (n: PyNode): string | undefined => {
+    let t = n.text.replace(/\s+/g, '');
+    let lower = false;
+    if (t.endsWith('.lower()')) { t = t.slice(0, -8); lower = true; }
+    const key = platformExpr(t) ?? aliases.get(t);
+    if (!key) return undefined;
+    const v = values[key];
+    return v === undefined ? undefined : lower ? v.toLowerCase() : v;
+  };
+  const lit = (n: PyNode | null | undefined): string | undefined => (n?.type === 'string' && !n.children.some((c) => c.type === 'interpolation') ? n.children.filter((c) => c.type === 'string_content').map((c) => c.text).join('') : undefined);
+  const truth = (c: PyNode | null | undefined): boolean | undefined => {
+    if (!c) return undefined;
+    if (c.type === 'parenthesized_expression') return truth(c.namedChildren[0]);
+    if (c.type === 'not_operator') { const t = truth(c.childForFieldName('argument')); return t === undefined ? undefined : !t; }
+    if (c.type === 'boolean_operator') {
+      const l = truth(c.childForFieldName('left'));
+      const r = truth(c.childForFieldName('right'));
+      const op = c.children.find((x) => !x.named)?.type;
+      if (op === 'and') return l === false || r === false ? false : l === true && r === true ? true : undefined;
+      return l === true || r === true ? true : l === false && r === false ? false : undefined;
+    }
+    if (c.type === 'comparison_operator') {
+      const ops = c.children.filter((x) => !x.named).map((x) => x.type);
+      const [l, r] = c.namedChildren;
+      if (ops.length !== 1 || !l || !r) return undefined;
+      const v = valueOf(l);
+      if (v === undefined) return undefined;
+      const op = ops[0];
+      if (op === '==' || op === '!=') { const s = lit(r); return s === undefined ? undefined : (s === v) === (op === '=='); }
+      if (op === 'in' || op === 'not in') {
+        if (!/^(tuple|list|set)$/.test(r.type)) return undefined;
+        const items = r.namedChildren.map(lit);
+        if (items.some((x) => x === undefined)) return undefined;
+        return items.includes(v) === (op === 'in');
+      }
+      return undefined;
+    }
+    if (c.type === 'call') {
+      const fn = c.childForFieldName('function');
+      if (fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'startswith') {
+        const v = valueOf(fn.childForFieldName('object')!);
+        const s = lit(c.childForFieldName('arguments')?.namedChildren[0]);
+        if (v !== undefined && s !== undefined) return v.startsWith(s);
+      }
+    }
+    return undefined;
+  };
+  const out: Array<[number, number]> = [];
+  walk(a.ast, (n) => {
+    if (n.type !== 'if_statement') return;
+    let decided = false;
+    const t = truth(n.childForFieldName('condition'));
+    const cons = n.childForFieldName('consequence');
+    if (t === false && cons) out.push([cons.start, cons.end]);
+    if (t === true) decided = true;
+    for (const alt of n.childrenForFieldName('alternative')) {
+      const body = alt.childForFieldName('consequence') ?? alt.childForFieldName('body') ?? alt.namedChildren[alt.namedChildren.length - 1];
+      if (decided) { out.push([alt.start, alt.end]); continue; }
+      if (alt.type === 'elif_clause') {
+        const at = truth(alt.childForFieldName('condition'));
+        if (at === false && body) out.push([body.start, body.end]);
+        if (at === true) decided = true;
+      } else if (alt.type === 'else_clause' && body && t === undefined) {
+        // an else after undecided tests stays
+      }
+    }
+  });
+  return out;
+}
+
+function platformExpr(t: string): string | undefined {
+  const s = t.replace(/\s+/g, '');
+  if (s === 'platform.system()' || s === 'sys.platform' || s === 'os.name') return s;
+  return undefined;
+}

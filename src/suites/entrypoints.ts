@@ -1,0 +1,288 @@
+/**
+ * Verifier entrypoints: the functions, methods and modules a task run enters
+ * to grade a task. Everything vaudit calls "on a verifier path" is reached
+ * from one of these (see src/engine/reach.ts).
+ *
+ * Sources, in order (all are combined):
+ * - bound entries: every `VerifierEntry.binding` an adapter or `binding.ts` set
+ *   (reference adapter: `_eval_<kind>` methods; any adapter that binds through
+ *   the same model plugs in with no code here), and every `VerifierEntry.target`
+ *   (a module, or a module export, that a task names directly);
+ * - adapter declarations: `SuiteAdapter.entrypoints(suite)` (e.g. the reference
+ *   adapter's per-family `eval` methods, which dispatch to `_eval_<kind>`);
+ * - task-class registries (recognised without config): classes registered in a
+ *   registry (a `@register…` decorator, a `register…(Cls)` call, or a
+ *   module-level list/dict of classes) whose success-predicate method
+ *   (`is_successful`, `check_success`, `evaluate`, …) a runner calls on an
+ *   instance (`task.is_successful(env)`);
+ * - config `entrypoints`: `[{"files": glob, "export"?: name, "class"?: glob, "method"?: name}]`.
+ */
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { SourceFile } from '../engine/project.js';
+import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
+import { walk } from '../lang/python/tree.js';
+import { ADAPTERS } from './adapters.js';
+import type { Suite } from './types.js';
+
+/** A declared entrypoint (config `entrypoints`, or an adapter's defaults). */
+export interface EntrypointDecl {
+  /** Glob(s) of files, relative to the config folder (adapters: to the suite root). */
+  files: string | string[];
+  /** A module-level function (Python) or export (JS/TS). Absent with no class/method: the whole module. */
+  export?: string;
+  /** Class name (glob); with `method`: that method of matching classes (default: every class). */
+  class?: string;
+  method?: string;
+  /** Why this is an entrypoint (shown nowhere yet; documentation for the config reader). */
+  reason?: string;
+}
+
+export type EntrypointSource = 'binding' | 'target' | 'adapter' | 'registry' | 'config';
+
+export interface Entrypoint {
+  /** Absolute path. */
+  file: string;
+  /** Python qualname of a function or method; undefined = the whole module (every function in it). */
+  qualname?: string;
+  via: EntrypointSource;
+}
+
+/** Per-suite counts for the report. */
+export interface SuiteSummary {
+  adapter: string;
+  /** Suite root, relative to the run's root ('.' for the root itself). */
+  root: string;
+  tasks: number;
+  entries: number;
+  /** Entries bound to verifier code (a function or a module). */
+  bound: number;
+  unbound: number;
+  /** Distinct entrypoints this suite contributes. */
+  entrypoints: number;
+}
+
+export interface EntrypointResult {
+  entrypoints: Entrypoint[];
+  suites: SuiteSummary[];
+}
+
+export interface EntrypointInput {
+  root: string;
+  files: readonly SourceFile[];
+  suites: readonly Suite[];
+  python: PythonProject;
+  /** Config-declared entrypoints and the folder their globs are relative to. */
+  declared?: readonly EntrypointDecl[];
+  declaredDir?: string;
+}
+
+const epKey = (e: Entrypoint) => `${e.file}\0${e.qualname ?? '*'}`;
+
+export function findEntrypoints(input: EntrypointInput): EntrypointResult {
+  const out = new Map<string, Entrypoint>();
+  const add = (e: Entrypoint) => {
+    if (!out.has(epKey(e))) out.set(epKey(e), e);
+  };
+  const summaries: SuiteSummary[] = [];
+  const relRoot = (p: string) => path.relative(input.root, p).split(path.sep).join('/') || '.';
+
+  for (const suite of input.suites) {
+    const mine = new Set<string>();
+    let entries = 0;
+    let bound = 0;
+    for (const task of suite.tasks) {
+      for (const entry of task.entries) {
+        entries++;
+        const eps: Entrypoint[] = [];
+        if (entry.binding) eps.push({ file: entry.binding.file, qualname: entry.binding.qualname, via: 'binding' });
+        for (const r of entry.routes ?? []) if (r.binding) eps.push({ file: r.binding.file, qualname: r.binding.qualname, via: 'binding' });
+        if (entry.target) {
+          const fn = entry.target.export;
+          eps.push({ file: entry.target.file, qualname: fn, via: 'target' });
+        }
+        if (eps.length) bound++;
+        for (const e of eps) { add(e); mine.add(epKey(e)); }
+      }
+    }
+    const adapter = ADAPTERS.find((a) => a.id === suite.adapter);
+    const decls = adapter?.entrypoints?.(suite) ?? [];
+    for (const e of resolveDecls(decls, suiteBase(suite), input, 'adapter')) { add(e); mine.add(epKey(e)); }
+    summaries.push({ adapter: suite.adapter, root: relRoot(suite.root), tasks: suite.tasks.length, entries, bound, unbound: entries - bound, entrypoints: mine.size });
+  }
+
+  const reg = registryEntrypoints(input);
+  if (reg.classes > 0) {
+    for (const e of reg.entrypoints) add(e);
+    summaries.push({ adapter: 'task-registry', root: relRoot(reg.root ?? input.root), tasks: reg.classes, entries: reg.classes, bound: reg.entrypoints.length ? reg.boundClasses : 0, unbound: reg.classes - reg.boundClasses, entrypoints: reg.entrypoints.length });
+  }
+
+  if (input.declared?.length) {
+    const eps = resolveDecls(input.declared, input.declaredDir ?? input.root, input, 'config');
+    for (const e of eps) add(e);
+    summaries.push({ adapter: 'config', root: relRoot(input.declaredDir ?? input.root), tasks: 0, entries: input.declared.length, bound: input.declared.length ? eps.length && input.declared.length : 0, unbound: 0, entrypoints: eps.length });
+  }
+  return { entrypoints: [...out.values()], suites: summaries };
+}
+
+/** Folder a suite's adapter globs are relative to: the parent of its `tasks` folder (also when outside the run's root). */
+function suiteBase(suite: Suite): string {
+  const first = suite.tasks[0]?.file.path;
+  if (first) {
+    for (let d = path.dirname(first); path.dirname(d) !== d; d = path.dirname(d)) if (path.basename(d) === 'tasks') return path.dirname(d);
+  }
+  return suite.root;
+}
+
+/** Files matching a declaration's globs (relative to `base`; case-insensitive, so `**\/lean/**` finds `Lean/`). */
+function matchFiles(decl: EntrypointDecl, base: string, files: readonly SourceFile[]): SourceFile[] {
+  const globs = Array.isArray(decl.files) ? decl.files : [decl.files];
+  const m = picomatch(globs, { dot: true, nocase: true });
+  return files.filter((f) => {
+    const r = path.relative(base, f.path).split(path.sep).join('/');
+    return !r.startsWith('..') && m(r);
+  });
+}
+
+function resolveDecls(decls: readonly EntrypointDecl[], base: string, input: EntrypointInput, via: EntrypointSource): Entrypoint[] {
+  const out: Entrypoint[] = [];
+  for (const d of decls) {
+    for (const f of matchFiles(d, base, input.files)) {
+      if (f.language !== 'python') {
+        if (f.language === 'javascript' || f.language === 'typescript') out.push({ file: f.path, via }); // JS/TS: module granularity
+        continue;
+      }
+      if (!d.export && !d.method && !d.class) { out.push({ file: f.path, via }); continue; }
+      const a = input.python.analysis(f.path);
+      if (!a) continue;
+      if (d.export) {
+        const fn = a.functions().find((x) => x.qualname === d.export);
+        if (fn) out.push({ file: f.path, qualname: fn.qualname, via });
+        else if (a.classes().some((c) => c.qualname === d.export)) out.push({ file: f.path, qualname: `${d.export}.__call__`, via }, { file: f.path, qualname: `${d.export}.__init__`, via });
+        continue;
+      }
+      const cm = picomatch(d.class ?? '*');
+      for (const c of a.classes()) {
+        if (!cm(c.name)) continue;
+        if (!d.method) { for (const m of c.methods.values()) out.push({ file: f.path, qualname: m.qualname, via }); continue; }
+        const m = c.methods.get(d.method);
+        if (m) out.push({ file: f.path, qualname: m.qualname, via });
+      }
+    }
+  }
+  return out;
+}
+
+/** Success-predicate method names a task runner calls on a task instance. */
+const PREDICATE = /^(is_)?(success(ful)?|solved|complete[d]?|done|passed|achieved)$|^(check|verify|evaluate|grade|judge|score)(_(success|solution|completion|task|result))?$|success/i;
+/** Collection names that hold registries of task classes. */
+const REGISTRY_NAME = /regist|tasks?$|^TASKS|_TASKS|ENVS?$/i;
+
+/**
+ * Shape (a): task classes in a registry, graded by a success-predicate method the runner calls.
+ * Only files that mention a registry at all are parsed.
+ */
+function registryEntrypoints(input: EntrypointInput): { entrypoints: Entrypoint[]; classes: number; boundClasses: number; root?: string } {
+  const py = input.files.filter((f) => f.language === 'python');
+  const candidates = py.filter((f) => /regist|TASKS\s*=|_TASKS\s*=/i.test(f.source.text));
+  const registered = new Map<string, { file: string; cls: string }>(); // key file\0class
+  for (const f of candidates) {
+    const a = input.python.analysis(f.path);
+    if (!a) continue;
+    for (const [file, cls] of registeredClasses(a, input.python)) registered.set(`${file}\0${cls}`, { file, cls });
+  }
+  if (registered.size === 0) return { entrypoints: [], classes: 0, boundClasses: 0 };
+  // methods the runner calls on a non-self receiver: `task.is_successful(env)`
+  const called = new Set<string>();
+  const callRe = /(?<!\bself|\bcls)\.(\w+)\s*\(/g;
+  for (const f of py) for (const m of f.source.text.matchAll(callRe)) if (PREDICATE.test(m[1]!)) called.add(m[1]!);
+  const out: Entrypoint[] = [];
+  let bound = 0;
+  let root: string | undefined;
+  for (const { file, cls } of registered.values()) {
+    const c = input.python.analysis(file)?.classes().find((x) => x.qualname === cls);
+    if (!c) continue;
+    root ??= path.dirname(file);
+    const preds = predicateMethods(file, c.qualname, input.python, called, 0);
+    if (preds.length) bound++;
+    out.push(...preds.map((p) => ({ file: p.file, qualname: p.fn.qualname, via: 'registry' as const })));
+  }
+  return { entrypoints: out, classes: registered.size, boundClasses: bound, root };
+}
+
+/** Predicate methods of a class: its own, else its bases' (the runner calls the inherited one). */
+function predicateMethods(file: string, qualname: string, python: PythonProject, called: Set<string>, depth: number): Array<{ file: string; fn: FunctionInfo }> {
+  if (depth > 6) return [];
+  const a = python.analysis(file);
+  const c = a?.classes().find((x) => x.qualname === qualname);
+  if (!a || !c) return [];
+  const own = [...c.methods.values()].filter((m) => called.has(m.name));
+  if (own.length) return own.map((fn) => ({ file, fn }));
+  for (const b of c.bases) {
+    const loc = resolveClassRef(python, a, b);
+    if (loc) {
+      const r = predicateMethods(loc.file, loc.qualname, python, called, depth + 1);
+      if (r.length) return r;
+    }
+  }
+  return [];
+}
+
+/** A class named in `file` (local, or imported from a project module). */
+export function resolveClassRef(python: PythonProject, a: PythonAnalysis, name: string): { file: string; qualname: string } | undefined {
+  if (a.classes().some((c) => c.qualname === name)) return { file: a.path, qualname: name };
+  const [head, ...rest] = name.split('.');
+  const imp = a.imports().get(head!);
+  if (!imp) return undefined;
+  const modPath = imp.name
+    ? python.resolveModule(a.path, imp.module, imp.level)
+    : python.resolveModule(a.path, [imp.module, ...rest.slice(0, -1)].join('.'), 0);
+  if (!modPath) return undefined;
+  const target = imp.name ? [imp.name, ...rest].join('.') : rest[rest.length - 1] ?? '';
+  const b = python.analysis(modPath);
+  if (b?.classes().some((c) => c.qualname === target)) return { file: modPath, qualname: target };
+  // re-exported through the module's own imports (`from .tasks import Task` in __init__.py)
+  if (b && b !== a && !target.includes('.')) {
+    const again = b.imports().get(target);
+    if (again) return resolveClassRef(python, b, target);
+  }
+  return undefined;
+}
+
+/** Classes registered in this module: decorated `@register…`, passed to `register…(C)`, or listed in a registry literal. */
+function registeredClasses(a: PythonAnalysis, python: PythonProject): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const local = (name: string) => resolveClassRef(python, a, name);
+  for (const c of a.classes()) {
+    const deco = c.node.parent?.type === 'decorated_definition' ? c.node.parent.children.filter((d) => d.type === 'decorator') : [];
+    if (deco.some((d) => /regist/i.test(d.text))) out.push([a.path, c.qualname]);
+  }
+  walk(a.ast, (n) => {
+    if (n.type === 'call') {
+      const fn = n.childForFieldName('function');
+      if (fn && /regist/i.test(fn.type === 'attribute' ? fn.childForFieldName('attribute')?.text ?? '' : fn.text)) {
+        for (const arg of n.childForFieldName('arguments')?.namedChildren ?? []) {
+          if (arg.type === 'identifier' || arg.type === 'attribute') {
+            const r = local(arg.text);
+            if (r) out.push([r.file, r.qualname]);
+          }
+        }
+      }
+    } else if (n.type === 'assignment' && n.parent?.type === 'expression_statement' && n.parent.parent?.type === 'module') {
+      const left = n.childForFieldName('left');
+      const right = n.childForFieldName('right');
+      if (left?.type === 'identifier' && right && REGISTRY_NAME.test(left.text) && /^(list|dictionary|tuple|set)$/.test(right.type)) {
+        for (const el of right.namedChildren) {
+          const v = el.type === 'pair' ? el.childForFieldName('value') : el;
+          if (v && (v.type === 'identifier' || v.type === 'attribute')) {
+            const r = local(v.text);
+            if (r) out.push([r.file, r.qualname]);
+          }
+        }
+      }
+      return false;
+    }
+    return undefined;
+  });
+  return out;
+}
