@@ -71,7 +71,7 @@ export default defineRule<SchemaProblemKind>({
     return {
       suite: {
         task(task, ctx) {
-          // the family schemas describe the reference format; OSWorld-family tasks are checked by evaluator-dispatch
+          // the family schemas describe the reference format; OSWorld-family tasks are checked by evaluator-dispatch, other adapters' tasks have no family schema
           if (task.suite.adapter !== 'reference') return;
           for (const p of validateTask(task, { python: ctx.project.python, root: ctx.project.root })) {
             ctx.report({ messageId: p.kind, data: p.data, at: { start: p.start, end: p.end }, pointer: p.pointer });

@@ -92,6 +92,8 @@ export default defineRule<Msg>({
         Identifier(node, c, ancestors) {
           const program = ancestors[0] as Program | undefined;
           if (!program || !jsScopes(program).unboundIds.has(node)) return;
+          // a classic <script> of an HTML page: a sibling script of the page may declare the name
+          if (c.project.pageScripts?.has(c.unit.file.path)) return;
           const name = node.name;
           if (allowed.has(name)) return;
           const sw = swallowingCatch(node, ancestors);

@@ -19,6 +19,7 @@ import { ConfigResolver, CONFIG_FILE, type VauditConfig } from '../config/load.j
 type ResolvedConfirmConfig = NonNullable<VauditConfig['confirm']>;
 import { createPythonProject } from '../lang/python/project.js';
 import { pythonParser, type PythonParserKind } from '../lang/python/parser.js';
+import { pageScripts } from './pages.js';
 import { computeScope, narrowTargets, partitionFindings, type ScopeSetting, type ScopeSummary } from './scope.js';
 import type { SuiteSummary } from '../suites/entrypoints.js';
 
@@ -135,7 +136,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
     targets,
   });
   problems.push(...bundleProblems);
-  const project: Project = { root: cwd, files, suites, python, bundles };
+  const project: Project = { root: cwd, files, suites, python, bundles, pageScripts: await pageScripts(new Set(files.keys())) };
 
   // Report on targets, and on task files whose entries route to a target module.
   const reportOn = new Set([...targets].filter((t) => files.has(t)));

@@ -32,4 +32,6 @@ export interface Project {
   suites: readonly Suite[];
   python: PythonProject;
   bundles: ReadonlyMap<string, BundleModel>;
+  /** Classic scripts an HTML page of the project loads (they share the page's global scope). */
+  pageScripts?: ReadonlySet<string>;
 }

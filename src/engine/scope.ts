@@ -32,6 +32,8 @@ export interface ScopeSummary {
   platform: TargetPlatform;
   /** Findings not on a verifier path: hidden (applied `verifier`) or shown marked (applied `all`). */
   outside: number;
+  /** Code files with no verifier code, not analysed at all (applied `verifier`). */
+  skippedFiles: number;
 }
 
 export interface RunScope {
@@ -51,7 +53,7 @@ export function computeScope(project: Project, sorted: readonly SourceFile[], cf
     declared: cfg.config.entrypoints,
     declaredDir: cfg.dir,
   });
-  const summary: ScopeSummary = { requested: req, applied: req, fallback: false, entrypoints: ep.entrypoints.length, platform, outside: 0 };
+  const summary: ScopeSummary = { requested: req, applied: req, fallback: false, entrypoints: ep.entrypoints.length, platform, outside: 0, skippedFiles: 0 };
   if (ep.entrypoints.length === 0) {
     summary.applied = 'all';
     summary.fallback = true;
@@ -72,6 +74,7 @@ export function narrowTargets(reportOn: Set<string>, scope: RunScope, tasksByFil
   if (scope.summary.applied !== 'verifier' || !scope.reach) return reportOn;
   const out = new Set<string>();
   for (const f of reportOn) if (tasksByFile.has(f) || scope.reach.fileReached(f)) out.add(f);
+  scope.summary.skippedFiles = reportOn.size - out.size;
   return out;
 }
 

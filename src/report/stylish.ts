@@ -58,7 +58,11 @@ function scopeLines(input: ReportInput, c: typeof C): string[] {
   if (sc) {
     if (sc.fallback) out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
     else if (sc.applied === 'verifier') {
-      out.push(c.dim(`  Scope: verifier paths (${sc.entrypoints} entrypoint${sc.entrypoints === 1 ? '' : 's'})${sc.outside ? `; ${sc.outside} finding${sc.outside === 1 ? '' : 's'} not on a verifier path hidden (--scope all shows them)` : ''}.`));
+      const hidden = [
+        sc.outside ? `${sc.outside} finding${sc.outside === 1 ? '' : 's'} not on a verifier path hidden` : '',
+        sc.skippedFiles ? `${sc.skippedFiles} file${sc.skippedFiles === 1 ? '' : 's'} with no verifier code not checked` : '',
+      ].filter(Boolean).join(', ');
+      out.push(c.dim(`  Scope: verifier paths (${sc.entrypoints} entrypoint${sc.entrypoints === 1 ? '' : 's'})${hidden ? `; ${hidden} (--scope all shows them)` : ''}.`));
     } else out.push(c.dim(`  Scope: all code (${sc.entrypoints} entrypoint${sc.entrypoints === 1 ? '' : 's'}; ${sc.outside} finding${sc.outside === 1 ? '' : 's'} not on a verifier path).`));
   }
   for (const s of input.stats.suites ?? []) {

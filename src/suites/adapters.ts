@@ -5,5 +5,7 @@
 import type { SuiteAdapter } from './adapter.js';
 import { referenceAdapter } from './reference.js';
 import { osworldAdapter } from './osworld.js';
+import { taskModuleAdapter } from './task-module.js';
+import { evalListAdapter } from './eval-list.js';
 
-export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter, osworldAdapter];
+export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter, osworldAdapter, taskModuleAdapter, evalListAdapter];

@@ -118,9 +118,16 @@ export function findEntrypoints(input: EntrypointInput): EntrypointResult {
   }
 
   if (input.declared?.length) {
-    const eps = resolveDecls(input.declared, input.declaredDir ?? input.root, input, 'config');
+    // one "entry" per declaration: bound when it names at least one function or module
+    let boundDecls = 0;
+    const eps: Entrypoint[] = [];
+    for (const d of input.declared) {
+      const mine = resolveDecls([d], input.declaredDir ?? input.root, input, 'config');
+      if (mine.length) boundDecls++;
+      eps.push(...mine);
+    }
     for (const e of eps) add(e);
-    summaries.push({ adapter: 'config', root: relRoot(input.declaredDir ?? input.root), tasks: 0, entries: input.declared.length, bound: input.declared.length ? eps.length && input.declared.length : 0, unbound: 0, entrypoints: eps.length });
+    summaries.push({ adapter: 'config', root: relRoot(input.declaredDir ?? input.root), tasks: 0, entries: input.declared.length, bound: boundDecls, unbound: input.declared.length - boundDecls, entrypoints: eps.length });
   }
   return { entrypoints: [...out.values()], suites: summaries };
 }
