@@ -77,6 +77,13 @@ interface PyFile {
 
 /** What mentioning a class reaches: construction and context management (`__call__` only when named). */
 const CTOR_METHODS = ['__init__', '__new__', '__post_init__', '__enter__', '__exit__', '__aenter__', '__aexit__'];
+/** Methods of library protocols (files, connections, processes, containers, HTTP replies). */
+const PROTOCOL_METHODS = new Set([
+  'close', 'open', 'read', 'write', 'flush', 'readline', 'readlines', 'seek', 'get', 'put', 'post', 'delete', 'patch',
+  'run', 'start', 'stop', 'join', 'wait', 'kill', 'terminate', 'send', 'recv', 'connect', 'cursor', 'execute',
+  'fetchone', 'fetchall', 'commit', 'rollback', 'items', 'keys', 'values', 'copy', 'update', 'append', 'extend',
+  'pop', 'clear', 'format', 'split', 'strip', 'encode', 'decode', 'json', 'lower', 'upper', 'replace', 'find',
+]);
 const KEEP_DUNDERS = new Set([...CTOR_METHODS, '__call__']);
 const ROUTE_DECORATOR = /@[\w.]+\.(?:route|get|post|put|delete|patch|api_route|websocket)\(\s*[rRuU]?(["'])(\/[^"']*)\1/g;
 const PLATFORM_VALUES: Record<Exclude<TargetPlatform, 'any'>, Record<string, string>> = {
@@ -274,6 +281,8 @@ export function computeReach(o: ReachOptions): Reach {
     if (imp.name) {
       const out: Target[] = [];
       const mod = python.resolveModule(p, imp.module, imp.level);
+      // `from snowflake import connector` inside snowflake.py names the library, not this file
+      if (mod === p && imp.level === 0) return [];
       if (mod) {
         out.push({ kind: 'module', file: mod });
         const mf = file(mod);
@@ -339,12 +348,34 @@ export function computeReach(o: ReachOptions): Reach {
       }
       return;
     }
+    // a local holding what a library call returned (`conn = snowflake.connector.connect(…)`): not project code
+    if (fromLibrary(pf, obj)) return;
+    // a local, parameter or call result calling a file/connection/container protocol method
+    // (`browser.close()`, `conn.execute()`): a library object far more often than project code
+    if (!/^self\.|^cls\./.test(obj.text) && PROTOCOL_METHODS.has(attr)) return;
     // receiver of unknown type: every project method of that name
     for (const p of defsByName.get(attr) ?? []) {
       const mf = file(p);
       if (!mf) continue;
       for (const u of mf.units) if (u.fn?.name === attr && u.fn.className) reach(u);
     }
+  }
+
+  function fromLibrary(pf: PyFile, obj: PyNode, depth = 0): boolean {
+    if (obj.type !== 'identifier' || depth > 4) return false;
+    let sources: PyNode[];
+    try { sources = pf.a.valueSources(obj); } catch { return false; }
+    // `x = None` (or `a, x = None, None`) before `x = lib.connect()`: only the calls say what x holds
+    sources = sources.filter((v) => v.type !== 'none' && !(v.type === 'identifier' && v.text === obj.text));
+    if (!sources.length) return false;
+    return sources.every((v) => {
+      if (v.type !== 'call') return false;
+      let fn = v.childForFieldName('function');
+      while (fn?.type === 'attribute' || fn?.type === 'call') fn = fn.type === 'call' ? fn.childForFieldName('function') : fn.childForFieldName('object');
+      if (fn?.type !== 'identifier') return false;
+      if (fn.text === 'open') return true;
+      return resolveRef(pf, fn) === 'external' || (fn.text !== obj.text && fromLibrary(pf, fn, depth + 1));
+    });
   }
 
   function resolveDynamic(pf: PyFile, cls: ClassInfo | undefined, obj: PyNode, pattern: RegExp | null): void {
