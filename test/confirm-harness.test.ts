@@ -86,14 +86,15 @@ describe('python harness', () => {
       expect(host.records).toHaveLength(2);
       expect(new Set(r.filter((x) => x.id !== 'syntax' && x.id !== 'regex').map((x) => x.runId)).size).toBe(1);
       expect(by.syntax!.runId).toBe(by.regex!.runId);
+      expect(host.records.map((x) => x.suiteCode).sort()).toEqual([false, true]);
     });
   }
 
-  it('a batch killed by the host keeps earlier answers, marks the case in flight, and retries the rest', async () => {
+  it('a case that eats its in-process bound is killed in its own process; the batch goes on', async () => {
     const host = createHost({ root: process.cwd(), isolation: 'process' });
     const cases: PyCase[] = [
       call('a', [{ key: 'a', value: 1 }, { a: 1 }]),
-      // `except BaseException` swallows the in-process bound; only the host's group kill stops it.
+      // `except BaseException` swallows the in-process bound; the harness kills the case's process.
       {
         id: 'hostile',
         modules: [{ name: 'h', filename: '/virtual/h.py', source: 'def f():\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass\n' }],
@@ -103,7 +104,23 @@ describe('python harness', () => {
       },
       call('c', [{ key: 'a', value: 1 }, { a: 1 }]),
     ];
-    const r = await runPythonCases(host, cases, { jobs: 1, maxBatchMs: 1500 });
+    const r = await runPythonCases(host, cases, { jobs: 1 });
+    expect(r[0]!.value).toBe(true);
+    expect(r[1]!.status).toBe('deadline');
+    expect(r[1]!.detail).toMatch(/killed/);
+    expect(host.records.map((x) => x.outcome)).toEqual(['executed']);
+    expect(r[2]!.value).toBe(true);
+  });
+
+  it('a batch killed by the host keeps earlier answers, marks the case in flight, and retries the rest', async () => {
+    const host = createHost({ root: process.cwd(), isolation: 'process' });
+    const cases: PyCase[] = [
+      call('a', [{ key: 'a', value: 1 }, { a: 1 }]),
+      // A case bound longer than the batch's: the host's group kill ends the batch first.
+      { id: 'slow', op: 'lambda', source: 'lambda x: __import__("time").sleep(30)', args: [1], timeoutMs: 20_000 },
+      call('c', [{ key: 'a', value: 1 }, { a: 1 }]),
+    ];
+    const r = await runPythonCases(host, cases, { jobs: 1, maxBatchMs: 2500 });
     expect(r[0]!.value).toBe(true);
     expect(r[1]!.status).toBe('timeout');
     expect(host.records.map((x) => x.outcome)).toEqual(['timeout', 'executed']);

@@ -5,7 +5,8 @@
  * the non-result, and the rest are retried in a fresh batch.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Host, IsolationLevel, Outcome, RunRecord } from './host.js';
 
@@ -155,6 +156,17 @@ export function parseOnly(c: PyCase): boolean {
   return c.op === 'compile' || c.op === 'regex';
 }
 
+/**
+ * What the harness's audit hook (a second layer behind the host's isolation) refuses to read:
+ * the user's home folders. Writes outside the case folder, processes, network and ctypes are
+ * refused regardless (see run_cases.py, `install_guard`).
+ */
+function guardPolicy(): { denyRead: string[] } {
+  const homes = new Set<string>(['/root', '/home']);
+  for (const h of [homedir(), process.env.HOME]) if (h && isAbsolute(h) && h !== '/') homes.add(h);
+  return { denyRead: [...homes] };
+}
+
 export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOptions = {}): Promise<CaseResult[]> {
   const results = new Map<string, CaseResult>();
   const batchSize = Math.max(1, opts.batchSize ?? 100);
@@ -222,8 +234,10 @@ async function runBatch(
     }
     return c;
   });
-  // each case: its bound for loading the modules and its bound for the call
-  const boundMs = batch.reduce((s, c) => s + 2 * ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 50, 0) + 3000;
+  // Each case: its bound for loading the modules and its bound for the call; the harness kills a
+  // case's process at those bounds (+1 s), so the host's bound on the whole batch is the backstop,
+  // with room for the interpreter's start on a loaded machine.
+  const boundMs = batch.reduce((s, c) => s + 2 * ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 1100, 0) + 4000;
   const timeoutMs = Math.min(boundMs, opts.maxBatchMs ?? 120_000);
   let buffered = '';
   const answered: CaseResult[] = [];
@@ -234,7 +248,7 @@ async function runBatch(
     toolId: 'python3',
     args: ['-I', '-B', script],
     suiteCode: !batch.every(parseOnly),
-    stdin: JSON.stringify({ cases: wire }),
+    stdin: JSON.stringify({ cases: wire, guard: guardPolicy() }),
     files,
     readOnlyPaths: [hdir],
     ...(mounts.size ? { mounts: [...mounts] } : {}),

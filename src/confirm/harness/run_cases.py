@@ -38,7 +38,6 @@ import types
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
 import case_context  # noqa: E402  (module doubles, fixtures, routes, verdict reading)
 
-REAL_STDOUT = sys.stdout
 PORTS = []  # ports of the current case's stub servers (allocated per case: parallel cases never collide)
 CELL = os.getcwd()  # the host's private directory for this run
 
@@ -348,6 +347,286 @@ def start_server(spec):
     return close
 
 
+# ---------------------------------------------------------------- defence in depth (issue 17)
+# Each case runs in a forked child of this harness: untrusted code (the suite's verifier modules,
+# its task lambdas) never shares a process with the answer channel, cannot change how later cases
+# run, and can only shape its own case's answer. Before that code runs, the child installs an audit
+# hook (PEP 578) that refuses file writes outside the cell, reads of the user's home folders and of
+# other processes under /proc, network other than the case's own 127.0.0.1 stub endpoints, starting
+# processes other than the case's stub tools, signals to other processes, ctypes, and raising
+# resource limits. This is a second layer behind the host's isolation (bubblewrap), NOT a sandbox:
+# an audit hook sees only what CPython audits, and native code can go around it.
+
+ANSWERS = [None]  # the answer channel's fd (the parent's only; closed in every case process)
+BEFORE_UNTRUSTED = None  # set in a case child: called by run_case once its trusted set-up is done
+GUARD_POLICY = {}  # from the request: {"denyRead": [folder, ...]}
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "ip6-localhost"}
+_SHELL_META = set(";&|`$()<>\n\\*?[]{}~!#'\"")
+_SENSITIVE_PROC = {"environ", "mem", "fd", "fdinfo", "root", "cwd", "cmdline", "exe", "map_files", "task", "maps", "smaps", "pagemap", "syscall", "auxv"}
+
+
+class GuardRefused(PermissionError):
+    """An operation the control-case guard refuses (a PermissionError: code that handles OSError sees one)."""
+
+
+def install_guard(case):
+    cell = os.path.realpath(CELL)
+    # the case's own folders: the cell, and the fixture folders bound privately for this run (bwrap)
+    private = [cell] + [os.path.realpath(r) for r in case_context.fixture_roots()]
+    allow_read = [os.path.realpath(p) for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix} if p]
+    allow_read += [os.path.realpath(p) for p in sys.path if p and os.path.isabs(p)]
+    deny_read = [os.path.realpath(p) for p in GUARD_POLICY.get("denyRead") or [] if isinstance(p, str) and os.path.isabs(p) and p != "/"]
+    ports = set()
+    for s in case.get("servers") or []:
+        try:
+            ports.add(int(s.get("port")))
+        except (TypeError, ValueError):
+            pass
+    stub_dir = None
+    stubs = set()
+    first = ((case.get("env") or {}).get("PATH") or "").replace("{cell}", CELL).split(":")[0]
+    if first and os.path.realpath(first).startswith(cell + os.sep) and os.path.isdir(first):
+        stub_dir = os.path.realpath(first)
+        stubs = set(os.listdir(stub_dir))
+    me = os.getpid()
+    token = [0]
+    busy = [False]
+
+    import _posixsubprocess
+    import subprocess
+
+    real_fork_exec = _posixsubprocess.fork_exec
+
+    def fork_exec(*a, **kw):
+        # `subprocess.Popen` audits before it forks; this call does not audit by itself.
+        sys.audit("vaudit.fork_exec", a[1] if len(a) > 1 else None)
+        return real_fork_exec(*a, **kw)
+
+    _posixsubprocess.fork_exec = fork_exec
+    if hasattr(subprocess, "_fork_exec"):
+        subprocess._fork_exec = fork_exec
+
+    def refuse(what):
+        raise GuardRefused(1, "vaudit control-case guard: %s is not allowed in a control case" % what)
+
+    def path_of(p):
+        if isinstance(p, int):
+            return None
+        try:
+            p = os.fsdecode(os.fspath(p))
+        except TypeError:
+            return None
+        return os.path.realpath(os.path.join(CELL, p))
+
+    def within(p, root):
+        return p == root or p.startswith(root.rstrip(os.sep) + os.sep)
+
+    def check_write(p, what):
+        q = path_of(p)
+        if q is None or q == "/dev/null" or any(within(q, d) for d in private):
+            return
+        refuse("%s outside the case folder (%s)" % (what, q))
+
+    def check_read(p, what):
+        q = path_of(p)
+        if q is None or any(within(q, d) for d in private):
+            return
+        if q.startswith("/proc/"):
+            parts = q.split("/")
+            if len(parts) > 2 and parts[2].isdigit() and int(parts[2]) != me:
+                refuse("%s of another process (%s)" % (what, q))
+            if len(parts) > 3 and parts[3] in _SENSITIVE_PROC:
+                refuse("%s of %s" % (what, q))
+        if any(within(q, a) for a in allow_read):
+            return
+        for d in deny_read:
+            if within(q, d):
+                refuse("%s in the user's home folder (%s)" % (what, q))
+
+    def parent_of(pid):
+        try:
+            with open("/proc/%d/stat" % int(pid)) as f:
+                return int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def check_addr(addr, what):
+        host = addr[0] if isinstance(addr, tuple) and addr else addr
+        port = addr[1] if isinstance(addr, tuple) and len(addr) > 1 else None
+        if isinstance(host, bytes):
+            host = host.decode("latin-1")
+        if isinstance(host, str) and host in LOOPBACK and port in ports:
+            return
+        if isinstance(host, str) and host in LOOPBACK:
+            # as under bubblewrap's empty network: nothing of this case listens there
+            raise ConnectionRefusedError(111, "Connection refused (vaudit control-case guard: no endpoint of this case on port %s)" % (port,))
+        refuse("%s to %r (only the case's own 127.0.0.1 endpoints %s)" % (what, addr, sorted(ports)))
+
+    def check_popen(executable, args, env):
+        if isinstance(args, (str, bytes)):
+            args = [args]
+        args = [os.fsdecode(a) if isinstance(a, (bytes, os.PathLike)) else str(a) for a in (args or [])]
+        prog = os.fsdecode(executable) if executable is not None else (args[0] if args else "")
+        if len(args) >= 3 and args[1] == "-c" and os.path.basename(prog) in ("sh", "bash", "dash"):
+            cmd = args[2]
+            if any(ch in _SHELL_META for ch in cmd):
+                refuse("a shell command with shell syntax (%r)" % cmd[:80])
+            words = cmd.split()
+            prog = words[0] if words else ""
+        name = os.path.basename(prog)
+        if stub_dir is None or name not in stubs:
+            refuse("starting the process %r (only the case's stub tools)" % prog[:80])
+        if "/" in prog and not within(os.path.realpath(prog), stub_dir):
+            refuse("starting %r from outside the case's stub folder" % prog[:80])
+        if env is not None:
+            path = env.get("PATH") if isinstance(env, dict) else None
+            if isinstance(path, bytes):
+                path = path.decode("latin-1")
+            if not path or os.path.realpath(path.split(":")[0]) != stub_dir:
+                refuse("starting a stub tool with another PATH")
+        token[0] += 1
+
+    def check(event, args):
+        if event == "open":
+            path, mode, flags = (list(args) + [None, None, None])[:3]
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+                isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND))
+            if writing:
+                check_write(path, "writing a file")
+            check_read(path, "opening a file")
+        elif event in ("os.listdir", "os.scandir", "glob.glob", "os.chdir", "glob.glob/2"):
+            if args:
+                check_read(args[0], "listing a folder" if event != "os.chdir" else "changing folder")
+        elif event in ("os.remove", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate", "os.utime", "os.chflags",
+                       "os.lchmod", "os.lchown", "os.lchflags", "os.mkfifo", "os.mknod", "os.setxattr", "os.removexattr",
+                       "shutil.rmtree", "tempfile.mkstemp", "tempfile.mkdtemp"):
+            if args:
+                check_write(args[0], event)
+        elif event in ("os.rename", "os.link", "os.symlink", "shutil.copyfile", "shutil.copymode", "shutil.copystat",
+                       "shutil.copytree", "shutil.move", "shutil.unpack_archive", "shutil.make_archive"):
+            for p in list(args)[:2]:
+                if isinstance(p, (str, bytes, os.PathLike)):
+                    check_write(p, event)
+        elif event in ("socket.connect", "socket.connect_ex", "socket.sendto", "socket.sendmsg"):
+            check_addr(args[1] if len(args) > 1 else None, "a network connection")
+        elif event == "socket.bind":
+            refuse("listening on a socket")
+        elif event in ("socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyname_ex", "socket.gethostbyaddr", "socket.getnameinfo"):
+            host = args[0] if args else None
+            if isinstance(host, tuple):
+                host = host[0]
+            if isinstance(host, bytes):
+                host = host.decode("latin-1")
+            if host not in LOOPBACK and host is not None:
+                refuse("a name lookup of %r" % (host,))
+        elif event == "subprocess.Popen":
+            check_popen(args[0], args[1], args[3] if len(args) > 3 else None)
+        elif event == "vaudit.fork_exec":
+            if token[0] <= 0:
+                refuse("starting a process through _posixsubprocess")
+            token[0] -= 1
+        elif event in ("os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "os.startfile", "pty.spawn"):
+            refuse(event)
+        elif event == "os.kill":
+            # the case's own process, or a process it started (subprocess kills a tool on timeout)
+            if not args or not (args[0] == me or parent_of(args[0]) == me):
+                refuse("signalling another process")
+        elif event == "os.killpg":
+            refuse("signalling a process group")
+        elif event.startswith("ctypes.") or event in ("resource.setrlimit", "resource.prlimit", "sys.remote_exec"):
+            refuse(event)
+        elif event == "import" and args and args[0] in ("_posixsubprocess", "_ctypes", "ctypes", "_xxsubinterpreters"):
+            refuse("importing %s" % args[0])
+
+    def hook(event, args):
+        if busy[0]:
+            return
+        busy[0] = True
+        try:
+            check(event, args)
+        finally:
+            busy[0] = False
+
+    sys.addaudithook(hook)
+
+
+# ---------------------------------------------------------------- one case, in its own process
+ANSWER_LIMIT = 16 * 1024 * 1024
+GRACE_S = 1.0
+STATUSES = {"returned", "raised", "deadline", "unavailable", "nowitness", "error"}
+
+
+def run_forked(case):
+    """Run one case in a forked child (guard installed before untrusted code) and return its
+    answer. The parent enforces the case's bound by killing the child and keeps the case id."""
+    import select
+
+    cid = case.get("id")
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the case's own process: nothing here returns
+        code = 0
+        try:
+            os.close(rfd)
+            if ANSWERS[0] is not None:
+                os.close(ANSWERS[0])
+            global BEFORE_UNTRUSTED
+            BEFORE_UNTRUSTED = install_guard
+            data = json.dumps(run_case(case)).encode()
+        except BaseException as e:  # the harness must answer even when the case broke it
+            data = json.dumps({"id": cid, "status": "error", "detail": "%s: %s" % (type(e).__name__, str(e)[:300])}).encode()
+            code = 1
+        try:
+            view = memoryview(data)
+            while view:
+                n = os.write(wfd, view)
+                view = view[n:]
+        finally:
+            os._exit(code)
+    os.close(wfd)
+    # a call case has one bound for loading its modules and one for the call
+    bound = 2 * case.get("timeoutMs", 2000) / 1000.0 if case.get("op", "call") in ("call", "lambda") else 10.0
+    deadline = time.monotonic() + bound + GRACE_S
+    chunks, size, why = [], 0, None
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            why = "deadline"
+            break
+        ready, _, _ = select.select([rfd], [], [], left)
+        if not ready:
+            continue
+        b = os.read(rfd, 65536)
+        if not b:
+            break
+        size += len(b)
+        if size > ANSWER_LIMIT:
+            why = "too-large"
+            break
+        chunks.append(b)
+    os.close(rfd)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    _, status = os.waitpid(pid, 0)
+    if why == "deadline":
+        return {"id": cid, "status": "deadline", "events": [], "lines": {},
+                "detail": "the case did not finish within %d ms (its process was killed)" % int(bound * 1000)}
+    if why == "too-large":
+        return {"id": cid, "status": "error", "events": [], "lines": {}, "detail": "the case's answer exceeded %d bytes" % ANSWER_LIMIT}
+    try:
+        res = json.loads(b"".join(chunks).decode("utf-8"))
+    except ValueError:
+        res = None
+    if not isinstance(res, dict) or res.get("status") not in STATUSES:
+        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        return {"id": cid, "status": "crash", "events": [], "lines": {},
+                "detail": "the case's process died without an answer (%s)" % ("signal %d" % sig if sig else "exit %d" % os.WEXITSTATUS(status))}
+    res["id"] = cid  # the parent decides which case an answer belongs to
+    return res
+
+
 # ---------------------------------------------------------------- one case
 def run_case(case):
     cid = case.get("id")
@@ -403,6 +682,8 @@ def run_case(case):
             os.environ[k] = v.replace("{cell}", CELL)
         for s in case.get("servers") or []:
             closers.append(start_server(s))
+        if BEFORE_UNTRUSTED is not None:
+            BEFORE_UNTRUSTED(case)  # from here on, the case's code runs
         signal.signal(signal.SIGALRM, on_alarm)
         signal.setitimer(signal.ITIMER_REAL, max(0.001, deadline[0] - time.perf_counter()) + 0.05)
         if op == "compile":
@@ -585,20 +866,31 @@ def run_case(case):
 
 def main():
     req = json.load(sys.stdin)
+    GUARD_POLICY.update(req.get("guard") or {})
     # From here on, stdin is a pipe that never answers (like a terminal nobody types into): a tool
     # the verifier starts with inherited stdin waits, as it would on the real host.
     r, w = os.pipe()
     os.dup2(r, 0)
     main.keep = w
-    # Verifier output must not corrupt the answer stream.
+    # The answer channel is a private copy of stdout; fd 1 itself (inherited by every case process
+    # and every tool it starts) goes to /dev/null, so case output cannot reach the channel.
+    answers = ANSWERS[0] = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
     sys.stdout = open(os.devnull, "w")
     for case in req.get("cases", []):
+        if not isinstance(case, dict):
+            continue
         try:
-            res = run_case(case)
+            res = run_forked(case)
         except BaseException as e:
             res = {"id": case.get("id"), "status": "error", "detail": "%s: %s" % (type(e).__name__, e)}
-        REAL_STDOUT.write(json.dumps(res) + "\n")
-        REAL_STDOUT.flush()
+        line = (json.dumps(res) + "\n").encode()
+        view = memoryview(line)
+        while view:
+            n = os.write(answers, view)
+            view = view[n:]
 
 
 if __name__ == "__main__":
