@@ -271,7 +271,11 @@ async function runBatch(
   });
   opts.onRun?.(res.record);
   const runId = res.record.runId;
-  for (const a of answered) results.set(a.id, { ...a, events: a.events ?? [], lines: a.lines ?? {}, runId });
+  for (const a of answered) {
+    // A case whose code the guard stopped is a non-result: nothing it did is evidence.
+    const clean = a.status === 'sandbox' ? { id: a.id, status: a.status, detail: a.detail, events: [], lines: {} } : { ...a, events: a.events ?? [], lines: a.lines ?? {} };
+    results.set(a.id, { ...clean, runId });
+  }
   if (res.record.outcome === 'executed' && answered.length === batch.length) return [];
   const missing = batch.filter((c) => !results.has(c.id));
   if (missing.length === 0) return [];

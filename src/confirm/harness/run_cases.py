@@ -359,6 +359,7 @@ def start_server(spec):
 
 ANSWERS = [None]  # the answer channel's fd (the parent's only; closed in every case process)
 BEFORE_UNTRUSTED = None  # set in a case child: called by run_case once its trusted set-up is done
+GUARD_REFUSALS = []  # what the guard refused in this case's process (the case is then a `sandbox` non-result)
 GUARD_POLICY = {}  # from the request: {"denyRead": [folder, ...]}
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "ip6-localhost"}
 _SHELL_META = set(";&|`$()<>\n\\*?[]{}~!#'\"")
@@ -407,6 +408,7 @@ def install_guard(case):
         subprocess._fork_exec = fork_exec
 
     def refuse(what):
+        GUARD_REFUSALS.append(what)
         raise GuardRefused(1, "vaudit control-case guard: %s is not allowed in a control case" % what)
 
     def path_of(p):
@@ -553,7 +555,7 @@ def install_guard(case):
 # ---------------------------------------------------------------- one case, in its own process
 ANSWER_LIMIT = 16 * 1024 * 1024
 GRACE_S = 1.0
-STATUSES = {"returned", "raised", "deadline", "unavailable", "nowitness", "error"}
+STATUSES = {"returned", "raised", "deadline", "unavailable", "nowitness", "error", "sandbox"}
 
 
 def run_forked(case):
@@ -572,7 +574,15 @@ def run_forked(case):
                 os.close(ANSWERS[0])
             global BEFORE_UNTRUSTED
             BEFORE_UNTRUSTED = install_guard
-            data = json.dumps(run_case(case)).encode()
+            res = run_case(case)
+            if GUARD_REFUSALS:
+                # The code tried what a control case may not do: whatever it answered after that
+                # is not evidence about the verifier as it would run on its own machine.
+                res["status"] = "sandbox"
+                res["detail"] = "the control-case guard refused %s%s" % (
+                    GUARD_REFUSALS[0], "" if len(GUARD_REFUSALS) == 1 else " (and %d more)" % (len(GUARD_REFUSALS) - 1))
+                res["guard"] = GUARD_REFUSALS[:20]
+            data = json.dumps(res).encode()
         except BaseException as e:  # the harness must answer even when the case broke it
             data = json.dumps({"id": cid, "status": "error", "detail": "%s: %s" % (type(e).__name__, str(e)[:300])}).encode()
             code = 1
@@ -620,6 +630,9 @@ def run_forked(case):
     except ValueError:
         res = None
     if not isinstance(res, dict) or res.get("status") not in STATUSES:
+        if chunks:  # something else wrote to the case's answer pipe: no part of it is taken
+            return {"id": cid, "status": "crash", "events": [], "lines": {},
+                    "detail": "the case's answer was not one harness answer (its code wrote to the answer pipe); nothing of it is used"}
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
         return {"id": cid, "status": "crash", "events": [], "lines": {},
                 "detail": "the case's process died without an answer (%s)" % ("signal %d" % sig if sig else "exit %d" % os.WEXITSTATUS(status))}
