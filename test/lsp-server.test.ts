@@ -277,7 +277,7 @@ describe('vaudit lsp confirm on save', () => {
       'verifier/checks.py': 'def check(state):\n    if state:\n        verdict = True\n    return verdict\n',
     });
     const file = path.join(root, 'verifier', 'checks.py');
-    const c = await client(root, { initializationOptions: { confirmOnSave: true } });
+    const c = await client(root, { initializationOptions: { confirmOnSave: true, trustedWorkspaces: [root] } });
     const uri = c.open(file, readFileSync(file, 'utf8'), 'python');
     const first = await c.nextDiagnostics(uri);
     const d = (first.diagnostics as Diag[]).find((x) => x.code === 'unbound-name');
@@ -287,6 +287,25 @@ describe('vaudit lsp confirm on save', () => {
     const confirmed = await c.nextDiagnostics(uri, (p: { diagnostics: Diag[] }) => p.diagnostics.some((x) => x.code === 'unbound-name' && /\[control case: confirmed/.test(x.message)), 20_000);
     const msg = (confirmed.diagnostics as Diag[]).find((x) => x.code === 'unbound-name')!.message;
     expect(msg).toMatch(/\[control case: confirmed, witness state=null, observed UnboundLocalError/);
+    expect(c.messages.filter((m: { message: string }) => /confirmation failed/.test(m.message))).toEqual([]);
+  });
+
+  it('never runs control cases for a workspace the client did not mark trusted (issue 17)', async () => {
+    const root = workspace({
+      'verifier/checks.py': 'def check(state):\n    if state:\n        verdict = True\n    return verdict\n',
+    });
+    const file = path.join(root, 'verifier', 'checks.py');
+    // confirmOnSave on, but the folder is not among the trusted workspaces (the default is none).
+    const c = await client(root, { initializationOptions: { confirmOnSave: true, trustedWorkspaces: ['/some/other/folder'] } });
+    const uri = c.open(file, readFileSync(file, 'utf8'), 'python');
+    const first = await c.nextDiagnostics(uri);
+    expect((first.diagnostics as Diag[]).some((x) => x.code === 'unbound-name')).toBe(true);
+    c.save(file);
+    const deadline = Date.now() + 15_000;
+    while (!c.messages.some((m: { message: string }) => /not a trusted workspace/.test(m.message)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(c.messages.map((m: { message: string }) => m.message).join('\n')).toMatch(/does not run control cases for .* not a trusted workspace/);
+    // No diagnostics with a control-case result ever arrive.
+    await expect(c.nextDiagnostics(uri, (p: { diagnostics: Diag[] }) => p.diagnostics.some((x) => /control case:/.test(x.message)), 4000)).rejects.toThrow();
     expect(c.messages.filter((m: { message: string }) => /confirmation failed/.test(m.message))).toEqual([]);
   });
 });

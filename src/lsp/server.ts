@@ -43,6 +43,12 @@ export interface LspSettings {
   severities?: Record<string, SeveritySetting>;
   /** Run host-executed control cases for a saved file's findings (background, never blocking). */
   confirmOnSave?: boolean;
+  /**
+   * Workspace folders (absolute paths) the client trusts to run code from (issue 17): control cases
+   * run their verifier and task code, so `confirmOnSave` acts only on files inside one of these.
+   * Default: none — the server never runs control cases for a folder the client did not name.
+   */
+  trustedWorkspaces?: string[];
   /** `auto` (default): push only to clients without pull support; `push`, `pull` or `both` to force. */
   diagnostics?: 'auto' | 'push' | 'pull' | 'both';
 }
@@ -63,6 +69,11 @@ export function parseSettings(raw: unknown, base: LspSettings = {}): LspSettings
     out.severities = s;
   }
   if ('confirmOnSave' in r) out.confirmOnSave = r.confirmOnSave === true;
+  if ('trustedWorkspaces' in r) {
+    out.trustedWorkspaces = Array.isArray(r.trustedWorkspaces)
+      ? r.trustedWorkspaces.filter((w): w is string => typeof w === 'string' && path.isAbsolute(w)).map((w) => path.resolve(w))
+      : [];
+  }
   if ('diagnostics' in r && typeof r.diagnostics === 'string' && ['auto', 'push', 'pull', 'both'].includes(r.diagnostics)) {
     out.diagnostics = r.diagnostics as LspSettings['diagnostics'];
   }
@@ -406,6 +417,18 @@ export function startServer(connection: Connection, serverOpts: ServerOptions = 
 
   documents.onDidSave((e) => {
     if (!settings.confirmOnSave) return;
+    const p = toPath(e.document.uri);
+    if (!p) return;
+    // Workspace trust: control cases run the folder's own code; only folders the client names.
+    const trusted = (settings.trustedWorkspaces ?? []).some((w) => p === w || p.startsWith(w.endsWith(path.sep) ? w : w + path.sep));
+    if (!trusted) {
+      notifyOnce(
+        `untrusted:${sessionRootFor(p)}`,
+        MessageType.Info,
+        `vaudit does not run control cases for ${sessionRootFor(p)}: it is not a trusted workspace (add it to vaudit.trustedWorkspaces to run its code on save); showing static findings only.`,
+      );
+      return;
+    }
     void confirmInBackground(e.document.uri);
   });
 

@@ -92,7 +92,8 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
   function bind(root: string, family: string, kind: string, sort: string): VerifierBinding | undefined {
     if (!/^[A-Za-z_]\w*$/.test(kind)) return undefined;
     const fname = template.replace('{kind}', kind);
-    const configured = modules[family];
+    // `family` is task text (`toString`, `__proto__` …): only the config's own keys count.
+    const configured = Object.hasOwn(modules, family) ? modules[family] : undefined;
     let candidates: string[];
     if (configured) {
       const abs = [path.resolve(root, configured), path.resolve(configured)];

@@ -197,7 +197,12 @@ export function parseJsonDocument(text: string): JsonParseResult {
 
 function locateSyntaxError(src: string, thrown: unknown): JsonSyntaxError {
   const errors: ParseError[] = [];
-  jsoncParse(src, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  try {
+    jsoncParse(src, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch {
+    // jsonc-parser recurses per nesting level: thousands of `[` overflow its stack (issue 17).
+    return { message: 'Invalid JSON: nested too deeply to locate the error (thousands of unclosed `[` or `{`).', start: 0, end: Math.min(1, src.length) };
+  }
   const first = errors[0];
   // A raw control character inside a string (jsonc-parser calls the whole string unterminated).
   let inString = false;
