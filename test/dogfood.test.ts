@@ -18,4 +18,4 @@ it('vaudit reports nothing on its own code', async () => {
   } finally {
     r.dispose();
   }
-});
+}, 120_000); // all of vaudit's own code: generous for a loaded machine
