@@ -69,7 +69,7 @@ const jsonMutators = [
   (t) => t.slice(0, int(t.length)), // truncation
   (t) => { const a = Buffer.from(t); for (let k = 0; k < 1 + int(8); k++) a[int(a.length)] = int(256); return a; }, // byte flips
   (t) => '['.repeat(1000 + int(20000)) + t, // deep nesting, invalid
-  (t) => { const n = 500 + int(5000); return `{"type":"ChimeraX","instruction":"x","evaluate":${'['.repeat(n)}1${']'.repeat(n)}}`; }, // deep, valid
+  () => { const n = 500 + int(5000); return `{"type":"ChimeraX","instruction":"x","evaluate":${'['.repeat(n)}1${']'.repeat(n)}}`; }, // deep, valid
   (t) => t.replace(/"instruction":\s*"/, `"instruction": "${'x'.repeat(200000 + int(800000))}`), // huge line
   (t) => t.replace(/"([^"\\]{1,20})"/g, (m, s) => (rand() < 0.1 ? `"${s}${pick(ODD)}"` : m)), // odd unicode
   (t) => t.replace(/"(type|func|key|find|pred|sort)":\s*"[^"]*"/g, (m, k) => (rand() < 0.5 ? `"${k}": "${pick(KEYS)}"` : m)), // hostile keys as values

@@ -24,9 +24,8 @@ export async function startClient({ root, pull = false, initializationOptions = 
   let stderr = '';
   child.stderr.on('data', (c) => { stderr += c; });
   child.stdin.on('error', () => {}); // the server may exit while a reply is in flight
-  let conn;
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => { conn?.dispose(); resolve({ code, signal }); }));
-  conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => { conn.dispose(); resolve({ code, signal }); }));
   const published = new Map(); // uri -> list of { version, diagnostics }
   const waiters = [];
   const messages = [];

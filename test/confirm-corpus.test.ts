@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM helper shared with scripts/
 import * as corpora from '../scripts/corpora-diff.mjs';
 import { lint } from '../src/engine/lint.js';
 import { confirmFindings } from '../src/confirm/index.js';
@@ -64,10 +65,11 @@ describe.skipIf(!present)(present ? 'control cases on the real ScienceBoard' : '
       const res = await lint({ paths: [SB!], cwd: SB!, rules: [] });
       const made: Finding[] = missing.map((s) => ({
         ruleId: s.rule,
+        messageId: 'seed',
         severity: 'warning',
         message: `${s.id} located by rule + file + line`,
         file: path.join(SB!, s.file),
-        range: { start: { line: s.line, column: 1 }, end: { line: s.line, column: 1 } },
+        range: { start: { line: s.line, column: 1, offset: 0 }, end: { line: s.line, column: 1, offset: 0 } },
         control: { oracle: s.rule, file: path.join(SB!, s.file), line: s.line, ...('qualname' in s ? { qualname: s.qualname } : {}) },
       }) as Finding);
       const { runs } = await confirmFindings(made, res.project, { root: SB!, ...(PYTHON ? { python: PYTHON } : {}) });

@@ -58,7 +58,7 @@ function write(rel: string, text: string): void {
 /** Run the hook on the staged files, as `git commit` would. */
 function tryRepo(): { code: number; out: string } {
   const r = spawnSync(PRE_COMMIT, ['try-repo', snapshot, 'vaudit', '--ref', snapshotRev, '--color', 'never'], { cwd: user, encoding: 'utf8', env, timeout: 300_000 });
-  let out = `${r.stdout}\n${r.stderr}`;
+  const out = `${r.stdout}\n${r.stderr}`;
   return { code: r.status ?? -1, out };
 }
 

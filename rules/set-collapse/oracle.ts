@@ -42,7 +42,7 @@ function slotName(s: Slot): string {
 function slots(t: Target, ctx: Parameters<Oracle['plan']>[0]): { expected: Slot[]; observed: Slot[] } {
   const field = str(ctx.control.expectedField) ?? 'value';
   const code = functionSource(t);
-  const sides = `${str(ctx.control.left) ?? ''} ${str(ctx.control.right) ?? ''}` || code;
+  const sides = `${str(ctx.control.left) ?? ''} ${str(ctx.control.right) ?? ''}`.trim() || code;
   const reads = t.slice.info.reads;
   const expected: Slot[] = [];
   const observed: Slot[] = [];

@@ -255,6 +255,7 @@ function periodicProgress(write: (s: string) => void, everyMs = Number(process.e
   timer?.unref();
   return {
     write: (text: string) => {
+      // eslint-disable-next-line no-control-regex -- the progress text's own erase-line escape
       const t = text.replace(/\r|\x1b\[K/g, '').trim();
       if (!t) return;
       last = t.replace(/…$/, '');

@@ -6,7 +6,7 @@ import { formatSarif } from '../report/sarif.js';
 import { formatGithub } from '../report/github.js';
 import { UsageError } from './exit-codes.js';
 
-export const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 
 const extra: Record<string, (i: ReportInput) => string | Promise<string>> = {};
 

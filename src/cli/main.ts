@@ -8,7 +8,7 @@ import { runCheck } from './check.js';
 import { runRules } from './rules-cmd.js';
 import { runInit } from './init.js';
 import { EXIT_USAGE, UsageError } from './exit-codes.js';
-import { FORMATS, formatNames, registerFormat } from './format.js';
+import { formatNames, registerFormat } from './format.js';
 import { runMerge } from './merge.js';
 import { parseShard, ShardSpecError } from '../engine/shard.js';
 import { formatMarkdown } from '../report/markdown.js';
@@ -166,4 +166,3 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-export { FORMATS };

@@ -17,7 +17,7 @@ import type { SeveritySetting } from '../engine/types.js';
 
 export const CONFIG_FILE = 'vaudit.config.json';
 
-export interface IgnoreEntry {
+interface IgnoreEntry {
   files: string | string[];
   pointer?: string;
   rules: string[];
@@ -56,7 +56,7 @@ export class ConfigError extends Error {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const SCHEMAS_DIR = [path.resolve(here, '../../schemas'), path.resolve(here, '../../../schemas')].find((d) =>
+const SCHEMAS_DIR = [path.resolve(here, '../../schemas'), path.resolve(here, '../../../schemas')].find((d) =>
   existsSync(path.join(d, 'config.schema.json')),
 ) ?? path.resolve(here, '../../schemas');
 
@@ -116,7 +116,7 @@ function hint(e: ErrorObject): string {
 }
 
 /** Parse and validate one config file. Throws ConfigError. */
-export function readConfigFile(file: string, knownRules?: RuleOptionSchemas): VauditConfig {
+function readConfigFile(file: string, knownRules?: RuleOptionSchemas): VauditConfig {
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(file, 'utf8'));

@@ -42,7 +42,7 @@ export type Outcome = 'executed' | 'verifierUnavailable' | 'timeout' | 'crash' |
 export type IsolationLevel = 'bwrap' | 'process';
 export type IsolationPolicy = IsolationLevel | 'auto';
 
-export interface Limits {
+interface Limits {
   /** RLIMIT_AS in bytes (do not use for Node tools: V8 reserves address space). */
   memoryBytes?: number;
   /** RLIMIT_CPU in seconds. */
@@ -55,7 +55,7 @@ export interface Limits {
   processes?: number;
 }
 
-export const DEFAULT_LIMITS: Required<Limits> = {
+const DEFAULT_LIMITS: Required<Limits> = {
   memoryBytes: 1024 * 1024 * 1024,
   cpuSeconds: 60,
   fileSizeBytes: 64 * 1024 * 1024,
@@ -171,9 +171,9 @@ export interface HostOptions {
 const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /** Why an untrusted run did not start without bubblewrap (the reason a user sees). */
-export const NO_BWRAP_REASON = 'bubblewrap is not installed';
+const NO_BWRAP_REASON = 'bubblewrap is not installed';
 /** What to do about it. */
-export const NO_BWRAP_HINT =
+const NO_BWRAP_HINT =
   "install bubblewrap (e.g. 'apt-get install bubblewrap'), or choose process isolation explicitly with --isolation process " +
   "(not a sandbox: the suite's code could then write files and use the network)";
 const MARKER_VAR = 'VAUDIT_RUN_MARKER';

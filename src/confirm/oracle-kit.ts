@@ -52,10 +52,10 @@ export interface Oracle {
   plan(ctx: OracleContext): Promise<Plan | Confirmation>;
 }
 
-export const NON_RESULTS = new Set(['timeout', 'crash', 'sandbox', 'verifierUnavailable']);
+const NON_RESULTS = new Set(['timeout', 'crash', 'sandbox', 'verifierUnavailable']);
 
 /** The non-result of a case, as a confirmation (harness-level statuses mapped to outcomes). */
-export function nonResultOf(r: CaseResult | undefined, what = 'control case'): Confirmation | undefined {
+function nonResultOf(r: CaseResult | undefined, what = 'control case'): Confirmation | undefined {
   if (!r) return { status: 'crash', detail: `${what}: no answer` };
   if (NON_RESULTS.has(r.status)) return { status: r.status as Confirmation['status'], runId: r.runId, detail: r.detail };
   if (r.status === 'unavailable') return { status: 'verifierUnavailable', runId: r.runId, detail: r.detail };
@@ -154,7 +154,7 @@ export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, 
 /** How the caller reads this function's verdict: a body key (`{"pass": …}`, as a client's
  *  `response.json()["pass"]` does; known keys `pass`/`success`/`ok`), or a `(bool, msg)` tuple's
  *  first item when every return gives a pair. Undefined: the value itself. */
-export function verdictOf(code: string): string | undefined {
+function verdictOf(code: string): string | undefined {
   const key = /[{,]\s*(['"])(pass|passed|success|ok)\1\s*:/.exec(code)?.[2];
   if (key) return `key:${key}`;
   const returns = [...code.matchAll(/^\s*return\b(.*)$/gm)].map((m) => m[1]!.trim());
@@ -219,7 +219,7 @@ export function paramUsage(code: string, p: string): 'argv' | 'argvString' | 'cw
 }
 
 /** Default argument for a parameter that is not an item dict; with what it needs (stubs, servers). */
-export function paramWitness(code: string, p: string): { value: unknown; stubTools?: Record<string, string>; servers?: Witness['servers'] } {
+function paramWitness(code: string, p: string): { value: unknown; stubTools?: Record<string, string>; servers?: Witness['servers'] } {
   switch (paramUsage(code, p)) {
     case 'argv':
       return { value: [WITNESS_TOOL, 'main.tex'] };

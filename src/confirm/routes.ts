@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import type { PyCallCase } from './harness.js';
 import type { OracleContext, Target, Witness } from './oracle-kit.js';
 
-export interface RouteInfo {
+interface RouteInfo {
   app: string;
   path: string;
   methods: string[];
@@ -38,7 +38,7 @@ function literal(src: string): unknown {
 }
 
 /** The route a function is registered as (`@app.route("/p", methods=[...])` on it), if any. */
-export function routeOf(code: string): RouteInfo | undefined {
+function routeOf(code: string): RouteInfo | undefined {
   const m = /^\s*@(\w+)\.(?:route|post|get)\(\s*[rbu]?(['"])([^'"]+)\2([^)]*)\)/m.exec(code);
   if (!m) return undefined;
   const methods = /methods\s*=\s*[[(]([^\])]*)[\])]/.exec(m[4]!)?.[1]?.match(/[A-Z]+/g) ?? ['GET'];
@@ -102,7 +102,7 @@ function clientBodies(route: RouteInfo, ctx: OracleContext): Array<Record<string
 }
 
 /** Absolute paths the function reads (file fixtures) or runs in (folders), for one body. */
-export function fixturesFor(code: string, route: RouteInfo | undefined, body: Record<string, unknown>): { files: NonNullable<PyCallCase['files']>; dirs: string[] } {
+function fixturesFor(code: string, route: RouteInfo | undefined, body: Record<string, unknown>): { files: NonNullable<PyCallCase['files']>; dirs: string[] } {
   const files: NonNullable<PyCallCase['files']> = {};
   const dirs = new Set<string>();
   // a file the function reads holds every string the request carries, one per line (so a

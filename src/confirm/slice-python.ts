@@ -274,13 +274,13 @@ export interface Slice {
 }
 
 /** The directory Python would have on sys.path for this file (above its outermost package). */
-export function importRoot(file: string): string {
+function importRoot(file: string): string {
   let dir = dirname(file);
   while (existsSync(join(dir, '__init__.py')) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;
 }
 
-export function moduleName(file: string, root: string): string {
+function moduleName(file: string, root: string): string {
   const rel = relative(root, file).split(sep).join('/').replace(/\.py$/, '');
   const parts = rel.split('/');
   if (parts[parts.length - 1] === '__init__') parts.pop();
@@ -361,7 +361,11 @@ export async function slicePython(
         const topMethod = [...methods.values()].find((m) => m.start <= target.node.start && target.node.end <= m.end);
         if (topMethod) reach.add(txt(mp, field(inner(topMethod), 'name')!));
         // dunder methods are always kept: what they reach (decorators included) is kept too
-        for (const [name, st] of methods) if (name.startsWith('__') && !reach.has(name)) (reach.add(name), todo.push(st));
+        for (const [name, st] of methods) {
+          if (!name.startsWith('__') || reach.has(name)) continue;
+          reach.add(name);
+          todo.push(st);
+        }
         while (todo.length) {
           const cur = todo.pop()!;
           const attrs = new Set<string>();

@@ -45,7 +45,7 @@ function programOf(argv: string[]): string | undefined {
  *  absolute path stays absolute), a shell string's first word, and, for a local helper that
  *  forwards its `*args` to the call (`def sub_check(*args): run(args, …)`), the first string of
  *  each call of that helper. */
-export function toolsFromCalls(code: string): string[] {
+function toolsFromCalls(code: string): string[] {
   const out: string[] = [];
   const add = (t: string | undefined) => void (t && !out.includes(t) && out.length < 6 && out.push(t));
   const re = /\b(?:run|call|check_call|check_output|Popen|create_subprocess_exec|create_subprocess_shell|getoutput|getstatusoutput)\(\s*/g;
@@ -72,7 +72,7 @@ export function toolsFromCalls(code: string): string[] {
   return out;
 }
 
-export function toolNames(code: string): string[] {
+function toolNames(code: string): string[] {
   const out: string[] = [];
   // `["tool", …]` list displays only (not subscripts like `item["path"]`, not `methods=["POST"]`)
   const re = /(?<![\w\])\]]|methods\s*=\s*)\[\s*[rbuf]?(['"])([A-Za-z0-9_.+-]+)\1/g;
@@ -81,7 +81,7 @@ export function toolNames(code: string): string[] {
   return out;
 }
 
-export function localPort(code: string): number | undefined {
+function localPort(code: string): number | undefined {
   const m = /https?:\/\/(?:localhost|127\.0\.0\.1)(?::(\d+))?(?![:\d{])/.exec(code);
   return m ? Number(m[1] ?? 80) : undefined;
 }

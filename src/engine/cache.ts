@@ -34,7 +34,7 @@ import { familiesOf } from '../report/markdown.js';
 import { rel } from './paths.js';
 import { saveRedosCache, useRedosCacheFile } from '../suites/regex/redos.js';
 
-export const DEFAULT_CACHE_LOCATION = '.vaudit-cache';
+const DEFAULT_CACHE_LOCATION = '.vaudit-cache';
 const CACHE_FORMAT = 1;
 const MAX_ENTRIES = 32;
 

@@ -10,7 +10,7 @@ import picomatchLike from './match.js';
 import { languageOf, type FileProblem } from './load.js';
 import { rel } from './paths.js';
 
-export const DEFAULT_INCLUDE = ['**/*.json', '**/*.py', '**/*.{js,mjs,cjs}', '**/*.{ts,mts,cts}'];
+const DEFAULT_INCLUDE = ['**/*.json', '**/*.py', '**/*.{js,mjs,cjs}', '**/*.{ts,mts,cts}'];
 export const DEFAULT_IGNORES = [
   '**/node_modules/**', '**/.git/**', '**/dist/**', '**/build/**', '**/out/**', '**/coverage/**',
   '**/.venv/**', '**/venv/**', '**/__pycache__/**', '**/.toolchain/**', '**/.vaudit-cache/**',

@@ -27,7 +27,7 @@ const CODE_RE = /(#|\/\/)\s*vaudit-expect:\s*([a-z0-9][a-zA-Z0-9\-/@ ,]*)/;
 const ID_RE = /^([a-z0-9][a-z0-9-]*)(?:\/([a-zA-Z][a-zA-Z0-9]*))?(?:@(\d+))?$/;
 
 /** `rule-id`, `rule-id/messageId`, `rule-id/messageId@col` → the parts (undefined: malformed). */
-export function parseExpectedId(text: string): { ruleId: string; messageId?: string; column?: number } | undefined {
+function parseExpectedId(text: string): { ruleId: string; messageId?: string; column?: number } | undefined {
   const m = ID_RE.exec(text.trim());
   if (!m) return undefined;
   return { ruleId: m[1]!, ...(m[2] ? { messageId: m[2] } : {}), ...(m[3] ? { column: Number(m[3]) } : {}) };

@@ -14,7 +14,7 @@ import { languageOf, loadText, type FileProblem } from './load.js';
 import { loadRules, ruleOptionSchemas } from './registry.js';
 import { buildIndexes, contextRoot, runPass } from './pass.js';
 import { rel } from './paths.js';
-import { ConfigResolver, CONFIG_FILE, type VauditConfig } from '../config/load.js';
+import { ConfigResolver, type VauditConfig } from '../config/load.js';
 
 type ResolvedConfirmConfig = NonNullable<VauditConfig['confirm']>;
 import { createPythonProject } from '../lang/python/project.js';
@@ -23,7 +23,7 @@ import { pageScripts } from './pages.js';
 import { computeScope, narrowTargets, partitionFindings, type ScopeSetting, type ScopeSummary } from './scope.js';
 import type { SuiteSummary } from '../suites/entrypoints.js';
 
-export { UNUSED_SUPPRESSION_RULE, INTERNAL_ERROR_RULE, fillTemplate, compareFindings } from './pass.js';
+export { compareFindings } from './pass.js';
 export interface LintOptions {
   /** Files or folders; default the cwd. */
   paths?: string[];
@@ -82,7 +82,6 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   const t0 = performance.now();
   const cwd = path.resolve(opts.cwd ?? process.cwd());
   const allRules = opts.ruleSet ?? (await loadRules());
-  const ruleIds = new Set(allRules.keys());
   const configs = new ConfigResolver(cwd, ruleOptionSchemas(allRules), opts.configPath);
   const inputs = opts.paths?.length ? opts.paths : ['.'];
 
@@ -185,4 +184,3 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   };
 }
 
-export { CONFIG_FILE };

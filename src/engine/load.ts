@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Language } from './types.js';
 
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 export interface FileProblem {
   path: string;
@@ -41,7 +41,7 @@ export async function loadText(path: string, maxBytes = MAX_FILE_BYTES): Promise
   }
 }
 
-export function decodeBuffer(path: string, buf: Buffer): LoadResult {
+function decodeBuffer(path: string, buf: Buffer): LoadResult {
   const probe = buf.subarray(0, 8000);
   if (probe.includes(0)) return { ok: false, problem: { path, message: 'Binary file (contains NUL bytes); skipped. Exclude it in vaudit.config.json if it is not a task file.', skipped: true } };
   let text: string;

@@ -5,11 +5,11 @@
  * TypeScript compiler that ts-blank-space uses is loaded only when a TypeScript verifier
  * exists (`prepareTypeStripping`).
  */
-import { parse, type Node, type Program } from 'acorn';
+import { parse, type Program } from 'acorn';
 
 export type JsParse = { ok: true; program: Program } | { ok: false; message: string; offset: number; unsupported?: boolean };
 
-export function parseJs(text: string): JsParse {
+function parseJs(text: string): JsParse {
   const base = { ecmaVersion: 'latest' as const, locations: true, allowHashBang: true, allowReturnOutsideFunction: true };
   try {
     return { ok: true, program: parse(text, { ...base, sourceType: 'module' }) };
@@ -49,7 +49,7 @@ export async function prepareTypeStripping(): Promise<void> {
 }
 
 /** Parse a TypeScript verifier as JavaScript with its types blanked out. */
-export function parseTs(text: string): JsParse {
+function parseTs(text: string): JsParse {
   if (!blank || !tsApi) throw new Error('parseTs used before prepareTypeStripping()');
   // TypeScript's own parser decides what is a syntax error (blanking may erase a broken declaration)
   const diag = tsApi.createSourceFile('verifier.ts', text, tsApi.ScriptTarget.Latest, false, tsApi.ScriptKind.TS).parseDiagnostics?.[0];
@@ -76,4 +76,3 @@ export function parseScript(language: 'javascript' | 'typescript', text: string)
   return language === 'typescript' ? parseTs(text) : parseJs(text);
 }
 
-export type { Node };

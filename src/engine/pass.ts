@@ -29,7 +29,7 @@ import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { MAX_ANALYSED_DEPTH, treeDepth, type PyNode } from '../lang/python/tree.js';
 import { rel } from './paths.js';
 
-export const UNUSED_SUPPRESSION_RULE = 'unused-suppression';
+const UNUSED_SUPPRESSION_RULE = 'unused-suppression';
 export const INTERNAL_ERROR_RULE = 'internal-error';
 
 interface RuleSetting {
@@ -128,7 +128,7 @@ export interface EmbeddedParses {
   release(analysis: PythonAnalysis): void;
 }
 
-export const freshEmbeddedParses: EmbeddedParses = {
+const freshEmbeddedParses: EmbeddedParses = {
   acquire: (code) => analysePython(code),
   release: () => {},
 };
@@ -401,7 +401,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
 
 /** Drop repeats of a finding (same rule, file, range and message): a rule visiting one
  *  spot twice (a node reached from two entries, two layers) reports it once. */
-export function dedupeFindings(sorted: Finding[]): Finding[] {
+function dedupeFindings(sorted: Finding[]): Finding[] {
   const out: Finding[] = [];
   const key = (f: Finding) => `${f.ruleId}\0${f.file}\0${f.range.start.offset}:${f.range.end.offset}\0${f.range.start.line}:${f.range.start.column}-${f.range.end.line}:${f.range.end.column}\0${f.pointer ?? ''}\0${f.message}`;
   const seen = new Set<string>();

@@ -18,14 +18,14 @@ import type { BundleModel, BundleCheck, BundleToolRun } from '../lang/ts/types.j
 /** A documentation example: one or more files, annotated inline with expected findings
  *  (`# vaudit-expect: rule-id`, `// vaudit-expect: rule-id`, or a `"//vaudit-expect": "rule-id"`
  *  member in the JSON object the finding is about). */
-export interface RuleExample {
+interface RuleExample {
   /** Relative path → file content. Paths decide the language (and the suite family folder). */
   files: Record<string, string>;
   /** Optional prose shown above the example. */
   note?: string;
 }
 
-export interface RuleDocs {
+interface RuleDocs {
   /** What it does (one paragraph). */
   whatItDoes: string;
   /** Why is this bad: how it makes the benchmark lie. */
@@ -38,7 +38,7 @@ export interface RuleDocs {
   references?: string[];
 }
 
-export interface ConfirmSupport {
+interface ConfirmSupport {
   /** Oracle id: the `oracle.ts` of the rule folder `rules/<oracle>/`. */
   oracle: string;
   /** The oracle needs nothing from the rule but the finding's position in a task file: a JSON
@@ -122,7 +122,7 @@ export type JavaScriptVisitors<M extends string> = {
 /** Suite-layer visitors run once per task file: `task`, then `entry` for each verifier entry,
  *  then `embedded` for each code string (lambda/regex) of the task. Report offsets are file offsets
  *  (use a JsonValueRef's start/end); `pointer` defaults to the entry's (or task's) pointer. */
-export interface SuiteVisitors<M extends string> {
+interface SuiteVisitors<M extends string> {
   task?(task: Task, ctx: RuleContext<M>): void;
   entry?(entry: VerifierEntry, ctx: RuleContext<M>): void;
   /** Code embedded in a JSON string (lambda or regex), once per string. Reports here use FILE offsets like the
@@ -131,7 +131,7 @@ export interface SuiteVisitors<M extends string> {
   embedded?(code: EmbeddedCode, ctx: RuleContext<M>): void;
 }
 
-export interface BundleVisitors<M extends string> {
+interface BundleVisitors<M extends string> {
   bundle?(bundle: BundleModel, ctx: RuleContext<M>): void;
   check?(check: BundleCheck, ctx: RuleContext<M>): void;
   toolRun?(run: BundleToolRun, ctx: RuleContext<M>): void;

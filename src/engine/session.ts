@@ -338,7 +338,7 @@ export class LintSession {
     }
     if (this.embedded.size > max) {
       const old = [...this.embedded].sort((a, b) => a[1].lastUsed - b[1].lastUsed).slice(0, this.embedded.size - max);
-      for (const [k, e] of old) { this.embedded.delete(k); }
+      for (const [k] of old) this.embedded.delete(k);
     }
   }
 

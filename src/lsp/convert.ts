@@ -13,7 +13,7 @@ import type { Finding, Position, Range } from '../engine/types.js';
 
 export const SOURCE = 'vaudit';
 
-export function toLspPosition(p: Position): { line: number; character: number } {
+function toLspPosition(p: Position): { line: number; character: number } {
   return { line: Math.max(0, p.line - 1), character: Math.max(0, p.column - 1) };
 }
 

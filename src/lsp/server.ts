@@ -33,10 +33,10 @@ import { jsonDocumentOf } from '../lang/json/cache.js';
 import { toDiagnostic, toLspRange, SOURCE, type DiagnosticData } from './convert.js';
 import { jsDisableEdit, jsonDisableEdit, pythonDisableEdit, type OffsetEdit } from './edits.js';
 
-export const SHOW_DOCS_COMMAND = 'vaudit.showDocumentation';
+const SHOW_DOCS_COMMAND = 'vaudit.showDocumentation';
 
 /** Settings, from `initializationOptions` and `workspace/didChangeConfiguration` (section `vaudit`). */
-export interface LspSettings {
+interface LspSettings {
   /** Config file to use instead of discovery (absolute, or relative to the workspace root). */
   configPath?: string;
   /** Rule severities over the config: `{ "lambda-syntax": "off" }`. */
@@ -55,7 +55,7 @@ export interface LspSettings {
 
 const SEVERITIES = new Set(['off', 'warn', 'error']);
 
-export function parseSettings(raw: unknown, base: LspSettings = {}): LspSettings {
+function parseSettings(raw: unknown, base: LspSettings = {}): LspSettings {
   const out: LspSettings = { ...base };
   if (!raw || typeof raw !== 'object') return out;
   const r = (('vaudit' in raw && typeof (raw as { vaudit: unknown }).vaudit === 'object') ? (raw as { vaudit: unknown }).vaudit : raw) as Record<string, unknown>;
@@ -95,7 +95,7 @@ export interface ServerOptions {
   ruleSet?: ReadonlyMap<string, Rule>;
 }
 
-export function startServer(connection: Connection, serverOpts: ServerOptions = {}): void {
+function startServer(connection: Connection, serverOpts: ServerOptions = {}): void {
   const documents = new TextDocuments(TextDocument);
   let settings: LspSettings = {};
   let caps: ClientCapabilities = {};

@@ -3,11 +3,11 @@ import type { ReportInput } from './model.js';
 import { relPath } from './model.js';
 import { isolationLines, isolationSummary } from './isolation.js';
 
-export function escapeData(s: string): string {
+function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-export function escapeProperty(s: string): string {
+function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 

@@ -7,7 +7,7 @@
 import type { ReportInput } from './model.js';
 import { buildAudit, scopeSentence, totalsSentence, type AuditSummaryRow } from './markdown.js';
 
-export function esc(s: string): string {
+function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 

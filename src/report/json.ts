@@ -8,7 +8,7 @@ import { isolationSummary } from './isolation.js';
 
 export const JSON_REPORT_VERSION = 1;
 
-export function toJsonReport(input: ReportInput) {
+function toJsonReport(input: ReportInput) {
   const sev = countBySeverity(input.findings);
   const confirmations: Record<string, number> = {};
   for (const f of input.findings) if (f.confirmation) confirmations[f.confirmation.status] = (confirmations[f.confirmation.status] ?? 0) + 1;

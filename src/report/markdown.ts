@@ -13,9 +13,9 @@ import { countBySeverity, relPath } from './model.js';
 import { isolationLines, isolationSummary } from './isolation.js';
 import { fillTemplate } from '../engine/pass.js';
 
-export const NO_FAMILY = '(no family)';
+const NO_FAMILY = '(no family)';
 
-export interface AuditRow {
+interface AuditRow {
   /** Report-local id, `VA-001`… in report order. */
   id: string;
   severity: Finding['severity'];
@@ -249,7 +249,7 @@ export function buildAudit(input: ReportInput): Audit {
 
 /** Escape text for a GitHub-flavoured Markdown table cell. Balanced `code spans` stay code
  *  (only `|` is escaped inside them, which GFM tables require); everything else is literal. */
-export function mdCell(s: string): string {
+function mdCell(s: string): string {
   const text = s.replace(/\r?\n/g, ' ');
   const plain = (t: string) => t.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/([*_`[\]<>#~])/g, '\\$1');
   const ticks = (text.match(/`/g) ?? []).length;

@@ -16,7 +16,7 @@ export interface Paint {
   bold: (s: string) => string;
 }
 
-export type SummarySection = (input: ReportInput, c: Paint) => string[];
+type SummarySection = (input: ReportInput, c: Paint) => string[];
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -101,7 +101,7 @@ const isolation: SummarySection = (input, c) => {
 };
 
 /** The sections, in print order. */
-export const SECTIONS: SummarySection[] = [headline, perRule, confirmations, suppressions, isolation];
+const SECTIONS: SummarySection[] = [headline, perRule, confirmations, suppressions, isolation];
 
 export function summaryBlock(input: ReportInput, c: Paint): string[] {
   return SECTIONS.flatMap((s) => s(input, c));

@@ -19,7 +19,7 @@ import type { Suite, VerifierBinding } from './types.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { ADAPTERS } from './adapters.js';
 
-export interface BindingOptions {
+interface BindingOptions {
   dispatch?: string;
   verifierModules?: Record<string, string>;
   modules?: Record<string, string>;

@@ -38,7 +38,7 @@ export interface EntrypointDecl {
   reason?: string;
 }
 
-export type EntrypointSource = 'binding' | 'target' | 'adapter' | 'registry' | 'config';
+type EntrypointSource = 'binding' | 'target' | 'adapter' | 'registry' | 'config';
 
 export interface Entrypoint {
   /** Absolute path. */

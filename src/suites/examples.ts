@@ -11,7 +11,7 @@ export function launch(app: string, ...args: string[]): Record<string, unknown> 
 }
 
 /** A minimal OSWorld-family package: a dispatcher (`desktop_env.py`), a metrics and a getters package. */
-export function osworldPackage(): Record<string, string> {
+function osworldPackage(): Record<string, string> {
   return {
     'desktop_env/__init__.py': '',
     'desktop_env/envs/__init__.py': '',
@@ -31,7 +31,7 @@ export function osworldPackage(): Record<string, string> {
 }
 
 /** One OSWorld-family task file at `evaluation_examples/examples/<app>/<id>.json`. */
-export function osworldTask(evaluator: unknown, app = 'calc', id = 'task-1'): Record<string, string> {
+function osworldTask(evaluator: unknown, app = 'calc', id = 'task-1'): Record<string, string> {
   return { [`evaluation_examples/examples/${app}/${id}.json`]: JSON.stringify({ id, instruction: 'Fill the table.', config: [], evaluator }, null, 2) + '\n' };
 }
 

@@ -9,9 +9,7 @@ import type { DetectedDocument, SuiteAdapter, SuiteProblem } from './adapter.js'
 import { ADAPTERS } from './adapters.js';
 import type { Suite } from './types.js';
 
-export type { SuiteAdapter, SuiteProblem, DetectedDocument, AdapterLoadOptions, AdapterLoadResult } from './adapter.js';
-export { ADAPTERS } from './adapters.js';
-export { FAMILY_KINDS, FAMILIES, LAMBDA_FIELDS, REGEX_FIELDS } from './families.js';
+export type { SuiteProblem } from './adapter.js';
 
 export interface LoadSuitesOptions {
   /** Project root (absolute). */

@@ -44,7 +44,7 @@ function isTemplateFile(file: SourceFile): boolean {
 }
 
 /** Does this document look like an OSWorld-family task? */
-export function isOsworldTask(v: unknown): boolean {
+function isOsworldTask(v: unknown): boolean {
   if (!isObject(v) || !('evaluator' in v)) return false;
   const ev = v.evaluator;
   if (isObject(ev)) return typeof ev.func === 'string' || Array.isArray(ev.func);
@@ -80,7 +80,7 @@ function getterRoute(doc: JsonDocument, role: 'result' | 'expected', pointer: st
   return ref ? { role, name: cfg.type, target: `get_${cfg.type}`, ref } : undefined;
 }
 
-export function buildOsworldTask(file: SourceFile, doc: JsonDocument, suite: Suite): Task {
+function buildOsworldTask(file: SourceFile, doc: JsonDocument, suite: Suite): Task {
   const json = doc.value as Record<string, unknown>;
   const stem = path.basename(file.path).replace(/\.json$/i, '');
   const task: Task = {
@@ -155,7 +155,7 @@ export function buildOsworldTask(file: SourceFile, doc: JsonDocument, suite: Sui
 }
 
 /** Where the dispatcher looks functions up. */
-export interface OsworldDispatch {
+interface OsworldDispatch {
   /** The metrics package (`…/metrics/__init__.py`). */
   metrics?: string;
   /** The getters package. */
@@ -170,7 +170,7 @@ export interface OsworldDispatch {
 const dispatchCache = new WeakMap<PythonProject, OsworldDispatch>();
 
 /** Learn the dispatch from the dispatcher's `getattr(<module>, …)` calls (cached per project). */
-export function osworldDispatch(python: PythonProject): OsworldDispatch {
+function osworldDispatch(python: PythonProject): OsworldDispatch {
   const hit = dispatchCache.get(python);
   if (hit) return hit;
   const d: OsworldDispatch = { getterPrefix: 'get_', getterSuffix: '' };

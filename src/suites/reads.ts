@@ -10,7 +10,7 @@ import type { PyNode } from '../lang/python/tree.js';
 import type { PythonProject } from '../lang/python/types.js';
 import type { VerifierBinding } from './types.js';
 
-export interface FieldRead {
+interface FieldRead {
   /** 1-based line of the read in `file`. */
   line: number;
   /** Source text of the read (`eval_item["key"]`). */

@@ -115,7 +115,7 @@ function familyFromPath(relPath: string): string | undefined {
 }
 
 /** Build one task from a detected document (exported for tests and other adapters). */
-export function buildReferenceTask(file: SourceFile, doc: JsonDocument, suite: Suite): Task {
+function buildReferenceTask(file: SourceFile, doc: JsonDocument, suite: Suite): Task {
   const json = doc.value as Record<string, unknown>;
   const fields = membersOf(doc, '', json);
   const stem = path.basename(file.path).replace(/\.json$/i, '');

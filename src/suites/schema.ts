@@ -73,10 +73,14 @@ let compiled: Compiled | undefined;
 const AJV_OPTIONS = { allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true } as const;
 const FAMILIES = Object.keys(FAMILY_KINDS);
 
+/** A JSON Schema document, walked by shape (its keywords are read, never typed ahead). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas are read by keyword, whatever their shape
+type SchemaDoc = any;
+
 interface SchemaSet {
-  common: Record<string, any>;
-  families: Map<string, Record<string, any>>;
-  generic: Record<string, any>;
+  common: SchemaDoc;
+  families: Map<string, SchemaDoc>;
+  generic: SchemaDoc;
   /** sha256 of the schema texts and ajv options: keys the precompiled validators. */
   hash: string;
 }
@@ -87,7 +91,7 @@ function loadSchemaSet(): SchemaSet {
   const load = (name: string) => {
     const text = readFileSync(path.join(dir, name), 'utf8');
     h.update(name).update('\0').update(text);
-    return JSON.parse(text) as Record<string, any>;
+    return JSON.parse(text) as SchemaDoc;
   };
   const common = load('common.schema.json');
   const families = new Map(FAMILIES.map((f) => [f, load(`${f}.schema.json`)] as const));
@@ -154,14 +158,14 @@ function compile(): Compiled {
   }
   const entryFields = new Map<string, Set<string>>();
   for (const [fam, s] of set.families) {
-    for (const branch of s.$defs.entry.allOf as Array<{ if: any; then: { $ref: string } }>) {
+    for (const branch of s.$defs.entry.allOf as Array<{ if: SchemaDoc; then: { $ref: string } }>) {
       const kind = branch.if.properties.type.const as string;
       const def = branch.then.$ref.split('/').pop()!;
       entryFields.set(`${fam}/${kind}`, new Set(Object.keys(common.$defs[def].properties ?? {})));
     }
   }
   const initializerFields = new Map<string, Set<string>>();
-  for (const b of common.$defs.initializer.allOf as Array<{ if: any; then: any }>) {
+  for (const b of common.$defs.initializer.allOf as Array<{ if: SchemaDoc; then: SchemaDoc }>) {
     initializerFields.set(b.if.properties.func.const, new Set(['func', ...Object.keys(b.then.properties ?? {})]));
   }
   compiled = { validators, generic, entryFields, taskFields: new Set(Object.keys(common.$defs.task.properties)), initializerFields };
@@ -359,7 +363,3 @@ export function validateTask(task: Task, opts: ValidateOptions = {}): SchemaProb
   return out;
 }
 
-/** For tests and the bench: compile the schemas now. */
-export function warmSchemas(): void {
-  compile();
-}

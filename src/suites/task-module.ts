@@ -15,7 +15,7 @@ import { suiteRootOf } from './reference.js';
 import { joinPointer } from '../lang/json/parse.js';
 
 /** Members that name a task's verifier. */
-export const VERIFY_KEYS = ['verify', 'verifier', 'verify_module', 'verifier_module', 'eval', 'evaluator', 'grader', 'checker', 'check', 'judge'];
+const VERIFY_KEYS = ['verify', 'verifier', 'verify_module', 'verifier_module', 'eval', 'evaluator', 'grader', 'checker', 'check', 'judge'];
 const MODULE_PATH = /^[^\s:]+\.(py|js|mjs|cjs|ts|mts|cts)(?::{1,2}([A-Za-z_$][\w$]*))?$/;
 
 function isObject(v: unknown): v is Record<string, unknown> {

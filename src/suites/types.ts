@@ -86,7 +86,7 @@ export interface EntryRoute {
   unbound?: string;
 }
 
-export interface VerifierTarget {
+interface VerifierTarget {
   /** Absolute path of the module. */
   file: string;
   /** Function (Python) or export (JS/TS) name; absent: the whole module is the verifier. */

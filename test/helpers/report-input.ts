@@ -7,7 +7,7 @@ import type { ReportInput } from '../../src/report/model.js';
 
 export const ROOT = '/work/suite';
 
-export const META: RuleMeta = {
+const META: RuleMeta = {
   id: 'unbound-name',
   description: 'A name used in a verifier path is never bound on that path.',
   defaultSeverity: 'error',
@@ -23,7 +23,7 @@ export const META: RuleMeta = {
   confirm: { oracle: 'python-call', description: 'Calls the verifier on a witness state and observes the verdict.' },
 };
 
-export const META2: RuleMeta = {
+const META2: RuleMeta = {
   ...META,
   id: 'set-equality-drops-duplicates',
   description: 'Comparing lines as sets ignores multiplicity.',

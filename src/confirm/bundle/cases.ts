@@ -17,9 +17,9 @@ import { ts } from 'ts-morph';
 import type { BundleCase, CaseInput, ScriptedAnswer } from './types.js';
 import type { PreparedBundle } from './load.js';
 
-export const CASE_KINDS = ['valid', 'wrong-but-valid', 'malformed', 'equivalent-valid'] as const;
+const CASE_KINDS = ['valid', 'wrong-but-valid', 'malformed', 'equivalent-valid'] as const;
 
-export function casesFileFor(bundleFile: string): string {
+function casesFileFor(bundleFile: string): string {
   const b = basename(bundleFile).replace(/\.(ts|mts|cts|js|mjs|cjs)$/i, '');
   return join(dirname(bundleFile), `${b}.cases.json`);
 }
@@ -185,7 +185,7 @@ function textFacts(b: PreparedBundle): TextFacts {
 }
 
 /** Generated inputs from the projections (see the file comment). */
-export function generateInputs(b: PreparedBundle): CaseInput[] {
+function generateInputs(b: PreparedBundle): CaseInput[] {
   const model = b.model;
   const files = model?.declaredFiles ?? [];
   const fields = model?.declaredFields ?? [];
@@ -284,9 +284,9 @@ export function inputsFor(b: PreparedBundle): CaseInput[] | { error: string } {
 
 export const EXIT_0: ScriptedAnswer = { outcome: 'executed', exitCode: 0, stdout: '', stderr: '' };
 /** Exit 0 with stdout = stdin: the generated cases' valid answer. */
-export const EXIT_0_ECHO: ScriptedAnswer = { outcome: 'executed', exitCode: 0, stderr: '', echoStdin: true };
-export const EXIT_1: ScriptedAnswer = { outcome: 'executed', exitCode: 1, stdout: '', stderr: 'error: rejected by the tool\n' };
-export const FORCED: ScriptedAnswer[] = (['timeout', 'crash', 'verifierUnavailable', 'sandbox'] as const).map((o) => ({ outcome: o, detail: `forced ${o} (vaudit control case)` }));
+const EXIT_0_ECHO: ScriptedAnswer = { outcome: 'executed', exitCode: 0, stderr: '', echoStdin: true };
+const EXIT_1: ScriptedAnswer = { outcome: 'executed', exitCode: 1, stdout: '', stderr: 'error: rejected by the tool\n' };
+const FORCED: ScriptedAnswer[] = (['timeout', 'crash', 'verifierUnavailable', 'sandbox'] as const).map((o) => ({ outcome: o, detail: `forced ${o} (vaudit control case)` }));
 
 function label(a: ScriptedAnswer): string {
   return a.outcome === 'executed' ? `exit ${a.exitCode}${a.echoStdin ? ' (stdout = stdin)' : ''}` : `forced ${a.outcome}`;

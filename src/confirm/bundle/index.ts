@@ -17,9 +17,8 @@ import { loadOracles } from '../oracles.js';
 
 export type * from './types.js';
 export { prepareBundle } from './load.js';
-export { casesFileFor, generateInputs, inputsFor, readDeclaredCases } from './cases.js';
 export { runBundleCases } from './run.js';
-export { proveBundle, type ProveRow } from './prove.js';
+export { proveBundle } from './prove.js';
 
 
 export interface BundleConfirmOptions {

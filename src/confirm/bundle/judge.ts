@@ -5,7 +5,7 @@ import type { BundleCase, BundleCaseResult, BundleOracleContext, CaseInput, Reco
 
 const HOST_NON_RESULTS = new Set(['timeout', 'crash', 'sandbox', 'verifierUnavailable']);
 
-export function isHostNonResult(r: BundleCaseResult | undefined): boolean {
+function isHostNonResult(r: BundleCaseResult | undefined): boolean {
   return !!r && HOST_NON_RESULTS.has(r.status);
 }
 
@@ -77,7 +77,7 @@ export function runsAt(r: BundleCaseResult, site: string, instrumented: boolean)
   return instrumented ? r.runs.filter((x) => x.site === site) : r.runs;
 }
 
-export function checkOf(b: PreparedBundle, control: Record<string, unknown>): { id: string; index: number } | undefined {
+function checkOf(b: PreparedBundle, control: Record<string, unknown>): { id: string; index: number } | undefined {
   const index = typeof control.checkIndex === 'number' ? control.checkIndex : -1;
   const id = typeof control.checkId === 'string' && control.checkId ? control.checkId : b.model?.checks[index]?.id;
   if (!id) return undefined;

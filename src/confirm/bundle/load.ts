@@ -21,7 +21,7 @@ import { buildBundleModelFromText } from '../../lang/ts/bundle-model.js';
 import type { BundleModel } from '../../lang/ts/types.js';
 
 export type SiteKey = string;
-export const siteKey = (s: { start: number; end: number }): SiteKey => `${s.start}:${s.end}`;
+const siteKey = (s: { start: number; end: number }): SiteKey => `${s.start}:${s.end}`;
 
 export interface PreparedBundle {
   /** Absolute path of the bundle's entry file. */
@@ -90,7 +90,7 @@ function g(name: string): ts.Expression {
 }
 
 /** Transpile one module; instrument the given sites (entry file only). */
-export function transpile(path: string, text: string, sites: ReadonlySet<SiteKey>, found?: Set<SiteKey>): string {
+function transpile(path: string, text: string, sites: ReadonlySet<SiteKey>, found?: Set<SiteKey>): string {
   const before: ts.TransformerFactory<ts.SourceFile> = (context) => (sf) => {
     if (sites.size === 0) return sf;
     const visit = (n: ts.Node): ts.Node => {

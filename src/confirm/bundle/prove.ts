@@ -24,7 +24,7 @@ export interface ProveRow {
   runId: string;
 }
 
-export function describeResult(r: BundleCaseResult | undefined): string {
+function describeResult(r: BundleCaseResult | undefined): string {
   if (!r) return 'no answer';
   if (r.status === 'returned') {
     const v = r.result;

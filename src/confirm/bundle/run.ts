@@ -21,12 +21,12 @@ const MARK = '\u0001vaudit-case ';
 /** Wall-clock share of one case in a batch's bound (a case costs ~1–15 ms in the child). */
 const SHARE_MS = 100;
 
-export const NODE_ARGS = ['--max-old-space-size=256', '--experimental-permission', '--disable-warning=ExperimentalWarning'];
+const NODE_ARGS = ['--max-old-space-size=256', '--experimental-permission', '--disable-warning=ExperimentalWarning'];
 /** Reads only inside the cell (the host puts the cell's path for `{cell}` in environment values). With
  *  `--experimental-permission` on the command line, losing this variable denies every read: loud, not wider. */
-export const NODE_ENV = { NODE_OPTIONS: '--allow-fs-read="{cell}/*"' };
+const NODE_ENV = { NODE_OPTIONS: '--allow-fs-read="{cell}/*"' };
 
-export function harnessPath(): string {
+function harnessPath(): string {
   return join(dirname(fileURLToPath(import.meta.url)), 'harness', 'run-bundle.mjs');
 }
 

@@ -87,7 +87,7 @@ export interface ValueSummary {
   preview?: string;
 }
 
-export interface RetHit {
+interface RetHit {
   site: string;
   value: ValueSummary;
   /** Runs that had completed (executed and delivered) when this return ran. */
@@ -95,7 +95,7 @@ export interface RetHit {
   at: number;
 }
 
-export type CaseStatus = 'returned' | 'threw' | 'deadline' | 'error';
+type CaseStatus = 'returned' | 'threw' | 'deadline' | 'error';
 
 export interface BundleCaseResult {
   id: string;

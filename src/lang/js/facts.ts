@@ -6,6 +6,7 @@
 import type { Node, Program, Identifier } from 'acorn';
 import { jsScopes, type JsBinding, type JsScopes } from './scope.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
 type AnyNode = Node & Record<string, any>;
 
 const CP_MODULES = new Set(['child_process', 'node:child_process']);
@@ -13,13 +14,13 @@ const HTTP_MODULES = new Set(['http', 'https', 'node:http', 'node:https', 'http2
 /** child_process functions that block or wait and accept a `timeout` option; value: index of the options argument when argv is given. */
 const CP_CALLS: Record<string, 'exec' | 'file'> = { exec: 'exec', execSync: 'exec', execFile: 'file', execFileSync: 'file', spawnSync: 'file' };
 
-export interface CalleeModule {
+interface CalleeModule {
   from: string;
   member: string;
 }
 
 /** Which module member a callee names: `execSync` (imported/required), `cp.execSync`, `require('child_process').execSync`. */
-export function calleeModule(callee: AnyNode, sc: JsScopes): CalleeModule | undefined {
+function calleeModule(callee: AnyNode, sc: JsScopes): CalleeModule | undefined {
   if (callee.type === 'Identifier') {
     const b = sc.resolve(callee as Identifier);
     if (b?.module && b.module.imported !== '*' && b.module.imported !== 'default') return { from: b.module.from, member: b.module.imported };
@@ -170,7 +171,7 @@ function timeoutSetOnResult(call: AnyNode, sc: JsScopes): boolean {
 // ------------------------------------------------------------------ set-collapse
 
 /** `new Set(x)` with an argument, directly or through a `const`. Returns the `new Set` node. */
-export function setFromSequence(n: AnyNode | undefined, sc: JsScopes, depth = 0): AnyNode | undefined {
+function setFromSequence(n: AnyNode | undefined, sc: JsScopes, depth = 0): AnyNode | undefined {
   if (!n || depth > 4) return undefined;
   if (n.type === 'NewExpression' && n.callee.type === 'Identifier' && n.callee.name === 'Set' && !sc.resolve(n.callee as Identifier) && n.arguments.length > 0) {
     // `new Set(['a', 'b'])` of literals is a lookup table, not a collapsed sequence of data
@@ -259,4 +260,3 @@ export function everyHasComparison(node: AnyNode, program: Program): SetComparis
   return { kind: 'every-has' };
 }
 
-export { jsScopes };

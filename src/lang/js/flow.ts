@@ -1,6 +1,7 @@
 /** Small control-flow facts over acorn ancestors. */
 import type { Node } from 'acorn';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
 type AnyNode = Node & Record<string, any>;
 
 /** The innermost `try` whose block holds `node` and whose `catch` returns a constant verdict (`false`, `true`, `0`, `{ ... }`). */

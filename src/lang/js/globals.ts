@@ -28,7 +28,7 @@ FileReader Worker SharedWorker ServiceWorker importScripts caches CSS customElem
 parent top opener name status devicePixelRatio innerWidth innerHeight outerWidth outerHeight scrollX scrollY
 KeyboardEvent MouseEvent InputEvent FocusEvent Storage`;
 
-export const JS_GLOBALS: ReadonlySet<string> = new Set(`${ES} ${NODE} ${BROWSER}`.split(/\s+/).filter(Boolean));
+const JS_GLOBALS: ReadonlySet<string> = new Set(`${ES} ${NODE} ${BROWSER}`.split(/\s+/).filter(Boolean));
 
 export function isJsGlobal(name: string): boolean {
   return JS_GLOBALS.has(name);

@@ -26,7 +26,7 @@ interface Scope {
   names: Map<string, JsBinding>;
 }
 
-export interface JsReference {
+interface JsReference {
   id: Identifier;
   binding?: JsBinding;
   /** Operand of `typeof` (never throws). */
@@ -55,6 +55,7 @@ export function jsScopes(program: Program): JsScopes {
   return s;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
 type AnyNode = Node & Record<string, any>;
 
 function requireSpecifier(n: AnyNode | undefined | null): string | undefined {

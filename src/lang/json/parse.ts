@@ -8,7 +8,7 @@
 import { parse as jsoncParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { JsonValueRef } from '../../suites/types.js';
 
-export interface DuplicateMember {
+interface DuplicateMember {
   /** Pointer of the object holding the duplicate. */
   objectPointer: string;
   name: string;
@@ -28,7 +28,7 @@ export interface JsonDocument {
   duplicates: DuplicateMember[];
 }
 
-export interface JsonSyntaxError {
+interface JsonSyntaxError {
   message: string;
   /** UTF-16 offsets of the offending text (end > start when possible). */
   start: number;
@@ -38,7 +38,7 @@ export interface JsonSyntaxError {
 export type JsonParseResult = { ok: true; doc: JsonDocument } | { ok: false; error: JsonSyntaxError };
 
 /** Escape one reference token of a JSON pointer (RFC 6901). */
-export function escapePointerToken(token: string): string {
+function escapePointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -59,11 +59,6 @@ export function splitPointer(pointer: string): string[] {
     .slice(1)
     .split('/')
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
 }
 
 /**

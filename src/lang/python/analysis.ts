@@ -40,7 +40,7 @@ const SUPER_OF: Record<string, string[]> = {
 };
 
 /** Exception names a handler must name (or a superclass of) to catch `exc`. */
-export function catchersOf(exc: string): string[] {
+function catchersOf(exc: string): string[] {
   return SUPER_OF[exc] ?? [exc, 'Exception', 'BaseException'];
 }
 

@@ -76,7 +76,7 @@ export function unorderedIteration(a: PythonAnalysis, expr: PyNode, depth = 0): 
 
 // ---- processes, HTTP, sockets ------------------------------------------------------------
 
-export const SUBPROCESS_BLOCKING = new Set(['subprocess.run', 'subprocess.call', 'subprocess.check_call', 'subprocess.check_output']);
+const SUBPROCESS_BLOCKING = new Set(['subprocess.run', 'subprocess.call', 'subprocess.check_call', 'subprocess.check_output']);
 const REQUESTS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'request']);
 
 /** The call that produced the value of `expr` (following local copies), if any. */

@@ -14,11 +14,11 @@ import { type PyNode, field, fields, named, unparen, firstNamed } from './tree.j
 import { type Scope, type ScopeTable, type BindingKind, isComprehension, resolveScope, withItemValues } from './scopes.js';
 import { type AtomTest, type ValueSet, ANY, caseOf, intersect, isEmptySet, hasattrAtom } from './conditions.js';
 
-export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
+type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
 
 /** What an if-chain over a pure atom established: for each branch that completes, the atom's
  *  values on it and the state at its end (a later test of the atom keeps the consistent branches). */
-export interface FactInfo {
+interface FactInfo {
   atom: string;
   cases: Array<{ desc: ValueSet; end: Map<string, Set<Def>> }>;
 }
@@ -1261,7 +1261,7 @@ function nonEmptyLiteral(n: PyNode): boolean {
   return kids.length > 0 && !kids.some((k) => k.type === 'list_splat');
 }
 
-export function isCatchAll(handler: PyNode, text: string): boolean {
+function isCatchAll(handler: PyNode, text: string): boolean {
   const types = handlerTypes(handler, text);
   return types === null || types.some((t) => CATCH_ALL.has(t));
 }
@@ -1297,7 +1297,7 @@ export function constKind(d: Def, text: string): ConstKind | undefined {
   return literalKind(unparen(d.value), text);
 }
 
-export function literalKind(v: PyNode, text: string): ConstKind | undefined {
+function literalKind(v: PyNode, text: string): ConstKind | undefined {
   switch (v.type) {
     case 'none': return 'none';
     case 'true': case 'false': return 'bool';

@@ -6,13 +6,13 @@
  */
 import { type PyNode, field, named } from './tree.js';
 
-export type ScopeKind = 'module' | 'class' | 'function' | 'lambda' | 'comprehension';
+type ScopeKind = 'module' | 'class' | 'function' | 'lambda' | 'comprehension';
 
 export type BindingKind =
   | 'assign' | 'augassign' | 'annassign' | 'walrus' | 'for' | 'with' | 'except' | 'import'
   | 'def' | 'class' | 'param' | 'del' | 'match' | 'comprehension' | 'star-import';
 
-export interface Binding {
+interface Binding {
   name: string;
   kind: BindingKind;
   /** The identifier that binds (or the statement for a star import). */
@@ -37,7 +37,7 @@ export interface Scope {
   hasStarImport: boolean;
 }
 
-export interface NameRead {
+interface NameRead {
   node: PyNode;
   name: string;
   scope: Scope;
@@ -491,7 +491,7 @@ export function withItemValues(clause: PyNode): PyNode[] {
   return out;
 }
 
-export function isStatement(t: string): boolean {
+function isStatement(t: string): boolean {
   return STATEMENTS.has(t);
 }
 
@@ -508,7 +508,7 @@ export function resolveScope(scope: Scope, name: string): Scope | null {
   return null;
 }
 
-export function rootOf(s: Scope): Scope {
+function rootOf(s: Scope): Scope {
   let r = s;
   while (r.parent) r = r.parent;
   return r;

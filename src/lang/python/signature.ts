@@ -6,7 +6,7 @@
 import type { FunctionInfo, PythonAnalysis } from './types.js';
 import { field, named, type PyNode } from './tree.js';
 
-export interface Param {
+interface Param {
   name: string;
   /** Has a default value. */
   optional: boolean;

@@ -196,11 +196,6 @@ export function comparisonOperators(n: PyNode): string[] {
   return n.children.filter((c) => !c.named).map((c) => c.type);
 }
 
-export function hasToken(n: PyNode, tok: string): boolean {
-  for (const c of n.children) if (!c.named && c.type === tok) return true;
-  return false;
-}
-
 /** Unwrap `(expr)` parentheses. */
 export function unparen(n: PyNode): PyNode {
   let cur = n;
@@ -212,20 +207,10 @@ export function unparen(n: PyNode): PyNode {
   return cur;
 }
 
-export function ancestors(n: PyNode): PyNode[] {
-  const out: PyNode[] = [];
-  for (let p = n.parent; p; p = p.parent) out.push(p);
-  return out;
-}
-
-export function isWithin(n: PyNode, outer: PyNode): boolean {
-  return n.start >= outer.start && n.end <= outer.end;
-}
-
 export function nodeStart(n: NodeLike): number {
   return n.startIndex ?? n.start ?? 0;
 }
-export function nodeEnd(n: NodeLike): number {
+function nodeEnd(n: NodeLike): number {
   return n.endIndex ?? n.end ?? 0;
 }
 

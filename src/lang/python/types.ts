@@ -8,7 +8,7 @@ import type { PyNode, NodeLike } from './tree.js';
 import type { Scope, ScopeTable } from './scopes.js';
 import type { Def, FlowResult } from './flow.js';
 
-export type { PyNode, NodeLike, Scope, ScopeTable, Def, FlowResult };
+export type { PyNode };
 
 export interface FunctionInfo {
   /** `ChimeraXMixin._eval_states`, `error_factory.<locals>.decorator.<locals>.wrapper`. */
@@ -45,7 +45,7 @@ export interface ImportInfo {
   node: PyNode;
 }
 
-export type UnboundKind = 'maybe' | 'unbound' | 'undefined';
+type UnboundKind = 'maybe' | 'unbound' | 'undefined';
 
 export interface UnboundRead {
   node: PyNode;

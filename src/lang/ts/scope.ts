@@ -6,7 +6,7 @@
  */
 import { ts } from 'ts-morph';
 
-export type DeclKind = 'var' | 'let' | 'const' | 'param' | 'function' | 'class' | 'import' | 'catch' | 'enum';
+type DeclKind = 'var' | 'let' | 'const' | 'param' | 'function' | 'class' | 'import' | 'catch' | 'enum';
 
 /** One step from a declaration's root value to a destructured name. */
 export type BindingStep = { prop: string | null } | { index: number } | { rest: true };
@@ -24,7 +24,7 @@ export interface Decl {
   importName?: string;
 }
 
-export interface MemberWrite {
+interface MemberWrite {
   key: string | null;
   keyNode?: ts.Node;
   value: ts.Expression;

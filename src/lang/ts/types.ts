@@ -28,7 +28,7 @@ export interface StaticValue extends Span {
  *   undeclared field…) — what the host records as `authored:derived`;
  * - `unknown`: the analysis could not follow the value (not reported).
  */
-export type OriginKind = 'artifact-leaf' | 'public-input-leaf' | 'json-of-leaf' | 'derived' | 'unknown';
+type OriginKind = 'artifact-leaf' | 'public-input-leaf' | 'json-of-leaf' | 'derived' | 'unknown';
 
 export type DerivedHow =
   | 'literal'

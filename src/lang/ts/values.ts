@@ -10,7 +10,7 @@ import type { Decl, ScopeIndex, BindingStep } from './scope.js';
 import { propertyNameText } from './scope.js';
 import type { DerivedHow, Origin } from './types.js';
 
-export type Root = 'input' | 'artifact' | 'publicInput' | 'runtime';
+type Root = 'input' | 'artifact' | 'publicInput' | 'runtime';
 export type FnLike = ts.FunctionLikeDeclaration;
 /** Bindings of parameters (keyed by ParameterDeclaration) to values. */
 export type Env = ReadonlyMap<ts.Node, Value>;
@@ -26,7 +26,7 @@ export type Value =
   | { t: 'arr'; node: ts.ArrayLiteralExpression; env: Env }
   | { t: 'unknown'; desc: string };
 
-export type ProjValue = Extract<Value, { t: 'proj' }>;
+type ProjValue = Extract<Value, { t: 'proj' }>;
 
 const FS_MODULES = new Set(['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'fs-extra', 'graceful-fs']);
 const FS_READERS = new Set(['readFileSync', 'readFile', 'readdirSync', 'readdir', 'readJson', 'readJsonSync', 'readlinkSync', 'createReadStream']);
@@ -45,7 +45,7 @@ export function short(text: string, max = 60): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-export function describeProj(v: ProjValue): string {
+function describeProj(v: ProjValue): string {
   let s = v.root;
   for (const seg of v.segs) {
     if (seg === null) s += '[…]';
@@ -431,7 +431,7 @@ function classifyProj(v: ProjValue, files: readonly string[], fields: readonly s
 }
 
 /** Joins two branch values: an authored branch wins (it is a path that hands authored bytes), then unknown. */
-export function join(a: Value, b: Value): Value {
+function join(a: Value, b: Value): Value {
   if (a.t === 'derived') return a;
   if (b.t === 'derived') return b;
   if (a.t === 'unknown') return a;

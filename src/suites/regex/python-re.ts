@@ -183,7 +183,7 @@ function checklookbehindgroup(s: State, gid: number, src: Source, back: number):
   }
 }
 
-export function width(seq: PyNode[], state: { groupwidths: Array<[number, number] | null> }): [number, number] {
+function width(seq: PyNode[], state: { groupwidths: Array<[number, number] | null> }): [number, number] {
   let lo = 0;
   let hi = 0;
   const sub = (alt: PyAlt): [number, number] => {
