@@ -13,6 +13,10 @@ type Msg = 'contains' | 'find';
 const STR_METHODS = new Set(['lower', 'upper', 'strip', 'lstrip', 'rstrip', 'casefold', 'replace', 'format', 'join', 'read', 'decode', 'title']);
 /** Key-lambda shapes whose result is a collection, where `in` is membership, not substring. */
 const COLLECTION_KEY = /\.(split|splitlines|keys|values|items)\(|\b(list|set|sorted|tuple|dict|frozenset)\(|^\s*lambda[^:]*:\s*[[{(]/;
+/** A key lambda that ends in a field with a plural name (`dump['toolbars']['keys']`, `['layers']`):
+ *  the state holds a collection there, so `value in key` is membership. Without evidence of a
+ *  string the rule stays silent (it cannot see the state's types). */
+const PLURAL_FIELD_KEY = /\[\s*['"][A-Za-z_]*[a-hj-rtv-z]s['"]\s*\]\s*$/; // not -ss, -is, -us (`status`, `axis`)
 
 interface Operand {
   kind: 'param' | 'strlit' | 'strcall' | 'other';
@@ -53,7 +57,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'In `find` and `pred` lambdas embedded in task JSON, reports `a in b` / `a not in b` where `b` is a string (a `str()`/string-method result, the `key` of a `find` lambda — always a serialized path — or a parameter compared with a string expected `value` and not produced as a list by the `key` lambda), and `.find()`/`.count()` on such strings.',
+        'In `find` and `pred` lambdas embedded in task JSON, reports `a in b` / `a not in b` where `b` is a string (a `str()`/string-method result, the `key` of a `find` lambda — always a serialized path — or a parameter compared with a string expected `value` and not produced as a collection by the `key` lambda — a `.keys()`/`list(...)`/literal result, or a field with a plural name such as `keys` or `layers`), and `.find()`/`.count()` on such strings.',
       why: 'A substring test accepts wrong answers that contain the right one: `value in key` passes `n: 2639750` for `n: 263975`, `_name` matches `_names`. The benchmark then credits an agent that did not do the task.',
       incorrect: [
         {
@@ -114,7 +118,7 @@ export default defineRule<Msg>({
               // pred(key, value): key comes from the key lambda/path, value is the JSON `value`
               const expected = code.entry?.fields.value?.value;
               const keyCode = code.entry?.fields.key?.value;
-              const keyIsCollection = typeof keyCode === 'string' && COLLECTION_KEY.test(keyCode);
+              const keyIsCollection = typeof keyCode === 'string' && (COLLECTION_KEY.test(keyCode) || PLURAL_FIELD_KEY.test(keyCode));
               const containerIsKey = right.name === first;
               const containerIsValue = right.name === second;
               if (containerIsKey && typeof expected === 'string' && !keyIsCollection) stringy = true;
