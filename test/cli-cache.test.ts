@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, ut
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { lintWithCache } from '../src/engine/cache.js';
+import { lintWithCache } from '../src/cli/cache.js';
 import { runCli } from './helpers/run-cli.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'vaudit-cache-'));

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changedSince, withinPaths } from '../src/engine/changed.js';
+import { changedSince, withinPaths } from '../src/cli/changed.js';
 import { runCli } from './helpers/run-cli.js';
 
 const hasGit = spawnSync('git', ['--version']).status === 0;

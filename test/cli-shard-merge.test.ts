@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseShard, shardFindings } from '../src/engine/shard.js';
+import { parseShard, shardFindings } from '../src/cli/shard.js';
 import type { Finding } from '../src/engine/types.js';
 import { range } from './helpers/report-input.js';
 import { runCli } from './helpers/run-cli.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { lint } from '../engine/lint.js';
 import { loadRules } from '../engine/registry.js';
-import { writeAtomic } from '../engine/baseline.js';
+import { writeAtomic } from '../engine/write-atomic.js';
 import { CONFIG_FILE } from '../config/load.js';
 import type { Layer } from '../engine/types.js';
 import type { Suite } from '../suites/types.js';

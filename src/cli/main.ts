@@ -10,7 +10,7 @@ import { runInit } from './init.js';
 import { EXIT_USAGE, UsageError } from './exit-codes.js';
 import { formatNames, registerFormat } from './format.js';
 import { runMerge } from './merge.js';
-import { parseShard, ShardSpecError } from '../engine/shard.js';
+import { parseShard, ShardSpecError } from './shard.js';
 import { formatMarkdown } from '../report/markdown.js';
 import { formatHtml } from '../report/html.js';
 import { VERSION } from './version.js';

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { Confirmation, Finding, Position } from '../engine/types.js';
 import { loadRules } from '../engine/registry.js';
 import { compareFindings } from '../engine/lint.js';
-import { writeAtomic } from '../engine/baseline.js';
+import { writeAtomic } from '../engine/write-atomic.js';
 import type { ReportInput, RunRecordSummary } from '../report/model.js';
 import { JSON_REPORT_VERSION } from '../report/json.js';
 import { render } from './format.js';

@@ -3,10 +3,10 @@
  * counts per file per rule). Only findings beyond the recorded counts fail;
  * entries that no longer match are reported so the baseline can shrink.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Finding } from './types.js';
-import { rel } from './paths.js';
+import { readFileSync } from 'node:fs';
+import { writeAtomic } from '../engine/write-atomic.js';
+import type { Finding } from '../engine/types.js';
+import { rel } from '../engine/paths.js';
 
 export interface BaselineFile {
   version: 1;
@@ -30,18 +30,6 @@ export function buildBaseline(findings: readonly Finding[], root: string): Basel
 /** Write atomically (temp file + rename in the same folder). */
 export function writeBaseline(file: string, baseline: BaselineFile): void {
   writeAtomic(file, JSON.stringify(baseline, null, 2) + '\n');
-}
-
-export function writeAtomic(file: string, content: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, content);
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
 }
 
 export function readBaseline(file: string): BaselineFile {
