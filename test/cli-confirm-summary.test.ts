@@ -15,15 +15,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('a non-result shows its reason under the finding and among the top reasons of the summary; progress goes to stderr', { timeout: 180_000 }, () => {
   const root = path.join(dir, 'unavailable');
   mkdirSync(root);
-  // the checked function needs a module the host Python does not have: verifierUnavailable, never a verdict
+  // the path under test calls into a module the host Python does not have (before the flagged
+  // call): verifierUnavailable, never a verdict
   writeFileSync(path.join(root, 'verifier.py'), [
     'import subprocess',
     'import vaudit_test_module_not_installed as parser',
     '',
     '',
     'def check(path):',
-    '    r = subprocess.run(["lake", "build"], cwd=path, capture_output=True)',
-    '    return parser.ok(r.stdout)',
+    '    args = parser.build_args(path)',
+    '    r = subprocess.run(["lake", "build", *args], cwd=path, capture_output=True)',
+    '    return r.returncode == 0',
     '',
   ].join('\n'));
   const r = runCli(['check', '--confirm', '.'], { cwd: root, env: { VAUDIT_PROGRESS_MS: '0' } });

@@ -24,14 +24,14 @@ const oracle: Oracle = {
   async plan(ctx) {
     const t = await pythonTarget(ctx);
     if (!('slice' in t)) return t;
-    const { tools, port } = stubTargets(t, ctx.control);
+    const { tools, port, wrapperStubs } = stubTargets(t, ctx.control);
     const flagged = functionSource(t).split('\n')[t.line - t.slice.info.startLine] ?? '';
     if (/\.connect\(|\bcreate_connection\(/.test(flagged) && !/\b(?:recv|read|makefile)\b/.test(flagged))
       return { status: 'unsupported', detail: 'a TCP connect without a timeout stalls only on a peer that drops the handshake, which a local control case cannot simulate' };
     const own = num(ctx.control.ownTimeoutSeconds);
     const bound = own !== undefined ? Math.min(10_000, own * 1000 + 1000) : ctx.timeoutMs;
     const interactive = ctx.control.callKind === 'interactive';
-    const stubTools = Object.fromEntries(tools.map((n) => [n, interactive ? PROMPT : STALL]));
+    const stubTools = { ...wrapperStubs, ...Object.fromEntries(tools.map((n) => [n, interactive ? PROMPT : STALL])) };
     // Each witness may wait the whole bound: few of them, the most typical first.
     const ws = defaultWitnesses(t, ctx).slice(0, 2);
     const cases = ws.map((w, i) =>

@@ -32,11 +32,11 @@ const oracle: Oracle = {
     const searched = ctx.control.stream === 'stderr' ? 'stderr' : 'stdout';
     const other = searched === 'stdout' ? 'stderr' : 'stdout';
     const code = num(ctx.control.exitCode) ?? 0;
-    const { tools } = stubTargets(t, ctx.control);
+    const { tools, wrapperStubs } = stubTargets(t, ctx.control);
     if (!tools.length) return { status: 'unsupported', detail: 'stream-blind: no tool found to stub (give control.tool)' };
     const message = `warning: ${needle}`;
     const w0 = defaultWitnesses(t, ctx)[0] ?? { args: [] };
-    const on = (s: 'stdout' | 'stderr') => Object.fromEntries(tools.map((n) => [n, stub(message, s, code)]));
+    const on = (s: 'stdout' | 'stderr') => ({ ...wrapperStubs, ...Object.fromEntries(tools.map((n) => [n, stub(message, s, code)])) });
     const cases = [
       callCase(t, 'baseline', { ...w0, stubTools: on(searched) }, ctx),
       callCase(t, 'other', { ...w0, stubTools: on(other) }, ctx),

@@ -48,6 +48,8 @@ interface JsonReport {
     suppressed: number;
     durationMs: number;
     pythonParser?: 'native' | 'wasm';
+    scope?: ReportInput['stats']['scope'];
+    suites?: ReportInput['stats']['suites'];
     baseline?: ReportInput['baseline'];
   };
   findings: JsonFinding[];
@@ -159,6 +161,9 @@ export async function runMerge(files: string[], o: MergeOptions, io: MergeIO): P
       bundles: sum('bundles'),
       durationMs: sharded.length ? Math.max(...reports.map((r) => r.summary.durationMs)) : reports.reduce((n, r) => n + r.summary.durationMs, 0),
       ...(s0.pythonParser ? { pythonParser: s0.pythonParser } : {}),
+      // one static pass: its scope and suites (separate runs have their own, so none is claimed)
+      ...(sharded.length && s0.scope ? { scope: s0.scope } : {}),
+      ...(sharded.length && s0.suites ? { suites: s0.suites } : {}),
     },
     rules: await loadRules(),
     suppressedCount: sum('suppressed'),

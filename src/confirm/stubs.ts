@@ -30,11 +30,20 @@ function stringItems(list: string): string[] {
   return out;
 }
 
-/** The program an argv runs: wrapper commands and their options skipped. */
-function programOf(argv: string[]): string | undefined {
+/** Wrappers a control case may replace by a stub that runs the wrapped command as given (its own
+ *  options dropped): they change buffering, priority or the session, never whether the run ends.
+ *  `timeout` bounds the run and `sudo` changes who runs it: those are never stubbed. */
+const PASSTHROUGH_WRAPPERS = new Set(['stdbuf', 'env', 'nice', 'nohup', 'ionice', 'setsid', 'unbuffer']);
+/** A stub for a pass-through wrapper: drop its options (and `NAME=value` settings), run the rest. */
+export const PASSTHROUGH = '#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -*|*=*) shift;; *) break;; esac; done\nexec "$@"\n';
+
+/** The program an argv runs: wrapper commands and their options skipped (each wrapper seen is
+ *  added to `wrappers`). */
+function programOf(argv: string[], wrappers?: Set<string>): string | undefined {
   let i = 0;
   while (i < argv.length && WRAPPERS.has(argv[i]!.split('/').pop()!)) {
     const w = argv[i]!.split('/').pop()!;
+    wrappers?.add(w);
     i++;
     while (i < argv.length && (argv[i]!.startsWith('-') || /=/.test(argv[i]!) || (w === 'timeout' && /^\d/.test(argv[i]!)))) i++;
   }
@@ -45,7 +54,7 @@ function programOf(argv: string[]): string | undefined {
  *  absolute path stays absolute), a shell string's first word, and, for a local helper that
  *  forwards its `*args` to the call (`def sub_check(*args): run(args, …)`), the first string of
  *  each call of that helper. */
-function toolsFromCalls(code: string): string[] {
+function toolsFromCalls(code: string, wrappers?: Set<string>): string[] {
   const out: string[] = [];
   const add = (t: string | undefined) => void (t && !out.includes(t) && out.length < 6 && out.push(t));
   const re = /\b(?:run|call|check_call|check_output|Popen|create_subprocess_exec|create_subprocess_shell|getoutput|getstatusoutput)\(\s*/g;
@@ -54,9 +63,9 @@ function toolsFromCalls(code: string): string[] {
     const rest = code.slice(m.index + m[0].length);
     if (rest.startsWith('[')) {
       const end = rest.indexOf(']');
-      add(programOf(stringItems(rest.slice(1, end < 0 ? undefined : end))));
+      add(programOf(stringItems(rest.slice(1, end < 0 ? undefined : end)), wrappers));
     } else if (/^[rbuf]?['"]/.test(rest)) {
-      add(programOf(stringItems(rest.split('\n')[0]!)[0]?.trim().split(/\s+/) ?? []));
+      add(programOf(stringItems(rest.split('\n')[0]!)[0]?.trim().split(/\s+/) ?? [], wrappers));
     } else {
       const name = /^\*?(\w+)/.exec(rest)?.[1];
       if (!name) continue;
@@ -65,7 +74,7 @@ function toolsFromCalls(code: string): string[] {
       const helper = [...before.matchAll(new RegExp(String.raw`def\s+(\w+)\s*\([^)]*\*${name}\b[^)]*\)`, 'g'))].pop()?.[1];
       if (helper) {
         for (const c of code.matchAll(new RegExp(String.raw`\b${helper}\(\s*([rbuf]?(['"])(?:(?!\2).)*\2(?:\s*,\s*[rbuf]?(['"])(?:(?!\3).)*\3)*)`, 'g')))
-          add(programOf(stringItems(c[1]!)));
+          add(programOf(stringItems(c[1]!), wrappers));
       }
     }
   }
@@ -86,15 +95,18 @@ function localPort(code: string): number | undefined {
   return m ? Number(m[1] ?? 80) : undefined;
 }
 
-/** The tools and the local port a control case must stub for this function. */
-export function stubTargets(t: Target, control: Record<string, unknown>): { tools: string[]; port?: number } {
+/** The tools and the local port a control case must stub for this function, and the stubs of the
+ *  pass-through wrappers its calls go through (`stdbuf -oL lake build`: a `stdbuf` that runs `lake`). */
+export function stubTargets(t: Target, control: Record<string, unknown>): { tools: string[]; port?: number; wrapperStubs: Record<string, string> } {
   const code = functionSource(t);
   const usages = t.params.map((p) => paramUsage(code, p));
   const given = str(control.tool);
-  const fromCalls = toolsFromCalls(code);
+  const seen = new Set<string>();
+  const fromCalls = toolsFromCalls(code, seen);
+  const wrapperStubs = Object.fromEntries([...seen].filter((w) => PASSTHROUGH_WRAPPERS.has(w)).map((w) => [w, PASSTHROUGH]));
   const tools = given && !WRAPPERS.has(given.split('/').pop()!) ? [given] : fromCalls.length ? fromCalls : toolNames(code);
   if (usages.includes('argv') || usages.includes('argvString')) tools.push(WITNESS_TOOL);
   const connectPort = /\b(?:connect|create_connection)\(\s*\(\s*[^,()]+,\s*(\d+)\s*\)/.exec(code)?.[1];
   const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? localPort(code) ?? (connectPort ? Number(connectPort) : undefined);
-  return { tools: [...new Set(tools)], port };
+  return { tools: [...new Set(tools)], port, wrapperStubs };
 }

@@ -457,8 +457,8 @@ def install_guard(case):
         port = addr[1] if isinstance(addr, tuple) and len(addr) > 1 else None
         if isinstance(host, bytes):
             host = host.decode("latin-1")
-        if isinstance(host, str) and host in LOOPBACK and port in ports:
-            return
+        if isinstance(host, str) and host in LOOPBACK and (port in ports or port in PORTS):
+            return  # the case's own endpoints: fixed ports from the spec, and ports allocated for it
         if isinstance(host, str) and host in LOOPBACK:
             # as under bubblewrap's empty network: nothing of this case listens there
             raise ConnectionRefusedError(111, "Connection refused (vaudit control-case guard: no endpoint of this case on port %s)" % (port,))
@@ -512,7 +512,15 @@ def install_guard(case):
         elif event in ("socket.connect", "socket.connect_ex", "socket.sendto", "socket.sendmsg"):
             check_addr(args[1] if len(args) > 1 else None, "a network connection")
         elif event == "socket.bind":
-            refuse("listening on a socket")
+            # Binding an ephemeral loopback port is how libraries probe the stack (urllib3 binds
+            # ("::1", 0) at import to learn whether IPv6 works); a fixed or outside address is refused.
+            addr = args[1] if len(args) > 1 else None
+            host = addr[0] if isinstance(addr, tuple) and addr else None
+            port = addr[1] if isinstance(addr, tuple) and len(addr) > 1 else None
+            if isinstance(host, bytes):
+                host = host.decode("latin-1")
+            if not (isinstance(host, str) and host in ("127.0.0.1", "::1", "localhost") and port == 0):
+                refuse("listening on a socket")
         elif event in ("socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyname_ex", "socket.gethostbyaddr", "socket.getnameinfo"):
             host = args[0] if args else None
             if isinstance(host, tuple):
