@@ -35,7 +35,7 @@ function stringItems(list: string): string[] {
  *  `timeout` bounds the run and `sudo` changes who runs it: those are never stubbed. */
 const PASSTHROUGH_WRAPPERS = new Set(['stdbuf', 'env', 'nice', 'nohup', 'ionice', 'setsid', 'unbuffer']);
 /** A stub for a pass-through wrapper: drop its options (and `NAME=value` settings), run the rest. */
-export const PASSTHROUGH = '#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -*|*=*) shift;; *) break;; esac; done\nexec "$@"\n';
+const PASSTHROUGH = '#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -*|*=*) shift;; *) break;; esac; done\nexec "$@"\n';
 
 /** The program an argv runs: wrapper commands and their options skipped (each wrapper seen is
  *  added to `wrappers`). */
