@@ -11,6 +11,7 @@
  * template literal or block comment, never after a line continuation.
  */
 import type { JsonValueRef } from '../suites/types.js';
+import { isObject } from '../lang/json/parse.js';
 
 export interface OffsetEdit {
   start: number;
@@ -174,10 +175,6 @@ const IGNORE_TOKEN = '~1~1vaudit-ignore';
 function parentPointer(p: string): string | undefined {
   if (p === '') return undefined;
   return p.slice(0, p.lastIndexOf('/'));
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The pointer of the deepest object that contains `pointer` (itself when it names an object). */

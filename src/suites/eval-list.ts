@@ -11,15 +11,11 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from './adapter.js';
 import type { Suite, Task, VerifierEntry } from './types.js';
-import { joinPointer } from '../lang/json/parse.js';
+import { isObject, joinPointer } from '../lang/json/parse.js';
 
 const LIST_KEYS = ['evals', 'evaluations', 'eval_modules', 'evalModules', 'checks', 'tasks'];
 const EXTS = ['.ts', '.mts', '.js', '.mjs', '.cjs'];
 const NAME = /^[\w./-]+$/;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function nameOf(item: unknown): string | undefined {
   if (typeof item === 'string') return NAME.test(item) ? item : undefined;

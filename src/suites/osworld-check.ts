@@ -6,7 +6,7 @@
 import type { Task, VerifierEntry, JsonValueRef } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
 import { callProblems, signatureOf, type Signature } from '../lang/python/signature.js';
-import { joinPointer } from '../lang/json/parse.js';
+import { isObject, joinPointer } from '../lang/json/parse.js';
 import { isCommentMember } from './families.js';
 import { field, named, walk, type PyNode } from '../lang/python/tree.js';
 
@@ -27,10 +27,6 @@ export interface EvaluatorProblem {
   at: { start: number; end: number };
   pointer: string;
   data: Record<string, string | number>;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Python truthiness of a JSON value. */

@@ -24,7 +24,7 @@
  */
 import * as path from 'node:path';
 import type { JsonDocument } from '../lang/json/parse.js';
-import { joinPointer } from '../lang/json/parse.js';
+import { isObject, joinPointer } from '../lang/json/parse.js';
 import type { SourceFile } from '../engine/project.js';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from './adapter.js';
 import type { EntryRoute, JsonValueRef, Suite, Task, VerifierEntry } from './types.js';
@@ -33,10 +33,6 @@ import { field, named, walk } from '../lang/python/tree.js';
 import { membersOf } from './reference.js';
 
 export const OSWORLD_ADAPTER_ID = 'osworld';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Template and index files that share the task shape but are not tasks (`template.json`, `*_template.json`). */
 function isTemplateFile(file: SourceFile): boolean {

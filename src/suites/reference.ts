@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { JsonDocument } from '../lang/json/parse.js';
-import { joinPointer } from '../lang/json/parse.js';
+import { isObject, joinPointer } from '../lang/json/parse.js';
 import { embeddedOffsetMapper } from '../lang/json/strings.js';
 import type { SourceFile } from '../engine/project.js';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from './adapter.js';
@@ -16,10 +16,6 @@ import { FAMILIES, LAMBDA_FIELDS, REGEX_FIELDS, VALUE_LAMBDA_KINDS, isCommentMem
 const FAMILY_SET = new Set(FAMILIES);
 /** Entry members that hold expected data, never code (a `{"find": …}` inside `value` is data). */
 const DATA_FIELDS = new Set(['value', 'args', 'text', 'expected']);
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The suite root of a task file: the parent of its nearest `tasks` folder, else the project root. */
 export function suiteRootOf(filePath: string, projectRoot: string): string {

@@ -12,15 +12,11 @@ import * as path from 'node:path';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from './adapter.js';
 import type { Suite, Task, VerifierEntry } from './types.js';
 import { suiteRootOf } from './reference.js';
-import { joinPointer } from '../lang/json/parse.js';
+import { isObject, joinPointer } from '../lang/json/parse.js';
 
 /** Members that name a task's verifier. */
 const VERIFY_KEYS = ['verify', 'verifier', 'verify_module', 'verifier_module', 'eval', 'evaluator', 'grader', 'checker', 'check', 'judge'];
 const MODULE_PATH = /^[^\s:]+\.(py|js|mjs|cjs|ts|mts|cts)(?::{1,2}([A-Za-z_$][\w$]*))?$/;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The module path and export a member value names, if it names one. */
 function named(v: unknown): { module: string; export?: string } | undefined {

@@ -48,6 +48,11 @@ export function pointerWithin(p: string | undefined, prefix: string): boolean {
   return prefix === '' || p === prefix || p.startsWith(prefix + '/');
 }
 
+/** A JSON object (not an array, not null): the shape task files and their entries have. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 export function joinPointer(base: string, token: string | number): string {
   return `${base}/${typeof token === 'number' ? token : escapePointerToken(token)}`;
 }
