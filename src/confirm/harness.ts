@@ -101,6 +101,8 @@ export interface CaseResult {
   raw?: unknown;
   /** Module doubles the case loaded (third-party modules this Python lacks). */
   doubles?: string[];
+  /** Of those, the ones served as vaudit's functional doubles (harness/vaudit_doubles). */
+  functionalDoubles?: string[];
   /** What a case reported `unavailable` touched. */
   missing?: { module: string; uses: string; file?: string | null; line?: number | null };
   /** Names of stub tools the case invoked, in order. */
@@ -269,8 +271,9 @@ async function runBatch(
       }
     },
   });
-  opts.onRun?.(res.record);
   const runId = res.record.runId;
+  noteDoubles(res.record, answered);
+  opts.onRun?.(res.record);
   for (const a of answered) {
     // A case whose code the guard stopped is a non-result: nothing it did is evidence.
     const clean = a.status === 'sandbox' ? { id: a.id, status: a.status, detail: a.detail, events: [], lines: {} } : { ...a, events: a.events ?? [], lines: a.lines ?? {} };
@@ -304,6 +307,20 @@ async function runBatch(
     return [];
   }
   return missing.slice(1);
+}
+
+/** Say in the run record which module doubles its cases were served, and to which cases. */
+function noteDoubles(record: RunRecord, answered: CaseResult[]): void {
+  const by = new Map<string, { module: string; kind: 'functional' | 'import-time'; cases: string[] }>();
+  for (const a of answered) {
+    for (const m of a.doubles ?? []) {
+      const kind = a.functionalDoubles?.includes(m) ? 'functional' : 'import-time';
+      const key = `${kind}:${m}`;
+      if (!by.has(key)) by.set(key, { module: m, kind, cases: [] });
+      by.get(key)!.cases.push(a.id);
+    }
+  }
+  if (by.size) record.moduleDoubles = [...by.values()].sort((x, y) => x.kind.localeCompare(y.kind) || x.module.localeCompare(y.module));
 }
 
 /** The folder bound privately for a fixture at an absolute path: its first two components

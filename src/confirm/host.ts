@@ -141,6 +141,10 @@ export interface RunRecord {
   sweptProcesses: number;
   /** Absolute folders bound privately for the run (file fixtures), when any. */
   mounts?: string[];
+  /** Third-party modules this Python lacks that the run's cases were served instead (control cases):
+   *  `functional` = vaudit's working double of the library (src/confirm/harness/vaudit_doubles),
+   *  `import-time` = a stand-in that only lets the module load; with the cases that loaded each. */
+  moduleDoubles?: Array<{ module: string; kind: 'functional' | 'import-time'; cases: string[] }>;
   startedAt: string;
   detail?: string;
   /** What the user can do about a `sandbox` outcome (install bubblewrap, or choose process isolation). */

@@ -100,11 +100,19 @@ export async function confirmFindings(findings: Finding[], project: Project | un
       if (r) view.set(c.id, { ...r, id: c.id });
     }
     try {
-      finding.confirmation = plan.judge(view);
+      finding.confirmation = withDoubles(plan.judge(view), view);
     } catch (e) {
       finding.confirmation = { status: 'crash', detail: `oracle judgement failed: ${(e as Error).message}` };
     }
   }
   if (progress && all.length) progress('\r\x1b[K');
   return { runs: host.records };
+}
+
+/** A result reached through vaudit's functional doubles of libraries this Python lacks says so. */
+function withDoubles(c: Confirmation, view: Map<string, CaseResult>): Confirmation {
+  const functional = [...new Set([...view.values()].flatMap((r) => r.functionalDoubles ?? []))].sort();
+  if (!functional.length || c.status === 'verifierUnavailable') return c;
+  const note = `ran with vaudit's functional double of ${functional.join(' and ')} (not installed in this Python; the run record lists them under moduleDoubles)`;
+  return { ...c, detail: c.detail ? `${c.detail}; ${note}` : note };
 }

@@ -6,6 +6,11 @@
   iteration…) the case stops with `MissingModule` and is reported `unavailable`, naming the module,
   what was touched and where. Imports made by libraries are never doubled (only the names the
   verifier wrote are served, and only when the real import fails).
+- functional doubles (`vaudit_doubles/<name>.py`: flask, requests) for such a module when vaudit
+  ships one: a small, working re-implementation of the API surface verifier code uses, grounded in
+  the real library's behaviour (each file says what it covers). The case then runs through it; the
+  answer names it (`functionalDoubles`). Touching a name the double does not define stops the case
+  as `unavailable`, naming it. The real module, when installed, is always used instead.
 - file fixtures at absolute paths (`files`, `dirs`): written fresh for each case under the folders
   the host bound privately for this run (bubblewrap); the harness refuses them elsewhere.
 - routes driven through their web app (`route`): the Flask object that registered the view, the
@@ -121,24 +126,64 @@ class DoubleModule(types.ModuleType):
         return Missing(root, "%s.%s" % (self.__name__, name))
 
 
+FUNCTIONAL = os.path.join(HARNESS, "vaudit_doubles")
+
+
+def functional_double(root):
+    """The file of vaudit's functional double of the top-level module `root`, if there is one."""
+    p = os.path.join(FUNCTIONAL, root + ".py")
+    return p if root.isidentifier() and os.path.isfile(p) else None
+
+
+def missing_in_double(root, what):
+    """What a functional double raises when the path under test uses something it does not provide."""
+    return _missing(root, "%s, which vaudit's functional double of %s does not provide" % (what, root))
+
+
+def double_attr(root, name):
+    """Module `__getattr__` of a functional double: a name it does not define."""
+    if name.startswith("__") and name.endswith("__"):
+        raise AttributeError(name)
+    if PHASE["call"]:
+        raise missing_in_double(root, "%s.%s" % (root, name))
+    return Missing(root, "%s.%s" % (root, name))
+
+
 class DoubleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Consulted after every real finder: serves only the named top-level modules (and their
-    submodules) that no real finder could find."""
+    submodules) that no real finder could find: vaudit's functional double when it ships one,
+    else an import-time double."""
 
     def __init__(self, names):
         self.names = set(names or [])
         self.served = []
+        self.functional = []
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname.split(".")[0] not in self.names:
+        root = fullname.split(".")[0]
+        if root not in self.names:
             return None
-        if PHASE["call"]:
+        fpath = functional_double(root)
+        if PHASE["call"] and fpath is None:
             return None  # an import while the function runs: the real ModuleNotFoundError
-        if fullname.split(".")[0] not in self.served:
-            self.served.append(fullname.split(".")[0])
+        if root not in self.served:
+            self.served.append(root)
+        if fpath is not None:
+            if root not in self.functional:
+                self.functional.append(root)
+            if fullname == root:
+                return importlib.util.spec_from_file_location(fullname, fpath, submodule_search_locations=[])
+            return importlib.util.spec_from_loader(fullname, self)  # a submodule the double defines
         return importlib.util.spec_from_loader(fullname, self, is_package=True)
 
     def create_module(self, spec):
+        root, _, rest = spec.name.partition(".")
+        if functional_double(root) is not None:
+            parent = sys.modules.get(spec.name.rsplit(".", 1)[0])
+            sub = (getattr(parent, "SUBMODULES", None) or {}).get(spec.name.rsplit(".", 1)[1]) if parent is not None else None
+            if sub is None:
+                raise ModuleNotFoundError("No module named %r (vaudit's functional double of %s does not provide it)" % (spec.name, root), name=spec.name)
+            return sub
         m = DoubleModule(spec.name)
         m.__path__ = []
         m.__file__ = "<module double %s>" % spec.name

@@ -872,6 +872,8 @@ def run_case(case):
             touched.module, sys.executable, touched.what, " at %s:%s" % (os.path.basename(touched.file), touched.line) if touched.file else "")
     if doubles is not None and doubles.served:
         out["doubles"] = doubles.served
+        if doubles.functional:
+            out["functionalDoubles"] = doubles.functional
     # A third-party import the host Python lacks, met while the function ran (even if a decorator
     # swallowed it), leaves the verdict meaningless: the case is unavailable, not a result.
     for ev in events[call_events_from:]:
