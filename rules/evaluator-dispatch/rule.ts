@@ -5,14 +5,14 @@
  * metric does not accept or never reads, required parameters the call does not fill.
  */
 import { defineRule } from '../../src/engine/rule.js';
-import { entryProblems, evaluatorProblems, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
+import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
 import { osworldTaskFiles } from '../../src/suites/examples.js';
 import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
 
 export default defineRule<EvaluatorProblemKind>({
   meta: {
     id: 'evaluator-dispatch',
-    description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters).',
+    description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters); config/postconfig steps the set-up controller cannot run.',
     defaultSeverity: 'error',
     layers: ['suite'],
     languages: ['json'],
@@ -26,12 +26,37 @@ export default defineRule<EvaluatorProblemKind>({
       unexpectedOption: 'Option "{{option}}" is not a parameter of `{{metric}}` ({{params}}) and it takes no `**kwargs`: the call `metric(..., **options)` raises TypeError, so the task is never graded. Remove the option or rename it to a parameter the metric takes.',
       unreadOption: 'Option "{{option}}" reaches `{{metric}}` through `**{{kwargs}}`, which only reads {{read}}: the option is silently ignored, so the check the task author asked for does not happen. Rename it to an option the metric reads, or remove it.',
       missingArgument: '`{{metric}}` requires "{{param}}", but the dispatcher calls `{{call}}` and no option gives it: the call raises TypeError, so the task is never graded. Add "{{param}}" to "options", or give the metric an expected state if that is what it means.',
+      unknownStep: {
+        what: 'The {{where}} step type "{{name}}" has no set-up function: {{reason}}.',
+        why: 'The set-up controller asserts that it finds the function, so the task crashes {{when}} and every agent scores nothing.',
+        fix: 'Use a step type the controller implements, or add its set-up function.',
+      },
+      stepShape: {
+        what: 'This {{where}} step cannot be dispatched: {{detail}}.',
+        why: 'The set-up controller raises before the step runs, so the task crashes {{when}} and every agent scores nothing.',
+        fix: 'Write the step as {"type": …, "parameters": {…}}.',
+      },
+      unexpectedStepParam: {
+        what: 'Parameter "{{param}}" of this {{where}} step is not a parameter of `{{fn}}` ({{params}}), which takes no `**kwargs`.',
+        why: 'The controller calls the set-up function with the parameters as keywords, so the call raises TypeError and the task crashes {{when}}.',
+        fix: 'Remove the parameter or rename it to one the set-up function takes.',
+      },
+      missingStepParam: {
+        what: '`{{fn}}` requires "{{param}}", but the parameters of this {{where}} step do not give it.',
+        why: 'The controller calls the set-up function with the parameters as keywords, so the call raises TypeError and the task crashes {{when}}.',
+        fix: 'Add "{{param}}" to "parameters".',
+      },
+      unreadStepParam: {
+        what: 'Parameter "{{param}}" of this {{where}} step reaches `{{fn}}` through `**{{kwargs}}`, which only reads {{read}}.',
+        why: 'The parameter is silently ignored: the set-up function runs with its own default (or without it), so the value written here has no effect, and a task that relies on it starts (or is graded) from another state than its author set.',
+        fix: '{{suggest}}',
+      },
       tooManyPositional: '`{{metric}}` takes {{accepts}} positional argument(s), but this entry gives it an expected state, so the dispatcher calls `metric(result_state, expected_state, ...)` and raises TypeError. Remove "expected" (or set it to null) or use a metric that compares with an expected state.',
     },
     docs: {
       whatItDoes:
-        'For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result.',
-      why: 'The dispatcher looks every name up with `getattr` and calls the metric with the options as keywords: a typo in a name, a misaligned list or a wrong option makes the task crash before grading (it scores 0 for every agent) or, for an option that `**kwargs` swallows, silently grades without the check the author asked for.',
+        'For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result. The `config` steps and the evaluator\'s `postconfig` steps are checked the way the set-up controller runs them (learned from its dispatch method: `getattr(self, "_{:}_setup".format(step["type"]))(**step["parameters"])`, else the `<type>_setup` function of the configs package called with the controller): a step without `type`/`parameters`, a type with no set-up function, parameters the function does not accept, required ones missing, and parameters its `**kwargs` never reads.',
+      why: 'The dispatcher looks every name up with `getattr` and calls the metric with the options as keywords: a typo in a name, a misaligned list or a wrong option makes the task crash before grading (it scores 0 for every agent) or, for an option that `**kwargs` swallows, silently grades without the check the author asked for. Set-up steps are dispatched the same way: a bad step crashes the task before the agent starts (or before grading), and a swallowed parameter silently changes the starting state.',
       incorrect: [
         { files: osworldTaskFiles({ func: 'compare_tabel', result: { type: 'vm_file', path: '/home/user/out.csv' }, expected: { type: 'local_file', path: 'gold.csv' }, '//vaudit-expect': 'evaluator-dispatch' }) },
         {
@@ -50,6 +75,8 @@ export default defineRule<EvaluatorProblemKind>({
         task(task, c) {
           if (task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
           for (const p of evaluatorProblems(task)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer });
+          for (const p of setupProblems(task, ctx.project.python))
+            c.report({ messageId: p.kind, data: { ...p.data, when: p.data.where === 'config' ? 'before the agent starts' : 'before grading' }, at: p.at, pointer: p.pointer });
         },
         entry(entry, c) {
           if (entry.task.suite.adapter !== OSWORLD_ADAPTER_ID) return;

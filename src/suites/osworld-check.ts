@@ -4,6 +4,7 @@
  * whether the metric call `metric(result_state[, expected_state], **options)` binds.
  */
 import type { Task, VerifierEntry, JsonValueRef } from './types.js';
+import { setupDispatch } from './osworld.js';
 import type { PythonProject } from '../lang/python/types.js';
 import { callProblems, signatureOf, type Signature } from '../lang/python/signature.js';
 import { isObject, joinPointer } from '../lang/json/parse.js';
@@ -20,7 +21,12 @@ export type EvaluatorProblemKind =
   | 'unexpectedOption'
   | 'unreadOption'
   | 'missingArgument'
-  | 'tooManyPositional';
+  | 'tooManyPositional'
+  | 'unknownStep'
+  | 'stepShape'
+  | 'unexpectedStepParam'
+  | 'missingStepParam'
+  | 'unreadStepParam';
 
 export interface EvaluatorProblem {
   kind: EvaluatorProblemKind;
@@ -154,6 +160,89 @@ export function entryProblems(entry: VerifierEntry, python: PythonProject): Eval
     }
   }
   return out;
+}
+
+/**
+ * Problems of the `config` / `evaluator.postconfig` steps, as the set-up controller runs them
+ * (`setupDispatch`): a step without the keys the dispatcher subscripts, a type with no set-up
+ * function, parameters the function does not accept, required ones missing, or ones its `**kwargs`
+ * never reads.
+ */
+export function setupProblems(task: Task, python: PythonProject): EvaluatorProblem[] {
+  const d = setupDispatch(python);
+  if (!d) return [];
+  const out: EvaluatorProblem[] = [];
+  const at = (r: JsonValueRef) => ({ start: r.start, end: r.end });
+  const routes = new Map((task.initializerRoutes ?? []).map((r) => [r.ref.pointer.replace(/\/type$/, ''), r]));
+  for (const step of task.initializers) {
+    const where = step.pointer.startsWith('/evaluator/') ? 'postconfig' : 'config';
+    const v = step.value;
+    const shape = (detail: string, r: JsonValueRef = step) => out.push({ kind: 'stepShape', at: at(r), pointer: r.pointer, data: { where, detail } });
+    if (!isObject(v)) {
+      shape(`the step is ${kindOf(v)}, not an object with "${d.typeKey ?? 'type'}"${d.paramsKey ? ` and "${d.paramsKey}"` : ''}`);
+      continue;
+    }
+    if (d.typeKey && !(d.typeKey in v)) shape(`the step has no "${d.typeKey}", which the dispatcher reads as \`cfg["${d.typeKey}"]\``);
+    if (d.paramsKey && !(d.paramsKey in v)) shape(`the step has no "${d.paramsKey}", which the dispatcher reads as \`cfg["${d.paramsKey}"]\``);
+    const route = routes.get(step.pointer);
+    if (!route) continue;
+    if (route.unbound) {
+      out.push({ kind: 'unknownStep', at: at(route.ref), pointer: route.ref.pointer, data: { where, name: route.name, reason: route.unbound } });
+      continue;
+    }
+    const b = route.binding;
+    if (!b || !d.paramsKey || !(d.paramsKey in v)) continue;
+    const paramsRef = task.values.get(joinPointer(step.pointer, d.paramsKey));
+    if (!paramsRef) continue;
+    const params = v[d.paramsKey];
+    if (!isObject(params)) {
+      shape(`"${d.paramsKey}" is ${kindOf(params)}, but the dispatcher passes it as \`**${d.paramsKey}\``, paramsRef);
+      continue;
+    }
+    const isMethod = b.file === d.file && b.qualname.startsWith(`${d.className}.`);
+    const positional = isMethod ? (d.method.positional === undefined ? undefined : d.method.positional + 1) : d.fallback?.positional;
+    if (positional === undefined) continue;
+    const a = python.analysis(b.file);
+    const fn = a?.functionByQualname(b.qualname);
+    if (!a || !fn) continue;
+    const sig = signatureOf(a, fn);
+    const keys = Object.keys(params).filter((k) => !isCommentMember(k));
+    const keyAt = (k: string) => {
+      const m = task.values.get(joinPointer(paramsRef.pointer, k));
+      return m ? { at: { start: m.keyStart ?? m.start, end: m.keyEnd ?? m.end }, pointer: m.pointer } : { at: at(paramsRef), pointer: paramsRef.pointer };
+    };
+    const name = b.qualname;
+    const shown = { ...sig, params: isMethod ? sig.params.slice(1) : sig.params.slice(positional) };
+    for (const p of callProblems(sig, positional, keys)) {
+      if (p.kind === 'unexpectedKeyword' || p.kind === 'duplicate')
+        out.push({ kind: 'unexpectedStepParam', ...keyAt(p.name), data: { where, param: p.name, fn: name, params: paramList(shown) } });
+      else if (p.kind === 'missing')
+        out.push({ kind: 'missingStepParam', at: at(paramsRef), pointer: paramsRef.pointer, data: { where, param: p.name, fn: name } });
+    }
+    if (sig.kwargs && keys.length) {
+      const read = kwargsReads(a.ast, fn.node, sig.kwargs, (n) => a.src(n));
+      if (read) {
+        for (const k of keys) {
+          if (sig.params.some((p) => p.name === k) || read.has(k)) continue;
+          const near = [...read].find((r) => editDistance(r, k) <= 2);
+          const suggest = near ? `Rename it to "${near}", the key the set-up function reads.` : 'Rename it to a parameter the set-up function reads, or remove it.';
+          out.push({ kind: 'unreadStepParam', ...keyAt(k), data: { where, param: k, fn: name, kwargs: sig.kwargs, read: [...read].map((x) => `"${x}"`).join(', ') || 'none', suggest } });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Levenshtein distance (short keys only). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = cur;
+  }
+  return prev[b.length]!;
 }
 
 function listsAligned(json: unknown): boolean {

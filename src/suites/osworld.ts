@@ -28,8 +28,8 @@ import { isObject, joinPointer } from '../lang/json/parse.js';
 import type { SourceFile } from '../engine/project.js';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from './adapter.js';
 import type { EntryRoute, JsonValueRef, Suite, Task, VerifierEntry } from './types.js';
-import type { PythonProject } from '../lang/python/types.js';
-import { field, named, walk } from '../lang/python/tree.js';
+import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
+import { field, named, walk, type PyNode } from '../lang/python/tree.js';
 import { membersOf } from './reference.js';
 
 export const OSWORLD_ADAPTER_ID = 'osworld';
@@ -90,17 +90,21 @@ function buildOsworldTask(file: SourceFile, doc: JsonDocument, suite: Suite): Ta
     entries: [],
     initializers: [],
   };
-  const steps = (pointer: string, list: unknown) => {
+  const steps = (role: 'config' | 'postconfig', pointer: string, list: unknown) => {
     if (!Array.isArray(list)) return;
-    list.forEach((_, i) => {
-      const ref = doc.values.get(joinPointer(pointer, i));
+    list.forEach((step, i) => {
+      const p = joinPointer(pointer, i);
+      const ref = doc.values.get(p);
       if (ref) task.initializers.push(ref);
+      const typeRef = doc.values.get(joinPointer(p, 'type'));
+      if (isObject(step) && typeof step.type === 'string' && typeRef)
+        (task.initializerRoutes ??= []).push({ role, name: step.type, target: `_${step.type}_setup`, ref: typeRef });
     });
   };
-  steps('/config', json.config);
+  steps('config', '/config', json.config);
   const ev = json.evaluator;
   if (!isObject(ev)) return task;
-  steps('/evaluator/postconfig', ev.postconfig);
+  steps('postconfig', '/evaluator/postconfig', ev.postconfig);
   const evRef = doc.values.get('/evaluator');
   if (!evRef) return task;
   const shared = (name: string): Record<string, JsonValueRef> => {
@@ -209,6 +213,169 @@ function osworldDispatch(python: PythonProject): OsworldDispatch {
   return d;
 }
 
+/**
+ * How the set-up controller runs a `config`/`postconfig` step, learned from its dispatch method
+ * (Spider2-V's `SetupController.setup`): `getattr(self, "_{:}_setup".format(cfg["type"]))(**cfg["parameters"])`
+ * when the class has that method, else `getattr(configs, "{:}_setup".format(…), None)(self, **parameters)`.
+ */
+export interface SetupDispatch {
+  /** The controller class and its file. */
+  file: string;
+  className: string;
+  /** The class has bases: a method may be inherited from code we do not model. */
+  inherits: boolean;
+  method: { prefix: string; suffix: string; positional?: number };
+  /** The module-level fallback (a package of `<type>_setup` functions), when the dispatcher has one. */
+  fallback?: { module: string; prefix: string; suffix: string; positional?: number };
+  /** Step keys read by subscript (`cfg["type"]`, `cfg["parameters"]`): a step without them raises KeyError. */
+  typeKey?: string;
+  paramsKey?: string;
+}
+
+const setupCache = new WeakMap<PythonProject, SetupDispatch | null>();
+
+/** Name template of a `"pre{:}suf".format(x)` / f-string expression, and the formatted expression. */
+function nameTemplate(a: PythonAnalysis, n: PyNode): { prefix: string; suffix: string; arg?: PyNode } | undefined {
+  for (const v of a.valueSources(n)) {
+    const tpl = /^[rbuf]*["']([A-Za-z_]\w*?)?\{[^}]*\}(\w*)["']/.exec(a.src(v));
+    if (!tpl) continue;
+    let arg: PyNode | undefined;
+    if (v.type === 'call') arg = a.call(v)?.args[0];
+    else if (v.type === 'string') {
+      const interp = named(v).find((c) => c.type === 'interpolation');
+      arg = interp ? named(interp)[0] : undefined;
+    }
+    return { prefix: tpl[1] ?? '', suffix: tpl[2] ?? '', arg };
+  }
+  return undefined;
+}
+
+/** The string key of a `x["key"]` value source of `n`. */
+function subscriptKey(a: PythonAnalysis, n: PyNode | undefined): string | undefined {
+  if (!n) return undefined;
+  for (const v of a.valueSources(n)) {
+    if (v.type !== 'subscript') continue;
+    const k = field(v, 'subscript');
+    const m = k?.type === 'string' ? /^[rbuf]*(['"])(\w+)\1$/.exec(a.src(k)) : null;
+    if (m) return m[2];
+  }
+  return undefined;
+}
+
+/** Positional arguments of a call, and the key its `**splat` comes from (`**cfg["parameters"]` through a local). */
+function callShape(a: PythonAnalysis, call: PyNode): { positional: number; paramsKey?: string } {
+  const info = a.call(call);
+  const splat = named(field(call, 'arguments') ?? call).find((x) => x.type === 'dictionary_splat');
+  return { positional: info?.args.length ?? 0, paramsKey: subscriptKey(a, splat ? named(splat)[0] : undefined) };
+}
+
+/**
+ * Resolve an import; an absolute one the project's module names miss (a top folder without
+ * `__init__.py`, as Spider2-V's `desktop_env`) is tried from each folder above the importing file,
+ * as Python finds it from the repository root on `sys.path`.
+ */
+function resolveImport(python: PythonProject, fromFile: string, module: string, level: number): string | undefined {
+  const hit = python.resolveModule(fromFile, module, level);
+  if (hit || level > 0 || !module) return hit;
+  const files = new Set(python.files());
+  const rel = module.split('.');
+  for (let dir = path.dirname(fromFile); ; dir = path.dirname(dir)) {
+    for (const c of [`${path.join(dir, ...rel)}.py`, path.join(dir, ...rel, '__init__.py')]) if (files.has(c)) return c;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Learn the set-up dispatch: a method that calls `getattr(self, <templated name>)(…)`. */
+export function setupDispatch(python: PythonProject): SetupDispatch | undefined {
+  const hit = setupCache.get(python);
+  if (hit !== undefined) return hit ?? undefined;
+  let found: SetupDispatch | undefined;
+  for (const f of python.files()) {
+    const a = python.analysis(f);
+    if (!a || !a.text.includes('getattr(self')) continue;
+    walk(a.ast, (n) => {
+      if (found) return false;
+      if (n.type !== 'call' || a.src(field(n, 'function') ?? n) !== 'getattr') return;
+      const [obj, name] = named(field(n, 'arguments') ?? n);
+      if (!obj || !name || a.src(obj) !== 'self') return;
+      const fn = a.functionAt(n);
+      const tpl = nameTemplate(a, name);
+      if (!fn?.className || !tpl) return;
+      const cls = a.classes().find((c) => c.node === fn.classNode);
+      if (!cls) return;
+      const d: SetupDispatch = { file: f, className: cls.qualname, inherits: cls.bases.some((b) => b !== 'object'), method: { prefix: tpl.prefix, suffix: tpl.suffix } };
+      d.typeKey = subscriptKey(a, tpl.arg);
+      // the call of the looked-up method: `getattr(self, name)(…)`
+      if (n.parent?.type === 'call' && field(n.parent, 'function') === n) {
+        const sh = callShape(a, n.parent);
+        d.method.positional = sh.positional;
+        d.paramsKey = sh.paramsKey;
+      }
+      // the fallback in the same method: `g = getattr(<module>, "<tpl>".format(…), None)` then `g(self, **parameters)`
+      walk(fn.node, (m) => {
+        if (m.type !== 'call' || a.src(field(m, 'function') ?? m) !== 'getattr' || m === n) return;
+        const [o, nm] = named(field(m, 'arguments') ?? m);
+        if (!o || !nm || o.type !== 'identifier') return;
+        const imp = a.imports().get(a.src(o));
+        const t = nameTemplate(a, nm);
+        const mod = imp && t ? resolveImport(python, f, imp.name ? (imp.module ? `${imp.module}.${imp.name}` : imp.name) : imp.module, imp.level) : undefined;
+        if (!mod || !t) return;
+        d.fallback = { module: mod, prefix: t.prefix, suffix: t.suffix };
+        walk(fn.node, (c) => {
+          if (c.type !== 'call') return;
+          const callee = field(c, 'function');
+          if (callee?.type !== 'identifier' || !a.valueSources(callee).includes(m)) return;
+          const sh = callShape(a, c);
+          d.fallback!.positional = sh.positional;
+          d.paramsKey ??= sh.paramsKey;
+        });
+      });
+      found = d;
+      return false;
+    });
+    if (found) break;
+  }
+  setupCache.set(python, found ?? null);
+  return found;
+}
+
+/** Bind each set-up step to the controller method or the fallback function the dispatcher would call. */
+function bindSetupSteps(suites: Suite[], python: PythonProject): void {
+  const d = setupDispatch(python);
+  if (!d) return;
+  const a = python.analysis(d.file);
+  const cls = a?.classes().find((c) => c.qualname === d.className);
+  if (!a || !cls) return;
+  const binding = (file: string, fn: FunctionInfo) => ({ file, qualname: fn.qualname, start: fn.node.start, end: fn.node.end });
+  for (const s of suites) {
+    for (const t of s.tasks) {
+      for (const r of t.initializerRoutes ?? []) {
+        const method = `${d.method.prefix}${r.name}${d.method.suffix}`;
+        const m = /^[A-Za-z_]\w*$/.test(method) ? cls.methods.get(method) : undefined;
+        if (m) {
+          r.target = method;
+          r.binding = binding(d.file, m);
+          continue;
+        }
+        if (d.fallback) {
+          const name = `${d.fallback.prefix}${r.name}${d.fallback.suffix}`;
+          const g = /^[A-Za-z_]\w*$/.test(name) ? python.resolveFunction(d.fallback.module, name) : undefined;
+          if (g) {
+            r.target = name;
+            r.binding = binding(g.file, g.fn);
+            continue;
+          }
+        }
+        r.target = method;
+        // an inherited method may exist in a base class we do not model: not known to be missing
+        if (d.inherits) continue;
+        const rel = (p: string) => path.relative(s.root, p).split(path.sep).join('/') || p;
+        r.unbound = `\`${d.className}\` (${rel(d.file)}) has no method \`${method}\`${d.fallback ? ` and ${rel(d.fallback.module)} defines or re-exports no \`${d.fallback.prefix}${r.name}${d.fallback.suffix}\`` : ''}`;
+      }
+    }
+  }
+}
+
 function bindOsworld(suites: Suite[], python: PythonProject): void {
   if (!python.files().length) return;
   const d = osworldDispatch(python);
@@ -241,6 +408,7 @@ function bindOsworld(suites: Suite[], python: PythonProject): void {
       }
     }
   }
+  bindSetupSteps(suites, python);
 }
 
 export const osworldAdapter: SuiteAdapter = {

@@ -107,8 +107,13 @@ export interface Task {
   /** Every value in the document by pointer (for exact positions). */
   values: ReadonlyMap<string, JsonValueRef>;
   entries: VerifierEntry[];
-  /** Initializer entries (reference format: `initialize`). */
+  /** Initializer entries (reference format: `initialize`; OSWorld family: the `config` and `evaluator.postconfig` steps). */
   initializers: JsonValueRef[];
+  /**
+   * The set-up function each initializer's type routes to, bound or not (OSWorld family: role `config`
+   * or `postconfig`, `ref` the step's `type` string). Not verifier entrypoints: set-up code runs before grading.
+   */
+  initializerRoutes?: EntryRoute[];
 }
 
 export interface Suite {
