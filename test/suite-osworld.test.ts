@@ -17,7 +17,6 @@ const CORPUS = path.resolve(REPO, '../shared/corpora/spider2v');
 const HAVE = existsSync(path.join(CORPUS, 'evaluation_examples'));
 if (!HAVE) console.warn(`Spider2-V corpus not found at ${CORPUS}: its tests are skipped.`);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- mutated task JSON
 type Json = Record<string, any>;
 
 function file(rel: string, text: string): SourceFile {
