@@ -49,7 +49,7 @@ export default defineRule<EvaluatorProblemKind>({
       unreadStepParam: {
         what: 'Parameter "{{param}}" of this {{where}} step reaches `{{fn}}` through `**{{kwargs}}`, which only reads {{read}}.',
         why: 'The parameter is silently ignored: the set-up function runs with its own default (or without it), so the value written here has no effect, and a task that relies on it starts (or is graded) from another state than its author set.',
-        fix: '{{suggest}}',
+        fix: 'Rename it to {{suggest}}.',
       },
       tooManyPositional: '`{{metric}}` takes {{accepts}} positional argument(s), but this entry gives it an expected state, so the dispatcher calls `metric(result_state, expected_state, ...)` and raises TypeError. Remove "expected" (or set it to null) or use a metric that compares with an expected state.',
     },

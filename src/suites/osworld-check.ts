@@ -225,7 +225,7 @@ export function setupProblems(task: Task, python: PythonProject): EvaluatorProbl
         for (const k of keys) {
           if (sig.params.some((p) => p.name === k) || read.has(k)) continue;
           const near = [...read].find((r) => editDistance(r, k) <= 2);
-          const suggest = near ? `Rename it to "${near}", the key the set-up function reads.` : 'Rename it to a parameter the set-up function reads, or remove it.';
+          const suggest = near ? `"${near}", the key the set-up function reads` : 'a parameter the set-up function reads, or remove it';
           out.push({ kind: 'unreadStepParam', ...keyAt(k), data: { where, param: k, fn: name, kwargs: sig.kwargs, read: [...read].map((x) => `"${x}"`).join(', ') || 'none', suggest } });
         }
       }
