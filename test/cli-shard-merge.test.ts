@@ -8,12 +8,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseShard, shardFindings } from '../src/cli/shard.js';
 import type { Finding } from '../src/engine/types.js';
-import { range } from './helpers/report-input.js';
+import { parts, range } from './helpers/report-input.js';
 import { runCli } from './helpers/run-cli.js';
 
 function finding(i: number, control: boolean): Finding {
   return {
-    ruleId: control ? 'r-confirm' : 'r-static', messageId: 'm', message: `m${i}.`, severity: 'error', file: `/p/f${i % 5}.py`,
+    ruleId: control ? 'r-confirm' : 'r-static', messageId: 'm', ...parts(`m${i}.`), severity: 'error', file: `/p/f${i % 5}.py`,
     range: range(i + 1, 1, i + 1, 2, i * 10), fingerprint: `fp-${String(i * 7919 % 1000).padStart(4, '0')}-${i}`,
     ...(control ? { control: { oracle: 'x' } } : {}),
   };

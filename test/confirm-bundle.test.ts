@@ -61,6 +61,7 @@ function twinFindings(ruleId: string, file: string): Finding[] {
       ruleId,
       messageId: 'twin',
       message: 'Twin.',
+      parts: { what: 'Twin.', why: '', fix: '' },
       severity: 'error',
       file,
       range: { start: { line: 1, column: 1, offset: start }, end: { line: 1, column: 1, offset: start } },

@@ -68,6 +68,7 @@ describe.skipIf(!present)(present ? 'control cases on the real ScienceBoard' : '
         messageId: 'seed',
         severity: 'warning',
         message: `${s.id} located by rule + file + line`,
+        parts: { what: `${s.id} located by rule + file + line`, why: '', fix: '' },
         file: path.join(SB!, s.file),
         range: { start: { line: s.line, column: 1, offset: 0 }, end: { line: s.line, column: 1, offset: 0 } },
         control: { oracle: s.rule, file: path.join(SB!, s.file), line: s.line, ...('qualname' in s ? { qualname: s.qualname } : {}) },

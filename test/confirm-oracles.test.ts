@@ -118,6 +118,7 @@ function finding(ruleId: string, file: string, line: number, control: Omit<Contr
     ruleId,
     messageId: 'm',
     message: 'm.',
+    parts: { what: 'm.', why: '', fix: '' },
     severity: 'error',
     file,
     range: { start: { line, column: 1, offset: 0 }, end: { line, column: 2, offset: 1 } },

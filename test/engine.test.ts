@@ -9,23 +9,23 @@ import { defineRule, type Rule } from '../src/engine/rule.js';
 const docs = { whatItDoes: '', why: '', incorrect: [], correct: [] };
 const pyIdent = defineRule({
   meta: { id: 'py-ident', description: 'test rule', defaultSeverity: 'error', layers: ['python'], languages: ['python'],
-    messages: { id: 'Identifier {{name}} is flagged by the test rule.' }, docs },
+    messages: { id: { what: 'Identifier {{name}} is flagged by the test rule.', why: '', fix: '' } }, docs },
   create(ctx) {
     return { python: { identifier(node) { if (node.text.startsWith('bad')) ctx.report({ messageId: 'id', data: { name: node.text }, at: node }); } } };
   },
 });
 const crashing = defineRule({
-  meta: { id: 'crashy', description: 'test rule', defaultSeverity: 'warn', layers: ['python'], languages: ['python'], messages: { m: 'Never reported here at all.' }, docs },
+  meta: { id: 'crashy', description: 'test rule', defaultSeverity: 'warn', layers: ['python'], languages: ['python'], messages: { m: { what: 'Never reported here at all.', why: '', fix: '' } }, docs },
   create() { return { python: { identifier() { throw new Error('boom'); } } }; },
 });
 const jsRule = defineRule({
-  meta: { id: 'js-ident', description: 'test rule', defaultSeverity: 'warn', layers: ['javascript'], languages: ['javascript'], messages: { id: 'Identifier {{name}} is flagged by the test rule.' }, docs },
+  meta: { id: 'js-ident', description: 'test rule', defaultSeverity: 'warn', layers: ['javascript'], languages: ['javascript'], messages: { id: { what: 'Identifier {{name}} is flagged by the test rule.', why: '', fix: '' } }, docs },
   create(ctx) {
     return { javascript: { Identifier(node, _c, anc) { const n = (node as unknown as { name: string }).name; if (n.startsWith('bad')) ctx.report({ messageId: 'id', data: { name: `${n}@${anc.length}` }, at: node }); } } };
   },
 });
 const twice = defineRule({
-  meta: { id: 'py-twice', description: 'test rule', defaultSeverity: 'warn', layers: ['python'], languages: ['python'], messages: { id: 'Identifier {{name}} is flagged (visited from {{via}}).' }, docs },
+  meta: { id: 'py-twice', description: 'test rule', defaultSeverity: 'warn', layers: ['python'], languages: ['python'], messages: { id: { what: 'Identifier {{name}} is flagged (visited from {{via}}).', why: '', fix: '' } }, docs },
   create(ctx) {
     // visits each flagged spot twice, once with a different message: the identical pair is one finding
     return { python: { identifier(node) {
@@ -141,7 +141,7 @@ describe('bad input never stops the run', () => {
 
 describe('per-finding severity', () => {
   const judged = defineRule({
-    meta: { id: 'judged', description: 'test rule', defaultSeverity: 'warn', layers: ['python'], languages: ['python'], messages: { m: 'Identifier {{name}} is judged by the rule itself.' }, docs },
+    meta: { id: 'judged', description: 'test rule', defaultSeverity: 'warn', layers: ['python'], languages: ['python'], messages: { m: { what: 'Identifier {{name}} is judged by the rule itself.', why: '', fix: '' } }, docs },
     create(ctx) {
       return { python: { identifier(node) { ctx.report({ messageId: 'm', data: { name: node.text }, at: node, severity: node.text === 'hot' ? 'error' : undefined }); } } };
     },
@@ -199,7 +199,7 @@ describe('deeply nested Python', () => {
     write('ok.py', 'bad = 1\n');
     const r = await lint({ paths: [dir], cwd: dir, ruleSet: rules, rules: ['py-ident'] });
     expect(r.findings.map((f) => [path.basename(f.file), f.ruleId])).toEqual([['deep.py', 'parse-error'], ['ok.py', 'py-ident']]);
-    expect(r.findings[0]!.message).toMatch(/nested 600\d levels deep: CPython's compiler raises RecursionError/);
+    expect(r.findings[0]!.message).toMatch(/nested 600\d levels deep\. CPython's compiler raises RecursionError/);
     r.dispose();
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildAudit, formatMarkdown, splitHint } from '../src/report/markdown.js';
+import { buildAudit, formatMarkdown } from '../src/report/markdown.js';
 import { formatHtml } from '../src/report/html.js';
 import { richInput } from './helpers/report-input.js';
 import { runCli } from './helpers/run-cli.js';
@@ -40,31 +40,6 @@ function tableAfter(md: string, heading: string): string[][] {
   for (; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(cells(lines[i]!));
   return rows;
 }
-
-describe('splitHint', () => {
-  it('takes the last sentence as the hint, or the part after the last semicolon', () => {
-    expect(splitHint('X is unbound. The verifier returns False. Bind X first.')).toEqual({ finding: 'X is unbound. The verifier returns False.', hint: 'Bind X first.' });
-    expect(splitHint('Suppression of a matches no finding; remove it so it cannot hide a defect.')).toEqual({
-      finding: 'Suppression of a matches no finding.',
-      hint: 'Remove it so it cannot hide a defect.',
-    });
-    expect(splitHint('Python syntax error: missing ). The verifier cannot be imported; fix the syntax.')).toEqual({
-      finding: 'Python syntax error: missing ). The verifier cannot be imported.',
-      hint: 'Fix the syntax.',
-    });
-    expect(splitHint('Invalid JSON.')).toEqual({ finding: 'Invalid JSON.', hint: '' });
-    // no split after abbreviations, inside code spans or brackets
-    expect(splitHint('The lambda takes 1 parameter. Declare 2 parameters, e.g. `lambda key, value: …`.')).toEqual({
-      finding: 'The lambda takes 1 parameter.',
-      hint: 'Declare 2 parameters, e.g. `lambda key, value: …`.',
-    });
-    expect(splitHint('It takes item 0. Check all candidates (e.g. `any(...)` over the matches. Really.) or select by key.')).toEqual({
-      finding: 'It takes item 0.',
-      hint: 'Check all candidates (e.g. `any(...)` over the matches. Really.) or select by key.',
-    });
-    expect(splitHint('Uses `a; b`. Fix it.').hint).toBe('Fix it.');
-  });
-});
 
 describe('markdown audit report', () => {
   const md = formatMarkdown(richInput());

@@ -17,15 +17,51 @@ export default defineRule<EvaluatorProblemKind>({
     layers: ['suite'],
     languages: ['json'],
     messages: {
-      notObject: '"evaluator" is {{actual}}, not an object with "func", "result" and "expected": the dispatcher reads `evaluator["func"]` and crashes before grading, so the task scores nothing. Write the evaluator as an object.',
-      emptyFunc: '"func" is {{actual}}: `getattr(metrics, func)` finds no metric (an empty list divides by zero when the scores are averaged), so the task cannot be graded. Name the metric function that grades this task.',
-      unknownFunc: 'Metric "{{name}}" does not exist: {{reason}}, so `getattr(metrics, "{{target}}")` raises AttributeError when the task is loaded and it is never graded. Use a metric the package exports, or export this one from the metrics package.',
-      unknownGetter: 'Getter type "{{name}}" in "{{role}}" has no `{{target}}`: {{reason}}, so the dispatcher raises AttributeError and the task is never graded. Use a getter type the package exports, or export `{{target}}` from the getters package.',
-      missingGetter: 'The {{role}} getter is not usable: {{detail}}; the dispatcher looks up `get_<type>` from it and crashes before the metric runs. Give "{{role}}" an object with the getter "type" and its parameters.',
-      listShape: 'The evaluator lists do not line up: {{detail}}. The dispatcher pairs func[i] with result[i], expected[i] and options[i] (and asserts equal lengths), so this task crashes or grades a metric with another metric\'s state. Give "{{field}}" one item per metric, in order (null where a metric needs no expected state).',
-      unexpectedOption: 'Option "{{option}}" is not a parameter of `{{metric}}` ({{params}}) and it takes no `**kwargs`: the call `metric(..., **options)` raises TypeError, so the task is never graded. Remove the option or rename it to a parameter the metric takes.',
-      unreadOption: 'Option "{{option}}" reaches `{{metric}}` through `**{{kwargs}}`, which only reads {{read}}: the option is silently ignored, so the check the task author asked for does not happen. Rename it to an option the metric reads, or remove it.',
-      missingArgument: '`{{metric}}` requires "{{param}}", but the dispatcher calls `{{call}}` and no option gives it: the call raises TypeError, so the task is never graded. Add "{{param}}" to "options", or give the metric an expected state if that is what it means.',
+      notObject: {
+        what: '"evaluator" is {{actual}}, not an object with "func", "result" and "expected".',
+        why: 'The dispatcher reads `evaluator["func"]` and crashes before grading, so the task scores nothing.',
+        fix: 'Write the evaluator as an object.',
+      },
+      emptyFunc: {
+        what: '"func" is {{actual}}.',
+        why: '`getattr(metrics, func)` finds no metric (an empty list divides by zero when the scores are averaged), so the task cannot be graded.',
+        fix: 'Name the metric function that grades this task.',
+      },
+      unknownFunc: {
+        what: 'Metric "{{name}}" does not exist: {{reason}}.',
+        why: '`getattr(metrics, "{{target}}")` raises AttributeError when the task is loaded, so the task is never graded.',
+        fix: 'Use a metric the package exports, or export this one from the metrics package.',
+      },
+      unknownGetter: {
+        what: 'Getter type "{{name}}" in "{{role}}" has no `{{target}}`: {{reason}}.',
+        why: 'The dispatcher raises AttributeError, so the task is never graded.',
+        fix: 'Use a getter type the package exports, or export `{{target}}` from the getters package.',
+      },
+      missingGetter: {
+        what: 'The {{role}} getter is not usable: {{detail}}.',
+        why: 'The dispatcher looks up `get_<type>` from it and crashes before the metric runs.',
+        fix: 'Give "{{role}}" an object with the getter "type" and its parameters.',
+      },
+      listShape: {
+        what: 'The evaluator lists do not line up: {{detail}}.',
+        why: 'The dispatcher pairs func[i] with result[i], expected[i] and options[i] (and asserts equal lengths), so this task crashes or grades a metric with another metric\'s state.',
+        fix: 'Give "{{field}}" one item per metric, in order (null where a metric needs no expected state).',
+      },
+      unexpectedOption: {
+        what: 'Option "{{option}}" is not a parameter of `{{metric}}` ({{params}}) and it takes no `**kwargs`.',
+        why: 'The call `metric(..., **options)` raises TypeError, so the task is never graded.',
+        fix: 'Remove the option or rename it to a parameter the metric takes.',
+      },
+      unreadOption: {
+        what: 'Option "{{option}}" reaches `{{metric}}` through `**{{kwargs}}`, which only reads {{read}}.',
+        why: 'The option is silently ignored, so the check the task author asked for does not happen.',
+        fix: 'Rename it to an option the metric reads, or remove it.',
+      },
+      missingArgument: {
+        what: '`{{metric}}` requires "{{param}}", but the dispatcher calls `{{call}}` and no option gives it.',
+        why: 'The call raises TypeError, so the task is never graded.',
+        fix: 'Add "{{param}}" to "options", or give the metric an expected state if that is what it means.',
+      },
       unknownStep: {
         what: 'The {{where}} step type "{{name}}" has no set-up function: {{reason}}.',
         why: 'The set-up controller asserts that it finds the function, so the task crashes {{when}} and every agent scores nothing.',
@@ -51,7 +87,11 @@ export default defineRule<EvaluatorProblemKind>({
         why: 'The parameter is silently ignored: the set-up function runs with its own default (or without it), so the value written here has no effect, and a task that relies on it starts (or is graded) from another state than its author set.',
         fix: 'Rename it to {{suggest}}.',
       },
-      tooManyPositional: '`{{metric}}` takes {{accepts}} positional argument(s), but this entry gives it an expected state, so the dispatcher calls `metric(result_state, expected_state, ...)` and raises TypeError. Remove "expected" (or set it to null) or use a metric that compares with an expected state.',
+      tooManyPositional: {
+        what: '`{{metric}}` takes {{accepts}} positional argument(s), but this entry gives it an expected state.',
+        why: 'The dispatcher calls `metric(result_state, expected_state, ...)`, which raises TypeError, so the task is never graded.',
+        fix: 'Remove "expected" (or set it to null) or use a metric that compares with an expected state.',
+      },
     },
     docs: {
       whatItDoes:

@@ -85,9 +85,21 @@ export default defineRule<Msg>({
     confirm: { oracle: 'first-match-lambda',
       positional: true, description: 'Evaluates the lambda on a state with no match and on the matches reordered; confirmed on IndexError or a verdict that changes with the order.' },
     messages: {
-      firstOfFiltered: 'The `{{role}}` lambda takes item {{index}} of {{what}}: it raises IndexError when nothing matches and depends on iteration order when several do, so the verdict can flip between equivalent states. Check all candidates (e.g. `any(...)` over the matches) or select by a unique key.',
-      nextNoDefault: 'The `{{role}}` lambda calls `next(...)` without a default: it raises StopIteration when nothing matches and returns whichever match iterates first when several do. Pass a default (`next(..., None)`) and handle it, or check all matches with `any(...)`.',
-      positionalRecord: 'The `{{role}}` lambda picks record {{index}} of a state array by position: the application does not guarantee that order, so another equivalent state puts a different record there and the check grades the wrong item. Select the record by a field (e.g. its name or id).',
+      firstOfFiltered: {
+        what: 'The `{{role}}` lambda takes item {{index}} of {{what}}.',
+        why: 'It raises IndexError when nothing matches and depends on iteration order when several do, so the verdict can flip between equivalent states.',
+        fix: 'Check all candidates (e.g. `any(...)` over the matches) or select by a unique key.',
+      },
+      nextNoDefault: {
+        what: 'The `{{role}}` lambda calls `next(...)` without a default.',
+        why: 'It raises StopIteration when nothing matches and returns whichever match iterates first when several do.',
+        fix: 'Pass a default (`next(..., None)`) and handle it, or check all matches with `any(...)`.',
+      },
+      positionalRecord: {
+        what: 'The `{{role}}` lambda picks record {{index}} of a state array by position.',
+        why: 'The application does not guarantee that order, so another equivalent state puts a different record there and the check grades the wrong item.',
+        fix: 'Select the record by a field (e.g. its name or id).',
+      },
     },
     docs: {
       whatItDoes:

@@ -18,8 +18,16 @@ export default defineRule<Msg>({
     layers: ['python', 'suite'],
     languages: ['python', 'json'],
     messages: {
-      literal: '`{{expr}}` compares a computed value with the non-integer `{{value}}` using `{{op}}`, so a correct result that differs in the last bits (0.1 + 0.2 is not 0.3) fails. Compare with a tolerance: `math.isclose(a, b, rel_tol=…, abs_tol=…)`.',
-      entry: 'The expected value {{value}} is not an integer, and the verifier `{{qualname}}` ({{where}}) compares it with `==`, so a correct result that differs in the last bits fails. Add a tolerance `pred` to the entry or compare with `math.isclose` in the verifier.',
+      literal: {
+        what: '`{{expr}}` compares a computed value with the non-integer `{{value}}` using `{{op}}`.',
+        why: 'Floating-point results differ in the last bits (0.1 + 0.2 is not 0.3), so a correct result fails.',
+        fix: 'Compare with a tolerance: `math.isclose(a, b, rel_tol=…, abs_tol=…)`.',
+      },
+      entry: {
+        what: 'The expected value {{value}} is not an integer, and the verifier `{{qualname}}` ({{where}}) compares it with `==`.',
+        why: 'A correct result that differs in the last bits fails.',
+        fix: 'Add a tolerance `pred` to the entry or compare with `math.isclose` in the verifier.',
+      },
     },
     docs: {
       whatItDoes: 'Flags `==`/`!=` between a computed value and a non-integer float literal (or a local that holds one), and task entries whose non-integer `value` routes (through the verifier binding) to a function that compares the entry\'s `value` with `==`/`!=` when the entry has no `pred`.',

@@ -38,10 +38,26 @@ export default defineRule<Msg>({
     layers: ['suite'],
     languages: ['json'],
     messages: {
-      noTouch: 'This {{kind}} entry checks {{path}}, but no "touch" initializer writes that path: {{consequence}} Add {"func": "touch", "path": "{{path}}", "text": …} to "initialize" (or point the entry at the touched file).',
-      noQuery: 'This Lean placeholder entry needs one "query" initializer holding the theorem (ending in `by sorry`), and the task has none: the checker has no statement to compare the agent\'s proof against, so the verdict is not about the task. Add the query initializer.',
-      manyQueries: 'The task has {{count}} "query" initializers, but a Lean placeholder needs exactly one: the checker takes one of them and the other statement is never graded, so the result depends on which one it picks. Keep a single query.',
-      noSorry: 'The Lean query "expr" does not end exactly in `by sorry`: the verifier asserts that ending and cuts it off to get the statement, so the task fails to load (or grades a mangled statement). End the theorem statement with `by sorry`, with nothing after it.',
+      noTouch: {
+        what: 'This {{kind}} entry checks {{path}}, but no "touch" initializer writes that path.',
+        why: '{{consequence}}.',
+        fix: 'Add {"func": "touch", "path": "{{path}}", "text": …} to "initialize" (or point the entry at the touched file).',
+      },
+      noQuery: {
+        what: 'This Lean placeholder entry needs one "query" initializer holding the theorem (ending in `by sorry`), and the task has none.',
+        why: 'The checker has no statement to compare the agent\'s proof against, so the verdict is not about the task.',
+        fix: 'Add the query initializer.',
+      },
+      manyQueries: {
+        what: 'The task has {{count}} "query" initializers, but a Lean placeholder needs exactly one.',
+        why: 'The checker takes one of them and the other statement is never graded, so the result depends on which one it picks.',
+        fix: 'Keep a single query.',
+      },
+      noSorry: {
+        what: 'The Lean query "expr" does not end exactly in `by sorry`.',
+        why: 'The verifier asserts that ending and cuts it off to get the statement, so the task fails to load (or grades a mangled statement).',
+        fix: 'End the theorem statement with `by sorry`, with nothing after it.',
+      },
     },
     docs: {
       whatItDoes:
@@ -89,8 +105,8 @@ export default defineRule<Msg>({
           if (touched.has(doc.path)) return;
           const consequence =
             entry.kind === 'file'
-              ? 'the expected file is computed from text that was never written, so the check compares against a missing or stale file.'
-              : 'the document compiled is whatever happens to be at that path, so the verdict does not depend on the task\'s starting file.';
+              ? 'The expected file is computed from text that was never written, so the check compares against a missing or stale file'
+              : 'The document compiled is whatever happens to be at that path, so the verdict does not depend on the task\'s starting file';
           ctx.report({ messageId: 'noTouch', data: { kind: entry.kind, path: doc.path, consequence }, at: { start: doc.ref.start, end: doc.ref.end }, pointer: entry.pointer });
         },
         task(task, ctx) {

@@ -18,8 +18,16 @@ export default defineRule<Msg>({
     confirm: { oracle: 'lambda-syntax',
       positional: true, description: "Compiles the lambda string with Python's own `compile(..., mode='eval')` in the host's interpreter; confirmed when it raises SyntaxError." },
     messages: {
-      syntax: 'The `{{role}}` lambda is not valid Python ({{detail}}): the verifier\'s eval raises SyntaxError on every run, and an exception-swallowing verifier turns that into a silent failed check. Fix the syntax.',
-      notLambda: 'The `{{role}}` code is {{found}}, not a single lambda expression: the verifier calls what eval returns, so this raises an error (or tests something else) on every run. Write it as `{{example}}`.',
+      syntax: {
+        what: 'The `{{role}}` lambda is not valid Python ({{detail}}).',
+        why: 'The verifier\'s eval raises SyntaxError on every run, and an exception-swallowing verifier turns that into a silent failed check.',
+        fix: 'Fix the syntax.',
+      },
+      notLambda: {
+        what: 'The `{{role}}` code is {{found}}, not a single lambda expression.',
+        why: 'The verifier calls what eval returns, so this raises an error (or tests something else) on every run.',
+        fix: 'Write it as `{{example}}`.',
+      },
     },
     docs: {
       whatItDoes:

@@ -29,12 +29,36 @@ export default defineRule<Msg>({
     layers: ['python', 'javascript'],
     languages: ['python', 'javascript'],
     messages: {
-      jsProcess: '`{{call}}` from child_process has no `timeout` option, so if the tool stalls the verifier waits forever and the run hangs instead of grading. Pass `{ timeout: <ms>, killSignal: \'SIGKILL\' }` and treat expiry as a failed verification.',
-      jsFetch: '`{{call}}` has no abort `signal`, so a stalled endpoint hangs the verifier forever instead of failing the check. Pass `{ signal: AbortSignal.timeout(<ms>) }` and fail closed on abort.',
-      jsHttp: '`{{call}}` sets no timeout, so a peer that accepts the connection and never answers hangs the verifier. Pass `{ timeout: <ms> }` (or call `req.setTimeout`) and destroy the request on `timeout`.',
-      noTimeout: '`{{call}}` has no timeout, so if {{what}} stalls the verifier waits forever and the run hangs instead of grading. Pass `timeout=` and treat expiry as a failed verification.',
-      wait: '`{{call}}` waits for the process with no timeout, so a stalled tool hangs the verifier instead of failing the check. Pass `timeout=` (or wrap it in `asyncio.wait_for`) and fail closed on expiry.',
-      interactive: '`{{tool}}` is started with the verifier\'s stdin and without {{flag}}, so on an error it waits for keyboard input and the check hangs. Pass {{flag}}, `stdin=subprocess.DEVNULL` and a timeout.',
+      jsProcess: {
+        what: '`{{call}}` from child_process has no `timeout` option.',
+        why: 'If the tool stalls, the verifier waits forever and the run hangs instead of grading.',
+        fix: 'Pass `{ timeout: <ms>, killSignal: \'SIGKILL\' }` and treat expiry as a failed verification.',
+      },
+      jsFetch: {
+        what: '`{{call}}` has no abort `signal`.',
+        why: 'A stalled endpoint hangs the verifier forever instead of failing the check.',
+        fix: 'Pass `{ signal: AbortSignal.timeout(<ms>) }` and fail closed on abort.',
+      },
+      jsHttp: {
+        what: '`{{call}}` sets no timeout.',
+        why: 'A peer that accepts the connection and never answers hangs the verifier.',
+        fix: 'Pass `{ timeout: <ms> }` (or call `req.setTimeout`) and destroy the request on `timeout`.',
+      },
+      noTimeout: {
+        what: '`{{call}}` has no timeout.',
+        why: 'If {{what}} stalls, the verifier waits forever and the run hangs instead of grading.',
+        fix: 'Pass `timeout=` and treat expiry as a failed verification.',
+      },
+      wait: {
+        what: '`{{call}}` waits for the process with no timeout.',
+        why: 'A stalled tool hangs the verifier instead of failing the check.',
+        fix: 'Pass `timeout=` (or wrap it in `asyncio.wait_for`) and fail closed on expiry.',
+      },
+      interactive: {
+        what: '`{{tool}}` is started with the verifier\'s stdin and without {{flag}}.',
+        why: 'On an error it waits for keyboard input, so the check hangs.',
+        fix: 'Pass {{flag}}, `stdin=subprocess.DEVNULL` and a timeout.',
+      },
     },
     docs: {
       whatItDoes: 'Flags `subprocess.run/call/check_call/check_output`, `Popen.wait/communicate`, asyncio process waits, `requests`/`Session` calls, `urlopen`, `socket.create_connection` and `sock.connect` without a timeout, and interactive tools (`pdflatex` without `-interaction=nonstopmode`, `ssh` without `BatchMode=yes`, `sudo` without `-n`, `apt-get` without `-y`) started with inherited stdin.',

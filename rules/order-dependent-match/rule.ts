@@ -104,8 +104,16 @@ export default defineRule<Msg>({
     layers: ['python'],
     languages: ['python'],
     messages: {
-      loop: 'This loop over {{source}} stops at the first item that matches and grades only that item, so when several items match the verdict depends on insertion or listing order. Evaluate every matching item (accept when any candidate satisfies the expected value), or sort the candidates by a meaningful key.',
-      first: '`{{expr}}` takes the first match of {{source}}, so when several items match the verdict depends on insertion or listing order. Evaluate every matching item, or sort the candidates by a meaningful key.',
+      loop: {
+        what: 'This loop over {{source}} stops at the first item that matches and grades only that item.',
+        why: 'When several items match, the verdict depends on insertion or listing order.',
+        fix: 'Evaluate every matching item (accept when any candidate satisfies the expected value), or sort the candidates by a meaningful key.',
+      },
+      first: {
+        what: '`{{expr}}` takes the first match of {{source}}.',
+        why: 'When several items match, the verdict depends on insertion or listing order.',
+        fix: 'Evaluate every matching item, or sort the candidates by a meaningful key.',
+      },
     },
     docs: {
       whatItDoes: 'Flags `for` loops over dict views, sets and directory listings that break or return on the first match while keeping something derived from the matched item, and `next(...)`, `[...][0]` or `list(...)[0]` over the same sources.',

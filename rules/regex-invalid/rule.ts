@@ -20,7 +20,11 @@ export default defineRule<Msg>({
     confirm: { oracle: 'regex-invalid',
       positional: true, description: "Compiles the pattern with Python's own `re.compile` in the host's interpreter; confirmed when it raises re.error." },
     messages: {
-      invalid: 'This regular expression is invalid for Python\'s re ({{error}} at position {{pos}}): re.compile raises re.error whenever the check runs, so the entry can never pass and an error-swallowing verifier reports a silent failure; {{hint}}.',
+      invalid: {
+        what: 'This regular expression is invalid for Python\'s re ({{error}} at position {{pos}}).',
+        why: '`re.compile` raises `re.error` whenever the check runs, so the entry can never pass and an error-swallowing verifier reports a silent failure.',
+        fix: 'Write the pattern in the syntax Python\'s re accepts: {{hint}}.',
+      },
     },
     docs: {
       whatItDoes:
@@ -58,10 +62,10 @@ export default defineRule<Msg>({
   create() {
     const hint = (msg: string) =>
       /unknown extension \?<[^=!]/.test(msg)
-        ? 'name the group with (?P<name>…), as Python requires, not (?<name>…)'
+        ? 'name groups with (?P<name>…), not (?<name>…)'
         : /bad escape \\k/.test(msg)
-          ? 'refer to a named group with (?P=name), as Python requires, not \\k<name>'
-          : 'fix the pattern so that re.compile accepts it (check with python -c "import re; re.compile(...)")';
+          ? 'refer to named groups with (?P=name), not \\k<name>'
+          : 'check it with python -c "import re; re.compile(...)"';
     return {
       suite: {
         embedded(code, ctx) {

@@ -18,9 +18,21 @@ export default defineRule<Msg>({
     layers: ['suite', 'python'],
     languages: ['json', 'python'],
     messages: {
-      exponential: 'This regular expression backtracks exponentially (attack input: {{attack}}): Python\'s re has no time limit, so an output shaped like that hangs the verifier and the task times out or stalls the run. Remove the ambiguity (e.g. no nested or overlapping quantifiers such as `(a+)+` or `(a|a)*`).',
-      polynomial: 'This regular expression backtracks in O(n^{{degree}}) time (attack input: {{attack}}): on a long output Python\'s re runs for minutes, so the verifier stalls instead of grading. Make adjacent quantifiers unambiguous (anchor or separate them with distinct characters).',
-      notAnalysed: 'This regular expression could not be analysed for catastrophic backtracking because {{reason}}: it is not known to be safe. Review it by hand, or rewrite it without that construct so the analyser can check it.',
+      exponential: {
+        what: 'This regular expression backtracks exponentially (attack input: {{attack}}).',
+        why: 'Python\'s re has no time limit, so an output shaped like that hangs the verifier and the task times out or stalls the run.',
+        fix: 'Remove the ambiguity (e.g. no nested or overlapping quantifiers such as `(a+)+` or `(a|a)*`).',
+      },
+      polynomial: {
+        what: 'This regular expression backtracks in O(n^{{degree}}) time (attack input: {{attack}}).',
+        why: 'On a long output Python\'s re runs for minutes, so the verifier stalls instead of grading.',
+        fix: 'Make adjacent quantifiers unambiguous (anchor or separate them with distinct characters).',
+      },
+      notAnalysed: {
+        what: 'This regular expression could not be analysed for catastrophic backtracking because {{reason}}.',
+        why: 'It is not known to be safe: if it backtracks catastrophically, an output shaped for it hangs the verifier.',
+        fix: 'Review it by hand, or rewrite it without that construct so the analyser can check it.',
+      },
     },
     docs: {
       whatItDoes:

@@ -48,9 +48,21 @@ export default defineRule<Msg>({
     layers: ['python', 'javascript'],
     languages: ['python', 'javascript'],
     messages: {
-      jsSize: '`{{expr}}` compares the sizes of `new Set(...)` built from sequences, so duplicates collapse: output with a repeated line and a missing distinct line has the same set size as the expected lines. Compare sorted copies (`[...a].sort()` element by element) or count occurrences in a Map.',
-      jsEveryHas: '`{{expr}}` checks membership in a `new Set(...)` built from a sequence, so multiplicity is lost: a repeated expected line is satisfied by a single occurrence, and extra lines go unseen. Compare sorted arrays element by element or compare occurrence counts.',
-      collapse: '`{{expr}}` compares sequences after turning them into sets, so duplicates collapse: output with a repeated line and a missing distinct line can compare equal to the expected lines. Compare `sorted(a) == sorted(b)` or `Counter(a) == Counter(b)` to keep multiplicity while staying order-independent.',
+      jsSize: {
+        what: '`{{expr}}` compares the sizes of `new Set(...)` built from sequences, so duplicates collapse.',
+        why: 'Output with a repeated line and a missing distinct line has the same set size as the expected lines.',
+        fix: 'Compare sorted copies (`[...a].sort()` element by element) or count occurrences in a Map.',
+      },
+      jsEveryHas: {
+        what: '`{{expr}}` checks membership in a `new Set(...)` built from a sequence, so multiplicity is lost.',
+        why: 'A repeated expected line is satisfied by a single occurrence, and extra lines go unseen.',
+        fix: 'Compare sorted arrays element by element or compare occurrence counts.',
+      },
+      collapse: {
+        what: '`{{expr}}` compares sequences after turning them into sets, so duplicates collapse.',
+        why: 'Output with a repeated line and a missing distinct line can compare equal to the expected lines.',
+        fix: 'Compare `sorted(a) == sorted(b)` or `Counter(a) == Counter(b)` to keep multiplicity while staying order-independent.',
+      },
     },
     docs: {
       whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable.',

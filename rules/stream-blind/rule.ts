@@ -37,8 +37,16 @@ export default defineRule<Msg>({
     layers: ['python'],
     languages: ['python'],
     messages: {
-      blind: 'This check searches only the {{stream}} of `{{tool}}` and never reads its {{other}}, so a marker the tool reports on {{other}} (a warning, an error, `sorry`) is missed and the check passes. Search both streams (`result.stdout + result.stderr`) or merge them with `stderr=subprocess.STDOUT`.',
-      uncaptured: 'This check searches the output of `check_output`, which does not capture stderr, so a marker the tool reports on stderr is missed and the check passes. Pass `stderr=subprocess.STDOUT` (or use `subprocess.run` and search both streams).',
+      blind: {
+        what: 'This check searches only the {{stream}} of `{{tool}}` and never reads its {{other}}.',
+        why: 'A marker the tool reports on {{other}} (a warning, an error, `sorry`) is missed, so the check passes.',
+        fix: 'Search both streams (`result.stdout + result.stderr`) or merge them with `stderr=subprocess.STDOUT`.',
+      },
+      uncaptured: {
+        what: 'This check searches the output of `check_output`, which does not capture stderr.',
+        why: 'A marker the tool reports on stderr is missed, so the check passes.',
+        fix: 'Pass `stderr=subprocess.STDOUT` (or use `subprocess.run` and search both streams).',
+      },
     },
     docs: {
       whatItDoes: 'Flags membership tests and searches (`in`, `not in`, `.find`, `.count`, `re.search`…) on `result.stdout` (or the first value of `communicate()`) when the same function never reads the other stream and the streams are not merged, and searches of `check_output(...)` output without `stderr=subprocess.STDOUT`.',

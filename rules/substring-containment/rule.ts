@@ -52,8 +52,16 @@ export default defineRule<Msg>({
     confirm: { oracle: 'substring-containment',
       positional: true, description: 'Calls the predicate with the expected value plus one extra character; confirmed when it still accepts.' },
     messages: {
-      contains: 'The `{{role}}` lambda tests `{{left}} in {{right}}` on strings: that is a substring test, so it also accepts longer values that merely contain the expected text (`\'n: 2639750\'` passes for `\'n: 263975\'`). Compare with `==`, or match a delimited token (split the text, or use a regex with boundaries).',
-      find: 'The `{{role}}` lambda uses `.{{method}}()` to look for one string inside another: any occurrence counts, so longer or different values that contain the text pass too. Compare with `==`, or match a delimited token (split the text, or use a regex with boundaries).',
+      contains: {
+        what: 'The `{{role}}` lambda tests `{{left}} in {{right}}` on strings.',
+        why: 'That is a substring test, so it also accepts longer values that merely contain the expected text (`\'n: 2639750\'` passes for `\'n: 263975\'`).',
+        fix: 'Compare with `==`, or match a delimited token (split the text, or use a regex with boundaries).',
+      },
+      find: {
+        what: 'The `{{role}}` lambda uses `.{{method}}()` to look for one string inside another.',
+        why: 'Any occurrence counts, so longer or different values that contain the text pass too.',
+        fix: 'Compare with `==`, or match a delimited token (split the text, or use a regex with boundaries).',
+      },
     },
     docs: {
       whatItDoes:

@@ -90,8 +90,16 @@ export default defineRule<Msg>({
     layers: ['python'],
     languages: ['python'],
     messages: {
-      swallowed: 'This `{{clause}}` turns every exception — including bugs in the verifier such as a NameError or a typo — into the verdict `{{verdict}}`, so a broken check looks like an agent that {{looks}}. Catch only the errors a missing or malformed state raises (e.g. `KeyError`, `ValueError`, `requests.RequestException`) and let the rest surface.',
-      fallthrough: 'This `{{clause}}` only logs, then falls through to `return {{verdict}}`: every exception in the check — including bugs in the verifier such as a NameError or a typo — becomes the verdict `{{verdict}}`, so a broken check looks like an agent that {{looks}}. Catch only the errors a missing or malformed state raises and let the rest surface.',
+      swallowed: {
+        what: 'This `{{clause}}` turns every exception into the verdict `{{verdict}}`.',
+        why: 'Bugs in the verifier such as a NameError or a typo become that verdict too, so a broken check looks like an agent that {{looks}}.',
+        fix: 'Catch only the errors a missing or malformed state raises (e.g. `KeyError`, `ValueError`, `requests.RequestException`) and let the rest surface.',
+      },
+      fallthrough: {
+        what: 'This `{{clause}}` only logs, then falls through to `return {{verdict}}`.',
+        why: 'Every exception in the check — including bugs in the verifier such as a NameError or a typo — becomes the verdict `{{verdict}}`, so a broken check looks like an agent that {{looks}}.',
+        fix: 'Catch only the errors a missing or malformed state raises and let the rest surface.',
+      },
     },
     docs: {
       whatItDoes:

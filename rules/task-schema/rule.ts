@@ -16,15 +16,51 @@ export default defineRule<SchemaProblemKind>({
     layers: ['suite'],
     languages: ['json'],
     messages: {
-      missingField: 'Required field "{{field}}" is missing from {{where}}: {{source}}, so grading this entry raises (KeyError, or the task is rejected when it loads) instead of checking the agent\'s work. Add "{{field}}".',
-      missingOneOf: '{{where}} has none of {{fields}}: the verifier needs one of them to know what to compare, so the entry cannot be graded as written. Add one of {{fields}}.',
-      wrongType: '"{{field}}" in {{where}} is {{actual}}, but the schema expects {{expected}}: the verifier misreads it (or raises TypeError) and the verdict is not about the task. Write it as {{expected}}.',
-      unknownKind: 'Entry kind "{{kind}}" is not one that {{family}} verifiers grade ({{kinds}}): the dispatcher finds no `_eval_{{kind}}`, so the entry errors or is skipped and the task passes or fails for the wrong reason. Use one of {{kinds}}.',
-      unknownFamily: 'Task family "{{family}}" is not one the suite knows ({{families}}): no verifier is bound to it, so none of its entries is graded as intended. Use one of the known families or add an adapter for this one.',
-      emptyValue: '"{{field}}" in {{where}} is empty: an empty value makes the check vacuous or broken, so the benchmark grades nothing here. Give it the content the schema requires.',
-      duplicateMember: '"{{field}}" appears twice in {{where}}: JSON readers keep only the last one, so this earlier value is silently ignored. Remove one of them.',
-      unknownField: '"{{field}}" in {{where}} is not a field this entry kind uses — probably a misspelling of "{{guess}}": the verifier never reads it, so the intended check silently does not happen. Rename it to "{{guess}}".',
-      invalid: 'Invalid value in {{where}} ({{detail}}): the verifier cannot grade it as written. Fix the value to match the family schema.',
+      missingField: {
+        what: 'Required field "{{field}}" is missing from {{where}}, and {{source}}.',
+        why: 'Grading this entry raises (KeyError, or the task is rejected when it loads) instead of checking the agent\'s work.',
+        fix: 'Add "{{field}}".',
+      },
+      missingOneOf: {
+        what: 'None of {{fields}} is present in {{where}}.',
+        why: 'The verifier needs one of them to know what to compare, so the entry cannot be graded as written.',
+        fix: 'Add one of {{fields}}.',
+      },
+      wrongType: {
+        what: '"{{field}}" in {{where}} is {{actual}}, but the schema expects {{expected}}.',
+        why: 'The verifier misreads it (or raises TypeError) and the verdict is not about the task.',
+        fix: 'Write it as {{expected}}.',
+      },
+      unknownKind: {
+        what: 'Entry kind "{{kind}}" is not one that {{family}} verifiers grade ({{kinds}}).',
+        why: 'The dispatcher finds no `_eval_{{kind}}`, so the entry errors or is skipped and the task passes or fails for the wrong reason.',
+        fix: 'Use one of {{kinds}}.',
+      },
+      unknownFamily: {
+        what: 'Task family "{{family}}" is not one the suite knows ({{families}}).',
+        why: 'No verifier is bound to it, so none of its entries is graded as intended.',
+        fix: 'Use one of the known families or add an adapter for this one.',
+      },
+      emptyValue: {
+        what: '"{{field}}" in {{where}} is empty.',
+        why: 'An empty value makes the check vacuous or broken, so the benchmark grades nothing here.',
+        fix: 'Give it the content the schema requires.',
+      },
+      duplicateMember: {
+        what: '"{{field}}" appears twice in {{where}}.',
+        why: 'JSON readers keep only the last one, so this earlier value is silently ignored.',
+        fix: 'Remove one of them.',
+      },
+      unknownField: {
+        what: '"{{field}}" in {{where}} is not a field this entry kind uses — probably a misspelling of "{{guess}}".',
+        why: 'The verifier never reads it, so the intended check silently does not happen.',
+        fix: 'Rename it to "{{guess}}".',
+      },
+      invalid: {
+        what: 'Invalid value in {{where}} ({{detail}}).',
+        why: 'The verifier cannot grade the entry as written.',
+        fix: 'Fix the value to match the family schema.',
+      },
     },
     docs: {
       whatItDoes:

@@ -120,8 +120,16 @@ export default defineRule<Msg>({
     layers: ['python'],
     languages: ['json', 'python'],
     messages: {
-      lambda: 'The `{{role}}` lambda calls `{{call}}()`: its result depends on when and in which timezone the verifier runs, so the same agent output passes one day (or hour) and fails the next. Compare against a value recorded in the task or produced inside the task environment.',
-      verdict: '`{{call}}()` feeds a decision here: the verdict depends on the grading host\'s clock and timezone (e.g. a date check near midnight), so identical outputs pass or fail by when they are graded. Use a timestamp from the task environment or the artifact itself, in UTC, with an explicit tolerance.',
+      lambda: {
+        what: 'The `{{role}}` lambda calls `{{call}}()`.',
+        why: 'Its result depends on when and in which timezone the verifier runs, so the same agent output passes one day (or hour) and fails the next.',
+        fix: 'Compare against a value recorded in the task or produced inside the task environment.',
+      },
+      verdict: {
+        what: '`{{call}}()` feeds a decision here.',
+        why: 'The verdict depends on the grading host\'s clock and timezone (e.g. a date check near midnight), so identical outputs pass or fail by when they are graded.',
+        fix: 'Use a timestamp from the task environment or the artifact itself, in UTC, with an explicit tolerance.',
+      },
     },
     docs: {
       whatItDoes:

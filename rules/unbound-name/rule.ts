@@ -37,13 +37,41 @@ export default defineRule<Msg>({
     layers: ['python', 'javascript'],
     languages: ['python', 'json', 'javascript'],
     messages: {
-      undefined: '`{{name}}` {{how}}, so this line raises NameError on every run. The check never evaluates what the task asks; bind the name (or fix the typo) and add a regression task.',
-      unbound: '`{{name}}` {{how}}, so this line raises UnboundLocalError. The check never evaluates what the task asks; bind `{{name}}` on every path before the read.',
-      maybe: '`{{name}}` {{how}}, so on that path the check raises NameError instead of grading. Bind `{{name}}` on every path (or return a failed verdict explicitly).',
-      swallowed: '`{{name}}` {{how}}; the NameError is swallowed by {{by}} ({{where}}) and becomes the verdict `{{verdict}}`, so the check silently reports a result it never computed. Bind `{{name}}` on every path and let programming errors surface.',
-      jsUndefined: '`{{name}}` is declared nowhere in this module and is not a JavaScript, Node.js or browser global, so this line throws ReferenceError on every run and the check never grades. Declare or import `{{name}}` (or fix the typo).',
-      jsSwallowed: '`{{name}}` is declared nowhere in this module and is not a global; the ReferenceError is caught by the `catch` at line {{line}}, which returns `{{verdict}}`, so the check silently reports a result it never computed. Declare or import `{{name}}` and let programming errors surface.',
-      embedded: '`{{name}}` in this lambda is neither a parameter, a builtin nor a global of the verifier that evaluates it, so the verifier raises NameError when it calls the lambda. Use the lambda\'s parameters (or add the module to `allowedGlobals`).',
+      undefined: {
+        what: '`{{name}}` {{how}}, so this line raises NameError on every run.',
+        why: 'The check never evaluates what the task asks.',
+        fix: 'Bind the name (or fix the typo) and add a regression task.',
+      },
+      unbound: {
+        what: '`{{name}}` {{how}}, so this line raises UnboundLocalError.',
+        why: 'The check never evaluates what the task asks.',
+        fix: 'Bind `{{name}}` on every path before the read.',
+      },
+      maybe: {
+        what: '`{{name}}` {{how}}.',
+        why: 'On that path the check raises NameError instead of grading.',
+        fix: 'Bind `{{name}}` on every path (or return a failed verdict explicitly).',
+      },
+      swallowed: {
+        what: '`{{name}}` {{how}}.',
+        why: 'The NameError is swallowed by {{by}} ({{where}}) and becomes the verdict `{{verdict}}`, so the check silently reports a result it never computed.',
+        fix: 'Bind `{{name}}` on every path and let programming errors surface.',
+      },
+      jsUndefined: {
+        what: '`{{name}}` is declared nowhere in this module and is not a JavaScript, Node.js or browser global.',
+        why: 'This line throws ReferenceError on every run, so the check never grades.',
+        fix: 'Declare or import `{{name}}` (or fix the typo).',
+      },
+      jsSwallowed: {
+        what: '`{{name}}` is declared nowhere in this module and is not a global.',
+        why: 'The ReferenceError is caught by the `catch` at line {{line}}, which returns `{{verdict}}`, so the check silently reports a result it never computed.',
+        fix: 'Declare or import `{{name}}` and let programming errors surface.',
+      },
+      embedded: {
+        what: '`{{name}}` in this lambda is neither a parameter, a builtin nor a global of the verifier that evaluates it.',
+        why: 'The verifier raises NameError when it calls the lambda, so the check fails (or is swallowed into a verdict) for every agent.',
+        fix: 'Use the lambda\'s parameters (or add the module to `allowedGlobals`).',
+      },
     },
     docs: {
       whatItDoes: 'Finds reads of names that are unbound on every path, possibly unbound on some path, or bound nowhere — per function, over if/elif/else, loops with else, try/except/else/finally, with, match and early exits — and in lambdas embedded in task JSON. A finding is an error when an enclosing handler or decorator turns the NameError into a verdict (the benchmark silently lies), a warning otherwise (the verifier crashes loudly); a severity set in the config applies to all.',

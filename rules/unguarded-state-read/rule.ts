@@ -17,7 +17,11 @@ export default defineRule<Msg>({
     layers: ['python'],
     languages: ['python'],
     messages: {
-      unguarded: '`{{expr}}` parses application state with no handling of an unavailable or non-JSON reply, so when the app has closed or crashed the exception escapes the evaluation and the run looks like an infrastructure failure instead of a failed check. Catch `requests.RequestException` and `ValueError` here and return a failed verdict.',
+      unguarded: {
+        what: '`{{expr}}` parses application state with no handling of an unavailable or non-JSON reply.',
+        why: 'When the app has closed or crashed, the exception escapes the evaluation and the run looks like an infrastructure failure instead of a failed check.',
+        fix: 'Catch `requests.RequestException` and `ValueError` here and return a failed verdict.',
+      },
     },
     docs: {
       whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict.',

@@ -23,9 +23,21 @@ export default defineRule<Msg>({
     layers: ['python'],
     languages: ['json'],
     messages: {
-      dunder: 'The `{{role}}` lambda uses `{{name}}`: dunder access is the standard way out of an eval sandbox (to builtins, classes, modules), and the verifier evals this string on the host. Use only the lambda\'s arguments and plain operations.',
-      builtin: 'The `{{role}}` lambda calls `{{name}}()`, which reads or changes the host (files, code execution, attributes, the interpreter) when the verifier evals it. A task check needs only its arguments; remove the call, or review the task pack before running it.',
-      module: 'The `{{role}}` lambda uses the `{{name}}` module, giving task-authored code access to the host\'s processes, files or network when the verifier evals it. Compute the check from the lambda\'s arguments instead, or review the task pack before running it.',
+      dunder: {
+        what: 'The `{{role}}` lambda uses `{{name}}`.',
+        why: 'Dunder access is the standard way out of an eval sandbox (to builtins, classes, modules), and the verifier evals this string on the host.',
+        fix: 'Use only the lambda\'s arguments and plain operations.',
+      },
+      builtin: {
+        what: 'The `{{role}}` lambda calls `{{name}}()`.',
+        why: 'It reads or changes the host (files, code execution, attributes, the interpreter) when the verifier evals it, and a task check needs only its arguments.',
+        fix: 'Remove the call, or review the task pack before running it.',
+      },
+      module: {
+        what: 'The `{{role}}` lambda uses the `{{name}}` module.',
+        why: 'It gives task-authored code access to the host\'s processes, files or network when the verifier evals it.',
+        fix: 'Compute the check from the lambda\'s arguments instead, or review the task pack before running it.',
+      },
     },
     docs: {
       whatItDoes:

@@ -15,7 +15,11 @@ export default defineRule<Msg>({
     layers: ['python'],
     languages: ['python'],
     messages: {
-      vacuous: '`{{operand}}` is None on a path that reaches this absence check (set on line {{line}}), so `{{check}}` is true whether or not the item exists. The task passes even when the agent left the item in place; check the key the entry names.',
+      vacuous: {
+        what: '`{{operand}}` is None on a path that reaches this absence check (set on line {{line}}).',
+        why: '`{{check}}` is then true whether or not the item exists, so the task passes even when the agent left the item in place.',
+        fix: 'Check the key the entry names.',
+      },
     },
     docs: {
       whatItDoes: 'Flags `x not in m`, `x not in m.keys()`, `m.get(x) is None` and `m.get(x) == None` where constant propagation shows `x` is None on some path that reaches the check (assigned None, or established by `x is None`).',

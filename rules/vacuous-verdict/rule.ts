@@ -100,9 +100,21 @@ export default defineRule<Msg>({
     layers: ['python'],
     languages: ['python'],
     messages: {
-      zipTruncation: '`{{call}}` stops at the shorter of `{{a}}` and `{{b}}` and nothing checks their lengths: {{input}} passes, because the extra items are never compared. Compare `len({{a}}) == len({{b}})` first, or use `zip(..., strict=True)`.',
-      emptyLoop: 'This loop can only fail inside its body and the function then returns `{{verdict}}`: with an empty `{{collection}}` the body never runs, so {{input}} passes. Fail when `{{collection}}` is empty (`if not {{collection}}: return 0`) before the loop.',
-      emptyAll: '`{{call}}` is True for an empty `{{collection}}`: {{input}} passes without any check running. Require a non-empty `{{collection}}` (`bool({{collection}}) and all(...)`).',
+      zipTruncation: {
+        what: '`{{call}}` stops at the shorter of `{{a}}` and `{{b}}` and nothing checks their lengths.',
+        why: 'The extra items are never compared, so {{input}} passes.',
+        fix: 'Compare `len({{a}}) == len({{b}})` first, or use `zip(..., strict=True)`.',
+      },
+      emptyLoop: {
+        what: 'This loop can only fail inside its body and the function then returns `{{verdict}}`.',
+        why: 'With an empty `{{collection}}` the body never runs, so {{input}} passes.',
+        fix: 'Fail when `{{collection}}` is empty (`if not {{collection}}: return 0`) before the loop.',
+      },
+      emptyAll: {
+        what: '`{{call}}` is True for an empty `{{collection}}`.',
+        why: 'Then {{input}} passes without any check running.',
+        fix: 'Require a non-empty `{{collection}}` (`bool({{collection}}) and all(...)`).',
+      },
     },
     docs: {
       whatItDoes:

@@ -77,7 +77,8 @@ function toFinding(j: JsonFinding, root: string): Finding {
     ruleId: j.ruleId,
     messageId: j.messageId ?? '',
     message: j.message,
-    ...(j.parts ? { parts: j.parts } : {}),
+    // reports written before every message had parts carry the message alone
+    parts: j.parts ?? { what: j.message, why: '', fix: '' },
     severity: j.severity,
     file: path.resolve(root, j.file),
     range: { start: pos(j.range.start), end: pos(j.range.end) },

@@ -10,6 +10,8 @@ const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export interface FileProblem {
   path: string;
   message: string;
+  /** What to do (one sentence); the finding falls back to a generic hint. */
+  fix?: string;
   /** A file vaudit skips rather than fails on (binary content): reported as a warning. */
   skipped?: true;
 }
@@ -21,11 +23,11 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export async function loadText(path: string, maxBytes = MAX_FILE_BYTES): Promise<LoadResult> {
   try {
     const st = await stat(path);
-    if (!st.isFile()) return { ok: false, problem: { path, message: 'Not a regular file; skipped.' } };
+    if (!st.isFile()) return { ok: false, problem: { path, message: 'Not a regular file; skipped.', fix: 'Name regular files or folders on the command line.' } };
     if (st.size > maxBytes) {
       return {
         ok: false,
-        problem: { path, message: `File is ${(st.size / 1048576).toFixed(1)} MB, over the ${maxBytes / 1048576} MB limit; skipped. Exclude it in vaudit.config.json or split it.` },
+        problem: { path, message: `File is ${(st.size / 1048576).toFixed(1)} MB, over the ${maxBytes / 1048576} MB limit; skipped.`, fix: 'Exclude it in vaudit.config.json or split it.' },
       };
     }
     const buf = await readFile(path);
@@ -43,13 +45,13 @@ export async function loadText(path: string, maxBytes = MAX_FILE_BYTES): Promise
 
 function decodeBuffer(path: string, buf: Buffer): LoadResult {
   const probe = buf.subarray(0, 8000);
-  if (probe.includes(0)) return { ok: false, problem: { path, message: 'Binary file (contains NUL bytes); skipped. Exclude it in vaudit.config.json if it is not a task file.', skipped: true } };
+  if (probe.includes(0)) return { ok: false, problem: { path, message: 'Binary file (contains NUL bytes); skipped.', fix: 'Exclude it in vaudit.config.json if it is not a task file.', skipped: true } };
   let text: string;
   try {
     text = decoder.decode(buf);
   } catch {
     const at = firstInvalidUtf8(buf);
-    return { ok: false, problem: { path, message: `Invalid UTF-8 at byte ${at}; save the file as UTF-8.` } };
+    return { ok: false, problem: { path, message: `Invalid UTF-8 at byte ${at}.`, fix: 'Save the file as UTF-8.' } };
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return { ok: true, text };

@@ -10,9 +10,9 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { Finding, Layer, Range, Severity, SeveritySetting } from './types.js';
-import { PARSE_ERROR_RULE } from './types.js';
-import type { MessageParts, Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from './rule.js';
+import type { Finding, Layer, MessageParts, Range, Severity, SeveritySetting } from './types.js';
+import { joinParts, PARSE_ERROR_RULE } from './types.js';
+import type { Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from './rule.js';
 import type { FileUnit, Project, SourceFile } from './project.js';
 import type { FileProblem } from './load.js';
 import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './dispatch.js';
@@ -57,7 +57,7 @@ function toSeverity(s: SeveritySetting): Severity {
   return s === 'error' ? 'error' : 'warning';
 }
 
-export function fillTemplate(template: string, data: Record<string, string | number> | undefined): string {
+function fillTemplate(template: string, data: Record<string, string | number> | undefined): string {
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (m, k: string) => (data && k in data ? String(data[k]) : m));
 }
 
@@ -201,14 +201,14 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       unit,
       text,
       report(d: ReportDescriptor<string>) {
-        const template = (rule.meta.messages as Record<string, string | MessageParts>)[d.messageId];
+        const template = (rule.meta.messages as Record<string, MessageParts | undefined>)[d.messageId];
         if (template === undefined) throw new Error(`rule ${rule.meta.id} reported unknown messageId '${d.messageId}'`);
-        const parts = typeof template === 'string' ? undefined : { what: fillTemplate(template.what, d.data), why: fillTemplate(template.why, d.data), fix: fillTemplate(template.fix, d.data) };
+        const parts = { what: fillTemplate(template.what, d.data), why: fillTemplate(template.why, d.data), fix: fillTemplate(template.fix, d.data) };
         findings.push({
           ruleId: rule.meta.id,
           messageId: d.messageId,
-          message: parts ? `${parts.what} ${parts.why} ${parts.fix}` : fillTemplate(template as string, d.data),
-          ...(parts ? { parts } : {}),
+          message: joinParts(parts),
+          parts,
           severity: d.severity && !setting.explicit ? d.severity : toSeverity(setting.severity),
           file: unit.file.path,
           range: toRange(d.at),
@@ -229,7 +229,11 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     findings.push({
       ruleId: INTERNAL_ERROR_RULE,
       messageId: 'crash',
-      message: `Rule '${rule.meta.id}' crashed on this file (${(err as Error)?.message ?? String(err)}); other rules still ran. Please report this with the file.`,
+      ...withParts({
+        what: `Rule '${rule.meta.id}' crashed on this file (${(err as Error)?.message ?? String(err)}).`,
+        why: 'Its findings for this file are missing; the other rules still ran.',
+        fix: 'Please report this with the file.',
+      }),
       severity: 'error',
       file: file.path,
       range: file.source.range(0, 0),
@@ -256,11 +260,15 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       if (!analysis) continue;
       const err = firstSyntaxError(analysis);
       if (err) {
-        findings.push(parseError(file, err.start, err.end, `Python syntax error: ${err.message}. The verifier cannot be imported, so every task it grades fails; fix the syntax.`));
+        findings.push(parseError(file, err.start, err.end, { what: `Python syntax error: ${err.message}.`, why: 'The verifier cannot be imported, so every task it grades fails.', fix: 'Fix the syntax.' }));
       }
       const depth = treeDepth(analysis.ast);
       if (depth > MAX_ANALYSED_DEPTH) {
-        findings.push(parseError(file, 0, 0, `Code nested ${depth} levels deep: CPython's compiler raises RecursionError at about ${MAX_ANALYSED_DEPTH} levels, so the verifier cannot be imported (every task it grades fails), and vaudit does not analyse it. Split the expression.`));
+        findings.push(parseError(file, 0, 0, {
+          what: `Code nested ${depth} levels deep.`,
+          why: `CPython's compiler raises RecursionError at about ${MAX_ANALYSED_DEPTH} levels, so the verifier cannot be imported (every task it grades fails), and vaudit does not analyse it.`,
+          fix: 'Split the expression.',
+        }));
         continue;
       }
       runPythonUnit(file, analysis);
@@ -290,7 +298,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
           // TypeScript that needs a transform (enum, namespace) is not analysed, but it is not an error
           if (!bundle && !parsed.unsupported) {
             const lang = file.language === 'typescript' ? 'TypeScript' : 'JavaScript';
-            findings.push(parseError(file, parsed.offset, parsed.offset, `${lang} syntax error: ${parsed.message}. The verifier cannot load; fix the syntax.`));
+            findings.push(parseError(file, parsed.offset, parsed.offset, { what: `${lang} syntax error: ${parsed.message}.`, why: 'The verifier cannot load.', fix: 'Fix the syntax.' }));
           }
           continue;
         }
@@ -337,13 +345,13 @@ export async function runPass(input: PassInput): Promise<PassResult> {
 
   for (const p of suiteProblems) {
     const file = files.get(p.file);
-    if (file && reportOn.has(file.path)) findings.push(parseError(file, p.start, p.end, p.message));
+    if (file && reportOn.has(file.path)) findings.push(parseError(file, p.start, p.end, { what: p.message, why: '', fix: p.fix ?? 'Fix the file so it parses; until then vaudit (and the verifier) cannot use it.' }));
   }
   for (const p of problems) {
     findings.push({
       ruleId: PARSE_ERROR_RULE,
       messageId: p.skipped ? 'skipped' : 'unreadable',
-      message: p.message,
+      ...withParts({ what: p.message, why: '', fix: p.fix ?? 'Make the file readable, or exclude it in vaudit.config.json.' }),
       severity: p.skipped ? 'warning' : 'error',
       file: p.path,
       range: { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } },
@@ -381,9 +389,9 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       kept.push({
         ruleId: UNUSED_SUPPRESSION_RULE,
         messageId: 'unused',
-        message: unknown.length
-          ? `Suppression names unknown rule${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; run 'vaudit rules' for valid ids.`
-          : `Suppression of ${stale.join(', ')} matches no finding; remove it so it cannot hide a future defect.`,
+        ...withParts(unknown.length
+          ? { what: `Suppression names unknown rule${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, why: 'It suppresses nothing.', fix: "Run 'vaudit rules' for valid ids." }
+          : { what: `Suppression of ${stale.join(', ')} matches no finding.`, why: 'A stale suppression can hide a future defect.', fix: 'Remove it.' }),
         severity: 'warning',
         file,
         range: src ? src.range(off, off) : { start: { line: s.at.line, column: s.at.column, offset: 0 }, end: { line: s.at.line, column: s.at.column, offset: 0 } },
@@ -415,8 +423,13 @@ function dedupeFindings(sorted: Finding[]): Finding[] {
 }
 
 
-function parseError(file: SourceFile, start: number, end: number, message: string): Finding {
-  return { ruleId: PARSE_ERROR_RULE, messageId: 'syntax', message, severity: 'error', file: file.path, range: file.source.range(start, end) };
+function parseError(file: SourceFile, start: number, end: number, parts: MessageParts): Finding {
+  return { ruleId: PARSE_ERROR_RULE, messageId: 'syntax', ...withParts(parts), severity: 'error', file: file.path, range: file.source.range(start, end) };
+}
+
+/** A built-in finding's `message` and `parts`. */
+function withParts(parts: MessageParts): Pick<Finding, 'message' | 'parts'> {
+  return { message: joinParts(parts), parts };
 }
 
 /** The first line of a code snippet, shortened, in backticks (no escape sequences in a message). */

@@ -9,7 +9,7 @@
 import type { PyNode } from '../lang/python/tree.js';
 import type { AnyNode, Node as JsNode } from 'acorn';
 import type { PyNodeType } from '../lang/python/node-types.js';
-import type { ControlCaseRequest, Language, Layer, RelatedLocation, SeveritySetting } from './types.js';
+import type { ControlCaseRequest, Language, Layer, MessageParts, RelatedLocation, SeveritySetting } from './types.js';
 import type { Project, FileUnit } from './project.js';
 import type { Task, VerifierEntry, EmbeddedCode } from '../suites/types.js';
 import type { PythonAnalysis } from '../lang/python/types.js';
@@ -48,13 +48,6 @@ interface ConfirmSupport {
   description: string;
 }
 
-/** A message in three parts; the finding's `message` is the three joined by spaces. */
-export interface MessageParts {
-  what: string;
-  why: string;
-  fix: string;
-}
-
 export interface RuleMeta<M extends string = string> {
   id: string;
   description: string;
@@ -64,10 +57,9 @@ export interface RuleMeta<M extends string = string> {
   /** Languages of files it can report in (docs/catalogue). */
   languages: Language[];
   /** One message per meaning, in three parts (Biome's pillars): what is wrong, why it makes the
-   *  benchmark lie, what to do; `{{name}}` placeholders. A plain string is the legacy one-part form
-   *  (reporters then split it into finding and hint by sentences). Each part is a capitalised
-   *  sentence that ends with a period. */
-  messages: Record<M, string | MessageParts>;
+   *  benchmark lie, what to do; `{{name}}` placeholders. Each part is a capitalised sentence that
+   *  ends with a period. */
+  messages: Record<M, MessageParts>;
   docs: RuleDocs;
   confirm?: ConfirmSupport;
   /** JSON Schema of the rule's options (config `rules.<id>.options`). */

@@ -64,12 +64,26 @@ export interface ControlCaseRequest {
   [key: string]: unknown;
 }
 
+/** A message in three parts (Biome's pillars): what is wrong, why it makes the benchmark lie, what to do.
+ *  A built-in finding may leave `why` empty when its `what` already says it. */
+export interface MessageParts {
+  what: string;
+  why: string;
+  fix: string;
+}
+
+/** The one-line message of a finding: its parts joined by spaces. */
+export function joinParts(p: MessageParts): string {
+  return [p.what, p.why, p.fix].filter(Boolean).join(' ');
+}
+
 export interface Finding {
   ruleId: string;
   messageId: string;
+  /** The parts joined by spaces (`joinParts`). */
   message: string;
-  /** The message's parts when the rule writes it in three (what is wrong, why it matters, what to do). */
-  parts?: { what: string; why: string; fix: string };
+  /** What is wrong, why it makes the benchmark lie, what to do. */
+  parts: MessageParts;
   severity: Severity;
   /** Absolute path of the file the finding is in. */
   file: string;

@@ -38,7 +38,7 @@ function toJsonReport(input: ReportInput) {
       messageId: f.messageId,
       severity: f.severity,
       message: f.message,
-      ...(f.parts ? { parts: f.parts } : {}),
+      parts: f.parts,
       file: relPath(input.root, f.file),
       range: {
         start: { line: f.range.start.line, column: f.range.start.column },

@@ -11,7 +11,6 @@ import type { Project } from '../engine/project.js';
 import type { ReportInput } from './model.js';
 import { countBySeverity, relPath } from './model.js';
 import { isolationLines, isolationSummary } from './isolation.js';
-import { fillTemplate } from '../engine/pass.js';
 
 const NO_FAMILY = '(no family)';
 
@@ -78,88 +77,6 @@ export function familiesOf(project: Pick<Project, 'suites'>): Record<string, str
   return out;
 }
 
-/**
- * Split a message into what/why and what-to-do. Messages follow "what is wrong.
- * Why it makes the benchmark lie. What to do." — the last sentence is the hint; a
- * single sentence "X; do Y." splits at its last semicolon.
- */
-export function splitHint(message: string): { finding: string; hint: string } {
-  const m = message.trim();
-  const sentences = sentencesOf(m);
-  const last = sentences.pop()!;
-  const semi = topLevelIndexOf(last, '; ');
-  if (semi > 0) {
-    const rest = last.slice(semi + 2);
-    return { finding: [...sentences, last.slice(0, semi) + '.'].join(' '), hint: rest.charAt(0).toUpperCase() + rest.slice(1) };
-  }
-  if (sentences.length >= 1) return { finding: sentences.join(' '), hint: last };
-  return { finding: m, hint: '' };
-}
-
-/**
- * Split a finding's message into finding and hint along its message template when the template
- * splits (its placeholders may hold text that confuses sentence splitting, such as a parser
- * detail with quotes or brackets), else along the rendered message.
- */
-function splitFinding(f: Pick<Finding, 'message' | 'messageId' | 'data'>, messages?: Readonly<Record<string, unknown>>): { finding: string; hint: string } {
-  const template = messages?.[f.messageId];
-  if (typeof template === 'string' && fillTemplate(template, f.data) === f.message) {
-    const t = splitHint(template);
-    if (t.hint) return { finding: fillTemplate(t.finding, f.data), hint: fillTemplate(t.hint, f.data) };
-  }
-  return splitHint(f.message);
-}
-
-const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|no|fig)\.$/i;
-
-/** Sentences, split only outside code spans, quotes and brackets, and not after an abbreviation. */
-function sentencesOf(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let code = false;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '`') code = !code;
-    if (code) continue;
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
-    else if ((ch === '.' || ch === '!' || ch === '?') && depth === 0 && /\s/.test(text[i + 1] ?? '')) {
-      let j = i + 1;
-      while (j < text.length && /\s/.test(text[j]!)) j++;
-      if (j >= text.length || !/[A-Z`'"(]/.test(text[j]!)) continue;
-      if (ABBREVIATIONS.test(text.slice(from, i + 1))) continue;
-      out.push(text.slice(from, i + 1).trim());
-      from = j;
-    }
-  }
-  out.push(text.slice(from).trim());
-  return out.filter(Boolean);
-}
-
-/** Index of `needle` outside code spans and brackets, last occurrence; -1 when absent. */
-function topLevelIndexOf(text: string, needle: string): number {
-  let depth = 0;
-  let code = false;
-  let found = -1;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '`') code = !code;
-    if (code) continue;
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
-    else if (depth === 0 && text.startsWith(needle, i)) found = i;
-  }
-  return found;
-}
-
-/** Hints for vaudit's built-in findings, whose messages may not carry one. */
-const BUILTIN_HINTS: Record<string, string> = {
-  'parse-error': 'Fix the file so it parses; until then vaudit (and the verifier) cannot use it.',
-  'unused-suppression': 'Remove the suppression.',
-  'internal-error': 'Report the crash with the file; the other rules still ran.',
-};
-
 function evidence(f: Finding, confirmable: boolean, confirmRan: boolean): AuditRow['evidence'] {
   const c = f.confirmation;
   if (c) {
@@ -185,10 +102,9 @@ export function buildAudit(input: ReportInput): Audit {
   const confirmRan = !!input.runs;
   const width = Math.max(3, String(input.findings.length).length);
   const rows: AuditRow[] = input.findings.map((f, i) => {
-    // A three-part message names its hint; a one-string message splits along its template, else by sentences.
-    const split = f.parts ? { finding: `${f.parts.what} ${f.parts.why}`, hint: f.parts.fix } : splitFinding(f, input.rules.get(f.ruleId)?.meta.messages);
-    const finding = split.finding;
-    const hint = split.hint || BUILTIN_HINTS[f.ruleId] || '';
+    // what is wrong and why it matters, then what to do
+    const finding = [f.parts.what, f.parts.why].filter(Boolean).join(' ');
+    const hint = f.parts.fix;
     const shown = relPath(input.root, f.file);
     const link = path.isAbsolute(path.relative(base, f.file)) ? f.file : path.relative(base, f.file).split(path.sep).join('/');
     return {

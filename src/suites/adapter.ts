@@ -37,6 +37,8 @@ export interface SuiteProblem {
   start: number;
   end: number;
   message: string;
+  /** What to do (one sentence); the finding falls back to a generic hint. */
+  fix?: string;
 }
 
 /** A parsed JSON file an adapter detected as one of its tasks. */

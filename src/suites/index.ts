@@ -43,7 +43,8 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
         file: path.join(opts.root, 'vaudit.config.json'),
         start: 0,
         end: 0,
-        message: `Unknown suite adapter "${opts.adapter}"; known adapters: ${ADAPTERS.map((x) => x.id).join(', ')}.`,
+        message: `Unknown suite adapter "${opts.adapter}".`,
+        fix: `Use one of the known adapters: ${ADAPTERS.map((x) => x.id).join(', ')}.`,
       });
       return { suites: [], problems };
     }
@@ -81,6 +82,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
         start: doc.root.start,
         end: doc.root.end,
         message: `This file is in a tasks folder but holds ${Array.isArray(doc.value) ? 'an array' : doc.value === null ? 'null' : `a ${typeof doc.value}`}, not a task object; vaudit skipped it.`,
+        fix: 'Move it out of the tasks folder, or exclude it in vaudit.config.json.',
       });
     }
   }
@@ -96,6 +98,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
         start: 0,
         end: 0,
         message: `Suite adapter "${adapter.id}" failed: ${e instanceof Error ? e.message : String(e)}.`,
+        fix: 'Report this with the file; the other files were still checked.',
       });
     }
   }

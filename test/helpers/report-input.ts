@@ -13,7 +13,7 @@ const META: RuleMeta = {
   defaultSeverity: 'error',
   layers: ['python'],
   languages: ['python'],
-  messages: { unbound: '{{name}} is unbound here.' },
+  messages: { unbound: { what: '{{name}} is unbound here.', why: 'The verifier raises NameError.', fix: 'Bind it first.' } },
   docs: {
     whatItDoes: 'Flags names read before any assignment on some path.',
     why: 'The verifier raises NameError, which an error factory turns into a silent false.',
@@ -31,6 +31,11 @@ const META2: RuleMeta = {
   confirm: undefined,
 };
 
+/** A finding's message from its parts (`why` folded into `what` here). */
+export function parts(what: string, fix = ''): Pick<Finding, 'message' | 'parts'> {
+  return { message: fix ? `${what} ${fix}` : what, parts: { what, why: '', fix } };
+}
+
 export function range(l1: number, c1: number, l2: number, c2: number, o1 = 0, o2 = o1 + 1): Range {
   return { start: { line: l1, column: c1, offset: o1 }, end: { line: l2, column: c2, offset: o2 } };
 }
@@ -41,7 +46,7 @@ export function richInput(over: Partial<ReportInput> = {}): ReportInput {
   const findings: Finding[] = [
     {
       ruleId: 'unbound-name', messageId: 'unbound', severity: 'error', file: py,
-      message: "raw_keys is unbound when `find` is set, so the verifier returns False through error_factory. Build the matched-key list before checking it.",
+      ...parts('raw_keys is unbound when `find` is set, so the verifier returns False through error_factory.', 'Build the matched-key list before checking it.'),
       range: range(12, 9, 14, 3, 300, 360),
       related: [{ file: task, range: range(5, 14, 5, 40, 80, 106), message: 'entry that reaches this path' }],
       confirmation: { status: 'confirmed', witness: 'state {"a": 1} | 50% "quoted"', expected: 'pass', observed: 'fail (NameError)', runId: 'r-0001' },
@@ -49,13 +54,13 @@ export function richInput(over: Partial<ReportInput> = {}): ReportInput {
     },
     {
       ruleId: 'unbound-name', messageId: 'unbound', severity: 'error', file: task, pointer: '/evaluate/1/find',
-      message: 'Lambda reads <key> before binding it; fix the lambda.',
+      ...parts('Lambda reads <key> before binding it.', 'Fix the lambda.'),
       range: range(7, 20, 7, 20, 150, 150),
       fingerprint: 'b'.repeat(32),
     },
     {
       ruleId: 'set-equality-drops-duplicates', messageId: 'unbound', severity: 'warning', file: path.join(ROOT, 'verifier/grassgis/mixin.py'),
-      message: 'Lines compared as sets: a duplicate expected line | a missing one compare equal. Compare sorted lists.',
+      ...parts('Lines compared as sets: a duplicate expected line | a missing one compare equal.', 'Compare sorted lists.'),
       range: range(3, 1, 3, 30, 40, 69),
       fingerprint: 'c'.repeat(32),
     },
