@@ -85,6 +85,28 @@ describe('project: imports, call resolution, swallowing, binding', () => {
   });
 });
 
+describe('project: analyses within a memory budget', () => {
+  const file = (root: string, rel: string, text: string): SourceFile => ({ path: path.join(root, rel), relPath: rel, language: 'python', source: new SourceText(text) });
+  it('evicts the least recently used analyses beyond the budget and parses them again, with the same results', async () => {
+    const root = '/virtual/budget';
+    const files = Array.from({ length: 40 }, (_, i) => file(root, `m${i}.py`, `from m${(i + 1) % 40} import f${(i + 1) % 40}\n\ndef f${i}(x):\n    return f${(i + 1) % 40}(x) + missing_${i}\n`));
+    const py = await createPythonProject(files, { maxCachedChars: 0 });
+    const first = files.map((f) => py.analysis(f.path)!.unboundReads().map((r) => r.name));
+    // 16 analyses stay cached whatever the budget (the file being visited and a few it calls into)
+    expect(py.stats()).toEqual({ parsed: 40, evicted: 24, cached: 16 });
+    const m0 = py.analysis(files[0]!.path)!;
+    expect(py.stats().parsed).toBe(41);
+    expect(py.analysis(files[0]!.path)).toBe(m0);
+    expect(m0.unboundReads().map((r) => r.name)).toEqual(first[0]);
+    expect(py.resolveFunction(files[5]!.path, 'f6')?.fn.qualname).toBe('f6');
+    py.dispose();
+    const unbounded = await createPythonProject(files);
+    for (const f of files) unbounded.analysis(f.path);
+    expect(unbounded.stats()).toEqual({ parsed: 40, evicted: 0, cached: 40 });
+    unbounded.dispose();
+  });
+});
+
 describe('large real modules', () => {
   // Speed is measured by bench/pyright-compare.mjs and bench/static-pass.mjs, never asserted here.
   it('analyses ≈8,000 lines of real Python and frees every tree', async () => {

@@ -18,7 +18,7 @@ import { shardFindings, type ShardSpec } from './shard.js';
 import { languageOf } from '../engine/load.js';
 import { familiesOf } from '../report/markdown.js';
 import { rel } from '../engine/paths.js';
-import { pythonParser } from '../lang/python/parser.js';
+import { parseStats, pythonParser } from '../lang/python/parser.js';
 import { redosStats } from '../suites/regex/redos.js';
 
 export interface CheckOptions {
@@ -199,6 +199,11 @@ async function debugLines(result: CachedLintResult): Promise<string> {
   const r = redosStats;
   out.push(`regex analysis: ${r.calls} patterns, ${r.prefiltered} safe by the structural screen, ${r.recheckCalls} analysed by recheck (${Math.round(r.recheckMs)} ms), ${r.cacheHits - r.diskHits} repeated in this run, ${r.diskHits} from the --cache folder`);
   out.push(`static pass: ${Math.round(result.stats.durationMs)} ms over ${result.stats.files} files; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+  const ph = result.stats.phases;
+  if (ph) out.push(`CPU per phase: ${Object.entries(ph).map(([n, ms]) => `${n} ${Math.round(ms)} ms`).join(', ')}`);
+  const s = parseStats;
+  const py = result.project?.python.stats();
+  if (s.parses) out.push(`python parsing: ${s.parses} parses of ${s.chars} characters, tree-sitter ${Math.round(s.parseMs)} ms, plain-tree copy ${Math.round(s.convertMs)} ms${py ? `; project files analysed ${py.parsed} times, ${py.evicted} evicted from the memory budget` : ''}`);
   return out.map((l) => `vaudit debug: ${l}\n`).join('');
 }
 

@@ -55,6 +55,9 @@ export interface LintStats {
   pythonFiles: number;
   bundles: number;
   durationMs: number;
+  /** CPU milliseconds per phase (`--debug`): startup (process start to `lint()`), discover, load,
+   *  indexes (suites, binding; most Python parsing), scope, pass. */
+  phases?: Record<string, number>;
   /** Which tree-sitter build parsed the Python (`native` addon, or the `wasm` fallback). */
   pythonParser?: PythonParserKind;
   /** Which scope applied (verifier paths or all code) and how many findings lie outside it. */
@@ -80,6 +83,11 @@ export interface LintResult {
 
 export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   const t0 = performance.now();
+  // CPU time (user + system) per phase, stable on a loaded machine; the first phase counts from the
+  // process start (module loading and the CLI)
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  const marks: Array<[string, number]> = [['startup', cpu()]];
+  const mark = (name: string) => marks.push([name, cpu()]);
   const cwd = path.resolve(opts.cwd ?? process.cwd());
   const allRules = opts.ruleSet ?? (await loadRules());
   const configs = new ConfigResolver(cwd, ruleOptionSchemas(allRules), opts.configPath);
@@ -110,6 +118,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
     for (const f of found.files) if (!ignored.has(f)) contextFiles.add(f);
   }
 
+  mark('discover');
   // 2. load every file once
   const files = new Map<string, SourceFile>();
   await Promise.all(
@@ -126,6 +135,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   );
   const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 
+  mark('load');
   // 3. project indexes
   const python = await createPythonProject(sorted);
   const { suites, suiteProblems, bundles, problems: bundleProblems, tasksByFile } = await buildIndexes(sorted, {
@@ -143,16 +153,19 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
     if (t.entries.some((e) => e.binding && targets.has(e.binding.file))) reportOn.add(t.file.path);
   }
 
+  mark('indexes');
   // 3b. verifier entrypoints and the code they reach (src/engine/scope.ts)
   const scope = computeScope(project, sorted, firstCfg, opts.scope);
   const passOn = narrowTargets(reportOn, scope, tasksByFile);
 
+  mark('scope');
   // 4–6. the central pass, suppressions, order and fingerprints
   const { findings: all, suppressed } = await runPass({
     cwd, project, reportOn: passOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules,
     rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions,
   });
   const kept = partitionFindings(all, scope, tasksByFile);
+  mark('pass');
 
   let entries = 0;
   let tasks = 0;
@@ -176,6 +189,7 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
       pythonFiles: [...reportOn].filter((p) => files.get(p)?.language === 'python').length,
       bundles: [...bundles.keys()].filter((p) => reportOn.has(p)).length,
       durationMs: performance.now() - t0,
+      phases: Object.fromEntries(marks.map(([n, t], i) => [n, t - (i ? marks[i - 1]![1] : 0)])),
       pythonParser: (await pythonParser()).kind,
       scope: scope.summary,
       suites: scope.suites,

@@ -62,6 +62,14 @@ interface Unit {
   fn?: FunctionInfo;
 }
 
+/** A file's units and blocks by offset: what `onPath` keeps after the walk. */
+interface FileSpans {
+  /** Top-level functions and methods, sorted by start. */
+  units: Unit[];
+  mainBlocks: Array<[number, number]>;
+  deadBranches: Array<[number, number]>;
+}
+
 interface PyFile {
   a: PythonAnalysis;
   /** Top-level functions and methods, sorted by start. */
@@ -99,6 +107,8 @@ export function computeReach(o: ReachOptions): Reach {
   const queue: Unit[] = [];
   const jsReached = new Set<string>();
   const platform = o.platform ?? 'linux';
+  /** Memo of `subclassesOf` (a pure function of the project, asked again for every method reached through a hierarchy). */
+  const subclassMemo = new Map<string, Array<{ file: string; qualname: string }>>();
 
   // Text indexes over every Python file (no parse): method/function names, class bases, routes.
   const defsByName = new Map<string, string[]>();
@@ -445,6 +455,12 @@ export function computeReach(o: ReachOptions): Reach {
   }
 
   function subclassesOf(p: string, qualname: string): Array<{ file: string; qualname: string }> {
+    const key = `${p}\0${qualname}`;
+    let out = subclassMemo.get(key);
+    if (!out) subclassMemo.set(key, (out = findSubclasses(p, qualname)));
+    return out;
+  }
+  function findSubclasses(p: string, qualname: string): Array<{ file: string; qualname: string }> {
     const name = qualname.split('.').pop()!;
     const out: Array<{ file: string; qualname: string }> = [];
     for (const cand of subclassCandidates.get(name) ?? []) {
@@ -551,6 +567,13 @@ export function computeReach(o: ReachOptions): Reach {
     return undefined;
   }
 
+  // what onPath needs of each file, without its analysis (the project may then release it)
+  const spans = new Map<string, FileSpans>();
+  for (const [p, pf] of pyFiles) {
+    if (pf) spans.set(p, { units: pf.units.map((u) => ({ key: u.key, file: u.file, start: u.start, end: u.end })), mainBlocks: pf.mainBlocks, deadBranches: pf.deadBranches });
+  }
+  pyFiles.clear();
+
   const always = o.alwaysInScope ?? new Set<string>();
   return {
     reachedUnits: reached.size + jsReached.size,
@@ -567,7 +590,7 @@ export function computeReach(o: ReachOptions): Reach {
       if (f.language === 'javascript' || f.language === 'typescript') return jsReached.has(p);
       if (f.language !== 'python') return true;
       if (!reached.has(`${p}\0<module>`)) return false;
-      const pf = pyFiles.get(p);
+      const pf = spans.get(p);
       if (!pf) return true;
       if (pf.deadBranches.some(([s, e]) => offset >= s && offset < e)) return false;
       const u = unitAt(pf, offset);
@@ -614,7 +637,7 @@ function unitContaining(pf: PyFile, qualname: string): Unit | undefined {
 }
 
 /** Innermost top-level unit holding the offset (methods sit inside their class's range, not a unit). */
-function unitAt(pf: PyFile, offset: number): Unit | undefined {
+function unitAt(pf: FileSpans, offset: number): Unit | undefined {
   let hit: Unit | undefined;
   for (const u of pf.units) {
     if (u.start > offset) break;

@@ -16,7 +16,7 @@
  */
 import path from 'node:path';
 import type { Suite, VerifierBinding } from './types.js';
-import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
+import type { FunctionInfo, PythonProject } from '../lang/python/types.js';
 import { ADAPTERS } from './adapters.js';
 
 interface BindingOptions {
@@ -53,15 +53,8 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
   const modules = { ...(o.modules ?? {}), ...(o.verifierModules ?? {}) };
   const files = python.files();
   if (!files.length) return;
-  const analyses = new Map<string, PythonAnalysis>();
-  const an = (f: string) => {
-    let a = analyses.get(f);
-    if (!a) {
-      a = python.analysis(f);
-      if (a) analyses.set(f, a);
-    }
-    return a;
-  };
+  // the project caches analyses (within its memory budget): no second cache here that would keep every file alive
+  const an = (f: string) => python.analysis(f);
   const families = new Set<string>();
   for (const s of suites) for (const t of s.tasks) families.add(t.family);
   const familyNorms = new Set([...families].map(norm));
@@ -103,9 +96,13 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
       const fam = norm(family);
       candidates = files.filter((f) => familyOf(f) === fam);
     }
+    // a file whose text has no `def <fname>` defines no such function: not parsed for it
+    const defRe = new RegExp(`\\bdef[ \\t]+${fname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
+    const mayDefine = (f: string) => defRe.test(python.text(f) ?? '');
     // 1. the dispatch function in the family's modules (directly or through class bases); when several
     //    classes define it, the one named after the task's `sort` (ScienceBoard: "VM" → VMTask, "Raw" → RawTask)
     for (const f of candidates) {
+      if (!mayDefine(f)) continue;
       const a = an(f);
       if (!a) continue;
       const hits = a.functions().filter((fn) => fn.name === fname && (fn.classNode || !fn.qualname.includes('.')));
@@ -126,6 +123,7 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
     for (const f of files) {
       const fam = familyOf(f);
       if (fam && fam !== norm(family)) continue;
+      if (!mayDefine(f)) continue;
       const a = an(f);
       if (!a) continue;
       for (const fn of a.functions()) if (fn.name === fname && (fn.classNode || !fn.qualname.includes('.'))) shared.push({ f, fn });

@@ -1,7 +1,14 @@
 /**
- * The Python side of a project: every `.py` file parsed once on first use,
- * analyses cached; module names, import resolution (relative and absolute)
- * and cross-file function resolution for decorators and helpers.
+ * The Python side of a project: every `.py` file parsed on first use, analyses
+ * cached within a memory budget; module names, import resolution (relative and
+ * absolute) and cross-file function resolution for decorators and helpers.
+ *
+ * The cache is least-recently-used and bounded by the source size of the files
+ * it holds (`maxCachedChars`), so memory does not grow with the suite: a file
+ * asked for again after it was evicted is parsed again (same text, same tree).
+ * The most recent `MIN_CACHED` analyses are never evicted, whatever their size,
+ * so a rule holding the analysis of the file it visits never sees it replaced
+ * while it follows calls into a few other files.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -20,20 +27,34 @@ export async function analysePython(text: string, file = ''): Promise<PythonAnal
 export interface PythonProjectOptions {
   /** Extra search roots for absolute imports (default: the package roots of the files). */
   roots?: string[];
+  /** Source size (UTF-16 units) of the analyses kept in memory; default `VAUDIT_ANALYSIS_BUDGET` or 2,000,000
+   *  (about 50,000 lines: neither real corpus evicts; a 100× generated suite keeps a few hundred MB). */
+  maxCachedChars?: number;
 }
 
-export async function createPythonProject(files: readonly SourceFile[], _opts: PythonProjectOptions = {}): Promise<PythonProject> {
+/** Analyses kept whatever the budget: the file being visited and the few it calls into. */
+const MIN_CACHED = 16;
+const DEFAULT_BUDGET = 2_000_000;
+
+export async function createPythonProject(files: readonly SourceFile[], opts: PythonProjectOptions = {}): Promise<PythonProject> {
   parser = await pythonParser();
-  return new Project(files.filter((f) => f.language === 'python'));
+  const env = Number(process.env.VAUDIT_ANALYSIS_BUDGET);
+  const budget = opts.maxCachedChars ?? (process.env.VAUDIT_ANALYSIS_BUDGET && Number.isFinite(env) ? env : DEFAULT_BUDGET);
+  return new Project(files.filter((f) => f.language === 'python'), budget);
 }
 
 class Project implements PythonProject {
   private readonly byPath = new Map<string, SourceFile>();
+  /** Least recently used first (a hit moves the entry to the end). */
   private readonly cache = new Map<string, Analysis>();
+  private cachedChars = 0;
   private readonly modByPath = new Map<string, string>();
   private readonly pathByMod = new Map<string, string>();
+  /** Analyses built (parses), evictions: `stats()`. */
+  private parsed = 0;
+  private evicted = 0;
 
-  constructor(files: readonly SourceFile[]) {
+  constructor(files: readonly SourceFile[], private readonly maxCachedChars: number) {
     const paths = new Set(files.map((f) => path.resolve(f.path)));
     const hasInit = (dir: string) => paths.has(path.join(dir, '__init__.py')) || existsSync(path.join(dir, '__init__.py'));
     for (const f of files) {
@@ -59,18 +80,47 @@ class Project implements PythonProject {
     return [...this.byPath.keys()];
   }
 
+  text(p: string): string | undefined {
+    return this.byPath.get(path.resolve(p))?.source.text;
+  }
+
   analysis(p: string): Analysis | undefined {
     const abs = path.resolve(p);
     let a = this.cache.get(abs);
-    if (a) return a;
+    if (a) {
+      if (this.cache.size > MIN_CACHED) {
+        // most recently used last
+        this.cache.delete(abs);
+        this.cache.set(abs, a);
+      }
+      return a;
+    }
     const f = this.byPath.get(abs);
     if (!f || !parser) return undefined;
     a = new Analysis(parser.parse(f.source.text), f.source.text, abs, {
       resolveFunction: (from, name) => this.resolveFunctionA(from, name),
       resolveMethod: (from, cls, method) => this.resolveMethodA(from, cls, method),
     });
+    this.parsed++;
     this.cache.set(abs, a);
+    this.cachedChars += f.source.text.length;
+    this.evict();
     return a;
+  }
+
+  /** Drop the least recently used analyses beyond the budget (never the last `MIN_CACHED`). */
+  private evict(): void {
+    if (this.cachedChars <= this.maxCachedChars) return;
+    for (const [k, old] of this.cache) {
+      if (this.cachedChars <= this.maxCachedChars || this.cache.size <= MIN_CACHED) break;
+      this.cache.delete(k);
+      this.cachedChars -= old.text.length;
+      this.evicted++;
+    }
+  }
+
+  stats(): { parsed: number; evicted: number; cached: number } {
+    return { parsed: this.parsed, evicted: this.evicted, cached: this.cache.size };
   }
 
   analyseCode(text: string): PythonAnalysis {
@@ -161,5 +211,6 @@ class Project implements PythonProject {
 
   dispose(): void {
     this.cache.clear();
+    this.cachedChars = 0;
   }
 }

@@ -184,18 +184,23 @@ export interface PythonAnalysis {
 }
 
 export interface PythonProject {
-  /** Analysis of a `.py` file of the project (parsed once on first use, cached). */
+  /** Analysis of a `.py` file of the project (parsed on first use, cached within a memory budget: hold
+   *  on to it while you use it, and ask again later rather than keeping it). */
   analysis(path: string): PythonAnalysis | undefined;
   /** Analyse code that is not a project file (a lambda embedded in task JSON). Synchronous; not cached. */
   analyseCode(text: string): PythonAnalysis;
   /** Absolute paths of the project's Python files. */
   files(): string[];
+  /** Source text of a project file (no parse). */
+  text(path: string): string | undefined;
   /** Dotted module name of a file (`verifier.chimerax.mixin`). */
   moduleName(path: string): string | undefined;
   /** Resolve an import (module as written + level) seen in `fromFile` to a project file. */
   resolveModule(fromFile: string, module: string, level: number): string | undefined;
   /** Resolve a name used in `fromFile` (local def, or imported from a project module) to its function. */
   resolveFunction(fromFile: string, name: string): { file: string; fn: FunctionInfo } | undefined;
+  /** Analyses built so far (parses of project files), evicted from the memory budget, cached now. */
+  stats(): { parsed: number; evicted: number; cached: number };
   /** Drop every cached analysis. */
   dispose(): void;
 }
