@@ -69,14 +69,14 @@ export default defineRule<Msg>({
             instruction: 'How far is Mars from the Sun right now, in million km? Answer with ANS <value>.',
             evaluate: [{ type: 'stop', value: 'ANS', args: ['227.9'] }],
             ans: 'ANS 227.94',
-            '//vaudit-expect': 'ans-mismatch',
+            '//vaudit-expect': 'ans-mismatch/mismatch',
           }),
         },
         {
           files: taskFile('GrassGIS', 'cells', {
             type: 'GrassGIS',
             instruction: 'How many cells does the elevation raster have? Answer with ANS <n>.',
-            evaluate: [{ type: 'stop', value: 'ANS', args: ['263975'], '//vaudit-expect': 'ans-mismatch' }],
+            evaluate: [{ type: 'stop', value: 'ANS', args: ['263975'], '//vaudit-expect': 'ans-mismatch/missingAns' }],
           }),
         },
       ],

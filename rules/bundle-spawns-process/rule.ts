@@ -65,7 +65,7 @@ export default defineRule<Msg>({
           files: {
             'bundle/model.ts':
               M +
-              `import { execFileSync } from 'node:child_process'; // vaudit-expect: bundle-spawns-process\nexport default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'authored',\n    async evaluate() {\n      try { execFileSync('gcc', ['-c', 'main.c'], { timeout: 5000 }); return { verdict: 'pass' }; } catch { return { verdict: 'fail' }; }\n    },\n  }],\n});\n`,
+              `import { execFileSync } from 'node:child_process'; // vaudit-expect: bundle-spawns-process/spawns\nexport default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'authored',\n    async evaluate() {\n      try { execFileSync('gcc', ['-c', 'main.c'], { timeout: 5000 }); return { verdict: 'pass' }; } catch { return { verdict: 'fail' }; }\n    },\n  }],\n});\n`,
           },
         },
       ],

@@ -110,7 +110,7 @@ export default defineRule<Msg>({
           files: taskFile('ChimeraX', 'model-name', {
             type: 'ChimeraX',
             instruction: 'Open 2OLX and rename it to "target".',
-            evaluate: [{ type: 'info', key: "lambda dump: [m for m in dump['models'] if m['type'] == 'atomic'][0]['name']", value: 'target', '//vaudit-expect': 'first-match-lambda' }],
+            evaluate: [{ type: 'info', key: "lambda dump: [m for m in dump['models'] if m['type'] == 'atomic'][0]['name']", value: 'target', '//vaudit-expect': 'first-match-lambda/firstOfFiltered' }],
           }),
         },
         {
@@ -118,8 +118,8 @@ export default defineRule<Msg>({
             type: 'GrassGIS',
             instruction: 'Add the elevation raster to the map display.',
             evaluate: [
-              { type: 'info', key: "lambda dump: next(l for l in dump['layers'] if l['type'] == 'raster')['name']", value: 'elevation', '//vaudit-expect': 'first-match-lambda' },
-              { type: 'info', key: "lambda dump: dump['layers'][0]['name']", value: 'elevation', '//vaudit-expect': 'first-match-lambda' },
+              { type: 'info', key: "lambda dump: next(l for l in dump['layers'] if l['type'] == 'raster')['name']", value: 'elevation', '//vaudit-expect': 'first-match-lambda/nextNoDefault' },
+              { type: 'info', key: "lambda dump: dump['layers'][0]['name']", value: 'elevation', '//vaudit-expect': 'first-match-lambda/positionalRecord' },
             ],
           }),
         },

@@ -35,13 +35,13 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
-            'verifier/values.py': 'def check(result):\n    return float(result) == 0.3  # vaudit-expect: float-equality\n',
+            'verifier/values.py': 'def check(result):\n    return float(result) == 0.3  # vaudit-expect: float-equality/literal\n',
           },
         },
         {
           files: {
             'verifier/kalgebra/mixin.py': 'class KAlgebraMixin:\n    def _eval_val(self, eval_item, current_states):\n        return float(current_states["result"]) == eval_item["value"]\n',
-            'tasks/KAlgebra/val.json': '{\n  "type": "KAlgebra",\n  "instruction": "Compute 0.1 + 0.2 in KAlgebra.",\n  "evaluate": [\n    {"type": "val", "value": 0.3, "//vaudit-expect": "float-equality"}\n  ]\n}\n',
+            'tasks/KAlgebra/val.json': '{\n  "type": "KAlgebra",\n  "instruction": "Compute 0.1 + 0.2 in KAlgebra.",\n  "evaluate": [\n    {"type": "val", "value": 0.3, "//vaudit-expect": "float-equality/entry"}\n  ]\n}\n',
           },
         },
       ],

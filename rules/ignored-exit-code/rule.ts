@@ -36,7 +36,7 @@ export default defineRule<Msg>({
           files: {
             'bundle/model.ts':
               M +
-              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } }); // vaudit-expect: ignored-exit-code\n      return { verdict: 'pass' };\n    },\n  }],\n});\n`,
+              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } }); // vaudit-expect: ignored-exit-code/discarded\n      return { verdict: 'pass' };\n    },\n  }],\n});\n`,
           },
         },
       ],

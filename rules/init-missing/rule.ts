@@ -69,14 +69,14 @@ export default defineRule<Msg>({
             type: 'TeXstudio',
             instruction: 'Rename the section "Intro" to "Introduction".',
             initialize: [{ func: 'touch', path: '/home/user/a/main.tex', text: '\\section{Intro}\n' }],
-            evaluate: [{ type: 'file', path: '/home/user/b/main.tex', source: '\\section{Intro}', target: '\\section{Introduction}', '//vaudit-expect': 'init-missing' }],
+            evaluate: [{ type: 'file', path: '/home/user/b/main.tex', source: '\\section{Intro}', target: '\\section{Introduction}', '//vaudit-expect': 'init-missing/noTouch' }],
           }),
         },
         {
           files: taskFile('Lean', 'add-zero', {
             type: 'Lean',
             instruction: 'Prove that n + 0 = n.',
-            initialize: [{ func: 'query', expr: 'theorem add_zero (n : Nat) : n + 0 = n := by\n  simp', '//vaudit-expect': 'init-missing' }],
+            initialize: [{ func: 'query', expr: 'theorem add_zero (n : Nat) : n + 0 = n := by\n  simp', '//vaudit-expect': 'init-missing/noSorry' }],
             evaluate: [{ type: 'placeholder' }],
           }),
         },

@@ -31,7 +31,7 @@ export default defineRule<Msg>({
           files: taskFile('ChimeraX', 'color-key', {
             type: 'ChimeraX',
             instruction: 'Add a color key named "Color key".',
-            evaluate: [{ type: 'states', key: 'lambda key: key', find: "lambda key: key.endswith(')._name')", value: 'Color key', '//vaudit-expect': 'lambda-arity' }],
+            evaluate: [{ type: 'states', key: 'lambda key: key', find: "lambda key: key.endswith(')._name')", value: 'Color key', '//vaudit-expect': 'lambda-arity/arity' }],
           }),
         },
         {
@@ -39,7 +39,7 @@ export default defineRule<Msg>({
           files: taskFile('Celestia', 'fov', {
             type: 'Celestia',
             instruction: 'Set the field of view to 45 degrees.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['fov']", value: 45, pred: 'lambda key, *, value: abs(key - value) < 0.5', '//vaudit-expect': 'lambda-arity' }],
+            evaluate: [{ type: 'info', key: "lambda dump: dump['fov']", value: 45, pred: 'lambda key, *, value: abs(key - value) < 0.5', '//vaudit-expect': 'lambda-arity/arity' }],
           }),
         },
       ],

@@ -38,7 +38,7 @@ export default defineRule<Msg>({
           files: taskFile('ChimeraX', 'border', {
             type: 'ChimeraX',
             instruction: 'Hide the color key border.',
-            evaluate: [{ type: 'states', key: "lambda key: '.'.join(key.split('.')[:-1] + ['_border']", find: "lambda key, value: key.endswith(')._name') and value == 'Color key'", value: null, '//vaudit-expect': 'lambda-syntax' }],
+            evaluate: [{ type: 'states', key: "lambda key: '.'.join(key.split('.')[:-1] + ['_border']", find: "lambda key, value: key.endswith(')._name') and value == 'Color key'", value: null, '//vaudit-expect': 'lambda-syntax/syntax' }],
           }),
         },
         {
@@ -46,7 +46,7 @@ export default defineRule<Msg>({
           files: taskFile('Celestia', 'scale', {
             type: 'Celestia',
             instruction: 'Set the time scale to 0.05.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['time']['scale']", value: 0.05, pred: 'abs(key - value) < 0.001', '//vaudit-expect': 'lambda-syntax' }],
+            evaluate: [{ type: 'info', key: "lambda dump: dump['time']['scale']", value: 0.05, pred: 'abs(key - value) < 0.001', '//vaudit-expect': 'lambda-syntax/notLambda' }],
           }),
         },
       ],

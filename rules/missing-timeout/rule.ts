@@ -66,12 +66,12 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
-            'verifier/build.js': "import { execFileSync } from 'node:child_process';\n\nexport async function check(dir, url) {\n  execFileSync('make', ['-C', dir], { stdio: 'ignore' }); // vaudit-expect: missing-timeout\n  const res = await fetch(url); // vaudit-expect: missing-timeout\n  return res.ok;\n}\n",
+            'verifier/build.js': "import { execFileSync } from 'node:child_process';\n\nexport async function check(dir, url) {\n  execFileSync('make', ['-C', dir], { stdio: 'ignore' }); // vaudit-expect: missing-timeout/jsProcess\n  const res = await fetch(url); // vaudit-expect: missing-timeout/jsFetch\n  return res.ok;\n}\n",
           },
         },
         {
           files: {
-            'verifier/tex.py': 'import subprocess\n\n\ndef compile_tex(path):\n    proc = subprocess.run(["pdflatex", path])  # vaudit-expect: missing-timeout, missing-timeout\n    return proc.returncode == 0\n',
+            'verifier/tex.py': 'import subprocess\n\n\ndef compile_tex(path):\n    proc = subprocess.run(["pdflatex", path])  # vaudit-expect: missing-timeout/interactive, missing-timeout/noTimeout\n    return proc.returncode == 0\n',
           },
         },
       ],

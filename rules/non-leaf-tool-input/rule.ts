@@ -34,7 +34,7 @@ export default defineRule<Msg>({
           files: {
             'bundle/model.ts':
               M +
-              `const HEADER = '#define main real_main\\n';\nexport default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-fsyntax-only', 'main.c'],\n        files: { 'main.c': artifact.files['main.c'], 'stub.h': HEADER } }); // vaudit-expect: non-leaf-tool-input\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
+              `const HEADER = '#define main real_main\\n';\nexport default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-fsyntax-only', 'main.c'],\n        files: { 'main.c': artifact.files['main.c'], 'stub.h': HEADER } }); // vaudit-expect: non-leaf-tool-input/nonLeaf\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
           },
         },
       ],

@@ -31,7 +31,7 @@ export default defineRule<Msg>({
           files: {
             'bundle/model.ts':
               M +
-              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return { verdict: 'fail', detail: 'compiler did not run' }; // vaudit-expect: nonresult-as-verdict\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
+              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return { verdict: 'fail', detail: 'compiler did not run' }; // vaudit-expect: nonresult-as-verdict/nonResult\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
           },
         },
       ],

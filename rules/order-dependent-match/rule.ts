@@ -121,7 +121,7 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
-            'verifier/states.py': 'def check(item, states):\n    find = eval(item["find"])\n    match = None\n    for key, value in states.items():  # vaudit-expect: order-dependent-match\n        if find(key, value):\n            match = value\n            break\n    return match == item["value"]\n',
+            'verifier/states.py': 'def check(item, states):\n    find = eval(item["find"])\n    match = None\n    for key, value in states.items():  # vaudit-expect: order-dependent-match/loop\n        if find(key, value):\n            match = value\n            break\n    return match == item["value"]\n',
           },
         },
       ],

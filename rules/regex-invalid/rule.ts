@@ -36,13 +36,13 @@ export default defineRule<Msg>({
             type: 'GrassGIS',
             instruction: 'Set the computational region to the elevation raster.',
             evaluate: [
-              { type: 'info', key: 'g.region', value: null, pattern: '^rows:\\s+(?<rows>\\d+)$', '//vaudit-expect': 'regex-invalid' },
-              { type: 'info', key: 'g.region', value: null, pattern: 'cols:\\s+(\\d+', '//vaudit-expect': 'regex-invalid' },
+              { type: 'info', key: 'g.region', value: null, pattern: '^rows:\\s+(?<rows>\\d+)$', '//vaudit-expect': 'regex-invalid/invalid' },
+              { type: 'info', key: 'g.region', value: null, pattern: 'cols:\\s+(\\d+', '//vaudit-expect': 'regex-invalid/invalid' },
             ],
           }),
         },
         {
-          files: { 'verifier/tex.py': 'import re\n\nWARNING = re.compile(r"LaTeX Warning: (?<kind>\\w+)")  # vaudit-expect: regex-invalid\n' },
+          files: { 'verifier/tex.py': 'import re\n\nWARNING = re.compile(r"LaTeX Warning: (?<kind>\\w+)")  # vaudit-expect: regex-invalid/invalid\n' },
         },
       ],
       correct: [

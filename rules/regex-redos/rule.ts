@@ -43,11 +43,11 @@ export default defineRule<Msg>({
           files: taskFile('TeXstudio', 'sections', {
             type: 'TeXstudio',
             instruction: 'Compile the thesis.',
-            evaluate: [{ type: 'compile', path: '/home/user/thesis/main.tex', value: null, pattern: '^(\\w+\\s?)*$', '//vaudit-expect': 'regex-redos' }],
+            evaluate: [{ type: 'compile', path: '/home/user/thesis/main.tex', value: null, pattern: '^(\\w+\\s?)*$', '//vaudit-expect': 'regex-redos/exponential' }],
           }),
         },
         {
-          files: { 'verifier/log.py': 'import re\n\n\ndef ok(log):\n    return re.search(r"^(?P<w>(a|a)*)$", log) is not None  # vaudit-expect: regex-redos\n' },
+          files: { 'verifier/log.py': 'import re\n\n\ndef ok(log):\n    return re.search(r"^(?P<w>(a|a)*)$", log) is not None  # vaudit-expect: regex-redos/exponential\n' },
         },
       ],
       correct: [

@@ -51,7 +51,7 @@ export default defineRule<Msg>({
             type: 'TeXstudio',
             instruction: 'Change the section title "Intro" to "Introduction".',
             initialize: [{ func: 'touch', path: '/home/user/a/main.tex', text: '\\section{Intro}\nSee the Intro.\n\\section{Intro}\n' }],
-            evaluate: [{ type: 'file', path: '/home/user/a/main.tex', source: '\\section{Intro}', target: '\\section{Introduction}', '//vaudit-expect': 'replace-not-unique' }],
+            evaluate: [{ type: 'file', path: '/home/user/a/main.tex', source: '\\section{Intro}', target: '\\section{Introduction}', '//vaudit-expect': 'replace-not-unique/ambiguous' }],
           }),
         },
         {
@@ -59,7 +59,7 @@ export default defineRule<Msg>({
             type: 'TeXstudio',
             instruction: 'Make the word "important" bold.',
             initialize: [{ func: 'touch', path: '/home/user/a/main.tex', text: 'This is an important  result.\n' }],
-            evaluate: [{ type: 'file', path: '/home/user/a/main.tex', source: 'an important result', target: 'an \\textbf{important} result', '//vaudit-expect': 'replace-not-unique' }],
+            evaluate: [{ type: 'file', path: '/home/user/a/main.tex', source: 'an important result', target: 'an \\textbf{important} result', '//vaudit-expect': 'replace-not-unique/absent' }],
           }),
         },
       ],

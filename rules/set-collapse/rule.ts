@@ -70,12 +70,12 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
-            'verifier/lines.js': "export function sameLines(expected, output) {\n  const want = new Set(expected);\n  const got = new Set(output.split('\\n'));\n  return want.size === got.size // vaudit-expect: set-collapse\n    && [...want].every((l) => got.has(l));\n}\n",
+            'verifier/lines.js': "export function sameLines(expected, output) {\n  const want = new Set(expected);\n  const got = new Set(output.split('\\n'));\n  return want.size === got.size // vaudit-expect: set-collapse/jsSize\n    && [...want].every((l) => got.has(l));\n}\n",
           },
         },
         {
           files: {
-            'verifier/info.py': 'def check_info(item, log):\n    got = set(log.splitlines())\n    return got == set(item["value"])  # vaudit-expect: set-collapse\n',
+            'verifier/info.py': 'def check_info(item, log):\n    got = set(log.splitlines())\n    return got == set(item["value"])  # vaudit-expect: set-collapse/collapse\n',
           },
         },
       ],

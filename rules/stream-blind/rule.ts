@@ -54,7 +54,7 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
-            'verifier/lean.py': 'import subprocess\n\n\ndef check(project):\n    r = subprocess.run(["lake", "build"], cwd=project, capture_output=True, text=True, timeout=300)\n    return r.returncode == 0 and "sorry" not in r.stdout  # vaudit-expect: stream-blind\n',
+            'verifier/lean.py': 'import subprocess\n\n\ndef check(project):\n    r = subprocess.run(["lake", "build"], cwd=project, capture_output=True, text=True, timeout=300)\n    return r.returncode == 0 and "sorry" not in r.stdout  # vaudit-expect: stream-blind/blind\n',
           },
         },
       ],

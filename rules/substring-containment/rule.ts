@@ -72,14 +72,14 @@ export default defineRule<Msg>({
           files: taskFile('GrassGIS', 'count', {
             type: 'GrassGIS',
             instruction: 'Report the number of cells in the elevation raster.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['r.info']['cells_line']", value: 'n: 263975', pred: 'lambda key, value: value in key', '//vaudit-expect': 'substring-containment' }],
+            evaluate: [{ type: 'info', key: "lambda dump: dump['r.info']['cells_line']", value: 'n: 263975', pred: 'lambda key, value: value in key', '//vaudit-expect': 'substring-containment/contains' }],
           }),
         },
         {
           files: taskFile('ChimeraX', 'label', {
             type: 'ChimeraX',
             instruction: 'Label residue 42.',
-            evaluate: [{ type: 'states', key: 'lambda key: key', find: "lambda key, value: '_label' in key and str(value).find('42') >= 0", value: null, '//vaudit-expect': ['substring-containment', 'substring-containment'] }],
+            evaluate: [{ type: 'states', key: 'lambda key: key', find: "lambda key, value: '_label' in key and str(value).find('42') >= 0", value: null, '//vaudit-expect': ['substring-containment/contains', 'substring-containment/find'] }],
           }),
         },
       ],

@@ -108,13 +108,13 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
-            'verifier/utils.py': 'import functools\n\n\ndef error_factory(default):\n    def decorator(func):\n        @functools.wraps(func)\n        def wrapper(*args, **kwargs):\n            try:\n                return func(*args, **kwargs)\n            except Exception:  # vaudit-expect: swallowed-error-verdict\n                return default\n        return wrapper\n    return decorator\n',
+            'verifier/utils.py': 'import functools\n\n\ndef error_factory(default):\n    def decorator(func):\n        @functools.wraps(func)\n        def wrapper(*args, **kwargs):\n            try:\n                return func(*args, **kwargs)\n            except Exception:  # vaudit-expect: swallowed-error-verdict/swallowed\n                return default\n        return wrapper\n    return decorator\n',
           },
         },
         {
           note: 'A metric that computes its score inside the `try` and logs any error into a 0.',
           files: {
-            'metrics/table.py': 'import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef compare_rows(result, expected):\n    try:\n        with open(result) as r, open(expected) as e:\n            return float(r.read().splitlines() == e.read().splitlines())\n    except Exception as err:  # vaudit-expect: swallowed-error-verdict\n        logger.info("comparison failed: %s", err)\n        return 0.\n',
+            'metrics/table.py': 'import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef compare_rows(result, expected):\n    try:\n        with open(result) as r, open(expected) as e:\n            return float(r.read().splitlines() == e.read().splitlines())\n    except Exception as err:  # vaudit-expect: swallowed-error-verdict/swallowed\n        logger.info("comparison failed: %s", err)\n        return 0.\n',
           },
         },
       ],

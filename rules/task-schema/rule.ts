@@ -58,7 +58,7 @@ export default defineRule<SchemaProblemKind>({
       },
       invalid: {
         what: 'Invalid value in {{where}} ({{detail}}).',
-        why: 'The verifier cannot grade the entry as written.',
+        why: 'The task\'s set-up or grading fails on it, so the task is not graded as written.',
         fix: 'Fix the value to match the family schema.',
       },
     },
@@ -73,8 +73,8 @@ export default defineRule<SchemaProblemKind>({
             instruction: 'Add a color key to the view.',
             initialize: [launch('chimerax')],
             evaluate: [
-              { type: 'states', '//vaudit-expect': 'task-schema', key: '_state_containers.color_key._name' },
-              { type: 'sates', key: '_state_containers.models._models.(1,)._name', value: '2olx', '//vaudit-expect': 'task-schema' },
+              { type: 'states', '//vaudit-expect': 'task-schema/missingOneOf', key: '_state_containers.color_key._name' },
+              { type: 'sates', key: '_state_containers.models._models.(1,)._name', value: '2olx', '//vaudit-expect': 'task-schema/unknownKind' },
             ],
           }),
         },
@@ -83,7 +83,7 @@ export default defineRule<SchemaProblemKind>({
           files: taskFile('Celestia', 'time-scale', {
             type: 'Celestia',
             instruction: 'Slow time down to 0.05x.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['time']['scale']", value: 0.05, prde: 'lambda key, value: abs(key - value) < 0.001', '//vaudit-expect': 'task-schema' }],
+            evaluate: [{ type: 'info', key: "lambda dump: dump['time']['scale']", value: 0.05, prde: 'lambda key, value: abs(key - value) < 0.001', '//vaudit-expect': 'task-schema/unknownField' }],
           }),
         },
       ],

@@ -140,12 +140,12 @@ export default defineRule<Msg>({
           files: taskFile('ChimeraX', 'alphafold', {
             type: 'ChimeraX',
             instruction: 'Run an AlphaFold prediction for the sequence in the task folder.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['log']", value: null, pred: "lambda key, value: __import__('datetime').date.today().isoformat() in key", '//vaudit-expect': 'time-dependent' }, { type: 'info', key: "lambda dump: dump['log']", value: null, pred: "lambda key, value: datetime.date.today().isoformat() in key", '//vaudit-expect': 'time-dependent' }],
+            evaluate: [{ type: 'info', key: "lambda dump: dump['log']", value: null, pred: "lambda key, value: __import__('datetime').date.today().isoformat() in key", '//vaudit-expect': 'time-dependent/lambda' }, { type: 'info', key: "lambda dump: dump['log']", value: null, pred: "lambda key, value: datetime.date.today().isoformat() in key", '//vaudit-expect': 'time-dependent/lambda' }],
           }),
         },
         {
           files: {
-            'verifier/logs.py': 'import datetime\n\n\ndef check_log(text):\n    today = datetime.date.today().isoformat()  # stored, used below\n    return datetime.date.today().isoformat() in text  # vaudit-expect: time-dependent\n',
+            'verifier/logs.py': 'import datetime\n\n\ndef check_log(text):\n    today = datetime.date.today().isoformat()  # stored, used below\n    return datetime.date.today().isoformat() in text  # vaudit-expect: time-dependent/verdict\n',
           },
         },
       ],

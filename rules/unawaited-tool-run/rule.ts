@@ -31,7 +31,7 @@ export default defineRule<Msg>({
           files: {
             'bundle/model.ts':
               M +
-              `export default defineCorrectnessModel({\n  id: 'py-cases',\n  artifact: { files: ['solve.py'] },\n  publicInput: { fields: ['cases'] },\n  checks: [{\n    id: 'runs', kind: 'external', requiredTools: ['python3'],\n    async evaluate({ artifact, publicInput }, runtime) {\n      let failed = false;\n      publicInput.cases.forEach(async (c: { stdin: string }) => {\n        const r = await runtime.tools.run({ toolId: 'python3', checkId: 'runs', args: ['solve.py'], // vaudit-expect: unawaited-tool-run\n          files: { 'solve.py': artifact.files['solve.py'] }, stdin: c.stdin });\n        if (r.outcome !== 'executed' || r.exitCode !== 0) failed = true;\n      });\n      return { verdict: failed ? 'fail' : 'pass' };\n    },\n  }],\n});\n`,
+              `export default defineCorrectnessModel({\n  id: 'py-cases',\n  artifact: { files: ['solve.py'] },\n  publicInput: { fields: ['cases'] },\n  checks: [{\n    id: 'runs', kind: 'external', requiredTools: ['python3'],\n    async evaluate({ artifact, publicInput }, runtime) {\n      let failed = false;\n      publicInput.cases.forEach(async (c: { stdin: string }) => {\n        const r = await runtime.tools.run({ toolId: 'python3', checkId: 'runs', args: ['solve.py'], // vaudit-expect: unawaited-tool-run/unawaited\n          files: { 'solve.py': artifact.files['solve.py'] }, stdin: c.stdin });\n        if (r.outcome !== 'executed' || r.exitCode !== 0) failed = true;\n      });\n      return { verdict: failed ? 'fail' : 'pass' };\n    },\n  }],\n});\n`,
           },
         },
       ],

@@ -79,13 +79,13 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
-            'verifier/check.js': "import { readFileSync } from 'node:fs';\n\nexport function check(path, expected) {\n  try {\n    const text = readFileSync(path, 'utf8');\n    return text.trim() === String(expectd); // vaudit-expect: unbound-name\n  } catch {\n    return false;\n  }\n}\n",
+            'verifier/check.js': "import { readFileSync } from 'node:fs';\n\nexport function check(path, expected) {\n  try {\n    const text = readFileSync(path, 'utf8');\n    return text.trim() === String(expectd); // vaudit-expect: unbound-name/jsSwallowed\n  } catch {\n    return false;\n  }\n}\n",
           },
         },
         {
           files: {
             'verifier/utils.py': 'def error_factory(default):\n    def deco(fn):\n        def wrapper(*a, **k):\n            try:\n                return fn(*a, **k)\n            except Exception:\n                return default\n        return wrapper\n    return deco\n',
-            'verifier/chimerax.py': 'from .utils import error_factory\n\n\n@error_factory(False)\ndef check(item, states):\n    if item.get("find"):\n        keys = [k for k in states if k.endswith(item["find"])]\n    return all(k not in states for k in keys)  # vaudit-expect: unbound-name\n',
+            'verifier/chimerax.py': 'from .utils import error_factory\n\n\n@error_factory(False)\ndef check(item, states):\n    if item.get("find"):\n        keys = [k for k in states if k.endswith(item["find"])]\n    return all(k not in states for k in keys)  # vaudit-expect: unbound-name/swallowed\n',
           },
         },
       ],

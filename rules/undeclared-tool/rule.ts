@@ -42,7 +42,7 @@ export default defineRule<Msg>({
           files: {
             'bundle/model.ts':
               M +
-              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({\n        toolId: 'clang', // vaudit-expect: undeclared-tool\n        checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
+              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({\n        toolId: 'clang', // vaudit-expect: undeclared-tool/toolNotDeclared\n        checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
           },
         },
       ],

@@ -31,7 +31,7 @@ export default defineRule<Msg>({
           files: {
             'bundle/model.ts':
               M +
-              `export default defineCorrectnessModel({\n  id: 'py-cases',\n  artifact: { files: ['solve.py'] },\n  publicInput: { fields: ['cases'] },\n  checks: [{\n    id: 'runs', kind: 'external', requiredTools: ['python3'],\n    async evaluate({ artifact, publicInput }, runtime) {\n      if (!artifact.files['solve.py'].includes('def ')) return { verdict: 'fail' };\n      if (artifact.files['solve.py'].includes('print(')) return { verdict: 'pass' }; // vaudit-expect: ungrounded-pass\n      const r = await runtime.tools.run({ toolId: 'python3', checkId: 'runs', args: ['solve.py'], files: { 'solve.py': artifact.files['solve.py'] } });\n      if (r.outcome !== 'executed') return r;\n      return { verdict: r.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
+              `export default defineCorrectnessModel({\n  id: 'py-cases',\n  artifact: { files: ['solve.py'] },\n  publicInput: { fields: ['cases'] },\n  checks: [{\n    id: 'runs', kind: 'external', requiredTools: ['python3'],\n    async evaluate({ artifact, publicInput }, runtime) {\n      if (!artifact.files['solve.py'].includes('def ')) return { verdict: 'fail' };\n      if (artifact.files['solve.py'].includes('print(')) return { verdict: 'pass' }; // vaudit-expect: ungrounded-pass/ungrounded\n      const r = await runtime.tools.run({ toolId: 'python3', checkId: 'runs', args: ['solve.py'], files: { 'solve.py': artifact.files['solve.py'] } });\n      if (r.outcome !== 'executed') return r;\n      return { verdict: r.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
           },
         },
       ],

@@ -29,7 +29,7 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
-            'verifier/state.py': 'import requests\n\n\ndef fetch_states(url):\n    reply = requests.get(url, timeout=10)\n    return reply.json()  # vaudit-expect: unguarded-state-read\n',
+            'verifier/state.py': 'import requests\n\n\ndef fetch_states(url):\n    reply = requests.get(url, timeout=10)\n    return reply.json()  # vaudit-expect: unguarded-state-read/unguarded\n',
           },
         },
       ],

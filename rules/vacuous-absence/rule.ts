@@ -27,7 +27,7 @@ export default defineRule<Msg>({
       incorrect: [
         {
           files: {
-            'verifier/states.py': 'def check_absent(item, states):\n    raw_key = None\n    if item["key"].startswith("lambda"):\n        transform = eval(item["key"])\n        raw_key = transform(item["find"])\n    if item.get("value") is None:\n        return raw_key not in states  # vaudit-expect: vacuous-absence\n    return states.get(raw_key) == item["value"]\n',
+            'verifier/states.py': 'def check_absent(item, states):\n    raw_key = None\n    if item["key"].startswith("lambda"):\n        transform = eval(item["key"])\n        raw_key = transform(item["find"])\n    if item.get("value") is None:\n        return raw_key not in states  # vaudit-expect: vacuous-absence/vacuous\n    return states.get(raw_key) == item["value"]\n',
           },
         },
       ],

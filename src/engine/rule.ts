@@ -16,7 +16,7 @@ import type { PythonAnalysis } from '../lang/python/types.js';
 import type { BundleModel, BundleCheck, BundleToolRun } from '../lang/ts/types.js';
 
 /** A documentation example: one or more files, annotated inline with expected findings
- *  (`# vaudit-expect: rule-id`, `// vaudit-expect: rule-id`, or a `"//vaudit-expect": "rule-id"`
+ *  (`# vaudit-expect: rule-id/messageId`, `// vaudit-expect: rule-id/messageId`, or a `"//vaudit-expect": "rule-id/messageId"`
  *  member in the JSON object the finding is about). */
 interface RuleExample {
   /** Relative path → file content. Paths decide the language (and the suite family folder). */

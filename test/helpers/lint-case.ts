@@ -27,6 +27,9 @@ export interface CaseResult {
 
 export async function lintCase(dir: string, ruleId: string): Promise<CaseResult> {
   const expectations = listFiles(dir).flatMap((f) => readExpectations(f, readFileSync(f, 'utf8')));
+  // strict: every annotation names the message it expects
+  const vague = expectations.filter((e) => !e.messageId).map((e) => `${path.relative(dir, e.file)}:${e.line ?? e.pointer} ${e.ruleId}`);
+  if (vague.length) throw new Error(`vaudit-expect without a message id (write rule-id/messageId): ${vague.join('; ')}`);
   const result = await lint({ paths: [dir], cwd: dir, rules: [ruleId], reportUnusedSuppressions: false });
   try {
     const findings = result.findings.filter((f) => f.ruleId === ruleId);
