@@ -3,44 +3,47 @@
  * bugs of the verifier itself (a NameError, a typo) become a pass or a fail.
  *
  * Verdicts are what a verdict function returns to the grader: `True`/`False`, `0`/`1`/`0.0`/`1.0`,
- * `(False, msg)`, `{"pass": False}`, or the argument of a decorator factory (`error_factory(False)`).
+ * `(False, msg)`, `{"pass": False}`, or the argument of a decorator factory (`error_factory(False)`);
+ * the same shapes in JS/TS (`false`, `0`, `[false, msg]`, `{ pass: false }`), with result-object keys
+ * learned from what the entrypoint returns (src/suites/verdict-shape.ts, one notion for both languages).
  * A verdict function is a function a task entry is bound to, or one it hands its verdict to
  * (`return helper(...)`); handlers in set-up code, retries and predicates (`is_int`) are not on a
  * verdict path and are not reported. Without any bound entry (verifier code linted alone), every
  * function that returns its result from inside the `try` counts.
+ *
+ * JS/TS: a `catch` (every `catch` is broad unless it rethrows) in a verdict function of an eval
+ * module a task names (its default or named export, and the same-file functions whose result it
+ * returns); without such a task, the module's exported functions and what they return.
  */
 import { defineRule } from '../../src/engine/rule.js';
-import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import type { Project } from '../../src/engine/project.js';
-import { isVerdictFunction, verdictFunctions } from '../../src/suites/verdict.js';
+import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes, verdictFunctions } from '../../src/suites/verdict.js';
+import { jsConst, pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
+import type { Node as JsNode, Program } from 'acorn';
 
-type Msg = 'swallowed' | 'fallthrough';
+type Msg = 'swallowed' | 'fallthrough' | 'jsSwallowed' | 'jsFallthrough';
 
-const VERDICT_KEYS = new Set(['pass', 'passed', 'success', 'succeeded', 'ok', 'correct', 'score', 'reward']);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
+type AnyJs = JsNode & Record<string, any>;
 
-/** A constant verdict expression (`False`, `0`, `0.`, `(False, "msg")`, `{"pass": False}`), with its truth. */
-function constantVerdict(a: PythonAnalysis, n: PyNode): boolean | undefined {
-  const e = unparen(n);
-  const t = a.src(e);
-  if (e.type === 'true') return true;
-  if (e.type === 'false') return false;
-  if (e.type === 'integer' || e.type === 'float') {
-    const v = Number(t.replace(/_/g, ''));
-    return v === 0 ? false : v === 1 ? true : undefined;
-  }
-  if (e.type === 'tuple' || e.type === 'expression_list') {
-    const first = named(e)[0];
-    return first ? constantVerdict(a, first) : undefined;
-  }
-  if (e.type === 'dictionary') {
-    for (const p of named(e)) {
-      const k = p.type === 'pair' ? field(p, 'key') : undefined;
-      const v = p.type === 'pair' ? field(p, 'value') : undefined;
-      if (k?.type === 'string' && v && VERDICT_KEYS.has(a.src(k).slice(1, -1).toLowerCase())) return constantVerdict(a, v);
+const isJsFunction = (n: JsNode | undefined) => !!n && (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression');
+
+/** Nodes of a statement list or block, nested functions excluded. */
+function jsFind(root: JsNode, pred: (n: AnyJs) => boolean): AnyJs | undefined {
+  let hit: AnyJs | undefined;
+  const rec = (n: AnyJs): void => {
+    if (hit || !n || typeof n.type !== 'string' || isJsFunction(n)) return;
+    if (pred(n)) { hit = n; return; }
+    for (const k of Object.keys(n)) {
+      if (k === 'loc') continue;
+      const v = n[k];
+      if (Array.isArray(v)) for (const c of v) { if (c && typeof c === 'object') rec(c); }
+      else if (v && typeof v === 'object') rec(v);
     }
-  }
-  return undefined;
+  };
+  rec(root as AnyJs);
+  return hit;
 }
 
 /** Handlers (file\0start) of swallowing decorators applied to verdict functions. */
@@ -87,9 +90,19 @@ export default defineRule<Msg>({
     id: 'swallowed-error-verdict',
     description: 'A broad `except` (bare, `Exception`, `BaseException`) on a verdict path returns — or logs and falls through to — a constant verdict.',
     defaultSeverity: 'warn',
-    layers: ['python'],
-    languages: ['python'],
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript', 'typescript'],
     messages: {
+      jsSwallowed: {
+        what: 'This `catch` turns every exception thrown while the verdict is computed into the verdict `{{verdict}}`.',
+        why: 'Bugs in the verifier itself (a ReferenceError, a TypeError from a typo) then look like an agent that {{looks}}, for every agent and with no trace.',
+        fix: 'Catch only the errors a missing or malformed state raises (test `err instanceof SyntaxError` or `err.code`) and rethrow the rest.',
+      },
+      jsFallthrough: {
+        what: 'This `catch` only logs, then falls through to `return {{verdict}}` after the `try`.',
+        why: 'Every exception in the check, including bugs in the verifier itself (a ReferenceError, a TypeError from a typo), becomes the verdict `{{verdict}}`, so a broken check looks like an agent that {{looks}}.',
+        fix: 'Catch only the errors a missing or malformed state raises (test `err instanceof SyntaxError` or `err.code`) and rethrow the rest.',
+      },
       swallowed: {
         what: 'This `{{clause}}` turns every exception into the verdict `{{verdict}}`.',
         why: 'Bugs in the verifier such as a NameError or a typo become that verdict too, so a broken check looks like an agent that {{looks}}.',
@@ -103,7 +116,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'Flags `except:`, `except Exception` and `except BaseException` handlers on a verdict path that do not re-raise and return a constant verdict — `True`/`False`, `0`/`1`/`0.0`, `(False, msg)`, `{"pass": False}` — or log and fall through to `return <verdict>` after the `try`, when the `try` computes the verdict (returns from inside it). Also the parameter of a decorator factory such as `error_factory(default)` applied to a verdict function. A verdict function is one a task entry is bound to or one whose result it returns; set-up helpers, retries and predicates are not reported.',
+        'Flags `except:`, `except Exception` and `except BaseException` handlers on a verdict path that do not re-raise and return a constant verdict — `True`/`False`, `0`/`1`/`0.0`, `(False, msg)`, `{"pass": False}` — or log and fall through to `return <verdict>` after the `try`, when the `try` computes the verdict (returns from inside it). Also the parameter of a decorator factory such as `error_factory(default)` applied to a verdict function. A verdict function is one a task entry is bound to or one whose result it returns; set-up helpers, retries and predicates are not reported. In JavaScript and TypeScript verifiers, flags a `catch` with no `throw` in it that returns such a constant verdict — `false`, `0`, `[false, msg]`, `{ pass: false }`, `{ verdict: \'fail\' }` — or only logs and falls through to `return <verdict>`, when the `try` returns the verdict and the function is the eval module\'s export a task names (or a same-file function whose result it returns). Result-object keys are learned from what the entrypoint returns: an eval module that returns `{ _success: … }` makes `return { _success: false }` a verdict.',
       why: 'In the audited benchmark every `_eval_*` method was wrapped in `error_factory(False)`: the NameError of VER-001 was invisible for as long as the benchmark existed, and every agent failed those tasks. OSWorld-family metrics do the same with `except Exception: logger.info(...); return 0`.',
       incorrect: [
         {
@@ -117,8 +130,21 @@ export default defineRule<Msg>({
             'metrics/table.py': 'import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef compare_rows(result, expected):\n    try:\n        with open(result) as r, open(expected) as e:\n            return float(r.read().splitlines() == e.read().splitlines())\n    except Exception as err:  # vaudit-expect: swallowed-error-verdict/swallowed\n        logger.info("comparison failed: %s", err)\n        return 0.\n',
           },
         },
+        {
+          note: 'A JavaScript eval module whose `catch` turns any error into a failing verdict (the key `_success` is learned from the module\'s own return).',
+          files: {
+            'evals.json': '{"evals": ["toggle-dark-mode"]}\n',
+            'evals/toggle-dark-mode.js': "export default async function evaluate(page) {\n  try {\n    const reply = await fetch(`${page.url}/settings`, { signal: AbortSignal.timeout(5000) });\n    const settings = await reply.json();\n    return { _success: settings.theme === 'dark' };\n  } catch (err) { // vaudit-expect: swallowed-error-verdict/jsSwallowed\n    return { _success: false };\n  }\n}\n",
+          },
+        },
       ],
       correct: [
+        {
+          files: {
+            'evals.json': '{"evals": ["toggle-dark-mode"]}\n',
+            'evals/toggle-dark-mode.js': "export default async function evaluate(page) {\n  let settings;\n  try {\n    const reply = await fetch(`${page.url}/settings`, { signal: AbortSignal.timeout(5000) });\n    settings = await reply.json();\n  } catch (err) {\n    if (!(err instanceof SyntaxError)) throw err;\n    return { _success: false };\n  }\n  return { _success: settings.theme === 'dark' };\n}\n",
+          },
+        },
         {
           files: {
             'verifier/utils.py': 'import functools\n\nimport requests\n\n\ndef state_errors_fail(func):\n    @functools.wraps(func)\n    def wrapper(*args, **kwargs):\n        try:\n            return func(*args, **kwargs)\n        except (KeyError, ValueError, requests.RequestException):\n            return False\n    return wrapper\n',
@@ -129,6 +155,38 @@ export default defineRule<Msg>({
   },
   create(ctx) {
     return {
+      javascript: {
+        CatchClause(node, c, ancestors) {
+          const tryNode = ancestors[ancestors.length - 1] as AnyJs | undefined;
+          const program = ancestors[0] as Program | undefined;
+          if (!program || tryNode?.type !== 'TryStatement' || tryNode.handler !== node) return;
+          const fn = [...ancestors].reverse().find(isJsFunction);
+          if (!fn) return;
+          const scope = jsVerdictScope(ctx.project, c.unit.file.path, program);
+          // without entries naming a JS/TS module: the module's exported functions and what they return, else any function
+          if ((scope.known || scope.functions.size) && !scope.functions.has(fn)) return;
+          const body = (node as AnyJs).body as JsNode;
+          // a rethrow anywhere in the handler narrows it (`if (!(e instanceof SyntaxError)) throw e`)
+          if (jsFind(body, (n) => n.type === 'ThrowStatement')) return;
+          // the `try` computes the verdict: it returns a value
+          if (!jsFind(tryNode.block, (n) => n.type === 'ReturnStatement' && !!n.argument)) return;
+          let messageId: Msg = 'jsSwallowed';
+          let ret = jsFind(body, (n) => n.type === 'ReturnStatement')?.argument as AnyJs | undefined;
+          if (!ret) {
+            if (jsFind(body, (n) => n.type === 'ReturnStatement')) return;
+            const parent = ancestors[ancestors.length - 2] as AnyJs | undefined;
+            const list = (parent?.type === 'BlockStatement' || parent?.type === 'Program' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : undefined) as AnyJs[] | undefined;
+            const next = list?.[list.indexOf(tryNode) + 1];
+            if (next?.type !== 'ReturnStatement' || !next.argument) return;
+            ret = next.argument;
+            messageId = 'jsFallthrough';
+          }
+          const truth = verdictTruth(jsConst(ret), scope.shapes);
+          if (truth === undefined) return;
+          const verdict = c.text.slice(ret!.start, ret!.end).replace(/\s+/g, ' ');
+          c.report({ messageId, data: { verdict: verdict.length > 60 ? `${verdict.slice(0, 57)}…` : verdict, looks: truth ? 'succeeded' : 'failed' }, at: { start: node.start, end: body.start } });
+        },
+      },
       python: {
         except_clause(h, c) {
           const a = c.python;
@@ -161,7 +219,7 @@ export default defineRule<Msg>({
             if (!verdict) return;
             if (known && !verdictDecoratorHandlers(ctx.project).has(`${file}\0${h.start}`)) return;
           } else {
-            truth = constantVerdict(a, ret);
+            truth = verdictTruth(pyConst(a, ret), pythonVerdictShapes(ctx.project));
             if (truth === undefined || !bodyReturns(tryNode)) return;
             if (known && !(fn && isVerdictFunction(ctx.project, file, fn))) return;
             verdict = text;

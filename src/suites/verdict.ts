@@ -11,6 +11,8 @@
 import type { Project } from '../engine/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
+import type { Node as JsNode, Program } from 'acorn';
+import { DEFAULT_SHAPES, jsConst, jsReturnExprs, jsVerdictFunctions, learnShapes, pyReturnValues, type ConstValue, type VerdictShapes } from './verdict-shape.js';
 
 const cache = new WeakMap<Project, Set<string> | null>();
 
@@ -57,6 +59,72 @@ export function verdictFunctions(project: Project): ReadonlySet<string> | undefi
 export function isVerdictFunction(project: Project, file: string, fn: FunctionInfo): boolean | undefined {
   const set = verdictFunctions(project);
   return set ? set.has(keyOf(file, fn.qualname)) : undefined;
+}
+
+const pyShapes = new WeakMap<Project, VerdictShapes>();
+
+/** Verdict shapes of the project's Python verdict functions: the default keys plus the keys of the
+ *  result objects they return (`{"_success": x == y}` makes `_success` a verdict key). */
+export function pythonVerdictShapes(project: Project): VerdictShapes {
+  let s = pyShapes.get(project);
+  if (s) return s;
+  const values: ConstValue[] = [];
+  for (const k of verdictFunctions(project) ?? []) {
+    const [file, qualname] = k.split('\0') as [string, string];
+    const a = project.python.analysis(file);
+    const fn = a?.functionByQualname(qualname);
+    if (a && fn) values.push(...pyReturnValues(a, fn));
+  }
+  s = values.length ? learnShapes(values) : DEFAULT_SHAPES;
+  pyShapes.set(project, s);
+  return s;
+}
+
+const jsTargets = new WeakMap<Project, Map<string, Array<string | undefined>> | null>();
+
+/** JS/TS modules that task entries name (`VerifierEntry.target`), with the export each names
+ *  (undefined: the module's default export). Undefined when no entry names a JS/TS module. */
+function jsEntryTargets(project: Project): Map<string, Array<string | undefined>> | undefined {
+  const hit = jsTargets.get(project);
+  if (hit !== undefined) return hit ?? undefined;
+  const out = new Map<string, Array<string | undefined>>();
+  for (const s of project.suites)
+    for (const t of s.tasks)
+      for (const e of t.entries) {
+        const f = e.target ? project.files.get(e.target.file) : undefined;
+        if (!f || (f.language !== 'javascript' && f.language !== 'typescript')) continue;
+        const l = out.get(f.path) ?? [];
+        if (!l.includes(e.target!.export)) l.push(e.target!.export);
+        out.set(f.path, l);
+      }
+  jsTargets.set(project, out.size ? out : null);
+  return out.size ? out : undefined;
+}
+
+export interface JsVerdictScope {
+  /** Functions of the module whose return value is the verdict (empty: the module is not a verdict module). */
+  functions: ReadonlySet<JsNode>;
+  /** false: no entry of the project names a JS/TS module, so nobody knows; callers fall back to their own judgement. */
+  known: boolean;
+  shapes: VerdictShapes;
+}
+
+const jsScopeCache = new WeakMap<Program, JsVerdictScope>();
+
+/** The verdict functions of one JS/TS module and the verdict shapes learned from their returns. */
+export function jsVerdictScope(project: Project, file: string, program: Program): JsVerdictScope {
+  const hit = jsScopeCache.get(program);
+  if (hit) return hit;
+  const targets = jsEntryTargets(project);
+  let functions: Set<JsNode>;
+  if (targets) {
+    functions = new Set();
+    for (const exp of targets.get(file) ?? []) for (const f of jsVerdictFunctions(program, exp)) functions.add(f);
+  } else functions = jsVerdictFunctions(program);
+  const shapes = functions.size ? learnShapes([...functions].flatMap((f) => jsReturnExprs(f).map((r) => jsConst(r)))) : DEFAULT_SHAPES;
+  const out: JsVerdictScope = { functions, known: targets !== undefined, shapes };
+  jsScopeCache.set(program, out);
+  return out;
 }
 
 /** Names of the functions whose call result `fn` returns (own body only, nested defs excluded). */

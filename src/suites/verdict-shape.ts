@@ -1,0 +1,302 @@
+/**
+ * Verdict shapes: what a verdict looks like, in Python and in JavaScript/TypeScript alike.
+ *
+ * A verdict is whatever a verdict function (src/suites/verdict.ts for Python, `jsVerdictFunctions`
+ * below for JS/TS) hands the grader: a bool, a number (`0`/`1`, `0.0`/`1.0`), a pair whose first
+ * item is one (`(False, msg)`, `[false, msg]`), or an object with a verdict key (`{"pass": False}`,
+ * `{ success: false }`, `{ verdict: 'fail' }`). Both languages convert their syntax to one
+ * `ConstValue` and ask the same questions of it (`verdictTruth`), so the two never drift apart.
+ *
+ * Keys are learned from the entrypoint's own returns: a verdict function that returns
+ * `{ _success: state.clicked === true }` makes `_success` a verdict key for that project, so a
+ * handler's `return { _success: false }` is recognised as a failing verdict.
+ */
+import type { Node as JsNode, Program } from 'acorn';
+import type { FunctionInfo, PythonAnalysis } from '../lang/python/types.js';
+import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
+
+/** A value as far as it is known without running the code. */
+export type ConstValue =
+  | { kind: 'bool'; value: boolean }
+  | { kind: 'number'; value: number }
+  | { kind: 'string'; value: string }
+  | { kind: 'null' }
+  | { kind: 'seq'; items: ConstValue[] }
+  | { kind: 'object'; entries: Array<[string, ConstValue]> }
+  /** Not constant, but a truth value: a comparison, a negation, `and`/`or`, `bool(...)`. */
+  | { kind: 'boolish' }
+  | { kind: 'other' };
+
+/** Keys that hold the verdict of a result object when nothing else is known. */
+const DEFAULT_KEYS = ['pass', 'passed', 'success', 'succeeded', 'ok', 'correct', 'score', 'reward', 'verdict', 'result'];
+const PASS_WORDS = new Set(['pass', 'passed', 'success', 'succeeded', 'ok', 'correct']);
+const FAIL_WORDS = new Set(['fail', 'failed', 'failure', 'incorrect', 'error']);
+
+export interface VerdictShapes {
+  /** Lower-cased keys of result objects that hold the verdict. */
+  keys: ReadonlySet<string>;
+}
+
+export const DEFAULT_SHAPES: VerdictShapes = { keys: new Set(DEFAULT_KEYS) };
+
+/** Learn verdict keys from the values verdict functions return: an object member whose value is a
+ *  truth value (a comparison, a bool, a number) is a verdict key. The defaults always stay. */
+export function learnShapes(returns: Iterable<ConstValue>): VerdictShapes {
+  const keys = new Set(DEFAULT_KEYS);
+  for (const r of returns) {
+    if (r.kind !== 'object') continue;
+    for (const [k, v] of r.entries) if (v.kind === 'bool' || v.kind === 'boolish') keys.add(k.toLowerCase());
+  }
+  return { keys };
+}
+
+/** The truth of a constant verdict (`false`, `0`, `(False, msg)`, `{pass: false}`), or undefined when
+ *  the value is not a constant verdict of a known shape. */
+export function verdictTruth(v: ConstValue, shapes: VerdictShapes = DEFAULT_SHAPES, inObject = false): boolean | undefined {
+  switch (v.kind) {
+    case 'bool':
+      return v.value;
+    case 'number':
+      return v.value === 0 ? false : v.value === 1 ? true : undefined;
+    case 'string': {
+      if (!inObject) return undefined;
+      const w = v.value.toLowerCase();
+      return PASS_WORDS.has(w) ? true : FAIL_WORDS.has(w) ? false : undefined;
+    }
+    case 'seq': {
+      const first = v.items[0];
+      return v.items.length >= 1 && v.items.length <= 3 && first && (first.kind === 'bool' || first.kind === 'number') ? verdictTruth(first, shapes) : undefined;
+    }
+    case 'object':
+      for (const [k, x] of v.entries) if (shapes.keys.has(k.toLowerCase())) return verdictTruth(x, shapes, true);
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+// ------------------------------------------------------------------ Python
+
+/** Python syntax → ConstValue. */
+export function pyConst(a: PythonAnalysis, n: PyNode): ConstValue {
+  const e = unparen(n);
+  switch (e.type) {
+    case 'true':
+      return { kind: 'bool', value: true };
+    case 'false':
+      return { kind: 'bool', value: false };
+    case 'none':
+      return { kind: 'null' };
+    case 'integer':
+    case 'float': {
+      const v = Number(a.src(e).replace(/_/g, ''));
+      return Number.isFinite(v) ? { kind: 'number', value: v } : { kind: 'other' };
+    }
+    case 'string': {
+      if (e.children.some((c) => c.type === 'interpolation')) return { kind: 'other' };
+      return { kind: 'string', value: e.children.filter((c) => c.type === 'string_content').map((c) => c.text).join('') };
+    }
+    case 'tuple':
+    case 'expression_list':
+      return { kind: 'seq', items: named(e).map((x) => pyConst(a, x)) };
+    case 'dictionary': {
+      const entries: Array<[string, ConstValue]> = [];
+      for (const p of named(e)) {
+        const k = p.type === 'pair' ? field(p, 'key') : undefined;
+        const v = p.type === 'pair' ? field(p, 'value') : undefined;
+        const key = k ? pyConst(a, k) : undefined;
+        if (key?.kind === 'string' && v) entries.push([key.value, pyConst(a, v)]);
+      }
+      return { kind: 'object', entries };
+    }
+    case 'comparison_operator':
+    case 'not_operator':
+    case 'boolean_operator':
+      return { kind: 'boolish' };
+    case 'call': {
+      const f = field(e, 'function');
+      return f?.type === 'identifier' && (f.text === 'bool' || f.text === 'all' || f.text === 'any' || f.text === 'isinstance') ? { kind: 'boolish' } : { kind: 'other' };
+    }
+    default:
+      return { kind: 'other' };
+  }
+}
+
+/** The values a Python function returns from its own body (nested functions excluded). */
+export function pyReturnValues(a: PythonAnalysis, fn: FunctionInfo): ConstValue[] {
+  const out: ConstValue[] = [];
+  const body = field(fn.node, 'body');
+  if (body)
+    walk(body, (n) => {
+      if (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return false;
+      if (n.type === 'return_statement') {
+        const v = named(n)[0];
+        if (v) out.push(pyConst(a, v));
+        return false;
+      }
+      return undefined;
+    });
+  return out;
+}
+
+// ------------------------------------------------------------------ JavaScript / TypeScript
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
+type AnyJs = JsNode & Record<string, any>;
+
+const JS_COMPARISONS = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=', 'in', 'instanceof']);
+
+/** JavaScript (ESTree) syntax → ConstValue. */
+export function jsConst(node: JsNode | null | undefined): ConstValue {
+  const n = node as AnyJs | null | undefined;
+  if (!n) return { kind: 'other' };
+  switch (n.type) {
+    case 'Literal':
+      if (typeof n.value === 'boolean') return { kind: 'bool', value: n.value };
+      if (typeof n.value === 'number') return { kind: 'number', value: n.value };
+      if (typeof n.value === 'string') return { kind: 'string', value: n.value };
+      if (n.value === null && !n.regex) return { kind: 'null' };
+      return { kind: 'other' };
+    case 'Identifier':
+      return n.name === 'undefined' ? { kind: 'null' } : { kind: 'other' };
+    case 'UnaryExpression':
+      if (n.operator === '!') return { kind: 'boolish' };
+      if (n.operator === '-' && n.argument.type === 'Literal' && typeof n.argument.value === 'number') return { kind: 'number', value: -n.argument.value };
+      return { kind: 'other' };
+    case 'TemplateLiteral':
+      return n.expressions.length === 0 ? { kind: 'string', value: n.quasis.map((q: AnyJs) => q.value.cooked).join('') } : { kind: 'other' };
+    case 'ArrayExpression':
+      return { kind: 'seq', items: n.elements.map((x: AnyJs | null) => (x && x.type !== 'SpreadElement' ? jsConst(x) : { kind: 'other' })) };
+    case 'ObjectExpression': {
+      const entries: Array<[string, ConstValue]> = [];
+      for (const p of n.properties as AnyJs[]) {
+        if (p.type !== 'Property' || p.computed) continue;
+        const k = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : undefined;
+        if (k !== undefined) entries.push([k, jsConst(p.value)]);
+      }
+      return { kind: 'object', entries };
+    }
+    case 'BinaryExpression':
+      return JS_COMPARISONS.has(n.operator) ? { kind: 'boolish' } : { kind: 'other' };
+    case 'LogicalExpression':
+      return { kind: 'boolish' };
+    case 'AwaitExpression':
+    case 'ParenthesizedExpression':
+      return jsConst(n.argument ?? n.expression);
+    case 'TSAsExpression':
+    case 'TSSatisfiesExpression':
+      return jsConst(n.expression);
+    default:
+      return { kind: 'other' };
+  }
+}
+
+type JsFunction = AnyJs & { type: 'FunctionDeclaration' | 'FunctionExpression' | 'ArrowFunctionExpression' };
+
+const isJsFunction = (n: AnyJs | null | undefined): n is JsFunction =>
+  !!n && (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression');
+
+/** Visit a function's own body (nested functions excluded). `visit` returning false skips the children. */
+export function walkJsBody(fn: JsNode, visit: (n: AnyJs) => boolean | void): void {
+  const f = fn as AnyJs;
+  const rec = (n: AnyJs): void => {
+    if (!n || typeof n.type !== 'string') return;
+    if (n !== f.body && isJsFunction(n)) return;
+    if (visit(n) === false) return;
+    for (const k of Object.keys(n)) {
+      if (k === 'loc' || k === 'start' || k === 'end' || k === 'range') continue;
+      const v = n[k];
+      if (Array.isArray(v)) for (const c of v) { if (c && typeof c === 'object' && typeof c.type === 'string') rec(c); }
+      else if (v && typeof v === 'object' && typeof v.type === 'string') rec(v);
+    }
+  };
+  rec(f.body);
+}
+
+/** Return expressions of a JS function's own body (an arrow's expression body counts). */
+export function jsReturnExprs(fn: JsNode): JsNode[] {
+  const f = fn as AnyJs;
+  if (f.body && f.body.type !== 'BlockStatement') return [f.body];
+  const out: JsNode[] = [];
+  walkJsBody(fn, (n) => {
+    if (n.type === 'ReturnStatement' && n.argument) out.push(n.argument);
+  });
+  return out;
+}
+
+/** Top-level functions of a module by name (declarations, `const f = () => …`, exported ones), and
+ *  the default export's function under `default`. */
+export function jsModuleFunctions(program: Program): Map<string, JsNode> {
+  const out = new Map<string, JsNode>();
+  const decl = (d: AnyJs | null | undefined): void => {
+    if (!d) return;
+    if (d.type === 'FunctionDeclaration' && d.id) out.set(d.id.name, d);
+    if (d.type === 'VariableDeclaration')
+      for (const v of d.declarations as AnyJs[]) if (v.id.type === 'Identifier' && isJsFunction(v.init)) out.set(v.id.name, v.init);
+  };
+  for (const st of program.body as AnyJs[]) {
+    decl(st);
+    if (st.type === 'ExportNamedDeclaration') decl(st.declaration);
+    if (st.type === 'ExportDefaultDeclaration') {
+      const d = st.declaration as AnyJs;
+      if (isJsFunction(d)) { out.set('default', d); if (d.id) out.set(d.id.name, d); }
+      else if (d.type === 'Identifier') out.set('default', out.get(d.name) ?? d);
+    }
+    // module.exports = fn / { a, b } ; exports.x = fn
+    if (st.type === 'ExpressionStatement' && st.expression.type === 'AssignmentExpression') {
+      const l = st.expression.left as AnyJs;
+      const r = st.expression.right as AnyJs;
+      const isModuleExports = l.type === 'MemberExpression' && l.object.type === 'Identifier' && l.object.name === 'module' && l.property.name === 'exports';
+      if (isModuleExports && isJsFunction(r)) out.set('default', r);
+      if (isModuleExports && r.type === 'Identifier' && out.has(r.name)) out.set('default', out.get(r.name)!);
+      if (l.type === 'MemberExpression' && l.object.type === 'Identifier' && l.object.name === 'exports' && isJsFunction(r)) out.set(l.property.name, r);
+    }
+  }
+  return out;
+}
+
+/** The functions of a JS/TS module on its verdict path: the entry function (`exportName`, default:
+ *  the default export, else every exported function) and the same-file functions whose call result
+ *  it returns (`return judge(state)`), transitively. */
+export function jsVerdictFunctions(program: Program, exportName?: string): Set<JsNode> {
+  const fns = jsModuleFunctions(program);
+  const start: JsNode[] = [];
+  if (exportName && fns.has(exportName)) start.push(fns.get(exportName)!);
+  else if (fns.has('default') && isJsFunction(fns.get('default') as AnyJs)) start.push(fns.get('default')!);
+  else for (const name of exportedNames(program)) { const f = fns.get(name); if (f) start.push(f); }
+  const out = new Set<JsNode>();
+  const queue = [...start];
+  while (queue.length) {
+    const f = queue.pop()!;
+    if (out.has(f)) continue;
+    out.add(f);
+    for (const r of jsReturnExprs(f)) {
+      let e = r as AnyJs;
+      while (e.type === 'AwaitExpression') e = e.argument;
+      if (e.type === 'CallExpression' && e.callee.type === 'Identifier') {
+        const g = fns.get(e.callee.name);
+        if (g) queue.push(g);
+      }
+    }
+  }
+  return out;
+}
+
+function exportedNames(program: Program): string[] {
+  const out: string[] = [];
+  for (const st of program.body as AnyJs[]) {
+    if (st.type === 'ExportNamedDeclaration') {
+      const d = st.declaration;
+      if (d?.type === 'FunctionDeclaration' && d.id) out.push(d.id.name);
+      if (d?.type === 'VariableDeclaration') for (const v of d.declarations) if (v.id.type === 'Identifier') out.push(v.id.name);
+      for (const s of st.specifiers ?? []) if (s.local?.type === 'Identifier') out.push(s.local.name);
+    }
+    if (st.type === 'ExpressionStatement' && st.expression.type === 'AssignmentExpression') {
+      const l = st.expression.left;
+      const r = st.expression.right;
+      if (l.type === 'MemberExpression' && l.object.type === 'Identifier' && l.object.name === 'module' && r.type === 'ObjectExpression')
+        for (const p of r.properties) if (p.type === 'Property' && p.value.type === 'Identifier') out.push(p.value.name);
+    }
+  }
+  return out;
+}
