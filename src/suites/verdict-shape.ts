@@ -197,7 +197,7 @@ const isJsFunction = (n: AnyJs | null | undefined): n is JsFunction =>
   !!n && (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression');
 
 /** Visit a function's own body (nested functions excluded). `visit` returning false skips the children. */
-export function walkJsBody(fn: JsNode, visit: (n: AnyJs) => boolean | void): void {
+function walkJsBody(fn: JsNode, visit: (n: AnyJs) => boolean | void): void {
   const f = fn as AnyJs;
   const rec = (n: AnyJs): void => {
     if (!n || typeof n.type !== 'string') return;
@@ -226,7 +226,7 @@ export function jsReturnExprs(fn: JsNode): JsNode[] {
 
 /** Top-level functions of a module by name (declarations, `const f = () => …`, exported ones), and
  *  the default export's function under `default`. */
-export function jsModuleFunctions(program: Program): Map<string, JsNode> {
+function jsModuleFunctions(program: Program): Map<string, JsNode> {
   const out = new Map<string, JsNode>();
   const decl = (d: AnyJs | null | undefined): void => {
     if (!d) return;

@@ -1,0 +1,546 @@
+/**
+ * substring-verdict — a verdict decided by whether free text contains a short expected token, in
+ * Python and JS/TS verifier code: `"succeed" in output`, `page_text.includes("Canada")`,
+ * `out.indexOf("1") !== -1`, `re.search("passed", log)`.
+ *
+ * Why a rule of its own and not `substring-containment`: that rule reads the `find`/`pred` lambdas
+ * embedded in task JSON and confirms with a control case that calls the lambda; this one reads
+ * verifier modules, where the needle is a literal of the code or a value the task passes in, and it
+ * does not confirm (static only).
+ *
+ * Defect vs legitimate (the boundary, from the real corpora):
+ * - the needle is a bare token — letters, digits, spaces, `-`, `_`, `'`, at most three words — that
+ *   free text can hold inside a longer word or number or after a negation ("Canada" in "Canadair"
+ *   and "not Canada", "1 passed" in "11 passed", "succeed" in "failed to succeed"). A needle with
+ *   punctuation (a path `/home/user/x`, a marker `ATOM     14  CA`, `key=value`, a URL, an
+ *   extension `.pdf`) is a delimited marker and is not reported;
+ * - the haystack is known to be text: a `str`-annotated parameter, the result of `.read()`,
+ *   `.lower()`, `.strip()`, `.join()`, `str()`, `.stdout`/`.text`, `get_text()`/`extract_text()`,
+ *   JS `.textContent`/`.innerText`/`await page.content()`/`.toLowerCase()`/`readFileSync(p, 'utf8')`,
+ *   or a local holding one. A list, set or dict (`x in text.split()`, `lines.includes(x)`) is
+ *   membership and is not reported; nor are `startswith`/`endswith` and anchored regexes;
+ * - the containment decides the verdict in the pass direction: returned (alone or under
+ *   `not`/`and`/`or`/`all()`/`every()`/`float()`), or the condition of an `if` that returns a constant
+ *   verdict, in a verdict function (src/suites/verdict.ts). Exclusion tests (`if "error" in out:
+ *   return 0`) err towards failing and are not reported; nor is containment in getters and set-up.
+ * - a needle the task passes in (`all(r in result for r in rules["include"])`) is reported only when
+ *   the tasks bound to the function pass a bare token under that key; the message names one.
+ */
+import type { Node as JsNode, Program, Identifier } from 'acorn';
+import { defineRule, type PythonVisitor, type RuleContext } from '../../src/engine/rule.js';
+import type { Project } from '../../src/engine/project.js';
+import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
+import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
+import { jsScopes } from '../../src/lang/js/index.js';
+import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
+import { jsConst, pyConst, verdictTruth, type VerdictShapes } from '../../src/suites/verdict-shape.js';
+
+type Msg = 'literal' | 'taskValue';
+type PyCtx = Parameters<PythonVisitor<Msg>>[1];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
+type AnyJs = JsNode & Record<string, any>;
+
+/** A token free text can hold inside a longer word or after a negation. */
+function bareToken(s: string): boolean {
+  if (s.length === 0 || s.length > 32 || s !== s.trim()) return false;
+  if (!/^[\p{L}\p{N}_](?:[\p{L}\p{N}_' -]*[\p{L}\p{N}_])?$/u.test(s)) return false;
+  return s.split(/\s+/).length <= 3;
+}
+
+/** A text that contains the token but does not mean it. */
+function witness(s: string): string {
+  if (/\d$/.test(s)) return `${s}0`;
+  if (/^\d/.test(s)) return `1${s}`;
+  return `not ${s}`;
+}
+
+/** The pattern of a regex literal when it has no metacharacter (pure containment), else undefined. */
+function plainPattern(p: string): string | undefined {
+  return /^[\p{L}\p{N}_' -]+$/u.test(p) ? p : undefined;
+}
+
+// ------------------------------------------------------------------ Python
+
+const PY_TEXT_METHODS = new Set(['read', 'lower', 'upper', 'strip', 'lstrip', 'rstrip', 'decode', 'casefold', 'title', 'replace', 'join', 'get_text', 'text_content', 'inner_text', 'inner_html', 'extract_text', 'getvalue', 'read_text', 'format', 'content']);
+const PY_TEXT_ATTRS = new Set(['text', 'stdout', 'stderr', 'output', 'page_source', 'inner_text']);
+
+function paramIsStr(fn: FunctionInfo | undefined, name: string): boolean {
+  const params = fn ? field(fn.node, 'parameters') : undefined;
+  for (const p of params ? named(params) : []) {
+    if (p.type !== 'typed_parameter' && p.type !== 'typed_default_parameter') continue;
+    const id = p.type === 'typed_parameter' ? named(p)[0] : field(p, 'name');
+    const t = field(p, 'type');
+    if (id?.text === name && t && /^(str|Optional\[str\]|str \| None)$/.test(t.text.trim())) return true;
+  }
+  return false;
+}
+
+function pyIsText(a: PythonAnalysis, fn: FunctionInfo | undefined, e: PyNode, depth = 0): boolean {
+  const n = unparen(e);
+  if (depth > 3) return false;
+  if (n.type === 'string' || n.type === 'concatenated_string') return true;
+  if (n.type === 'identifier') {
+    if (fn?.params.includes(n.text)) return paramIsStr(fn, n.text);
+    const src = a.valueSources(n).filter((x) => x !== n);
+    return src.length > 0 && src.every((x) => pyIsText(a, fn, x, depth + 1));
+  }
+  if (n.type === 'attribute') return PY_TEXT_ATTRS.has(field(n, 'attribute')?.text ?? '');
+  if (n.type === 'binary_operator' && n.children.some((c) => c.type === '+')) return named(n).some((x) => unparen(x).type === 'string');
+  if (n.type === 'await') return pyIsText(a, fn, named(n)[0] ?? n, depth + 1);
+  if (n.type === 'call') {
+    const f = field(n, 'function');
+    if (f?.type === 'identifier') return f.text === 'str';
+    if (f?.type === 'attribute') return PY_TEXT_METHODS.has(field(f, 'attribute')?.text ?? '');
+  }
+  return false;
+}
+
+/** For a loop or comprehension variable: the iterable it runs over. */
+function loopIterable(id: PyNode): PyNode | undefined {
+  for (let p = id.parent; p; p = p.parent) {
+    if (p.type === 'function_definition' || p.type === 'lambda') return undefined;
+    const clauses = p.type === 'for_statement' ? [p] : /comprehension|generator_expression/.test(p.type) ? named(p).filter((c) => c.type === 'for_in_clause') : [];
+    for (const c of clauses) {
+      const left = field(c, 'left');
+      if (left?.type === 'identifier' && left.text === id.text) return field(c, 'right');
+    }
+  }
+  return undefined;
+}
+
+interface PyNeedle {
+  /** Literal tokens the needle takes. */
+  literals: string[];
+  /** The needle comes from a parameter: its root and the keys read on the way (`rules.get("include")` → include). */
+  param?: { name: string; keys: string[] };
+}
+
+function pyNeedle(a: PythonAnalysis, fn: FunctionInfo | undefined, e: PyNode, depth = 0): PyNeedle {
+  const n = unparen(e);
+  const none: PyNeedle = { literals: [] };
+  if (depth > 4) return none;
+  const c = pyConst(a, n);
+  if (c.kind === 'string') return { literals: [c.value] };
+  if (n.type === 'list' || n.type === 'tuple' || n.type === 'set') {
+    const lits = named(n).map((x) => pyConst(a, x)).filter((x) => x.kind === 'string').map((x) => (x as { value: string }).value);
+    return { literals: lits };
+  }
+  if (n.type === 'identifier') {
+    if (fn?.params.includes(n.text) && n.text !== 'self' && n.text !== 'cls') return { literals: [], param: { name: n.text, keys: [] } };
+    const it = loopIterable(n);
+    if (it) return pyNeedle(a, fn, it, depth + 1);
+    const src = a.valueSources(n).filter((x) => x !== n);
+    const parts = src.map((x) => pyNeedle(a, fn, x, depth + 1));
+    return { literals: parts.flatMap((p) => p.literals), param: parts.find((p) => p.param)?.param };
+  }
+  // rules["include"], rules.get("include", [])
+  let base: PyNode | undefined;
+  let key: PyNode | undefined;
+  if (n.type === 'subscript') { base = field(n, 'value'); key = field(n, 'subscript'); }
+  if (n.type === 'call') {
+    const f = field(n, 'function');
+    if (f?.type === 'attribute' && field(f, 'attribute')?.text === 'get') { base = field(f, 'object'); key = named(field(n, 'arguments') ?? n)[0]; }
+  }
+  if (base && key) {
+    const inner = pyNeedle(a, fn, base, depth + 1);
+    const k = pyConst(a, key);
+    if (inner.param && k.kind === 'string') return { literals: [], param: { name: inner.param.name, keys: [...inner.param.keys, k.value] } };
+  }
+  return none;
+}
+
+/** How the containment test decides the verdict: 'pass' (finding it passes the agent), 'fail', or undefined (not a verdict). */
+function pyDecides(a: PythonAnalysis, start: PyNode, shapes: VerdictShapes, positive0: boolean): boolean | undefined {
+  let positive = positive0;
+  let n = start;
+  for (let p = n.parent; p; n = p, p = p.parent) {
+    switch (p.type) {
+      case 'parenthesized_expression':
+      case 'boolean_operator':
+      case 'argument_list':
+        continue;
+      case 'not_operator':
+        positive = !positive;
+        continue;
+      case 'generator_expression':
+      case 'list_comprehension':
+        if (field(p, 'body') !== n) return undefined;
+        continue;
+      case 'call': {
+        const f = field(p, 'function');
+        if (f?.type === 'identifier' && ['all', 'any', 'bool', 'float', 'int'].includes(f.text)) continue;
+        return undefined;
+      }
+      case 'comparison_operator': {
+        // `re.search(...) is not None` / `is None`
+        const ops = comparisonOperators(p);
+        const other = named(p).find((x) => x !== n);
+        if (ops.length === 1 && other?.type === 'none' && (ops[0] === 'is not' || ops[0] === 'is')) {
+          if (ops[0] === 'is') positive = !positive;
+          continue;
+        }
+        return undefined;
+      }
+      case 'conditional_expression': {
+        const [yes, cond, no] = named(p);
+        if (cond !== n || !yes || !no) return undefined;
+        const t = verdictTruth(pyConst(a, yes), shapes);
+        if (t === undefined || verdictTruth(pyConst(a, no), shapes) !== !t) return undefined;
+        return positive === t;
+      }
+      case 'pair': {
+        // `{"pass": "x" in text}`
+        const k = field(p, 'key');
+        const kc = k ? pyConst(a, k) : undefined;
+        if (field(p, 'value') !== n || kc?.kind !== 'string' || !shapes.keys.has(kc.value.toLowerCase())) return undefined;
+        continue;
+      }
+      case 'dictionary':
+        if (n.type !== 'pair') return undefined;
+        continue;
+      case 'tuple':
+      case 'expression_list':
+        // `return "x" in text, msg`: the first item is the verdict
+        if (named(p)[0] !== n) return undefined;
+        continue;
+      case 'return_statement':
+        return positive;
+      case 'if_statement':
+      case 'elif_clause': {
+        if (field(p, 'condition') !== n) return undefined;
+        const body = field(p, 'consequence');
+        const ret = body ? named(body).find((s) => s.type === 'return_statement') : undefined;
+        const v = ret ? named(ret)[0] : undefined;
+        const t = v ? verdictTruth(pyConst(a, v), shapes) : undefined;
+        return t === undefined ? undefined : positive === t;
+      }
+      default:
+        return undefined;
+    }
+  }
+  return undefined;
+}
+
+interface Evidence { value: string; file: string; tasks: number }
+
+const evidenceCache = new WeakMap<Project, Map<string, Evidence | null>>();
+
+/** A bare token the tasks bound to `fn` pass under `key` (the most ambiguous one: digits, then the shortest). */
+function taskEvidence(project: Project, file: string, fn: FunctionInfo, key: string): Evidence | undefined {
+  let m = evidenceCache.get(project);
+  if (!m) evidenceCache.set(project, (m = new Map()));
+  const k = `${file}\0${fn.qualname}\0${key}`;
+  const hit = m.get(k);
+  if (hit !== undefined) return hit ?? undefined;
+  const found: Array<{ value: string; file: string }> = [];
+  const tasks = new Set<string>();
+  const collect = (v: unknown, under: boolean, rel: string, depth: number): void => {
+    if (depth > 8) return;
+    if (typeof v === 'string') { if (under && bareToken(v)) { found.push({ value: v, file: rel }); tasks.add(rel); } return; }
+    if (Array.isArray(v)) { for (const x of v) collect(x, under, rel, depth + 1); return; }
+    if (v && typeof v === 'object') for (const [mk, mv] of Object.entries(v)) collect(mv, under || mk === key, rel, depth + 1);
+  };
+  for (const s of project.suites)
+    for (const t of s.tasks)
+      for (const e of t.entries) {
+        if (e.binding?.file !== file || e.binding.qualname !== fn.qualname) continue;
+        for (const [name, ref] of Object.entries(e.fields)) if (name !== 'func' && name !== 'result') collect(ref.value, false, t.id, 0);
+      }
+  const rank = (x: string) => (/\d/.test(x) ? 0 : 1) * 100 + x.length;
+  found.sort((x, y) => rank(x.value) - rank(y.value));
+  const ev = found[0] ? { ...found[0], tasks: tasks.size } : undefined;
+  m.set(k, ev ?? null);
+  return ev;
+}
+
+// ------------------------------------------------------------------ JavaScript / TypeScript
+
+const JS_TEXT_PROPS = new Set(['textContent', 'innerText', 'innerHTML', 'outerHTML', 'stdout', 'stderr', 'body', 'title']);
+const JS_TEXT_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimStart', 'trimEnd', 'join', 'text', 'content', 'innerText', 'textContent', 'innerHTML', 'toString', 'normalize', 'replace', 'replaceAll', 'readFileSync', 'readFile', 'title', 'stringify']);
+
+function jsIsText(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, text: string, depth = 0): boolean {
+  if (!e || depth > 4) return false;
+  if (e.type === 'AwaitExpression' || e.type === 'ChainExpression') return jsIsText(e.argument ?? e.expression, sc, text, depth + 1);
+  if (e.type === 'TemplateLiteral') return true;
+  if (e.type === 'Literal') return typeof e.value === 'string';
+  if (e.type === 'MemberExpression' && !e.computed) return JS_TEXT_PROPS.has(e.property.name);
+  if (e.type === 'CallExpression') {
+    const c = e.callee as AnyJs;
+    if (c.type === 'Identifier') return c.name === 'String' || ((c.name === 'readFileSync' || c.name === 'readFile') && e.arguments.length >= 2);
+    if (c.type === 'MemberExpression' && !c.computed) {
+      const m = c.property.name as string;
+      if (m === 'readFileSync' || m === 'readFile') return e.arguments.length >= 2;
+      return JS_TEXT_METHODS.has(m);
+    }
+    return false;
+  }
+  if (e.type === 'Identifier') {
+    // a TypeScript annotation (`output: string`), kept in the original text
+    const b = sc.resolve(e as unknown as Identifier);
+    if (!b) return false;
+    if (/^\??\s*:\s*string\b/.test(text.slice(b.id.end, b.id.end + 40))) return true;
+    return b.kind === 'const' && !!b.init && jsIsText(b.init as AnyJs, sc, text, depth + 1);
+  }
+  return false;
+}
+
+interface JsNeedle { literals: string[] }
+
+function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancestors: readonly JsNode[], depth = 0): JsNeedle {
+  if (!e || depth > 4) return { literals: [] };
+  const c = jsConst(e);
+  if (c.kind === 'string') return { literals: [c.value] };
+  if (e.type === 'ArrayExpression') return { literals: e.elements.map((x: AnyJs | null) => jsConst(x)).filter((x: { kind: string }) => x.kind === 'string').map((x: { value: string }) => x.value) };
+  if (e.type === 'Identifier') {
+    // the parameter of an `every`/`some`/`filter` callback over a literal array
+    for (let i = ancestors.length - 1; i >= 1; i--) {
+      const f = ancestors[i] as AnyJs;
+      if (f.type !== 'ArrowFunctionExpression' && f.type !== 'FunctionExpression') continue;
+      if (f.params[0]?.type !== 'Identifier' || f.params[0].name !== e.name) continue;
+      const call = ancestors[i - 1] as AnyJs;
+      if (call.type === 'CallExpression' && call.callee.type === 'MemberExpression') return jsNeedle(call.callee.object, sc, ancestors.slice(0, i - 1), depth + 1);
+      return { literals: [] };
+    }
+    const b = sc.resolve(e as unknown as Identifier);
+    if (b?.kind === 'const' && b.init) return jsNeedle(b.init as AnyJs, sc, ancestors, depth + 1);
+    // `for (const w of WORDS)`
+    const decl = b?.decl as AnyJs | undefined;
+    if (decl) for (let i = ancestors.length - 1; i >= 0; i--) {
+      const s = ancestors[i] as AnyJs;
+      if (s.type === 'ForOfStatement' && s.left.type === 'VariableDeclaration' && s.left.declarations.includes(decl)) return jsNeedle(s.right, sc, ancestors.slice(0, i), depth + 1);
+    }
+  }
+  return { literals: [] };
+}
+
+const isJsFn = (n: AnyJs) => n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression';
+
+/** Does the containment `start` (whose parent is ancestors' last) decide the verdict, and in which
+ *  direction: pass = finding the token passes the agent. */
+function jsDecides(start: AnyJs, ancestors: readonly JsNode[], shapes: VerdictShapes, positive0: boolean): { pass: boolean; fn: JsNode } | undefined {
+  let positive = positive0;
+  let n: AnyJs = start;
+  let i = ancestors.length - 1;
+  const up = (to: number) => { n = ancestors[to + 1] as AnyJs; i = to; }; // n: the child of ancestors[to] on the path
+  const enclosingFn = (k: number) => [...ancestors.slice(0, k)].reverse().find((x) => isJsFn(x as AnyJs));
+  while (i >= 0) {
+    const p = ancestors[i] as AnyJs;
+    switch (p.type) {
+      case 'LogicalExpression':
+      case 'ParenthesizedExpression':
+      case 'ChainExpression':
+      case 'AwaitExpression':
+        up(i - 1);
+        continue;
+      case 'UnaryExpression':
+        if (p.operator !== '!') return undefined;
+        positive = !positive;
+        up(i - 1);
+        continue;
+      case 'CallExpression': {
+        const cal = p.callee as AnyJs;
+        if (cal.type === 'Identifier' && (cal.name === 'Boolean' || cal.name === 'Number') && p.arguments[0] === n) { up(i - 1); continue; }
+        return undefined;
+      }
+      case 'ArrowFunctionExpression': {
+        if (p.body !== n) return undefined;
+        // the callback of `.every(w => text.includes(w))` / `.some(…)`: its result is the call's
+        const call = ancestors[i - 1] as AnyJs | undefined;
+        if (call?.type === 'CallExpression' && call.arguments[0] === p && call.callee.type === 'MemberExpression' && ['every', 'some'].includes(call.callee.property?.name)) {
+          up(i - 2);
+          continue;
+        }
+        return { pass: positive, fn: p };
+      }
+      case 'Property': {
+        const obj = ancestors[i - 1] as AnyJs | undefined;
+        const k = p.key?.type === 'Identifier' ? p.key.name : p.key?.type === 'Literal' ? String(p.key.value) : '';
+        if (p.value !== n || obj?.type !== 'ObjectExpression' || !shapes.keys.has(k.toLowerCase())) return undefined;
+        up(i - 2);
+        continue;
+      }
+      case 'ConditionalExpression': {
+        if (p.test !== n) return undefined;
+        const t = verdictTruth(jsConst(p.consequent), shapes);
+        if (t === undefined || verdictTruth(jsConst(p.alternate), shapes) !== !t) return undefined;
+        positive = positive === t;
+        up(i - 1);
+        continue;
+      }
+      case 'ReturnStatement': {
+        const fn = enclosingFn(i);
+        return fn ? { pass: positive, fn } : undefined;
+      }
+      case 'IfStatement': {
+        if (p.test !== n) return undefined;
+        const cons = p.consequent as AnyJs;
+        const ret = cons.type === 'ReturnStatement' ? cons : cons.type === 'BlockStatement' ? cons.body.find((x: AnyJs) => x.type === 'ReturnStatement') : undefined;
+        const t = ret?.argument ? verdictTruth(jsConst(ret.argument), shapes) : undefined;
+        const fn = enclosingFn(i);
+        return t === undefined || !fn ? undefined : { pass: positive === t, fn };
+      }
+      default:
+        return undefined;
+    }
+  }
+  return undefined;
+}
+
+const NEG_ONE = (e: AnyJs) => (e.type === 'UnaryExpression' && e.operator === '-' && e.argument.type === 'Literal' && e.argument.value === 1);
+const ZERO = (e: AnyJs) => e.type === 'Literal' && e.value === 0;
+
+/** `x.indexOf(t) !== -1`, `>= 0`, `> -1` (and `x.search(/t/)`): a containment test; its polarity. */
+function jsIndexTest(b: AnyJs): { call: AnyJs; positive: boolean } | undefined {
+  if (b.type !== 'BinaryExpression') return undefined;
+  const l = b.left as AnyJs;
+  const r = b.right as AnyJs;
+  if (l.type !== 'CallExpression' || l.callee.type !== 'MemberExpression' || !['indexOf', 'search'].includes(l.callee.property?.name)) return undefined;
+  if ((b.operator === '!==' || b.operator === '!=') && NEG_ONE(r)) return { call: l, positive: true };
+  if ((b.operator === '===' || b.operator === '==') && NEG_ONE(r)) return { call: l, positive: false };
+  if (b.operator === '>=' && ZERO(r)) return { call: l, positive: true };
+  if (b.operator === '>' && NEG_ONE(r)) return { call: l, positive: true };
+  if (b.operator === '<' && ZERO(r)) return { call: l, positive: false };
+  return undefined;
+}
+
+export default defineRule<Msg>({
+  meta: {
+    id: 'substring-verdict',
+    description: 'A verdict decided by whether free text contains a short expected token (`"succeed" in output`, `text.includes("Canada")`): longer words, numbers and negations pass too.',
+    defaultSeverity: 'warn',
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript', 'typescript'],
+    messages: {
+      literal: {
+        what: '`{{expr}}` passes the check when the text contains `{{needle}}` anywhere.',
+        why: 'Text that holds it inside a longer word or number or after a negation (`{{witness}}`) passes too, so wrong output is credited.',
+        fix: 'Extract the field the value must stand in and compare it with `==`/`===`, test membership in the split words or lines, or match with word boundaries (`\\b{{needle}}\\b`).',
+      },
+      taskValue: {
+        what: '`{{expr}}` passes the check when the text contains a value the task gives under "{{key}}", and {{tasks}} task(s) give bare tokens there, such as `{{needle}}` (task {{example}}).',
+        why: 'Text that holds such a token inside a longer word or number or after a negation (`{{witness}}`) passes too, so wrong output is credited.',
+        fix: 'Match each expected value with boundaries (split the text into words or lines, or a regex with `\\b`), or give the tasks delimited values.',
+      },
+    },
+    docs: {
+      whatItDoes:
+        'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up).',
+      why: 'A substring test accepts any text that holds the token: "Canada" passes "Canadair" and "not Canada", "1 passed" passes "11 passed", "succeed" passes "failed to succeed". The benchmark then credits output that is wrong. This is the code-level twin of `substring-containment` (lambdas in task JSON).',
+      incorrect: [
+        {
+          files: {
+            'verifier/answer.py': 'def check_answer(page_text: str) -> bool:\n    return "Canada" in page_text  # vaudit-expect: substring-verdict/literal\n',
+          },
+        },
+        {
+          files: {
+            'verifier/build.js': "export function checkBuild(run) {\n  const out = run.stdout.toLowerCase();\n  if (out.includes('succeed')) return { pass: true }; // vaudit-expect: substring-verdict/literal\n  return { pass: false };\n}\n",
+          },
+        },
+      ],
+      correct: [
+        {
+          files: {
+            'verifier/answer.py': 'import re\n\n\ndef check_answer(page_text: str) -> bool:\n    return re.search(r"\\bCanada\\b", page_text) is not None and "not Canada" not in page_text\n',
+          },
+        },
+        {
+          files: {
+            'verifier/build.js': "export function checkBuild(run) {\n  const last = run.stdout.trim().split('\\n').pop();\n  return { pass: last === 'BUILD SUCCEEDED' };\n}\n",
+          },
+        },
+      ],
+    },
+  },
+  create(ctx) {
+    const project = ctx.project;
+    const pyReport = (c: PyCtx, node: PyNode, needleNode: PyNode, hay: PyNode, positive: boolean) => {
+      const a = c.python;
+      const fn = a.functionAt(node);
+      if (!fn) return;
+      const known = isVerdictFunction(project, a.path, fn);
+      if (known === false) return;
+      if (!pyIsText(a, fn, hay)) return;
+      if (pyDecides(a, node, pythonVerdictShapes(project), positive) !== true) return;
+      const needle = pyNeedle(a, fn, needleNode);
+      const lit = needle.literals.find(bareToken);
+      const expr = a.src(node).replace(/\s+/g, ' ');
+      if (lit !== undefined) {
+        c.report({ messageId: 'literal', data: { expr, needle: lit, witness: witness(lit) }, at: node });
+        return;
+      }
+      const key = needle.param?.keys[needle.param.keys.length - 1];
+      if (!key || !known) return;
+      const ev = taskEvidence(project, a.path, fn, key);
+      if (!ev) return;
+      c.report({ messageId: 'taskValue', data: { expr, key, needle: ev.value, example: ev.file, tasks: ev.tasks, witness: witness(ev.value) }, at: node });
+    };
+    const jsCheck = (c: RuleContext<Msg>, node: AnyJs, needleNode: AnyJs | undefined, hay: AnyJs | undefined, positive: boolean, ancestors: readonly JsNode[]) => {
+      const program = ancestors[0] as Program | undefined;
+      if (!program || !hay || !needleNode) return;
+      const sc = jsScopes(program);
+      if (!jsIsText(hay, sc, c.text)) return;
+      const scope = jsVerdictScope(project, c.unit.file.path, program);
+      const d = jsDecides(node, ancestors, scope.shapes, positive);
+      if (!d?.pass) return;
+      if ((scope.known || scope.functions.size) && !scope.functions.has(d.fn)) return;
+      const lit = jsNeedle(needleNode, sc, ancestors).literals.find(bareToken);
+      if (lit === undefined) return;
+      c.report({ messageId: 'literal', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' '), needle: lit, witness: witness(lit) }, at: node });
+    };
+    const regexLiteral = (re: AnyJs | undefined): AnyJs | undefined =>
+      re?.type === 'Literal' && re.regex && plainPattern(re.regex.pattern) !== undefined ? ({ type: 'Literal', value: re.regex.pattern, start: re.start, end: re.end } as unknown as AnyJs) : undefined;
+    return {
+      python: {
+        comparison_operator(n, c) {
+          const ops = comparisonOperators(n);
+          const kids = named(n);
+          if (ops.length !== 1 || kids.length !== 2) return;
+          if (ops[0] === 'in' || ops[0] === 'not in') return pyReport(c, n, kids[0]!, kids[1]!, ops[0] === 'in');
+          // s.find(t) != -1 / >= 0 / > -1 ; s.count(t) > 0 / >= 1 / != 0
+          const [l, r] = [unparen(kids[0]!), unparen(kids[1]!)];
+          const f = l.type === 'call' ? field(l, 'function') : undefined;
+          const m = f?.type === 'attribute' ? field(f, 'attribute')?.text : undefined;
+          const rv = r.text.replace(/\s+/g, '');
+          const op = ops[0];
+          const findTest = m === 'find' && ((op === '!=' && rv === '-1') || (op === '>=' && rv === '0') || (op === '>' && rv === '-1'));
+          const countTest = m === 'count' && ((op === '>' && rv === '0') || (op === '>=' && rv === '1') || (op === '!=' && rv === '0'));
+          if (!findTest && !countTest) return;
+          const arg = named(field(l, 'arguments') ?? l)[0];
+          const recv = f ? field(f, 'object') : undefined;
+          if (arg && recv) pyReport(c, n, arg, recv, true);
+        },
+        call(n, c) {
+          const info = c.python.call(n);
+          if (!info || (info.qualified !== 're.search' && info.qualified !== 're.findall')) return;
+          const [pat, hay] = info.args;
+          if (!pat || !hay) return;
+          const p = pyConst(c.python, pat);
+          if (p.kind !== 'string' || plainPattern(p.value) === undefined) return;
+          pyReport(c, n, pat, hay, true);
+        },
+      },
+      javascript: {
+        CallExpression(node, c, ancestors) {
+          const n = node as AnyJs;
+          const cal = n.callee as AnyJs;
+          if (cal.type !== 'MemberExpression' || cal.computed) return;
+          const m = cal.property.name;
+          if (m === 'includes' && n.arguments.length >= 1) return jsCheck(c, n, n.arguments[0], cal.object, true, ancestors);
+          // /token/.test(text), text.match(/token/)
+          if (m === 'test') return jsCheck(c, n, regexLiteral(cal.object), n.arguments[0], true, ancestors);
+          if (m === 'match') return jsCheck(c, n, regexLiteral(n.arguments[0]), cal.object, true, ancestors);
+        },
+        BinaryExpression(node, c, ancestors) {
+          const t = jsIndexTest(node as AnyJs);
+          if (!t) return;
+          const cal = t.call.callee as AnyJs;
+          const arg = t.call.arguments[0] as AnyJs | undefined;
+          const needle = cal.property.name === 'search' ? regexLiteral(arg) : arg;
+          jsCheck(c, node as AnyJs, needle, cal.object, t.positive, ancestors);
+        },
+      },
+    };
+  },
+});
