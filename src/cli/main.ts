@@ -2,6 +2,7 @@
  * The vaudit command line. Exit codes: 0 clean, 1 findings over the threshold,
  * 2 usage, configuration or internal error.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runCheck } from './check.js';
@@ -14,7 +15,7 @@ import { parseShard, ShardSpecError } from './shard.js';
 import { formatMarkdown } from '../report/markdown.js';
 import { formatHtml } from '../report/html.js';
 import { VERSION } from './version.js';
-import { ConfigError } from '../config/load.js';
+import { ConfigError, ConfigResolver } from '../config/load.js';
 
 /** An integer option with a lower bound (`--max-warnings -1` means no limit, as in ESLint). */
 function intArg(name: string, min: number) {
@@ -125,13 +126,23 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('doctor')
     .description('Show what this machine can confirm: isolation level, Python interpreter, helpers (with sha256).')
-    .option('--python <path>', 'the Python interpreter control cases would use')
+    .option('--python <path>', 'the Python interpreter control cases would use (default: confirm.python of the config, else python3)')
+    .option('-c, --config <file>', 'config file to read confirm.python / confirm.isolation from (default: discovered from the current folder)')
     .addOption(new Option('--isolation <level>', 'isolation policy to check').choices(['auto', 'bwrap', 'process']))
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (opts: { python?: string; isolation?: 'auto' | 'bwrap' | 'process'; format: string }) => {
+    .action(async (opts: { python?: string; config?: string; isolation?: 'auto' | 'bwrap' | 'process'; format: string }) => {
       const { doctor, formatDoctor } = await import('../confirm/doctor.js');
       const cwd = process.cwd();
-      const d = await doctor({ root: cwd, isolation: opts.isolation, python: opts.python ? path.resolve(cwd, opts.python) : undefined });
+      if (opts.config && !existsSync(path.resolve(cwd, opts.config))) throw new UsageError(`Config file not found: ${opts.config} (given with -c/--config).`);
+      // the config `vaudit check --confirm` would read from this folder; its python is relative to its folder
+      const cfg = new ConfigResolver(cwd, undefined, opts.config ? path.resolve(cwd, opts.config) : undefined).forDir(cwd);
+      const confirm = cfg.config.confirm;
+      const d = await doctor({
+        root: cwd,
+        isolation: opts.isolation ?? confirm?.isolation,
+        python: opts.python ? path.resolve(cwd, opts.python) : undefined,
+        config: { path: cfg.path, python: confirm?.python ? path.resolve(cfg.dir, confirm.python) : undefined },
+      });
       out(opts.format === 'json' ? JSON.stringify(d, null, 2) + '\n' : formatDoctor(d));
       code = d.python.version && 'level' in d.isolation ? 0 : 1;
     });
