@@ -772,6 +772,8 @@ def run_case(case):
                 args.insert(0, decode(case["self"], rec, "self", owner if isinstance(owner, type) else None))
             call_events_from = len(events)
             route = case.get("route")
+            if route is not None and route.get("json") is not None:  # a body may name the case's ports ({"$port": i})
+                route = dict(route, json=decode(route["json"], rec, "body"))
             found = None
             if route is not None and not isinstance(fn, case_context.Missing):
                 found, why = case_context.find_route(module, fn, route)

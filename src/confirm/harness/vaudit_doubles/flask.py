@@ -533,6 +533,8 @@ class Flask:
             raise _cc.missing_in_double("flask", "Flask.test_request_context(%s=…)" % ", ".join(sorted(kwargs)))
         parts = _urlsplit(path)
         query = parts.query
+        if query_string is not None and parts.query:
+            raise ValueError("Query string is defined in the path and as an argument")
         if query_string:
             qs = query_string if isinstance(query_string, str) else (
                 query_string.decode("latin-1") if isinstance(query_string, bytes) else _urlencode(query_string, doseq=True))

@@ -1,4 +1,4 @@
-"""A functional double of the part of `requests` that verifier code uses, over `urllib.request`.
+"""A functional double of the part of `requests` that verifier code uses, over `http.client`.
 
 Served by the control-case harness ONLY when this Python lacks `requests` and the verifier's own
 files import it (case_context.DoubleFinder); whenever `requests` is installed the real one runs.
@@ -7,6 +7,8 @@ Semantics follow requests 2.32/2.34 as read from its source:
   and `get/options/head/post/put/patch/delete`; `Session` with the same methods.
 - `timeout=None` waits forever (as requests does); a number bounds the connection and each read;
   `(connect, read)` bounds the connection by `connect` and reads by `read`.
+- Redirects are followed (at most 30, `TooManyRedirects` past that; `head` does not follow), a 303
+  (and a 301/302 answering a POST) turning into a GET without a body, as requests does.
 - An HTTP error status is a `Response`, not an exception; `raise_for_status()` raises `HTTPError`
   ("404 Client Error: Not Found for url: …"); `Response.json()` raises
   `requests.exceptions.JSONDecodeError` (also a `json.JSONDecodeError`).
@@ -24,11 +26,8 @@ import datetime as _datetime
 import http.client as _http_client
 import json as _json
 import socket as _socket
-import sys as _sys
 import types as _types
-import urllib.error as _urlerror
 import urllib.parse as _urlparse
-import urllib.request as _urlrequest
 from collections.abc import Mapping as _Mapping, MutableMapping as _MutableMapping
 
 import case_context as _cc
@@ -324,6 +323,10 @@ def _prepare_url(url, params):
         raise InvalidSchema("No connection adapters were found for %r" % url)
     if not parts.hostname:
         raise InvalidURL("Invalid URL %r: No host supplied" % url)
+    try:
+        parts.port
+    except ValueError:
+        raise InvalidURL("Failed to parse: %s" % url)
     path = parts.path or "/"
     query = parts.query
     enc = _encode_params(params) if params else ""
@@ -334,18 +337,53 @@ def _prepare_url(url, params):
     return _urlparse.urlunsplit((parts.scheme, parts.netloc, path, query, parts.fragment))
 
 
-class _NoRedirect(_urlrequest.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        return None
-
-
 def _where(url):
     p = _urlparse.urlsplit(url)
     port = p.port or (443 if p.scheme == "https" else 80)
     path = p.path or "/"
     if p.query:
         path += "?" + p.query
-    return "%sConnectionPool(host=%r, port=%d)" % ("HTTPS" if p.scheme == "https" else "HTTP", p.hostname, port), path
+    https = p.scheme == "https"
+    return ("HTTPS" if https else "HTTP") + "ConnectionPool(host=%r, port=%d)" % (p.hostname, port), path, \
+        ("HTTPS" if https else "HTTP") + "Connection(host=%r, port=%d)" % (p.hostname, port)
+
+
+def _send(method, url, headers, body, connect_t, read_t, prepared):
+    """One HTTP exchange over http.client: the connection bounded by `connect_t`, each read by
+    `read_t` (None: wait forever), failures mapped onto requests' exceptions as urllib3 raises them."""
+    p = _urlparse.urlsplit(url)
+    pool, path, conn_name = _where(url)
+    cls = _http_client.HTTPSConnection if p.scheme == "https" else _http_client.HTTPConnection
+    conn = cls(p.hostname, p.port, timeout=connect_t)
+    try:
+        try:
+            conn.connect()
+        except (TimeoutError, _socket.timeout):
+            raise ConnectTimeout("%s: Max retries exceeded with url: %s (Caused by ConnectTimeoutError(%s))" % (
+                pool, path, _json.dumps("%s: Connection to %s timed out. (connect timeout=%s)" % (conn_name, p.hostname, connect_t))), request=prepared)
+        except OSError as e:
+            raise ConnectionError("%s: Max retries exceeded with url: %s (Caused by NewConnectionError(%s))" % (
+                pool, path, _json.dumps("%s: Failed to establish a new connection: %s" % (conn_name, e))), request=prepared)
+        conn.sock.settimeout(read_t)
+        try:
+            conn.request(method, path, body=body, headers=dict(headers.items()))
+            r = conn.getresponse()
+            content = r.read()
+        except (TimeoutError, _socket.timeout):
+            raise ReadTimeout("%s: Read timed out. (read timeout=%s)" % (pool, read_t), request=prepared)
+        except (_http_client.HTTPException, OSError) as e:
+            raise ConnectionError(("Connection aborted.", e), request=prepared)
+    finally:
+        conn.close()
+    resp = Response()
+    resp.status_code = int(r.status)
+    resp.headers = CaseInsensitiveDict(list(r.getheaders()))
+    resp.url = url
+    resp.reason = r.reason or _REASONS.get(resp.status_code)
+    resp.encoding = _encoding_from_headers(resp.headers)
+    resp._content = content or b""
+    resp.request = prepared
+    return resp
 
 
 def request(method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None, timeout=None,
@@ -370,7 +408,7 @@ def request(method, url, params=None, data=None, headers=None, cookies=None, fil
             body = _encode_params(data)
             ctype = "application/x-www-form-urlencoded"
         if isinstance(body, str):
-            body = body.encode("iso-8859-1") if not isinstance(data, str) or all(ord(c) < 256 for c in body) else body.encode("utf-8")
+            body = body.encode("utf-8")
     if ctype and "content-type" not in hdrs:
         hdrs["Content-Type"] = ctype
     if body is None and method in ("POST", "PUT", "PATCH"):
@@ -383,62 +421,26 @@ def request(method, url, params=None, data=None, headers=None, cookies=None, fil
             _unavailable("requests auth=%r (a custom auth handler)" % type(auth).__name__)
     if cookies:
         hdrs["Cookie"] = "; ".join("%s=%s" % kv for kv in dict(cookies).items())
-    prepared = PreparedRequest(method, url, hdrs, body)
     connect_t = read_t = timeout
     if isinstance(timeout, tuple):
         connect_t, read_t = timeout
-    req = _urlrequest.Request(url, data=body, headers=dict(hdrs.items()), method=method)
-    handlers = [] if allow_redirects else [_NoRedirect()]
-    opener = _urlrequest.build_opener(*handlers)
-    pool, path = _where(url)
     started = _datetime.datetime.now()
-    # The connection is bounded by `connect`; once connected, reads by `read` (as urllib3 does).
-    phase = ["connect"]
-    real_create = _socket.create_connection
-
-    def create_connection(address, t=_socket._GLOBAL_DEFAULT_TIMEOUT, *a, **kw):
-        s = real_create(address, connect_t if connect_t is not None else None, *a, **kw)
-        phase[0] = "read"
-        s.settimeout(read_t)
-        return s
-
-    _http_client.socket.create_connection = create_connection
-    try:
-        try:
-            fp = opener.open(req, timeout=connect_t if connect_t is not None else None)
-        except _urlerror.HTTPError as e:
-            fp = e
-        status = fp.getcode() if hasattr(fp, "getcode") else fp.code
-        raw_headers = fp.headers
-        final_url = fp.geturl() if hasattr(fp, "geturl") else url
-        content = fp.read()
-        reason = getattr(fp, "reason", None) or getattr(fp, "msg", None)
-    except _urlerror.URLError as e:
-        r = e.reason
-        if isinstance(r, (TimeoutError, _socket.timeout)):
-            if phase[0] == "connect":
-                raise ConnectTimeout("%s: Max retries exceeded with url: %s (Caused by ConnectTimeoutError(%r))" % (pool, path, "Connection to %s timed out. (connect timeout=%s)" % (_urlparse.urlsplit(url).hostname, connect_t)), request=prepared)
-            raise ReadTimeout("%s: Read timed out. (read timeout=%s)" % (pool, read_t), request=prepared)
-        p = _urlparse.urlsplit(url)
-        conn = "HTTP%sConnection(host=%r, port=%d)" % ("S" if p.scheme == "https" else "", p.hostname, p.port or (443 if p.scheme == "https" else 80))
-        raise ConnectionError("%s: Max retries exceeded with url: %s (Caused by NewConnectionError(%s))" % (
-            pool, path, _json.dumps("%s: Failed to establish a new connection: %s" % (conn, r))), request=prepared)
-    except (TimeoutError, _socket.timeout):
-        if phase[0] == "connect":
-            raise ConnectTimeout("%s: Max retries exceeded with url: %s (connect timeout=%s)" % (pool, path, connect_t), request=prepared)
-        raise ReadTimeout("%s: Read timed out. (read timeout=%s)" % (pool, read_t), request=prepared)
-    except (_http_client.HTTPException, ConnectionResetError, BrokenPipeError) as e:
-        raise ConnectionError(("Connection aborted.", e), request=prepared)
-    finally:
-        _http_client.socket.create_connection = real_create
-    resp = Response()
-    resp.status_code = int(status)
-    resp.headers = CaseInsensitiveDict(list(raw_headers.items()) if raw_headers is not None else [])
-    resp.url = final_url
-    resp.reason = reason if isinstance(reason, str) and reason else _REASONS.get(resp.status_code)
-    resp.encoding = _encoding_from_headers(resp.headers)
-    resp._content = content or b""
-    resp.request = prepared
+    history = []
+    while True:
+        prepared = PreparedRequest(method, url, hdrs, body)
+        resp = _send(method, url, hdrs, body, connect_t, read_t, prepared)
+        if not (allow_redirects and resp.is_redirect):
+            break
+        if len(history) >= 30:
+            raise TooManyRedirects("Exceeded 30 redirects.", response=resp)
+        history.append(resp)
+        url = _urlparse.urljoin(url, resp.headers["location"])
+        # as requests' rebuild_method: 303 (and 301/302 of a POST) become GET without a body
+        if (resp.status_code == 303 and method != "HEAD") or (resp.status_code in (301, 302) and method == "POST"):
+            method, body = "GET", None
+            for h in ("Content-Type", "Content-Length"):
+                hdrs.pop(h, None)
+    resp.history = history
     resp.elapsed = _datetime.datetime.now() - started
     return resp
 
