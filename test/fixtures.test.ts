@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../src/engine/registry.js';
+import { formatStylishFindings } from '../src/report/stylish.js';
 import { describeMismatch, lintCase, lintExample } from './helpers/lint-case.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../rules');
@@ -32,6 +33,8 @@ describe.each([...rules.keys()])('%s fixtures', (id) => {
       note(id, r);
       expect(r.expectations.length, 'an incorrect case must annotate at least one expected finding').toBeGreaterThan(0);
       expect(describeMismatch(r)).toBe('');
+      // the rendered diagnostics (stylish, plain, paths relative to the case): wording changes show in review
+      await expect(formatStylishFindings(r.findings, dir)).toMatchFileSnapshot(path.join(ROOT, id, 'fixtures', '__snapshots__', `${path.basename(dir)}.txt`));
     });
   }
   for (const dir of cases(id, 'correct')) {

@@ -17,15 +17,24 @@ const plain = Object.fromEntries(Object.keys(C).map((k) => [k, (s: string) => s]
 
 export function formatStylish(input: ReportInput): string {
   const c = input.color ? C : plain;
-  const byFile = new Map<string, typeof input.findings>();
-  for (const f of input.findings) {
+  return [...findingLines(input.findings, input.root, c), '', ...summaryBlock(input, c), ...scopeLines(input, c)].join('\n') + '\n';
+}
+
+/** The findings alone, grouped by file, plain, paths relative to `root` (the rule tester snapshots this). */
+export function formatStylishFindings(findings: ReportInput['findings'], root: string): string {
+  return findingLines(findings, root, plain).join('\n').replace(/^\n/, '') + '\n';
+}
+
+function findingLines(findings: ReportInput['findings'], root: string, c: typeof C): string[] {
+  const byFile = new Map<string, typeof findings>();
+  for (const f of findings) {
     let list = byFile.get(f.file);
     if (!list) byFile.set(f.file, (list = []));
     list.push(f);
   }
   const out: string[] = [];
   for (const [file, list] of byFile) {
-    out.push('', c.underline(relPath(input.root, file)));
+    out.push('', c.underline(relPath(root, file)));
     const locW = Math.max(...list.map((f) => `${f.range.start.line}:${f.range.start.column}`.length));
     for (const f of list) {
       const loc = `${f.range.start.line}:${f.range.start.column}`.padEnd(locW);
@@ -42,8 +51,7 @@ export function formatStylish(input: ReportInput): string {
       }
     }
   }
-  out.push('', ...summaryBlock(input, c), ...scopeLines(input, c));
-  return out.join('\n') + '\n';
+  return out;
 }
 
 /** Just the summary, plain (printed when the report itself went to --output-file). */
