@@ -11,7 +11,7 @@ import { confirmFindings } from '../src/confirm/index.js';
 const FIX = join(import.meta.dirname, '..', 'rules', 'vacuous-verdict', 'fixtures');
 
 describe('vacuous-verdict --confirm', () => {
-  for (const dir of ['fail-only-loop', 'zip-truncation', 'all-over-result']) {
+  for (const dir of ['fail-only-loop', 'zip-truncation', 'all-over-result', 'dead-guard']) {
     it(`incorrect/${dir}: every finding with a parameter collection is confirmed on the empty input`, async () => {
       const root = join(FIX, 'incorrect', dir);
       const res = await lint({ paths: [root], cwd: root });

@@ -3,7 +3,10 @@
  * the other side holding one item) and every other parameter None. A passing verdict proves the
  * check compares nothing on that input.
  *
- * finding.control: { oracle: 'vacuous-verdict', shape: 'zip' | 'loop' | 'all', empty: <param index>,
+ * For a guard that cannot fire (shape 'guard'), the empty parameter is the one the guard tests or the
+ * guarded local is built from: a passing verdict proves the guard let the empty input through.
+ *
+ * finding.control: { oracle: 'vacuous-verdict', shape: 'zip' | 'loop' | 'all' | 'guard', empty: <param index>,
  *   other: <param index or -1>, ...common Python fields (see oracle-kit.ts) }
  * confirmed: the flagged line ran and the function returned a truthy verdict with the empty collection ·
  * refuted: it ran and returned a falsy verdict (or raised) · unreached: the collection is not a

@@ -4,14 +4,15 @@
  * that can only fail inside its body (or an `all(...)`) over a collection that may be empty.
  *
  * A new rule rather than a wider `vacuous-absence`: that rule is about absence checks on a None
- * operand; these are about iteration that never runs. Guards that can never fire are left for later.
+ * operand; these are about iteration that never runs, and about failing guards that can never fire
+ * (`if len(x) < 0: return 0`, `if x is None` / `if not isinstance(x, list)` right after `x = list(...)`).
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule, type PythonVisitor } from '../../src/engine/rule.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isVerdictFunction } from '../../src/suites/verdict.js';
 
-type Msg = 'zipTruncation' | 'emptyLoop' | 'emptyAll';
+type Msg = 'zipTruncation' | 'emptyLoop' | 'emptyAll' | 'deadGuard';
 
 /** `0`/`False`/`0.0`/`(False, …)` → false, `1`/`True`/`1.0` → true. */
 function constTruth(a: PythonAnalysis, n: PyNode | undefined): boolean | undefined {
@@ -88,14 +89,191 @@ function fromResult(a: PythonAnalysis, fn: FunctionInfo, coll: PyNode): boolean 
   return [...names].some((n) => n === params[0] || (params.includes(n) && RESULT_NAME.test(n)));
 }
 
+/** Builtins whose call never returns None, and the type each builds (when it is one). */
+const NEVER_NONE: Record<string, string | undefined> = {
+  list: 'list', dict: 'dict', set: 'set', tuple: 'tuple', frozenset: 'frozenset', str: 'str', int: 'int', float: 'float', bool: 'bool', bytes: 'bytes',
+  sorted: 'list', len: 'int', repr: 'str', format: 'str', sum: undefined, abs: undefined, round: undefined, any: 'bool', all: 'bool', range: 'range', enumerate: 'enumerate', zip: 'zip', map: 'map', filter: 'filter', reversed: 'reversed',
+};
+
+/** The type an expression always has (never None), or null when it is not None but of unknown type; undefined when it may be None. */
+function builtType(a: PythonAnalysis, e0: PyNode): string | null | undefined {
+  const e = unparen(e0);
+  switch (e.type) {
+    case 'list':
+    case 'list_comprehension':
+      return 'list';
+    case 'dictionary':
+    case 'dictionary_comprehension':
+      return 'dict';
+    case 'set':
+    case 'set_comprehension':
+      return 'set';
+    case 'tuple':
+      return 'tuple';
+    case 'string':
+    case 'concatenated_string':
+      return 'str';
+    case 'integer':
+      return 'int';
+    case 'float':
+      return 'float';
+    case 'true':
+    case 'false':
+      return 'bool';
+    case 'call': {
+      const f = field(e, 'function');
+      const q = f?.type === 'identifier' ? a.qualifiedName(f) : undefined;
+      if (!q || !(q in NEVER_NONE)) return undefined;
+      return NEVER_NONE[q] ?? null;
+    }
+    case 'boolean_operator': {
+      // `x or []`: the left operand when truthy (so not None), else the right one
+      if (a.src(e).slice((field(e, 'left') ?? e).end - e.start).trimStart().startsWith('or')) {
+        const r = field(e, 'right');
+        const t = r ? builtType(a, r) : undefined;
+        return t === undefined ? undefined : null;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** What every value a local may hold at `x` has in common: its type, null (never None, type unknown), or undefined. */
+function localType(a: PythonAnalysis, fn: FunctionInfo, x: PyNode): { type: string | null; sources: PyNode[] } | undefined {
+  if (x.type !== 'identifier' || fn.params.includes(a.src(x))) return undefined;
+  const sources = a.valueSources(x);
+  if (!sources.length || sources.some((s) => s.type === 'identifier')) return undefined;
+  let type: string | null | undefined;
+  for (const s of sources) {
+    const t = builtType(a, s);
+    if (t === undefined) return undefined;
+    type = type === undefined || type === t ? t : null;
+  }
+  return type === undefined ? undefined : { type, sources };
+}
+
+/** The parameter (as a call index) a local is built from: `list(p)`, `p or []`, `sorted(p.items())`; -1 when none or several. */
+function builtFrom(a: PythonAnalysis, fn: FunctionInfo, sources: PyNode[]): number {
+  const idx = new Set<number>();
+  for (const s0 of sources) {
+    const s = unparen(s0);
+    const from = s.type === 'call' ? named(field(s, 'arguments') ?? s)[0] : s.type === 'boolean_operator' ? field(s, 'left') : undefined;
+    const r = from ? rootName(a, from) : undefined;
+    const i = paramIndex(fn, r);
+    if (i >= 0) idx.add(i);
+    else return -1;
+  }
+  return idx.size === 1 ? [...idx][0]! : -1;
+}
+
+interface DeadAtom {
+  atom: PyNode;
+  /** What makes it impossible (for the message). */
+  reason: string;
+  /** The local or collection the guard was meant to catch. */
+  subject: PyNode;
+  /** The input that passes the guard instead. */
+  input: string;
+  /** The guard is on a parameter's emptiness (`len(p) < 0`) or on a local built from one. */
+  empty: number;
+}
+
+/** Atoms of a guard condition (through `and` / `or`) that can never be true. */
+function deadAtoms(a: PythonAnalysis, fn: FunctionInfo, cond: PyNode): DeadAtom[] {
+  const out: DeadAtom[] = [];
+  const visit = (n0: PyNode) => {
+    const n = unparen(n0);
+    if (n.type === 'boolean_operator') {
+      for (const k of [field(n, 'left'), field(n, 'right')]) if (k) visit(k);
+      return;
+    }
+    if (n.type === 'comparison_operator') {
+      const ops = named(n);
+      if (ops.length !== 2) return;
+      const [l, r] = ops as [PyNode, PyNode];
+      const op = a.text.slice(l.end, r.start).trim();
+      // len(x) < 0, len(x) <= -1, len(x) == -1, 0 > len(x)
+      const lenArg = (k: PyNode) => (k.type === 'call' && a.qualifiedName(field(k, 'function') ?? k) === 'len' ? named(field(k, 'arguments') ?? k)[0] : undefined);
+      const num = (k: PyNode) => {
+        const t = a.src(unparen(k)).replace(/\s+/g, '');
+        return /^-?\d+$/.test(t) ? Number(t) : undefined;
+      };
+      const checks: Array<[PyNode | undefined, string, number | undefined]> = [
+        [lenArg(l), op, num(r)],
+        [lenArg(r), ({ '>': '<', '>=': '<=', '<': '>', '<=': '>=', '==': '==' } as Record<string, string>)[op] ?? '', num(l)],
+      ];
+      for (const [arg, o, v] of checks) {
+        if (!arg || v === undefined) continue;
+        if ((o === '<' && v <= 0) || (o === '<=' && v < 0) || (o === '==' && v < 0)) {
+          const subject = unparen(arg);
+          out.push({ atom: n, reason: `a length is never negative, so \`${a.src(n)}\` is always false`, subject, input: `an empty \`${a.src(subject)}\``, empty: paramOf(a, fn, subject) });
+          return;
+        }
+      }
+      // x is None right after x = [] / list(...) / p or []
+      if ((op === 'is' || op === '==') && r.type === 'none' && l.type === 'identifier') {
+        const lt = localType(a, fn, l);
+        if (lt) {
+          const how = a.src(lt.sources[0]!);
+          out.push({ atom: n, reason: `\`${a.src(l)}\` is never None here (it holds \`${how.length > 40 ? `${how.slice(0, 37)}...` : how}\`${lt.sources.length > 1 ? ' or a similar value' : ''}), so \`${a.src(n)}\` is always false`, subject: l, input: `a result that leaves \`${a.src(l)}\` empty`, empty: builtFrom(a, fn, lt.sources) });
+        }
+      }
+      return;
+    }
+    // not isinstance(x, T) right after x = T(...) / a T literal
+    if (n.type === 'not_operator') {
+      const c = unparen(field(n, 'argument') ?? n);
+      if (c.type !== 'call' || a.qualifiedName(field(c, 'function') ?? c) !== 'isinstance') return;
+      const [x, t] = named(field(c, 'arguments') ?? c);
+      if (!x || !t || x.type !== 'identifier' || t.type !== 'identifier') return;
+      const lt = localType(a, fn, x);
+      if (lt?.type && lt.type === a.src(t) && a.qualifiedName(t) === lt.type) {
+        const how = a.src(lt.sources[0]!);
+        out.push({ atom: n, reason: `\`${a.src(x)}\` always holds a ${lt.type} (\`${how.length > 40 ? `${how.slice(0, 37)}...` : how}\`), so \`${a.src(n)}\` is always false`, subject: x, input: `a result that leaves \`${a.src(x)}\` empty`, empty: builtFrom(a, fn, lt.sources) });
+      }
+    }
+  };
+  visit(cond);
+  return out;
+}
+
+/** The failing constant a guard's body ends with (`return 0`, `return False`, `return (False, msg)`). */
+function failingReturn(a: PythonAnalysis, body: PyNode | undefined): PyNode | undefined {
+  const stmts = body ? named(body).filter((k) => k.type !== 'comment') : [];
+  const last = stmts[stmts.length - 1];
+  return last?.type === 'return_statement' && constTruth(a, named(last)[0]) === false ? last : undefined;
+}
+
 function onVerdictPath(c: { project: import('../../src/engine/project.js').Project }, a: PythonAnalysis, fn: FunctionInfo): boolean {
   return isVerdictFunction(c.project, a.path, fn) ?? true;
+}
+
+/** Report the atoms of a failing guard's condition that can never be true. */
+function guard(n: PyNode, c: Parameters<PythonVisitor<Msg>>[1]): void {
+  const a = c.python;
+  const cond = field(n, 'condition');
+  const ret = failingReturn(a, field(n, 'consequence'));
+  if (!cond || !ret) return;
+  const fn = a.functionAt(n);
+  if (!fn || !onVerdictPath(c, a, fn)) return;
+  for (const d of deadAtoms(a, fn, cond)) {
+    const subj = a.src(d.subject);
+    const suggest = d.reason.startsWith('a length') ? `if len(${subj}) == 0: ${a.src(ret)}` : `if not ${subj}: ${a.src(ret)}`;
+    c.report({
+      messageId: 'deadGuard',
+      data: { reason: d.reason, verdict: a.src(named(ret)[0]!), input: d.input, suggest },
+      at: d.atom,
+      control: { oracle: 'vacuous-verdict', shape: 'guard', file: a.path, line: a.line(n), qualname: fn.qualname, empty: d.empty, other: -1 },
+    });
+  }
 }
 
 export default defineRule<Msg>({
   meta: {
     id: 'vacuous-verdict',
-    description: 'A verdict that passes without comparing: `zip()` truncation with no length check, a fail-only loop or `all()` over a collection that may be empty.',
+    description: 'A verdict that passes without comparing: `zip()` truncation with no length check, a fail-only loop or `all()` over a collection that may be empty, a failing guard that can never fire.',
     defaultSeverity: 'warn',
     layers: ['python'],
     languages: ['python'],
@@ -115,15 +293,28 @@ export default defineRule<Msg>({
         why: 'Then {{input}} passes without any check running.',
         fix: 'Require a non-empty `{{collection}}` (`bool({{collection}}) and all(...)`).',
       },
+      deadGuard: {
+        what: 'This failing guard can never fire: {{reason}}.',
+        why: 'The `{{verdict}}` it should return is never reached, so {{input}} is not rejected here and the verdict is decided by the code after it (which may pass on nothing).',
+        fix: 'Write the condition that was meant, e.g. `{{suggest}}`.',
+      },
     },
     docs: {
       whatItDoes:
-        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound), flags `zip(a, b)` loops and generators that compare items when the function never tests the length of `a` or `b` (and no `strict=True`), `for` loops whose body can only return a failing constant and that are followed by `return <passing constant>` when the function never tests the collection for emptiness, and `return all(... for x in c)` with the same condition. The loop and `all()` shapes are reported only when the collection holds the agent\'s result (the first parameter, `metric(result_state, expected_state)`, or a parameter named like a result): a loop over the task\'s own expectations is a task-authoring question. The finding names the input that passes vacuously; `--confirm` runs the function with that collection empty.',
-      why: 'An agent that produces nothing, or fewer paragraphs, rows, cells or slides than expected, passes: the comparison only runs over the items both sides have. OSWorld-family metrics compare documents with `zip(doc1.paragraphs, doc2.paragraphs)` and notebooks with `zip(a.items(), b.items())`.',
+        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound), flags `zip(a, b)` loops and generators that compare items when the function never tests the length of `a` or `b` (and no `strict=True`), `for` loops whose body can only return a failing constant and that are followed by `return <passing constant>` when the function never tests the collection for emptiness, and `return all(... for x in c)` with the same condition. The loop and `all()` shapes are reported only when the collection holds the agent\'s result (the first parameter, `metric(result_state, expected_state)`, or a parameter named like a result): a loop over the task\'s own expectations is a task-authoring question. Also flags a guard that returns a failing constant (`if …: return 0`) whose condition, or one of its `and`/`or` parts, can never be true: `len(x) < 0` (or `<= -1`, `== -1`, `0 > len(x)`); `x is None` / `x == None` when every value `x` can hold there is built by a literal, a comprehension, a builtin that never returns None (`list(…)`, `sorted(…)`, `dict(…)`…) or `… or <such a value>`; `not isinstance(x, T)` when every such value is a `T`. The finding names the input that passes vacuously; `--confirm` runs the function with that collection (for a guard, the parameter the guarded local is built from) empty.',
+      why: 'An agent that produces nothing, or fewer paragraphs, rows, cells or slides than expected, passes: the comparison only runs over the items both sides have; a guard written to reject that input but whose condition cannot hold rejects nothing. OSWorld-family metrics compare documents with `zip(doc1.paragraphs, doc2.paragraphs)` and notebooks with `zip(a.items(), b.items())`.',
       incorrect: [
+        {
+          note: 'A length is never negative: the guard meant to reject an empty result never fires.',
+          files: { 'metrics/rows.py': 'def compare_rows(result_rows, expected_rows):\n    if len(result_rows) < 0:  # vaudit-expect: vacuous-verdict/deadGuard\n        return 0\n    return 1 if all(r in expected_rows for r in result_rows) else 0\n' },
+        },
         { files: { 'metrics/docs.py': 'def compare_lines(result_lines, expected_lines):\n    for got, want in zip(result_lines, expected_lines):  # vaudit-expect: vacuous-verdict/zipTruncation\n        if got.strip() != want.strip():\n            return 0\n    return 1\n' } },
       ],
       correct: [
+        {
+          note: 'A guard that can fire on the empty result.',
+          files: { 'metrics/rows.py': 'def compare_rows(result_rows, expected_rows):\n    if len(result_rows) == 0:\n        return 0\n    return 1 if all(r in expected_rows for r in result_rows) else 0\n' },
+        },
         { files: { 'metrics/docs.py': 'def compare_lines(result_lines, expected_lines):\n    if len(result_lines) != len(expected_lines):\n        return 0\n    for got, want in zip(result_lines, expected_lines):\n        if got.strip() != want.strip():\n            return 0\n    return 1\n' } },
       ],
     },
@@ -181,6 +372,12 @@ export default defineRule<Msg>({
             at: n,
             control: { oracle: 'vacuous-verdict', shape: 'all', file: a.path, line: a.line(n), qualname: fn.qualname, empty: paramOf(a, fn, coll), other: -1 },
           });
+        },
+        if_statement(n, c) {
+          guard(n, c);
+        },
+        elif_clause(n, c) {
+          guard(n, c);
         },
         for_statement(n, c) {
           const a = c.python;
