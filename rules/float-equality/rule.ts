@@ -1,12 +1,14 @@
 /**
- * float-equality — an expected non-integer compared with `==`: in Python code, and across layers
+ * float-equality — an expected non-integer compared with `==`: in Python and JS/TS code, and across layers
  * (a non-integer JSON `value` of an entry whose bound verifier function compares it with `==`).
  */
 import { defineRule } from '../../src/engine/rule.js';
 import { named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
 import { fieldEqualities, isNonIntegerFloat } from '../../src/lang/python/facts.js';
+import { floatEquality } from '../../src/lang/js/index.js';
+import type { Program } from 'acorn';
 
-type Msg = 'literal' | 'entry';
+type Msg = 'literal' | 'entry' | 'jsLiteral' | 'jsComputed';
 
 const LITERALS = new Set(['integer', 'float', 'string', 'true', 'false', 'none']);
 
@@ -15,9 +17,19 @@ export default defineRule<Msg>({
     id: 'float-equality',
     description: 'A non-integer expected value compared with `==` or `!=`: rounding makes correct results fail.',
     defaultSeverity: 'warn',
-    layers: ['python', 'suite'],
-    languages: ['python', 'json'],
+    layers: ['python', 'suite', 'javascript'],
+    languages: ['python', 'json', 'javascript', 'typescript'],
     messages: {
+      jsLiteral: {
+        what: '`{{expr}}` compares a computed value with the non-integer `{{value}}` using `{{op}}`.',
+        why: 'Floating-point results differ in the last bits (0.1 + 0.2 is 0.30000000000000004), so a correct result fails.',
+        fix: 'Compare with a tolerance: `Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b))`.',
+      },
+      jsComputed: {
+        what: '`{{expr}}` compares the result of floating-point arithmetic with `{{op}}`.',
+        why: 'A division or a `Math` function rounds in the last bits, so a value that is mathematically equal can compare unequal and a correct result fails.',
+        fix: 'Compare with a tolerance (`Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b))`) or compare rounded values.',
+      },
       literal: {
         what: '`{{expr}}` compares a computed value with the non-integer `{{value}}` using `{{op}}`.',
         why: 'Floating-point results differ in the last bits (0.1 + 0.2 is not 0.3), so a correct result fails.',
@@ -30,9 +42,14 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `==`/`!=` between a computed value and a non-integer float literal (or a local that holds one), and task entries whose non-integer `value` routes (through the verifier binding) to a function that compares the entry\'s `value` with `==`/`!=` when the entry has no `pred`.',
+      whatItDoes: 'Flags `==`/`!=` between a computed value and a non-integer float literal (or a local that holds one), and task entries whose non-integer `value` routes (through the verifier binding) to a function that compares the entry\'s `value` with `==`/`!=` when the entry has no `pred`. In JavaScript and TypeScript, flags `===`/`==`/`!==`/`!=` between a computed value and a non-integer literal (or a `const` holding one: `parseFloat(x) === 0.3`), and between floating-point arithmetic — a division (not by a power of two), `**`, `Math.sqrt`/`log`/`pow`…, arithmetic over a float literal, or a `const` holding one — and any non-literal value (`sum / n === parseFloat(expected)`). Integer-valued arithmetic (`Math.round`, `.length`) and two parsed texts (`parseFloat(a) === parseFloat(b)`) are not flagged. No confirmation (static only, both languages).',
       why: 'A calculator that shows 0.30000000000000004 for 0.1 + 0.2 is correct, but `==` against 0.3 fails it: agents are failed for floating-point noise.',
       incorrect: [
+        {
+          files: {
+            'verifier/mean.js': "export function checkMean(values, expected) {\n  const mean = values.reduce((a, b) => a + b, 0) / values.length;\n  return mean === parseFloat(expected); // vaudit-expect: float-equality/jsComputed\n}\n",
+          },
+        },
         {
           files: {
             'verifier/values.py': 'def check(result):\n    return float(result) == 0.3  # vaudit-expect: float-equality/literal\n',
@@ -48,6 +65,11 @@ export default defineRule<Msg>({
       correct: [
         {
           files: {
+            'verifier/mean.js': "export function checkMean(values, expected) {\n  const mean = values.reduce((a, b) => a + b, 0) / values.length;\n  return Math.abs(mean - parseFloat(expected)) <= 1e-9 * Math.max(1, Math.abs(mean));\n}\n",
+          },
+        },
+        {
+          files: {
             'verifier/values.py': 'import math\n\n\ndef check(result):\n    return math.isclose(float(result), 0.3, abs_tol=1e-9) or int(result) == 3\n',
           },
         },
@@ -56,6 +78,16 @@ export default defineRule<Msg>({
   },
   create() {
     return {
+      javascript: {
+        BinaryExpression(node, c, ancestors) {
+          const program = ancestors[0] as Program | undefined;
+          const f = program ? floatEquality(node, program, c.text) : undefined;
+          if (!f) return;
+          const expr = c.text.slice(node.start, node.end).replace(/\s+/g, ' ');
+          if (f.kind === 'literal') c.report({ messageId: 'jsLiteral', data: { expr, value: f.value, op: node.operator }, at: node });
+          else c.report({ messageId: 'jsComputed', data: { expr, op: node.operator }, at: node });
+        },
+      },
       python: {
         comparison_operator(n, c) {
           const a = c.python;

@@ -6,10 +6,10 @@ import { defineRule } from '../../src/engine/rule.js';
 import { type PyNode, named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isSetValued, setFromSequence, callOf } from '../../src/lang/python/facts.js';
-import { setSizeComparison, everyHasComparison } from '../../src/lang/js/index.js';
+import { setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual } from '../../src/lang/js/index.js';
 import type { Program } from 'acorn';
 
-type Msg = 'collapse' | 'jsSize' | 'jsEveryHas';
+type Msg = 'collapse' | 'jsSize' | 'jsEveryHas' | 'jsContent';
 
 const OPS = new Set(['==', '!=', '<=', '>=', '<', '>']);
 
@@ -53,6 +53,11 @@ export default defineRule<Msg>({
         why: 'Output with a repeated line and a missing distinct line has the same set size as the expected lines.',
         fix: 'Compare sorted copies (`[...a].sort()` element by element) or count occurrences in a Map.',
       },
+      jsContent: {
+        what: '`{{expr}}` compares the content of sequences after `new Set(...)` removed their duplicates.',
+        why: 'Expected `[a, a, b]` and output `[a, b, b]` give the same sorted, joined or deep-equal set content, so output that repeats one line and misses another passes.',
+        fix: 'Compare sorted copies of the sequences themselves (`[...a].sort()` element by element, with equal lengths) or count occurrences in a Map.',
+      },
       jsEveryHas: {
         what: '`{{expr}}` checks membership in a `new Set(...)` built from a sequence, so multiplicity is lost.',
         why: 'A repeated expected line is satisfied by a single occurrence, and extra lines go unseen.',
@@ -65,9 +70,15 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable.',
+      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
       why: 'The expected output `["a", "a", "b"]` and the observed `["a", "b", "b"]` are equal as sets. The verifier passes output that is missing or duplicating lines (VER-004).',
       incorrect: [
+        {
+          note: 'Content compared after `new Set(...)` removed the duplicates.',
+          files: {
+            'verifier/tags.js': "export function sameTags(expected, tags) {\n  return JSON.stringify([...new Set(tags)].sort()) === JSON.stringify([...expected].sort()); // vaudit-expect: set-collapse/jsContent\n}\n",
+          },
+        },
         {
           files: {
             'verifier/lines.js': "export function sameLines(expected, output) {\n  const want = new Set(expected);\n  const got = new Set(output.split('\\n'));\n  return want.size === got.size // vaudit-expect: set-collapse/jsSize\n    && [...want].every((l) => got.has(l));\n}\n",
@@ -80,6 +91,11 @@ export default defineRule<Msg>({
         },
       ],
       correct: [
+        {
+          files: {
+            'verifier/tags.js': "export function sameTags(expected, tags) {\n  return JSON.stringify([...tags].sort()) === JSON.stringify([...expected].sort());\n}\n",
+          },
+        },
         {
           files: {
             'verifier/lines.js': "export function sameLines(expected, output) {\n  const a = [...expected].sort();\n  const b = output.split('\\n').sort();\n  return a.length === b.length && a.every((x, i) => x === b[i]);\n}\n",
@@ -95,7 +111,7 @@ export default defineRule<Msg>({
     },
     confirm: {
       oracle: 'set-collapse',
-      description: 'Runs the function on the expected lines and on a witness that duplicates one expected line and drops another; both passing confirms the collapse.',
+      description: 'Runs the Python function on the expected lines and on a witness that duplicates one expected line and drops another; both passing confirms the collapse. JS/TS findings are not confirmed.',
     },
   },
   create() {
@@ -103,11 +119,19 @@ export default defineRule<Msg>({
       javascript: {
         BinaryExpression(node, c, ancestors) {
           const program = ancestors[0] as Program | undefined;
+          if (program && collapsedContentComparison(node, program)) {
+            c.report({ messageId: 'jsContent', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' ').slice(0, 100) }, at: node });
+            return;
+          }
           if (!program || !setSizeComparison(node, program)) return;
           c.report({ messageId: 'jsSize', data: { expr: c.text.slice(node.start, node.end) }, at: node });
         },
         CallExpression(node, c, ancestors) {
           const program = ancestors[0] as Program | undefined;
+          if (program && setDeepEqual(node, program)) {
+            c.report({ messageId: 'jsContent', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' ').slice(0, 100) }, at: node });
+            return;
+          }
           if (!program || !everyHasComparison(node, program)) return;
           // `A.size === B.size && [...A].every(x => B.has(x))` is one comparison: reported once, at the size test.
           const and = [...ancestors].reverse().find((a) => a.type === 'LogicalExpression' && (a as unknown as { operator: string }).operator === '&&') as unknown as { left: never; right: never } | undefined;

@@ -260,3 +260,112 @@ export function everyHasComparison(node: AnyNode, program: Program): SetComparis
   return { kind: 'every-has' };
 }
 
+
+/** A sequence's content after `new Set(...)` collapsed it: `[...new Set(a)].sort().join()`,
+ *  `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`. Returns the `new Set` node. */
+function collapsedContent(n: AnyNode | undefined, sc: JsScopes, depth = 0): AnyNode | undefined {
+  if (!n || depth > 8) return undefined;
+  const spread = spreadOfSet(n, sc);
+  if (spread) return spread;
+  if (n.type === 'CallExpression') {
+    const c = n.callee as AnyNode;
+    // JSON.stringify(x), String(x)
+    if (c.type === 'MemberExpression' && !c.computed && c.object.type === 'Identifier' && c.object.name === 'JSON' && c.property.name === 'stringify') return collapsedContent(n.arguments[0], sc, depth + 1);
+    if (c.type === 'Identifier' && c.name === 'String' && !sc.resolve(c as Identifier)) return collapsedContent(n.arguments[0], sc, depth + 1);
+    // x.sort(), x.join(','), x.toString(), x.map(f), x.filter(f), x.toSorted()
+    if (c.type === 'MemberExpression' && !c.computed && ['sort', 'toSorted', 'join', 'toString', 'map', 'filter', 'slice'].includes(c.property.name)) return collapsedContent(c.object, sc, depth + 1);
+  }
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n as Identifier);
+    if (b && b.kind === 'const' && b.init) return collapsedContent(b.init as AnyNode, sc, depth + 1);
+  }
+  return undefined;
+}
+
+const isLiteralish = (n: AnyNode) => n.type === 'Literal' || (n.type === 'TemplateLiteral' && n.expressions.length === 0);
+
+/** `[...new Set(a)].sort().join() === [...new Set(b)].sort().join()` (either side collapsed, the other not a literal). */
+export function collapsedContentComparison(node: AnyNode, program: Program): SetComparison | undefined {
+  if (node.type !== 'BinaryExpression' || !EQ.has(node.operator)) return undefined;
+  const sc = jsScopes(program);
+  if (isLiteralish(node.left) || isLiteralish(node.right)) return undefined;
+  // two Sets compared by size are the `size` shape (setSizeComparison)
+  const viaSize = (x: AnyNode) => x.type === 'MemberExpression' && !x.computed && x.property.name === 'size';
+  if (viaSize(node.left) || viaSize(node.right)) return undefined;
+  return collapsedContent(node.left, sc) || collapsedContent(node.right, sc) ? { kind: 'json' } : undefined;
+}
+
+const DEEP_EQUAL = new Set(['isDeepStrictEqual', 'deepStrictEqual', 'deepEqual', 'isEqual']);
+
+/** `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(...)`, `_.isEqual(...)`. */
+export function setDeepEqual(node: AnyNode, program: Program): SetComparison | undefined {
+  if (node.type !== 'CallExpression' || node.arguments.length < 2) return undefined;
+  const c = node.callee as AnyNode;
+  const name = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed ? c.property.name : undefined;
+  if (!name || !DEEP_EQUAL.has(name)) return undefined;
+  const sc = jsScopes(program);
+  const [a, b] = node.arguments as AnyNode[];
+  return (setFromSequence(a, sc) || collapsedContent(a, sc)) && (setFromSequence(b, sc) || collapsedContent(b, sc)) ? { kind: 'json' } : undefined;
+}
+
+// ------------------------------------------------------------------ float-equality
+
+const INT_MATH = new Set(['round', 'floor', 'ceil', 'trunc', 'sign', 'clz32', 'imul']);
+const FLOAT_MATH = new Set(['sqrt', 'cbrt', 'pow', 'log', 'log2', 'log10', 'log1p', 'exp', 'expm1', 'sin', 'cos', 'tan', 'atan', 'atan2', 'asin', 'acos', 'hypot', 'sinh', 'cosh', 'tanh', 'fround']);
+
+const nonIntegerLiteral = (n: AnyNode): boolean => n.type === 'Literal' && typeof n.value === 'number' && Number.isFinite(n.value) && !Number.isInteger(n.value);
+
+/** The non-integer number literal an operand is, or holds through a `const` (`const want = 0.3`). */
+function floatLiteral(n: AnyNode, sc: JsScopes): AnyNode | undefined {
+  if (nonIntegerLiteral(n)) return n;
+  if (n.type === 'UnaryExpression' && n.operator === '-' && nonIntegerLiteral(n.argument)) return n;
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n as Identifier);
+    if (b?.kind === 'const' && b.init) return floatLiteral(b.init as AnyNode, sc);
+  }
+  return undefined;
+}
+
+/** Arithmetic whose result is, in general, not an integer: a division, `Math.sqrt(…)`, or arithmetic over a float literal. */
+function computedFloat(n: AnyNode, sc: JsScopes, depth = 0): boolean {
+  if (depth > 6) return false;
+  if (n.type === 'BinaryExpression') {
+    // dividing by a power of two is exact in binary floating point
+    const pow2 = (x: AnyNode) => x.type === 'Literal' && typeof x.value === 'number' && x.value > 0 && Number.isInteger(Math.log2(x.value));
+    if (n.operator === '/' && pow2(n.right)) return computedFloat(n.left, sc, depth + 1);
+    if (n.operator === '/' || n.operator === '**') return true;
+    if (['+', '-', '*'].includes(n.operator)) return [n.left, n.right].some((x: AnyNode) => !!floatLiteral(x, sc) || computedFloat(x, sc, depth + 1));
+    return false;
+  }
+  if (n.type === 'CallExpression') {
+    const c = n.callee as AnyNode;
+    if (c.type === 'MemberExpression' && !c.computed && c.object.type === 'Identifier' && c.object.name === 'Math') return FLOAT_MATH.has(c.property.name) && !INT_MATH.has(c.property.name);
+    return false;
+  }
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n as Identifier);
+    if (b?.kind === 'const' && b.init) return computedFloat(b.init as AnyNode, sc, depth + 1);
+  }
+  return false;
+}
+
+const NUMERIC_LITERAL = (n: AnyNode) => (n.type === 'Literal' && (typeof n.value === 'number' || typeof n.value === 'string' || typeof n.value === 'boolean' || n.value === null)) || (n.type === 'UnaryExpression' && n.operator === '-' && n.argument.type === 'Literal') || (n.type === 'Identifier' && (n.name === 'undefined' || n.name === 'NaN' || n.name === 'Infinity'));
+
+export type FloatEquality = { kind: 'literal'; value: string } | { kind: 'computed' };
+
+/** `===`/`==`/`!==`/`!=` between a computed value and a non-integer literal (`parseFloat(x) === 0.3`), or between
+ *  float arithmetic and another non-literal value (`a / b === expected`). */
+export function floatEquality(node: AnyNode, program: Program, text: string): FloatEquality | undefined {
+  if (node.type !== 'BinaryExpression' || !EQ.has(node.operator)) return undefined;
+  const sc = jsScopes(program);
+  const l = node.left as AnyNode;
+  const r = node.right as AnyNode;
+  const lit = floatLiteral(l, sc) ?? floatLiteral(r, sc);
+  if (lit) {
+    const other = floatLiteral(l, sc) ? r : l;
+    if (NUMERIC_LITERAL(other) || floatLiteral(other, sc)) return undefined;
+    return { kind: 'literal', value: text.slice(lit.start, lit.end) };
+  }
+  if (NUMERIC_LITERAL(l) || NUMERIC_LITERAL(r)) return undefined;
+  return computedFloat(l, sc) || computedFloat(r, sc) ? { kind: 'computed' } : undefined;
+}
