@@ -159,19 +159,45 @@ export interface PassResult {
 
 /** Phases 4–6: the central pass over `reportOn`, suppressions, order and fingerprints. */
 export async function runPass(input: PassInput): Promise<PassResult> {
-  const { cwd, project, reportOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules } = input;
-  const files = project.files;
-  const python = project.python;
-  const jsParse = input.jsParse ?? ((f: SourceFile) => parseScript(f.language as 'javascript' | 'typescript', f.source.text));
-  const embedded = input.embedded ?? freshEmbeddedParses;
-
+  const pass = new CentralPass(input);
   // 4. the central pass
-  const findings: Finding[] = [];
-  const crashed = new Set<string>();
-  const enabledFor = (file: SourceFile, layer: Layer) => {
-    const cfg = configs.forFile(file.path);
+  for (const p of [...input.reportOn].sort()) {
+    const file = input.project.files.get(p);
+    if (!file) continue;
+    if (file.language === 'python') pass.pythonFile(file);
+    else if (file.language === 'javascript' || file.language === 'typescript') pass.scriptFile(file);
+  }
+  for (const task of input.tasksByFile.values()) {
+    if (input.reportOn.has(task.file.path)) await pass.task(task);
+  }
+  pass.problems();
+  // 5. suppressions
+  const { kept, suppressed } = applySuppressions(input, pass.findings);
+  // 6. order, one finding per (rule, file, range, message), fingerprints
+  kept.sort(compareFindings);
+  const unique = dedupeFindings(kept);
+  assignFingerprints(unique, input.cwd, input.project.files);
+  return { findings: unique, suppressed };
+}
+
+/** The rules over one run's units: rule contexts, crash isolation, and the findings they report. */
+class CentralPass {
+  readonly findings: Finding[] = [];
+  private readonly crashed = new Set<string>();
+  private readonly jsParse: (file: SourceFile) => JsParse;
+  private readonly embedded: EmbeddedParses;
+
+  constructor(private readonly input: PassInput) {
+    this.jsParse = input.jsParse ?? ((f: SourceFile) => parseScript(f.language as 'javascript' | 'typescript', f.source.text));
+    this.embedded = input.embedded ?? freshEmbeddedParses;
+  }
+
+  /** Rules enabled for a file's layer, with their settings from the file's config. */
+  private enabledFor(file: SourceFile, layer: Layer): Array<{ rule: Rule; setting: RuleSetting }> {
+    const { input } = this;
+    const cfg = input.configs.forFile(file.path);
     const out: Array<{ rule: Rule; setting: RuleSetting }> = [];
-    for (const rule of allRules.values()) {
+    for (const rule of input.allRules.values()) {
       if (input.rules && !input.rules.includes(rule.meta.id)) continue;
       if (!rule.meta.layers.includes(layer)) continue;
       const setting = settingFor(rule, cfg, input.severities);
@@ -179,10 +205,11 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       out.push({ rule, setting });
     }
     return out;
-  };
+  }
 
-  const makeCtx = (rule: Rule, setting: RuleSetting, unit: FileUnit, text: string, defaultPointer?: () => string | undefined) => {
+  private makeCtx(rule: Rule, setting: RuleSetting, unit: FileUnit, text: string, defaultPointer?: () => string | undefined): RuleContext {
     const src = unit.file.source;
+    const findings = this.findings;
     const toRange = (at: ReportTarget): Range => {
       let s: number;
       let e: number;
@@ -194,10 +221,10 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       }
       return src.range(s, Math.max(s, e));
     };
-    const ctx: RuleContext = {
+    return {
       ruleId: rule.meta.id,
       options: setting.options,
-      project,
+      project: this.input.project,
       unit,
       text,
       report(d: ReportDescriptor<string>) {
@@ -219,112 +246,117 @@ export async function runPass(input: PassInput): Promise<PassResult> {
         });
       },
     };
-    return ctx;
-  };
+  }
 
-  const onError = (rule: Rule, file: SourceFile) => (err: unknown) => {
-    const key = `${rule.meta.id}\0${file.path}`;
-    if (crashed.has(key)) return;
-    crashed.add(key);
-    findings.push({
-      ruleId: INTERNAL_ERROR_RULE,
-      messageId: 'crash',
-      ...withParts({
-        what: `Rule '${rule.meta.id}' crashed on this file (${(err as Error)?.message ?? String(err)}).`,
-        why: 'Its findings for this file are missing; the other rules still ran.',
-        fix: 'Please report this with the file.',
-      }),
-      severity: 'error',
-      file: file.path,
-      range: file.source.range(0, 0),
-    });
-  };
+  /** A rule that throws on a file becomes one internal-error finding there; the other rules go on. */
+  private onError(rule: Rule, file: SourceFile): (err: unknown) => void {
+    return (err: unknown) => {
+      const key = `${rule.meta.id}\0${file.path}`;
+      if (this.crashed.has(key)) return;
+      this.crashed.add(key);
+      this.findings.push({
+        ruleId: INTERNAL_ERROR_RULE,
+        messageId: 'crash',
+        ...withParts({
+          what: `Rule '${rule.meta.id}' crashed on this file (${(err as Error)?.message ?? String(err)}).`,
+          why: 'Its findings for this file are missing; the other rules still ran.',
+          fix: 'Please report this with the file.',
+        }),
+        severity: 'error',
+        file: file.path,
+        range: file.source.range(0, 0),
+      });
+    };
+  }
 
-  const runPythonUnit = (file: SourceFile, analysis: PythonAnalysis, embedded?: EmbeddedCode) => {
+  private runPythonUnit(file: SourceFile, analysis: PythonAnalysis, embedded?: EmbeddedCode): void {
     const subs: PythonSubscriber[] = [];
-    for (const { rule, setting } of enabledFor(file, 'python')) {
+    for (const { rule, setting } of this.enabledFor(file, 'python')) {
       const unit: FileUnit = { file, layer: 'python', embedded };
-      const ctx = Object.assign(makeCtx(rule, setting, unit, analysis.text), { python: analysis });
+      const ctx = Object.assign(this.makeCtx(rule, setting, unit, analysis.text), { python: analysis });
       let v: Visitors;
-      try { v = rule.create(ctx); } catch (err) { onError(rule, file)(err); continue; }
-      if (v.python) subs.push({ visitors: v.python, ctx, onError: onError(rule, file) });
+      try { v = rule.create(ctx); } catch (err) { this.onError(rule, file)(err); continue; }
+      if (v.python) subs.push({ visitors: v.python, ctx, onError: this.onError(rule, file) });
     }
     walkPython(analysis.ast, subs);
-  };
+  }
 
-  for (const p of [...reportOn].sort()) {
-    const file = files.get(p);
-    if (!file) continue;
-    if (file.language === 'python') {
-      const analysis = python.analysis(file.path);
-      if (!analysis) continue;
-      const err = firstSyntaxError(analysis);
-      if (err) {
-        findings.push(parseError(file, err.start, err.end, { what: `Python syntax error: ${err.message}.`, why: 'The verifier cannot be imported, so every task it grades fails.', fix: 'Fix the syntax.' }));
-      }
-      const depth = treeDepth(analysis.ast);
-      if (depth > MAX_ANALYSED_DEPTH) {
-        findings.push(parseError(file, 0, 0, {
-          what: `Code nested ${depth} levels deep.`,
-          why: `CPython's compiler raises RecursionError at about ${MAX_ANALYSED_DEPTH} levels, so the verifier cannot be imported (every task it grades fails), and vaudit does not analyse it.`,
-          fix: 'Split the expression.',
-        }));
-        continue;
-      }
-      runPythonUnit(file, analysis);
-    } else if (file.language === 'javascript' || file.language === 'typescript') {
-      const bundle = bundles.get(file.path);
-      if (bundle) {
-        for (const { rule, setting } of enabledFor(file, 'bundle')) {
-          const ctx = makeCtx(rule, setting, { file, layer: 'bundle' }, file.source.text);
-          const safe = onError(rule, file);
-          try {
-            const v = rule.create(ctx).bundle;
-            if (!v) continue;
-            v.bundle?.(bundle, ctx);
-            for (const check of bundle.checks) {
-              v.check?.(check, ctx);
-              for (const run of check.toolRuns) v.toolRun?.(run, ctx);
-            }
-          } catch (e) { safe(e); }
+  /** A Python file: its syntax error, if any, then the python-layer rules (unless it is nested too deep to analyse). */
+  pythonFile(file: SourceFile): void {
+    const analysis = this.input.project.python.analysis(file.path);
+    if (!analysis) return;
+    const err = firstSyntaxError(analysis);
+    if (err) {
+      this.findings.push(parseError(file, err.start, err.end, { what: `Python syntax error: ${err.message}.`, why: 'The verifier cannot be imported, so every task it grades fails.', fix: 'Fix the syntax.' }));
+    }
+    const depth = treeDepth(analysis.ast);
+    if (depth > MAX_ANALYSED_DEPTH) {
+      this.findings.push(parseError(file, 0, 0, {
+        what: `Code nested ${depth} levels deep.`,
+        why: `CPython's compiler raises RecursionError at about ${MAX_ANALYSED_DEPTH} levels, so the verifier cannot be imported (every task it grades fails), and vaudit does not analyse it.`,
+        fix: 'Split the expression.',
+      }));
+      return;
+    }
+    this.runPythonUnit(file, analysis);
+  }
+
+  /** A JavaScript or TypeScript file: the bundle layer when it is a correctness-model bundle, else the javascript layer. */
+  scriptFile(file: SourceFile): void {
+    const bundle = this.input.bundles.get(file.path);
+    if (bundle) this.bundleFile(file, bundle);
+    // JavaScript verifiers, and TypeScript verifiers with their types blanked out (bundles have their own layer)
+    if (file.language === 'javascript' || !bundle) this.javascriptFile(file, !!bundle);
+  }
+
+  private bundleFile(file: SourceFile, bundle: BundleModel): void {
+    for (const { rule, setting } of this.enabledFor(file, 'bundle')) {
+      const ctx = this.makeCtx(rule, setting, { file, layer: 'bundle' }, file.source.text);
+      const safe = this.onError(rule, file);
+      try {
+        const v = rule.create(ctx).bundle;
+        if (!v) continue;
+        v.bundle?.(bundle, ctx);
+        for (const check of bundle.checks) {
+          v.check?.(check, ctx);
+          for (const run of check.toolRuns) v.toolRun?.(run, ctx);
         }
-      }
-      // JavaScript verifiers, and TypeScript verifiers with their types blanked out (bundles have their own layer)
-      if (file.language === 'javascript' || !bundle) {
-        const rulesJs = enabledFor(file, 'javascript');
-        if (rulesJs.length === 0) continue;
-        const parsed = jsParse(file);
-        if (!parsed.ok) {
-          // TypeScript that needs a transform (enum, namespace) is not analysed, but it is not an error
-          if (!bundle && !parsed.unsupported) {
-            const lang = file.language === 'typescript' ? 'TypeScript' : 'JavaScript';
-            findings.push(parseError(file, parsed.offset, parsed.offset, { what: `${lang} syntax error: ${parsed.message}.`, why: 'The verifier cannot load.', fix: 'Fix the syntax.' }));
-          }
-          continue;
-        }
-        const subs: JsSubscriber[] = [];
-        for (const { rule, setting } of rulesJs) {
-          const ctx = makeCtx(rule, setting, { file, layer: 'javascript' }, file.source.text);
-          let v: Visitors;
-          try { v = rule.create(ctx); } catch (err) { onError(rule, file)(err); continue; }
-          if (v.javascript) subs.push({ visitors: v.javascript, ctx, onError: onError(rule, file) });
-        }
-        walkJs(parsed.program, subs);
-      }
+      } catch (e) { safe(e); }
     }
   }
 
-  for (const task of tasksByFile.values()) {
+  private javascriptFile(file: SourceFile, isBundle: boolean): void {
+    const rulesJs = this.enabledFor(file, 'javascript');
+    if (rulesJs.length === 0) return;
+    const parsed = this.jsParse(file);
+    if (!parsed.ok) {
+      // TypeScript that needs a transform (enum, namespace) is not analysed, but it is not an error
+      if (!isBundle && !parsed.unsupported) {
+        const lang = file.language === 'typescript' ? 'TypeScript' : 'JavaScript';
+        this.findings.push(parseError(file, parsed.offset, parsed.offset, { what: `${lang} syntax error: ${parsed.message}.`, why: 'The verifier cannot load.', fix: 'Fix the syntax.' }));
+      }
+      return;
+    }
+    const subs: JsSubscriber[] = [];
+    for (const { rule, setting } of rulesJs) {
+      const ctx = this.makeCtx(rule, setting, { file, layer: 'javascript' }, file.source.text);
+      let v: Visitors;
+      try { v = rule.create(ctx); } catch (err) { this.onError(rule, file)(err); continue; }
+      if (v.javascript) subs.push({ visitors: v.javascript, ctx, onError: this.onError(rule, file) });
+    }
+    walkJs(parsed.program, subs);
+  }
+
+  /** A task file: the suite-layer rules over the task, its entries and their embedded code (Python code also through the python layer). */
+  async task(task: Task): Promise<void> {
     const file = task.file;
-    if (!reportOn.has(file.path)) continue;
-    const suiteRules = enabledFor(file, 'suite');
     let current: string | undefined = '';
-    const instances = suiteRules.flatMap(({ rule, setting }) => {
-      const ctx = makeCtx(rule, setting, { file, layer: 'suite' }, file.source.text, () => current);
+    const instances = this.enabledFor(file, 'suite').flatMap(({ rule, setting }) => {
+      const ctx = this.makeCtx(rule, setting, { file, layer: 'suite' }, file.source.text, () => current);
       try {
         const v = rule.create(ctx).suite;
-        return v ? [{ v, ctx, safe: onError(rule, file) }] : [];
-      } catch (err) { onError(rule, file)(err); return []; }
+        return v ? [{ v, ctx, safe: this.onError(rule, file) }] : [];
+      } catch (err) { this.onError(rule, file)(err); return []; }
     });
     for (const { v, ctx, safe } of instances) { try { v.task?.(task, ctx); } catch (e) { safe(e); } }
     for (const entry of task.entries) {
@@ -332,33 +364,39 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       for (const { v, ctx, safe } of instances) { try { v.entry?.(entry, ctx); } catch (e) { safe(e); } }
     }
     current = '';
-    const embeddedAll = [...task.entries.flatMap((e) => e.embedded)];
-    for (const code of embeddedAll) {
+    for (const code of task.entries.flatMap((e) => e.embedded)) {
       current = code.ref.pointer;
       for (const { v, ctx, safe } of instances) { try { v.embedded?.(code, ctx); } catch (e) { safe(e); } }
       if (code.language === 'python') {
-        const analysis = await embedded.acquire(code.code);
-        try { runPythonUnit(file, analysis, code); } finally { embedded.release(analysis); }
+        const analysis = await this.embedded.acquire(code.code);
+        try { this.runPythonUnit(file, analysis, code); } finally { this.embedded.release(analysis); }
       }
     }
   }
 
-  for (const p of suiteProblems) {
-    const file = files.get(p.file);
-    if (file && reportOn.has(file.path)) findings.push(parseError(file, p.start, p.end, { what: p.message, why: '', fix: p.fix ?? 'Fix the file so it parses; until then vaudit (and the verifier) cannot use it.' }));
+  /** Suite problems of reported files, and unreadable or skipped files, as parse-error findings. */
+  problems(): void {
+    const { input } = this;
+    for (const p of input.suiteProblems) {
+      const file = input.project.files.get(p.file);
+      if (file && input.reportOn.has(file.path)) this.findings.push(parseError(file, p.start, p.end, { what: p.message, why: '', fix: p.fix ?? 'Fix the file so it parses; until then vaudit (and the verifier) cannot use it.' }));
+    }
+    for (const p of input.problems) {
+      this.findings.push({
+        ruleId: PARSE_ERROR_RULE,
+        messageId: p.skipped ? 'skipped' : 'unreadable',
+        ...withParts({ what: p.message, why: '', fix: p.fix ?? 'Make the file readable, or exclude it in vaudit.config.json.' }),
+        severity: p.skipped ? 'warning' : 'error',
+        file: p.path,
+        range: { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } },
+      });
+    }
   }
-  for (const p of problems) {
-    findings.push({
-      ruleId: PARSE_ERROR_RULE,
-      messageId: p.skipped ? 'skipped' : 'unreadable',
-      ...withParts({ what: p.message, why: '', fix: p.fix ?? 'Make the file readable, or exclude it in vaudit.config.json.' }),
-      severity: p.skipped ? 'warning' : 'error',
-      file: p.path,
-      range: { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } },
-    });
-  }
+}
 
-  // 5. suppressions
+/** Phase 5: findings a suppression (comment, task JSON, config) covers are set apart; suppressions that matched nothing are reported. */
+function applySuppressions(input: PassInput, findings: readonly Finding[]): { kept: Finding[]; suppressed: Finding[] } {
+  const { project: { files }, reportOn, tasksByFile, configs, allRules } = input;
   const sups: Suppression[] = [];
   const seenCfg = new Set<string>();
   for (const f of files.values()) {
@@ -378,33 +416,27 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     if (f.ruleId !== PARSE_ERROR_RULE && sups.some((s) => suppresses(s, f))) suppressed.push(f);
     else kept.push(f);
   }
-  if (input.reportUnusedSuppressions !== false) {
-    for (const s of sups) {
-      const stale = s.rules.filter((r) => !s.used.has(r) && (allRules.has(r) ? !input.rules || input.rules.includes(r) : true));
-      if (stale.length === 0) continue;
-      const file = s.source === 'config' ? s.configPath! : s.file;
-      const src = files.get(file)?.source;
-      const off = src ? src.offsetAt(s.at.line, s.at.column) : 0;
-      const unknown = stale.filter((r) => !allRules.has(r));
-      kept.push({
-        ruleId: UNUSED_SUPPRESSION_RULE,
-        messageId: 'unused',
-        ...withParts(unknown.length
-          ? { what: `Suppression names unknown rule${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, why: 'It suppresses nothing.', fix: "Run 'vaudit rules' for valid ids." }
-          : { what: `Suppression of ${stale.join(', ')} matches no finding.`, why: 'A stale suppression can hide a future defect.', fix: 'Remove it.' }),
-        severity: 'warning',
-        file,
-        range: src ? src.range(off, off) : { start: { line: s.at.line, column: s.at.column, offset: 0 }, end: { line: s.at.line, column: s.at.column, offset: 0 } },
-        pointer: s.source === 'config' ? undefined : s.pointer,
-      });
-    }
+  if (input.reportUnusedSuppressions === false) return { kept, suppressed };
+  for (const s of sups) {
+    const stale = s.rules.filter((r) => !s.used.has(r) && (allRules.has(r) ? !input.rules || input.rules.includes(r) : true));
+    if (stale.length === 0) continue;
+    const file = s.source === 'config' ? s.configPath! : s.file;
+    const src = files.get(file)?.source;
+    const off = src ? src.offsetAt(s.at.line, s.at.column) : 0;
+    const unknown = stale.filter((r) => !allRules.has(r));
+    kept.push({
+      ruleId: UNUSED_SUPPRESSION_RULE,
+      messageId: 'unused',
+      ...withParts(unknown.length
+        ? { what: `Suppression names unknown rule${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, why: 'It suppresses nothing.', fix: "Run 'vaudit rules' for valid ids." }
+        : { what: `Suppression of ${stale.join(', ')} matches no finding.`, why: 'A stale suppression can hide a future defect.', fix: 'Remove it.' }),
+      severity: 'warning',
+      file,
+      range: src ? src.range(off, off) : { start: { line: s.at.line, column: s.at.column, offset: 0 }, end: { line: s.at.line, column: s.at.column, offset: 0 } },
+      pointer: s.source === 'config' ? undefined : s.pointer,
+    });
   }
-
-  // 6. order, one finding per (rule, file, range, message), fingerprints
-  kept.sort(compareFindings);
-  const unique = dedupeFindings(kept);
-  assignFingerprints(unique, cwd, files);
-  return { findings: unique, suppressed };
+  return { kept, suppressed };
 }
 
 /** Drop repeats of a finding (same rule, file, range and message): a rule visiting one
