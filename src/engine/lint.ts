@@ -10,7 +10,7 @@ import type { Rule } from './rule.js';
 import type { Project, SourceFile } from './project.js';
 import { SourceText } from './source.js';
 import { discoverFiles } from './discover.js';
-import { languageOf, loadText, type FileProblem } from './load.js';
+import { languageOf, loadTextSync, type FileProblem } from './load.js';
 import { loadRules, ruleOptionSchemas } from './registry.js';
 import { buildIndexes, contextRoot, runPass } from './pass.js';
 import { rel } from './paths.js';
@@ -121,18 +121,15 @@ export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   mark('discover');
   // 2. load every file once
   const files = new Map<string, SourceFile>();
-  await Promise.all(
-    [...contextFiles].map(async (p) => {
-      const override = opts.overrides?.get(p);
-      const r = override !== undefined ? { ok: true as const, text: override } : await loadText(p);
-      const language = languageOf(p)!;
-      if (!r.ok) {
-        if (targets.has(p)) problems.push(r.problem);
-        return;
-      }
-      files.set(p, { path: p, relPath: rel(cwd, p), language, source: new SourceText(r.text) });
-    }),
-  );
+  for (const p of contextFiles) {
+    const override = opts.overrides?.get(p);
+    const r = override !== undefined ? { ok: true as const, text: override } : loadTextSync(p);
+    if (!r.ok) {
+      if (targets.has(p)) problems.push(r.problem);
+      continue;
+    }
+    files.set(p, { path: p, relPath: rel(cwd, p), language: languageOf(p)!, source: new SourceText(r.text) });
+  }
   const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 
   mark('load');

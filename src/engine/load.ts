@@ -2,6 +2,7 @@
  * Reading one file safely: size limit, binary detection, strict UTF-8.
  * Never throws: a problem becomes a `FileProblem` for that file.
  */
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { Language } from './types.js';
 
@@ -23,24 +24,41 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export async function loadText(path: string, maxBytes = MAX_FILE_BYTES): Promise<LoadResult> {
   try {
     const st = await stat(path);
-    if (!st.isFile()) return { ok: false, problem: { path, message: 'Not a regular file; skipped.', fix: 'Name regular files or folders on the command line.' } };
-    if (st.size > maxBytes) {
-      return {
-        ok: false,
-        problem: { path, message: `File is ${(st.size / 1048576).toFixed(1)} MB, over the ${maxBytes / 1048576} MB limit; skipped.`, fix: 'Exclude it in vaudit.config.json or split it.' },
-      };
-    }
-    const buf = await readFile(path);
-    return decodeBuffer(path, buf);
+    return statProblem(path, st, maxBytes) ?? decodeBuffer(path, await readFile(path));
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const why =
-      e.code === 'EACCES' ? 'permission denied' :
-      e.code === 'ELOOP' ? 'symbolic link loop' :
-      e.code === 'ENOENT' ? 'no such file' :
-      e.code === 'EISDIR' ? 'is a directory' : (e.message ?? String(err));
-    return { ok: false, problem: { path, message: `Cannot read file: ${why}.` } };
+    return readProblem(path, err);
   }
+}
+
+/** `loadText` without the event loop: a one-shot run reads thousands of files one after another
+ *  (one system call each, no promise per file, one file's buffer alive at a time). */
+export function loadTextSync(path: string, maxBytes = MAX_FILE_BYTES): LoadResult {
+  try {
+    return statProblem(path, statSync(path), maxBytes) ?? decodeBuffer(path, readFileSync(path));
+  } catch (err) {
+    return readProblem(path, err);
+  }
+}
+
+function statProblem(path: string, st: Stats, maxBytes: number): LoadResult | undefined {
+  if (!st.isFile()) return { ok: false, problem: { path, message: 'Not a regular file; skipped.', fix: 'Name regular files or folders on the command line.' } };
+  if (st.size > maxBytes) {
+    return {
+      ok: false,
+      problem: { path, message: `File is ${(st.size / 1048576).toFixed(1)} MB, over the ${maxBytes / 1048576} MB limit; skipped.`, fix: 'Exclude it in vaudit.config.json or split it.' },
+    };
+  }
+  return undefined;
+}
+
+function readProblem(path: string, err: unknown): LoadResult {
+  const e = err as NodeJS.ErrnoException;
+  const why =
+    e.code === 'EACCES' ? 'permission denied' :
+    e.code === 'ELOOP' ? 'symbolic link loop' :
+    e.code === 'ENOENT' ? 'no such file' :
+    e.code === 'EISDIR' ? 'is a directory' : (e.message ?? String(err));
+  return { ok: false, problem: { path, message: `Cannot read file: ${why}.` } };
 }
 
 function decodeBuffer(path: string, buf: Buffer): LoadResult {

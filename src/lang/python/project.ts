@@ -144,13 +144,26 @@ class Project implements PythonProject {
     // a project laid out without packages: try next to the importing file, then any suffix match
     const sibling = this.fileFor(path.join(path.dirname(path.resolve(fromFile)), ...rel));
     if (sibling) return sibling;
+    return this.bySuffix(module);
+  }
+
+  /** Memo of `bySuffix` per module name (a scan of every module otherwise: quadratic in a large suite). */
+  private readonly suffixMemo = new Map<string, string | undefined>();
+
+  /** The one project module whose dotted name ends with `.module` (none when two do). */
+  private bySuffix(module: string): string | undefined {
+    if (this.suffixMemo.has(module)) return this.suffixMemo.get(module);
     let hit: string | undefined;
     for (const [m, p] of this.pathByMod) {
       if (m.endsWith(`.${module}`)) {
-        if (hit) return undefined;
+        if (hit) {
+          hit = undefined;
+          break;
+        }
         hit = p;
       }
     }
+    this.suffixMemo.set(module, hit);
     return hit;
   }
 
