@@ -56,6 +56,16 @@ class Verifier:
     def _eval_state_info(self, eval_item):
         raw = self.manager._call("info")
         return json.loads(raw)["scale"] == eval_item["value"]  # L:state
+
+    def run_command(self, command):
+        raise ConnectionError("needs the viewer (not running in this test)")
+
+    def read_file(self, path):
+        raise ConnectionError("needs the guest (not running in this test)")
+
+    def dump_states(self):
+        assert self.run_command("save /tmp/s.json")[1]
+        return json.loads(self.read_file("/tmp/s.json"))  # L:dump
 `;
 
 const GOOD = `${COMMON}
@@ -97,6 +107,19 @@ class Verifier:
             raw = self.manager._call("info")
             return json.loads(raw)["scale"] == eval_item["value"]  # L:state
         except (OSError, ValueError, KeyError):
+            return False
+
+    def run_command(self, command):
+        raise ConnectionError("needs the viewer (not running in this test)")
+
+    def read_file(self, path):
+        raise ConnectionError("needs the guest (not running in this test)")
+
+    def dump_states(self):
+        assert self.run_command("save /tmp/s.json")[1]
+        try:
+            return json.loads(self.read_file("/tmp/s.json"))  # L:dump
+        except (OSError, TypeError, ValueError):
             return False
 `;
 
@@ -144,6 +167,8 @@ function suite(v: typeof bad): Finding[] {
     finding('missing-timeout', v.file, v.line('tex'), { witnesses: [{ args: [{ type: 'compile', path: 'main.tex' }] }] }),
     finding('stream-blind', v.file, v.line('stream'), { needle: 'sorry', stream: 'stdout', tool: 'lake' }),
     finding('unguarded-state-read', v.file, v.line('state'), { witnesses: [{ args: [{ type: 'info', value: 0.05 }] }] }),
+    // the state read on the flagged line goes through another self call than the function's first one
+    finding('unguarded-state-read', v.file, v.line('dump'), { witnesses: [{ args: [] }] }),
   ];
 }
 
