@@ -31,7 +31,7 @@ import { defineRule, type PythonVisitor, type RuleContext } from '../../src/engi
 import type { Project } from '../../src/engine/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
-import { jsScopes } from '../../src/lang/js/index.js';
+import { isJsFunction, jsScopes } from '../../src/lang/js/index.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth, type VerdictShapes } from '../../src/suites/verdict-shape.js';
 
@@ -314,8 +314,6 @@ function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancesto
   return { literals: [] };
 }
 
-const isJsFn = (n: AnyJs) => n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression';
-
 /** Does the containment `start` (whose parent is ancestors' last) decide the verdict, and in which
  *  direction: pass = finding the token passes the agent. */
 function jsDecides(start: AnyJs, ancestors: readonly JsNode[], shapes: VerdictShapes, positive0: boolean): { pass: boolean; fn: JsNode } | undefined {
@@ -323,7 +321,7 @@ function jsDecides(start: AnyJs, ancestors: readonly JsNode[], shapes: VerdictSh
   let n: AnyJs = start;
   let i = ancestors.length - 1;
   const up = (to: number) => { n = ancestors[to + 1] as AnyJs; i = to; }; // n: the child of ancestors[to] on the path
-  const enclosingFn = (k: number) => [...ancestors.slice(0, k)].reverse().find((x) => isJsFn(x as AnyJs));
+  const enclosingFn = (k: number) => [...ancestors.slice(0, k)].reverse().find((x) => isJsFunction(x));
   while (i >= 0) {
     const p = ancestors[i] as AnyJs;
     switch (p.type) {

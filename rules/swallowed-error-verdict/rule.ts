@@ -20,31 +20,13 @@ import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/
 import type { Project } from '../../src/engine/project.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes, verdictFunctions } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
+import { findOwn, isJsFunction } from '../../src/lang/js/index.js';
 import type { Node as JsNode, Program } from 'acorn';
 
 type Msg = 'swallowed' | 'fallthrough' | 'jsSwallowed' | 'jsFallthrough';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
 type AnyJs = JsNode & Record<string, any>;
-
-const isJsFunction = (n: JsNode | undefined) => !!n && (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression');
-
-/** Nodes of a statement list or block, nested functions excluded. */
-function jsFind(root: JsNode, pred: (n: AnyJs) => boolean): AnyJs | undefined {
-  let hit: AnyJs | undefined;
-  const rec = (n: AnyJs): void => {
-    if (hit || !n || typeof n.type !== 'string' || isJsFunction(n)) return;
-    if (pred(n)) { hit = n; return; }
-    for (const k of Object.keys(n)) {
-      if (k === 'loc') continue;
-      const v = n[k];
-      if (Array.isArray(v)) for (const c of v) { if (c && typeof c === 'object') rec(c); }
-      else if (v && typeof v === 'object') rec(v);
-    }
-  };
-  rec(root as AnyJs);
-  return hit;
-}
 
 /** Handlers (file\0start) of swallowing decorators applied to verdict functions. */
 const decoratorHandlers = new WeakMap<Project, Set<string>>();
@@ -167,13 +149,13 @@ export default defineRule<Msg>({
           if ((scope.known || scope.functions.size) && !scope.functions.has(fn)) return;
           const body = (node as AnyJs).body as JsNode;
           // a rethrow anywhere in the handler narrows it (`if (!(e instanceof SyntaxError)) throw e`)
-          if (jsFind(body, (n) => n.type === 'ThrowStatement')) return;
+          if (findOwn(body, (n) => n.type === 'ThrowStatement')) return;
           // the `try` computes the verdict: it returns a value
-          if (!jsFind(tryNode.block, (n) => n.type === 'ReturnStatement' && !!n.argument)) return;
+          if (!findOwn(tryNode.block, (n) => n.type === 'ReturnStatement' && !!n.argument)) return;
           let messageId: Msg = 'jsSwallowed';
-          let ret = jsFind(body, (n) => n.type === 'ReturnStatement')?.argument as AnyJs | undefined;
+          let ret = findOwn(body, (n) => n.type === 'ReturnStatement')?.argument as AnyJs | undefined;
           if (!ret) {
-            if (jsFind(body, (n) => n.type === 'ReturnStatement')) return;
+            if (findOwn(body, (n) => n.type === 'ReturnStatement')) return;
             const parent = ancestors[ancestors.length - 2] as AnyJs | undefined;
             const list = (parent?.type === 'BlockStatement' || parent?.type === 'Program' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : undefined) as AnyJs[] | undefined;
             const next = list?.[list.indexOf(tryNode) + 1];

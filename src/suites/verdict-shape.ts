@@ -14,6 +14,7 @@
 import type { Node as JsNode, Program } from 'acorn';
 import type { FunctionInfo, PythonAnalysis } from '../lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
+import { eachOwnNode, isJsFunction } from '../lang/js/index.js';
 
 /** A value as far as it is known without running the code. */
 export type ConstValue =
@@ -191,34 +192,12 @@ export function jsConst(node: JsNode | null | undefined): ConstValue {
   }
 }
 
-type JsFunction = AnyJs & { type: 'FunctionDeclaration' | 'FunctionExpression' | 'ArrowFunctionExpression' };
-
-const isJsFunction = (n: AnyJs | null | undefined): n is JsFunction =>
-  !!n && (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression');
-
-/** Visit a function's own body (nested functions excluded). `visit` returning false skips the children. */
-function walkJsBody(fn: JsNode, visit: (n: AnyJs) => boolean | void): void {
-  const f = fn as AnyJs;
-  const rec = (n: AnyJs): void => {
-    if (!n || typeof n.type !== 'string') return;
-    if (n !== f.body && isJsFunction(n)) return;
-    if (visit(n) === false) return;
-    for (const k of Object.keys(n)) {
-      if (k === 'loc' || k === 'start' || k === 'end' || k === 'range') continue;
-      const v = n[k];
-      if (Array.isArray(v)) for (const c of v) { if (c && typeof c === 'object' && typeof c.type === 'string') rec(c); }
-      else if (v && typeof v === 'object' && typeof v.type === 'string') rec(v);
-    }
-  };
-  rec(f.body);
-}
-
 /** Return expressions of a JS function's own body (an arrow's expression body counts). */
 export function jsReturnExprs(fn: JsNode): JsNode[] {
   const f = fn as AnyJs;
   if (f.body && f.body.type !== 'BlockStatement') return [f.body];
   const out: JsNode[] = [];
-  walkJsBody(fn, (n) => {
+  eachOwnNode(f.body, (n) => {
     if (n.type === 'ReturnStatement' && n.argument) out.push(n.argument);
   });
   return out;

@@ -22,3 +22,37 @@ export function swallowingCatch(node: Node, ancestors: readonly Node[]): { catch
   }
   return undefined;
 }
+
+/** A function node (declaration, expression or arrow). */
+export const isJsFunction = (n: Node | null | undefined): boolean =>
+  !!n && (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression');
+
+/** Visit `root` and its descendants in its own function body (nested functions are not entered; `root`
+ *  itself may be a function). `visit` returning false skips a node's children; returning true stops the walk. */
+export function eachOwnNode(root: Node, visit: (n: AnyNode) => boolean | void): void {
+  let stop = false;
+  const rec = (n: AnyNode): void => {
+    if (stop || !n || typeof n.type !== 'string') return;
+    if (n !== root && isJsFunction(n)) return;
+    const r = visit(n);
+    if (r === true) { stop = true; return; }
+    if (r === false) return;
+    for (const k of Object.keys(n)) {
+      if (k === 'loc' || k === 'start' || k === 'end' || k === 'range') continue;
+      const v = n[k];
+      if (Array.isArray(v)) for (const c of v) { if (c && typeof c === 'object' && typeof c.type === 'string') rec(c); }
+      else if (v && typeof v === 'object' && typeof v.type === 'string') rec(v);
+    }
+  };
+  rec(root as AnyNode);
+}
+
+/** The first node in `root`'s own body (nested functions excluded) that satisfies `pred`. */
+export function findOwn(root: Node, pred: (n: AnyNode) => boolean): AnyNode | undefined {
+  let hit: AnyNode | undefined;
+  eachOwnNode(root, (n) => {
+    if (pred(n)) { hit = n; return true; }
+    return undefined;
+  });
+  return hit;
+}

@@ -1,4 +1,4 @@
 /** Plain JavaScript verifier analysis (acorn): scopes, globals, and the facts rules read. */
 export { jsScopes } from './scope.js';
 export { unboundedCall, setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual, floatEquality } from './facts.js';
-export { swallowingCatch } from './flow.js';
+export { swallowingCatch, isJsFunction, eachOwnNode, findOwn } from './flow.js';
