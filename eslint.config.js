@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'rules/*/fixtures/**', 'fixtures/**', '.ci/**', 'bench/fuzz/out/**'],
+    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'rules/*/fixtures/**', 'rules/*/docs/**', 'fixtures/**', '.ci/**', 'bench/fuzz/out/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -63,7 +63,7 @@ it('every message id of every rule is produced by a fixture or a docs example', 
     const have = produced.get(id) ?? new Set<string>();
     const want = Object.keys(rule.meta.messages).filter((m) => !have.has(m));
     if (!want.length) continue;
-    for (const ex of rule.meta.docs.incorrect) note(id, await lintExample(ex.files, id));
+    for (const ex of rule.meta.docs.incorrect ?? []) note(id, await lintExample(ex.files, id));
     const after = produced.get(id) ?? new Set<string>();
     unproduced.push(...want.filter((m) => !after.has(m)).map((m) => `${id}/${m}`));
   }

@@ -5,7 +5,6 @@
  */
 import { defineRule } from '../../src/engine/rule.js';
 import type { VerifierEntry } from '../../src/suites/types.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'mismatch' | 'missingAns' | 'orphanAns' | 'conflict' | 'badAns';
 
@@ -62,34 +61,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'For each task, compares the expected answer of every `stop` entry with `value: "ANS"` (its `args`, as whitespace-separated tokens; numerically equal tokens such as `0.50` and `0.5` agree) with the top-level `ans` string (`"ANS <args…>"`). Reports a disagreement, an ANS stop entry without `ans`, an `ans` that no stop entry grades, two ANS entries expecting different answers, and an `ans` that is not an ANS primitive.',
       why: 'The answer is stated twice; when the copies drift, the reference answer fails its own task (a correct agent is graded against the other copy), or an answer is declared but never checked, so the task passes for any answer.',
-      incorrect: [
-        {
-          files: taskFile('Celestia', 'distance', {
-            type: 'Celestia',
-            instruction: 'How far is Mars from the Sun right now, in million km? Answer with ANS <value>.',
-            evaluate: [{ type: 'stop', value: 'ANS', args: ['227.9'] }],
-            ans: 'ANS 227.94',
-            '//vaudit-expect': 'ans-mismatch/mismatch',
-          }),
-        },
-        {
-          files: taskFile('GrassGIS', 'cells', {
-            type: 'GrassGIS',
-            instruction: 'How many cells does the elevation raster have? Answer with ANS <n>.',
-            evaluate: [{ type: 'stop', value: 'ANS', args: ['263975'], '//vaudit-expect': 'ans-mismatch/missingAns' }],
-          }),
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('Celestia', 'distance', {
-            type: 'Celestia',
-            instruction: 'How far is Mars from the Sun right now, in million km? Answer with ANS <value>.',
-            evaluate: [{ type: 'stop', value: 'ANS', args: ['227.90'] }],
-            ans: 'ANS 227.9',
-          }),
-        },
-      ],
     },
   },
   create() {

@@ -6,7 +6,6 @@
  */
 import { defineRule } from '../../src/engine/rule.js';
 import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
-import { osworldTaskFiles } from '../../src/suites/examples.js';
 import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
 
 export default defineRule<EvaluatorProblemKind>({
@@ -97,16 +96,6 @@ export default defineRule<EvaluatorProblemKind>({
       whatItDoes:
         'For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result. The `config` steps and the evaluator\'s `postconfig` steps are checked the way the set-up controller runs them (learned from its dispatch method: `getattr(self, "_{:}_setup".format(step["type"]))(**step["parameters"])`, else the `<type>_setup` function of the configs package called with the controller): a step without `type`/`parameters`, a type with no set-up function, parameters the function does not accept, required ones missing, and parameters its `**kwargs` never reads.',
       why: 'The dispatcher looks every name up with `getattr` and calls the metric with the options as keywords: a typo in a name, a misaligned list or a wrong option makes the task crash before grading (it scores 0 for every agent) or, for an option that `**kwargs` swallows, silently grades without the check the author asked for. Set-up steps are dispatched the same way: a bad step crashes the task before the agent starts (or before grading), and a swallowed parameter silently changes the starting state.',
-      incorrect: [
-        { files: osworldTaskFiles({ func: 'compare_tabel', result: { type: 'vm_file', path: '/home/user/out.csv' }, expected: { type: 'local_file', path: 'gold.csv' }, '//vaudit-expect': 'evaluator-dispatch/unknownFunc' }) },
-        {
-          note: 'Options the metric does not read are silently ignored.',
-          files: osworldTaskFiles({ func: 'compare_table', result: { type: 'vm_file', path: '/home/user/out.csv' }, expected: { type: 'local_file', path: 'gold.csv' }, options: { '//vaudit-expect': 'evaluator-dispatch/unreadOption', ignore_case: true } }),
-        },
-      ],
-      correct: [
-        { files: osworldTaskFiles({ func: 'compare_table', result: { type: 'vm_file', path: '/home/user/out.csv' }, expected: { type: 'local_file', path: 'gold.csv' }, options: { rules: [] } }) },
-      ],
     },
   },
   create(ctx) {

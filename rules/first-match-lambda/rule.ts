@@ -8,7 +8,6 @@ import { defineRule } from '../../src/engine/rule.js';
 import { enclosingLambdaParams, rootLambda, selectsByKey, unparen } from '../../src/suites/lambda.js';
 import type { EmbeddedCode } from '../../src/suites/types.js';
 import type { PythonProject } from '../../src/lang/python/types.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'firstOfFiltered' | 'nextNoDefault' | 'positionalRecord';
 
@@ -105,38 +104,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'In lambdas embedded in task JSON, reports `[...][0]` / `[...][-1]` on a list comprehension, `list(filter(...))`, `list(d.keys())`…, `next(...)` called without a default, and positional indexing into a state array whose element is then read as a record (`dump["models"][0]["name"]`), once per collection and index in a lambda. Not reported: a list comprehension that selects by key — its condition is `item[\'name\'] == …` (or `id`, `uuid`, `key`, `identifier`, `_name`) — since a name or id identifies one record among its siblings, so `[0]` of it is the selection by key this rule recommends (an absent record gives an empty list and the check fails, as it should); the same for a `pred` that indexes its first argument when the entry\'s `key` lambda returns such a list; and positions in a member with a singular name (`dump["_data"][1]`, `center[0]`), which is a fixed-layout tuple rather than an array of like records.',
       why: 'When no item matches, these raise (IndexError, StopIteration) and the check errors out; when several match, the result depends on iteration order — the ChimeraX first-match defect (VER-003) in JSON form: equivalent correct states pass or fail by accident.',
-      incorrect: [
-        {
-          files: taskFile('ChimeraX', 'model-name', {
-            type: 'ChimeraX',
-            instruction: 'Open 2OLX and rename it to "target".',
-            evaluate: [{ type: 'info', key: "lambda dump: [m for m in dump['models'] if m['type'] == 'atomic'][0]['name']", value: 'target', '//vaudit-expect': 'first-match-lambda/firstOfFiltered' }],
-          }),
-        },
-        {
-          files: taskFile('GrassGIS', 'layer', {
-            type: 'GrassGIS',
-            instruction: 'Add the elevation raster to the map display.',
-            evaluate: [
-              { type: 'info', key: "lambda dump: next(l for l in dump['layers'] if l['type'] == 'raster')['name']", value: 'elevation', '//vaudit-expect': 'first-match-lambda/nextNoDefault' },
-              { type: 'info', key: "lambda dump: dump['layers'][0]['name']", value: 'elevation', '//vaudit-expect': 'first-match-lambda/positionalRecord' },
-            ],
-          }),
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('GrassGIS', 'layer', {
-            type: 'GrassGIS',
-            instruction: 'Add the elevation raster to the map display.',
-            evaluate: [
-              { type: 'info', key: "lambda dump: sorted(l['name'] for l in dump['layers'] if l['type'] == 'raster')", value: ['elevation'] },
-              { type: 'info', key: "lambda dump: next((l['name'] for l in dump['layers'] if l['type'] == 'raster'), None)", value: 'elevation' },
-              { type: 'info', key: "lambda dump: dump['view']['center'][0]", value: 0.5, pred: 'lambda key, value: abs(key - value) < 0.01' },
-            ],
-          }),
-        },
-      ],
       references: ['VER-003'],
     },
   },

@@ -44,36 +44,6 @@ export default defineRule<Msg>({
     docs: {
       whatItDoes: 'Flags `==`/`!=` between a computed value and a non-integer float literal (or a local that holds one), and task entries whose non-integer `value` routes (through the verifier binding) to a function that compares the entry\'s `value` with `==`/`!=` when the entry has no `pred`. In JavaScript and TypeScript, flags `===`/`==`/`!==`/`!=` between a computed value and a non-integer literal (or a `const` holding one: `parseFloat(x) === 0.3`), and between floating-point arithmetic — a division (not by a power of two), `**`, `Math.sqrt`/`log`/`pow`…, arithmetic over a float literal, or a `const` holding one — and any non-literal value (`sum / n === parseFloat(expected)`). Integer-valued arithmetic (`Math.round`, `.length`) and two parsed texts (`parseFloat(a) === parseFloat(b)`) are not flagged. No confirmation (static only, both languages).',
       why: 'A calculator that shows 0.30000000000000004 for 0.1 + 0.2 is correct, but `==` against 0.3 fails it: agents are failed for floating-point noise.',
-      incorrect: [
-        {
-          files: {
-            'verifier/mean.js': "export function checkMean(values, expected) {\n  const mean = values.reduce((a, b) => a + b, 0) / values.length;\n  return mean === parseFloat(expected); // vaudit-expect: float-equality/jsComputed\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/values.py': 'def check(result):\n    return float(result) == 0.3  # vaudit-expect: float-equality/literal\n',
-          },
-        },
-        {
-          files: {
-            'verifier/kalgebra/mixin.py': 'class KAlgebraMixin:\n    def _eval_val(self, eval_item, current_states):\n        return float(current_states["result"]) == eval_item["value"]\n',
-            'tasks/KAlgebra/val.json': '{\n  "type": "KAlgebra",\n  "instruction": "Compute 0.1 + 0.2 in KAlgebra.",\n  "evaluate": [\n    {"type": "val", "value": 0.3, "//vaudit-expect": "float-equality/entry"}\n  ]\n}\n',
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/mean.js': "export function checkMean(values, expected) {\n  const mean = values.reduce((a, b) => a + b, 0) / values.length;\n  return Math.abs(mean - parseFloat(expected)) <= 1e-9 * Math.max(1, Math.abs(mean));\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/values.py': 'import math\n\n\ndef check(result):\n    return math.isclose(float(result), 0.3, abs_tol=1e-9) or int(result) == 3\n',
-          },
-        },
-      ],
     },
   },
   create() {

@@ -6,8 +6,6 @@ import { defineRule } from '../../src/engine/rule.js';
 
 type Msg = 'discarded' | 'notRead';
 
-const M = `import { defineCorrectnessModel } from 'vaudit/bundle';\n`;
-
 export default defineRule<Msg>({
   meta: {
     id: 'ignored-exit-code',
@@ -31,24 +29,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'For each awaited `runtime.tools.run(...)` in a check that returns verdicts, looks at how the resolved result is used — bound to a name (followed through aliases and helper parameters), read inline, or dropped — and flags results that are dropped or whose `exitCode` is never read.',
       why: 'The exit code is the tool\'s answer. A check that ignores it passes submissions the tool rejected: the compiler failed, the test runner exited 1, and the benchmark still reports a pass.',
-      incorrect: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } }); // vaudit-expect: ignored-exit-code/discarded\n      return { verdict: 'pass' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail', detail: run.stderr };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
       references: ['seed 000: EXTERNAL_RESULT_UNBOUND (an ignored non-zero exit)', 'docs/bundles.md'],
     },
   },

@@ -5,7 +5,6 @@
  */
 import { defineRule } from '../../src/engine/rule.js';
 import type { JsonValueRef, Task, VerifierEntry } from '../../src/suites/types.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'noTouch' | 'noQuery' | 'manyQueries' | 'noSorry';
 
@@ -63,34 +62,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Reports TeXstudio `file` entries whose `path` no `touch` initializer writes and `compile` entries whose document — `<path>/<file>.tex`, `path` being the working folder and `file` the name without `.tex` — no `touch` writes; Lean tasks with a `placeholder` entry and no `query` initializer or more than one, and a Lean `query` whose `expr` does not end exactly in `by sorry`.',
       why: 'These verifiers grade against the initial content: a TeXstudio `file` entry computes the expected file from the touched text, and a Lean placeholder compares the proof with the queried statement. Without that initializer the check compares against nothing (or a leftover file from another task), so its verdict does not measure the agent.',
-      incorrect: [
-        {
-          files: taskFile('TeXstudio', 'title', {
-            type: 'TeXstudio',
-            instruction: 'Rename the section "Intro" to "Introduction".',
-            initialize: [{ func: 'touch', path: '/home/user/a/main.tex', text: '\\section{Intro}\n' }],
-            evaluate: [{ type: 'file', path: '/home/user/b/main.tex', source: '\\section{Intro}', target: '\\section{Introduction}', '//vaudit-expect': 'init-missing/noTouch' }],
-          }),
-        },
-        {
-          files: taskFile('Lean', 'add-zero', {
-            type: 'Lean',
-            instruction: 'Prove that n + 0 = n.',
-            initialize: [{ func: 'query', expr: 'theorem add_zero (n : Nat) : n + 0 = n := by\n  simp', '//vaudit-expect': 'init-missing/noSorry' }],
-            evaluate: [{ type: 'placeholder' }],
-          }),
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('Lean', 'add-zero', {
-            type: 'Lean',
-            instruction: 'Prove that n + 0 = n.',
-            initialize: [{ func: 'query', expr: 'theorem add_zero (n : Nat) : n + 0 = n := by sorry' }],
-            evaluate: [{ type: 'placeholder' }],
-          }),
-        },
-      ],
     },
   },
   create() {

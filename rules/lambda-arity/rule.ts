@@ -4,7 +4,6 @@
  */
 import { defineRule } from '../../src/engine/rule.js';
 import { acceptsPositional, describeParams, isRootLambda, lambdaParams } from '../../src/suites/lambda.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'arity';
 
@@ -26,32 +25,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Counts the parameters of each lambda embedded in `key` (called with the state, 1 argument), `find` and `pred` (called with key and value, 2 arguments): required and defaulted positional parameters, `*args`, and keyword-only parameters that a positional call cannot fill.',
       why: 'A lambda with the wrong arity raises TypeError when the verifier calls it. The check can then never pass (or, behind an exception-swallowing wrapper, silently returns a constant verdict), so the task does not measure the agent.',
-      incorrect: [
-        {
-          files: taskFile('ChimeraX', 'color-key', {
-            type: 'ChimeraX',
-            instruction: 'Add a color key named "Color key".',
-            evaluate: [{ type: 'states', key: 'lambda key: key', find: "lambda key: key.endswith(')._name')", value: 'Color key', '//vaudit-expect': 'lambda-arity/arity' }],
-          }),
-        },
-        {
-          note: 'Keyword-only parameters cannot be filled by a positional call.',
-          files: taskFile('Celestia', 'fov', {
-            type: 'Celestia',
-            instruction: 'Set the field of view to 45 degrees.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['fov']", value: 45, pred: 'lambda key, *, value: abs(key - value) < 0.5', '//vaudit-expect': 'lambda-arity/arity' }],
-          }),
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('Celestia', 'fov', {
-            type: 'Celestia',
-            instruction: 'Set the field of view to 45 degrees.',
-            evaluate: [{ type: 'info', key: "lambda dump, *rest: dump['fov']", value: 45, pred: 'lambda key, value, tol=0.5: abs(key - value) < tol' }],
-          }),
-        },
-      ],
     },
   },
   create(ctx) {

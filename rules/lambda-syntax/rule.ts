@@ -4,7 +4,6 @@
  */
 import { defineRule } from '../../src/engine/rule.js';
 import { firstSyntaxProblem, rootLambda } from '../../src/suites/lambda.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'syntax' | 'notLambda';
 
@@ -33,32 +32,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Parses every Python string a verifier evals — `find` and `pred` (always code), and `key` when it starts with `lambda` — with tree-sitter, and reports the first syntax error at the exact characters in the JSON file (escapes included), or code that is not exactly one lambda expression (a bare expression, a tuple, two statements).',
       why: 'The verifier evals these strings on the host and calls the result. Code that does not parse, or does not evaluate to a function, makes every run raise; wrapped in an error-swallowing decorator the task silently fails for every agent, however good the answer.',
-      incorrect: [
-        {
-          files: taskFile('ChimeraX', 'border', {
-            type: 'ChimeraX',
-            instruction: 'Hide the color key border.',
-            evaluate: [{ type: 'states', key: "lambda key: '.'.join(key.split('.')[:-1] + ['_border']", find: "lambda key, value: key.endswith(')._name') and value == 'Color key'", value: null, '//vaudit-expect': 'lambda-syntax/syntax' }],
-          }),
-        },
-        {
-          note: 'A predicate written as a bare expression: eval raises NameError for `key`.',
-          files: taskFile('Celestia', 'scale', {
-            type: 'Celestia',
-            instruction: 'Set the time scale to 0.05.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['time']['scale']", value: 0.05, pred: 'abs(key - value) < 0.001', '//vaudit-expect': 'lambda-syntax/notLambda' }],
-          }),
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('Celestia', 'scale', {
-            type: 'Celestia',
-            instruction: 'Set the time scale to 0.05.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['time']['scale']", value: 0.05, pred: 'lambda key, value: abs(key - value) < 0.001' }],
-          }),
-        },
-      ],
     },
   },
   create(ctx) {

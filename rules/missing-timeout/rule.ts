@@ -63,30 +63,6 @@ export default defineRule<Msg>({
     docs: {
       whatItDoes: 'Flags `subprocess.run/call/check_call/check_output`, `Popen.wait/communicate`, asyncio process waits, `requests`/`Session` calls, `urlopen`, `socket.create_connection` and `sock.connect` without a timeout, and interactive tools (`pdflatex` without `-interaction=nonstopmode`, `ssh` without `BatchMode=yes`, `sudo` without `-n`, `apt-get` without `-y`) started with inherited stdin.',
       why: 'A Lean build or a LaTeX run that waits for input never returns (VER-005, VER-006): the whole benchmark run hangs, or the harness kills it and records an infrastructure failure instead of a verdict.',
-      incorrect: [
-        {
-          files: {
-            'verifier/build.js': "import { execFileSync } from 'node:child_process';\n\nexport async function check(dir, url) {\n  execFileSync('make', ['-C', dir], { stdio: 'ignore' }); // vaudit-expect: missing-timeout/jsProcess\n  const res = await fetch(url); // vaudit-expect: missing-timeout/jsFetch\n  return res.ok;\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/tex.py': 'import subprocess\n\n\ndef compile_tex(path):\n    proc = subprocess.run(["pdflatex", path])  # vaudit-expect: missing-timeout/interactive, missing-timeout/noTimeout\n    return proc.returncode == 0\n',
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/build.js': "import { execFileSync } from 'node:child_process';\n\nexport async function check(dir, url) {\n  execFileSync('make', ['-C', dir], { timeout: 120000, stdio: 'ignore' });\n  const res = await fetch(url, { signal: AbortSignal.timeout(10000) });\n  return res.ok;\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/tex.py': 'import subprocess\n\n\ndef compile_tex(path):\n    try:\n        proc = subprocess.run(\n            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", path],\n            stdin=subprocess.DEVNULL, capture_output=True, timeout=180,\n        )\n    except subprocess.TimeoutExpired:\n        return False\n    return proc.returncode == 0\n',
-          },
-        },
-      ],
       references: ['VER-005', 'VER-006'],
     },
     confirm: {

@@ -8,8 +8,6 @@ import type { RelatedLocation } from '../../src/engine/types.js';
 
 type Msg = 'nonLeaf';
 
-const M = `import { defineCorrectnessModel } from 'vaudit/bundle';\n`;
-
 export default defineRule<Msg>({
   meta: {
     id: 'non-leaf-tool-input',
@@ -29,24 +27,6 @@ export default defineRule<Msg>({
         'Follows every `files` value and `stdin` of `runtime.tools.run(...)` in a check of kind `external` back to its origin — through aliases, destructuring (`const { files } = artifact`), loops over projections and helper functions in the same file — and flags values that are not `artifact.files[<declared name>]`, a declared `publicInput` field (or a string inside it) or `JSON.stringify` of one: string literals, templates, concatenations, bytes read from disk, imported constants, helper-built strings, transformed leaves (`.trim()`), undeclared files or fields.',
       why:
         'An external check exists to let a real tool judge the submission. Compiling the artifact against a header its author supplied, or feeding the tool a wrapped or rewritten copy, makes the verdict depend on authored bytes: the benchmark then grades the author\'s stand-in, not the submission.',
-      incorrect: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `const HEADER = '#define main real_main\\n';\nexport default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-fsyntax-only', 'main.c'],\n        files: { 'main.c': artifact.files['main.c'], 'stub.h': HEADER } }); // vaudit-expect: non-leaf-tool-input/nonLeaf\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  publicInput: { fields: ['cases'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact, publicInput }, runtime) {\n      const { files } = artifact;\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-fsyntax-only', 'main.c'],\n        files: { 'main.c': files['main.c'] }, stdin: JSON.stringify(publicInput.cases) });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
       references: ['seed 000: The cell (toolInputViolation)', 'docs/bundles.md'],
     },
     confirm: {

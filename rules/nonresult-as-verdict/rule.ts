@@ -6,8 +6,6 @@ import { defineRule } from '../../src/engine/rule.js';
 
 type Msg = 'nonResult';
 
-const M = `import { defineCorrectnessModel } from 'vaudit/bundle';\n`;
-
 export default defineRule<Msg>({
   meta: {
     id: 'nonresult-as-verdict',
@@ -26,24 +24,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Tracks each bound run result along evaluate\'s paths, evaluating conditions under the assumption that the run is a non-result (no exit code, no output), and flags verdict returns reachable by a non-result — an explicit `if (r.outcome !== \'executed\') return { verdict: \'fail\' }`, or a verdict computed from `exitCode`/`stdout` without first checking `outcome`.',
       why: 'When the tool times out or is missing, the honest answer is "no result". A check that turns it into `fail` blames the submission for the environment; one that turns it into `pass` credits it for nothing. Both make the benchmark lie about what was measured.',
-      incorrect: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return { verdict: 'fail', detail: 'compiler did not run' }; // vaudit-expect: nonresult-as-verdict/nonResult\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: 'gcc', checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
       references: ['seed 000: The cell (outcome table), EXTERNAL_RESULT_UNBOUND', 'docs/bundles.md'],
     },
     confirm: {

@@ -118,20 +118,6 @@ export default defineRule<Msg>({
     docs: {
       whatItDoes: 'Flags `for` loops over dict views, sets and directory listings that break or return on the first match while keeping something derived from the matched item, and `next(...)`, `[...][0]` or `list(...)[0]` over the same sources.',
       why: 'When two serialized keys match a `find` predicate, the verifier grades whichever comes first in the state dump (VER-003): the same correct agent passes or fails depending on insertion order.',
-      incorrect: [
-        {
-          files: {
-            'verifier/states.py': 'def check(item, states):\n    find = eval(item["find"])\n    match = None\n    for key, value in states.items():  # vaudit-expect: order-dependent-match/loop\n        if find(key, value):\n            match = value\n            break\n    return match == item["value"]\n',
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/states.py': 'def check(item, states):\n    find = eval(item["find"])\n    candidates = [value for key, value in states.items() if find(key, value)]\n    return any(value == item["value"] for value in candidates)\n',
-          },
-        },
-      ],
       references: ['VER-003'],
     },
     confirm: {

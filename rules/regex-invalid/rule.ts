@@ -6,7 +6,6 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { checkPythonRegex } from '../../src/suites/regex/python-re.js';
 import { regexLiteralOf } from '../../src/suites/regex/python-literal.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'invalid';
 
@@ -30,33 +29,6 @@ export default defineRule<Msg>({
       whatItDoes:
         "Parses each regex with the grammar of CPython's `re` module (3.11 `sre_parse`, plus the fixed-width look-behind check of `sre_compile`) and reports exactly what `re.compile` rejects, at the offending characters: ECMAScript-only syntax such as `(?<name>…)` or `\\k<name>`, bad escapes (`\\q`), unbalanced parentheses, nothing to repeat, bad ranges, global flags not at the start, variable-width look-behind. Python-only syntax (`(?P<n>…)`, `(?P=n)`, inline flags, atomic groups, possessive quantifiers) is valid. Checks `pattern`/`regex` fields of task entries and literal patterns in `re.*` calls in Python code.",
       why: 'An invalid pattern raises `re.error` every time the verifier compiles it: the check can never pass, and behind an exception-swallowing decorator the task silently fails for every agent.',
-      incorrect: [
-        {
-          files: taskFile('GrassGIS', 'region', {
-            type: 'GrassGIS',
-            instruction: 'Set the computational region to the elevation raster.',
-            evaluate: [
-              { type: 'info', key: 'g.region', value: null, pattern: '^rows:\\s+(?<rows>\\d+)$', '//vaudit-expect': 'regex-invalid/invalid' },
-              { type: 'info', key: 'g.region', value: null, pattern: 'cols:\\s+(\\d+', '//vaudit-expect': 'regex-invalid/invalid' },
-            ],
-          }),
-        },
-        {
-          files: { 'verifier/tex.py': 'import re\n\nWARNING = re.compile(r"LaTeX Warning: (?<kind>\\w+)")  # vaudit-expect: regex-invalid/invalid\n' },
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('GrassGIS', 'region', {
-            type: 'GrassGIS',
-            instruction: 'Set the computational region to the elevation raster.',
-            evaluate: [{ type: 'info', key: 'g.region', value: null, pattern: '(?m)^rows:\\s+(?P<rows>\\d+)$(?P=rows)?' }],
-          }),
-        },
-        {
-          files: { 'verifier/tex.py': 'import re\n\nWARNING = re.compile(r"LaTeX Warning: (?P<kind>\\w+)", re.M)\nVERBOSE = re.compile(r"""\n  (\\d+)   # count\n  \\s+atoms\n""", re.X)\n' },
-        },
-      ],
     },
   },
   create() {

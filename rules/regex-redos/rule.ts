@@ -6,7 +6,6 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { analyseRedos, type RedosResult } from '../../src/suites/regex/redos.js';
 import { regexLiteralOf } from '../../src/suites/regex/python-literal.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'exponential' | 'polynomial' | 'notAnalysed';
 
@@ -38,27 +37,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Parses each regex with Python `re` semantics, translates it to an equivalent ECMAScript pattern (named groups, `(?P=n)`, inline and scoped flags, `\\A`/`\\Z`, Python\'s `$` and Unicode classes), and asks recheck — an automata-based ReDoS checker with a fuzzing fallback — for its worst-case complexity. Reports exponential patterns, and polynomial ones of degree ≥ `polynomialDegree` (default 3). Patterns the analyser cannot read (atomic groups, possessive quantifiers, conditionals) or whose analysis exceeds the per-pattern budget (`timeoutMs`) are reported as not analysed — never as safe. A sound structural screen decides most patterns without recheck: a loop over one character class or over uniquely decodable words cannot backtrack exponentially, and a pattern without a chain of `polynomialDegree` loops that can read a common input cannot reach that degree. recheck loads only when a pattern needs it; its verdicts are cached per pattern and flags for the run, and across runs in the `--cache` folder.',
       why: "Python's `re` backtracks without a time limit. A verifier that matches agent output against an exponential pattern hangs on a crafted or merely unlucky output: the run stalls or is killed, and the task is scored as an infrastructure failure or a fail instead of graded.",
-      incorrect: [
-        {
-          files: taskFile('TeXstudio', 'sections', {
-            type: 'TeXstudio',
-            instruction: 'Compile the thesis.',
-            evaluate: [{ type: 'compile', path: '/home/user/thesis/main.tex', value: null, pattern: '^(\\w+\\s?)*$', '//vaudit-expect': 'regex-redos/exponential' }],
-          }),
-        },
-        {
-          files: { 'verifier/log.py': 'import re\n\n\ndef ok(log):\n    return re.search(r"^(?P<w>(a|a)*)$", log) is not None  # vaudit-expect: regex-redos/exponential\n' },
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('TeXstudio', 'sections', {
-            type: 'TeXstudio',
-            instruction: 'Compile the thesis.',
-            evaluate: [{ type: 'compile', path: '/home/user/thesis/main.tex', value: null, pattern: '^\\w+(?:\\s\\w+)*$' }],
-          }),
-        },
-      ],
     },
     optionsSchema: {
       type: 'object',

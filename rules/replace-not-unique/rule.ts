@@ -5,7 +5,6 @@
  */
 import { defineRule } from '../../src/engine/rule.js';
 import type { JsonValueRef } from '../../src/suites/types.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'absent' | 'ambiguous' | 'noop';
 
@@ -45,34 +44,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'For each TeXstudio `file` entry, finds the `touch` initializer that writes the same `path` (the last one, if several) and counts the non-overlapping occurrences of `source` in its `text`, as Python\'s `str.replace` would replace them. Reports 0 occurrences, more than one, and a `source` equal to its `target`.',
       why: 'The verifier computes the expected file as `text.replace(source, target)` and compares. If `source` is absent, the expected file is the untouched original: doing nothing passes. If it occurs several times, every occurrence is replaced and an agent that makes the one requested edit fails.',
-      incorrect: [
-        {
-          files: taskFile('TeXstudio', 'title', {
-            type: 'TeXstudio',
-            instruction: 'Change the section title "Intro" to "Introduction".',
-            initialize: [{ func: 'touch', path: '/home/user/a/main.tex', text: '\\section{Intro}\nSee the Intro.\n\\section{Intro}\n' }],
-            evaluate: [{ type: 'file', path: '/home/user/a/main.tex', source: '\\section{Intro}', target: '\\section{Introduction}', '//vaudit-expect': 'replace-not-unique/ambiguous' }],
-          }),
-        },
-        {
-          files: taskFile('TeXstudio', 'bold', {
-            type: 'TeXstudio',
-            instruction: 'Make the word "important" bold.',
-            initialize: [{ func: 'touch', path: '/home/user/a/main.tex', text: 'This is an important  result.\n' }],
-            evaluate: [{ type: 'file', path: '/home/user/a/main.tex', source: 'an important result', target: 'an \\textbf{important} result', '//vaudit-expect': 'replace-not-unique/absent' }],
-          }),
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('TeXstudio', 'title', {
-            type: 'TeXstudio',
-            instruction: 'Change the first section title "Intro" to "Introduction".',
-            initialize: [{ func: 'touch', path: '/home/user/a/main.tex', text: '\\section{Intro}\nSee the Intro.\n\\section{Outro}\n' }],
-            evaluate: [{ type: 'file', path: '/home/user/a/main.tex', source: '\\section{Intro}', target: '\\section{Introduction}' }],
-          }),
-        },
-      ],
     },
   },
   create() {

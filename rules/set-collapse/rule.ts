@@ -72,41 +72,6 @@ export default defineRule<Msg>({
     docs: {
       whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
       why: 'The expected output `["a", "a", "b"]` and the observed `["a", "b", "b"]` are equal as sets. The verifier passes output that is missing or duplicating lines (VER-004).',
-      incorrect: [
-        {
-          note: 'Content compared after `new Set(...)` removed the duplicates.',
-          files: {
-            'verifier/tags.js': "export function sameTags(expected, tags) {\n  return JSON.stringify([...new Set(tags)].sort()) === JSON.stringify([...expected].sort()); // vaudit-expect: set-collapse/jsContent\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/lines.js': "export function sameLines(expected, output) {\n  const want = new Set(expected);\n  const got = new Set(output.split('\\n'));\n  return want.size === got.size // vaudit-expect: set-collapse/jsSize\n    && [...want].every((l) => got.has(l));\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/info.py': 'def check_info(item, log):\n    got = set(log.splitlines())\n    return got == set(item["value"])  # vaudit-expect: set-collapse/collapse\n',
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/tags.js': "export function sameTags(expected, tags) {\n  return JSON.stringify([...tags].sort()) === JSON.stringify([...expected].sort());\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/lines.js': "export function sameLines(expected, output) {\n  const a = [...expected].sort();\n  const b = output.split('\\n').sort();\n  return a.length === b.length && a.every((x, i) => x === b[i]);\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/info.py': 'from collections import Counter\n\n\ndef check_info(item, log):\n    return sorted(log.splitlines()) == sorted(item["value"]) or Counter(log.splitlines()) == Counter(item["value"])\n',
-          },
-        },
-      ],
       references: ['VER-004'],
     },
     confirm: {

@@ -51,20 +51,6 @@ export default defineRule<Msg>({
     docs: {
       whatItDoes: 'Flags membership tests and searches (`in`, `not in`, `.find`, `.count`, `re.search`…) on `result.stdout` (or the first value of `communicate()`) when the same function never reads the other stream and the streams are not merged, and searches of `check_output(...)` output without `stderr=subprocess.STDOUT`.',
       why: 'Lean reports `declaration uses \'sorry\'` as a warning; depending on the version it lands on stderr. A checker that searches only stdout passes proofs that use `sorry` (VER-005).',
-      incorrect: [
-        {
-          files: {
-            'verifier/lean.py': 'import subprocess\n\n\ndef check(project):\n    r = subprocess.run(["lake", "build"], cwd=project, capture_output=True, text=True, timeout=300)\n    return r.returncode == 0 and "sorry" not in r.stdout  # vaudit-expect: stream-blind/blind\n',
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/lean.py': 'import subprocess\n\n\ndef check(project):\n    r = subprocess.run(["lake", "build"], cwd=project, capture_output=True, text=True, timeout=300)\n    return r.returncode == 0 and "sorry" not in r.stdout + r.stderr\n',
-          },
-        },
-      ],
       references: ['VER-005'],
     },
     confirm: {

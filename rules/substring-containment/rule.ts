@@ -6,7 +6,6 @@
 import type { PyNode as Node } from '../../src/lang/python/tree.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { comparisonOperators, enclosingLambdaParams, unparen } from '../../src/suites/lambda.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'contains' | 'find';
 
@@ -67,35 +66,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'In `find` and `pred` lambdas embedded in task JSON, reports `a in b` / `a not in b` where `b` is a string (a `str()`/string-method result, the `key` of a `find` lambda — always a serialized path — or a parameter compared with a string expected `value` and not produced as a collection by the `key` lambda — a `.keys()`/`list(...)`/literal result, or a field with a plural name such as `keys` or `layers`), and `.find()`/`.count()` on such strings.',
       why: 'A substring test accepts wrong answers that contain the right one: `value in key` passes `n: 2639750` for `n: 263975`, `_name` matches `_names`. The benchmark then credits an agent that did not do the task.',
-      incorrect: [
-        {
-          files: taskFile('GrassGIS', 'count', {
-            type: 'GrassGIS',
-            instruction: 'Report the number of cells in the elevation raster.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['r.info']['cells_line']", value: 'n: 263975', pred: 'lambda key, value: value in key', '//vaudit-expect': 'substring-containment/contains' }],
-          }),
-        },
-        {
-          files: taskFile('ChimeraX', 'label', {
-            type: 'ChimeraX',
-            instruction: 'Label residue 42.',
-            evaluate: [{ type: 'states', key: 'lambda key: key', find: "lambda key, value: '_label' in key and str(value).find('42') >= 0", value: null, '//vaudit-expect': ['substring-containment/contains', 'substring-containment/find'] }],
-          }),
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('GrassGIS', 'count', {
-            type: 'GrassGIS',
-            instruction: 'Report the number of cells in the elevation raster.',
-            evaluate: [
-              { type: 'info', key: "lambda dump: dump['r.info']['cells_line']", value: 'n: 263975', pred: 'lambda key, value: key.strip() == value' },
-              { type: 'info', key: "lambda dump: dump['layers'].split(',')", value: 'elevation', pred: 'lambda key, value: value in key' },
-              { type: 'info', key: "lambda dump: dump['bands']", value: [1, 2, 3], pred: 'lambda key, value: key in value' },
-            ],
-          }),
-        },
-      ],
     },
   },
   create(ctx) {

@@ -425,30 +425,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up).',
       why: 'A substring test accepts any text that holds the token: "Canada" passes "Canadair" and "not Canada", "1 passed" passes "11 passed", "succeed" passes "failed to succeed". The benchmark then credits output that is wrong. This is the code-level twin of `substring-containment` (lambdas in task JSON).',
-      incorrect: [
-        {
-          files: {
-            'verifier/answer.py': 'def check_answer(page_text: str) -> bool:\n    return "Canada" in page_text  # vaudit-expect: substring-verdict/literal\n',
-          },
-        },
-        {
-          files: {
-            'verifier/build.js': "export function checkBuild(run) {\n  const out = run.stdout.toLowerCase();\n  if (out.includes('succeed')) return { pass: true }; // vaudit-expect: substring-verdict/literal\n  return { pass: false };\n}\n",
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/answer.py': 'import re\n\n\ndef check_answer(page_text: str) -> bool:\n    return re.search(r"\\bCanada\\b", page_text) is not None and "not Canada" not in page_text\n',
-          },
-        },
-        {
-          files: {
-            'verifier/build.js': "export function checkBuild(run) {\n  const last = run.stdout.trim().split('\\n').pop();\n  return { pass: last === 'BUILD SUCCEEDED' };\n}\n",
-          },
-        },
-      ],
     },
   },
   create(ctx) {

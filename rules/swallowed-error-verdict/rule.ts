@@ -100,39 +100,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Flags `except:`, `except Exception` and `except BaseException` handlers on a verdict path that do not re-raise and return a constant verdict — `True`/`False`, `0`/`1`/`0.0`, `(False, msg)`, `{"pass": False}` — or log and fall through to `return <verdict>` after the `try`, when the `try` computes the verdict (returns from inside it). Also the parameter of a decorator factory such as `error_factory(default)` applied to a verdict function. A verdict function is one a task entry is bound to or one whose result it returns; set-up helpers, retries and predicates are not reported. In JavaScript and TypeScript verifiers, flags a `catch` with no `throw` in it that returns such a constant verdict — `false`, `0`, `[false, msg]`, `{ pass: false }`, `{ verdict: \'fail\' }` — or only logs and falls through to `return <verdict>`, when the `try` returns the verdict and the function is the eval module\'s export a task names (or a same-file function whose result it returns). Result-object keys are learned from what the entrypoint returns: an eval module that returns `{ _success: … }` makes `return { _success: false }` a verdict.',
       why: 'In the audited benchmark every `_eval_*` method was wrapped in `error_factory(False)`: the NameError of VER-001 was invisible for as long as the benchmark existed, and every agent failed those tasks. OSWorld-family metrics do the same with `except Exception: logger.info(...); return 0`.',
-      incorrect: [
-        {
-          files: {
-            'verifier/utils.py': 'import functools\n\n\ndef error_factory(default):\n    def decorator(func):\n        @functools.wraps(func)\n        def wrapper(*args, **kwargs):\n            try:\n                return func(*args, **kwargs)\n            except Exception:  # vaudit-expect: swallowed-error-verdict/swallowed\n                return default\n        return wrapper\n    return decorator\n',
-          },
-        },
-        {
-          note: 'A metric that computes its score inside the `try` and logs any error into a 0.',
-          files: {
-            'metrics/table.py': 'import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef compare_rows(result, expected):\n    try:\n        with open(result) as r, open(expected) as e:\n            return float(r.read().splitlines() == e.read().splitlines())\n    except Exception as err:  # vaudit-expect: swallowed-error-verdict/swallowed\n        logger.info("comparison failed: %s", err)\n        return 0.\n',
-          },
-        },
-        {
-          note: 'A JavaScript eval module whose `catch` turns any error into a failing verdict (the key `_success` is learned from the module\'s own return).',
-          files: {
-            'evals.json': '{"evals": ["toggle-dark-mode"]}\n',
-            'evals/toggle-dark-mode.js': "export default async function evaluate(page) {\n  try {\n    const reply = await fetch(`${page.url}/settings`, { signal: AbortSignal.timeout(5000) });\n    const settings = await reply.json();\n    return { _success: settings.theme === 'dark' };\n  } catch (err) { // vaudit-expect: swallowed-error-verdict/jsSwallowed\n    return { _success: false };\n  }\n}\n",
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'evals.json': '{"evals": ["toggle-dark-mode"]}\n',
-            'evals/toggle-dark-mode.js': "export default async function evaluate(page) {\n  let settings;\n  try {\n    const reply = await fetch(`${page.url}/settings`, { signal: AbortSignal.timeout(5000) });\n    settings = await reply.json();\n  } catch (err) {\n    if (!(err instanceof SyntaxError)) throw err;\n    return { _success: false };\n  }\n  return { _success: settings.theme === 'dark' };\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/utils.py': 'import functools\n\nimport requests\n\n\ndef state_errors_fail(func):\n    @functools.wraps(func)\n    def wrapper(*args, **kwargs):\n        try:\n            return func(*args, **kwargs)\n        except (KeyError, ValueError, requests.RequestException):\n            return False\n    return wrapper\n',
-          },
-        },
-      ],
     },
   },
   create(ctx) {

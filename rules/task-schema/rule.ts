@@ -6,7 +6,6 @@
  */
 import { defineRule } from '../../src/engine/rule.js';
 import { validateTask, type SchemaProblemKind } from '../../src/suites/schema.js';
-import { launch, taskFile } from '../../src/suites/examples.js';
 
 export default defineRule<SchemaProblemKind>({
   meta: {
@@ -66,41 +65,6 @@ export default defineRule<SchemaProblemKind>({
       whatItDoes:
         'Validates each task against the JSON Schema of its family (schemas/tasks/<Family>.schema.json, draft 2020-12, ajv): required fields per entry kind, field types, the entry kinds each family grades (Celestia info/stop; ChimeraX states/file/info/stop; GrassGIS info/db/stop; KAlgebra eqn/val/var/stop; Lean placeholder; TeXstudio compile/file/include/stop). Also reports duplicate members (JSON keeps the last) and member names one or two edits away from a known field. One finding per real problem, at its exact JSON pointer. Members named `//…` are comments and always allowed.',
       why: 'A malformed entry is not graded as its author meant: a missing `value` or `args`, an unknown kind, or a misspelt `pred` makes the verifier crash, skip the check, or compare against nothing — and an exception-swallowing verifier turns that into a silent verdict.',
-      incorrect: [
-        {
-          files: taskFile('ChimeraX', 'color-key', {
-            type: 'ChimeraX',
-            instruction: 'Add a color key to the view.',
-            initialize: [launch('chimerax')],
-            evaluate: [
-              { type: 'states', '//vaudit-expect': 'task-schema/missingOneOf', key: '_state_containers.color_key._name' },
-              { type: 'sates', key: '_state_containers.models._models.(1,)._name', value: '2olx', '//vaudit-expect': 'task-schema/unknownKind' },
-            ],
-          }),
-        },
-        {
-          note: 'A misspelt field is silently ignored by the verifier.',
-          files: taskFile('Celestia', 'time-scale', {
-            type: 'Celestia',
-            instruction: 'Slow time down to 0.05x.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['time']['scale']", value: 0.05, prde: 'lambda key, value: abs(key - value) < 0.001', '//vaudit-expect': 'task-schema/unknownField' }],
-          }),
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('ChimeraX', 'fetch', {
-            type: 'ChimeraX',
-            instruction: 'Fetch 2OLX from PDB in ChimeraX.',
-            initialize: [launch('chimerax')],
-            evaluate: [
-              { type: 'states', key: '_state_containers.models._models.(1,)._name', value: '2olx' },
-              { type: 'stop', value: 'ANS', args: ['109.03'] },
-            ],
-            ans: 'ANS 109.03',
-          }),
-        },
-      ],
     },
   },
   create() {

@@ -6,7 +6,6 @@
 import { type PyNode as Node, unparen, walk } from '../../src/lang/python/tree.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { defineRule } from '../../src/engine/rule.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'lambda' | 'verdict';
 
@@ -135,27 +134,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Reports calls that read the host clock — `datetime.now()`, `datetime.today()`, `date.today()`, `time.time()`, `time.localtime()`, `time.strftime(fmt)` without a time, `arrow.now()`… — anywhere in a lambda embedded in task JSON, and in verifier `.py` files when the value is part of a comparison, a condition or a returned verdict (logging a timestamp is not reported).',
       why: 'A check like "the log contains today\'s date" (the ChimeraX D-03 limitation in the audit) passes or fails depending on the grading host\'s date and timezone, not on what the agent did: near midnight, or when re-graded later, a correct run fails.',
-      incorrect: [
-        {
-          files: taskFile('ChimeraX', 'alphafold', {
-            type: 'ChimeraX',
-            instruction: 'Run an AlphaFold prediction for the sequence in the task folder.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['log']", value: null, pred: "lambda key, value: __import__('datetime').date.today().isoformat() in key", '//vaudit-expect': 'time-dependent/lambda' }, { type: 'info', key: "lambda dump: dump['log']", value: null, pred: "lambda key, value: datetime.date.today().isoformat() in key", '//vaudit-expect': 'time-dependent/lambda' }],
-          }),
-        },
-        {
-          files: {
-            'verifier/logs.py': 'import datetime\n\n\ndef check_log(text):\n    today = datetime.date.today().isoformat()  # stored, used below\n    return datetime.date.today().isoformat() in text  # vaudit-expect: time-dependent/verdict\n',
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/logs.py': 'import datetime\nimport logging\n\n\ndef check_log(text, started_at):\n    logging.info("graded at %s", datetime.datetime.now())\n    return started_at.date().isoformat() in text\n',
-          },
-        },
-      ],
     },
   },
   create() {

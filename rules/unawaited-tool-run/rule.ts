@@ -6,8 +6,6 @@ import { defineRule } from '../../src/engine/rule.js';
 
 type Msg = 'unawaited';
 
-const M = `import { defineCorrectnessModel } from 'vaudit/bundle';\n`;
-
 export default defineRule<Msg>({
   meta: {
     id: 'unawaited-tool-run',
@@ -26,24 +24,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Follows the promise of each `runtime.tools.run(...)` — through variables, `Promise.all`, `.then`, helper functions and array callbacks — and flags runs whose promise is dropped, stored and never awaited, or created in an async callback that `forEach`/`filter`/`some` never waits for.',
       why: 'A run still pending when evaluate returns did not decide the verdict: the check passes (or fails) on whatever it computed before the tool answered, and the host records the run as unbound to any verdict.',
-      incorrect: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'py-cases',\n  artifact: { files: ['solve.py'] },\n  publicInput: { fields: ['cases'] },\n  checks: [{\n    id: 'runs', kind: 'external', requiredTools: ['python3'],\n    async evaluate({ artifact, publicInput }, runtime) {\n      let failed = false;\n      publicInput.cases.forEach(async (c: { stdin: string }) => {\n        const r = await runtime.tools.run({ toolId: 'python3', checkId: 'runs', args: ['solve.py'], // vaudit-expect: unawaited-tool-run/unawaited\n          files: { 'solve.py': artifact.files['solve.py'] }, stdin: c.stdin });\n        if (r.outcome !== 'executed' || r.exitCode !== 0) failed = true;\n      });\n      return { verdict: failed ? 'fail' : 'pass' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'py-cases',\n  artifact: { files: ['solve.py'] },\n  publicInput: { fields: ['cases'] },\n  checks: [{\n    id: 'runs', kind: 'external', requiredTools: ['python3'],\n    async evaluate({ artifact, publicInput }, runtime) {\n      const runs = await Promise.all(publicInput.cases.map((c: { stdin: string }) => runtime.tools.run({ toolId: 'python3', checkId: 'runs',\n        args: ['solve.py'], files: { 'solve.py': artifact.files['solve.py'] }, stdin: c.stdin })));\n      for (const r of runs) if (r.outcome !== 'executed') return r;\n      return { verdict: runs.every((r) => r.outcome === 'executed' && r.exitCode === 0) ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
       references: ['seed 000: Naming a tool is not grounding (EXTERNAL_RESULT_UNBOUND)', 'docs/bundles.md'],
     },
     confirm: {

@@ -76,31 +76,6 @@ export default defineRule<Msg>({
     docs: {
       whatItDoes: 'Finds reads of names that are unbound on every path, possibly unbound on some path, or bound nowhere — per function, over if/elif/else, loops with else, try/except/else/finally, with, match and early exits — and in lambdas embedded in task JSON. A finding is an error when an enclosing handler or decorator turns the NameError into a verdict (the benchmark silently lies), a warning otherwise (the verifier crashes loudly); a severity set in the config applies to all.',
       why: 'A verifier that raises NameError never grades the task. Wrapped in an exception-swallowing decorator (as in VER-001), the error silently becomes `False`: every agent fails the task and nobody notices.',
-      incorrect: [
-        {
-          files: {
-            'verifier/check.js': "import { readFileSync } from 'node:fs';\n\nexport function check(path, expected) {\n  try {\n    const text = readFileSync(path, 'utf8');\n    return text.trim() === String(expectd); // vaudit-expect: unbound-name/jsSwallowed\n  } catch {\n    return false;\n  }\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/utils.py': 'def error_factory(default):\n    def deco(fn):\n        def wrapper(*a, **k):\n            try:\n                return fn(*a, **k)\n            except Exception:\n                return default\n        return wrapper\n    return deco\n',
-            'verifier/chimerax.py': 'from .utils import error_factory\n\n\n@error_factory(False)\ndef check(item, states):\n    if item.get("find"):\n        keys = [k for k in states if k.endswith(item["find"])]\n    return all(k not in states for k in keys)  # vaudit-expect: unbound-name/swallowed\n',
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/check.js': "import { readFileSync } from 'node:fs';\n\nexport function check(path, expected) {\n  if (typeof window !== 'undefined') return false;\n  const text = readFileSync(path, 'utf8');\n  return text.trim() === String(expected);\n}\n",
-          },
-        },
-        {
-          files: {
-            'verifier/chimerax.py': 'def check(item, states):\n    keys = []\n    if item.get("find"):\n        keys = [k for k in states if k.endswith(item["find"])]\n    return all(k not in states for k in keys)\n',
-          },
-        },
-      ],
       references: ['VER-001'],
     },
     confirm: {

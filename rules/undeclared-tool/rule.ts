@@ -7,8 +7,6 @@ import { defineRule } from '../../src/engine/rule.js';
 
 type Msg = 'toolNotDeclared' | 'checkIdMismatch' | 'missingMember';
 
-const M = `import { defineCorrectnessModel } from 'vaudit/bundle';\n`;
-
 export default defineRule<Msg>({
   meta: {
     id: 'undeclared-tool',
@@ -37,24 +35,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Compares each run\'s `toolId` (resolved through constants, aliases and helper parameters) with the enclosing check\'s `requiredTools`, its `checkId` with the check\'s `id`, and flags runs that omit either member.',
       why: 'A tool id outside the inventory is not resolved, hashed or pinned: the run fails as an authoring defect, or worse, silently relies on whatever the machine has. A wrong `checkId` attributes the run to another check, leaving this check\'s verdict without a run.',
-      incorrect: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: ['gcc'],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({\n        toolId: 'clang', // vaudit-expect: undeclared-tool/toolNotDeclared\n        checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `const TOOL = 'gcc';\nexport default defineCorrectnessModel({\n  id: 'c-hello',\n  artifact: { files: ['main.c'] },\n  checks: [{\n    id: 'compiles', kind: 'external', requiredTools: [TOOL],\n    async evaluate({ artifact }, runtime) {\n      const run = await runtime.tools.run({ toolId: TOOL, checkId: 'compiles', args: ['-c', 'main.c'], files: { 'main.c': artifact.files['main.c'] } });\n      if (run.outcome !== 'executed') return run;\n      return { verdict: run.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
       references: ['seed 000: Tool authority', 'docs/bundles.md'],
     },
   },

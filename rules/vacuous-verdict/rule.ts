@@ -303,20 +303,6 @@ export default defineRule<Msg>({
       whatItDoes:
         'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound), flags `zip(a, b)` loops and generators that compare items when the function never tests the length of `a` or `b` (and no `strict=True`), `for` loops whose body can only return a failing constant and that are followed by `return <passing constant>` when the function never tests the collection for emptiness, and `return all(... for x in c)` with the same condition. The loop and `all()` shapes are reported only when the collection holds the agent\'s result (the first parameter, `metric(result_state, expected_state)`, or a parameter named like a result): a loop over the task\'s own expectations is a task-authoring question. Also flags a guard that returns a failing constant (`if …: return 0`) whose condition, or one of its `and`/`or` parts, can never be true: `len(x) < 0` (or `<= -1`, `== -1`, `0 > len(x)`); `x is None` / `x == None` when every value `x` can hold there is built by a literal, a comprehension, a builtin that never returns None (`list(…)`, `sorted(…)`, `dict(…)`…) or `… or <such a value>`; `not isinstance(x, T)` when every such value is a `T`. The finding names the input that passes vacuously; `--confirm` runs the function with that collection (for a guard, the parameter the guarded local is built from) empty.',
       why: 'An agent that produces nothing, or fewer paragraphs, rows, cells or slides than expected, passes: the comparison only runs over the items both sides have; a guard written to reject that input but whose condition cannot hold rejects nothing. OSWorld-family metrics compare documents with `zip(doc1.paragraphs, doc2.paragraphs)` and notebooks with `zip(a.items(), b.items())`.',
-      incorrect: [
-        {
-          note: 'A length is never negative: the guard meant to reject an empty result never fires.',
-          files: { 'metrics/rows.py': 'def compare_rows(result_rows, expected_rows):\n    if len(result_rows) < 0:  # vaudit-expect: vacuous-verdict/deadGuard\n        return 0\n    return 1 if all(r in expected_rows for r in result_rows) else 0\n' },
-        },
-        { files: { 'metrics/docs.py': 'def compare_lines(result_lines, expected_lines):\n    for got, want in zip(result_lines, expected_lines):  # vaudit-expect: vacuous-verdict/zipTruncation\n        if got.strip() != want.strip():\n            return 0\n    return 1\n' } },
-      ],
-      correct: [
-        {
-          note: 'A guard that can fire on the empty result.',
-          files: { 'metrics/rows.py': 'def compare_rows(result_rows, expected_rows):\n    if len(result_rows) == 0:\n        return 0\n    return 1 if all(r in expected_rows for r in result_rows) else 0\n' },
-        },
-        { files: { 'metrics/docs.py': 'def compare_lines(result_lines, expected_lines):\n    if len(result_lines) != len(expected_lines):\n        return 0\n    for got, want in zip(result_lines, expected_lines):\n        if got.strip() != want.strip():\n            return 0\n    return 1\n' } },
-      ],
     },
     confirm: {
       oracle: 'vacuous-verdict',

@@ -4,16 +4,46 @@
  * cases) and, when it confirms, `oracle.ts` (loaded by the confirm stage, src/confirm/oracles.ts).
  * The id must equal the folder name (checked here and by the tests).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Rule } from './rule.js';
+import type { Rule, RuleExample } from './rule.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** `<pkg>/rules` next to `<pkg>/src/engine` (sources) or `<pkg>/dist/rules` next to `dist/src/engine`. */
 export const RULES_DIR = path.resolve(here, '../../rules');
 /** `.ts` when running from sources (vitest), `.js` from the build. */
 export const MODULE_EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+
+/** The source `rules/` folder, which holds the docs examples (the build compiles only the modules):
+ *  RULES_DIR itself when running from sources, `<pkg>/rules` from `<pkg>/dist/src/engine`. */
+const DOCS_RULES_DIR = MODULE_EXT === '.ts' ? RULES_DIR : path.resolve(here, '../../../rules');
+
+/** Every file under `dir`, as relative paths with `/`, sorted. */
+function filesUnder(dir: string, rel = ''): string[] {
+  return readdirSync(path.join(dir, rel), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, path.posix.join(rel, e.name)) : [path.posix.join(rel, e.name)]))
+    .sort();
+}
+
+/** A rule's docs examples of one kind: `rules/<id>/docs/<kind>/<n>/` (n = 1, 2, …), each a mini project;
+ *  its `note.md` is the prose shown above it. */
+function readDocsExamples(id: string, kind: 'incorrect' | 'correct'): RuleExample[] {
+  const dir = path.join(DOCS_RULES_DIR, id, 'docs', kind);
+  if (!existsSync(dir)) return [];
+  const cases = readdirSync(dir).filter((n) => /^\d+$/.test(n)).sort((a, b) => Number(a) - Number(b));
+  return cases.map((n) => {
+    const root = path.join(dir, n);
+    const files: Record<string, string> = {};
+    let note: string | undefined;
+    for (const rel of filesUnder(root)) {
+      const text = readFileSync(path.join(root, rel), 'utf8');
+      if (rel === 'note.md') note = text.trim();
+      else files[rel] = text;
+    }
+    return { files, ...(note ? { note } : {}) };
+  });
+}
 
 /** The rule folders that hold a module named `<name><ext>` (sorted ids). */
 export function ruleFoldersWith(name: string): string[] {
@@ -45,6 +75,8 @@ export function loadRules(): Promise<Map<string, Rule>> {
       const rule = (loaded[i] as { default?: Rule }).default;
       if (!rule?.meta) throw new Error(`rules/${id}/rule${MODULE_EXT} does not default-export a rule`);
       if (rule.meta.id !== id) throw new Error(`rules/${id}/rule${MODULE_EXT} declares id '${rule.meta.id}'; the id must equal the folder name '${id}'`);
+      rule.meta.docs.incorrect ??= readDocsExamples(id, 'incorrect');
+      rule.meta.docs.correct ??= readDocsExamples(id, 'correct');
       rules.set(id, rule);
     });
     return rules;

@@ -18,7 +18,7 @@ import type { BundleModel, BundleCheck, BundleToolRun } from '../lang/ts/types.j
 /** A documentation example: one or more files, annotated inline with expected findings
  *  (`# vaudit-expect: rule-id/messageId`, `// vaudit-expect: rule-id/messageId`, or a `"//vaudit-expect": "rule-id/messageId"`
  *  member in the JSON object the finding is about). */
-interface RuleExample {
+export interface RuleExample {
   /** Relative path → file content. Paths decide the language (and the suite family folder). */
   files: Record<string, string>;
   /** Optional prose shown above the example. */
@@ -30,10 +30,11 @@ interface RuleDocs {
   whatItDoes: string;
   /** Why is this bad: how it makes the benchmark lie. */
   why: string;
-  /** Incorrect examples: each must produce exactly its annotated findings (at least one). */
-  incorrect: RuleExample[];
-  /** Correct examples: must produce no finding of this rule. */
-  correct: RuleExample[];
+  /** Incorrect examples: each must produce exactly its annotated findings (at least one). Real files
+   *  under `rules/<id>/docs/incorrect/<n>/` (a `note.md` there is the prose), filled in by the registry. */
+  incorrect?: RuleExample[];
+  /** Correct examples: must produce no finding of this rule (`rules/<id>/docs/correct/<n>/`). */
+  correct?: RuleExample[];
   /** Seed finding ids this rule prevents (VER-001…), references. */
   references?: string[];
 }

@@ -14,8 +14,8 @@ export function renderRuleMarkdown(meta: RuleMeta): string {
     `**Default severity:** ${meta.defaultSeverity} · **Layers:** ${meta.layers.join(', ')} · **Confirmable:** ${meta.confirm ? `yes — ${meta.confirm.description}` : 'no'}`,
     `### What it does\n${meta.docs.whatItDoes}`,
     `### Why is this bad?\n${meta.docs.why}`,
-    `### Incorrect\n${meta.docs.incorrect.map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
-    `### Correct\n${meta.docs.correct.map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
+    `### Incorrect\n${(meta.docs.incorrect ?? []).map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
+    `### Correct\n${(meta.docs.correct ?? []).map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
   ];
   const options = renderOptions(meta.id, meta.optionsSchema);
   if (options) parts.push(`### Options\n${options}`);

@@ -1,0 +1,2 @@
+from .file import get_vm_file, get_local_file
+from .misc import get_rule

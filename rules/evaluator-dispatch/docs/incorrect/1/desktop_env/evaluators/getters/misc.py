@@ -1,0 +1,2 @@
+def get_rule(env, config):
+    return config["rules"]

@@ -1,0 +1,3 @@
+import re
+
+WARNING = re.compile(r"LaTeX Warning: (?<kind>\w+)")  # vaudit-expect: regex-invalid/invalid
