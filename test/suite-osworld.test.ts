@@ -141,6 +141,8 @@ describe.skipIf(!HAVE)('evaluator-dispatch on mutated copies of real Spider2-V t
     ['bad-option', (ev) => ev.func === 'compare_csv' && !ev.options, (ev) => (ev.options = { ignore_ordering: true }), 'unreadOption', '/evaluator/options/ignore_ordering'],
     ['bad-option-no-kwargs', (ev) => ev.func === 'check_include_exclude', (ev) => (ev.options = { strict: true }), 'unexpectedOption', '/evaluator/options/strict'],
     ['list-lengths', list, (ev) => (ev.expected as unknown[]).pop(), 'listShape', '/evaluator/expected'],
+    // a getter whose value the metric cannot use: exact_match reads rules["expected"], get_local_file returns a path
+    ['state-kind', (ev) => ev.func === 'exact_match' && (ev.expected as Json)?.type === 'rule', (ev) => (ev.expected = { type: 'local_file', path: 'evaluation_examples/gold/answer.txt' }), 'stateKind', '/evaluator/expected/type'],
     // config / postconfig steps, as SetupController.setup runs them
     ['unknown-step', (_ev, t) => stepOf(t.config, 'launch') >= 0, (_ev, t) => (configAt(t, 'launch').type = 'launch_app'), 'unknownStep', '/config/N/type'],
     ['unknown-postconfig', (ev) => stepOf(ev.postconfig, 'sleep') >= 0, (ev) => (postAt(ev, 'sleep').type = 'wait'), 'unknownStep', '/evaluator/postconfig/N/type'],

@@ -11,7 +11,7 @@ import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
 export default defineRule<EvaluatorProblemKind>({
   meta: {
     id: 'evaluator-dispatch',
-    description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters); config/postconfig steps the set-up controller cannot run.',
+    description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters, a getter value the metric cannot use); config/postconfig steps the set-up controller cannot run.',
     defaultSeverity: 'error',
     layers: ['suite'],
     languages: ['json'],
@@ -61,6 +61,11 @@ export default defineRule<EvaluatorProblemKind>({
         why: 'The call raises TypeError, so the task is never graded.',
         fix: 'Add "{{param}}" to "options", or give the metric an expected state if that is what it means.',
       },
+      stateKind: {
+        what: 'The {{role}} getter `{{getter}}` returns {{kinds}}, but `{{metric}}` uses its `{{param}}` as {{needs}} (`{{use}}`).',
+        why: 'The metric raises TypeError on every run (or its error handler turns that into a failing score), so no agent can pass the task.',
+        fix: 'Use the getter type that produces what `{{metric}}` reads (e.g. "rule" for a dict of expectations, a file getter for a path), or the metric that reads this getter\'s value.',
+      },
       unknownStep: {
         what: 'The {{where}} step type "{{name}}" has no set-up function: {{reason}}.',
         why: 'The set-up controller asserts that it finds the function, so the task crashes {{when}} and every agent scores nothing.',
@@ -94,7 +99,7 @@ export default defineRule<EvaluatorProblemKind>({
     },
     docs: {
       whatItDoes:
-        'For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result. The `config` steps and the evaluator\'s `postconfig` steps are checked the way the set-up controller runs them (learned from its dispatch method: `getattr(self, "_{:}_setup".format(step["type"]))(**step["parameters"])`, else the `<type>_setup` function of the configs package called with the controller): a step without `type`/`parameters`, a type with no set-up function, parameters the function does not accept, required ones missing, and parameters its `**kwargs` never reads.',
+        'For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result. It also compares each bound getter with the metric parameter it fills, when both sides are certain: a getter whose every `return` is a known kind (literals, `os.path.join(...)`, builtin constructors, locals holding them; None aside) against a metric that, unconditionally and without testing the parameter\'s type, subscripts it with a string key or calls `.get`/`.items`/`.keys`/`.values` on it (a dict) or opens it (a path). The `config` steps and the evaluator\'s `postconfig` steps are checked the way the set-up controller runs them (learned from its dispatch method: `getattr(self, "_{:}_setup".format(step["type"]))(**step["parameters"])`, else the `<type>_setup` function of the configs package called with the controller): a step without `type`/`parameters`, a type with no set-up function, parameters the function does not accept, required ones missing, and parameters its `**kwargs` never reads.',
       why: 'The dispatcher looks every name up with `getattr` and calls the metric with the options as keywords: a typo in a name, a misaligned list or a wrong option makes the task crash before grading (it scores 0 for every agent) or, for an option that `**kwargs` swallows, silently grades without the check the author asked for. Set-up steps are dispatched the same way: a bad step crashes the task before the agent starts (or before grading), and a swallowed parameter silently changes the starting state.',
     },
   },

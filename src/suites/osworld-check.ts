@@ -5,7 +5,7 @@
  */
 import type { Task, VerifierEntry, JsonValueRef } from './types.js';
 import { setupDispatch } from './osworld.js';
-import type { PythonProject } from '../lang/python/types.js';
+import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { callProblems, signatureOf, type Signature } from '../lang/python/signature.js';
 import { isObject, joinPointer } from '../lang/json/parse.js';
 import { isCommentMember } from './families.js';
@@ -26,7 +26,8 @@ export type EvaluatorProblemKind =
   | 'stepShape'
   | 'unexpectedStepParam'
   | 'missingStepParam'
-  | 'unreadStepParam';
+  | 'unreadStepParam'
+  | 'stateKind';
 
 export interface EvaluatorProblem {
   kind: EvaluatorProblemKind;
@@ -149,6 +150,25 @@ export function entryProblems(entry: VerifierEntry, python: PythonProject): Eval
       out.push({ kind: 'unexpectedOption', ...k, data: { option: p.name, metric: name, params: paramList(sig) } });
     }
   }
+  // the getter's value against what the metric does with it (both sides known only)
+  for (const r of entry.routes ?? []) {
+    if ((r.role !== 'result' && r.role !== 'expected') || !r.binding) continue;
+    const idx = r.role === 'result' ? 0 : 1;
+    if (idx >= positional) continue;
+    const param = sig.params.filter((p) => p.kind !== 'keyword')[idx];
+    const ga = python.analysis(r.binding.file);
+    const gfn = ga?.functionByQualname(r.binding.qualname);
+    if (!param || !ga || !gfn) continue;
+    const kinds = returnKinds(ga, gfn.node);
+    const need = kinds && paramNeed(a, fn.node, param.name);
+    if (!kinds || !need || kinds.some((k) => need.accepts.includes(k))) continue;
+    out.push({
+      kind: 'stateKind',
+      at: at(r.ref),
+      pointer: r.ref.pointer,
+      data: { role: r.role, getter: r.binding.qualname, kinds: kinds.map((k) => KIND_TEXT[k]).join(' or '), metric: name, param: param.name, use: need.use, needs: need.text },
+    });
+  }
   // options that land in **kwargs but that the metric never reads
   if (sig.kwargs && keys.length) {
     const read = kwargsReads(a.ast, fn.node, sig.kwargs, (n) => a.src(n));
@@ -232,6 +252,124 @@ export function setupProblems(task: Task, python: PythonProject): EvaluatorProbl
     }
   }
   return out;
+}
+
+type ValueKind = 'str' | 'list' | 'dict' | 'number' | 'bool';
+const KIND_TEXT: Record<ValueKind, string> = { str: 'a string (a file path or text)', list: 'a list', dict: 'a dict', number: 'a number', bool: 'a bool' };
+
+/** The kind of a value expression when it is certain (literals, `os.path.join`, f-strings, builtin constructors); None → 'none'. */
+function exprKind(a: PythonAnalysis, e0: PyNode): ValueKind | 'none' | undefined {
+  const e = e0.type === 'parenthesized_expression' ? (named(e0)[0] ?? e0) : e0;
+  switch (e.type) {
+    case 'none':
+      return 'none';
+    case 'string':
+    case 'concatenated_string':
+      return 'str';
+    case 'list':
+    case 'list_comprehension':
+      return 'list';
+    case 'dictionary':
+    case 'dictionary_comprehension':
+      return 'dict';
+    case 'integer':
+    case 'float':
+      return 'number';
+    case 'true':
+    case 'false':
+      return 'bool';
+    case 'call': {
+      const q = a.qualifiedName(field(e, 'function') ?? e);
+      if (q === 'os.path.join' || q === 'str' || q === 'os.path.basename' || q === 'os.path.abspath') return 'str';
+      if (q === 'list' || q === 'sorted') return 'list';
+      if (q === 'dict') return 'dict';
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What a getter can return, when every `return` is certain: the non-None kinds (locals followed
+ * through their assignments). Undefined when any return value is unknown or none is certain.
+ */
+function returnKinds(a: PythonAnalysis, fnNode: PyNode): ValueKind[] | undefined {
+  const kinds = new Set<ValueKind>();
+  let unknown = false;
+  walk(field(fnNode, 'body') ?? fnNode, (n) => {
+    if (unknown) return false;
+    if (n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition') return false;
+    if (n.type !== 'return_statement') return undefined;
+    const v = named(n)[0];
+    if (!v) return undefined;
+    const sources = v.type === 'identifier' ? a.valueSources(v) : [v];
+    for (const src of sources) {
+      const k = src.type === 'identifier' ? undefined : exprKind(a, src);
+      if (k === undefined) unknown = true;
+      else if (k !== 'none') kinds.add(k);
+    }
+    return undefined;
+  });
+  return unknown || !kinds.size ? undefined : [...kinds];
+}
+
+/**
+ * What a metric needs of a positional parameter, when the function body does it unconditionally
+ * (in a statement of the body itself, not under an `if`/`try`/loop) and never tests the
+ * parameter's type or rebinds it: a string-key subscript or `.get`/`.items`/`.keys`/`.values` (a
+ * mapping), or `open(param)` (a path).
+ */
+function paramNeed(a: PythonAnalysis, fnNode: PyNode, param: string): { accepts: ValueKind[]; use: string; text: string } | undefined {
+  const body = field(fnNode, 'body');
+  if (!body) return undefined;
+  let typed = false;
+  walk(body, (n) => {
+    if (typed) return false;
+    if (n.type === 'call') {
+      const f = a.src(field(n, 'function') ?? n);
+      const arg0 = named(field(n, 'arguments') ?? n)[0];
+      if ((f === 'isinstance' || f === 'type' || f === 'hasattr' || f === 'callable') && arg0 && a.src(arg0) === param) typed = true;
+    }
+    const target = n.type === 'assignment' || n.type === 'augmented_assignment' || n.type === 'for_statement' ? field(n, 'left') : n.type === 'named_expression' ? field(n, 'name') : undefined;
+    if (target) walk(target, (t) => void (t.type === 'identifier' && a.src(t) === param && (typed = true)));
+    return undefined;
+  });
+  if (typed) return undefined;
+  for (const stmt of named(body)) {
+    if (['if_statement', 'try_statement', 'for_statement', 'while_statement', 'with_statement', 'function_definition', 'class_definition', 'match_statement'].includes(stmt.type)) continue;
+    let need: { accepts: ValueKind[]; use: string; text: string } | undefined;
+    const visit = (n: PyNode): boolean | undefined => {
+      if (need) return false;
+      if (n.type === 'lambda' || n.type === 'conditional_expression') return false;
+      // a comprehension runs only its first iterable for sure
+      if (n.type.endsWith('comprehension') || n.type === 'generator_expression') {
+        const first = named(n).find((k) => k.type === 'for_in_clause');
+        const it = first ? field(first, 'right') : undefined;
+        if (it) walk(it, visit);
+        return false;
+      }
+      // `a and b` / `a or b`: only the left operand always runs
+      if (n.type === 'boolean_operator') {
+        const left = field(n, 'left');
+        if (left) walk(left, visit);
+        return false;
+      }
+      if (n.type === 'subscript' && a.src(field(n, 'value') ?? n) === param) {
+        const k = field(n, 'subscript');
+        if (k?.type === 'string') need = { accepts: ['dict'], use: a.src(n), text: 'a dict' };
+      } else if (n.type === 'attribute' && a.src(field(n, 'object') ?? n) === param && n.parent?.type === 'call' && ['get', 'items', 'keys', 'values'].includes(a.src(field(n, 'attribute') ?? n))) {
+        need = { accepts: ['dict'], use: a.src(n.parent), text: 'a dict' };
+      } else if (n.type === 'call' && a.qualifiedName(field(n, 'function') ?? n) === 'open') {
+        const arg0 = named(field(n, 'arguments') ?? n)[0];
+        if (arg0 && arg0.type === 'identifier' && a.src(arg0) === param) need = { accepts: ['str'], use: a.src(n), text: 'a file path' };
+      }
+      return undefined;
+    };
+    walk(stmt, visit);
+    if (need) return need;
+  }
+  return undefined;
 }
 
 /** Levenshtein distance (short keys only). */
