@@ -50,3 +50,18 @@ it('a rule confirms exactly when its folder has an oracle, and the oracle is its
   expect([...oracles].sort()).toEqual(confirming);
   for (const r of rules.values()) if (r.meta.confirm) expect(r.meta.confirm.oracle).toBe(r.meta.id);
 });
+
+it('a rule with options gives a default for each, and the defaults satisfy its schema', async () => {
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  for (const r of rules.values()) {
+    const schema = r.meta.optionsSchema;
+    if (!schema) {
+      expect(r.meta.defaultOptions, `${r.meta.id} has defaults but no optionsSchema`).toBeUndefined();
+      continue;
+    }
+    const defaults = r.meta.defaultOptions as Record<string, unknown> | undefined;
+    expect(Object.keys(defaults ?? {}).sort(), `${r.meta.id}: defaultOptions`).toEqual(Object.keys((schema.properties ?? {}) as object).sort());
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    expect(validate(defaults), `${r.meta.id}: ${JSON.stringify(validate.errors)}`).toBe(true);
+  }
+});

@@ -8,8 +8,13 @@ import { analyseRedos, type RedosResult } from '../../src/suites/regex/redos.js'
 import { regexLiteralOf } from '../../src/suites/regex/python-literal.js';
 
 type Msg = 'exponential' | 'polynomial' | 'notAnalysed';
+interface Opts {
+  polynomialDegree: number;
+  timeoutMs: number;
+  reportNotAnalysed: boolean;
+}
 
-export default defineRule<Msg>({
+export default defineRule<Msg, Opts>({
   meta: {
     id: 'regex-redos',
     description: 'A regex whose backtracking blows up (exponential or high-degree polynomial) on some input: the verifier hangs.',
@@ -41,17 +46,16 @@ export default defineRule<Msg>({
     optionsSchema: {
       type: 'object',
       properties: {
-        polynomialDegree: { type: 'integer', minimum: 2, description: 'Report polynomial backtracking of at least this degree (default 3).' },
-        timeoutMs: { type: 'integer', minimum: 100, description: 'Analysis time budget per pattern in ms (default 3000).' },
-        reportNotAnalysed: { type: 'boolean', description: 'Report patterns the analyser could not check (default true).' },
+        polynomialDegree: { type: 'integer', minimum: 2, description: 'Report polynomial backtracking of at least this degree.' },
+        timeoutMs: { type: 'integer', minimum: 100, description: 'Analysis time budget per pattern in ms.' },
+        reportNotAnalysed: { type: 'boolean', description: 'Report patterns the analyser could not check.' },
       },
       additionalProperties: false,
     },
+    defaultOptions: { polynomialDegree: 3, timeoutMs: 3000, reportNotAnalysed: true },
   },
   create(ctx) {
-    const minDegree = typeof ctx.options.polynomialDegree === 'number' ? ctx.options.polynomialDegree : 3;
-    const timeoutMs = typeof ctx.options.timeoutMs === 'number' ? ctx.options.timeoutMs : 3000;
-    const reportNotAnalysed = ctx.options.reportNotAnalysed !== false;
+    const { polynomialDegree: minDegree, timeoutMs, reportNotAnalysed } = ctx.options;
     const verdict = (r: RedosResult): { messageId: Msg; data: Record<string, string | number> } | undefined => {
       if (r.status === 'vulnerable') {
         const attack = (r.attack ?? 'unknown').slice(0, 80);

@@ -10,6 +10,10 @@ import { jsScopes, swallowingCatch } from '../../src/lang/js/index.js';
 import type { Program } from 'acorn';
 
 type Msg = 'undefined' | 'unbound' | 'maybe' | 'swallowed' | 'embedded' | 'jsUndefined' | 'jsSwallowed';
+interface Opts {
+  /** Extra names an embedded lambda (and a JS module) may use. */
+  allowedGlobals: string[];
+}
 
 const KIND_TEXT: Record<UnboundRead['kind'], string> = {
   undefined: 'is bound nowhere in scope',
@@ -17,8 +21,8 @@ const KIND_TEXT: Record<UnboundRead['kind'], string> = {
   maybe: 'is unbound on some path that reaches this read',
 };
 
-function allowedGlobals(python: PythonAnalysis | undefined, opt: unknown): Set<string> {
-  const out = new Set<string>(Array.isArray(opt) ? opt.filter((x): x is string => typeof x === 'string') : []);
+function allowedGlobals(python: PythonAnalysis | undefined, configured: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>(configured);
   if (python) for (const n of python.moduleNames()) out.add(n);
   return out;
 }
@@ -28,7 +32,7 @@ function insideError(n: PyNode): boolean {
   return false;
 }
 
-export default defineRule<Msg>({
+export default defineRule<Msg, Opts>({
   meta: {
     id: 'unbound-name',
     description: 'A name read on a path where it was never bound: NameError, often swallowed into a verdict.',
@@ -87,9 +91,10 @@ export default defineRule<Msg>({
       properties: { allowedGlobals: { type: 'array', items: { type: 'string' }, description: 'Extra names an embedded lambda may use (globals of the evaluating module).' } },
       additionalProperties: false,
     },
+    defaultOptions: { allowedGlobals: [] },
   },
   create(ctx) {
-    const allowed = new Set(Array.isArray(ctx.options.allowedGlobals) ? (ctx.options.allowedGlobals as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+    const allowed = new Set(ctx.options.allowedGlobals);
     return {
       javascript: {
         Identifier(node, c, ancestors) {
@@ -113,9 +118,9 @@ export default defineRule<Msg>({
             if (a.ast.hasError) return;
             const binding = embedded.entry?.binding;
             const evaluator = binding ? c.project.python.analysis(binding.file) : undefined;
-            const allowed = allowedGlobals(evaluator, c.options.allowedGlobals);
+            const allowedHere = allowedGlobals(evaluator, allowed);
             for (const r of a.unboundReads()) {
-              if (r.kind !== 'undefined' || allowed.has(r.name)) continue;
+              if (r.kind !== 'undefined' || allowedHere.has(r.name)) continue;
               // the verifier evals the lambda inside its own error handling: treat as swallowed
               c.report({ messageId: 'embedded', data: { name: r.name }, at: r.node, control: { oracle: 'unbound-name', name: r.name }, severity: 'error' });
             }

@@ -42,12 +42,14 @@ interface RuleSetting {
 function settingFor(rule: Rule, cfg: LoadedConfig, overrides?: Record<string, SeveritySetting>): RuleSetting {
   const raw = cfg.config.rules?.[rule.meta.id];
   let severity: SeveritySetting = rule.meta.defaultSeverity;
-  let options: Record<string, unknown> = {};
+  let configured: Record<string, unknown> = {};
   if (typeof raw === 'string') severity = raw;
   else if (Array.isArray(raw)) {
     severity = raw[0];
-    options = raw[1] ?? {};
+    configured = raw[1] ?? {};
   }
+  // the one place options get their defaults (the config loader has validated them against the schema)
+  const options = { ...(rule.meta.defaultOptions as Record<string, unknown> | undefined), ...configured };
   const o = overrides?.[rule.meta.id];
   if (o) severity = o;
   return { severity, options, explicit: raw !== undefined || o !== undefined };

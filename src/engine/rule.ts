@@ -49,7 +49,10 @@ interface ConfirmSupport {
   description: string;
 }
 
-export interface RuleMeta<M extends string = string> {
+/** A rule's options: what its config entry `rules.<id>` may set (validated against `optionsSchema`). */
+type RuleOptions = Record<string, unknown>;
+
+export interface RuleMeta<M extends string = string, O extends object = RuleOptions> {
   id: string;
   description: string;
   defaultSeverity: Exclude<SeveritySetting, 'off'>;
@@ -63,8 +66,11 @@ export interface RuleMeta<M extends string = string> {
   messages: Record<M, MessageParts>;
   docs: RuleDocs;
   confirm?: ConfirmSupport;
-  /** JSON Schema of the rule's options (config `rules.<id>.options`). */
+  /** JSON Schema of the rule's options (config `rules.<id>.options`), validated when the config loads. */
   optionsSchema?: Record<string, unknown>;
+  /** The options' defaults: the engine merges the configured options over them once, so a rule reads
+   *  `ctx.options` typed and complete (rendered in the rule's docs). */
+  defaultOptions?: O;
 }
 
 /** Where a report points: offsets (UTF-16, half-open) into `ctx.text`, or a Python (PyNode) / acorn node. */
@@ -84,9 +90,10 @@ export interface ReportDescriptor<M extends string> {
   severity?: 'error' | 'warning';
 }
 
-export interface RuleContext<M extends string = string> {
+export interface RuleContext<M extends string = string, O extends object = RuleOptions> {
   readonly ruleId: string;
-  readonly options: Record<string, unknown>;
+  /** `meta.defaultOptions` with the configured options merged over them. */
+  readonly options: Readonly<O>;
   readonly project: Project;
   /** The unit being visited: a whole file, or code embedded in a JSON string. */
   readonly unit: FileUnit;
@@ -139,11 +146,12 @@ export interface Visitors<M extends string = string> {
   bundle?: BundleVisitors<M>;
 }
 
-export interface Rule<M extends string = string> {
-  meta: RuleMeta<M>;
-  create(ctx: RuleContext<M>): Visitors<M>;
+export interface Rule<M extends string = string, O extends object = RuleOptions> {
+  meta: RuleMeta<M, O>;
+  /** Read `ctx.options` here (typed) and close over them in the visitors. */
+  create(ctx: RuleContext<M, O>): Visitors<M>;
 }
 
-export function defineRule<M extends string>(rule: Rule<M>): Rule<M> {
+export function defineRule<M extends string, O extends object = RuleOptions>(rule: Rule<M, O>): Rule<M, O> {
   return rule;
 }

@@ -17,7 +17,7 @@ export function renderRuleMarkdown(meta: RuleMeta): string {
     `### Incorrect\n${(meta.docs.incorrect ?? []).map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
     `### Correct\n${(meta.docs.correct ?? []).map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
   ];
-  const options = renderOptions(meta.id, meta.optionsSchema);
+  const options = renderOptions(meta.id, meta.optionsSchema, meta.defaultOptions as Record<string, unknown> | undefined);
   if (options) parts.push(`### Options\n${options}`);
   const refs = referencesFor(meta.docs.references ?? [], [meta.description, meta.docs.whatItDoes, meta.docs.why]);
   if (refs.length) parts.push(`### References\n${refs.map((r) => `- ${r}`).join('\n')}`);
@@ -25,11 +25,12 @@ export function renderRuleMarkdown(meta: RuleMeta): string {
 }
 
 /** The options a rule's schema declares, one line each (config: `"rules": {"<id>": ["warn", {…}]}`). */
-function renderOptions(id: string, schema: Record<string, unknown> | undefined): string {
+function renderOptions(id: string, schema: Record<string, unknown> | undefined, defaults: Record<string, unknown> = {}): string {
   const props = (schema?.properties ?? {}) as Record<string, { type?: string | string[]; items?: { type?: string }; description?: string }>;
   const rows = Object.entries(props).map(([name, p]) => {
     const type = p.type === 'array' && p.items?.type ? `${p.items.type}[]` : Array.isArray(p.type) ? p.type.join(' | ') : (p.type ?? 'any');
-    return `- \`${name}\` (${type}): ${p.description ?? ''}`.trimEnd();
+    const def = name in defaults ? ` Default: \`${JSON.stringify(defaults[name])}\`.` : '';
+    return `- \`${name}\` (${type}): ${p.description ?? ''}${def}`.trimEnd();
   });
   return rows.length ? `Set in the config as \`"rules": {"${id}": ["warn", {…}]}\`; validated when the config loads.\n\n${rows.join('\n')}` : '';
 }
