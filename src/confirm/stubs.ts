@@ -92,7 +92,12 @@ function toolNames(code: string): string[] {
 
 function localPort(code: string): number | undefined {
   const m = /https?:\/\/(?:localhost|127\.0\.0\.1)(?::(\d+))?(?![:\d{])/.exec(code);
-  return m ? Number(m[1] ?? 80) : undefined;
+  if (m) return Number(m[1] ?? 80);
+  // f"http://localhost:{port}/run" with `port = data.get("port", 8000)`: the port the call reaches
+  // when the request names none (a route's default body)
+  const v = /https?:\/\/(?:localhost|127\.0\.0\.1):\{(\w+)\}/.exec(code)?.[1];
+  const d = v ? new RegExp(String.raw`\b${v}\s*=\s*\w+\.get\(\s*['"]\w+['"]\s*,\s*(\d+)\s*\)`).exec(code)?.[1] : undefined;
+  return d ? Number(d) : undefined;
 }
 
 /** The tools and the local port a control case must stub for this function, and the stubs of the
@@ -104,7 +109,9 @@ export function stubTargets(t: Target, control: Record<string, unknown>): { tool
   const seen = new Set<string>();
   const fromCalls = toolsFromCalls(code, seen);
   const wrapperStubs = Object.fromEntries([...seen].filter((w) => PASSTHROUGH_WRAPPERS.has(w)).map((w) => [w, PASSTHROUGH]));
-  const tools = given && !WRAPPERS.has(given.split('/').pop()!) ? [given] : fromCalls.length ? fromCalls : toolNames(code);
+  // a URL the rule names for an HTTP call is an endpoint (below), not a program to stub
+  const program = given && !given.includes('://') && !WRAPPERS.has(given.split('/').pop()!) ? given : undefined;
+  const tools = program ? [program] : fromCalls.length ? fromCalls : toolNames(code);
   if (usages.includes('argv') || usages.includes('argvString')) tools.push(WITNESS_TOOL);
   const connectPort = /\b(?:connect|create_connection)\(\s*\(\s*[^,()]+,\s*(\d+)\s*\)/.exec(code)?.[1];
   const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? localPort(code) ?? (connectPort ? Number(connectPort) : undefined);
