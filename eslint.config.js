@@ -24,6 +24,28 @@ export default tseslint.config(
     },
   },
   {
+    // No function over 150 lines in the product (issue 15); `node scripts/long-functions.mjs` measures
+    // the same with the TypeScript API and lists the offenders.
+    files: ['src/**/*.ts', 'rules/*/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: false, skipComments: false, IIFEs: true }] },
+  },
+  {
+    // Known debt, to split and then remove from this list: runFlow (1168 lines, with its nested exec),
+    // startServer, computeReach, buildScopes (helper `untrusted`), parsePythonRegex and parseSeq,
+    // the JS scope analyzer, slicePython, the host's run.
+    files: [
+      'src/lang/python/flow.ts',
+      'src/lsp/server.ts',
+      'src/engine/reach.ts',
+      'src/lang/python/scopes.ts',
+      'src/suites/regex/python-re.ts',
+      'src/lang/js/scope.ts',
+      'src/confirm/slice-python.ts',
+      'src/confirm/host.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // Tests poke at untyped JSON reports and strip terminal escapes on purpose.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-control-regex': 'off' },
