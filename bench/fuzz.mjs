@@ -6,7 +6,7 @@
  * batch. Counts crashes (exit 2, `internal error`, a signal), per-file internal-error findings,
  * hangs (no exit within the bound), the slowest batch and the peak RSS.
  *
- *   node bench/fuzz.mjs [--inputs 10000] [--batch 200] [--seed 1] [--timeout-ms 60000] [--keep DIR]
+ *   nice -n 10 node bench/fuzz.mjs [--inputs 10000] [--batch 200] [--seed 1] [--timeout-ms 180000] [--keep DIR]
  *
  * Needs `npm run build` and the corpora at ../shared/corpora. Deterministic for a seed.
  */
@@ -24,7 +24,7 @@ const opt = (name, dflt) => {
 };
 const INPUTS = Number(opt('inputs', 10000));
 const BATCH = Number(opt('batch', 200));
-const TIMEOUT = Number(opt('timeout-ms', 60000));
+const TIMEOUT = Number(opt('timeout-ms', 180000));
 let seed = Number(opt('seed', 1)) >>> 0;
 const keep = opt('keep', undefined);
 
@@ -65,87 +65,151 @@ const LAMBDAS = [
 ];
 const REGEXES = ['[[:alpha:]]', '(?P<a>x)(?P=b)', '(a*)*$', '(?<=a+)b', '\\', '[z-a]', '(?P<𝔵>x)', '(' .repeat(500)];
 
-const jsonMutators = [
-  (t) => t.slice(0, int(t.length)), // truncation
-  (t) => { const a = Buffer.from(t); for (let k = 0; k < 1 + int(8); k++) a[int(a.length)] = int(256); return a; }, // byte flips
-  (t) => '['.repeat(1000 + int(20000)) + t, // deep nesting, invalid
-  () => { const n = 500 + int(5000); return `{"type":"ChimeraX","instruction":"x","evaluate":${'['.repeat(n)}1${']'.repeat(n)}}`; }, // deep, valid
-  (t) => t.replace(/"instruction":\s*"/, `"instruction": "${'x'.repeat(200000 + int(800000))}`), // huge line
-  (t) => t.replace(/"([^"\\]{1,20})"/g, (m, s) => (rand() < 0.1 ? `"${s}${pick(ODD)}"` : m)), // odd unicode
-  (t) => t.replace(/"(type|func|key|find|pred|sort)":\s*"[^"]*"/g, (m, k) => (rand() < 0.5 ? `"${k}": "${pick(KEYS)}"` : m)), // hostile keys as values
-  (t) => t.replace(/"(type|func|key|value|path)":/g, (m) => (rand() < 0.3 ? `"${pick(KEYS)}":` : m)), // hostile keys as member names
-  (t) => t.replace(/"(key|find|pred)":\s*"lambda[^"]*"/g, (m, k) => `"${k}": ${JSON.stringify(pick(LAMBDAS))}`), // broken lambdas
-  (t) => t.replace(/"(pattern|regex|value)":\s*"[^"]*"/g, (m, k) => (rand() < 0.5 ? `"${k}": ${JSON.stringify(pick(REGEXES))}` : m)), // broken regexes
-  (t) => { try { const j = JSON.parse(t); j.initialize = Array.from({ length: 5000 + int(50000) }, () => ({ func: 'touch', path: '/tmp/x' })); return JSON.stringify(j); } catch { return t; } }, // huge arrays
-  () => `{"type":"ChimeraX","instruction":"x","evaluate":[${Array.from({ length: 50 }, () => `{"type":"states","key":${JSON.stringify(pick(LAMBDAS))},"pattern":${JSON.stringify(pick(REGEXES))},"value":null}`).join(',')}]}`,
-];
-const pyMutators = [
-  (t) => t.slice(0, int(t.length)),
-  (t) => { const a = Buffer.from(t); for (let k = 0; k < 1 + int(8); k++) a[int(a.length)] = int(256); return a; },
-  (t) => `${t}\ndef deep(x):\n    return ${'['.repeat(300 + int(3000))}x${']'.repeat(300 + int(3000))}\n`,
-  (t) => `${t}\ndef deep(x):\n    return ${'x['.repeat(500 + int(5000))}0${']'.repeat(500 + int(5000))}\n`,
-  (t) => { let s = 'def f(x):\n'; const n = 100 + int(500); for (let k = 0; k < n; k++) s += `${' '.repeat(4 * (k + 1))}match x:\n${' '.repeat(4 * (k + 2))}case {"a": 1}:\n`; return t + '\n' + s + ' '.repeat(4 * (n + 2)) + 'pass\n'; },
-  (t) => `${t}\nx = ${'{'.repeat(200 + int(3000))}${'}'.repeat(200 + int(3000))}\n`,
-  (t) => `${t}\nX = "${'y'.repeat(300000 + int(700000))}"\n`,
-  (t) => t.replace(/\b([a-z_]{3,12})\b/g, (m) => (rand() < 0.02 ? `${m}${pick(['𝔵', 'é', '\u200b'])}` : m)),
-  (t) => `${t}\ndef comp(x):\n    return ${'[y for y in '.repeat(200 + int(600))}x${']'.repeat(200 + int(600))}\n`,
-  (t) => `${t}\nasync def g(x):\n    return [z async for z in x if re.match("[[:alpha:]]", z)]\n`,
-  (t) => `${t}\ndef t(x):\n    return ${'(x if x else '.repeat(300 + int(2000))}x${')'.repeat(300 + int(2000))}\n`,
-];
+const named = (pairs) => pairs.map(([name, fn]) => Object.assign(fn, { label: name }));
+const jsonMutators = named([
+  ['truncation', (t) => t.slice(0, int(t.length))],
+  ['byte flips', (t) => { const a = Buffer.from(t); for (let k = 0; k < 1 + int(8); k++) a[int(a.length)] = int(256); return a; }],
+  ['deep nesting, invalid', (t) => '['.repeat(1000 + int(20000)) + t],
+  ['deep nesting, valid', () => { const n = 500 + int(5000); return `{"type":"ChimeraX","instruction":"x","evaluate":${'['.repeat(n)}1${']'.repeat(n)}}`; }],
+  ['huge line', (t) => t.replace(/"instruction":\s*"/, `"instruction": "${'x'.repeat(200000 + int(800000))}`)],
+  ['odd unicode', (t) => t.replace(/"([^"\\]{1,20})"/g, (m, s) => (rand() < 0.1 ? `"${s}${pick(ODD)}"` : m))],
+  ['prototype names as values', (t) => t.replace(/"(type|func|key|find|pred|sort)":\s*"[^"]*"/g, (m, k) => (rand() < 0.5 ? `"${k}": "${pick(KEYS)}"` : m))],
+  ['prototype names as members', (t) => t.replace(/"(type|func|key|value|path)":/g, (m) => (rand() < 0.3 ? `"${pick(KEYS)}":` : m))],
+  ['broken lambdas', (t) => t.replace(/"(key|find|pred)":\s*"lambda[^"]*"/g, (m, k) => `"${k}": ${JSON.stringify(pick(LAMBDAS))}`)],
+  ['broken regexes', (t) => t.replace(/"(pattern|regex|value)":\s*"[^"]*"/g, (m, k) => (rand() < 0.5 ? `"${k}": ${JSON.stringify(pick(REGEXES))}` : m))],
+  ['huge initialize', (t) => { try { const j = JSON.parse(t); j.initialize = Array.from({ length: rand() < 0.02 ? 50000 : 1000 + int(5000) }, () => ({ func: 'touch', path: '/tmp/x' })); return JSON.stringify(j); } catch { return t; } }],
+  ['odd lambdas and regexes', () => `{"type":"ChimeraX","instruction":"x","evaluate":[${Array.from({ length: 1 + int(12) }, () => `{"type":"states","key":${JSON.stringify(pick(LAMBDAS))},"pattern":${JSON.stringify(pick(REGEXES))},"value":null}`).join(',')}]}`],
+]);
+const pyMutators = named([
+  ['truncation', (t) => t.slice(0, int(t.length))],
+  ['byte flips', (t) => { const a = Buffer.from(t); for (let k = 0; k < 1 + int(8); k++) a[int(a.length)] = int(256); return a; }],
+  ['deep lists', (t) => `${t}\ndef deep(x):\n    return ${'['.repeat(300 + int(3000))}x${']'.repeat(300 + int(3000))}\n`],
+  ['deep subscripts', (t) => `${t}\ndef deep(x):\n    return ${'x['.repeat(500 + int(5000))}0${']'.repeat(500 + int(5000))}\n`],
+  ['nested match', (t) => { let s = 'def f(x):\n'; const n = 100 + int(500); for (let k = 0; k < n; k++) s += `${' '.repeat(4 * (k + 1))}match x:\n${' '.repeat(4 * (k + 2))}case {"a": 1}:\n`; return t + '\n' + s + ' '.repeat(4 * (n + 2)) + 'pass\n'; }],
+  ['deep dicts', (t) => `${t}\nx = ${'{'.repeat(200 + int(3000))}${'}'.repeat(200 + int(3000))}\n`],
+  ['huge line', (t) => `${t}\nX = "${'y'.repeat(300000 + int(700000))}"\n`],
+  ['odd unicode', (t) => t.replace(/\b([a-z_]{3,12})\b/g, (m) => (rand() < 0.02 ? `${m}${pick(['𝔵', 'é', '\u200b'])}` : m))],
+  ['deep comprehensions', (t) => `${t}\ndef comp(x):\n    return ${'[y for y in '.repeat(200 + int(600))}x${']'.repeat(200 + int(600))}\n`],
+  ['async comprehension, POSIX class', (t) => `${t}\nasync def g(x):\n    return [z async for z in x if re.match("[[:alpha:]]", z)]\n`],
+  ['deep ternaries', (t) => `${t}\ndef t(x):\n    return ${'(x if x else '.repeat(300 + int(2000))}x${')'.repeat(300 + int(2000))}\n`],
+  ['long chains', (t) => `${t}\ndef chain(x):\n    return x${pick(['.a', ' + x', ' and x', ' < x', '[0]', '()']).repeat(500 + int(4000))}\n`],
+  ['not chain', (t) => `${t}\ndef neg(x):\n    return ${'not '.repeat(500 + int(4000))}x\n`],
+]);
+
+// JavaScript / TypeScript verifiers (an eval-list suite): the corpora hold none, so the seeds are the
+// project's own fixture verifiers, mutated the same ways plus deep objects, functions, ternaries, blocks
+const jsSeeds = ['fixtures/suites/eval-list/evals/fill-form.js', 'fixtures/suites/eval-list/evals/click-button.ts', 'fixtures/suites/eval-list/evals/lib/state.ts']
+  .map((p) => readFileSync(path.join(repo, p), 'utf8'));
+const deepJs = (open, close) => (t) => { const n = 300 + int(4000); return `${t}\nexport function deep(p) { return ${open.repeat(n)}p${close.repeat(n)}; }\n`; };
+const jsMutators = named([
+  ['truncation', (t) => t.slice(0, int(t.length))],
+  ['byte flips', (t) => { const a = Buffer.from(t); for (let k = 0; k < 1 + int(8); k++) a[int(a.length)] = int(256); return a; }],
+  ['deep objects', deepJs('{ a: ', ' }')],
+  ['deep functions', deepJs('function () { return ', ' }')],
+  ['deep arrays', deepJs('[', ']')],
+  ['deep ternaries', (t) => `${t}\nexport function tern(p) { return ${'p ? p : '.repeat(300 + int(8000))}p; }\n`],
+  ['deep blocks', (t) => { const n = 300 + int(4000); return `${t}\nexport function blocks() { ${'{'.repeat(n)}${'}'.repeat(n)} }\n`; }],
+  ['long chains', (t) => `${t}\nexport function chain(p) { return p${pick([' + p', ' && p', '.a', '[0]', '()']).repeat(500 + int(20000))}; }\n`],
+  ['odd unicode', (t) => t.replace(/\b([a-z]{3,12})\b/g, (m) => (rand() < 0.03 ? `${m}${pick(['𝔵', 'é', '\u200b', '\ud800'])}` : m))],
+]);
 
 const FAMILIES = ['ChimeraX', 'Celestia', 'GrassGIS', 'KAlgebra', 'Lean', 'TeXstudio'];
 function makeInput(n) {
-  if (rand() < 0.7) {
+  const r = rand();
+  if (r < 0.6) {
     const s = pick(jsonSeeds);
-    return { rel: `tasks/VM/${pick(FAMILIES)}/f${n}.json`, data: pick(jsonMutators)(s.text) };
+    const m = pick(jsonMutators);
+    return { rel: `tasks/VM/${pick(FAMILIES)}/f${n}.json`, data: m(s.text), what: `task file, ${m.label}` };
   }
-  const s = pick(pySeeds);
-  return { rel: `verifier/${pick(FAMILIES).toLowerCase()}/m${n}.py`, data: pick(pyMutators)(s.text) };
+  if (r < 0.9) {
+    const s = pick(pySeeds);
+    const m = pick(pyMutators);
+    return { rel: `verifier/${pick(FAMILIES).toLowerCase()}/m${n}.py`, data: m(s.text), what: `Python module, ${m.label}` };
+  }
+  const m = pick(jsMutators);
+  const ts = rand() < 0.5;
+  return { rel: `js/evals/e${n}.${ts ? 'ts' : 'js'}`, data: m(pick(jsSeeds)), what: `${ts ? 'TypeScript' : 'JavaScript'} verifier, ${m.label}`, evalName: `e${n}` };
 }
 
 const work = keep ?? mkdtempSync(path.join(tmpdir(), 'vaudit-fuzz-'));
-const figures = { inputs: 0, batches: 0, crashes: 0, internalErrors: 0, hangs: 0, findingsOnBadFiles: 0, slowestBatchMs: 0, peakRssKb: 0 };
+const figures = { inputs: 0, batches: 0, crashes: 0, internalErrors: 0, hangs: 0, badFilesWithAFinding: 0, slowestBatchMs: 0, peakRssKb: 0, totalMs: 0 };
 const failures = [];
 const bin = path.join(repo, 'bin', 'vaudit.js');
-for (let b = 0; figures.inputs < INPUTS; b++) {
-  const dir = path.join(work, `batch-${b}`);
+
+/** Write inputs into a fresh folder (JS/TS verifiers get the eval list naming them). */
+function writeInputs(dir, inputs) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const n = Math.min(BATCH, INPUTS - figures.inputs);
-  const files = [];
-  for (let k = 0; k < n; k++) {
-    const { rel, data } = makeInput(figures.inputs + k);
+  for (const { rel, data } of inputs) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     writeFileSync(path.join(dir, rel), data);
-    files.push(rel);
   }
+  const evals = inputs.filter((i) => i.evalName).map((i) => i.evalName);
+  if (evals.length) writeFileSync(path.join(dir, 'js', 'evals.json'), JSON.stringify({ evals }));
+  writeFileSync(path.join(dir, 'inputs.json'), JSON.stringify(inputs.map(({ rel, what }) => ({ rel, what })), null, 1));
+}
+
+/** Run the CLI over a folder: wall time, peak RSS, exit, report. */
+function run(dir) {
   const t0 = performance.now();
   const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'check', '.', '--format', 'json'], {
-    cwd: dir, encoding: 'utf8', timeout: TIMEOUT, maxBuffer: 512 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
+    cwd: dir, encoding: 'utf8', timeout: TIMEOUT, maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
   });
   const ms = performance.now() - t0;
-  figures.inputs += n;
-  figures.batches++;
-  figures.slowestBatchMs = Math.max(figures.slowestBatchMs, Math.round(ms));
   const rss = Number((r.stderr ?? '').trim().split('\n').pop());
-  if (Number.isFinite(rss)) figures.peakRssKb = Math.max(figures.peakRssKb, rss);
   let report;
   try { report = JSON.parse(r.stdout); } catch { report = undefined; }
+  return { r, ms, rss: Number.isFinite(rss) ? rss : 0, report };
+}
+
+const tStart = performance.now();
+let slowest;
+for (let b = 0; figures.inputs < INPUTS; b++) {
+  const dir = path.join(work, `batch-${b}`);
+  const n = Math.min(BATCH, INPUTS - figures.inputs);
+  const inputs = Array.from({ length: n }, (_, k) => makeInput(figures.inputs + k));
+  writeInputs(dir, inputs);
+  const { r, ms, rss, report } = run(dir);
+  figures.inputs += n;
+  figures.batches++;
+  figures.peakRssKb = Math.max(figures.peakRssKb, rss);
+  let failed = false;
   if (r.error?.code === 'ETIMEDOUT' || (r.signal === 'SIGTERM' && ms >= TIMEOUT - 100)) {
     figures.hangs++;
     failures.push({ batch: b, kind: 'hang', dir });
+    failed = true;
   } else if (r.status === 2 || r.signal || !report) {
     figures.crashes++;
     failures.push({ batch: b, kind: 'crash', dir, status: r.status, signal: r.signal, stderr: (r.stderr ?? '').slice(0, 600) });
+    failed = true;
   } else {
     const internal = report.findings.filter((f) => f.ruleId === 'internal-error');
     figures.internalErrors += internal.length;
     for (const f of internal.slice(0, 3)) failures.push({ batch: b, kind: 'internal-error', dir, file: f.file, message: f.message.slice(0, 300) });
-    figures.findingsOnBadFiles += new Set(report.findings.filter((f) => f.ruleId === 'parse-error').map((f) => f.file)).size;
+    failed = internal.length > 0;
+    figures.badFilesWithAFinding += new Set(report.findings.filter((f) => f.ruleId === 'parse-error').map((f) => f.file)).size;
   }
+  const previous = slowest;
+  if (!failed && (!slowest || ms > slowest.ms)) slowest = { ms, dir, inputs };
+  figures.slowestBatchMs = Math.max(figures.slowestBatchMs, Math.round(ms));
   process.stderr.write(`\rfuzz: ${figures.inputs}/${INPUTS} inputs, ${figures.crashes} crashes, ${figures.internalErrors} internal errors, ${figures.hangs} hangs`);
-  if (!keep && !failures.some((f) => f.dir === dir)) rmSync(dir, { recursive: true, force: true });
+  // keep failing batches and the slowest one (for the attribution below)
+  if (previous && previous !== slowest && !keep) rmSync(previous.dir, { recursive: true, force: true });
+  if (!keep && !failed && slowest?.dir !== dir) rmSync(dir, { recursive: true, force: true });
 }
+figures.totalMs = Math.round(performance.now() - tStart);
 process.stderr.write('\n');
-console.log(JSON.stringify({ ...figures, failures: failures.slice(0, 20), kept: failures.length ? work : undefined }, null, 2));
+
+// The slowest input: the slowest batch's inputs re-run in groups of 20, then the slowest group one by one.
+let slowestInput;
+if (slowest) {
+  const groups = [];
+  for (let k = 0; k < slowest.inputs.length; k += 20) groups.push(slowest.inputs.slice(k, k + 20));
+  const timeOf = (inputs) => { const d = path.join(work, 'attribution'); writeInputs(d, inputs); const t = run(d).ms; rmSync(d, { recursive: true, force: true }); return t; };
+  const worst = groups.map((g) => ({ g, ms: timeOf(g) })).sort((a, b) => b.ms - a.ms)[0];
+  const one = worst.g.map((i) => ({ i, ms: timeOf([i]) })).sort((a, b) => b.ms - a.ms)[0];
+  slowestInput = { ms: Math.round(one.ms), what: one.i.what, bytes: Buffer.byteLength(one.i.data) };
+  if (!keep && !failures.some((f) => f.dir === slowest.dir)) rmSync(slowest.dir, { recursive: true, force: true });
+}
+console.log(JSON.stringify({ ...figures, slowestInput, failures: failures.slice(0, 20), kept: failures.length ? work : undefined }, null, 2));
 if (!keep && !failures.length) rmSync(work, { recursive: true, force: true });

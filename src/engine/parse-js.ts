@@ -7,13 +7,18 @@
  */
 import { parse, type Program } from 'acorn';
 
-export type JsParse = { ok: true; program: Program } | { ok: false; message: string; offset: number; unsupported?: boolean };
+export type JsParse = { ok: true; program: Program } | { ok: false; message: string; offset: number; unsupported?: boolean; tooDeep?: boolean };
+
+/** Deepest syntax tree the JS rules walk (their helpers recurse); real verifiers stay far below. */
+export const MAX_JS_DEPTH = 1000;
 
 function parseJs(text: string): JsParse {
   const base = { ecmaVersion: 'latest' as const, locations: true, allowHashBang: true, allowReturnOutsideFunction: true };
   try {
     return { ok: true, program: parse(text, { ...base, sourceType: 'module' }) };
   } catch (errModule) {
+    // out of stack: retrying as a script would only run the stack out again
+    if (/stack space/.test((errModule as Error).message)) return { ok: false, message: (errModule as Error).message, offset: 0 };
     try {
       return { ok: true, program: parse(text, { ...base, sourceType: 'script' }) };
     } catch {
@@ -71,8 +76,74 @@ function parseTs(text: string): JsParse {
   return parseJs(js);
 }
 
-/** Parse a JavaScript or TypeScript source file. */
+/** Parse a JavaScript or TypeScript source file. Bounded (issue 17): the parsers (acorn, the TypeScript
+ *  compiler, ts-blank-space) recurse per nesting level, so running out of stack in them, or a tree deeper
+ *  than `MAX_JS_DEPTH`, is a `tooDeep` failure for this file only. */
 export function parseScript(language: 'javascript' | 'typescript', text: string): JsParse {
-  return language === 'typescript' ? parseTs(text) : parseJs(text);
+  const brackets = bracketDepth(text);
+  if (brackets > MAX_JS_DEPTH) {
+    // not even parsed: near the end of the stack V8 can abort the process (a regex compiled there fails
+    // with "RegExpCompiler Allocation failed"), which no catch contains
+    return { ok: false, message: `nested ${brackets} brackets deep (vaudit analyses at most ${MAX_JS_DEPTH} levels)`, offset: 0, tooDeep: true };
+  }
+  let r: JsParse;
+  try {
+    r = language === 'typescript' ? parseTs(text) : parseJs(text);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return { ok: false, message: 'nested too deeply for the parser (it ran out of stack)', offset: 0, tooDeep: true };
+  }
+  if (!r.ok) {
+    // acorn's own stack overflow surfaces as its error message
+    return /call stack|stack space/i.test(r.message) ? { ...r, message: 'nested too deeply for the parser (it ran out of stack)', offset: 0, tooDeep: true } : r;
+  }
+  const depth = jsDepth(r.program);
+  return depth > MAX_JS_DEPTH ? { ok: false, message: `nested ${depth} levels deep (vaudit analyses at most ${MAX_JS_DEPTH})`, offset: 0, tooDeep: true } : r;
+}
+
+/** Deepest nesting of `(`, `[` and `{` outside strings and comments (regex literals are not told apart:
+ *  an upper bound, which is what a bound needs). */
+export function bracketDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) {
+      if (++depth > max) max = depth;
+    } else if (c === 41 || c === 93 || c === 125) {
+      if (depth > 0) depth--;
+    } else if (c === 34 || c === 39 || c === 96) {
+      // a string or template literal: to its closing quote (or, for ' and ", the end of the line)
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === c || (c !== 96 && d === 10)) break;
+      }
+    } else if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+    } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    }
+  }
+  return max;
+}
+
+/** Depth of an ESTree tree, without recursion. */
+function jsDepth(root: Program): number {
+  let max = 0;
+  const stack: Array<[object, number]> = [[root, 1]];
+  while (stack.length) {
+    const [node, d] = stack.pop()!;
+    if (d > max) max = d;
+    for (const [key, v] of Object.entries(node)) {
+      if (key === 'loc') continue;
+      if (Array.isArray(v)) {
+        for (const c of v) if (c && typeof c === 'object' && typeof (c as { type?: unknown }).type === 'string') stack.push([c as object, d + 1]);
+      } else if (v && typeof v === 'object' && typeof (v as { type?: unknown }).type === 'string') stack.push([v as object, d + 1]);
+    }
+  }
+  return max;
 }
 

@@ -16,7 +16,7 @@ import type { Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from
 import type { FileUnit, Project, SourceFile } from './project.js';
 import type { FileProblem } from './load.js';
 import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './dispatch.js';
-import { parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
+import { bracketDepth, MAX_JS_DEPTH, parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
 import { commentSuppressions, configSuppressions, jsonSuppressions, suppresses, type Suppression } from './suppress.js';
 import type { ConfigResolver, LoadedConfig } from '../config/load.js';
 import { loadSuites, type SuiteProblem } from '../suites/index.js';
@@ -26,7 +26,8 @@ import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
-import { MAX_ANALYSED_DEPTH, treeDepth, type PyNode } from '../lang/python/tree.js';
+import { CPYTHON_MAX_DEPTH, MAX_ANALYSED_DEPTH, type PyNode } from '../lang/python/tree.js';
+import type { NotAnalysed } from '../lang/python/types.js';
 import { rel } from './paths.js';
 
 const UNUSED_SUPPRESSION_RULE = 'unused-suppression';
@@ -110,6 +111,9 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
   const bundleOf = o.bundleOf ?? buildBundleModel;
   for (const f of sorted) {
     if (f.language !== 'typescript' && f.language !== 'javascript') continue;
+    // the TypeScript compiler recurses per level, and V8 may abort outright near the end of the stack:
+    // such a file is not modelled, and the JS pass reports it as too deep (parseScript)
+    if (bracketDepth(f.source.text) > MAX_JS_DEPTH) continue;
     try {
       const b = bundleOf(f);
       if (b) bundles.set(f.path, b);
@@ -287,18 +291,14 @@ class CentralPass {
   pythonFile(file: SourceFile): void {
     const analysis = this.input.project.python.analysis(file.path);
     if (!analysis) return;
+    if (analysis.notAnalysed) {
+      const at = analysis.notAnalysed.tokenizer?.offset ?? 0;
+      this.findings.push(parseError(file, at, at, tooDeepParts(analysis.notAnalysed, 'module'), 'too-deep'));
+      return;
+    }
     const err = firstSyntaxError(analysis);
     if (err) {
       this.findings.push(parseError(file, err.start, err.end, { what: `Python syntax error: ${err.message}.`, why: 'The verifier cannot be imported, so every task it grades fails.', fix: 'Fix the syntax.' }));
-    }
-    const depth = treeDepth(analysis.ast);
-    if (depth > MAX_ANALYSED_DEPTH) {
-      this.findings.push(parseError(file, 0, 0, {
-        what: `Code nested ${depth} levels deep.`,
-        why: `CPython's compiler raises RecursionError at about ${MAX_ANALYSED_DEPTH} levels, so the verifier cannot be imported (every task it grades fails), and vaudit does not analyse it.`,
-        fix: 'Split the expression.',
-      }));
-      return;
     }
     this.runPythonUnit(file, analysis);
   }
@@ -335,7 +335,9 @@ class CentralPass {
       // TypeScript that needs a transform (enum, namespace) is not analysed, but it is not an error
       if (!isBundle && !parsed.unsupported) {
         const lang = file.language === 'typescript' ? 'TypeScript' : 'JavaScript';
-        this.findings.push(parseError(file, parsed.offset, parsed.offset, { what: `${lang} syntax error: ${parsed.message}.`, why: 'The verifier cannot load.', fix: 'Fix the syntax.' }));
+        this.findings.push(parsed.tooDeep
+          ? parseError(file, 0, 0, { what: `${lang} code ${parsed.message}.`, why: 'vaudit does not analyse this file (real code stays under 100 levels).', fix: 'Split the expression.' }, 'too-deep')
+          : parseError(file, parsed.offset, parsed.offset, { what: `${lang} syntax error: ${parsed.message}.`, why: 'The verifier cannot load.', fix: 'Fix the syntax.' }));
       }
       return;
     }
@@ -371,7 +373,10 @@ class CentralPass {
       for (const { v, ctx, safe } of instances) { try { v.embedded?.(code, ctx); } catch (e) { safe(e); } }
       if (code.language === 'python') {
         const analysis = await this.embedded.acquire(code.code);
-        try { this.runPythonUnit(file, analysis, code); } finally { this.embedded.release(analysis); }
+        try {
+          if (analysis.notAnalysed) this.findings.push(parseError(file, code.ref.start, code.ref.end, tooDeepParts(analysis.notAnalysed, 'embedded'), 'too-deep', code.ref.pointer));
+          else this.runPythonUnit(file, analysis, code);
+        } finally { this.embedded.release(analysis); }
       }
     }
   }
@@ -457,8 +462,16 @@ function dedupeFindings(sorted: Finding[]): Finding[] {
 }
 
 
-function parseError(file: SourceFile, start: number, end: number, parts: MessageParts): Finding {
-  return { ruleId: PARSE_ERROR_RULE, messageId: 'syntax', ...withParts(parts), severity: 'error', file: file.path, range: file.source.range(start, end) };
+function parseError(file: SourceFile, start: number, end: number, parts: MessageParts, messageId = 'syntax', pointer?: string): Finding {
+  return { ruleId: PARSE_ERROR_RULE, messageId, ...withParts(parts), severity: 'error', file: file.path, range: file.source.range(start, end), ...(pointer === undefined ? {} : { pointer }) };
+}
+
+/** Python nested deeper than CPython's tokenizer or vaudit's analyses accept (issue 17): what CPython does with it, and that vaudit skips it. */
+function tooDeepParts({ depth, tokenizer }: NotAnalysed, unit: 'module' | 'embedded'): MessageParts {
+  const fails = unit === 'module' ? 'The verifier cannot be imported (every task it grades fails)' : 'The verifier\'s eval of this code fails';
+  if (tokenizer) return { what: `Python syntax error: ${depth} ${tokenizer.what}, more than CPython's tokenizer allows (${tokenizer.error}).`, why: `${fails}, and vaudit does not analyse it.`, fix: 'Split the code.' };
+  if (depth > CPYTHON_MAX_DEPTH) return { what: `Code nested ${depth} levels deep.`, why: `CPython's compiler raises RecursionError at about ${CPYTHON_MAX_DEPTH} levels. ${fails}, and vaudit does not analyse it.`, fix: 'Split the expression.' };
+  return { what: `Code nested ${depth} levels deep.`, why: `vaudit analyses at most ${MAX_ANALYSED_DEPTH} levels (real code stays under 100), so it does not analyse this ${unit === 'module' ? 'file' : 'code'}.`, fix: 'Split the expression.' };
 }
 
 /** A built-in finding's `message` and `parts`. */

@@ -53,6 +53,12 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A member of a decoded JSON object by its name from the text: `obj["__proto__"]` would be the
+ *  prototype, not the member JSON.parse created. */
+function own(obj: unknown, name: string): unknown {
+  return typeof obj === 'object' && obj !== null && Object.hasOwn(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
+}
+
 export function joinPointer(base: string, token: string | number): string {
   return `${base}/${typeof token === 'number' ? token : escapePointerToken(token)}`;
 }
@@ -121,7 +127,8 @@ export function parseJsonDocument(text: string): JsonParseResult {
       // object
       i++;
       ws();
-      const obj = v as Record<string, unknown>;
+      // `v` is what JSON.parse kept here: a later duplicate of an enclosing member may hold another shape
+      const obj = v;
       const seen = new Map<string, JsonValueRef>();
       if (src.charCodeAt(i) === 125) i++;
       else {
@@ -134,12 +141,13 @@ export function parseJsonDocument(text: string): JsonParseResult {
           ws();
           i++; // ':'
           const prev = seen.get(name);
-          const childValue = prev ? undefined : obj[name];
-          const child = scan(joinPointer(pointer, name), childValue, ks, ke);
+          // a duplicate is scanned with the value JSON.parse kept (the last occurrence's), so its nested
+          // pointers end up with the right values; the earlier occurrence's own value is re-read below
+          const child = scan(joinPointer(pointer, name), own(obj, name), ks, ke);
           if (prev) {
             // Both occurrences are scanned; the object holds the last one (json.load and JSON.parse agree).
             prev.value = JSON.parse(src.slice(prev.start, prev.end));
-            child.value = obj[name];
+            child.value = own(obj, name);
             duplicates.push({ objectPointer: pointer, name, ignored: prev, kept: child });
           }
           seen.set(name, child);
@@ -152,12 +160,12 @@ export function parseJsonDocument(text: string): JsonParseResult {
           break;
         }
         // the last occurrence of a duplicated member owns the nested pointers
-        for (const d of duplicates) if (d.objectPointer === pointer) d.kept.value = obj[d.name];
+        for (const d of duplicates) if (d.objectPointer === pointer) d.kept.value = own(obj, d.name);
       }
     } else if (c === 91) {
       i++;
       ws();
-      const arr = v as unknown[];
+      const arr = Array.isArray(v) ? v : [];
       if (src.charCodeAt(i) === 93) i++;
       else {
         for (let k = 0; ; k++) {

@@ -11,7 +11,7 @@ import { PYTHON_BUILTINS } from './builtins.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
 import type {
-  CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HttpReturn, HandlerInfo, ImportInfo, NoneWitness, PythonAnalysis, Swallow, UnboundRead,
+  CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HttpReturn, HandlerInfo, ImportInfo, NoneWitness, NotAnalysed, PythonAnalysis, Swallow, UnboundRead,
 } from './types.js';
 
 /** Callbacks into the project for cross-file questions. */
@@ -64,6 +64,8 @@ export class Analysis implements PythonAnalysis {
     readonly text: string,
     readonly path: string,
     private readonly link?: ProjectLink,
+    /** Why the source is not analysed (`ast` is then an empty module). */
+    readonly notAnalysed?: NotAnalysed,
   ) {}
 
   node(n: NodeLike): PyNode | undefined {

@@ -15,13 +15,27 @@ import path from 'node:path';
 import type { SourceFile } from '../../engine/project.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from './types.js';
 import { pythonParser, type PythonParser } from './parser.js';
-import { Analysis } from './analysis.js';
+import { Analysis, type ProjectLink } from './analysis.js';
+import { MAX_ANALYSED_DEPTH, treeDepth } from './tree.js';
+import { tokenizerLimit } from './limits.js';
 
 let parser: PythonParser | undefined;
 
 /** Analyse a piece of Python (async: initialises the parser on first use). */
 export async function analysePython(text: string, file = ''): Promise<PythonAnalysis> {
-  return new Analysis((await pythonParser()).parse(text), text, file);
+  return analyse(await pythonParser(), text, file);
+}
+
+/** Parse and wrap `text`, bounded (issue 17): text CPython's tokenizer refuses (over 200 nested brackets
+ *  or 100 levels of indentation) is not parsed, and a tree deeper than the analyses walk
+ *  (`MAX_ANALYSED_DEPTH`) is not kept. Either way the analysis is of an empty module, with the reason in
+ *  `notAnalysed`: nothing downstream recurses into it, and the pass reports the unit once. */
+function analyse(p: PythonParser, text: string, file: string, link?: ProjectLink): Analysis {
+  const limit = tokenizerLimit(text);
+  if (limit) return new Analysis(p.parse(''), text, file, link, { depth: limit.depth, tokenizer: limit });
+  const ast = p.parse(text);
+  const depth = treeDepth(ast);
+  return depth > MAX_ANALYSED_DEPTH ? new Analysis(p.parse(''), text, file, link, { depth }) : new Analysis(ast, text, file, link);
 }
 
 export interface PythonProjectOptions {
@@ -97,7 +111,7 @@ class Project implements PythonProject {
     }
     const f = this.byPath.get(abs);
     if (!f || !parser) return undefined;
-    a = new Analysis(parser.parse(f.source.text), f.source.text, abs, {
+    a = analyse(parser, f.source.text, abs, {
       resolveFunction: (from, name) => this.resolveFunctionA(from, name),
       resolveMethod: (from, cls, method) => this.resolveMethodA(from, cls, method),
     });
@@ -125,7 +139,7 @@ class Project implements PythonProject {
 
   analyseCode(text: string): PythonAnalysis {
     if (!parser) throw new Error('Python parser not initialised');
-    return new Analysis(parser.parse(text), text, '');
+    return analyse(parser, text, '');
   }
 
   moduleName(p: string): string | undefined {

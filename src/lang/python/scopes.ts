@@ -61,63 +61,72 @@ export function isComprehension(t: string): boolean {
   return COMPREHENSIONS.has(t);
 }
 
-export function buildScopes(root: PyNode, text: string): ScopeTable {
-  const scopes: Scope[] = [];
-  const reads: NameRead[] = [];
-  const byNode = new Map<PyNode, Scope>();
-  const bindingScope = new Map<PyNode, Scope>();
-  const readByNode = new Map<PyNode, NameRead>();
-  const src = (n: PyNode) => text.slice(n.start, n.end);
+/** Scopes, bindings and reads of one module, in one walk of its tree (`buildScopes`). */
+class ScopeBuilder {
+  readonly scopes: Scope[] = [];
+  readonly reads: NameRead[] = [];
+  readonly byNode = new Map<PyNode, Scope>();
+  readonly bindingScope = new Map<PyNode, Scope>();
+  readonly readByNode = new Map<PyNode, NameRead>();
+  /** Bindings are recorded once the global/nonlocal declarations are known. */
+  private readonly pending: Array<{ scope: Scope; b: Binding }> = [];
+  readonly module: Scope;
 
-  const mk = (kind: ScopeKind, node: PyNode, name: string, parent: Scope | null): Scope => {
+  constructor(root: PyNode, private readonly text: string) {
+    this.module = this.mk('module', root, '<module>', null);
+    this.module.qualname = '';
+    this.block(this.module, root);
+    this.resolve();
+  }
+
+  private src(n: PyNode): string {
+    return this.text.slice(n.start, n.end);
+  }
+
+  private mk(kind: ScopeKind, node: PyNode, name: string, parent: Scope | null): Scope {
     let qualname = name;
     if (parent && parent.kind !== 'module') {
       qualname = parent.kind === 'function' || parent.kind === 'lambda' ? `${parent.qualname}.<locals>.${name}` : `${parent.qualname}.${name}`;
     }
     const s: Scope = {
-      id: scopes.length, kind, node, name, qualname, parent, children: [], bindings: new Map(), params: [],
+      id: this.scopes.length, kind, node, name, qualname, parent, children: [], bindings: new Map(), params: [],
       globals: new Set(), nonlocals: new Set(), hasStarImport: false,
     };
-    scopes.push(s);
-    byNode.set(node, s);
+    this.scopes.push(s);
+    this.byNode.set(node, s);
     parent?.children.push(s);
     return s;
-  };
-  const module = mk('module', root, '<module>', null);
-  module.qualname = '';
-
-  // Pending bindings are resolved after global/nonlocal declarations are known.
-  const pending: Array<{ scope: Scope; b: Binding }> = [];
-  const bind = (scope: Scope, id: PyNode, kind: BindingKind) => {
+  }
+  private bind(scope: Scope, id: PyNode, kind: BindingKind) {
     if (id.type !== 'identifier') return;
-    pending.push({ scope, b: { name: src(id), kind, node: id } });
-  };
-  const read = (scope: Scope, id: PyNode, inAnnotation: boolean) => {
-    const r: NameRead = { node: id, name: src(id), scope, inAnnotation };
-    reads.push(r);
-    readByNode.set(id, r);
-  };
+    this.pending.push({ scope, b: { name: this.src(id), kind, node: id } });
+  }
+  private read(scope: Scope, id: PyNode, inAnnotation: boolean) {
+    const r: NameRead = { node: id, name: this.src(id), scope, inAnnotation };
+    this.reads.push(r);
+    this.readByNode.set(id, r);
+  }
 
-  /** Bind every identifier of an assignment target; reads inside subscripts/attributes. */
-  const target = (scope: Scope, n: PyNode, kind: BindingKind, ann: boolean): void => {
+  /** Bind every identifier of an assignment target; this.reads inside subscripts/attributes. */
+  private target(scope: Scope, n: PyNode, kind: BindingKind, ann: boolean): void {
     switch (n.type) {
       case 'identifier':
-        bind(scope, n, kind);
+        this.bind(scope, n, kind);
         return;
       case 'pattern_list': case 'tuple_pattern': case 'list_pattern': case 'tuple': case 'list':
       case 'expression_list': case 'parenthesized_expression': case 'list_splat_pattern': case 'list_splat':
       case 'as_pattern_target':
-        for (const c of named(n)) target(scope, c, kind, ann);
+        for (const c of named(n)) this.target(scope, c, kind, ann);
         return;
       case 'attribute': case 'subscript':
-        expr(scope, n, ann);
+        this.expr(scope, n, ann);
         return;
       default:
-        expr(scope, n, ann);
+        this.expr(scope, n, ann);
     }
-  };
+  }
 
-  const params = (fnScope: Scope, outer: Scope, p: PyNode | undefined) => {
+  private params(fnScope: Scope, outer: Scope, p: PyNode | undefined) {
     if (!p) return;
     for (const c of named(p)) {
       let id: PyNode | undefined;
@@ -127,336 +136,343 @@ export function buildScopes(root: PyNode, text: string): ScopeTable {
           id = named(c).find((k) => k.type === 'identifier' || k.type === 'list_splat_pattern' || k.type === 'dictionary_splat_pattern');
           if (id && id.type !== 'identifier') id = named(id)[0];
           const t = field(c, 'type');
-          if (t) expr(outer, t, true);
+          if (t) this.expr(outer, t, true);
           break;
         }
         case 'default_parameter': case 'typed_default_parameter': {
           id = field(c, 'name');
           const t = field(c, 'type');
-          if (t) expr(outer, t, true);
+          if (t) this.expr(outer, t, true);
           const v = field(c, 'value');
-          if (v) expr(outer, v, false);
+          if (v) this.expr(outer, v, false);
           break;
         }
         case 'list_splat_pattern': case 'dictionary_splat_pattern':
           id = named(c)[0];
           break;
         case 'tuple_pattern':
-          for (const k of named(c)) if (k.type === 'identifier') { fnScope.params.push(src(k)); bind(fnScope, k, 'param'); }
+          for (const k of named(c)) if (k.type === 'identifier') { fnScope.params.push(this.src(k)); this.bind(fnScope, k, 'param'); }
           break;
       }
       if (id && id.type === 'identifier') {
-        fnScope.params.push(src(id));
-        bind(fnScope, id, 'param');
+        fnScope.params.push(this.src(id));
+        this.bind(fnScope, id, 'param');
       }
     }
-  };
+  }
 
-  const pattern = (scope: Scope, n: PyNode): void => {
-    // match-statement patterns: captures bind, dotted values / class names are reads
+  private pattern(scope: Scope, n: PyNode): void {
+    // match-statement patterns: captures bind, dotted values / class names are this.reads
     switch (n.type) {
       case 'dotted_name': {
         const ids = named(n);
         const p = n.parent;
-        if (ids.length === 1 && p && p.type !== 'class_pattern') bind(scope, ids[0]!, 'match');
-        else if (ids[0]) read(scope, ids[0], false);
+        if (ids.length === 1 && p && p.type !== 'class_pattern') this.bind(scope, ids[0]!, 'match');
+        else if (ids[0]) this.read(scope, ids[0], false);
         return;
       }
       case 'splat_pattern': case 'as_pattern': {
         for (const c of named(n)) {
-          if (c.type === 'identifier') bind(scope, c, 'match');
-          else pattern(scope, c);
+          if (c.type === 'identifier') this.bind(scope, c, 'match');
+          else this.pattern(scope, c);
         }
         return;
       }
       case 'keyword_pattern': {
         const kids = named(n);
-        for (let i = 1; i < kids.length; i++) pattern(scope, kids[i]!);
+        for (let i = 1; i < kids.length; i++) this.pattern(scope, kids[i]!);
         return;
       }
       case 'identifier':
-        read(scope, n, false);
+        this.read(scope, n, false);
         return;
       default:
         if (n.type === 'string' || n.type === 'concatenated_string') return;
-        for (const c of named(n)) pattern(scope, c);
+        for (const c of named(n)) this.pattern(scope, c);
     }
-  };
+  }
 
-  const comprehension = (scope: Scope, n: PyNode, ann: boolean) => {
-    const cs = mk('comprehension', n, n.type === 'generator_expression' ? '<genexpr>' : `<${n.type.replace('_comprehension', '').replace('dictionary', 'dict')}comp>`, scope);
+  private comprehension(scope: Scope, n: PyNode, ann: boolean) {
+    const cs = this.mk('comprehension', n, n.type === 'generator_expression' ? '<genexpr>' : `<${n.type.replace('_comprehension', '').replace('dictionary', 'dict')}comp>`, scope);
     let first = true;
     // clauses first (bindings), body last, in source evaluation order
     for (const c of named(n)) {
       if (c.type === 'for_in_clause') {
         const right = fields(c, 'right');
-        for (const r of right) expr(first ? scope : cs, r, ann);
+        for (const r of right) this.expr(first ? scope : cs, r, ann);
         first = false;
         const left = field(c, 'left');
-        if (left) target(cs, left, 'comprehension', ann);
+        if (left) this.target(cs, left, 'comprehension', ann);
       } else if (c.type === 'if_clause') {
-        for (const k of named(c)) expr(cs, k, ann);
+        for (const k of named(c)) this.expr(cs, k, ann);
       }
     }
     const body = field(n, 'body');
-    if (body) expr(cs, body, ann);
-  };
+    if (body) this.expr(cs, body, ann);
+  }
 
-  const expr = (scope: Scope, n: PyNode, ann: boolean): void => {
+  private expr(scope: Scope, n: PyNode, ann: boolean): void {
     switch (n.type) {
       case 'identifier':
-        read(scope, n, ann);
+        this.read(scope, n, ann);
         return;
       case 'attribute': {
         const o = field(n, 'object');
-        if (o) expr(scope, o, ann);
+        if (o) this.expr(scope, o, ann);
         return;
       }
       case 'keyword_argument': {
         const v = field(n, 'value');
-        if (v) expr(scope, v, ann);
+        if (v) this.expr(scope, v, ann);
         return;
       }
       case 'named_expression': {
         const v = field(n, 'value');
-        if (v) expr(scope, v, ann);
+        if (v) this.expr(scope, v, ann);
         const nm = field(n, 'name');
         // walrus in a comprehension binds in the enclosing non-comprehension scope
         let s = scope;
         while (s.kind === 'comprehension' && s.parent) s = s.parent;
-        if (nm) bind(s, nm, 'walrus');
+        if (nm) this.bind(s, nm, 'walrus');
         return;
       }
       case 'lambda': {
-        const ls = mk('lambda', n, '<lambda>', scope);
-        params(ls, scope, field(n, 'parameters'));
+        const ls = this.mk('lambda', n, '<lambda>', scope);
+        this.params(ls, scope, field(n, 'parameters'));
         const b = field(n, 'body');
-        if (b) expr(ls, b, false);
+        if (b) this.expr(ls, b, false);
         return;
       }
       case 'type':
-        for (const c of named(n)) expr(scope, c, true);
+        for (const c of named(n)) this.expr(scope, c, true);
         return;
       case 'string': case 'concatenated_string': case 'interpolation': case 'format_specifier':
-        for (const c of n.children) if (c.named) expr(scope, c, ann);
+        for (const c of n.children) if (c.named) this.expr(scope, c, ann);
         return;
       case 'string_content': case 'escape_sequence': case 'string_start': case 'string_end': case 'comment':
         return;
       default:
-        if (isComprehension(n.type)) return comprehension(scope, n, ann);
-        for (const c of n.children) if (c.named) expr(scope, c, ann);
+        if (isComprehension(n.type)) return this.comprehension(scope, n, ann);
+        for (const c of n.children) if (c.named) this.expr(scope, c, ann);
     }
-  };
+  }
 
-  const block = (scope: Scope, n: PyNode | undefined) => {
+  private block(scope: Scope, n: PyNode | undefined) {
     if (!n) return;
-    for (const c of n.children) if (c.named) stmt(scope, c);
-  };
+    for (const c of n.children) if (c.named) this.stmt(scope, c);
+  }
 
-  const stmt = (scope: Scope, n: PyNode): void => {
+  private stmt(scope: Scope, n: PyNode): void {
     switch (n.type) {
       case 'expression_statement':
         for (const c of named(n)) {
-          if (c.type === 'assignment' || c.type === 'augmented_assignment') assignment(scope, c);
-          else expr(scope, c, false);
+          if (c.type === 'assignment' || c.type === 'augmented_assignment') this.assignment(scope, c);
+          else this.expr(scope, c, false);
         }
         return;
       case 'decorated_definition': {
-        for (const c of named(n)) if (c.type === 'decorator') expr(scope, c, false);
+        for (const c of named(n)) if (c.type === 'decorator') this.expr(scope, c, false);
         const d = field(n, 'definition');
-        if (d) stmt(scope, d);
+        if (d) this.stmt(scope, d);
         return;
       }
       case 'function_definition': {
         const nm = field(n, 'name');
-        const fs = mk('function', n, nm ? src(nm) : '<function>', scope);
-        params(fs, scope, field(n, 'parameters'));
+        const fs = this.mk('function', n, nm ? this.src(nm) : '<function>', scope);
+        this.params(fs, scope, field(n, 'parameters'));
         const rt = field(n, 'return_type');
-        if (rt) expr(scope, rt, true);
-        block(fs, field(n, 'body'));
-        if (nm) bind(scope, nm, 'def');
+        if (rt) this.expr(scope, rt, true);
+        this.block(fs, field(n, 'body'));
+        if (nm) this.bind(scope, nm, 'def');
         return;
       }
       case 'class_definition': {
         const nm = field(n, 'name');
         const sc = field(n, 'superclasses');
-        if (sc) expr(scope, sc, false);
-        const cs = mk('class', n, nm ? src(nm) : '<class>', scope);
-        block(cs, field(n, 'body'));
-        if (nm) bind(scope, nm, 'class');
+        if (sc) this.expr(scope, sc, false);
+        const cs = this.mk('class', n, nm ? this.src(nm) : '<class>', scope);
+        this.block(cs, field(n, 'body'));
+        if (nm) this.bind(scope, nm, 'class');
         return;
       }
       case 'for_statement': {
         const r = field(n, 'right');
-        if (r) expr(scope, r, false);
+        if (r) this.expr(scope, r, false);
         const l = field(n, 'left');
-        if (l) target(scope, l, 'for', false);
-        block(scope, field(n, 'body'));
+        if (l) this.target(scope, l, 'for', false);
+        this.block(scope, field(n, 'body'));
         const alt = field(n, 'alternative');
-        if (alt) block(scope, field(alt, 'body'));
+        if (alt) this.block(scope, field(alt, 'body'));
         return;
       }
-      case 'with_statement': {
-        for (const c of named(n)) {
-          if (c.type === 'with_clause') {
-            for (const v of withItemValues(c)) {
-              if (v.type === 'as_pattern') {
-                const kids = named(v);
-                if (kids[0]) expr(scope, kids[0], false);
-                const alias = field(v, 'alias');
-                if (alias) target(scope, alias, 'with', false);
-              } else expr(scope, v, false);
-            }
-          }
-        }
-        block(scope, field(n, 'body'));
+      case 'with_statement':
+        this.withStatement(scope, n);
         return;
-      }
       case 'except_clause': case 'except_group_clause': {
         for (const c of n.children) {
           if (!c.named) continue;
-          if (c.type === 'block') block(scope, c);
+          if (c.type === 'block') this.block(scope, c);
           else if (c.type === 'as_pattern') {
             const kids = named(c);
-            if (kids[0]) expr(scope, kids[0], false);
+            if (kids[0]) this.expr(scope, kids[0], false);
             const alias = field(c, 'alias');
-            if (alias) target(scope, alias, 'except', false);
-          } else expr(scope, c, false);
+            if (alias) this.target(scope, alias, 'except', false);
+          } else this.expr(scope, c, false);
         }
         return;
       }
-      case 'import_statement':
-        for (const c of fields(n, 'name')) {
-          if (c.type === 'aliased_import') {
-            const a = field(c, 'alias');
-            if (a) bind(scope, a, 'import');
-          } else {
-            const first = named(c)[0];
-            if (first) bind(scope, first, 'import');
-          }
-        }
-        return;
-      case 'import_from_statement':
-        for (const c of fields(n, 'name')) {
-          if (c.type === 'aliased_import') {
-            const a = field(c, 'alias');
-            if (a) bind(scope, a, 'import');
-          } else {
-            const ids = named(c);
-            const last = ids[ids.length - 1];
-            if (last) bind(scope, last, 'import');
-          }
-        }
-        if (n.children.some((c) => c.type === 'wildcard_import')) scope.hasStarImport = true;
+      case 'import_statement': case 'import_from_statement':
+        this.imports(scope, n);
         return;
       case 'future_import_statement':
         return;
       case 'global_statement':
-        for (const c of named(n)) if (c.type === 'identifier') scope.globals.add(src(c));
+        for (const c of named(n)) if (c.type === 'identifier') scope.globals.add(this.src(c));
         return;
       case 'nonlocal_statement':
-        for (const c of named(n)) if (c.type === 'identifier') scope.nonlocals.add(src(c));
+        for (const c of named(n)) if (c.type === 'identifier') scope.nonlocals.add(this.src(c));
         return;
       case 'delete_statement':
-        for (const c of named(n)) delTarget(scope, c);
+        for (const c of named(n)) this.delTarget(scope, c);
         return;
-      case 'match_statement': {
-        for (const c of n.children) {
-          if (c.field === 'subject') expr(scope, c, false);
-          else if (c.type === 'block') {
-            for (const cc of named(c)) {
-              if (cc.type !== 'case_clause') continue;
-              for (const k of named(cc)) {
-                if (k.type === 'case_pattern') pattern(scope, k);
-                else if (k.field === 'guard') expr(scope, k, false);
-                else if (k.type === 'block') block(scope, k);
-              }
-            }
-          }
-        }
+      case 'match_statement':
+        this.matchStatement(scope, n);
         return;
-      }
       case 'type_alias_statement':
-        for (const c of named(n)) expr(scope, c, true);
+        for (const c of named(n)) this.expr(scope, c, true);
         return;
       default:
         for (const c of n.children) {
           if (!c.named || c.type === 'comment') continue;
-          if (c.type === 'block') block(scope, c);
-          else if (c.type === 'else_clause' || c.type === 'elif_clause' || c.type === 'finally_clause' || c.type === 'except_clause' || c.type === 'except_group_clause') stmt(scope, c);
-          else if (isStatement(c.type)) stmt(scope, c);
-          else expr(scope, c, false);
+          if (c.type === 'block') this.block(scope, c);
+          else if (c.type === 'else_clause' || c.type === 'elif_clause' || c.type === 'finally_clause' || c.type === 'except_clause' || c.type === 'except_group_clause') this.stmt(scope, c);
+          else if (isStatement(c.type)) this.stmt(scope, c);
+          else this.expr(scope, c, false);
         }
     }
-  };
+  }
 
-  const delTarget = (scope: Scope, n: PyNode) => {
-    if (n.type === 'identifier') {
-      read(scope, n, false);
-      bind(scope, n, 'del');
+  private withStatement(scope: Scope, n: PyNode): void {
+    for (const c of named(n)) {
+      if (c.type === 'with_clause') {
+        for (const v of withItemValues(c)) {
+          if (v.type === 'as_pattern') {
+            const kids = named(v);
+            if (kids[0]) this.expr(scope, kids[0], false);
+            const alias = field(v, 'alias');
+            if (alias) this.target(scope, alias, 'with', false);
+          } else this.expr(scope, v, false);
+        }
+      }
     }
-    else if (n.type === 'expression_list' || n.type === 'tuple' || n.type === 'list' || n.type === 'parenthesized_expression') for (const c of named(n)) delTarget(scope, c);
-    else expr(scope, n, false);
-  };
+    this.block(scope, field(n, 'body'));
+  }
 
-  const assignment = (scope: Scope, n: PyNode): void => {
+  /** `import a.b as c` binds c (or a); `from m import x as y` binds y (or x); `import *` marks the scope. */
+  private imports(scope: Scope, n: PyNode): void {
+    const from = n.type === 'import_from_statement';
+    for (const c of fields(n, 'name')) {
+      if (c.type === 'aliased_import') {
+        const a = field(c, 'alias');
+        if (a) this.bind(scope, a, 'import');
+      } else {
+        const ids = named(c);
+        const id = from ? ids[ids.length - 1] : ids[0];
+        if (id) this.bind(scope, id, 'import');
+      }
+    }
+    if (from && n.children.some((c) => c.type === 'wildcard_import')) scope.hasStarImport = true;
+  }
+
+  /** match: the subject is read, each case's patterns bind or read, guards are read, bodies are blocks. */
+  private matchStatement(scope: Scope, n: PyNode): void {
+    for (const c of n.children) {
+      if (c.field === 'subject') this.expr(scope, c, false);
+      else if (c.type === 'block') {
+        for (const cc of named(c)) {
+          if (cc.type !== 'case_clause') continue;
+          for (const k of named(cc)) {
+            if (k.type === 'case_pattern') this.pattern(scope, k);
+            else if (k.field === 'guard') this.expr(scope, k, false);
+            else if (k.type === 'block') this.block(scope, k);
+          }
+        }
+      }
+    }
+  }
+
+  private delTarget(scope: Scope, n: PyNode) {
+    if (n.type === 'identifier') {
+      this.read(scope, n, false);
+      this.bind(scope, n, 'del');
+    }
+    else if (n.type === 'expression_list' || n.type === 'tuple' || n.type === 'list' || n.type === 'parenthesized_expression') for (const c of named(n)) this.delTarget(scope, c);
+    else this.expr(scope, n, false);
+  }
+
+  private assignment(scope: Scope, n: PyNode): void {
     const right = field(n, 'right');
     const type = field(n, 'type');
     const left = field(n, 'left');
     if (n.type === 'augmented_assignment') {
-      if (right) expr(scope, right, false);
+      if (right) this.expr(scope, right, false);
       if (left) {
         if (left.type === 'identifier') {
-          read(scope, left, false);
-          bind(scope, left, 'augassign');
-        } else expr(scope, left, false);
+          this.read(scope, left, false);
+          this.bind(scope, left, 'augassign');
+        } else this.expr(scope, left, false);
       }
       return;
     }
     if (right) {
-      if (right.type === 'assignment') assignment(scope, right);
-      else expr(scope, right, false);
+      if (right.type === 'assignment') this.assignment(scope, right);
+      else this.expr(scope, right, false);
     }
-    if (type) expr(scope, type, true);
+    if (type) this.expr(scope, type, true);
     if (left) {
       if (type && !right) {
         // `x: T` declares without binding; a non-name target is still evaluated
-        if (left.type !== 'identifier') expr(scope, left, false);
+        if (left.type !== 'identifier') this.expr(scope, left, false);
         return;
       }
-      target(scope, left, type ? 'annassign' : 'assign', false);
+      this.target(scope, left, type ? 'annassign' : 'assign', false);
     }
-  };
-
-  block(module, root);
-
-  // Resolve global / nonlocal redirection and record bindings.
-  for (const { scope, b } of pending) {
-    let s = scope;
-    if (scope.globals.has(b.name)) s = module;
-    bindingScope.set(b.node, s);
-    let list = s.bindings.get(b.name);
-    if (!list) s.bindings.set(b.name, (list = []));
-    list.push(b);
   }
-  // nonlocal names live in an enclosing function: resolve now that all bindings are known
-  for (const sc of scopes) {
-    if (!sc.nonlocals.size) continue;
-    for (const name of sc.nonlocals) {
-      const list = sc.bindings.get(name);
-      if (!list) continue;
-      let p = sc.parent;
-      while (p && !(p.kind !== 'class' && p.kind !== 'module' && p.bindings.has(name))) p = p.parent;
-      if (!p) continue;
-      sc.bindings.delete(name);
-      let tl = p.bindings.get(name);
-      if (!tl) p.bindings.set(name, (tl = []));
-      for (const b of list) {
-        tl.push(b);
-        bindingScope.set(b.node, p);
+
+  /** Resolve global / nonlocal redirection and record the pending bindings. */
+  private resolve(): void {
+    // Resolve global / nonlocal redirection and record bindings.
+    for (const { scope, b } of this.pending) {
+      let s = scope;
+      if (scope.globals.has(b.name)) s = this.module;
+      this.bindingScope.set(b.node, s);
+      let list = s.bindings.get(b.name);
+      if (!list) s.bindings.set(b.name, (list = []));
+      list.push(b);
+    }
+    // nonlocal names live in an enclosing function: resolve now that all bindings are known
+    for (const sc of this.scopes) {
+      if (!sc.nonlocals.size) continue;
+      for (const name of sc.nonlocals) {
+        const list = sc.bindings.get(name);
+        if (!list) continue;
+        let p = sc.parent;
+        while (p && !(p.kind !== 'class' && p.kind !== 'module' && p.bindings.has(name))) p = p.parent;
+        if (!p) continue;
+        sc.bindings.delete(name);
+        let tl = p.bindings.get(name);
+        if (!tl) p.bindings.set(name, (tl = []));
+        for (const b of list) {
+          tl.push(b);
+          this.bindingScope.set(b.node, p);
+        }
       }
     }
   }
+}
+
+export function buildScopes(root: PyNode, text: string): ScopeTable {
+  const { module, scopes, reads, byNode, bindingScope, readByNode } = new ScopeBuilder(root, text);
   return { module, scopes, reads, byNode, bindingScope, readByNode };
 }
 

@@ -4,6 +4,7 @@
  * Every method accepts a light PyNode, or any node with the same range and type (`NodeLike`).
  * All facts are computed lazily on first use and cached per unit.
  */
+import type { TokenizerLimit } from './limits.js';
 import type { PyNode, NodeLike } from './tree.js';
 import type { Scope, ScopeTable } from './scopes.js';
 import type { Def, FlowResult } from './flow.js';
@@ -129,12 +130,22 @@ export interface ConditionGuard {
   noneOf?: string[];
 }
 
+/** Why a unit of Python is not analysed (issue 17). */
+export interface NotAnalysed {
+  /** Tree levels (`MAX_ANALYSED_DEPTH`), or what CPython's tokenizer refused (then nothing was parsed). */
+  depth: number;
+  tokenizer?: TokenizerLimit;
+}
+
 export interface PythonAnalysis {
   text: string;
   /** Absolute path of the file ('' for embedded code). */
   path: string;
   /** The parsed tree of the unit (file or embedded lambda), as plain JS objects. */
   readonly ast: PyNode;
+  /** Set when the unit is nested deeper than CPython's tokenizer or vaudit's analyses accept: `ast` is
+   *  then an empty module and nothing of the unit is analysed (the pass reports it once). */
+  readonly notAnalysed?: NotAnalysed;
   /** The light node for a tree-sitter node (or any node with the same range and type). */
   node(n: NodeLike): PyNode | undefined;
   src(n: NodeLike): string;
