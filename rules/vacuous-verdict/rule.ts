@@ -11,6 +11,7 @@ import { defineRule, type PythonVisitor } from '../../src/engine/rule.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isVerdictFunction } from '../../src/suites/verdict.js';
+import { valueKind } from '../../src/lang/python/value-kind.js';
 
 type Msg = 'zipTruncation' | 'emptyLoop' | 'emptyAll' | 'deadGuard';
 
@@ -89,43 +90,13 @@ function fromResult(a: PythonAnalysis, fn: FunctionInfo, coll: PyNode): boolean 
   return [...names].some((n) => n === params[0] || (params.includes(n) && RESULT_NAME.test(n)));
 }
 
-/** Builtins whose call never returns None, and the type each builds (when it is one). */
-const NEVER_NONE: Record<string, string | undefined> = {
-  list: 'list', dict: 'dict', set: 'set', tuple: 'tuple', frozenset: 'frozenset', str: 'str', int: 'int', float: 'float', bool: 'bool', bytes: 'bytes',
-  sorted: 'list', len: 'int', repr: 'str', format: 'str', sum: undefined, abs: undefined, round: undefined, any: 'bool', all: 'bool', range: 'range', enumerate: 'enumerate', zip: 'zip', map: 'map', filter: 'filter', reversed: 'reversed',
-};
-
 /** The type an expression always has (never None), or null when it is not None but of unknown type; undefined when it may be None. */
 function builtType(a: PythonAnalysis, e0: PyNode): string | null | undefined {
   const e = unparen(e0);
+  const k = valueKind(a, e);
+  if (k === 'none') return undefined;
+  if (k !== undefined) return k;
   switch (e.type) {
-    case 'list':
-    case 'list_comprehension':
-      return 'list';
-    case 'dictionary':
-    case 'dictionary_comprehension':
-      return 'dict';
-    case 'set':
-    case 'set_comprehension':
-      return 'set';
-    case 'tuple':
-      return 'tuple';
-    case 'string':
-    case 'concatenated_string':
-      return 'str';
-    case 'integer':
-      return 'int';
-    case 'float':
-      return 'float';
-    case 'true':
-    case 'false':
-      return 'bool';
-    case 'call': {
-      const f = field(e, 'function');
-      const q = f?.type === 'identifier' ? a.qualifiedName(f) : undefined;
-      if (!q || !(q in NEVER_NONE)) return undefined;
-      return NEVER_NONE[q] ?? null;
-    }
     case 'boolean_operator': {
       // `x or []`: the left operand when truthy (so not None), else the right one
       if (a.src(e).slice((field(e, 'left') ?? e).end - e.start).trimStart().startsWith('or')) {

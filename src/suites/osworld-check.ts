@@ -10,6 +10,7 @@ import { callProblems, signatureOf, type Signature } from '../lang/python/signat
 import { isObject, joinPointer } from '../lang/json/parse.js';
 import { isCommentMember } from './families.js';
 import { field, named, walk, type PyNode } from '../lang/python/tree.js';
+import { valueKind } from '../lang/python/value-kind.js';
 
 export type EvaluatorProblemKind =
   | 'notObject'
@@ -258,36 +259,10 @@ type ValueKind = 'str' | 'list' | 'dict' | 'number' | 'bool';
 const KIND_TEXT: Record<ValueKind, string> = { str: 'a string (a file path or text)', list: 'a list', dict: 'a dict', number: 'a number', bool: 'a bool' };
 
 /** The kind of a value expression when it is certain (literals, `os.path.join`, f-strings, builtin constructors); None → 'none'. */
-function exprKind(a: PythonAnalysis, e0: PyNode): ValueKind | 'none' | undefined {
-  const e = e0.type === 'parenthesized_expression' ? (named(e0)[0] ?? e0) : e0;
-  switch (e.type) {
-    case 'none':
-      return 'none';
-    case 'string':
-    case 'concatenated_string':
-      return 'str';
-    case 'list':
-    case 'list_comprehension':
-      return 'list';
-    case 'dictionary':
-    case 'dictionary_comprehension':
-      return 'dict';
-    case 'integer':
-    case 'float':
-      return 'number';
-    case 'true':
-    case 'false':
-      return 'bool';
-    case 'call': {
-      const q = a.qualifiedName(field(e, 'function') ?? e);
-      if (q === 'os.path.join' || q === 'str' || q === 'os.path.basename' || q === 'os.path.abspath') return 'str';
-      if (q === 'list' || q === 'sorted') return 'list';
-      if (q === 'dict') return 'dict';
-      return undefined;
-    }
-    default:
-      return undefined;
-  }
+function exprKind(a: PythonAnalysis, e: PyNode): ValueKind | 'none' | undefined {
+  const k = valueKind(a, e);
+  if (k === 'int' || k === 'float') return 'number';
+  return k === 'none' || k === 'str' || k === 'list' || k === 'dict' || k === 'bool' ? k : undefined;
 }
 
 /**
