@@ -29,6 +29,12 @@ const base = mkdtempSync(path.join(tmpdir(), 'vaudit-precommit-'));
 const home = path.join(base, 'pre-commit-home');
 const user = path.join(base, 'user-repo');
 const snapshot = path.join(base, 'vaudit-snapshot');
+/**
+ * A hang guard, not a speed budget: the first hook call installs the hook environment (npm install
+ * compiles tree-sitter's native addon with node-gyp where no prebuilt binary fits), which took more
+ * than 5 minutes on a loaded 2-core machine. spawnSync blocks, so vitest's own timeout cannot fire.
+ */
+const HOOK_TIMEOUT_MS = 1_200_000;
 let snapshotRev = '';
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
@@ -57,7 +63,7 @@ function write(rel: string, text: string): void {
 }
 /** Run the hook on the staged files, as `git commit` would. */
 function tryRepo(): { code: number; out: string } {
-  const r = spawnSync(PRE_COMMIT, ['try-repo', snapshot, 'vaudit', '--ref', snapshotRev, '--color', 'never'], { cwd: user, encoding: 'utf8', env, timeout: 300_000 });
+  const r = spawnSync(PRE_COMMIT, ['try-repo', snapshot, 'vaudit', '--ref', snapshotRev, '--color', 'never'], { cwd: user, encoding: 'utf8', env, timeout: HOOK_TIMEOUT_MS });
   const out = `${r.stdout}\n${r.stderr}`;
   return { code: r.status ?? -1, out };
 }
@@ -97,7 +103,7 @@ function withStaged<T>(stage: () => void, act: () => T): T {
 /** `git commit` with the installed pre-commit hook, as a user commits. */
 function commit(message: string): { code: number; out: string; committed: boolean } {
   const before = git('rev-parse', 'HEAD').trim();
-  const r = spawnSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-m', message], { cwd: user, encoding: 'utf8', env, timeout: 300_000 });
+  const r = spawnSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-m', message], { cwd: user, encoding: 'utf8', env, timeout: HOOK_TIMEOUT_MS });
   const after = git('rev-parse', 'HEAD').trim();
   let out = `${r.stdout}\n${r.stderr}`;
   if (/An unexpected error has occurred/.test(out)) {
