@@ -91,7 +91,7 @@ function clientBodies(route: RouteInfo, ctx: OracleContext): Array<Record<string
           const lit = literal(expr!);
           const field = /\w+\[\s*(['"])(\w+)\1\s*\]/.exec(expr!)?.[2];
           if (lit !== undefined) body[key!] = lit;
-          else if (field && e[field] !== undefined) body[key!] = e[field];
+          else if (field && Object.hasOwn(e, field) && e[field] !== undefined) body[key!] = e[field];
         }
         if (Object.keys(body).length) out.push(body);
         if (out.length >= 3) return out;

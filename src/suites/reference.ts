@@ -30,7 +30,8 @@ export function suiteRootOf(filePath: string, projectRoot: string): string {
 
 /** Members of the object at `pointer`, by name (comment members `//…` excluded). */
 export function membersOf(doc: JsonDocument, pointer: string, value: Record<string, unknown>): Record<string, JsonValueRef> {
-  const out: Record<string, JsonValueRef> = {};
+  // keyed by member names from the task file: no prototype, so `__proto__` or `constructor` is a plain member
+  const out = Object.create(null) as Record<string, JsonValueRef>;
   for (const name of Object.keys(value)) {
     if (isCommentMember(name)) continue;
     const ref = doc.values.get(joinPointer(pointer, name));
