@@ -7,8 +7,9 @@
  * Both yield the same trees with the same UTF-16 positions (a test compares them on every Python
  * file of the real corpora). `VAUDIT_PYTHON_PARSER=wasm|native` forces one (benchmarks, tests).
  *
- * A parse returns the plain-JS copy of the tree (`PyNode`) and frees the parser's tree at once:
- * no native or wasm memory stays alive after a file is parsed.
+ * A parse returns the plain-JS copy of the tree (`PyNode`) and drops the parser's tree at once: the
+ * wasm tree is deleted (its memory is not garbage-collected); the native addon's tree has no
+ * `delete()` and its memory goes when the garbage collector finalises the dropped object.
  */
 import { createRequire } from 'node:module';
 import { convertTree, type PyNode, type TreeCursorLike } from './tree.js';
