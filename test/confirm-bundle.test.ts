@@ -4,6 +4,7 @@
  * recording runtime port. Defects → `confirmed`; fixed twins → `refuted`; host non-results pass through.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { environOf, liveProcesses } from './helpers/processes.js';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,20 +45,10 @@ function write(rel: string, text: string): string {
  * mistaken for a leak of this one.
  */
 function alive(needle: string, opts: { own?: boolean } = {}): string[] {
-  const out: string[] = [];
   const mine = `run-${process.pid}-`;
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
-    try {
-      const cmd = readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (!cmd.includes(needle)) continue;
-      if (opts.own && !cmd.includes(mine) && !readFileSync(`/proc/${e}/environ`, 'utf8').includes(mine)) continue;
-      out.push(`${e}: ${cmd}`);
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
+  return liveProcesses()
+    .filter((p) => p.cmd.includes(needle) && (!opts.own || p.cmd.includes(mine) || environOf(p.pid).includes(mine)))
+    .map((p) => `${p.pid}: ${p.cmd}`);
 }
 
 /** Findings the fixed twin would carry if the rule fired on each of its runs/returns (for `refuted`). */

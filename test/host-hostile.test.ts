@@ -4,7 +4,8 @@
  * scanning /proc for a per-test marker in the command line).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { liveProcesses } from './helpers/processes.js';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,16 +15,7 @@ import { createHost, type IsolationLevel } from '../src/confirm/host.js';
 const HAS_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].some((p) => existsSync(p));
 
 function processesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      if (readFileSync(`/proc/${e}/cmdline`).includes(marker)) pids.push(Number(e));
-    } catch {
-      /* gone */
-    }
-  }
-  return pids;
+  return liveProcesses().filter((p) => p.cmd.includes(marker)).map((p) => p.pid);
 }
 
 async function noneLeft(marker: string): Promise<number[]> {

@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveProcesses } from './helpers/processes.js';
 import { BIN } from './helpers/run-cli.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/hostile-suite');
@@ -30,17 +31,9 @@ function filesUnder(root: string): string[] {
 }
 
 function hostileProcesses(): string[] {
-  const found: string[] = [];
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmd.includes('77.7') && !cmd.includes('vitest')) found.push(`${e}: ${cmd}`);
-    } catch {
-      /* gone */
-    }
-  }
-  return found;
+  return liveProcesses()
+    .filter((p) => p.cmd.includes('77.7') && !p.cmd.includes('vitest'))
+    .map((p) => `${p.pid}: ${p.cmd}`);
 }
 
 beforeAll(async () => {
