@@ -244,359 +244,500 @@ function width(seq: PyNode[], state: { groupwidths: Array<[number, number] | nul
 
 /** Parse a Python `re` pattern (str). Throws {@link PyReError} exactly where `re.compile` would fail. */
 export function parsePythonRegex(pattern: string, initialFlags = 0): PyPattern {
-  const src = new Source(pattern);
-  const state: State = { flags: initialFlags, groupdict: new Map(), groupwidths: [[0, 0]], lookbehindgroups: null, grouprefpos: new Map() };
+  return new Parser(pattern, initialFlags).parse();
+}
 
-  const parseSub = (verbose: boolean, nested: number): PyAlt => {
+/** Where a sequence is being parsed: its verbose mode (changed by a global `(?x)`) and its nesting. */
+interface SeqCtx {
+  seq: PyNode[];
+  verbose: boolean;
+  nested: number;
+  /** The first branch of the top level, where global flags may stand. */
+  first: boolean;
+}
+
+/** What an opening `(` turned out to be once its extension (if any) is read. */
+interface GroupKind {
+  capture: boolean;
+  atomic: boolean;
+  name: string | null;
+  addFlags: number;
+  delFlags: number;
+}
+
+const CAPTURING: GroupKind = { capture: true, atomic: false, name: null, addFlags: 0, delFlags: 0 };
+const NON_CAPTURING: GroupKind = { ...CAPTURING, capture: false };
+
+type RepeatMode = 'greedy' | 'lazy' | 'possessive';
+
+/** Recursive descent over the token stream, after sre_parse: one method per construct. */
+class Parser {
+  private readonly src: Source;
+  private readonly state: State;
+
+  constructor(pattern: string, flags: number) {
+    this.src = new Source(pattern);
+    this.state = { flags, groupdict: new Map(), groupwidths: [[0, 0]], lookbehindgroups: null, grouprefpos: new Map() };
+  }
+
+  parse(): PyPattern {
+    const { src, state } = this;
+    const body = this.parseSub((state.flags & FLAG.x) !== 0, 0);
+    if (state.flags & FLAG.L) throw new PyReError('cannot use LOCALE flag with a str pattern', 0, 0);
+    if (state.flags & FLAG.a && state.flags & FLAG.u) throw new PyReError('ASCII and UNICODE flags are incompatible', 0, 0);
+    if (src.next !== null) throw new PyReError('unbalanced parenthesis', src.tell(), 1);
+    for (const [g, pos] of state.grouprefpos) {
+      if (g >= groupsOf(state)) throw new PyReError(`invalid group reference ${g}`, pos, String(g).length);
+    }
+    return { body, flags: state.flags, groups: groupsOf(state) - 1, groupNames: state.groupdict };
+  }
+
+  /** Alternatives up to `)` or the end. */
+  private parseSub(verbose: boolean, nested: number): PyAlt {
     const branches: PyNode[][] = [];
     for (;;) {
-      branches.push(parseSeq(verbose, nested + 1, nested === 0 && branches.length === 0));
-      if (!src.match('|')) break;
+      branches.push(this.parseSeq(verbose, nested + 1, nested === 0 && branches.length === 0));
+      if (!this.src.match('|')) break;
     }
     return { t: 'alt', branches };
-  };
+  }
 
-  const escape = (esc: string): PyNode => {
+  /** One branch: items up to `|`, `)` or the end. */
+  private parseSeq(verbose: boolean, nested: number, first: boolean): PyNode[] {
+    const src = this.src;
+    const ctx: SeqCtx = { seq: [], verbose, nested, first };
+    for (;;) {
+      const tok = src.next;
+      if (tok === null || tok === '|' || tok === ')') break;
+      const here = src.tell();
+      src.get();
+      if (ctx.verbose && this.skipVerbose(tok)) continue;
+      this.parseItem(tok, here, ctx);
+    }
+    return ctx.seq;
+  }
+
+  /** In verbose mode, whitespace and `#` comments are skipped; true when `tok` was one. */
+  private skipVerbose(tok: string): boolean {
+    if (WHITESPACE.has(tok)) return true;
+    if (tok !== '#') return false;
+    for (;;) {
+      const c = this.src.get();
+      if (c === null || c === '\n') break;
+    }
+    return true;
+  }
+
+  /** One token (already consumed, starting at `here`) and what it opens. */
+  private parseItem(tok: string, here: number, ctx: SeqCtx): void {
+    const seq = ctx.seq;
+    if (tok[0] === '\\' && tok.length > 1) seq.push(this.escape(tok));
+    else if (!SPECIAL.has(tok)) seq.push({ t: 'lit', cp: tok.codePointAt(0)! });
+    else if (tok === '[') seq.push(this.parseClass(here));
+    else if (REPEAT_CHARS.has(tok)) this.parseRepeat(tok, here, seq);
+    else if (tok === '.') seq.push({ t: 'any' });
+    else if (tok === '(') this.parseParen(here, ctx);
+    else if (tok === '^') seq.push({ t: 'at', name: 'bol' });
+    else if (tok === '$') seq.push({ t: 'at', name: 'eol' });
+    else throw new PyReError(`unsupported special character '${tok}'`, here, 1);
+  }
+
+  // ---- character classes -------------------------------------------------
+
+  /** `[...]` after its `[`. */
+  private parseClass(here: number): PyNode {
+    const src = this.src;
+    const items: ClassItem[] = [];
+    const neg = src.match('^');
+    const unterminated = () => new PyReError('unterminated character set', here, src.tell() - here);
+    for (;;) {
+      const tok = src.get();
+      if (tok === null) throw unterminated();
+      if (tok === ']' && items.length > 0) break;
+      const code1 = this.classItem(tok);
+      if (!src.match('-')) {
+        items.push(code1);
+        continue;
+      }
+      const that = src.get();
+      if (that === null) throw unterminated();
+      if (that === ']') {
+        items.push(code1, { t: 'lit', cp: 45 });
+        break;
+      }
+      items.push(this.classRange(tok, code1, that));
+    }
+    return { t: 'class', neg, items };
+  }
+
+  private classItem(tok: string): ClassItem {
+    return tok[0] === '\\' && tok.length > 1 ? this.classEscape(tok) : { t: 'lit', cp: tok.codePointAt(0)! };
+  }
+
+  /** `tok-that` inside a class (both consumed). */
+  private classRange(tok: string, code1: ClassItem, that: string): ClassItem {
+    const code2 = this.classItem(that);
+    if (code1.t !== 'lit' || code2.t !== 'lit' || code2.cp < code1.cp) {
+      const len = tok.length + 1 + that.length;
+      throw new PyReError(`bad character range ${tok}-${that}`, this.src.tell() - len, len);
+    }
+    return { t: 'range', lo: code1.cp, hi: code2.cp };
+  }
+
+  // ---- escapes -----------------------------------------------------------
+
+  /** An escape outside a class. */
+  private escape(esc: string): PyNode {
     const cat = CATS[esc];
     if (cat) return cat;
     const e = ESCAPES[esc];
     if (e !== undefined) return { t: 'lit', cp: e };
     const c = esc.slice(1);
-    if (c === 'x' || c === 'u' || c === 'U') {
-      const n = c === 'x' ? 2 : c === 'u' ? 4 : 8;
-      const digits = src.getwhile(n, HEX);
-      if (digits.length !== n) throw src.err(`incomplete escape \\${c}${digits}`, 2 + digits.length, 2 + digits.length);
-      const cp = parseInt(digits, 16);
-      if (cp > 0x10ffff) throw src.err(`bad escape \\${c}${digits}`, 2 + digits.length, 2 + digits.length);
-      return { t: 'lit', cp };
-    }
-    if (c === 'N') {
-      if (!src.match('{')) throw src.err('missing {');
-      const name = src.getuntil('}', 'character name');
-      void name; // no Unicode name table: accepted (conservative)
-      return { t: 'lit', cp: 0xfffd };
-    }
+    if (c === 'x' || c === 'u' || c === 'U') return this.hexEscape(c);
+    if (c === 'N') return this.namedEscape();
     if (c === '0') {
-      const more = src.getwhile(2, OCT);
+      const more = this.src.getwhile(2, OCT);
       return { t: 'lit', cp: parseInt('0' + more, 8) };
     }
-    if (DIGITS.test(c)) {
-      let digits = c;
-      if (src.next !== null && DIGITS.test(src.next)) {
-        digits += src.get();
-        if (OCT.test(digits[0]!) && OCT.test(digits[1]!) && src.next !== null && OCT.test(src.next)) {
-          digits += src.get();
-          const v = parseInt(digits, 8);
-          if (v > 0o377) throw src.err(`octal escape value \\${digits} outside of range 0-0o377`, 1 + digits.length, 1 + digits.length);
-          return { t: 'lit', cp: v };
-        }
-      }
-      const group = parseInt(digits, 10);
-      if (group < groupsOf(state)) {
-        if (!checkgroup(state, group)) throw src.err('cannot refer to an open group', 1 + digits.length, 1 + digits.length);
-        checklookbehindgroup(state, group, src, 1 + digits.length);
-        return { t: 'backref', index: group };
-      }
-      throw src.err(`invalid group reference ${group}`, digits.length, digits.length);
-    }
-    if ([...c].length === 1 && ASCII_LETTER.test(c)) throw src.err(`bad escape ${esc}`, esc.length, esc.length);
+    if (DIGITS.test(c)) return this.digitEscape(c);
+    if ([...c].length === 1 && ASCII_LETTER.test(c)) throw this.src.err(`bad escape ${esc}`, esc.length, esc.length);
     return { t: 'lit', cp: c.codePointAt(0)! };
-  };
+  }
 
-  const classEscape = (esc: string): ClassItem => {
+  /** An escape inside a class. */
+  private classEscape(esc: string): ClassItem {
     const e = ESCAPES[esc];
     if (e !== undefined) return { t: 'lit', cp: e };
     const cat = CATS[esc];
     if (cat && cat.t === 'cat') return cat;
     const c = esc.slice(1);
-    if (c === 'x' || c === 'u' || c === 'U') {
-      const n = c === 'x' ? 2 : c === 'u' ? 4 : 8;
-      const digits = src.getwhile(n, HEX);
-      if (digits.length !== n) throw src.err(`incomplete escape \\${c}${digits}`, 2 + digits.length, 2 + digits.length);
-      const cp = parseInt(digits, 16);
-      if (cp > 0x10ffff) throw src.err(`bad escape \\${c}${digits}`, 2 + digits.length, 2 + digits.length);
-      return { t: 'lit', cp };
-    }
-    if (c === 'N') {
-      if (!src.match('{')) throw src.err('missing {');
-      src.getuntil('}', 'character name');
-      return { t: 'lit', cp: 0xfffd };
-    }
+    if (c === 'x' || c === 'u' || c === 'U') return this.hexEscape(c);
+    if (c === 'N') return this.namedEscape();
     if (OCT.test(c)) {
-      const digits = c + src.getwhile(2, OCT);
-      const v = parseInt(digits, 8);
-      if (v > 0o377) throw src.err(`octal escape value \\${digits} outside of range 0-0o377`, 1 + digits.length, 1 + digits.length);
-      return { t: 'lit', cp: v };
+      const digits = c + this.src.getwhile(2, OCT);
+      return this.octalLiteral(digits);
     }
-    if (DIGITS.test(c)) throw src.err(`bad escape ${esc}`, esc.length, esc.length);
-    if ([...c].length === 1 && ASCII_LETTER.test(c)) throw src.err(`bad escape ${esc}`, esc.length, esc.length);
+    if (DIGITS.test(c)) throw this.src.err(`bad escape ${esc}`, esc.length, esc.length);
+    if ([...c].length === 1 && ASCII_LETTER.test(c)) throw this.src.err(`bad escape ${esc}`, esc.length, esc.length);
     return { t: 'lit', cp: c.codePointAt(0)! };
-  };
+  }
 
-  const parseFlags = (first: string): [number, number] | null => {
+  /** `\xhh`, `\uhhhh`, `\Uhhhhhhhh`. */
+  private hexEscape(c: 'x' | 'u' | 'U'): { t: 'lit'; cp: number } {
+    const src = this.src;
+    const n = c === 'x' ? 2 : c === 'u' ? 4 : 8;
+    const digits = src.getwhile(n, HEX);
+    if (digits.length !== n) throw src.err(`incomplete escape \\${c}${digits}`, 2 + digits.length, 2 + digits.length);
+    const cp = parseInt(digits, 16);
+    if (cp > 0x10ffff) throw src.err(`bad escape \\${c}${digits}`, 2 + digits.length, 2 + digits.length);
+    return { t: 'lit', cp };
+  }
+
+  /** `\N{name}`: no Unicode name table, so any non-empty name is accepted (conservative). */
+  private namedEscape(): { t: 'lit'; cp: number } {
+    const src = this.src;
+    if (!src.match('{')) throw src.err('missing {');
+    src.getuntil('}', 'character name');
+    return { t: 'lit', cp: 0xfffd };
+  }
+
+  /** A three-digit octal escape (its digits read). */
+  private octalLiteral(digits: string): { t: 'lit'; cp: number } {
+    const v = parseInt(digits, 8);
+    if (v > 0o377) throw this.src.err(`octal escape value \\${digits} outside of range 0-0o377`, 1 + digits.length, 1 + digits.length);
+    return { t: 'lit', cp: v };
+  }
+
+  /** `\1`..`\99` (a group reference) or a three-digit octal escape, outside a class. */
+  private digitEscape(c: string): PyNode {
+    const src = this.src;
+    let digits = c;
+    if (src.next !== null && DIGITS.test(src.next)) {
+      digits += src.get();
+      if (OCT.test(digits[0]!) && OCT.test(digits[1]!) && src.next !== null && OCT.test(src.next)) {
+        digits += src.get();
+        return this.octalLiteral(digits);
+      }
+    }
+    const group = parseInt(digits, 10);
+    if (group < groupsOf(this.state)) {
+      if (!checkgroup(this.state, group)) throw src.err('cannot refer to an open group', 1 + digits.length, 1 + digits.length);
+      checklookbehindgroup(this.state, group, src, 1 + digits.length);
+      return { t: 'backref', index: group };
+    }
+    throw src.err(`invalid group reference ${group}`, digits.length, digits.length);
+  }
+
+  // ---- repeats -----------------------------------------------------------
+
+  /** `*`, `+`, `?` or `{m,n}` (consumed, at `here`): wraps the last item of `seq`. */
+  private parseRepeat(tok: string, here: number, seq: PyNode[]): void {
+    let min = 0;
+    let max = MAXREPEAT;
+    if (tok === '?') max = 1;
+    else if (tok === '+') min = 1;
+    else if (tok === '{') {
+      const bounds = this.parseBraces(here);
+      if (bounds === null) {
+        seq.push({ t: 'lit', cp: 123 });
+        return;
+      }
+      [min, max] = bounds;
+    }
+    const src = this.src;
+    const item = seq[seq.length - 1];
+    if (!item || item.t === 'at') throw new PyReError('nothing to repeat', here, src.tell() - here);
+    if (item.t === 'repeat') throw new PyReError('multiple repeat', here, src.tell() - here);
+    let body: PyNode[] = [item];
+    if (item.t === 'group' && item.index === null && !item.addFlags && !item.delFlags && item.body.branches.length === 1) body = item.body.branches[0]!;
+    let mode: RepeatMode = 'greedy';
+    if (src.match('?')) mode = 'lazy';
+    else if (src.match('+')) mode = 'possessive';
+    seq[seq.length - 1] = { t: 'repeat', min, max, mode, body };
+  }
+
+  /** `{m,n}` after its `{`: the bounds, or null when the brace is a literal (the position is then right after it). */
+  private parseBraces(here: number): [number, number] | null {
+    const src = this.src;
+    if (src.next === '}') return null;
+    const afterBrace = src.tell();
+    const lo = src.getwhile(Infinity, DIGITS);
+    let hi: string;
+    if (src.match(',')) hi = src.getwhile(Infinity, DIGITS);
+    else hi = lo;
+    if (!src.match('}')) {
+      src.seek(afterBrace);
+      return null;
+    }
+    let min = 0;
+    let max = MAXREPEAT;
+    if (lo) {
+      min = Number(lo);
+      if (min >= MAXREPEAT) throw new PyReError('the repetition number is too large', here, src.tell() - here);
+    }
+    if (hi) {
+      max = Number(hi);
+      if (max >= MAXREPEAT) throw new PyReError('the repetition number is too large', here, src.tell() - here);
+      if (max < min) throw new PyReError('min repeat greater than max repeat', afterBrace, src.tell() - 1 - afterBrace);
+    }
+    return [min, max];
+  }
+
+  // ---- groups and extensions ---------------------------------------------
+
+  /** `(` (consumed, at `here`): a group, or one of the `(?…)` extensions. */
+  private parseParen(here: number, ctx: SeqCtx): void {
+    const src = this.src;
+    if (!src.match('?')) return this.parseGroupBody(here, ctx, CAPTURING);
+    const ch = src.get();
+    if (ch === null) throw src.err('unexpected end of pattern', 0, 0);
+    if (ch === 'P') return this.parsePExtension(here, ctx);
+    if (ch === ':') return this.parseGroupBody(here, ctx, NON_CAPTURING);
+    if (ch === '#') return this.skipComment(here);
+    if (ch === '=' || ch === '!' || ch === '<') return this.parseLook(ch, here, ctx);
+    if (ch === '(') return this.parseConditional(here, ctx);
+    if (ch === '>') return this.parseGroupBody(here, ctx, { ...NON_CAPTURING, atomic: true });
+    if ((ch.length === 1 && ch in FLAG) || ch === '-') return this.parseFlagGroup(ch, here, ctx);
+    throw src.err(`unknown extension ?${ch}`, 1 + ch.length, 1 + ch.length);
+  }
+
+  /** `(?P<name>…)` or `(?P=name)`, after `(?P`. */
+  private parsePExtension(here: number, ctx: SeqCtx): void {
+    const src = this.src;
+    if (src.match('<')) {
+      const name = src.getuntil('>', 'group name');
+      if (!isIdentifier(name)) throw src.err(`bad character in group name '${name}'`, name.length + 1, name.length);
+      return this.parseGroupBody(here, ctx, { ...CAPTURING, name });
+    }
+    if (src.match('=')) {
+      ctx.seq.push(this.namedBackref());
+      return;
+    }
+    const c2 = src.get();
+    if (c2 === null) throw src.err('unexpected end of pattern', 0, 0);
+    throw src.err(`unknown extension ?P${c2}`, 3, 3);
+  }
+
+  /** `name)` of `(?P=name)`. */
+  private namedBackref(): PyNode {
+    const { src, state } = this;
+    const ref = src.getuntil(')', 'group name');
+    if (!isIdentifier(ref)) throw src.err(`bad character in group name '${ref}'`, ref.length + 1, ref.length);
+    const gid = state.groupdict.get(ref);
+    if (gid === undefined) throw src.err(`unknown group name '${ref}'`, ref.length + 1, ref.length);
+    if (!checkgroup(state, gid)) throw src.err('cannot refer to an open group', ref.length + 1, ref.length);
+    checklookbehindgroup(state, gid, src, ref.length + 1);
+    return { t: 'backref', index: gid };
+  }
+
+  /** `(?#…)` after `(?#`. */
+  private skipComment(here: number): void {
+    const src = this.src;
+    for (;;) {
+      if (src.next === null) throw new PyReError('missing ), unterminated comment', here, src.tell() - here);
+      if (src.get() === ')') break;
+    }
+  }
+
+  /** `(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)` after `(?` and `ch`. */
+  private parseLook(ch: string, here: number, ctx: SeqCtx): void {
+    const { src, state } = this;
+    let kind = ch;
+    let behind = false;
+    let savedLookbehind: number | null = null;
+    if (ch === '<') {
+      const c2 = src.get();
+      if (c2 === null) throw src.err('unexpected end of pattern', 0, 0);
+      if (c2 !== '=' && c2 !== '!') throw src.err(`unknown extension ?<${c2}`, 3, 3);
+      kind = c2;
+      behind = true;
+      savedLookbehind = state.lookbehindgroups;
+      if (savedLookbehind === null) state.lookbehindgroups = groupsOf(state);
+    }
+    const body = this.parseSub(ctx.verbose, ctx.nested + 1);
+    if (behind) {
+      if (savedLookbehind === null) state.lookbehindgroups = null;
+      const [lo, hi] = width(body.branches.length === 1 ? body.branches[0]! : [{ t: 'group', index: null, name: null, addFlags: 0, delFlags: 0, body }], state);
+      if (lo !== hi) throw new PyReError('look-behind requires fixed-width pattern', here, src.tell() - here);
+    }
+    this.closeParen(here);
+    ctx.seq.push({ t: 'look', behind, neg: kind === '!', body });
+  }
+
+  /** `(?(ref)yes|no)` after `(?(`. */
+  private parseConditional(here: number, ctx: SeqCtx): void {
+    const src = this.src;
+    const condgroup = this.conditionRef();
+    const yes = this.parseSeq(ctx.verbose, ctx.nested + 1, false);
+    let no: PyNode[] | null = null;
+    if (src.match('|')) {
+      no = this.parseSeq(ctx.verbose, ctx.nested + 1, false);
+      if (src.next === '|') throw src.err('conditional backref with more than two branches');
+    }
+    this.closeParen(here);
+    ctx.seq.push({ t: 'cond', ref: condgroup, yes, no });
+  }
+
+  /** `ref)` of a conditional: a group name or number. */
+  private conditionRef(): number {
+    const { src, state } = this;
+    const condname = src.getuntil(')', 'group name');
+    let condgroup: number;
+    if (isIdentifier(condname)) {
+      const g = state.groupdict.get(condname);
+      if (g === undefined) throw src.err(`unknown group name '${condname}'`, condname.length + 1, condname.length);
+      condgroup = g;
+    } else {
+      if (!/^[0-9]+$/.test(condname)) throw src.err(`bad character in group name '${condname}'`, condname.length + 1, condname.length);
+      condgroup = Number(condname);
+      if (!condgroup) throw src.err('bad group number', condname.length + 1, condname.length);
+      if (condgroup >= 2 ** 30) throw src.err(`invalid group reference ${condgroup}`, condname.length + 1, condname.length);
+      if (!state.grouprefpos.has(condgroup)) state.grouprefpos.set(condgroup, src.tell() - condname.length - 1);
+    }
+    checklookbehindgroup(state, condgroup, src, condname.length + 1);
+    return condgroup;
+  }
+
+  /** `(?flags)` (global) or `(?flags-flags:…)` (scoped), after `(?`. */
+  private parseFlagGroup(ch: string, here: number, ctx: SeqCtx): void {
+    const flags = this.parseFlags(ch);
+    if (flags !== null) return this.parseGroupBody(here, ctx, { ...NON_CAPTURING, addFlags: flags[0], delFlags: flags[1] });
+    if (!ctx.first || ctx.seq.length > 0) throw new PyReError('global flags not at the start of the expression', here, this.src.tell() - here);
+    ctx.verbose = (this.state.flags & FLAG.x) !== 0;
+  }
+
+  /** The body and `)` of a group whose opening (and extension) is read. */
+  private parseGroupBody(here: number, ctx: SeqCtx, kind: GroupKind): void {
+    const { src, state } = this;
+    const { name, addFlags, delFlags } = kind;
+    let index: number | null = null;
+    if (kind.capture) {
+      index = groupsOf(state);
+      state.groupwidths.push(null);
+      if (name !== null) {
+        const prev = state.groupdict.get(name);
+        if (prev !== undefined) throw src.err(`redefinition of group name '${name}' as group ${index}; was group ${prev}`, name.length + 1, name.length);
+        state.groupdict.set(name, index);
+      }
+    }
+    const subVerbose = (ctx.verbose || (addFlags & FLAG.x) !== 0) && !(delFlags & FLAG.x);
+    const body = this.parseSub(subVerbose, ctx.nested + 1);
+    this.closeParen(here);
+    if (index !== null) state.groupwidths[index] = width(body.branches.length === 1 ? body.branches[0]! : [{ t: 'atomic', body }], state);
+    ctx.seq.push(kind.atomic ? { t: 'atomic', body } : { t: 'group', index, name, addFlags, delFlags, body });
+  }
+
+  private closeParen(here: number): void {
+    const src = this.src;
+    if (!src.match(')')) throw new PyReError('missing ), unterminated subpattern', here, src.tell() - here);
+  }
+
+  // ---- inline flags ------------------------------------------------------
+
+  /** Inline flags from `first` on: null for a global group `(?flags)` (applied to the state), else [add, del] before `:`. */
+  private parseFlags(first: string): [number, number] | null {
+    const src = this.src;
     let add = 0;
     let del = 0;
     let ch: string | null = first;
-    const isFlag = (x: string | null): x is keyof typeof FLAG => x !== null && x.length === 1 && x in FLAG;
-    const isAlpha = (x: string) => /^\p{L}$/u.test(x);
-    if (ch !== '-') {
-      for (;;) {
-        if (!isFlag(ch)) break;
-        if (ch === 'L') throw src.err("bad inline flag: cannot use 'L' flag with a str pattern");
-        const f = FLAG[ch];
-        add |= f;
-        if (f & TYPE_FLAGS && (add & TYPE_FLAGS) !== f) throw src.err("bad inline flag: flags 'a', 'u' and 'L' are incompatible");
-        ch = src.get();
-        if (ch === null) throw src.err('missing -, : or )', 0, 0);
-        if (ch === ')' || ch === '-' || ch === ':') break;
-        if (!isFlag(ch)) throw src.err(isAlpha(ch) ? 'unknown flag' : 'missing -, : or )', ch.length, ch.length);
-      }
-    }
+    if (ch !== '-') [add, ch] = this.addedFlags(ch);
     if (ch === ')') {
-      state.flags |= add;
+      this.state.flags |= add;
       return null;
     }
     if (add & GLOBAL_FLAGS) throw src.err('bad inline flag: cannot turn on global flag', 1);
-    if (ch === '-') {
-      ch = src.get();
-      if (ch === null) throw src.err('missing flag', 0, 0);
-      if (!isFlag(ch)) throw src.err(isAlpha(ch) ? 'unknown flag' : 'missing flag', ch.length, ch.length);
-      for (;;) {
-        const f = FLAG[ch as keyof typeof FLAG];
-        if (f & TYPE_FLAGS) throw src.err("bad inline flag: cannot turn off flags 'a', 'u' and 'L'");
-        del |= f;
-        ch = src.get();
-        if (ch === null) throw src.err('missing :', 0, 0);
-        if (ch === ':') break;
-        if (!isFlag(ch)) throw src.err(isAlpha(ch) ? 'unknown flag' : 'missing :', ch.length, ch.length);
-      }
-    }
+    if (ch === '-') del = this.removedFlags();
     if (del & GLOBAL_FLAGS) throw src.err('bad inline flag: cannot turn off global flag', 1);
     if (add & del) throw src.err('bad inline flag: flag turned on and off', 1);
     return [add, del];
-  };
-
-  const parseSeq = (verboseIn: boolean, nested: number, first: boolean): PyNode[] => {
-    let verbose = verboseIn;
-    const seq: PyNode[] = [];
-    for (;;) {
-      const thisTok = src.next;
-      if (thisTok === null) break;
-      if (thisTok === '|' || thisTok === ')') break;
-      const here = src.tell();
-      src.get();
-      if (verbose) {
-        if (WHITESPACE.has(thisTok)) continue;
-        if (thisTok === '#') {
-          for (;;) {
-            const c = src.get();
-            if (c === null || c === '\n') break;
-          }
-          continue;
-        }
-      }
-      if (thisTok[0] === '\\' && thisTok.length > 1) {
-        seq.push(escape(thisTok));
-      } else if (!SPECIAL.has(thisTok)) {
-        seq.push({ t: 'lit', cp: thisTok.codePointAt(0)! });
-      } else if (thisTok === '[') {
-        const items: ClassItem[] = [];
-        const neg = src.match('^');
-        for (;;) {
-          const tok = src.get();
-          if (tok === null) throw new PyReError('unterminated character set', here, src.tell() - here);
-          if (tok === ']' && items.length > 0) break;
-          const code1: ClassItem = tok[0] === '\\' && tok.length > 1 ? classEscape(tok) : { t: 'lit', cp: tok.codePointAt(0)! };
-          if (src.match('-')) {
-            const that = src.get();
-            if (that === null) throw new PyReError('unterminated character set', here, src.tell() - here);
-            if (that === ']') {
-              items.push(code1, { t: 'lit', cp: 45 });
-              break;
-            }
-            const code2: ClassItem = that[0] === '\\' && that.length > 1 ? classEscape(that) : { t: 'lit', cp: that.codePointAt(0)! };
-            if (code1.t !== 'lit' || code2.t !== 'lit' || code2.cp < code1.cp) {
-              const len = tok.length + 1 + that.length;
-              throw new PyReError(`bad character range ${tok}-${that}`, src.tell() - len, len);
-            }
-            items.push({ t: 'range', lo: code1.cp, hi: code2.cp });
-          } else {
-            items.push(code1);
-          }
-        }
-        seq.push({ t: 'class', neg, items });
-      } else if (REPEAT_CHARS.has(thisTok)) {
-        let min = 0;
-        let max = MAXREPEAT;
-        if (thisTok === '?') max = 1;
-        else if (thisTok === '+') min = 1;
-        else if (thisTok === '{') {
-          if (src.next === '}') {
-            seq.push({ t: 'lit', cp: 123 });
-            continue;
-          }
-          const afterBrace = src.tell();
-          const lo = src.getwhile(Infinity, DIGITS);
-          let hi: string;
-          if (src.match(',')) hi = src.getwhile(Infinity, DIGITS);
-          else hi = lo;
-          if (!src.match('}')) {
-            seq.push({ t: 'lit', cp: 123 });
-            src.seek(afterBrace);
-            continue;
-          }
-          if (lo) {
-            min = Number(lo);
-            if (min >= MAXREPEAT) throw new PyReError('the repetition number is too large', here, src.tell() - here);
-          }
-          if (hi) {
-            max = Number(hi);
-            if (max >= MAXREPEAT) throw new PyReError('the repetition number is too large', here, src.tell() - here);
-            if (max < min) throw new PyReError('min repeat greater than max repeat', afterBrace, src.tell() - 1 - afterBrace);
-          }
-        }
-        const item = seq[seq.length - 1];
-        if (!item || item.t === 'at') throw new PyReError('nothing to repeat', here, src.tell() - here);
-        if (item.t === 'repeat') throw new PyReError('multiple repeat', here, src.tell() - here);
-        let body: PyNode[] = [item];
-        if (item.t === 'group' && item.index === null && !item.addFlags && !item.delFlags && item.body.branches.length === 1) body = item.body.branches[0]!;
-        let mode: 'greedy' | 'lazy' | 'possessive' = 'greedy';
-        if (src.match('?')) mode = 'lazy';
-        else if (src.match('+')) mode = 'possessive';
-        seq[seq.length - 1] = { t: 'repeat', min, max, mode, body };
-      } else if (thisTok === '.') {
-        seq.push({ t: 'any' });
-      } else if (thisTok === '(') {
-        let capture = true;
-        let atomic = false;
-        let name: string | null = null;
-        let addFlags = 0;
-        let delFlags = 0;
-        if (src.match('?')) {
-          const ch = src.get();
-          if (ch === null) throw src.err('unexpected end of pattern', 0, 0);
-          if (ch === 'P') {
-            if (src.match('<')) {
-              name = src.getuntil('>', 'group name');
-              if (!isIdentifier(name)) throw src.err(`bad character in group name '${name}'`, name.length + 1, name.length);
-            } else if (src.match('=')) {
-              const ref = src.getuntil(')', 'group name');
-              if (!isIdentifier(ref)) throw src.err(`bad character in group name '${ref}'`, ref.length + 1, ref.length);
-              const gid = state.groupdict.get(ref);
-              if (gid === undefined) throw src.err(`unknown group name '${ref}'`, ref.length + 1, ref.length);
-              if (!checkgroup(state, gid)) throw src.err('cannot refer to an open group', ref.length + 1, ref.length);
-              checklookbehindgroup(state, gid, src, ref.length + 1);
-              seq.push({ t: 'backref', index: gid });
-              continue;
-            } else {
-              const c2 = src.get();
-              if (c2 === null) throw src.err('unexpected end of pattern', 0, 0);
-              throw src.err(`unknown extension ?P${c2}`, 3, 3);
-            }
-          } else if (ch === ':') {
-            capture = false;
-          } else if (ch === '#') {
-            for (;;) {
-              if (src.next === null) throw new PyReError('missing ), unterminated comment', here, src.tell() - here);
-              if (src.get() === ')') break;
-            }
-            continue;
-          } else if (ch === '=' || ch === '!' || ch === '<') {
-            let kind = ch;
-            let behind = false;
-            let savedLookbehind: number | null = null;
-            if (ch === '<') {
-              const c2 = src.get();
-              if (c2 === null) throw src.err('unexpected end of pattern', 0, 0);
-              if (c2 !== '=' && c2 !== '!') throw src.err(`unknown extension ?<${c2}`, 3, 3);
-              kind = c2;
-              behind = true;
-              savedLookbehind = state.lookbehindgroups;
-              if (savedLookbehind === null) state.lookbehindgroups = groupsOf(state);
-            }
-            const body = parseSub(verbose, nested + 1);
-            if (behind) {
-              if (savedLookbehind === null) state.lookbehindgroups = null;
-              const [lo, hi] = width(body.branches.length === 1 ? body.branches[0]! : [{ t: 'group', index: null, name: null, addFlags: 0, delFlags: 0, body }], state);
-              if (lo !== hi) throw new PyReError('look-behind requires fixed-width pattern', here, src.tell() - here);
-            }
-            if (!src.match(')')) throw new PyReError('missing ), unterminated subpattern', here, src.tell() - here);
-            seq.push({ t: 'look', behind, neg: kind === '!', body });
-            continue;
-          } else if (ch === '(') {
-            const condname = src.getuntil(')', 'group name');
-            let condgroup: number;
-            if (isIdentifier(condname)) {
-              const g = state.groupdict.get(condname);
-              if (g === undefined) throw src.err(`unknown group name '${condname}'`, condname.length + 1, condname.length);
-              condgroup = g;
-            } else {
-              if (!/^[0-9]+$/.test(condname)) throw src.err(`bad character in group name '${condname}'`, condname.length + 1, condname.length);
-              condgroup = Number(condname);
-              if (!condgroup) throw src.err('bad group number', condname.length + 1, condname.length);
-              if (condgroup >= 2 ** 30) throw src.err(`invalid group reference ${condgroup}`, condname.length + 1, condname.length);
-              if (!state.grouprefpos.has(condgroup)) state.grouprefpos.set(condgroup, src.tell() - condname.length - 1);
-            }
-            checklookbehindgroup(state, condgroup, src, condname.length + 1);
-            const yes = parseSeq(verbose, nested + 1, false);
-            let no: PyNode[] | null = null;
-            if (src.match('|')) {
-              no = parseSeq(verbose, nested + 1, false);
-              if (src.next === '|') throw src.err('conditional backref with more than two branches');
-            }
-            if (!src.match(')')) throw new PyReError('missing ), unterminated subpattern', here, src.tell() - here);
-            seq.push({ t: 'cond', ref: condgroup, yes, no });
-            continue;
-          } else if (ch === '>') {
-            capture = false;
-            atomic = true;
-          } else if ((ch.length === 1 && ch in FLAG) || ch === '-') {
-            const flags = parseFlags(ch);
-            if (flags === null) {
-              if (!first || seq.length > 0) throw new PyReError('global flags not at the start of the expression', here, src.tell() - here);
-              verbose = (state.flags & FLAG.x) !== 0;
-              continue;
-            }
-            [addFlags, delFlags] = flags;
-            capture = false;
-          } else {
-            throw src.err(`unknown extension ?${ch}`, 1 + ch.length, 1 + ch.length);
-          }
-        }
-        let index: number | null = null;
-        if (capture) {
-          index = groupsOf(state);
-          state.groupwidths.push(null);
-          if (name !== null) {
-            const prev = state.groupdict.get(name);
-            if (prev !== undefined) throw src.err(`redefinition of group name '${name}' as group ${index}; was group ${prev}`, name.length + 1, name.length);
-            state.groupdict.set(name, index);
-          }
-        }
-        const subVerbose = (verbose || (addFlags & FLAG.x) !== 0) && !(delFlags & FLAG.x);
-        const body = parseSub(subVerbose, nested + 1);
-        if (!src.match(')')) throw new PyReError('missing ), unterminated subpattern', here, src.tell() - here);
-        if (index !== null) state.groupwidths[index] = width(body.branches.length === 1 ? body.branches[0]! : [{ t: 'atomic', body }], state);
-        seq.push(atomic ? { t: 'atomic', body } : { t: 'group', index, name, addFlags, delFlags, body });
-      } else if (thisTok === '^') {
-        seq.push({ t: 'at', name: 'bol' });
-      } else if (thisTok === '$') {
-        seq.push({ t: 'at', name: 'eol' });
-      } else {
-        throw new PyReError(`unsupported special character '${thisTok}'`, here, 1);
-      }
-    }
-    return seq;
-  };
-
-  const body = parseSub((state.flags & FLAG.x) !== 0, 0);
-  if (state.flags & FLAG.L) throw new PyReError('cannot use LOCALE flag with a str pattern', 0, 0);
-  if (state.flags & FLAG.a && state.flags & FLAG.u) throw new PyReError('ASCII and UNICODE flags are incompatible', 0, 0);
-  if (src.next !== null) throw new PyReError('unbalanced parenthesis', src.tell(), 1);
-  for (const [g, pos] of state.grouprefpos) {
-    if (g >= groupsOf(state)) throw new PyReError(`invalid group reference ${g}`, pos, String(g).length);
   }
-  return { body, flags: state.flags, groups: groupsOf(state) - 1, groupNames: state.groupdict };
+
+  /** The flags turned on, from `first`, and the token that ended them (`)`, `-` or `:`). */
+  private addedFlags(first: string): [number, string] {
+    const src = this.src;
+    let add = 0;
+    let ch = first;
+    for (;;) {
+      if (!isFlag(ch)) break;
+      if (ch === 'L') throw src.err("bad inline flag: cannot use 'L' flag with a str pattern");
+      const f = FLAG[ch];
+      add |= f;
+      if (f & TYPE_FLAGS && (add & TYPE_FLAGS) !== f) throw src.err("bad inline flag: flags 'a', 'u' and 'L' are incompatible");
+      const next = src.get();
+      if (next === null) throw src.err('missing -, : or )', 0, 0);
+      ch = next;
+      if (ch === ')' || ch === '-' || ch === ':') break;
+      if (!isFlag(ch)) throw src.err(isAlpha(ch) ? 'unknown flag' : 'missing -, : or )', ch.length, ch.length);
+    }
+    return [add, ch];
+  }
+
+  /** The flags turned off, after `-`, up to `:`. */
+  private removedFlags(): number {
+    const src = this.src;
+    let del = 0;
+    let ch = src.get();
+    if (ch === null) throw src.err('missing flag', 0, 0);
+    if (!isFlag(ch)) throw src.err(isAlpha(ch) ? 'unknown flag' : 'missing flag', ch.length, ch.length);
+    for (;;) {
+      const f = FLAG[ch as keyof typeof FLAG];
+      if (f & TYPE_FLAGS) throw src.err("bad inline flag: cannot turn off flags 'a', 'u' and 'L'");
+      del |= f;
+      ch = src.get();
+      if (ch === null) throw src.err('missing :', 0, 0);
+      if (ch === ':') break;
+      if (!isFlag(ch)) throw src.err(isAlpha(ch) ? 'unknown flag' : 'missing :', ch.length, ch.length);
+    }
+    return del;
+  }
+}
+
+function isFlag(x: string | null): x is keyof typeof FLAG {
+  return x !== null && x.length === 1 && x in FLAG;
+}
+
+function isAlpha(x: string): boolean {
+  return /^\p{L}$/u.test(x);
 }
 
 /** Validate: `undefined` when Python's re.compile accepts the pattern, else the error. */
