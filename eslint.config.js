@@ -39,7 +39,7 @@ export default tseslint.config(
       'src/engine/reach.ts',
       'src/lang/js/scope.ts',
       'src/confirm/slice-python.ts',
-      'src/confirm/host.ts',
+      'src/host/host.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
   },

@@ -14,7 +14,7 @@ const n = Number(args[0] ?? 50);
 const k = Number(args[1] ?? 8);
 const runs = Number(args.includes('--runs') ? args[args.indexOf('--runs') + 1] : 3);
 const { lint } = await import(path.join(root, 'dist/src/engine/lint.js'));
-const { loadRules } = await import(path.join(root, 'dist/src/engine/registry.js'));
+const { loadRules } = await import(path.join(root, 'dist/src/contract/registry.js'));
 const bundleRules = [...(await loadRules()).values()].filter((r) => r.meta.layers.includes('bundle')).map((r) => r.meta.id);
 
 function check(i) {

@@ -1,7 +1,7 @@
 /** The bundle model: origins of tool inputs, run settlement, result use and verdict paths. */
 import { describe, expect, it } from 'vitest';
-import { SourceText } from '../src/engine/source.js';
-import type { SourceFile } from '../src/engine/project.js';
+import { SourceText } from '../src/core/source.js';
+import type { SourceFile } from '../src/core/source.js';
 import { buildBundleModel } from '../src/lang/ts/bundle-model.js';
 import type { BundleModel } from '../src/lang/ts/types.js';
 

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
-import { loadRules } from '../src/engine/registry.js';
+import { loadRules } from '../src/contract/registry.js';
 import { renderRuleMarkdown } from '../src/report/rule-docs.js';
 import { AUDIT_FINDINGS } from '../src/report/audit-refs.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseShard, shardFindings } from '../src/cli/shard.js';
-import type { Finding } from '../src/engine/types.js';
+import type { Finding } from '../src/core/types.js';
 import { parts, range } from './helpers/report-input.js';
 import { runCli } from './helpers/run-cli.js';
 

@@ -9,9 +9,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { lint } from '../src/engine/lint.js';
-import type { Finding } from '../src/engine/types.js';
+import type { Finding } from '../src/core/types.js';
 import { confirmFindings } from '../src/confirm/index.js';
-import { createHost, type RunRecord } from '../src/confirm/host.js';
+import { createHost, type RunRecord } from '../src/host/host.js';
 import { confirmBundleFindings, prepareBundle, proveBundle, runBundleCases, type BundleCase } from '../src/confirm/bundle/index.js';
 import { EXIT_0 } from '../src/confirm/bundle/cases.js';
 import { buildBundleModelFromText } from '../src/lang/ts/bundle-model.js';

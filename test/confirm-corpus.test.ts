@@ -22,7 +22,7 @@ import { describe, expect, it } from 'vitest';
 import * as corpora from '../scripts/corpora-diff.mjs';
 import { lint } from '../src/engine/lint.js';
 import { confirmFindings } from '../src/confirm/index.js';
-import type { Finding } from '../src/engine/types.js';
+import type { Finding } from '../src/core/types.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const root = (corpora as { corporaRoot(): string | undefined }).corporaRoot();

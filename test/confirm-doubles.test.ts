@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHost } from '../src/confirm/host.js';
+import { createHost } from '../src/host/host.js';
 import { harnessDir, runPythonCases, type PyCase } from '../src/confirm/harness.js';
 
 const LIBS = ['flask', 'requests'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { createHost } from '../src/confirm/host.js';
+import { createHost } from '../src/host/host.js';
 import { runPythonCases, harnessDir, type PyCase } from '../src/confirm/harness.js';
 import { ERROR_FACTORY } from './helpers/python-sources.js';
 

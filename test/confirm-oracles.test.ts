@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Finding, ControlCaseRequest } from '../src/engine/types.js';
-import type { Project } from '../src/engine/project.js';
+import type { Finding, ControlCaseRequest } from '../src/core/types.js';
+import type { Project } from '../src/contract/project.js';
 import { confirmFindings } from '../src/confirm/index.js';
-import { createHost } from '../src/confirm/host.js';
+import { createHost } from '../src/host/host.js';
 import { ERROR_FACTORY } from './helpers/python-sources.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vaudit-oracles-'));

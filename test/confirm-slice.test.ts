@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { slicePython, functionInfo } from '../src/confirm/slice-python.js';
-import { createHost } from '../src/confirm/host.js';
+import { createHost } from '../src/host/host.js';
 import { runPythonCases } from '../src/confirm/harness.js';
 import { ERROR_FACTORY } from './helpers/python-sources.js';
 

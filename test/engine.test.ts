@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lint } from '../src/engine/lint.js';
-import { defineRule, type Rule } from '../src/engine/rule.js';
+import { defineRule, type Rule } from '../src/contract/rule.js';
 
 const docs = { whatItDoes: '', why: '', incorrect: [], correct: [] };
 const pyIdent = defineRule({

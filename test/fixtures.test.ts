@@ -2,7 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRules } from '../src/engine/registry.js';
+import { loadRules } from '../src/contract/registry.js';
 import { formatStylishFindings } from '../src/report/stylish.js';
 import { describeMismatch, lintCase, lintExample } from './helpers/lint-case.js';
 

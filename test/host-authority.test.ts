@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { createHost } from '../src/confirm/host.js';
+import { createHost } from '../src/host/host.js';
 
 const HAS_BWRAP = existsSync('/usr/bin/bwrap');
 const root = mkdtempSync(join(tmpdir(), 'vaudit-host-root-'));

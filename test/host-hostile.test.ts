@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createHost, type IsolationLevel } from '../src/confirm/host.js';
+import { createHost, type IsolationLevel } from '../src/host/host.js';
 
 const HAS_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].some((p) => existsSync(p));
 

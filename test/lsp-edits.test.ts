@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { applyEdits, jsDisableEdit, jsonDisableEdit, objectPointerFor, pythonDisableEdit } from '../src/lsp/edits.js';
 import { parseJsonDocument } from '../src/lang/json/parse.js';
 import { commentSuppressions, jsonSuppressions } from '../src/engine/suppress.js';
-import { SourceText } from '../src/engine/source.js';
-import type { SourceFile } from '../src/engine/project.js';
-import type { Language } from '../src/engine/types.js';
+import { SourceText } from '../src/core/source.js';
+import type { SourceFile } from '../src/core/source.js';
+import type { Language } from '../src/core/types.js';
 
 const file = (text: string, language: Language): SourceFile => ({ path: '/x', relPath: 'x', language, source: new SourceText(text) });
 

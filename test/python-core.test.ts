@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analysePython, createPythonProject } from '../src/lang/python/project.js';
-import { SourceText } from '../src/engine/source.js';
-import type { SourceFile } from '../src/engine/project.js';
+import { SourceText } from '../src/core/source.js';
+import type { SourceFile } from '../src/core/source.js';
 import type { PythonAnalysis } from '../src/lang/python/types.js';
 
 const unbound = async (code: string) => {

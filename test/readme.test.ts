@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { loadRules } from '../src/engine/registry.js';
+import { loadRules } from '../src/contract/registry.js';
 import { renderRuleTable } from '../src/report/rule-docs.js';
 
 it('README rule table matches the rules (run `npm run readme`)', async () => {

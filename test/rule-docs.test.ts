@@ -1,6 +1,6 @@
 /** Executed documentation: every rule's incorrect examples report exactly their annotations, correct ones nothing. */
 import { describe, expect, it } from 'vitest';
-import { loadRules } from '../src/engine/registry.js';
+import { loadRules } from '../src/contract/registry.js';
 import { describeMismatch, lintExample } from './helpers/lint-case.js';
 
 const rules = await loadRules();

@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRules } from '../src/engine/registry.js';
+import { loadRules } from '../src/contract/registry.js';
 
 const rules = await loadRules();
 const RULES_DIR = path.resolve(import.meta.dirname, '../rules');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as path from 'node:path';
-import { SourceText } from '../src/engine/source.js';
-import type { SourceFile } from '../src/engine/project.js';
+import { SourceText } from '../src/core/source.js';
+import type { SourceFile } from '../src/core/source.js';
 import { loadSuites } from '../src/suites/index.js';
 import { validateTask } from '../src/suites/schema.js';
 

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lint } from '../src/engine/lint.js';
-import { SourceText } from '../src/engine/source.js';
-import type { SourceFile } from '../src/engine/project.js';
+import { SourceText } from '../src/core/source.js';
+import type { SourceFile } from '../src/core/source.js';
 import { loadSuites } from '../src/suites/index.js';
 import { runCli } from './helpers/run-cli.js';
 

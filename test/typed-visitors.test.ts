@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import type { JavaScriptVisitors, PythonVisitors } from '../src/engine/rule.js';
+import type { JavaScriptVisitors, PythonVisitors } from '../src/contract/rule.js';
 
 it('the generated Python node-type union matches the installed grammar', () => {
   const r = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../scripts/gen-node-types.mjs'), '--check'], { encoding: 'utf8' });

@@ -3,7 +3,7 @@
  * `args`) and the task's top-level `ans` ("ANS <args…>") disagree, or one of
  * them is missing.
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import type { VerifierEntry } from '../../src/suites/types.js';
 
 type Msg = 'mismatch' | 'missingAns' | 'orphanAns' | 'conflict' | 'badAns';

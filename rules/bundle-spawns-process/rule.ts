@@ -2,7 +2,7 @@
  * bundle-spawns-process — a correctness-model bundle imports a process-spawning module (seed 000: "One
  * process owner … they never receive the host handle or import child_process").
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 
 type Msg = 'spawns' | 'dynamicImport';
 

@@ -4,7 +4,7 @@
  * unknown `func`, a getter `type` with no `get_<type>`, lists whose lengths disagree, options the
  * metric does not accept or never reads, required parameters the call does not fill.
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
 import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
 

@@ -11,7 +11,7 @@
  * confirmed: IndexError (or StopIteration for `next()` without a default) on the empty witness, or different results for the two orders ·
  * refuted: neither · unreached: no witness could be built (and none given).
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import type { PyCase, Spec } from '../../src/confirm/harness.js';
 import { embeddedAt, firstNonResult, lambdaParams, show, type Oracle } from '../../src/confirm/oracle-kit.js';
 

@@ -4,7 +4,7 @@
  * `list(d.keys())[0]`) or picks a record out of a state array by position.
  */
 import type { PyNode as Node } from '../../src/lang/python/tree.js';
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { enclosingLambdaParams, rootLambda, selectsByKey, unparen } from '../../src/suites/lambda.js';
 import type { EmbeddedCode } from '../../src/suites/types.js';
 import type { PythonProject } from '../../src/lang/python/types.js';

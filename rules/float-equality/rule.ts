@@ -2,7 +2,7 @@
  * float-equality — an expected non-integer compared with `==`: in Python and JS/TS code, and across layers
  * (a non-integer JSON `value` of an entry whose bound verifier function compares it with `==`).
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
 import { fieldEqualities, isNonIntegerFloat } from '../../src/lang/python/facts.js';
 import { floatEquality } from '../../src/lang/js/index.js';

@@ -2,7 +2,7 @@
  * ignored-exit-code — a check returns a verdict without reading the exit code of the run it made
  * (seed 000: "A verdict that contradicts the run it received (an ignored non-zero exit)").
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 
 type Msg = 'discarded' | 'notRead';
 

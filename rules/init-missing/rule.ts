@@ -3,8 +3,9 @@
  * TeXstudio `file`/`compile` entries without a `touch` of their path; Lean
  * `placeholder` entries without exactly one `query` ending in `by sorry`.
  */
-import { defineRule } from '../../src/engine/rule.js';
-import type { JsonValueRef, Task, VerifierEntry } from '../../src/suites/types.js';
+import { defineRule } from '../../src/contract/rule.js';
+import type { Task, VerifierEntry } from '../../src/suites/types.js';
+import type { JsonValueRef } from '../../src/lang/json/parse.js';
 
 type Msg = 'noTouch' | 'noQuery' | 'manyQueries' | 'noSorry';
 

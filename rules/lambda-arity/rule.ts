@@ -2,7 +2,7 @@
  * lambda-arity — an embedded lambda whose parameters cannot bind the
  * arguments the verifier calls it with (key: 1; find and pred: 2).
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { acceptsPositional, describeParams, isRootLambda, lambdaParams } from '../../src/suites/lambda.js';
 
 type Msg = 'arity';

@@ -7,7 +7,7 @@
  * confirmed: compile() raises SyntaxError, or the string parses as an expression that is not a
  * lambda (a tuple, a comparison…: calling what it evaluates to fails) · refuted: it parses as a lambda.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { embeddedAt, firstNonResult, show, type Oracle } from '../../src/confirm/oracle-kit.js';
 
 const oracle: Oracle = {

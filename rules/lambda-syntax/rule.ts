@@ -2,7 +2,7 @@
  * lambda-syntax — Python code in a task's `key`/`find`/`pred` string that
  * does not parse, or is not a single lambda expression.
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { firstSyntaxProblem, rootLambda } from '../../src/suites/lambda.js';
 
 type Msg = 'syntax' | 'notLambda';

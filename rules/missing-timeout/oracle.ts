@@ -15,7 +15,7 @@
  * refuted: it returned or raised before the bound (e.g. its own TimeoutExpired) ·
  * unreached: the flagged line never ran.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle } from '../../src/confirm/oracle-kit.js';
 import { PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
 

@@ -3,7 +3,7 @@
  * with the verifier's stdin and no non-interactive flag (VER-005, VER-006).
  * (A `javascript` visitor can be added next to `python` below.)
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { blockingCall, hasTimeout, interactiveTool, processWait, boundedByAsyncio, socketTimeoutSet, literalArgv } from '../../src/lang/python/facts.js';
 import { unboundedCall } from '../../src/lang/js/index.js';
 import type { Program } from 'acorn';

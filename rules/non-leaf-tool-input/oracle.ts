@@ -9,7 +9,7 @@
  * origin is `authored:derived` · refuted: the site ran and received only leaves · unreached: no case
  * reached the site. A non-result of the host passes through as is.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { executedAnswers, makeCase } from '../../src/confirm/bundle/cases.js';
 import { caseLabel, endings, noCaseRan, ran, runsAt, showInput, showRun, siteLine, oracleSubject } from '../../src/confirm/bundle/judge.js';
 import type { BundleCase, BundleOracle, RecordedInput } from '../../src/confirm/bundle/types.js';

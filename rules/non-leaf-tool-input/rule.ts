@@ -3,8 +3,8 @@
  * projections (seed 000: "An external check's files and stdin must match string leaves or JSON from its
  * declared artifact and public-input projections").
  */
-import { defineRule } from '../../src/engine/rule.js';
-import type { RelatedLocation } from '../../src/engine/types.js';
+import { defineRule } from '../../src/contract/rule.js';
+import type { RelatedLocation } from '../../src/core/types.js';
 
 type Msg = 'nonLeaf';
 

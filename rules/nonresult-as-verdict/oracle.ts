@@ -10,7 +10,7 @@
  * flagged return gave no verdict) · unreached: no case reached the run. A non-result of the host passes
  * through as is.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { forcedAnswers, makeCase } from '../../src/confirm/bundle/cases.js';
 import { caseLabel, endings, lineOf, noCaseRan, ran, runsAt, showRun, showValue, siteLine, spanKey, oracleSubject } from '../../src/confirm/bundle/judge.js';
 import type { BundleCase, BundleOracle } from '../../src/confirm/bundle/types.js';

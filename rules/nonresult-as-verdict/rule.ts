@@ -2,7 +2,7 @@
  * nonresult-as-verdict — a run's non-result (timeout, crash, verifierUnavailable, sandbox) turned into
  * `pass`/`fail` (seed 000: "Do not turn a non-result into ok: false"; "A non-result is not an answer").
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 
 type Msg = 'nonResult';
 

@@ -12,7 +12,7 @@
  * confirmed: the two orders give different verdicts · refuted: same verdict and the flagged line ran ·
  * unreached: the line never ran, or no two matches could be synthesized.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { boundEntries, callCase, executedLine, firstNonResult, itemWitnesses, pythonTarget, show, truthy, type Oracle, type Target, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
 
 function isItem(t: Target): boolean {

@@ -2,7 +2,7 @@
  * order-dependent-match — the first match of dict/set/directory iteration selects the item the
  * verdict is computed from (VER-003).
  */
-import { defineRule, type PythonVisitor } from '../../src/engine/rule.js';
+import { defineRule, type PythonVisitor } from '../../src/contract/rule.js';
 import { field, named, unparen, walk, firstNamed, type PyNode } from '../../src/lang/python/tree.js';
 import { unorderedIteration, callOf } from '../../src/lang/python/facts.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';

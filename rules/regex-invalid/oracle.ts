@@ -5,7 +5,7 @@
  *   without `pattern`, the regex string the finding points into is taken from the project's suites.
  * confirmed: re.compile raises re.error · refuted: it compiles.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { embeddedAt, firstNonResult, num, show, str, type Oracle } from '../../src/confirm/oracle-kit.js';
 
 const oracle: Oracle = {

@@ -3,7 +3,7 @@
  * in a task's `pattern`/`regex` field, or a literal pattern passed to
  * `re.compile`/`re.search`/… in verifier code.
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { checkPythonRegex } from '../../src/suites/regex/python-re.js';
 import { regexLiteralOf } from '../../src/suites/regex/python-literal.js';
 

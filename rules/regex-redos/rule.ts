@@ -3,7 +3,7 @@
  * (exponential, or high-degree polynomial) on some input, decided by recheck
  * after translating Python syntax to ECMAScript.
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { analyseRedos, type RedosResult } from '../../src/suites/regex/redos.js';
 import { regexLiteralOf } from '../../src/suites/regex/python-literal.js';
 

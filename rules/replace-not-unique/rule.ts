@@ -3,8 +3,8 @@
  * occur exactly once in the text that the `touch` initializer wrote to the
  * same path (or whose replacement changes nothing).
  */
-import { defineRule } from '../../src/engine/rule.js';
-import type { JsonValueRef } from '../../src/suites/types.js';
+import { defineRule } from '../../src/contract/rule.js';
+import type { JsonValueRef } from '../../src/lang/json/parse.js';
 
 type Msg = 'absent' | 'ambiguous' | 'noop';
 

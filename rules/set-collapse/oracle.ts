@@ -19,7 +19,7 @@
  * confirmed: a baseline passes and its collapse witness passes too, at the flagged line ·
  * refuted: baselines pass and the witnesses fail · unreached: no baseline passes.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import type { PyCase, Spec } from '../../src/confirm/harness.js';
 import { boundEntries, callCase, shapedReturn, executedLine, firstNonResult, functionSource, pythonTarget, show, str, truthy, type Oracle, type Target } from '../../src/confirm/oracle-kit.js';
 

@@ -2,7 +2,7 @@
  * set-collapse — equality/containment after set()/frozenset()/dict keys built from sequences (VER-004).
  * (A `javascript` visitor can be added next to `python` below.)
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { type PyNode, named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isSetValued, setFromSequence, callOf } from '../../src/lang/python/facts.js';

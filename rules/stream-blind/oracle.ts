@@ -13,7 +13,7 @@
  * confirmed: baseline fails and the witness passes · refuted: both fail · unreached: the baseline
  * already passes (the needle on its own stream is not what decides) or the line never ran.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, num, pythonTarget, show, str, truthy, type Oracle } from '../../src/confirm/oracle-kit.js';
 import { stubTargets } from '../../src/confirm/stubs.js';
 

@@ -2,7 +2,7 @@
  * stream-blind — success decided by searching one output stream while the tool may report on the
  * other (VER-005).
  */
-import { defineRule, type PythonVisitor } from '../../src/engine/rule.js';
+import { defineRule, type PythonVisitor } from '../../src/contract/rule.js';
 import { type PyNode, unparen, named, field, firstNamed } from '../../src/lang/python/tree.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { searchedText, blindStream, literalArgv } from '../../src/lang/python/facts.js';

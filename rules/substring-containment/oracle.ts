@@ -13,7 +13,7 @@
  * confirmed: a baseline is accepted and one of its one-character variants too · refuted: baselines
  * are accepted and every variant rejected · unreached: no baseline is accepted.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import type { PyCase } from '../../src/confirm/harness.js';
 import { embeddedAt, firstNonResult, lambdaParams, show, stringConstants, truthy, type Oracle } from '../../src/confirm/oracle-kit.js';
 

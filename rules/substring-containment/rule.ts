@@ -4,7 +4,7 @@
  * delimited match) was meant.
  */
 import type { PyNode as Node } from '../../src/lang/python/tree.js';
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { comparisonOperators, enclosingLambdaParams, unparen } from '../../src/suites/lambda.js';
 
 type Msg = 'contains' | 'find';

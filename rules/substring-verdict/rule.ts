@@ -27,8 +27,8 @@
  *   the tasks bound to the function pass a bare token under that key; the message names one.
  */
 import type { Node as JsNode, Program, Identifier } from 'acorn';
-import { defineRule, type PythonVisitor, type RuleContext } from '../../src/engine/rule.js';
-import type { Project } from '../../src/engine/project.js';
+import { defineRule, type PythonVisitor, type RuleContext } from '../../src/contract/rule.js';
+import type { Project } from '../../src/contract/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
 import { isJsFunction, jsScopes } from '../../src/lang/js/index.js';

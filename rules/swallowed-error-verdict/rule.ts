@@ -15,9 +15,9 @@
  * module a task names (its default or named export, and the same-file functions whose result it
  * returns); without such a task, the module's exported functions and what they return.
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
-import type { Project } from '../../src/engine/project.js';
+import type { Project } from '../../src/contract/project.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes, verdictFunctions } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { findOwn, isJsFunction } from '../../src/lang/js/index.js';

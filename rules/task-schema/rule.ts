@@ -4,7 +4,7 @@
  * kinds the family's verifier does not grade, duplicate members, misspelt
  * field names.
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { validateTask, type SchemaProblemKind } from '../../src/suites/schema.js';
 
 export default defineRule<SchemaProblemKind>({

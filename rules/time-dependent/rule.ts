@@ -5,7 +5,7 @@
  */
 import { type PyNode as Node, unparen, walk } from '../../src/lang/python/tree.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 
 type Msg = 'lambda' | 'verdict';
 

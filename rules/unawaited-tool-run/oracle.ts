@@ -8,7 +8,7 @@
  * refuted: the site ran and each of its runs was delivered before evaluate settled · unreached: no case
  * reached the site. A non-result of the host passes through as is.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { executedAnswers, makeCase } from '../../src/confirm/bundle/cases.js';
 import { caseLabel, endings, noCaseRan, ran, runsAt, showRun, showValue, siteLine, oracleSubject } from '../../src/confirm/bundle/judge.js';
 import type { BundleCase, BundleOracle } from '../../src/confirm/bundle/types.js';

@@ -2,7 +2,7 @@
  * unawaited-tool-run — a `runtime.tools.run(...)` whose promise is not awaited before evaluate returns
  * (seed 000: "a run still in flight when evaluate returns" is EXTERNAL_RESULT_UNBOUND).
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 
 type Msg = 'unawaited';
 

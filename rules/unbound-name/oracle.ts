@@ -13,7 +13,7 @@
  * confirmed: the error was raised at the line · refuted: the line ran on some witness without it ·
  * unreached: no witness reached the line · non-results pass through.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import type { PyCase } from '../../src/confirm/harness.js';
 import { callCase, defaultWitnesses, embeddedAt, executedLine, firstNonResult, lambdaParams, pythonTarget, show, str, type Oracle, outcomesOf } from '../../src/confirm/oracle-kit.js';
 

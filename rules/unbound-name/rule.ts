@@ -4,7 +4,7 @@
  * task JSON (names that are neither parameters, builtins nor globals of the module that evals them).
  * (A `javascript` visitor can be added next to `python` below.)
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import type { PyNode, PythonAnalysis, UnboundRead } from '../../src/lang/python/types.js';
 import { jsScopes, swallowingCatch } from '../../src/lang/js/index.js';
 import type { Program } from 'acorn';

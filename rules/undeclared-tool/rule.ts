@@ -3,7 +3,7 @@
  * (seed 000: "An id outside the resolved inventory is an authoring defect that throws"; "Bind each call
  * to its case and its checkId").
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 
 type Msg = 'toolNotDeclared' | 'checkIdMismatch' | 'missingMember';
 

@@ -9,7 +9,7 @@
  * flagged return ran, but only after a completed run or without `pass` · unreached: no case reached it.
  * A non-result of the host passes through as is.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { executedAnswers, makeCase } from '../../src/confirm/bundle/cases.js';
 import { caseLabel, endings, noCaseRan, ran, showValue, siteLine, oracleSubject } from '../../src/confirm/bundle/judge.js';
 import type { BundleCase, BundleOracle } from '../../src/confirm/bundle/types.js';

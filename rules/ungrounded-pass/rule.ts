@@ -2,7 +2,7 @@
  * ungrounded-pass — a check that declares required tools can return `pass` on a path with no completed
  * tool run (seed 000: EXTERNAL_VERDICT_UNGROUNDED, ungroundedPassChecks).
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 
 type Msg = 'ungrounded';
 

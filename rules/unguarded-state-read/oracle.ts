@@ -16,7 +16,7 @@
  * when the first set reached no verdict at the flagged line.
  * confirmed: an exception escapes for an unavailable or non-JSON state · refuted: both give a verdict.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import type { CaseResult, Spec } from '../../src/confirm/harness.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, pythonTarget, shapedReturn, show, type Oracle, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
 import { functionText, stubTargets } from '../../src/confirm/stubs.js';

@@ -2,7 +2,7 @@
  * unguarded-state-read — application state fetched and parsed on the verdict path with no handling
  * of an unavailable or malformed endpoint (VER-007).
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { httpJsonRead } from '../../src/lang/python/facts.js';
 
 type Msg = 'unguarded';

@@ -3,7 +3,7 @@
  * and that reaches beyond its arguments: imports, dunders, files, exec,
  * processes, the interpreter.
  */
-import { defineRule, type PythonVisitors } from '../../src/engine/rule.js';
+import { defineRule, type PythonVisitors } from '../../src/contract/rule.js';
 import type { PyNode } from '../../src/lang/python/tree.js';
 
 type Msg = 'dunder' | 'builtin' | 'module';

@@ -11,7 +11,7 @@
  * confirmed: the flagged line ran and the function returned a truthy verdict with the item present ·
  * refuted: it ran and returned a falsy verdict · unreached: the line never ran.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { callCase, executedLine, firstNonResult, itemWitnesses, presentState, pythonTarget, show, truthy, type Oracle, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
 
 const oracle: Oracle = {

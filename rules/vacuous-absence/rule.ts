@@ -1,7 +1,7 @@
 /**
  * vacuous-absence — an absence check whose operand is None on the path that reaches it (VER-002).
  */
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule } from '../../src/contract/rule.js';
 import { named, unparen, type PyNode, comparisonOperators } from '../../src/lang/python/tree.js';
 import { callOf } from '../../src/lang/python/facts.js';
 

@@ -12,7 +12,7 @@
  * refuted: it ran and returned a falsy verdict (or raised) · unreached: the collection is not a
  * parameter (no witness can set it) or the line never ran.
  */
-import type { Confirmation } from '../../src/engine/types.js';
+import type { Confirmation } from '../../src/core/types.js';
 import { callCase, executedLine, firstNonResult, pythonTarget, show, truthy, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
 
 const oracle: Oracle = {

@@ -7,7 +7,7 @@
  * operand; these are about iteration that never runs, and about failing guards that can never fire
  * (`if len(x) < 0: return 0`, `if x is None` / `if not isinstance(x, list)` right after `x = list(...)`).
  */
-import { defineRule, type PythonVisitor } from '../../src/engine/rule.js';
+import { defineRule, type PythonVisitor } from '../../src/contract/rule.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isVerdictFunction } from '../../src/suites/verdict.js';
@@ -217,7 +217,7 @@ function failingReturn(a: PythonAnalysis, body: PyNode | undefined): PyNode | un
   return last?.type === 'return_statement' && constTruth(a, named(last)[0]) === false ? last : undefined;
 }
 
-function onVerdictPath(c: { project: import('../../src/engine/project.js').Project }, a: PythonAnalysis, fn: FunctionInfo): boolean {
+function onVerdictPath(c: { project: import('../../src/contract/project.js').Project }, a: PythonAnalysis, fn: FunctionInfo): boolean {
   return isVerdictFunction(c.project, a.path, fn) ?? true;
 }
 

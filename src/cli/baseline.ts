@@ -4,9 +4,9 @@
  * entries that no longer match are reported so the baseline can shrink.
  */
 import { readFileSync } from 'node:fs';
-import { writeAtomic } from '../engine/write-atomic.js';
-import type { Finding } from '../engine/types.js';
-import { rel } from '../engine/paths.js';
+import { writeAtomic } from '../core/write-atomic.js';
+import type { Finding } from '../core/types.js';
+import { rel } from '../core/paths.js';
 
 export interface BaselineFile {
   version: 1;

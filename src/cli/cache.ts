@@ -21,17 +21,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Finding } from '../engine/types.js';
-import type { Project } from '../engine/project.js';
+import type { Finding } from '../core/types.js';
+import type { Project } from '../contract/project.js';
 import { lint, type LintOptions, type LintResult } from '../engine/lint.js';
 import { discoverFiles } from '../engine/discover.js';
 import { contextRoot } from '../engine/pass.js';
-import { loadRules, ruleOptionSchemas, RULES_DIR } from '../engine/registry.js';
-import { writeAtomic } from '../engine/write-atomic.js';
+import { loadRules, ruleOptionSchemas, RULES_DIR } from '../contract/registry.js';
+import { writeAtomic } from '../core/write-atomic.js';
 import { ConfigResolver, type RuleOptionSchemas } from '../config/load.js';
 import { VERSION } from './version.js';
 import { familiesOf } from '../report/markdown.js';
-import { rel } from '../engine/paths.js';
+import { rel } from '../core/paths.js';
 import { saveRedosCache, useRedosCacheFile } from '../suites/regex/redos.js';
 
 const DEFAULT_CACHE_LOCATION = '.vaudit-cache';

@@ -3,7 +3,7 @@
  * committed since it, staged, unstaged, plus untracked files git does not
  * ignore — so a CI job or a developer checks only what a change touched.
  *
- * vaudit has one process owner (src/confirm/host.ts), so git runs through the
+ * vaudit has one process owner (src/host/host.ts), so git runs through the
  * host like any tool: resolved by id on PATH (the checked project's own
  * `.toolchain/bin` is deliberately NOT consulted — the host is rooted in an
  * empty folder), its bytes hashed, an empty environment, bounded time and
@@ -12,7 +12,7 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHost } from '../confirm/host.js';
+import { createHost } from '../host/host.js';
 
 export class ChangedSinceError extends Error {}
 

@@ -2,22 +2,22 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { lint } from '../engine/lint.js';
-import { loadRules } from '../engine/registry.js';
+import { loadRules } from '../contract/registry.js';
 import { applyBaseline, buildBaseline, readBaseline, writeBaseline } from './baseline.js';
-import { writeAtomic } from '../engine/write-atomic.js';
+import { writeAtomic } from '../core/write-atomic.js';
 import type { ReportInput, RunRecordSummary } from '../report/model.js';
 import { render } from './format.js';
 import { formatSummary } from '../report/stylish.js';
 import { EXIT_CLEAN, EXIT_FINDINGS, UsageError } from './exit-codes.js';
 import { VERSION } from './version.js';
-import type { Finding } from '../engine/types.js';
-import type { Project } from '../engine/project.js';
+import type { Finding } from '../core/types.js';
+import type { Project } from '../contract/project.js';
 import { lintWithCache, type CachedLintResult } from './cache.js';
 import { changedSince, withinPaths, ChangedSinceError } from './changed.js';
 import { shardFindings, type ShardSpec } from './shard.js';
-import { languageOf } from '../engine/load.js';
+import { languageOf } from '../core/load.js';
 import { familiesOf } from '../report/markdown.js';
-import { rel } from '../engine/paths.js';
+import { rel } from '../core/paths.js';
 import { parseStats, pythonParser } from '../lang/python/parser.js';
 import { redosStats } from '../suites/regex/redos.js';
 

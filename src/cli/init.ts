@@ -9,12 +9,12 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { lint } from '../engine/lint.js';
-import { loadRules } from '../engine/registry.js';
-import { writeAtomic } from '../engine/write-atomic.js';
+import { loadRules } from '../contract/registry.js';
+import { writeAtomic } from '../core/write-atomic.js';
 import { CONFIG_FILE } from '../config/load.js';
-import type { Layer } from '../engine/types.js';
+import type { Layer } from '../core/types.js';
 import type { Suite } from '../suites/types.js';
-import { rel } from '../engine/paths.js';
+import { rel } from '../core/paths.js';
 import { relPath } from '../report/model.js';
 import { EXIT_CLEAN, UsageError } from './exit-codes.js';
 

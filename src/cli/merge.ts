@@ -9,10 +9,10 @@
  */
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Confirmation, Finding, Position } from '../engine/types.js';
-import { loadRules } from '../engine/registry.js';
+import type { Confirmation, Finding, Position } from '../core/types.js';
+import { loadRules } from '../contract/registry.js';
 import { compareFindings } from '../engine/lint.js';
-import { writeAtomic } from '../engine/write-atomic.js';
+import { writeAtomic } from '../core/write-atomic.js';
 import type { ReportInput, RunRecordSummary } from '../report/model.js';
 import { JSON_REPORT_VERSION } from '../report/json.js';
 import { render } from './format.js';

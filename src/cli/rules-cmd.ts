@@ -1,5 +1,5 @@
 /** `vaudit rules [id]`: the catalogue, or one rule's documentation. */
-import { loadRules } from '../engine/registry.js';
+import { loadRules } from '../contract/registry.js';
 import { renderRuleMarkdown, renderRuleText } from '../report/rule-docs.js';
 import { UsageError } from './exit-codes.js';
 

@@ -7,7 +7,7 @@
  * likewise. The shards' JSON reports merge back into the full report
  * (`vaudit merge`), each finding exactly once.
  */
-import type { Finding } from '../engine/types.js';
+import type { Finding } from '../core/types.js';
 
 export interface ShardSpec {
   /** 1-based shard index. */

@@ -13,7 +13,7 @@ import type { ErrorObject } from 'ajv';
 
 /** ajv costs ~0.1 s to load: load it on first use (synchronously; it is CommonJS). */
 const loadAjv = (): typeof Ajv2020Class => (createRequire(import.meta.url)('ajv/dist/2020') as { Ajv2020: typeof Ajv2020Class }).Ajv2020;
-import type { SeveritySetting } from '../engine/types.js';
+import type { SeveritySetting } from '../core/types.js';
 
 export const CONFIG_FILE = 'vaudit.config.json';
 

@@ -10,7 +10,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { harnessDir } from './harness.js';
-import { createHost, type IsolationPolicy } from './host.js';
+import { createHost, type IsolationPolicy } from '../host/host.js';
 
 /** Libraries vaudit ships functional doubles of (src/confirm/harness/vaudit_doubles/<name>.py). */
 function functionalDoubles(): string[] {

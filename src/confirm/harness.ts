@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Host, IsolationLevel, Outcome, RunRecord } from './host.js';
+import type { Host, IsolationLevel, Outcome, RunRecord } from '../host/host.js';
 
 /** A spec for a value the harness decodes (plain JSON, or `$double` / `$tuple` / `$set` forms). */
 export type Spec = unknown;

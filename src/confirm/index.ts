@@ -4,16 +4,16 @@
  * processes), and the oracle's judgement fills `finding.confirmation` in place. Every confirmation
  * that rests on a run points at its run record (`runId`); non-results pass through unchanged.
  */
-import type { Confirmation, Finding } from '../engine/types.js';
-import type { Project } from '../engine/project.js';
-import { createHost, type Host, type RunRecord } from './host.js';
+import type { Confirmation, Finding } from '../core/types.js';
+import type { Project } from '../contract/project.js';
+import { createHost, type Host, type RunRecord } from '../host/host.js';
 import { runPythonCases, type CaseResult, type PyCase } from './harness.js';
 import type { Plan } from './oracle-kit.js';
 import { confirmBundleFindings } from './bundle/index.js';
 import { loadOracles } from './oracles.js';
-import { loadRules } from '../engine/registry.js';
+import { loadRules } from '../contract/registry.js';
 
-export type { RunRecord } from './host.js';
+export type { RunRecord } from '../host/host.js';
 
 export { loadOracles } from './oracles.js';
 

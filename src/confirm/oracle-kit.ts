@@ -11,46 +11,14 @@
  *                        the function reads toggled, else are synthesized from the keys it reads.
  *   selfAttrs?: Record<string, Spec>  state doubles for `self` (e.g. {"manager": {"$double": "object", …}})
  */
-import type { Confirmation, ControlCaseRequest, Finding } from '../engine/types.js';
-import type { Project } from '../engine/project.js';
-import type { CaseResult, PyCallCase, PyCase, Spec } from './harness.js';
+import type { Confirmation } from '../core/types.js';
+import type { Project } from '../contract/project.js';
+import type { CaseResult, PyCallCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
+import type { OracleContext, Target, Witness } from './oracle-types.js';
 
-export interface Witness {
-  /** Short description shown in reports. */
-  label?: string;
-  args: Spec[];
-  kwargs?: Record<string, Spec>;
-  /** Overrides `selfAttrs` for this witness. */
-  self?: Spec;
-  stubTools?: Record<string, string>;
-  servers?: PyCallCase['servers'];
-  /** Run as a route of its web app with this request (see routes.ts). */
-  route?: PyCallCase['route'];
-  /** File fixtures at absolute paths, and folders that must exist (bwrap binds them privately). */
-  files?: PyCallCase['files'];
-  dirs?: string[];
-}
-
-export interface OracleContext {
-  finding: Finding;
-  control: ControlCaseRequest;
-  project: Project | undefined;
-  root: string;
-  /** Per-case bound (ms). */
-  timeoutMs: number;
-}
-
-export interface Plan {
-  cases: PyCase[];
-  judge(results: ReadonlyMap<string, CaseResult>): Confirmation;
-}
-
-export interface Oracle {
-  id: string;
-  plan(ctx: OracleContext): Promise<Plan | Confirmation>;
-}
+export type { Witness, OracleContext, Plan, Oracle, Target } from './oracle-types.js';
 
 const NON_RESULTS = new Set(['timeout', 'crash', 'sandbox', 'verifierUnavailable']);
 
@@ -95,14 +63,6 @@ export function num(v: unknown): number | undefined {
 }
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
-}
-
-export interface Target {
-  file: string;
-  line: number;
-  slice: Slice;
-  /** Parameters after `self` for methods. */
-  params: string[];
 }
 
 /** Resolve and slice the function a Python-layer finding is about. */

@@ -3,7 +3,7 @@
  * split by where its cases run (Python harness or bundle Node children). The oracle id must equal
  * the rule folder's id.
  */
-import { ruleFoldersWith, ruleModuleUrl, MODULE_EXT } from '../engine/registry.js';
+import { ruleFoldersWith, ruleModuleUrl, MODULE_EXT } from '../contract/registry.js';
 import type { Oracle } from './oracle-kit.js';
 import type { BundleOracle } from './bundle/types.js';
 

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { PyCallCase } from './harness.js';
-import type { OracleContext, Target, Witness } from './oracle-kit.js';
+import type { OracleContext, Target, Witness } from './oracle-types.js';
 
 interface RouteInfo {
   app: string;

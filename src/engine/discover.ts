@@ -6,9 +6,9 @@
 import { glob } from 'tinyglobby';
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import picomatchLike from './match.js';
-import { languageOf, type FileProblem } from './load.js';
-import { rel } from './paths.js';
+import picomatchLike from '../core/match.js';
+import { languageOf, type FileProblem } from '../core/load.js';
+import { rel } from '../core/paths.js';
 
 const DEFAULT_INCLUDE = ['**/*.json', '**/*.py', '**/*.{js,mjs,cjs}', '**/*.{ts,mts,cts}'];
 export const DEFAULT_IGNORES = [

@@ -4,7 +4,7 @@
  */
 import type { PyNode } from '../lang/python/tree.js';
 import type { Node as JsNode } from 'acorn';
-import type { JavaScriptVisitors, JsVisitor, PythonVisitor, PythonVisitors, RuleContext } from './rule.js';
+import type { JavaScriptVisitors, JsVisitor, PythonVisitor, PythonVisitors, RuleContext } from '../contract/rule.js';
 import type { PythonAnalysis } from '../lang/python/types.js';
 
 export interface PythonSubscriber {

@@ -6,7 +6,7 @@
  * An id may name the message and the column: `rule-id/messageId` or `rule-id/messageId@12`
  * (1-based column, code files). A named message or column must match exactly.
  */
-import type { Finding } from './types.js';
+import type { Finding } from '../core/types.js';
 import { joinPointer, pointerWithin } from '../lang/json/parse.js';
 import { ruleIdList } from './suppress.js';
 

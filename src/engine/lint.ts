@@ -5,15 +5,16 @@
  * finding for that file and the run goes on.
  */
 import path from 'node:path';
-import type { Finding, SeveritySetting } from './types.js';
-import type { Rule } from './rule.js';
-import type { Project, SourceFile } from './project.js';
-import { SourceText } from './source.js';
+import type { Finding, SeveritySetting } from '../core/types.js';
+import type { Rule } from '../contract/rule.js';
+import type { Project } from '../contract/project.js';
+import type { SourceFile } from '../core/source.js';
+import { SourceText } from '../core/source.js';
 import { discoverFiles } from './discover.js';
-import { languageOf, loadTextSync, type FileProblem } from './load.js';
-import { loadRules, ruleOptionSchemas } from './registry.js';
+import { languageOf, loadTextSync, type FileProblem } from '../core/load.js';
+import { loadRules, ruleOptionSchemas } from '../contract/registry.js';
 import { buildIndexes, contextRoot, runPass } from './pass.js';
-import { rel } from './paths.js';
+import { rel } from '../core/paths.js';
 import { ConfigResolver, type VauditConfig } from '../config/load.js';
 
 type ResolvedConfirmConfig = NonNullable<VauditConfig['confirm']>;

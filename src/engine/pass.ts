@@ -10,11 +10,12 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { Finding, Layer, MessageParts, Range, Severity, SeveritySetting } from './types.js';
-import { joinParts, PARSE_ERROR_RULE } from './types.js';
-import type { Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from './rule.js';
-import type { FileUnit, Project, SourceFile } from './project.js';
-import type { FileProblem } from './load.js';
+import type { Finding, Layer, MessageParts, Range, Severity, SeveritySetting } from '../core/types.js';
+import { joinParts, PARSE_ERROR_RULE } from '../core/types.js';
+import type { Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from '../contract/rule.js';
+import type { FileUnit, Project } from '../contract/project.js';
+import type { SourceFile } from '../core/source.js';
+import type { FileProblem } from '../core/load.js';
 import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './dispatch.js';
 import { bracketDepth, MAX_JS_DEPTH, parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
 import { commentSuppressions, configSuppressions, jsonSuppressions, suppresses, type Suppression } from './suppress.js';
@@ -28,7 +29,7 @@ import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { CPYTHON_MAX_DEPTH, MAX_ANALYSED_DEPTH, type PyNode } from '../lang/python/tree.js';
 import type { NotAnalysed } from '../lang/python/types.js';
-import { rel } from './paths.js';
+import { rel } from '../core/paths.js';
 
 const UNUSED_SUPPRESSION_RULE = 'unused-suppression';
 export const INTERNAL_ERROR_RULE = 'internal-error';

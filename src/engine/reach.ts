@@ -28,7 +28,7 @@
  * is whatever machine runs the benchmark.
  */
 import path from 'node:path';
-import type { SourceFile } from './project.js';
+import type { SourceFile } from '../core/source.js';
 import type { ClassInfo, FunctionInfo, PythonAnalysis, PythonProject, PyNode } from '../lang/python/types.js';
 import { walk } from '../lang/python/tree.js';
 import type { Entrypoint } from '../suites/entrypoints.js';

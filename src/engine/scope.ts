@@ -11,8 +11,9 @@
  * path". A project with no recognisable entrypoint falls back to all code and
  * the summary says so.
  */
-import type { Finding } from './types.js';
-import type { Project, SourceFile } from './project.js';
+import type { Finding } from '../core/types.js';
+import type { Project } from '../contract/project.js';
+import type { SourceFile } from '../core/source.js';
 import type { Task } from '../suites/types.js';
 import type { LoadedConfig } from '../config/load.js';
 import { findEntrypoints, type SuiteSummary } from '../suites/entrypoints.js';

@@ -11,15 +11,16 @@
  * unused, so memory stays bounded over any number of edits.
  */
 import path from 'node:path';
-import type { Finding, SeveritySetting } from './types.js';
-import type { Rule } from './rule.js';
-import type { Project, SourceFile } from './project.js';
-import { SourceText } from './source.js';
+import type { Finding, SeveritySetting } from '../core/types.js';
+import type { Rule } from '../contract/rule.js';
+import type { Project } from '../contract/project.js';
+import type { SourceFile } from '../core/source.js';
+import { SourceText } from '../core/source.js';
 import { discoverFiles } from './discover.js';
-import { languageOf, loadText, type FileProblem } from './load.js';
-import { loadRules, ruleOptionSchemas } from './registry.js';
+import { languageOf, loadText, type FileProblem } from '../core/load.js';
+import { loadRules, ruleOptionSchemas } from '../contract/registry.js';
 import { parseScript, type JsParse } from './parse-js.js';
-import { rel } from './paths.js';
+import { rel } from '../core/paths.js';
 import { buildIndexes, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
 import { ConfigResolver, type LoadedConfig } from '../config/load.js';
 import { analysePython, createPythonProject } from '../lang/python/project.js';

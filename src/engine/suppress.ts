@@ -3,11 +3,11 @@
  * objects, and config `ignores` entries (file glob + JSON pointer + rules).
  * Tracks which suppressions matched so unused ones can be reported.
  */
-import type { Finding } from './types.js';
-import type { SourceFile } from './project.js';
+import type { Finding } from '../core/types.js';
+import type { SourceFile } from '../core/source.js';
 import type { LoadedConfig } from '../config/load.js';
-import globMatcher from './match.js';
-import { rel } from './paths.js';
+import globMatcher from '../core/match.js';
+import { rel } from '../core/paths.js';
 import { pointerWithin } from '../lang/json/parse.js';
 
 export interface Suppression {

@@ -9,7 +9,7 @@ import {
   DiagnosticSeverity, DiagnosticTag,
   type Diagnostic, type DiagnosticRelatedInformation, type Range as LspRange,
 } from 'vscode-languageserver/node';
-import type { Finding, Position, Range } from '../engine/types.js';
+import type { Finding, Position, Range } from '../core/types.js';
 
 export const SOURCE = 'vaudit';
 

@@ -10,7 +10,7 @@
  * An edit is offered only where it is safe: never inside a multi-line string,
  * template literal or block comment, never after a line continuation.
  */
-import type { JsonValueRef } from '../suites/types.js';
+import type { JsonValueRef } from '../lang/json/parse.js';
 import { isObject } from '../lang/json/parse.js';
 
 export interface OffsetEdit {

@@ -6,8 +6,8 @@
  * `buildAudit` is shared with the HTML report.
  */
 import path from 'node:path';
-import type { Finding } from '../engine/types.js';
-import type { Project } from '../engine/project.js';
+import type { Finding } from '../core/types.js';
+import type { Project } from '../contract/project.js';
 import type { ReportInput } from './model.js';
 import { countBySeverity, relPath } from './model.js';
 import { isolationLines, isolationSummary } from './isolation.js';

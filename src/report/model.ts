@@ -1,8 +1,8 @@
 /** What every reporter receives. */
 import path from 'node:path';
-import type { Finding } from '../engine/types.js';
+import type { Finding } from '../core/types.js';
 import type { LintStats } from '../engine/lint.js';
-import type { RuleMeta } from '../engine/rule.js';
+import type { RuleMeta } from '../contract/rule.js';
 
 export interface RunRecordSummary {
   runId: string;

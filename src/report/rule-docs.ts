@@ -1,5 +1,5 @@
 /** Renders a rule's documentation (CLI `vaudit rules <id>`, SARIF help, README table). */
-import type { RuleMeta } from '../engine/rule.js';
+import type { RuleMeta } from '../contract/rule.js';
 import { referencesFor } from './audit-refs.js';
 
 function fence(file: string, content: string): string {

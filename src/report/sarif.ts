@@ -8,7 +8,7 @@ import { isolationSummary } from './isolation.js';
 import type { ReportInput } from './model.js';
 import { isOutside, relPath } from './model.js';
 import { renderRuleMarkdown } from './rule-docs.js';
-import type { Finding, Range } from '../engine/types.js';
+import type { Finding, Range } from '../core/types.js';
 
 const BUILTIN: Record<string, { description: string }> = {
   'parse-error': { description: 'A file could not be read or parsed; vaudit could not check it.' },

@@ -5,7 +5,7 @@
  */
 import type { ReportInput } from './model.js';
 import { countBySeverity } from './model.js';
-import type { ConfirmationStatus } from '../engine/types.js';
+import type { ConfirmationStatus } from '../core/types.js';
 import { isolationLines, isolationSummary } from './isolation.js';
 
 export interface Paint {

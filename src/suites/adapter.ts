@@ -23,11 +23,23 @@
  * ```
  * See src/suites/README.md.
  */
-import type { SourceFile } from '../engine/project.js';
+import type { SourceFile } from '../core/source.js';
 import type { JsonDocument } from '../lang/json/parse.js';
 import type { Suite } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
-import type { EntrypointDecl } from './entrypoints.js';
+
+/** A declared entrypoint (config `entrypoints`, or an adapter's defaults). */
+export interface EntrypointDecl {
+  /** Glob(s) of files, relative to the config folder (adapters: to the suite root). */
+  files: string | string[];
+  /** A module-level function (Python) or export (JS/TS). Absent with no class/method: the whole module. */
+  export?: string;
+  /** Class name (glob); with `method`: that method of matching classes (default: every class). */
+  class?: string;
+  method?: string;
+  /** Why this is an entrypoint (shown nowhere yet; documentation for the config reader). */
+  reason?: string;
+}
 
 /** A problem found while loading (malformed JSON, a document that cannot be a task…). */
 export interface SuiteProblem {

@@ -19,24 +19,12 @@
  */
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { SourceFile } from '../engine/project.js';
+import type { SourceFile } from '../core/source.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { walk } from '../lang/python/tree.js';
 import { ADAPTERS } from './adapters.js';
 import type { Suite } from './types.js';
-
-/** A declared entrypoint (config `entrypoints`, or an adapter's defaults). */
-export interface EntrypointDecl {
-  /** Glob(s) of files, relative to the config folder (adapters: to the suite root). */
-  files: string | string[];
-  /** A module-level function (Python) or export (JS/TS). Absent with no class/method: the whole module. */
-  export?: string;
-  /** Class name (glob); with `method`: that method of matching classes (default: every class). */
-  class?: string;
-  method?: string;
-  /** Why this is an entrypoint (shown nowhere yet; documentation for the config reader). */
-  reason?: string;
-}
+import type { EntrypointDecl } from './adapter.js';
 
 type EntrypointSource = 'binding' | 'target' | 'adapter' | 'registry' | 'config';
 

@@ -3,7 +3,7 @@
  * files into suites through the registered adapters.
  */
 import * as path from 'node:path';
-import type { SourceFile } from '../engine/project.js';
+import type { SourceFile } from '../core/source.js';
 import { jsonDocumentOf } from '../lang/json/cache.js';
 import type { DetectedDocument, SuiteAdapter, SuiteProblem } from './adapter.js';
 import { ADAPTERS } from './adapters.js';

@@ -3,7 +3,8 @@
  * `desktop_env.py` would do with the evaluator before any metric runs (look-ups, list shapes) and
  * whether the metric call `metric(result_state[, expected_state], **options)` binds.
  */
-import type { Task, VerifierEntry, JsonValueRef } from './types.js';
+import type { Task, VerifierEntry } from './types.js';
+import type { JsonValueRef } from '../lang/json/parse.js';
 import { setupDispatch } from './osworld.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { callProblems, signatureOf, type Signature } from '../lang/python/signature.js';

@@ -25,9 +25,10 @@
 import * as path from 'node:path';
 import type { JsonDocument } from '../lang/json/parse.js';
 import { isObject, joinPointer } from '../lang/json/parse.js';
-import type { SourceFile } from '../engine/project.js';
+import type { SourceFile } from '../core/source.js';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from './adapter.js';
-import type { EntryRoute, JsonValueRef, Suite, Task, VerifierEntry } from './types.js';
+import type { EntryRoute, Suite, Task, VerifierEntry } from './types.js';
+import type { JsonValueRef } from '../lang/json/parse.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { field, named, walk, type PyNode } from '../lang/python/tree.js';
 import { membersOf } from './reference.js';

@@ -8,9 +8,10 @@ import * as path from 'node:path';
 import type { JsonDocument } from '../lang/json/parse.js';
 import { isObject, joinPointer } from '../lang/json/parse.js';
 import { embeddedOffsetMapper } from '../lang/json/strings.js';
-import type { SourceFile } from '../engine/project.js';
+import type { SourceFile } from '../core/source.js';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from './adapter.js';
-import type { EmbeddedCode, JsonValueRef, Suite, Task, VerifierEntry } from './types.js';
+import type { EmbeddedCode, Suite, Task, VerifierEntry } from './types.js';
+import type { JsonValueRef } from '../lang/json/parse.js';
 import { FAMILIES, LAMBDA_FIELDS, REGEX_FIELDS, VALUE_LAMBDA_KINDS, isCommentMember, looksLikeLambda } from './families.js';
 
 const FAMILY_SET = new Set(FAMILIES);

@@ -13,7 +13,8 @@ import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv
 
 /** ajv costs ~0.1 s to load: load it on first use (synchronously; it is CommonJS). */
 const loadAjv = (): typeof Ajv2020Class => (createRequire(import.meta.url)('ajv/dist/2020') as { Ajv2020: typeof Ajv2020Class }).Ajv2020;
-import type { Task, JsonValueRef } from './types.js';
+import type { Task } from './types.js';
+import type { JsonValueRef } from '../lang/json/parse.js';
 import { FAMILY_KINDS, isCommentMember } from './families.js';
 import { joinPointer, splitPointer } from '../lang/json/parse.js';
 import { jsonDocumentOf } from '../lang/json/cache.js';

@@ -2,20 +2,8 @@
  * The task-suite model every adapter produces. An adapter maps a task format
  * to (task → verifier entries → verifier entrypoint). See README "Suite adapters".
  */
-import type { SourceFile } from '../engine/project.js';
-
-/** A JSON value with its exact position in the file. */
-export interface JsonValueRef {
-  /** RFC 6901 pointer from the document root. */
-  pointer: string;
-  value: unknown;
-  /** UTF-16 offsets of the raw token (strings include their quotes). */
-  start: number;
-  end: number;
-  /** For object members: offsets of the key token. */
-  keyStart?: number;
-  keyEnd?: number;
-}
+import type { SourceFile } from '../core/source.js';
+import type { JsonValueRef } from '../lang/json/parse.js';
 
 /** Code held in a JSON string (a Python lambda, a regular expression…). */
 export interface EmbeddedCode {

@@ -8,11 +8,20 @@
  * When no entry of the project is bound (verifier code linted without its tasks), there is no
  * verdict set: `verdictFunctions` returns undefined and callers fall back to their own judgement.
  */
-import type { Project } from '../engine/project.js';
-import type { FunctionInfo, PythonAnalysis } from '../lang/python/types.js';
+import type { SourceFile } from '../core/source.js';
+import type { Suite } from './types.js';
+import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
 import type { Node as JsNode, Program } from 'acorn';
 import { DEFAULT_SHAPES, jsConst, jsReturnExprs, jsVerdictFunctions, learnShapes, pyReturnValues, type ConstValue, type VerdictShapes } from './verdict-shape.js';
+
+/** What this module reads of the run's project (`Project` of the rule contract satisfies it; suites/ sits
+ *  below the contract, so it names only the parts it needs). */
+interface Project {
+  readonly files: ReadonlyMap<string, SourceFile>;
+  readonly suites: readonly Suite[];
+  readonly python: PythonProject;
+}
 
 const cache = new WeakMap<Project, Set<string> | null>();
 

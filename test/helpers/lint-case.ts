@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { lint } from '../../src/engine/lint.js';
 import { compareExpectations, readExpectations, type Expectation } from '../../src/engine/expectations.js';
-import type { Finding } from '../../src/engine/types.js';
+import type { Finding } from '../../src/core/types.js';
 
 const CODE = /\.(json|py|js|mjs|cjs|ts|mts|cts)$/;
 

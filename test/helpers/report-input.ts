@@ -1,8 +1,8 @@
 /** A rich, hand-built ReportInput for reporter tests (no rules needed): multi-line and zero-width
  *  ranges, related locations, confirmations, JSON pointers, awkward file names, two families. */
 import path from 'node:path';
-import type { Finding, Range } from '../../src/engine/types.js';
-import type { RuleMeta } from '../../src/engine/rule.js';
+import type { Finding, Range } from '../../src/core/types.js';
+import type { RuleMeta } from '../../src/contract/rule.js';
 import type { ReportInput } from '../../src/report/model.js';
 
 export const ROOT = '/work/suite';

@@ -6,9 +6,9 @@
  * oracle's judgement fills `finding.confirmation`, pointing at the child's run record (`runId`). A
  * non-result of the host passes through as is.
  */
-import type { Confirmation, Finding } from '../../engine/types.js';
-import type { Project } from '../../engine/project.js';
-import type { Host, RunRecord } from '../host.js';
+import type { Confirmation, Finding } from '../../core/types.js';
+import type { Project } from '../../contract/project.js';
+import type { Host, RunRecord } from '../../host/host.js';
 import { inputsFor } from './cases.js';
 import { prepareBundle, type PreparedBundle } from './load.js';
 import { runBundleCases } from './run.js';

@@ -1,5 +1,5 @@
 /** Helpers shared by the bundle oracles' judgements. */
-import type { Confirmation } from '../../engine/types.js';
+import type { Confirmation } from '../../core/types.js';
 import type { PreparedBundle } from './load.js';
 import type { BundleCase, BundleCaseResult, BundleOracleContext, CaseInput, RecordedInput, RecordedRun, ValueSummary } from './types.js';
 

@@ -4,7 +4,7 @@
  * the native tool answers, and compare each verdict with the case's `expect`. A check that passes a
  * wrong-but-valid case, or fails an equivalent-valid one, does not discriminate.
  */
-import type { Host, RunRecord } from '../host.js';
+import type { Host, RunRecord } from '../../host/host.js';
 import { executedAnswers, makeCase, readDeclaredCases } from './cases.js';
 import { prepareBundle } from './load.js';
 import { runBundleCases } from './run.js';

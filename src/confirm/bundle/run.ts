@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Host, RunRecord } from '../host.js';
+import type { Host, RunRecord } from '../../host/host.js';
 import { bundleRuntimeSource, bundleRuntimeSourceCjs, type PreparedBundle } from './load.js';
 import type { BundleCase, BundleCaseResult, NonResultOutcome } from './types.js';
 

@@ -2,9 +2,9 @@
  * Shapes shared by the bundle confirmation stage (src/confirm/bundle/*) and the bundle oracles
  * (rules/{non-leaf-tool-input,unawaited-tool-run,ungrounded-pass,nonresult-as-verdict}/oracle.ts).
  */
-import type { Confirmation, ControlCaseRequest, Finding } from '../../engine/types.js';
-import type { Project } from '../../engine/project.js';
-import type { Outcome } from '../host.js';
+import type { Confirmation, ControlCaseRequest, Finding } from '../../core/types.js';
+import type { Project } from '../../contract/project.js';
+import type { Outcome } from '../../host/host.js';
 import type { PreparedBundle } from './load.js';
 
 export type NonResultOutcome = Exclude<Outcome, 'executed'>;

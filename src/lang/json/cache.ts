@@ -3,7 +3,7 @@
  * SourceFile object (weakly), so the suite layer, suppressions and the
  * config reader share it.
  */
-import type { SourceFile } from '../../engine/project.js';
+import type { SourceFile } from '../../core/source.js';
 import { parseJsonDocument, type JsonParseResult } from './parse.js';
 
 const cache = new WeakMap<SourceFile, JsonParseResult>();

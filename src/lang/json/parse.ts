@@ -6,7 +6,19 @@
  * exact character.
  */
 import { parse as jsoncParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import type { JsonValueRef } from '../../suites/types.js';
+
+/** A JSON value with its exact position in the file. */
+export interface JsonValueRef {
+  /** RFC 6901 pointer from the document root. */
+  pointer: string;
+  value: unknown;
+  /** UTF-16 offsets of the raw token (strings include their quotes). */
+  start: number;
+  end: number;
+  /** For object members: offsets of the key token. */
+  keyStart?: number;
+  keyEnd?: number;
+}
 
 interface DuplicateMember {
   /** Pointer of the object holding the duplicate. */

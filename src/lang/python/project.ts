@@ -12,7 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { SourceFile } from '../../engine/project.js';
+import type { SourceFile } from '../../core/source.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from './types.js';
 import { pythonParser, type PythonParser } from './parser.js';
 import { Analysis, type ProjectLink } from './analysis.js';

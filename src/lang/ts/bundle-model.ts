@@ -11,7 +11,7 @@
  * into a verdict).
  */
 import { ts } from 'ts-morph';
-import type { SourceFile } from '../../engine/project.js';
+import type { SourceFile } from '../../core/source.js';
 import { buildScopeIndex, type Decl, type ScopeIndex } from './scope.js';
 import { ValueAnalyzer, unwrap, short, type Env, type FnLike, type Value } from './values.js';
 import type {
@@ -28,7 +28,7 @@ import type {
   VerdictReturn,
 } from './types.js';
 
-import { BUNDLE_MODULE, mayBeBundle } from './index.js';
+import { BUNDLE_MODULE, mayBeBundle } from './detect.js';
 export { BUNDLE_MODULE, mayBeBundle };
 const DEFINE = 'defineCorrectnessModel';
 const PROMISE_COMBINATORS = new Set(['all', 'allSettled', 'race', 'any']);

@@ -3,16 +3,10 @@
  * The TypeScript compiler (via ts-morph) costs ~0.7 s to load, so it is loaded only when
  * some file passes the cheap text pre-filter: call `prepareBundleAnalysis(files)` first.
  */
-import type { SourceFile } from '../../engine/project.js';
+import type { SourceFile } from '../../core/source.js';
 import type { BundleModel } from './types.js';
 
-export const BUNDLE_MODULE = 'vaudit/bundle';
-const DEFINE = 'defineCorrectnessModel';
-
-/** Cheap text pre-filter: could this file be a correctness-model bundle? */
-export function mayBeBundle(text: string): boolean {
-  return text.includes(BUNDLE_MODULE) || text.includes(DEFINE);
-}
+import { mayBeBundle } from './detect.js';
 
 type Builder = typeof import('./bundle-model.js');
 let builder: Builder | undefined;

@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeAtomic } from '../../engine/write-atomic.js';
+import { writeAtomic } from '../../core/write-atomic.js';
 import { FLAG, MAXREPEAT, parsePythonRegex, PyReError, type PyNode, type PyPattern } from './python-re.js';
 import { toEcmaScript } from './ecmascript.js';
 

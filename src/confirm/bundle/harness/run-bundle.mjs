@@ -1,6 +1,6 @@
 // vaudit bundle harness: runs correctness-model checks' `evaluate` with a recording runtime port.
 //
-// Started ONLY by the host (src/confirm/host.ts), as `harness.mjs` in a private cell that holds the
+// Started ONLY by the host (src/host/host.ts), as `harness.mjs` in a private cell that holds the
 // transpiled bundles (`b<i>/…`) and vaudit's runtime module (`node_modules/vaudit/bundle.{js,cjs}`).
 // Reads one JSON request on stdin:
 //   { bundles: [{ entry }], cases: [{ id, bundle, checkId, checkIndex, artifact, publicInput,

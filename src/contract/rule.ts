@@ -9,7 +9,7 @@
 import type { PyNode } from '../lang/python/tree.js';
 import type { AnyNode, Node as JsNode } from 'acorn';
 import type { PyNodeType } from '../lang/python/node-types.js';
-import type { ControlCaseRequest, Language, Layer, MessageParts, RelatedLocation, SeveritySetting } from './types.js';
+import type { ControlCaseRequest, Language, Layer, MessageParts, RelatedLocation, SeveritySetting } from '../core/types.js';
 import type { Project, FileUnit } from './project.js';
 import type { Task, VerifierEntry, EmbeddedCode } from '../suites/types.js';
 import type { PythonAnalysis } from '../lang/python/types.js';

@@ -1,4 +1,14 @@
-import type { Position, Range } from './types.js';
+import type { Language, Position, Range } from './types.js';
+
+/** One file of a run, parsed once; rules and analyses read it through `ctx.file` / `ctx.project.files`. */
+export interface SourceFile {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the project root, with forward slashes. */
+  relPath: string;
+  language: Language;
+  source: SourceText;
+}
 
 /**
  * Text of one file plus a line index: converts UTF-16 offsets to 1-based

@@ -3,20 +3,11 @@
  * indexes (suites and their entries, Python modules, bundles) that rules
  * read through `ctx.project`.
  */
-import type { Language, Layer } from './types.js';
-import type { SourceText } from './source.js';
+import type { Layer } from '../core/types.js';
+import type { SourceFile } from '../core/source.js';
 import type { Suite, EmbeddedCode } from '../suites/types.js';
 import type { PythonProject } from '../lang/python/types.js';
 import type { BundleModel } from '../lang/ts/types.js';
-
-export interface SourceFile {
-  /** Absolute path. */
-  path: string;
-  /** Path relative to the project root, with forward slashes. */
-  relPath: string;
-  language: Language;
-  source: SourceText;
-}
 
 /** What one rule instance visits: a file of a layer, or code embedded in a JSON string. */
 export interface FileUnit {
