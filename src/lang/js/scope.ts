@@ -66,68 +66,99 @@ function requireSpecifier(n: AnyNode | undefined | null): string | undefined {
 }
 
 function analyze(program: Program): JsScopes {
-  const refs: JsReference[] = [];
-  const refScope = new Map<Identifier, Scope>();
-  const byId = new Map<Identifier, JsBinding>();
-  const strict = program.sourceType === 'module';
-  const root: Scope = { node: program, isFunction: true, names: new Map() };
+  return new ScopeAnalyzer(program).run();
+}
 
-  const fnScope = (s: Scope): Scope => {
-    let c = s;
-    while (!c.isFunction && c.parent) c = c.parent;
-    return c;
-  };
-  const declare = (s: Scope, b: JsBinding): void => {
+type VisitExpr = (n: Node, s: Scope) => void;
+
+/** One walk over a Program: declares bindings per scope, records references, then resolves them. */
+class ScopeAnalyzer {
+  private readonly refs: JsReference[] = [];
+  private readonly refScope = new Map<Identifier, Scope>();
+  private readonly byId = new Map<Identifier, JsBinding>();
+  private readonly root: Scope;
+  private withDepth = 0;
+
+  constructor(private readonly program: Program) {
+    this.root = { node: program, isFunction: true, names: new Map() };
+  }
+
+  run(): JsScopes {
+    const { program, refs } = this;
+    const strict = program.sourceType === 'module';
+    this.visit(program as AnyNode, this.root);
+    const lookup = (id: Identifier): JsBinding | undefined => this.lookup(id);
+    for (const r of refs) r.binding = lookup(r.id);
+
+    // Sloppy scripts: assigning an undeclared name creates a global; treat such names as declared.
+    const implicit = new Set<string>();
+    if (!strict) for (const r of refs) if (!r.binding && r.write) implicit.add(r.id.name);
+
+    const unbound = refs.filter((r) => !r.binding && !r.typeofGuarded && !r.inWith && !isJsGlobal(r.id.name) && !implicit.has(r.id.name));
+    return { program, sourceType: strict ? 'module' : 'script', references: refs, resolve: lookup, unbound, unboundIds: new Set(unbound.map((r) => r.id)) };
+  }
+
+  private lookup(id: Identifier): JsBinding | undefined {
+    const own = this.byId.get(id);
+    if (own) return own;
+    for (let s: Scope | undefined = this.refScope.get(id); s; s = s.parent) {
+      const b = s.names.get(id.name);
+      if (b) return b;
+    }
+    return undefined;
+  }
+
+  // ---- declarations ------------------------------------------------------
+
+  private declare(s: Scope, b: JsBinding): void {
     if (!s.names.has(b.name)) s.names.set(b.name, b);
-    byId.set(b.id, b);
-  };
+    this.byId.set(b.id, b);
+  }
 
-  const declarePattern = (p: Pattern | null | undefined, s: Scope, kind: JsBinding['kind'], decl: Node, visitExpr: (n: Node, s: Scope) => void, init?: Node, module?: JsBinding['module']): void => {
+  private declarePattern(p: Pattern | null | undefined, s: Scope, kind: JsBinding['kind'], decl: Node, visitExpr: VisitExpr, init?: Node, module?: JsBinding['module']): void {
     if (!p) return;
     const q = p as AnyNode;
     switch (q.type) {
       case 'Identifier':
-        declare(s, { name: q.name, kind, id: q as Identifier, decl, init, module });
+        this.declare(s, { name: q.name, kind, id: q as Identifier, decl, init, module });
         break;
       case 'ObjectPattern':
         for (const prop of q.properties) {
-          if (prop.type === 'RestElement') declarePattern(prop.argument, s, kind, decl, visitExpr);
+          if (prop.type === 'RestElement') this.declarePattern(prop.argument, s, kind, decl, visitExpr);
           else {
             if (prop.computed) visitExpr(prop.key, s);
             const key = !prop.computed && prop.key.type === 'Identifier' ? prop.key.name : undefined;
-            declarePattern(prop.value, s, kind, decl, visitExpr, undefined, module && key ? { from: module.from, imported: key } : undefined);
+            this.declarePattern(prop.value, s, kind, decl, visitExpr, undefined, module && key ? { from: module.from, imported: key } : undefined);
           }
         }
         break;
       case 'ArrayPattern':
-        for (const el of q.elements) declarePattern(el, s, kind, decl, visitExpr);
+        for (const el of q.elements) this.declarePattern(el, s, kind, decl, visitExpr);
         break;
       case 'RestElement':
-        declarePattern(q.argument, s, kind, decl, visitExpr);
+        this.declarePattern(q.argument, s, kind, decl, visitExpr);
         break;
       case 'AssignmentPattern':
         visitExpr(q.right, s);
-        declarePattern(q.left, s, kind, decl, visitExpr, undefined, module);
+        this.declarePattern(q.left, s, kind, decl, visitExpr, undefined, module);
         break;
       default:
         // MemberExpression in an assignment pattern
         visitExpr(q, s);
     }
-  };
+  }
 
-  let withDepth = 0;
-
-  const hoist = (body: Node[], s: Scope, visitExpr: (n: Node, s: Scope) => void): void => {
-    // Function declarations and `var` are visible in the whole function before their statement.
+  /** Function declarations and `var` are visible in the whole function before their statement. */
+  private hoist(body: Node[], s: Scope): void {
     const walkVar = (n: AnyNode | null | undefined): void => {
       if (!n || typeof n.type !== 'string') return;
       if (n.type === 'FunctionDeclaration') {
-        if (n.id) declare(fnScope(s), { name: n.id.name, kind: 'function', id: n.id, decl: n });
+        if (n.id) this.declare(fnScope(s), { name: n.id.name, kind: 'function', id: n.id, decl: n });
         return;
       }
       if (n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression' || n.type === 'ClassDeclaration' || n.type === 'ClassExpression') return;
       if (n.type === 'VariableDeclaration' && n.kind === 'var') {
-        for (const d of n.declarations) collectVarNames(d.id, d);
+        for (const d of n.declarations) this.hoistVarNames(d.id, d, s);
       }
       for (const k of Object.keys(n)) {
         if (k === 'loc' || k === 'type') continue;
@@ -136,142 +167,152 @@ function analyze(program: Program): JsScopes {
         else if (v && typeof v.type === 'string' && k !== 'id') walkVar(v);
       }
     };
-    const collectVarNames = (p: AnyNode | null, d: AnyNode): void => {
-      if (!p) return;
-      if (p.type === 'Identifier') {
-        const fs = fnScope(s);
-        if (!fs.names.has(p.name)) declare(fs, { name: p.name, kind: 'var', id: p as Identifier, decl: d, init: d.id === p ? (d.init ?? undefined) : undefined, module: d.id === p && requireSpecifier(d.init) ? { from: requireSpecifier(d.init)!, imported: '*' } : undefined });
-      } else if (p.type === 'ObjectPattern') p.properties.forEach((q: AnyNode) => collectVarNames(q.type === 'RestElement' ? q.argument : q.value, d));
-      else if (p.type === 'ArrayPattern') p.elements.forEach((q: AnyNode) => collectVarNames(q, d));
-      else if (p.type === 'RestElement') collectVarNames(p.argument, d);
-      else if (p.type === 'AssignmentPattern') collectVarNames(p.left, d);
-    };
-    void visitExpr;
     body.forEach((b) => walkVar(b as AnyNode));
-  };
+  }
 
-  const visit = (node: AnyNode | null | undefined, s: Scope, parent?: AnyNode, key?: string): void => {
+  /** The names a `var` declarator `d` binds in the function scope of `s`, from its pattern `p`. */
+  private hoistVarNames(p: AnyNode | null, d: AnyNode, s: Scope): void {
+    if (!p) return;
+    if (p.type === 'Identifier') {
+      const fs = fnScope(s);
+      if (!fs.names.has(p.name)) this.declare(fs, { name: p.name, kind: 'var', id: p as Identifier, decl: d, init: d.id === p ? (d.init ?? undefined) : undefined, module: d.id === p && requireSpecifier(d.init) ? { from: requireSpecifier(d.init)!, imported: '*' } : undefined });
+    } else if (p.type === 'ObjectPattern') p.properties.forEach((q: AnyNode) => this.hoistVarNames(q.type === 'RestElement' ? q.argument : q.value, d, s));
+    else if (p.type === 'ArrayPattern') p.elements.forEach((q: AnyNode) => this.hoistVarNames(q, d, s));
+    else if (p.type === 'RestElement') this.hoistVarNames(p.argument, d, s);
+    else if (p.type === 'AssignmentPattern') this.hoistVarNames(p.left, d, s);
+  }
+
+  /** A callback that visits an expression met inside a pattern, as a child of `parent` under `key`. */
+  private visitor(parent: AnyNode, key: string): VisitExpr {
+    return (n, sc) => this.visit(n as AnyNode, sc, parent, key);
+  }
+
+  // ---- the walk ----------------------------------------------------------
+
+  private visit(node: AnyNode | null | undefined, s: Scope, parent?: AnyNode, key?: string): void {
     if (!node || typeof node.type !== 'string') return;
     switch (node.type) {
-      case 'Identifier': {
-        if (!parent) return;
-        if (byId.has(node as Identifier)) return;
-        const p = parent;
-        if (p.type === 'MemberExpression' && key === 'property' && !p.computed) return;
-        if ((p.type === 'Property' || p.type === 'MethodDefinition' || p.type === 'PropertyDefinition') && key === 'key' && !p.computed) return;
-        if ((p.type === 'LabeledStatement' || p.type === 'BreakStatement' || p.type === 'ContinueStatement') && key === 'label') return;
-        if (p.type === 'ExportSpecifier' && key === 'exported') return;
-        if (p.type === 'MetaProperty') return;
-        const write = (p.type === 'AssignmentExpression' && key === 'left') || (p.type === 'UpdateExpression');
-        const r: JsReference = { id: node as Identifier, typeofGuarded: p.type === 'UnaryExpression' && p.operator === 'typeof', inWith: withDepth > 0, write };
-        refs.push(r);
-        refScope.set(node as Identifier, s);
-        return;
-      }
+      case 'Identifier':
+        return this.visitIdentifier(node, s, parent, key);
       case 'Program':
       case 'BlockStatement':
-      case 'StaticBlock': {
-        const inner = node.type === 'Program' ? s : { node, parent: s, isFunction: node.type === 'StaticBlock', names: new Map() };
-        if (node.type === 'Program') hoist(node.body, inner, visit as never);
-        for (const st of node.body) visit(st, inner, node, 'body');
-        return;
-      }
+      case 'StaticBlock':
+        return this.visitBlock(node, s);
       case 'FunctionDeclaration':
       case 'FunctionExpression':
-      case 'ArrowFunctionExpression': {
-        if (node.type === 'FunctionDeclaration' && node.id) declare(s, { name: node.id.name, kind: 'function', id: node.id, decl: node });
-        const fs: Scope = { node, parent: s, isFunction: true, names: new Map() };
-        if (node.type === 'FunctionExpression' && node.id) declare(fs, { name: node.id.name, kind: 'function', id: node.id, decl: node });
-        for (const p of node.params) declarePattern(p, fs, 'param', node, (n, sc) => visit(n as AnyNode, sc, node, 'params'));
-        if (node.body.type === 'BlockStatement') {
-          hoist(node.body.body, fs, visit as never);
-          for (const st of node.body.body) visit(st, fs, node.body, 'body');
-        } else visit(node.body, fs, node, 'body');
-        return;
-      }
+      case 'ArrowFunctionExpression':
+        return this.visitFunction(node, s);
       case 'ClassDeclaration':
-      case 'ClassExpression': {
-        if (node.type === 'ClassDeclaration' && node.id) declare(s, { name: node.id.name, kind: 'class', id: node.id, decl: node });
-        const cs: Scope = { node, parent: s, isFunction: false, names: new Map() };
-        if (node.type === 'ClassExpression' && node.id) declare(cs, { name: node.id.name, kind: 'class', id: node.id, decl: node });
-        visit(node.superClass, s, node, 'superClass');
-        visit(node.body, cs, node, 'body');
-        return;
-      }
-      case 'VariableDeclaration': {
-        for (const d of node.declarations) {
-          const target = node.kind === 'var' ? fnScope(s) : s;
-          if (node.kind === 'var') {
-            // already hoisted; make sure nested patterns' defaults are visited
-            declarePattern(d.id, target, 'var', d, (n, sc) => visit(n as AnyNode, sc, d, 'id'), d.id.type === 'Identifier' ? (d.init ?? undefined) : undefined, d.id.type !== 'Identifier' && requireSpecifier(d.init) ? { from: requireSpecifier(d.init)!, imported: '*' } : d.id.type === 'Identifier' && requireSpecifier(d.init) ? { from: requireSpecifier(d.init)!, imported: '*' } : undefined);
-          } else {
-            const spec = requireSpecifier(d.init);
-            declarePattern(d.id, target, node.kind === 'const' ? 'const' : 'let', d, (n, sc) => visit(n as AnyNode, sc, d, 'id'), d.id.type === 'Identifier' ? (d.init ?? undefined) : undefined, spec ? { from: spec, imported: '*' } : undefined);
-          }
-          visit(d.init, s, d, 'init');
-        }
-        return;
-      }
+      case 'ClassExpression':
+        return this.visitClass(node, s);
+      case 'VariableDeclaration':
+        return this.visitVariableDeclaration(node, s);
       case 'ForStatement':
       case 'ForInStatement':
       case 'ForOfStatement': {
         const ls: Scope = { node, parent: s, isFunction: false, names: new Map() };
-        for (const k of ['init', 'left', 'test', 'update', 'right', 'body']) visit(node[k], ls, node, k);
+        for (const k of ['init', 'left', 'test', 'update', 'right', 'body']) this.visit(node[k], ls, node, k);
         return;
       }
       case 'CatchClause': {
         const cs: Scope = { node, parent: s, isFunction: false, names: new Map() };
-        if (node.param) declarePattern(node.param, cs, 'catch', node, (n, sc) => visit(n as AnyNode, sc, node, 'param'));
-        visit(node.body, cs, node, 'body');
+        if (node.param) this.declarePattern(node.param, cs, 'catch', node, this.visitor(node, 'param'));
+        this.visit(node.body, cs, node, 'body');
         return;
       }
-      case 'ImportDeclaration': {
-        const from = String(node.source.value);
-        for (const sp of node.specifiers) {
-          const imported = sp.type === 'ImportDefaultSpecifier' ? 'default' : sp.type === 'ImportNamespaceSpecifier' ? '*' : sp.imported.type === 'Identifier' ? sp.imported.name : String(sp.imported.value);
-          declare(root, { name: sp.local.name, kind: 'import', id: sp.local, decl: sp, module: { from, imported } });
-        }
-        return;
-      }
+      case 'ImportDeclaration':
+        return this.visitImport(node);
       case 'ExportNamedDeclaration':
         if (node.source) return;
-        visit(node.declaration, s, node, 'declaration');
-        for (const sp of node.specifiers ?? []) visit(sp.local, s, sp, 'local');
+        this.visit(node.declaration, s, node, 'declaration');
+        for (const sp of node.specifiers ?? []) this.visit(sp.local, s, sp, 'local');
         return;
       case 'ExportAllDeclaration':
         return;
       case 'WithStatement':
-        visit(node.object, s, node, 'object');
-        withDepth++;
-        visit(node.body, s, node, 'body');
-        withDepth--;
+        this.visit(node.object, s, node, 'object');
+        this.withDepth++;
+        this.visit(node.body, s, node, 'body');
+        this.withDepth--;
         return;
       default:
-        for (const k of Object.keys(node)) {
-          if (k === 'loc' || k === 'type' || k === 'start' || k === 'end' || k === 'range') continue;
-          const v = node[k];
-          if (Array.isArray(v)) for (const c of v) visit(c, s, node, k);
-          else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v, s, node, k);
-        }
+        return this.visitChildren(node, s);
     }
-  };
-  visit(program as AnyNode, root);
+  }
 
-  const lookup = (id: Identifier): JsBinding | undefined => {
-    const own = byId.get(id);
-    if (own) return own;
-    for (let s: Scope | undefined = refScope.get(id); s; s = s.parent) {
-      const b = s.names.get(id.name);
-      if (b) return b;
+  private visitChildren(node: AnyNode, s: Scope): void {
+    for (const k of Object.keys(node)) {
+      if (k === 'loc' || k === 'type' || k === 'start' || k === 'end' || k === 'range') continue;
+      const v = node[k];
+      if (Array.isArray(v)) for (const c of v) this.visit(c, s, node, k);
+      else if (v && typeof v === 'object' && typeof v.type === 'string') this.visit(v, s, node, k);
     }
-    return undefined;
-  };
-  for (const r of refs) r.binding = lookup(r.id);
+  }
 
-  // Sloppy scripts: assigning an undeclared name creates a global; treat such names as declared.
-  const implicit = new Set<string>();
-  if (!strict) for (const r of refs) if (!r.binding && r.write) implicit.add(r.id.name);
+  /** An identifier in reference position (not a declaration, property name, label or meta property). */
+  private visitIdentifier(node: AnyNode, s: Scope, parent?: AnyNode, key?: string): void {
+    if (!parent) return;
+    if (this.byId.has(node as Identifier)) return;
+    const p = parent;
+    if (p.type === 'MemberExpression' && key === 'property' && !p.computed) return;
+    if ((p.type === 'Property' || p.type === 'MethodDefinition' || p.type === 'PropertyDefinition') && key === 'key' && !p.computed) return;
+    if ((p.type === 'LabeledStatement' || p.type === 'BreakStatement' || p.type === 'ContinueStatement') && key === 'label') return;
+    if (p.type === 'ExportSpecifier' && key === 'exported') return;
+    if (p.type === 'MetaProperty') return;
+    const write = (p.type === 'AssignmentExpression' && key === 'left') || p.type === 'UpdateExpression';
+    const r: JsReference = { id: node as Identifier, typeofGuarded: p.type === 'UnaryExpression' && p.operator === 'typeof', inWith: this.withDepth > 0, write };
+    this.refs.push(r);
+    this.refScope.set(node as Identifier, s);
+  }
 
-  const unbound = refs.filter((r) => !r.binding && !r.typeofGuarded && !r.inWith && !isJsGlobal(r.id.name) && !implicit.has(r.id.name));
-  return { program, sourceType: strict ? 'module' : 'script', references: refs, resolve: lookup, unbound, unboundIds: new Set(unbound.map((r) => r.id)) };
+  private visitBlock(node: AnyNode, s: Scope): void {
+    const inner = node.type === 'Program' ? s : { node, parent: s, isFunction: node.type === 'StaticBlock', names: new Map() };
+    if (node.type === 'Program') this.hoist(node.body, inner);
+    for (const st of node.body) this.visit(st, inner, node, 'body');
+  }
+
+  private visitFunction(node: AnyNode, s: Scope): void {
+    if (node.type === 'FunctionDeclaration' && node.id) this.declare(s, { name: node.id.name, kind: 'function', id: node.id, decl: node });
+    const fs: Scope = { node, parent: s, isFunction: true, names: new Map() };
+    if (node.type === 'FunctionExpression' && node.id) this.declare(fs, { name: node.id.name, kind: 'function', id: node.id, decl: node });
+    for (const p of node.params) this.declarePattern(p, fs, 'param', node, this.visitor(node, 'params'));
+    if (node.body.type === 'BlockStatement') {
+      this.hoist(node.body.body, fs);
+      for (const st of node.body.body) this.visit(st, fs, node.body, 'body');
+    } else this.visit(node.body, fs, node, 'body');
+  }
+
+  private visitClass(node: AnyNode, s: Scope): void {
+    if (node.type === 'ClassDeclaration' && node.id) this.declare(s, { name: node.id.name, kind: 'class', id: node.id, decl: node });
+    const cs: Scope = { node, parent: s, isFunction: false, names: new Map() };
+    if (node.type === 'ClassExpression' && node.id) this.declare(cs, { name: node.id.name, kind: 'class', id: node.id, decl: node });
+    this.visit(node.superClass, s, node, 'superClass');
+    this.visit(node.body, cs, node, 'body');
+  }
+
+  private visitVariableDeclaration(node: AnyNode, s: Scope): void {
+    const isVar = node.kind === 'var';
+    const kind: JsBinding['kind'] = isVar ? 'var' : node.kind === 'const' ? 'const' : 'let';
+    // `var` names are already hoisted; declaring again keeps the hoisted binding and visits nested patterns' defaults
+    const target = isVar ? fnScope(s) : s;
+    for (const d of node.declarations) {
+      const spec = requireSpecifier(d.init);
+      this.declarePattern(d.id, target, kind, d, this.visitor(d, 'id'), d.id.type === 'Identifier' ? (d.init ?? undefined) : undefined, spec ? { from: spec, imported: '*' } : undefined);
+      this.visit(d.init, s, d, 'init');
+    }
+  }
+
+  private visitImport(node: AnyNode): void {
+    const from = String(node.source.value);
+    for (const sp of node.specifiers) {
+      const imported = sp.type === 'ImportDefaultSpecifier' ? 'default' : sp.type === 'ImportNamespaceSpecifier' ? '*' : sp.imported.type === 'Identifier' ? sp.imported.name : String(sp.imported.value);
+      this.declare(this.root, { name: sp.local.name, kind: 'import', id: sp.local, decl: sp, module: { from, imported } });
+    }
+  }
+}
+
+function fnScope(s: Scope): Scope {
+  let c = s;
+  while (!c.isFunction && c.parent) c = c.parent;
+  return c;
 }
