@@ -8,6 +8,14 @@ import { defineRule } from '../../src/contract/rule.js';
 import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
 import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
 
+/** A set-up step parameter that is silently ignored does not stop the task: the set-up function runs
+ *  with its own default, which is often the value meant (real suites repeat one misspelt key with the
+ *  default's own value). Those findings are warnings. An ignored metric option stays an error: it
+ *  changes what is graded. Crashes and mis-bound metrics and getters keep the rule's `error`; a
+ *  configured severity still wins. */
+const IGNORED_PARAMETER: ReadonlySet<EvaluatorProblemKind> = new Set(['unreadStepParam']);
+const severityOf = (kind: EvaluatorProblemKind): { severity?: 'warning' } => (IGNORED_PARAMETER.has(kind) ? { severity: 'warning' } : {});
+
 export default defineRule<EvaluatorProblemKind>({
   meta: {
     id: 'evaluator-dispatch',
@@ -99,7 +107,7 @@ export default defineRule<EvaluatorProblemKind>({
     },
     docs: {
       whatItDoes:
-        'For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result. It also compares each bound getter with the metric parameter it fills, when both sides are certain: a getter whose every `return` is a known kind (literals, `os.path.join(...)`, builtin constructors, locals holding them; None aside) against a metric that, unconditionally and without testing the parameter\'s type, subscripts it with a string key or calls `.get`/`.items`/`.keys`/`.values` on it (a dict) or opens it (a path). The `config` steps and the evaluator\'s `postconfig` steps are checked the way the set-up controller runs them (learned from its dispatch method: `getattr(self, "_{:}_setup".format(step["type"]))(**step["parameters"])`, else the `<type>_setup` function of the configs package called with the controller): a step without `type`/`parameters`, a type with no set-up function, parameters the function does not accept, required ones missing, and parameters its `**kwargs` never reads.',
+        'For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result. It also compares each bound getter with the metric parameter it fills, when both sides are certain: a getter whose every `return` is a known kind (literals, `os.path.join(...)`, builtin constructors, locals holding them; None aside) against a metric that, unconditionally and without testing the parameter\'s type, subscripts it with a string key or calls `.get`/`.items`/`.keys`/`.values` on it (a dict) or opens it (a path). The `config` steps and the evaluator\'s `postconfig` steps are checked the way the set-up controller runs them (learned from its dispatch method: `getattr(self, "_{:}_setup".format(step["type"]))(**step["parameters"])`, else the `<type>_setup` function of the configs package called with the controller): a step without `type`/`parameters`, a type with no set-up function, parameters the function does not accept, required ones missing, and parameters its `**kwargs` never reads. A set-up step parameter that is silently ignored is reported as a warning, since the set-up function still runs with its own default; everything else, including an ignored metric option (it changes what is graded), is an error.',
       why: 'The dispatcher looks every name up with `getattr` and calls the metric with the options as keywords: a typo in a name, a misaligned list or a wrong option makes the task crash before grading (it scores 0 for every agent) or, for an option that `**kwargs` swallows, silently grades without the check the author asked for. Set-up steps are dispatched the same way: a bad step crashes the task before the agent starts (or before grading), and a swallowed parameter silently changes the starting state.',
     },
   },
@@ -108,13 +116,13 @@ export default defineRule<EvaluatorProblemKind>({
       suite: {
         task(task, c) {
           if (task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
-          for (const p of evaluatorProblems(task)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer });
+          for (const p of evaluatorProblems(task)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
           for (const p of setupProblems(task, ctx.project.python))
-            c.report({ messageId: p.kind, data: { ...p.data, when: p.data.where === 'config' ? 'before the agent starts' : 'before grading' }, at: p.at, pointer: p.pointer });
+            c.report({ messageId: p.kind, data: { ...p.data, when: p.data.where === 'config' ? 'before the agent starts' : 'before grading' }, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
         },
         entry(entry, c) {
           if (entry.task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
-          for (const p of entryProblems(entry, ctx.project.python)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer });
+          for (const p of entryProblems(entry, ctx.project.python)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
         },
       },
     };
