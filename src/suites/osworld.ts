@@ -270,6 +270,22 @@ function callShape(a: PythonAnalysis, call: PyNode): { positional: number; param
   return { positional: info?.args.length ?? 0, paramsKey: subscriptKey(a, splat ? named(splat)[0] : undefined) };
 }
 
+/**
+ * Resolve an import; an absolute one the project's module names miss (a top folder without
+ * `__init__.py`, as Spider2-V's `desktop_env`) is tried from each folder above the importing file,
+ * as Python finds it from the repository root on `sys.path`.
+ */
+function resolveImport(python: PythonProject, fromFile: string, module: string, level: number): string | undefined {
+  const hit = python.resolveModule(fromFile, module, level);
+  if (hit || level > 0 || !module) return hit;
+  const files = new Set(python.files());
+  const rel = module.split('.');
+  for (let dir = path.dirname(fromFile); ; dir = path.dirname(dir)) {
+    for (const c of [`${path.join(dir, ...rel)}.py`, path.join(dir, ...rel, '__init__.py')]) if (files.has(c)) return c;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
 /** Learn the set-up dispatch: a method that calls `getattr(self, <templated name>)(…)`. */
 export function setupDispatch(python: PythonProject): SetupDispatch | undefined {
   const hit = setupCache.get(python);
@@ -303,7 +319,7 @@ export function setupDispatch(python: PythonProject): SetupDispatch | undefined 
         if (!o || !nm || o.type !== 'identifier') return;
         const imp = a.imports().get(a.src(o));
         const t = nameTemplate(a, nm);
-        const mod = imp && t ? python.resolveModule(f, imp.name ? (imp.module ? `${imp.module}.${imp.name}` : imp.name) : imp.module, imp.level) : undefined;
+        const mod = imp && t ? resolveImport(python, f, imp.name ? (imp.module ? `${imp.module}.${imp.name}` : imp.name) : imp.module, imp.level) : undefined;
         if (!mod || !t) return;
         d.fallback = { module: mod, prefix: t.prefix, suffix: t.suffix };
         walk(fn.node, (c) => {

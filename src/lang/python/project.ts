@@ -158,19 +158,7 @@ class Project implements PythonProject {
     // a project laid out without packages: try next to the importing file, then any suffix match
     const sibling = this.fileFor(path.join(path.dirname(path.resolve(fromFile)), ...rel));
     if (sibling) return sibling;
-    return this.bySuffix(module) ?? this.fromAncestor(fromFile, rel);
-  }
-
-  /** A namespace package (no `__init__.py`) imported from below the folder that is on `sys.path` when
-   *  the suite runs (OSWorld's `desktop_env.configs`, imported from `desktop_env/controllers/`): the
-   *  nearest ancestor folder of the importing file that holds the module. */
-  private fromAncestor(fromFile: string, rel: readonly string[]): string | undefined {
-    if (!rel.length) return undefined;
-    for (let dir = path.dirname(path.resolve(fromFile)); ; dir = path.dirname(dir)) {
-      const hit = this.fileFor(path.join(dir, ...rel));
-      if (hit) return hit;
-      if (path.dirname(dir) === dir) return undefined;
-    }
+    return this.bySuffix(module);
   }
 
   /** Memo of `bySuffix` per module name (a scan of every module otherwise: quadratic in a large suite). */
