@@ -1,0 +1,150 @@
+/**
+ * Path correlation over pure atoms (platform, module constants, `hasattr`): an if-chain records, per
+ * atom, the state at the end of each branch; a later test of the same atom keeps only the
+ * definitions of the branches that agree with it.
+ */
+import { type PyNode, field, named, unparen } from '../tree.js';
+import { type AtomTest, type ValueSet, ANY, caseOf, intersect, isEmptySet, hasattrAtom } from '../conditions.js';
+import { type Def, type FactInfo, type FlowState, type State, nameOfKey, setKey } from './state.js';
+
+const SEQUENCE_TARGETS = ['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'expression_list'];
+
+function factOf(s: State, atom: string): FactInfo | undefined {
+  const fs = s?.get(`#${atom}`);
+  if (!fs || fs.size !== 1) return undefined;
+  const f = fs.values().next().value!;
+  return f.kind === 'fact' ? f.fact : undefined;
+}
+
+/** Keep, for a test of a pure atom, only the definitions that reach along branches of an earlier
+ *  if-chain over the same atom that agree with the test's outcome (null: no branch agrees). */
+export function restrictByFact(cx: FlowState, s: State, atom: string, want: ValueSet): State {
+  if (!s) return s;
+  const fact = factOf(s, atom);
+  if (!fact) return s;
+  const cons: FactInfo['cases'] = [];
+  const incons: FactInfo['cases'] = [];
+  for (const c of fact.cases) (isEmptySet(intersect(c.desc, want)) ? incons : cons).push(c);
+  if (!incons.length) return s;
+  if (!cons.length) return null;
+  const keys = new Set<string>();
+  for (const c of fact.cases) for (const k of c.end.keys()) if (!k.startsWith('#')) keys.add(k);
+  let out: State = s;
+  for (const k of keys) {
+    const cur = cx.get(s, k, nameOfKey(k));
+    const good = new Set<Def>();
+    for (const c of cons) for (const d of cx.get(c.end, k, nameOfKey(k))) good.add(d);
+    const kept = [...cur].filter((d) => good.has(d) || !incons.some((c) => cx.get(c.end, k, nameOfKey(k)).has(d)));
+    if (kept.length && kept.length < cur.size) out = setKey(out, k, new Set(kept));
+  }
+  return out;
+}
+
+/** Record, after an if-chain, what each completed branch established about the pure atoms it tests. */
+export function recordFacts(cx: FlowState, n: PyNode, conds: Array<PyNode | undefined>, outs: State[], joined: State): State {
+  const env = cx.env;
+  if (!joined || !env.atomTest) return joined;
+  const tests = conds.map((c) => (c ? env.atomTest!(unparen(c)) : undefined));
+  let out: State = joined;
+  for (const atom of new Set(tests.filter((t): t is AtomTest => !!t).map((t) => t.atom))) {
+    // `hasattr(o, "a")` stays one fact only while no branch writes `o.a`
+    if (atom.startsWith('hasattr(') && writesAttr(cx.text, n, atom)) continue;
+    const { cases, branches } = branchCases(cx, atom, tests, outs);
+    const d = factDef(cx, n, atom);
+    // merge with what an earlier pass over this statement recorded (loop bodies, finally blocks)
+    const prev = d.fact!.cases as Array<FactInfo['cases'][number] & { branch?: string }>;
+    cases.forEach((c, j) => {
+      const old = prev.find((p) => p.branch === branches[j]);
+      if (old) old.end = cx.join(old.end, c.end) ?? old.end;
+      else prev.push({ ...c, branch: branches[j] });
+    });
+    out = setKey(out, `#${atom}`, new Set([d]));
+  }
+  return out;
+}
+
+/** The values of `atom` on each completed branch of an if-chain, and the branch's end state. */
+function branchCases(cx: FlowState, atom: string, tests: Array<AtomTest | undefined>, outs: State[]): { cases: FactInfo['cases']; branches: string[] } {
+  let running: ValueSet = ANY;
+  const cases: FactInfo['cases'] = [];
+  const branches: string[] = [];
+  outs.forEach((o, i) => {
+    const t = tests[i];
+    const desc = t && t.atom === atom ? intersect(running, caseOf(t, true)) : running;
+    if (t && t.atom === atom) running = intersect(running, caseOf(t, false));
+    if (!o || isEmptySet(desc)) return;
+    // an earlier fact over the atom splits this branch further (keeps both correlations)
+    const old = factOf(o, atom);
+    if (old && old.cases.length * outs.length <= 32) {
+      old.cases.forEach((oc, j) => {
+        const d = intersect(desc, oc.desc);
+        const end = isEmptySet(d) ? null : restrictByFact(cx, o, atom, d);
+        if (end) { cases.push({ desc: d, end }); branches.push(`${i}:${j}`); }
+      });
+    } else { cases.push({ desc, end: o }); branches.push(`${i}`); }
+  });
+  return { cases, branches };
+}
+
+/** The fact def of `atom` at the if-statement `n` (one per statement and atom, across passes). */
+function factDef(cx: FlowState, n: PyNode, atom: string): Def {
+  let perNode = cx.factDefs.get(n);
+  if (!perNode) cx.factDefs.set(n, (perNode = new Map()));
+  let d = perNode.get(atom);
+  if (!d) perNode.set(atom, (d = { id: cx.newId(), key: `#${atom}`, name: atom, kind: 'fact', node: null, fact: { atom, cases: [] } }));
+  return d;
+}
+
+/** Something under `n` writes the attribute a `hasattr(…)` atom tests. */
+function writesAttr(text: string, n: PyNode, atom: string): boolean {
+  const src = (x: PyNode) => text.slice(x.start, x.end);
+  let found = false;
+  const walkW = (x: PyNode) => {
+    if (found) return;
+    if (x.type === 'assignment' || x.type === 'augmented_assignment' || x.type === 'delete_statement' || x.type === 'call') {
+      const t = x.type === 'call' ? src(field(x, 'function') ?? x) : '';
+      if (t === 'setattr' || t === 'delattr') {
+        const obj = named(field(x, 'arguments') ?? x)[0];
+        if (obj && atom.startsWith(`hasattr(${src(obj)},`)) found = true;
+      }
+      const targets = x.type === 'delete_statement' ? named(x) : x.type === 'call' ? [] : [field(x, 'left')].filter((y): y is PyNode => !!y);
+      const check = (tg: PyNode) => {
+        const u = unparen(tg);
+        if (u.type === 'attribute') {
+          const o = field(u, 'object');
+          const a = field(u, 'attribute');
+          if (o && a && hasattrAtom(src(o), src(a)) === atom) found = true;
+        } else if (SEQUENCE_TARGETS.includes(u.type)) named(u).forEach(check);
+      };
+      targets.forEach(check);
+    }
+    for (const c of x.children) if (c.named) walkW(c);
+  };
+  walkW(n);
+  return found;
+}
+
+/** A write to `obj.attr` (assignment, augmented assignment, del, setattr/delattr) ends `hasattr(obj, "attr")` facts. */
+export function dropAttrFacts(cx: FlowState, s: State, target: PyNode): State {
+  if (!s) return s;
+  const u = unparen(target);
+  if (u.type === 'attribute') {
+    const o = field(u, 'object');
+    const at = field(u, 'attribute');
+    const key = o && at ? `#${hasattrAtom(cx.src(o), cx.src(at))}` : '';
+    if (key && s.has(key)) { const m = new Map(s); m.delete(key); return m; }
+    return s;
+  }
+  if (SEQUENCE_TARGETS.includes(u.type)) for (const k of named(u)) s = dropAttrFacts(cx, s, k);
+  return s;
+}
+
+/** `setattr(obj, …)` / `delattr(obj, …)` end every `hasattr(obj, …)` fact. */
+export function dropAllAttrFacts(s: State, obj: string): State {
+  if (!s) return s;
+  const prefix = `#hasattr(${obj},`;
+  if (![...s.keys()].some((k) => k.startsWith(prefix))) return s;
+  const m = new Map(s);
+  for (const k of s.keys()) if (k.startsWith(prefix)) m.delete(k);
+  return m;
+}

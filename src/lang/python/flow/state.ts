@@ -1,0 +1,257 @@
+/**
+ * The state every part of the flow analysis shares (see `../flow.ts`): the lattice of reaching
+ * definitions, the result being filled, and the context of the execution unit being run.
+ */
+import type { PyNode } from '../tree.js';
+import { type Scope, type ScopeTable, type BindingKind, resolveScope } from '../scopes.js';
+import type { AtomTest, ValueSet } from '../conditions.js';
+
+export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
+
+/** What an if-chain over a pure atom established: for each branch that completes, the atom's
+ *  values on it and the state at its end (a later test of the atom keeps the consistent branches). */
+export interface FactInfo {
+  atom: string;
+  cases: Array<{ desc: ValueSet; end: Map<string, Set<Def>> }>;
+}
+
+export interface Def {
+  id: number;
+  /** `${scopeId}:${name}` */
+  key: string;
+  name: string;
+  kind: DefKind;
+  /** Binding identifier (null for UNBOUND / narrowing). */
+  node: PyNode | null;
+  /** The expression that produced the value (RHS, iterable, context manager…). */
+  value?: PyNode;
+  /** Unpacking path into `value` (`a, (b, c) = …` → b: [1, 0]); -1 marks a starred target. */
+  index?: number[];
+  /** For `narrow` defs: what the condition established, and the defs it refined. */
+  narrowed?: 'none' | 'not-none' | 'truthy';
+  base?: Def[];
+  /** For `fact` defs (state key `#<atom>`): the correlation recorded by an if-chain. */
+  fact?: FactInfo;
+}
+
+/** Reaching definitions per state key; null where the program point is unreachable. */
+export type State = Map<string, Set<Def>> | null;
+
+export interface FlowResult {
+  /** Reaching definitions at every reachable name read handled by flow (locals of the executing unit). */
+  readDefs: Map<PyNode, Set<Def>>;
+  /** Every name read visited on a reachable path (any resolution). */
+  reachable: Set<PyNode>;
+  /** Def created at each binding identifier. */
+  defAt: Map<PyNode, Def>;
+  /** Reads of class-body names that fall back to an enclosing/global/builtin name when unbound. */
+  classFallback: Set<PyNode>;
+  /** Reaching definitions of module names at the end of the module body (null: the end is unreachable). */
+  moduleEnd: Map<string, Set<Def>> | null;
+  /** State of the module body where each module-level `def`/`class` statement runs. */
+  defState: Map<PyNode, Map<string, Set<Def>>>;
+  /** State of the module body at each module-level call of a name (`main()`), keyed by the callee identifier. */
+  callState: Map<PyNode, Map<string, Set<Def>>>;
+}
+
+export interface FlowEnv {
+  text: string;
+  table: ScopeTable;
+  isBuiltin(name: string): boolean;
+  /** Static value of a condition (TYPE_CHECKING, sys.platform, sys.version_info); undefined when not static. */
+  staticTruth(n: PyNode): boolean | undefined;
+  /** True when a call never returns (sys.exit, a local function that always raises…). */
+  isNoReturnCall(call: PyNode, scope: Scope): boolean;
+  /** The condition as a test of a pure atom (platform, module constant, hasattr), or undefined. */
+  atomTest?(n: PyNode): AtomTest | undefined;
+}
+
+/** A loop index on one kind of pass: the first (`first`), the last (`last`, when the body tests it). */
+export interface IterFact {
+  def: Def;
+  start: number;
+  first: boolean | undefined;
+  last: boolean | undefined;
+  /** Source of the range's stop, whitespace removed (`max_retries`). */
+  stop?: string;
+}
+
+/** States leaving the innermost loop by `break` and by `continue`. */
+interface LoopExits {
+  breaks: State[];
+  conts: State[];
+}
+
+export const keyOf = (s: Scope, name: string) => `${s.id}:${name}`;
+export const nameOfKey = (k: string) => k.slice(k.indexOf(':') + 1);
+
+export function setKey(s: State, key: string, defs: Set<Def>): State {
+  if (!s) return s;
+  const m = new Map(s);
+  m.set(key, defs);
+  return m;
+}
+
+export function equalStates(a: State, b: State): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) {
+    const w = b.get(k);
+    if (!w || w.size !== v.size) return false;
+    if (w !== v) for (const x of v) if (!w.has(x)) return false;
+  }
+  return true;
+}
+
+export class FlowState {
+  readonly table: ScopeTable;
+  readonly text: string;
+  readonly res: FlowResult = { readDefs: new Map(), reachable: new Set(), defAt: new Map(), classFallback: new Set(), moduleEnd: null, defState: new Map(), callState: new Map() };
+  private nextId = 1;
+  private readonly unboundDefs = new Map<string, Def>();
+  /** The fact def each if-statement recorded per atom (reused across passes so loops reach a fixpoint). */
+  readonly factDefs = new Map<PyNode, Map<string, Def>>();
+
+  // ---- per-unit mutable context (reset by `beginUnit`) -----------------------------------
+  /** Scopes whose locals the executing unit tracks (the unit, plus class bodies and comprehensions it runs). */
+  active = new Set<Scope>();
+  unitKind: Scope['kind'] = 'module';
+  loops: LoopExits[] = [];
+  /** States that may raise, per enclosing `try` (or `with suppress(…)`). */
+  excs: State[][] = [];
+  /** States leaving by `return`, per enclosing `try … finally`. */
+  finals: State[][] = [];
+  /** Loop indexes (`for i in range(…)`, `for i, x in enumerate(…)`) whose first pass is running (`first`) or not. */
+  iterFacts: IterFact[] = [];
+
+  constructor(readonly env: FlowEnv) {
+    this.table = env.table;
+    this.text = env.text;
+  }
+
+  beginUnit(scope: Scope): void {
+    this.active = new Set([scope]);
+    this.unitKind = scope.kind;
+    this.loops = [];
+    this.excs = [];
+    this.finals = [];
+    this.iterFacts = [];
+  }
+
+  src(n: PyNode): string {
+    return this.text.slice(n.start, n.end);
+  }
+
+  /** A fresh definition id (ids follow creation order). */
+  newId(): number {
+    return this.nextId++;
+  }
+
+  /** The synthetic UNBOUND definition of a state key. */
+  unbound(key: string, name: string): Def {
+    let d = this.unboundDefs.get(key);
+    if (!d) this.unboundDefs.set(key, (d = { id: this.nextId++, key, name, kind: 'unbound', node: null }));
+    return d;
+  }
+
+  get(s: Map<string, Set<Def>>, key: string, name: string): Set<Def> {
+    return s.get(key) ?? new Set([this.unbound(key, name)]);
+  }
+
+  join(...states: State[]): State {
+    const live = states.filter((x): x is Map<string, Set<Def>> => !!x);
+    if (live.length === 0) return null;
+    if (live.length === 1) return live[0]!;
+    const keys = new Set<string>();
+    for (const s of live) for (const k of s.keys()) keys.add(k);
+    const out = new Map<string, Set<Def>>();
+    for (const k of keys) {
+      let acc: Set<Def> | undefined;
+      let same = true;
+      for (const s of live) {
+        const d = s.get(k) ?? new Set([this.unbound(k, nameOfKey(k))]);
+        if (!acc) acc = d;
+        else if (acc !== d) {
+          if (same) { acc = new Set(acc); same = false; }
+          for (const x of d) acc.add(x);
+        }
+      }
+      out.set(k, acc!);
+    }
+    return out;
+  }
+
+  /** The state may raise here: the innermost handler sees it. */
+  observe(s: State): void {
+    if (s && this.excs.length) this.excs[this.excs.length - 1]!.push(s);
+  }
+
+  /** Key of a name read if it is tracked by the executing unit. */
+  trackedKey(id: PyNode): { key: string; scope: Scope } | undefined {
+    const r = this.table.readByNode.get(id);
+    if (!r) return undefined;
+    const sc = resolveScope(r.scope, r.name);
+    if (!sc || !this.active.has(sc)) return undefined;
+    return { key: keyOf(sc, r.name), scope: sc };
+  }
+
+  recordRead(id: PyNode, s: State): void {
+    if (!s) return;
+    const r = this.table.readByNode.get(id);
+    if (!r) return;
+    const res = this.res;
+    res.reachable.add(id);
+    if (r.inAnnotation) return;
+    if (this.atModuleTop() && id.field === 'function' && id.parent?.type === 'call') {
+      const prev = res.callState.get(id);
+      res.callState.set(id, prev ? this.join(prev, s)! : s);
+    }
+    const sc = resolveScope(r.scope, r.name);
+    if (!sc || !this.active.has(sc)) return;
+    let defs = this.get(s, keyOf(sc, r.name), r.name);
+    if (sc.kind === 'class') {
+      const ub = [...defs].some((d) => d.kind === 'unbound');
+      if (ub && (this.env.isBuiltin(r.name) || (sc.parent && resolveScope(sc.parent, r.name)))) {
+        res.classFallback.add(id);
+        defs = new Set([...defs].filter((d) => d.kind !== 'unbound'));
+      }
+    }
+    const prev = res.readDefs.get(id);
+    if (!prev) res.readDefs.set(id, defs);
+    else if (prev !== defs) {
+      const u = new Set(prev);
+      for (const d of defs) u.add(d);
+      res.readDefs.set(id, u);
+    }
+  }
+
+  bindId(s: State, id: PyNode, kind: DefKind, value?: PyNode, index?: number[]): State {
+    if (!s || id.type !== 'identifier') return s;
+    const sc = this.table.bindingScope.get(id);
+    if (!sc) return s;
+    const name = this.src(id);
+    const key = keyOf(sc, name);
+    let d = this.res.defAt.get(id);
+    if (!d) {
+      d = { id: this.nextId++, key, name, kind, node: id, value, index };
+      this.res.defAt.set(id, d);
+    }
+    if (kind === 'del') return setKey(s, key, new Set([this.unbound(key, name)]));
+    return setKey(s, key, new Set([d]));
+  }
+
+  /** Scope whose body holds `n`. */
+  curScope(n: PyNode): Scope {
+    for (let p = n.parent; p; p = p.parent) {
+      const sc = this.table.byNode.get(p);
+      if (sc) return sc;
+    }
+    return this.table.module;
+  }
+
+  /** The module body runs at top level (not inside a class body or comprehension). */
+  atModuleTop(): boolean {
+    return this.unitKind === 'module' && this.active.size === 1;
+  }
+}
