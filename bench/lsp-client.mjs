@@ -15,8 +15,8 @@ export const uriOf = (p) => pathToFileURL(p).href;
  * Start the server. `pull`: announce pull-diagnostics support (the server then
  * does not push). Returns helpers that wait for pushed diagnostics.
  */
-export async function startClient({ root, pull = false, initializationOptions = {}, capabilities = {}, env = {} } = {}) {
-  const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], {
+export async function startClient({ root, pull = false, initializationOptions = {}, capabilities = {}, env = {}, nodeArgs = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'lsp', '--stdio'], {
     cwd: root ?? REPO,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...env },

@@ -22,6 +22,8 @@ import { loadRules, ruleOptionSchemas } from '../contract/registry.js';
 import { parseScript, type JsParse } from './parse-js.js';
 import { rel } from '../core/paths.js';
 import { buildIndexes, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
+import { pageScripts } from './pages.js';
+import { computeScope, narrowTargets, partitionFindings } from './scope.js';
 import { ConfigResolver, type LoadedConfig } from '../config/load.js';
 import { analysePython, createPythonProject } from '../lang/python/project.js';
 import { buildBundleModel } from '../lang/ts/index.js';
@@ -90,6 +92,7 @@ export class LintSession {
   private jsCache = new WeakMap<SourceFile, JsParse>();
   private embedded = new Map<string, EmbeddedEntry>();
   private indexes?: { key: Map<string, SourceFile>; value: ProjectIndexes; python: PythonProject };
+  private pages?: { key: string; scripts: ReadonlySet<string> };
   private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
@@ -243,9 +246,12 @@ export class LintSession {
     }
     const ix = this.indexes.value;
     const t2 = performance.now();
-    const project: Project = { root: this.root, files: this.files, suites: ix.suites, python: this.python!.project, bundles: ix.bundles };
+    const project: Project = { root: this.root, files: this.files, suites: ix.suites, python: this.python!.project, bundles: ix.bundles, pageScripts: await this.pageScripts() };
     this.lastProject = project;
-    const reportOn = new Set(targets.filter((t) => this.files.has(t)));
+    // the verifier paths, as `vaudit check` finds them (src/engine/scope.ts): files with no reached code are
+    // not checked, and findings off a verifier path are dropped (or marked, with scope `all`)
+    const scope = computeScope(project, sorted, this.configs.forDir(this.root), undefined);
+    const reportOn = narrowTargets(new Set(targets.filter((t) => this.files.has(t))), scope, ix.tasksByFile);
     const problems: FileProblem[] = [];
     for (const t of targets) {
       const p = this.diskProblems.get(t);
@@ -253,7 +259,7 @@ export class LintSession {
     }
     for (const p of ix.problems) if (targetSet.has(p.path)) problems.push(p);
 
-    const { findings } = await runPass({
+    const { findings: all } = await runPass({
       cwd: this.root,
       project,
       reportOn,
@@ -269,6 +275,7 @@ export class LintSession {
       embedded: this.embeddedParses(gen),
     });
     this.sweepEmbedded(gen);
+    const findings = partitionFindings(all, scope, ix.tasksByFile);
     const t3 = performance.now();
 
     const byFile = new Map<string, Finding[]>();
@@ -295,11 +302,19 @@ export class LintSession {
 
   /**
    * A PythonProject over `py`. The analysis core resolves calls across modules
-   * (its analyses link to their project), so the project is rebuilt as a whole
-   * when a .py file changes; it parses lazily where it can.
+   * (its analyses link to their project), so the project is rebuilt when a .py
+   * file changes; the analyses of the unchanged files are taken over (re-linked),
+   * so only the changed file is parsed again.
    */
-  private async pythonProject(py: readonly SourceFile[], _prev: LintSession['python']): Promise<PythonProject> {
-    return createPythonProject(py);
+  private async pythonProject(py: readonly SourceFile[], prev: LintSession['python']): Promise<PythonProject> {
+    return createPythonProject(py, { reuse: prev?.project });
+  }
+
+  /** Classic scripts of the project's HTML pages (src/engine/pages.ts), read again when the set of files changes. */
+  private async pageScripts(): Promise<ReadonlySet<string>> {
+    const key = [...this.files.keys()].sort().join('\0');
+    if (this.pages?.key !== key) this.pages = { key, scripts: await pageScripts(new Set(this.files.keys())) };
+    return this.pages.scripts;
   }
 
   private bundleOf(f: SourceFile): BundleModel | undefined {

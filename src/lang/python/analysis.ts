@@ -63,10 +63,20 @@ export class Analysis implements PythonAnalysis {
     readonly ast: PyNode,
     readonly text: string,
     readonly path: string,
-    private readonly link?: ProjectLink,
+    private link?: ProjectLink,
     /** Why the source is not analysed (`ast` is then an empty module). */
     readonly notAnalysed?: NotAnalysed,
   ) {}
+
+  /**
+   * Link this analysis (of an unchanged file) to a new project (an editor session rebuilt it after
+   * another file changed). Facts of this file alone stay cached; facts that crossed into other
+   * files (summaries of project functions a call runs) are dropped, they may have changed.
+   */
+  relink(link: ProjectLink): void {
+    this.link = link;
+    this._httpReturn.clear();
+  }
 
   node(n: NodeLike): PyNode | undefined {
     if ((n as PyNode).children && (n as PyNode).parent !== undefined && 'named' in n) return n as PyNode;

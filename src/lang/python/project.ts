@@ -44,6 +44,9 @@ export interface PythonProjectOptions {
   /** Source size (UTF-16 units) of the analyses kept in memory; default `VAUDIT_ANALYSIS_BUDGET` or 2,000,000
    *  (about 50,000 lines: neither real corpus evicts; a 100× generated suite keeps a few hundred MB). */
   maxCachedChars?: number;
+  /** A previous project of the same session: analyses of files whose SourceFile is unchanged are
+   *  taken over (re-linked to the new project) instead of parsed again. */
+  reuse?: PythonProject;
 }
 
 /** Analyses kept whatever the budget: the file being visited and the few it calls into. */
@@ -54,7 +57,9 @@ export async function createPythonProject(files: readonly SourceFile[], opts: Py
   parser = await pythonParser();
   const env = Number(process.env.VAUDIT_ANALYSIS_BUDGET);
   const budget = opts.maxCachedChars ?? (process.env.VAUDIT_ANALYSIS_BUDGET && Number.isFinite(env) ? env : DEFAULT_BUDGET);
-  return new Project(files.filter((f) => f.language === 'python'), budget);
+  const project = new Project(files.filter((f) => f.language === 'python'), budget);
+  if (opts.reuse instanceof Project) project.adopt(opts.reuse);
+  return project;
 }
 
 class Project implements PythonProject {
@@ -111,15 +116,29 @@ class Project implements PythonProject {
     }
     const f = this.byPath.get(abs);
     if (!f || !parser) return undefined;
-    a = analyse(parser, f.source.text, abs, {
-      resolveFunction: (from, name) => this.resolveFunctionA(from, name),
-      resolveMethod: (from, cls, method) => this.resolveMethodA(from, cls, method),
-    });
+    a = analyse(parser, f.source.text, abs, this.link);
     this.parsed++;
     this.cache.set(abs, a);
     this.cachedChars += f.source.text.length;
     this.evict();
     return a;
+  }
+
+  private readonly link: ProjectLink = {
+    resolveFunction: (from, name) => this.resolveFunctionA(from, name),
+    resolveMethod: (from, cls, method) => this.resolveMethodA(from, cls, method),
+  };
+
+  /** Take over the cached analyses of `prev` whose file is the same SourceFile here (same text). */
+  adopt(prev: Project): void {
+    for (const [abs, a] of prev.cache) {
+      const before = prev.byPath.get(abs);
+      if (!before || this.byPath.get(abs) !== before) continue;
+      a.relink(this.link);
+      this.cache.set(abs, a);
+      this.cachedChars += a.text.length;
+    }
+    this.evict();
   }
 
   /** Drop the least recently used analyses beyond the budget (never the last `MIN_CACHED`). */
