@@ -17,6 +17,7 @@ const slow = [
   'test/cli-shard-merge.test.ts',
   'test/lsp-server.test.ts',
   'test/lsp-perf.test.ts',
+  'test/lsp-parity.test.ts',
   'test/sarif-validate.test.ts',
   'test/precommit-hook.test.ts',
   'test/report-audit.test.ts',
