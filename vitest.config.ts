@@ -26,6 +26,7 @@ const slow = [
   'test/cli-init.test.ts',
   'test/corpora/**/*.test.ts',
   'test/python-parsers.test.ts',
+  'test/python-incremental-parse.test.ts',
   'test/vacuous-verdict-confirm.test.ts',
   'test/suite-osworld.test.ts',
 ];

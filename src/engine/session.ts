@@ -307,7 +307,7 @@ export class LintSession {
    * so only the changed file is parsed again.
    */
   private async pythonProject(py: readonly SourceFile[], prev: LintSession['python']): Promise<PythonProject> {
-    return createPythonProject(py, { reuse: prev?.project });
+    return createPythonProject(py, { reuse: prev?.project, keepTrees: true });
   }
 
   /** Classic scripts of the project's HTML pages (src/engine/pages.ts), read again when the set of files changes. */

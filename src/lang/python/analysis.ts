@@ -8,6 +8,7 @@ import { type PyNode, type NodeLike, locate, field, fields, named, firstNamed, u
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
 import { type Def, type FlowResult, runFlow, handlerTypes, constKind } from './flow.js';
 import { PYTHON_BUILTINS } from './builtins.js';
+import type { KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
 import type {
@@ -57,6 +58,8 @@ export class Analysis implements PythonAnalysis {
   private _noReturn = new Map<PyNode, boolean>();
   private _decoSwallow = new Map<string, Swallow | null>();
   private _httpReturn = new Map<PyNode, HttpReturn | null>();
+  /** The parser's tree of `text`, kept by an editor session for an incremental re-parse of the next edit. */
+  parseState?: KeptTree;
 
   constructor(
     /** The plain tree of the unit (the parser's own tree is already freed). */

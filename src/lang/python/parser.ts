@@ -22,6 +22,18 @@ export interface PythonParser {
   readonly fallbackReason?: string;
   /** Parse Python source into a plain tree. Never throws on bad syntax (ERROR / MISSING nodes). */
   parse(text: string): PyNode;
+  /**
+   * The same plain tree, also keeping the parser's tree so that the next parse of an edited text
+   * can be incremental (native parser only; an editor session keeps one per edited file). `prev`
+   * is used up: its tree is edited in place and must not be passed again.
+   */
+  parseKeeping?(text: string, prev?: KeptTree): { root: PyNode; kept: KeptTree };
+}
+
+/** A parse kept for an incremental re-parse: the text and the parser's tree of it. */
+export interface KeptTree {
+  readonly text: string;
+  readonly tree: unknown;
 }
 
 const require = createRequire(import.meta.url);
@@ -29,35 +41,93 @@ const require = createRequire(import.meta.url);
 interface RawTree {
   rootNode: { hasError: boolean };
   walk(): TreeCursorLike;
+  edit?(e: TreeEdit): void;
   delete?(): void;
 }
 interface RawParser {
-  parse(text: string): RawTree | null;
+  parse(text: string, oldTree?: RawTree): RawTree | null;
+}
+interface Point { row: number; column: number }
+interface TreeEdit {
+  startIndex: number;
+  oldEndIndex: number;
+  newEndIndex: number;
+  startPosition: Point;
+  oldEndPosition: Point;
+  newEndPosition: Point;
 }
 
+/** Row and column (UTF-16 units, as the native binding counts them) of an offset. */
+function pointAt(text: string, offset: number): Point {
+  let row = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) row++;
+  return { row, column: offset - (text.lastIndexOf('\n', offset - 1) + 1) };
+}
+
+/** The one replaced span that turns `a` into `b` (common prefix and suffix, never splitting a surrogate pair). */
+export function editBetween(a: string, b: string): TreeEdit {
+  const n = Math.min(a.length, b.length);
+  let p = 0;
+  while (p < n && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  if (p > 0 && p < n && isHigh(a.charCodeAt(p - 1))) p--;
+  let s = 0;
+  while (s < n - p && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+  if (s > 0 && isLow(a.charCodeAt(a.length - s))) s--;
+  const oldEnd = a.length - s;
+  const newEnd = b.length - s;
+  return {
+    startIndex: p, oldEndIndex: oldEnd, newEndIndex: newEnd,
+    startPosition: pointAt(a, p), oldEndPosition: pointAt(a, oldEnd), newEndPosition: pointAt(b, newEnd),
+  };
+}
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
 /** Parses of this process (`--debug`): how many, how many UTF-16 units, time in tree-sitter and in the copy. */
-export const parseStats = { parses: 0, chars: 0, parseMs: 0, convertMs: 0 };
+export const parseStats = { parses: 0, chars: 0, parseMs: 0, convertMs: 0, incremental: 0 };
 
 function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): PythonParser {
-  return {
+  const convert = (tree: RawTree, text: string, t0: number, keep: boolean): PyNode => {
+    const t1 = performance.now();
+    try {
+      return convertTree(tree.walk(), tree.rootNode.hasError, text);
+    } finally {
+      if (!keep) tree.delete?.();
+      parseStats.parses++;
+      parseStats.chars += text.length;
+      parseStats.parseMs += t1 - t0;
+      parseStats.convertMs += performance.now() - t1;
+    }
+  };
+  const parser: PythonParser = {
     kind,
     fallbackReason,
     parse(text: string): PyNode {
       const t0 = performance.now();
       const tree = raw.parse(text);
       if (!tree) throw new Error('tree-sitter returned no tree');
-      const t1 = performance.now();
-      try {
-        return convertTree(tree.walk(), tree.rootNode.hasError, text);
-      } finally {
-        tree.delete?.();
-        parseStats.parses++;
-        parseStats.chars += text.length;
-        parseStats.parseMs += t1 - t0;
-        parseStats.convertMs += performance.now() - t1;
-      }
+      return convert(tree, text, t0, false);
     },
   };
+  // wasm trees live in wasm memory until deleted: only the native parser keeps trees
+  if (kind === 'native') {
+    parser.parseKeeping = (text, prev) => {
+      const t0 = performance.now();
+      let tree: RawTree | null = null;
+      const old = prev?.tree as RawTree | undefined;
+      if (prev && old?.edit) {
+        old.edit(editBetween(prev.text, text));
+        tree = raw.parse(text, old);
+        // error recovery is where an incremental parse may differ from a fresh one: parse afresh
+        if (tree?.rootNode.hasError) tree = null;
+        else parseStats.incremental++;
+      }
+      tree ??= raw.parse(text);
+      if (!tree) throw new Error('tree-sitter returned no tree');
+      return { root: convert(tree, text, t0, true), kept: { text, tree } };
+    };
+  }
+  return parser;
 }
 
 function loadNative(): PythonParser {

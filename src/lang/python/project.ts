@@ -14,9 +14,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SourceFile } from '../../core/source.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from './types.js';
-import { pythonParser, type PythonParser } from './parser.js';
+import { pythonParser, type KeptTree, type PythonParser } from './parser.js';
 import { Analysis, type ProjectLink } from './analysis.js';
-import { MAX_ANALYSED_DEPTH, treeDepth } from './tree.js';
+import { MAX_ANALYSED_DEPTH, treeDepth, type PyNode } from './tree.js';
 import { tokenizerLimit } from './limits.js';
 
 let parser: PythonParser | undefined;
@@ -30,12 +30,18 @@ export async function analysePython(text: string, file = ''): Promise<PythonAnal
  *  or 100 levels of indentation) is not parsed, and a tree deeper than the analyses walk
  *  (`MAX_ANALYSED_DEPTH`) is not kept. Either way the analysis is of an empty module, with the reason in
  *  `notAnalysed`: nothing downstream recurses into it, and the pass reports the unit once. */
-function analyse(p: PythonParser, text: string, file: string, link?: ProjectLink): Analysis {
+function analyse(p: PythonParser, text: string, file: string, link?: ProjectLink, keep?: { prev?: KeptTree }): Analysis {
   const limit = tokenizerLimit(text);
   if (limit) return new Analysis(p.parse(''), text, file, link, { depth: limit.depth, tokenizer: limit });
-  const ast = p.parse(text);
+  let ast: PyNode;
+  let kept: KeptTree | undefined;
+  if (keep && p.parseKeeping) ({ root: ast, kept } = p.parseKeeping(text, keep.prev));
+  else ast = p.parse(text);
   const depth = treeDepth(ast);
-  return depth > MAX_ANALYSED_DEPTH ? new Analysis(p.parse(''), text, file, link, { depth }) : new Analysis(ast, text, file, link);
+  if (depth > MAX_ANALYSED_DEPTH) return new Analysis(p.parse(''), text, file, link, { depth });
+  const a = new Analysis(ast, text, file, link);
+  a.parseState = kept;
+  return a;
 }
 
 export interface PythonProjectOptions {
@@ -45,8 +51,12 @@ export interface PythonProjectOptions {
    *  (about 50,000 lines: neither real corpus evicts; a 100× generated suite keeps a few hundred MB). */
   maxCachedChars?: number;
   /** A previous project of the same session: analyses of files whose SourceFile is unchanged are
-   *  taken over (re-linked to the new project) instead of parsed again. */
+   *  taken over (re-linked to the new project) instead of parsed again, and a changed file is
+   *  re-parsed incrementally from its previous tree when one was kept (`keepTrees`). */
   reuse?: PythonProject;
+  /** Keep each analysis's parser tree (with the analysis, within the same budget) for incremental
+   *  re-parses: an editor session; a one-shot run does not. */
+  keepTrees?: boolean;
 }
 
 /** Analyses kept whatever the budget: the file being visited and the few it calls into. */
@@ -57,7 +67,7 @@ export async function createPythonProject(files: readonly SourceFile[], opts: Py
   parser = await pythonParser();
   const env = Number(process.env.VAUDIT_ANALYSIS_BUDGET);
   const budget = opts.maxCachedChars ?? (process.env.VAUDIT_ANALYSIS_BUDGET && Number.isFinite(env) ? env : DEFAULT_BUDGET);
-  const project = new Project(files.filter((f) => f.language === 'python'), budget);
+  const project = new Project(files.filter((f) => f.language === 'python'), budget, !!opts.keepTrees);
   if (opts.reuse instanceof Project) project.adopt(opts.reuse);
   return project;
 }
@@ -73,7 +83,10 @@ class Project implements PythonProject {
   private parsed = 0;
   private evicted = 0;
 
-  constructor(files: readonly SourceFile[], private readonly maxCachedChars: number) {
+  /** Kept trees of the previous version of changed files (`adopt`), used up by their next parse. */
+  private readonly previousTrees = new Map<string, KeptTree>();
+
+  constructor(files: readonly SourceFile[], private readonly maxCachedChars: number, private readonly keepTrees = false) {
     const paths = new Set(files.map((f) => path.resolve(f.path)));
     const hasInit = (dir: string) => paths.has(path.join(dir, '__init__.py')) || existsSync(path.join(dir, '__init__.py'));
     for (const f of files) {
@@ -116,7 +129,12 @@ class Project implements PythonProject {
     }
     const f = this.byPath.get(abs);
     if (!f || !parser) return undefined;
-    a = analyse(parser, f.source.text, abs, this.link);
+    let keep: { prev?: KeptTree } | undefined;
+    if (this.keepTrees) {
+      keep = { prev: this.previousTrees.get(abs) };
+      this.previousTrees.delete(abs);
+    }
+    a = analyse(parser, f.source.text, abs, this.link, keep);
     this.parsed++;
     this.cache.set(abs, a);
     this.cachedChars += f.source.text.length;
@@ -133,7 +151,12 @@ class Project implements PythonProject {
   adopt(prev: Project): void {
     for (const [abs, a] of prev.cache) {
       const before = prev.byPath.get(abs);
-      if (!before || this.byPath.get(abs) !== before) continue;
+      if (!before || this.byPath.get(abs) !== before) {
+        // a changed file: its next parse starts from the old tree
+        if (this.keepTrees && a.parseState && this.byPath.has(abs)) this.previousTrees.set(abs, a.parseState);
+        a.parseState = undefined;
+        continue;
+      }
       a.relink(this.link);
       this.cache.set(abs, a);
       this.cachedChars += a.text.length;
