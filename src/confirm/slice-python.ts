@@ -311,192 +311,253 @@ export async function slicePython(
     : { qualname: '', startLine: 1, endLine: p.lineStarts.length, params: [], isMethod: false, reads: {} };
   const root = importRoot(file);
   const entryModule = moduleName(file, root);
-  const wanted = new Map<string, { file: string; roots: Set<string> | 'all' }>();
-  const modules = new Map<string, PyModuleSource>();
-  const isPkgFile = (f: string) => basename(f) === '__init__.py';
-
-  const sliceOne = async (mod: string, mfile: string, mtext: string, roots: Set<string> | 'all', target?: FnHit) => {
-    const mp = await parseText(mtext);
-    const top = mp.root.children.filter((c) => c.named && c.type !== 'comment');
-    const byName = new Map<string, PyNode[]>();
-    for (const st of top) for (const n of definedNames(mp, st)) byName.set(n, [...(byName.get(n) ?? []), st]);
-    const keep = new Set<PyNode>();
-    // kept ranges inside a class: [start,end) offsets of blanked methods
-    const blank: Array<[number, number]> = [];
-    const names = new Set<string>();
-    const queue: PyNode[] = [];
-    const include = (st: PyNode) => {
-      if (keep.has(st)) return;
-      keep.add(st);
-      queue.push(st);
-    };
-    for (const st of top) {
-      const d = inner(st);
-      // `from x import *` and `__future__` imports are always kept; `if __name__ == "__main__"` never.
-      if (d.type === 'future_import_statement' || (d.type === 'import_from_statement' && definedNames(mp, st).includes('*'))) include(st);
-    }
-    if (roots === 'all') {
-      for (const st of top) {
-        const d = inner(st);
-        if (d.type === 'if_statement' && /__name__/.test(txt(mp, field(d, 'condition') ?? d))) continue;
-        if (d.type === 'expression_statement' && d.children[0]?.type === 'string') continue;
-        include(st);
-      }
-    }
-    if (target) {
-      const cls = target.cls;
-      if (cls) {
-        // The class, with only the methods the flagged function reaches through self/cls.
-        include(cls);
-        const methods = new Map<string, PyNode>();
-        for (const st of bodyStatements(cls)) {
-          const d = inner(st);
-          if (d.type === 'function_definition') methods.set(txt(mp, field(d, 'name')!), st);
-        }
-        const reach = new Set<string>();
-        const todo: PyNode[] = [target.node];
-        const tdef = inner(target.node);
-        const selfName = paramNames(mp, tdef)[0];
-        const selfNames = new Set(['self', 'cls', ...(selfName ? [selfName.replace(/^\*+/, '')] : [])]);
-        const topMethod = [...methods.values()].find((m) => m.start <= target.node.start && target.node.end <= m.end);
-        if (topMethod) reach.add(txt(mp, field(inner(topMethod), 'name')!));
-        // dunder methods are always kept: what they reach (decorators included) is kept too
-        for (const [name, st] of methods) {
-          if (!name.startsWith('__') || reach.has(name)) continue;
-          reach.add(name);
-          todo.push(st);
-        }
-        while (todo.length) {
-          const cur = todo.pop()!;
-          const attrs = new Set<string>();
-          selfAttrsIn(mp, cur, selfNames, attrs);
-          // class-body decorators are named without `self.` (`@_env_handler`)
-          if (cur.type === 'decorated_definition')
-            for (const dec of cur.children.filter((c) => c.type === 'decorator')) identifiersIn(mp, dec, attrs);
-          for (const a of attrs) {
-            const m = methods.get(a);
-            if (m && !reach.has(a)) {
-              reach.add(a);
-              todo.push(m);
-            }
-          }
-        }
-        for (const [name, st] of methods) if (!reach.has(name) && !name.startsWith('__')) blank.push([st.start, st.end]);
-      } else {
-        include(target.node);
-      }
-    } else if (roots !== 'all') {
-      for (const r of roots) for (const st of byName.get(r) ?? []) include(st);
-    }
-    while (queue.length) {
-      const st = queue.shift()!;
-      const ids = new Set<string>();
-      // identifiers of blanked methods do not pull anything in
-      identifiersIn(mp, st, ids, (n) => blank.some(([a, b]) => n.start === a && n.end === b));
-      for (const id of ids) {
-        names.add(id);
-        for (const dst of byName.get(id) ?? []) include(dst);
-      }
-    }
-    // Project helpers imported by kept import statements.
-    for (const st of keep) {
-      const d = inner(st);
-      if (d.type !== 'import_from_statement' && d.type !== 'import_statement') continue;
-      if (d.type === 'import_from_statement') {
-        const modNode = field(d, 'module_name');
-        if (!modNode) continue;
-        const raw = txt(mp, modNode);
-        let dotted = raw;
-        if (raw.startsWith('.')) {
-          const dots = /^\.+/.exec(raw)![0].length;
-          const pkgParts = mod.split('.');
-          if (!isPkgFile(mfile)) pkgParts.pop();
-          for (let i = 1; i < dots; i++) pkgParts.pop();
-          dotted = [...pkgParts, raw.slice(dots)].filter(Boolean).join('.');
-        }
-        const imported = definedNames(mp, st);
-        const origNames: string[] = [];
-        for (const c of d.children) {
-          if (c.field === 'module_name') continue;
-          if (c.type === 'dotted_name') origNames.push(txt(mp, c));
-          if (c.type === 'aliased_import') origNames.push(txt(mp, field(c, 'name')!));
-        }
-        const f = resolveModuleFile(root, dotted);
-        if (!f && !raw.startsWith('.')) external.add(dotted.split('.')[0]!);
-        if (f) {
-          const ownNames = new Set<string>();
-          for (const n of origNames) {
-            const sub = resolveModuleFile(root, `${dotted}.${n}`);
-            if (sub) addWanted(`${dotted}.${n}`, sub, 'all');
-            else ownNames.add(n);
-          }
-          if (ownNames.size || imported.includes('*')) addWanted(dotted, f, imported.includes('*') ? 'all' : ownNames);
-          else addWanted(dotted, f, new Set());
-        }
-      } else {
-        for (const c of d.children) {
-          const nm = c.type === 'dotted_name' ? c : c.type === 'aliased_import' ? field(c, 'name') : undefined;
-          if (!nm) continue;
-          const dotted = txt(mp, nm);
-          const f = resolveModuleFile(root, dotted);
-          if (f) addWanted(dotted, f, 'all');
-          else external.add(dotted.split('.')[0]!);
-        }
-      }
-    }
-    // Build the sliced text: kept lines verbatim, everything else empty.
-    const lines = mtext.split('\n');
-    const keepLine = new Array<boolean>(lines.length).fill(false);
-    for (const st of keep) {
-      const a = lineOf(mp, st.start);
-      const b = lineOf(mp, Math.max(st.start, st.end - 1));
-      for (let l = a; l <= b; l++) keepLine[l - 1] = true;
-    }
-    for (const [s, e] of blank) {
-      const a = lineOf(mp, s);
-      const b = lineOf(mp, Math.max(s, e - 1));
-      for (let l = a; l <= b; l++) keepLine[l - 1] = false;
-    }
-    const out = lines.map((l, i) => (keepLine[i] ? l : '')).join('\n');
-    modules.set(mod, { name: mod, filename: mfile, source: out, isPackage: isPkgFile(mfile) });
+  const slicer = new Slicer(root, readText);
+  await slicer.sliceModule(entryModule, file, text, hit ? new Set() : 'all', hit);
+  await slicer.slicePending(entryModule);
+  // Package __init__ modules on the way to each module are served as empty namespaces by the harness
+  // unless the project has them sliced above.
+  const modules = [...slicer.modules.values()];
+  return {
+    modules,
+    entryModule,
+    qualname: hit?.qualname ?? '',
+    traceFiles: modules.map((m) => m.filename),
+    info,
+    externalImports: [...slicer.external].sort(),
   };
+}
 
-  const external = new Set<string>();
-  const pending: string[] = [];
-  function addWanted(mod: string, f: string, roots: Set<string> | 'all') {
-    const w = wanted.get(mod);
+/** The top-level names wanted from a module, or all of its top-level code. */
+type Roots = Set<string> | 'all';
+
+const isPkgFile = (f: string) => basename(f) === '__init__.py';
+
+/** The modules of one slice: each sliced for the names wanted from it, following project imports. */
+class Slicer {
+  readonly modules = new Map<string, PyModuleSource>();
+  readonly external = new Set<string>();
+  private readonly wanted = new Map<string, { file: string; roots: Roots }>();
+  private readonly pending: string[] = [];
+
+  constructor(
+    private readonly root: string,
+    private readonly readText: (path: string) => string,
+  ) {}
+
+  /** Slice module `mod` (file `mfile`, text `mtext`) for `roots`, or for the flagged function `target`. */
+  async sliceModule(mod: string, mfile: string, mtext: string, roots: Roots, target?: FnHit): Promise<void> {
+    const mp = await parseText(mtext);
+    const kept = new KeptStatements(mp);
+    kept.seed(roots, target);
+    kept.close();
+    this.followImports(mp, mod, mfile, kept.keep);
+    this.modules.set(mod, { name: mod, filename: mfile, source: renderSlice(mp, mtext, kept.keep, kept.blank), isPackage: isPkgFile(mfile) });
+  }
+
+  /** Slice the project modules the sliced ones import, until no module wants more names. */
+  async slicePending(entryModule: string): Promise<void> {
+    const done = new Set<string>();
+    let guard = 0;
+    while (this.pending.length && guard++ < 200) {
+      const mod = this.pending.shift()!;
+      if (mod === entryModule) continue;
+      const w = this.wanted.get(mod)!;
+      const key = `${mod}:${w.roots === 'all' ? '*' : [...w.roots].sort().join(',')}`;
+      if (done.has(key)) continue;
+      done.add(key);
+      await this.sliceModule(mod, w.file, this.readText(w.file), w.roots);
+    }
+  }
+
+  private addWanted(mod: string, f: string, roots: Roots): void {
+    const w = this.wanted.get(mod);
     if (!w) {
-      wanted.set(mod, { file: f, roots });
-      pending.push(mod);
+      this.wanted.set(mod, { file: f, roots });
+      this.pending.push(mod);
       return;
     }
     if (w.roots === 'all') return;
     const before = w.roots.size;
     if (roots === 'all') w.roots = 'all';
     else for (const r of roots) w.roots.add(r);
-    if (w.roots === 'all' || w.roots.size !== before) pending.push(mod);
+    if (w.roots === 'all' || w.roots.size !== before) this.pending.push(mod);
   }
 
-  await sliceOne(entryModule, file, text, hit ? new Set() : 'all', hit);
-  const done = new Set<string>();
-  let guard = 0;
-  while (pending.length && guard++ < 200) {
-    const mod = pending.shift()!;
-    if (mod === entryModule) continue;
-    const w = wanted.get(mod)!;
-    const key = `${mod}:${w.roots === 'all' ? '*' : [...w.roots].sort().join(',')}`;
-    if (done.has(key)) continue;
-    done.add(key);
-    await sliceOne(mod, w.file, readText(w.file), w.roots);
+  /** Project helpers imported by kept import statements (the rest are external imports). */
+  private followImports(mp: Parsed, mod: string, mfile: string, keep: Set<PyNode>): void {
+    for (const st of keep) {
+      const d = inner(st);
+      if (d.type === 'import_from_statement') this.followImportFrom(mp, st, mod, mfile);
+      else if (d.type === 'import_statement') this.followImport(mp, d);
+    }
   }
-  // Package __init__ modules on the way to each module are served as empty namespaces by the harness
-  // unless the project has them sliced above.
-  return {
-    modules: [...modules.values()],
-    entryModule,
-    qualname: hit?.qualname ?? '',
-    traceFiles: [...modules.values()].map((m) => m.filename),
-    info,
-    externalImports: [...external].sort(),
-  };
+
+  /** `from m import a, b` (`st`) in module `mod`: wants `a`, `b` from `m`, or the submodules `m.a`, `m.b`. */
+  private followImportFrom(mp: Parsed, st: PyNode, mod: string, mfile: string): void {
+    const d = inner(st);
+    const modNode = field(d, 'module_name');
+    if (!modNode) return;
+    const raw = txt(mp, modNode);
+    const dotted = raw.startsWith('.') ? absoluteModule(raw, mod, mfile) : raw;
+    const imported = definedNames(mp, st);
+    const origNames: string[] = [];
+    for (const c of d.children) {
+      if (c.field === 'module_name') continue;
+      if (c.type === 'dotted_name') origNames.push(txt(mp, c));
+      if (c.type === 'aliased_import') origNames.push(txt(mp, field(c, 'name')!));
+    }
+    const f = resolveModuleFile(this.root, dotted);
+    if (!f && !raw.startsWith('.')) this.external.add(dotted.split('.')[0]!);
+    if (!f) return;
+    const ownNames = new Set<string>();
+    for (const n of origNames) {
+      const sub = resolveModuleFile(this.root, `${dotted}.${n}`);
+      if (sub) this.addWanted(`${dotted}.${n}`, sub, 'all');
+      else ownNames.add(n);
+    }
+    if (ownNames.size || imported.includes('*')) this.addWanted(dotted, f, imported.includes('*') ? 'all' : ownNames);
+    else this.addWanted(dotted, f, new Set());
+  }
+
+  /** `import m, n as o`: wants all of each project module. */
+  private followImport(mp: Parsed, d: PyNode): void {
+    for (const c of d.children) {
+      const nm = c.type === 'dotted_name' ? c : c.type === 'aliased_import' ? field(c, 'name') : undefined;
+      if (!nm) continue;
+      const dotted = txt(mp, nm);
+      const f = resolveModuleFile(this.root, dotted);
+      if (f) this.addWanted(dotted, f, 'all');
+      else this.external.add(dotted.split('.')[0]!);
+    }
+  }
+}
+
+/** The dotted name of the relative import `raw` (`..pkg.mod`) made in module `mod` (file `mfile`). */
+function absoluteModule(raw: string, mod: string, mfile: string): string {
+  const dots = /^\.+/.exec(raw)![0].length;
+  const pkgParts = mod.split('.');
+  if (!isPkgFile(mfile)) pkgParts.pop();
+  for (let i = 1; i < dots; i++) pkgParts.pop();
+  return [...pkgParts, raw.slice(dots)].filter(Boolean).join('.');
+}
+
+/** The top-level statements of one module kept in its slice, and the class methods blanked inside them. */
+class KeptStatements {
+  /** In the order they were kept. */
+  readonly keep = new Set<PyNode>();
+  /** [start,end) offsets of blanked methods inside a kept class. */
+  readonly blank: Array<[number, number]> = [];
+  private readonly top: PyNode[];
+  private readonly byName = new Map<string, PyNode[]>();
+  private readonly queue: PyNode[] = [];
+
+  constructor(private readonly mp: Parsed) {
+    this.top = mp.root.children.filter((c) => c.named && c.type !== 'comment');
+    for (const st of this.top) for (const n of definedNames(mp, st)) this.byName.set(n, [...(this.byName.get(n) ?? []), st]);
+  }
+
+  private include(st: PyNode): void {
+    if (this.keep.has(st)) return;
+    this.keep.add(st);
+    this.queue.push(st);
+  }
+
+  /** The statements kept for their own sake: star and future imports, then `roots` or the target. */
+  seed(roots: Roots, target?: FnHit): void {
+    const mp = this.mp;
+    for (const st of this.top) {
+      const d = inner(st);
+      // `from x import *` and `__future__` imports are always kept; `if __name__ == "__main__"` never.
+      if (d.type === 'future_import_statement' || (d.type === 'import_from_statement' && definedNames(mp, st).includes('*'))) this.include(st);
+    }
+    if (roots === 'all') {
+      for (const st of this.top) {
+        const d = inner(st);
+        if (d.type === 'if_statement' && /__name__/.test(txt(mp, field(d, 'condition') ?? d))) continue;
+        if (d.type === 'expression_statement' && d.children[0]?.type === 'string') continue;
+        this.include(st);
+      }
+    }
+    if (target) {
+      const cls = target.cls;
+      if (cls) {
+        // The class, with only the methods the flagged function reaches through self/cls.
+        this.include(cls);
+        this.blank.push(...unreachedMethods(mp, cls, target));
+      } else {
+        this.include(target.node);
+      }
+    } else if (roots !== 'all') {
+      for (const r of roots) for (const st of this.byName.get(r) ?? []) this.include(st);
+    }
+  }
+
+  /** Keep the definitions of every name a kept statement references, transitively. */
+  close(): void {
+    const { mp, blank } = this;
+    while (this.queue.length) {
+      const st = this.queue.shift()!;
+      const ids = new Set<string>();
+      // identifiers of blanked methods do not pull anything in
+      identifiersIn(mp, st, ids, (n) => blank.some(([a, b]) => n.start === a && n.end === b));
+      for (const id of ids) for (const dst of this.byName.get(id) ?? []) this.include(dst);
+    }
+  }
+}
+
+/** The [start,end) ranges of the methods of `cls` that `target` does not reach through self/cls (dunders always stay). */
+function unreachedMethods(mp: Parsed, cls: PyNode, target: FnHit): Array<[number, number]> {
+  const methods = new Map<string, PyNode>();
+  for (const st of bodyStatements(cls)) {
+    const d = inner(st);
+    if (d.type === 'function_definition') methods.set(txt(mp, field(d, 'name')!), st);
+  }
+  const reach = new Set<string>();
+  const todo: PyNode[] = [target.node];
+  const tdef = inner(target.node);
+  const selfName = paramNames(mp, tdef)[0];
+  const selfNames = new Set(['self', 'cls', ...(selfName ? [selfName.replace(/^\*+/, '')] : [])]);
+  const topMethod = [...methods.values()].find((m) => m.start <= target.node.start && target.node.end <= m.end);
+  if (topMethod) reach.add(txt(mp, field(inner(topMethod), 'name')!));
+  // dunder methods are always kept: what they reach (decorators included) is kept too
+  for (const [name, st] of methods) {
+    if (!name.startsWith('__') || reach.has(name)) continue;
+    reach.add(name);
+    todo.push(st);
+  }
+  while (todo.length) {
+    const cur = todo.pop()!;
+    const attrs = new Set<string>();
+    selfAttrsIn(mp, cur, selfNames, attrs);
+    // class-body decorators are named without `self.` (`@_env_handler`)
+    if (cur.type === 'decorated_definition')
+      for (const dec of cur.children.filter((c) => c.type === 'decorator')) identifiersIn(mp, dec, attrs);
+    for (const a of attrs) {
+      const m = methods.get(a);
+      if (m && !reach.has(a)) {
+        reach.add(a);
+        todo.push(m);
+      }
+    }
+  }
+  const blank: Array<[number, number]> = [];
+  for (const [name, st] of methods) if (!reach.has(name) && !name.startsWith('__')) blank.push([st.start, st.end]);
+  return blank;
+}
+
+/** The sliced text: kept lines verbatim, everything else (and blanked ranges) empty. */
+function renderSlice(mp: Parsed, mtext: string, keep: Set<PyNode>, blank: Array<[number, number]>): string {
+  const lines = mtext.split('\n');
+  const keepLine = new Array<boolean>(lines.length).fill(false);
+  for (const st of keep) {
+    const a = lineOf(mp, st.start);
+    const b = lineOf(mp, Math.max(st.start, st.end - 1));
+    for (let l = a; l <= b; l++) keepLine[l - 1] = true;
+  }
+  for (const [s, e] of blank) {
+    const a = lineOf(mp, s);
+    const b = lineOf(mp, Math.max(s, e - 1));
+    for (let l = a; l <= b; l++) keepLine[l - 1] = false;
+  }
+  return lines.map((l, i) => (keepLine[i] ? l : '')).join('\n');
 }
