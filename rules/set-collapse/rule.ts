@@ -7,7 +7,7 @@ import { type PyNode, named, unparen, comparisonOperators } from '../../src/lang
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isSetValued, setFromSequence, callOf } from '../../src/lang/python/facts.js';
 import { setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual } from '../../src/lang/js/index.js';
-import type { Program } from 'acorn';
+import type { LogicalExpression, Program } from 'acorn';
 
 type Msg = 'collapse' | 'jsSize' | 'jsEveryHas' | 'jsContent';
 
@@ -99,7 +99,7 @@ export default defineRule<Msg>({
           }
           if (!program || !everyHasComparison(node, program)) return;
           // `A.size === B.size && [...A].every(x => B.has(x))` is one comparison: reported once, at the size test.
-          const and = [...ancestors].reverse().find((a) => a.type === 'LogicalExpression' && (a as unknown as { operator: string }).operator === '&&') as unknown as { left: never; right: never } | undefined;
+          const and = [...ancestors].reverse().find((a): a is LogicalExpression => a.type === 'LogicalExpression' && (a as LogicalExpression).operator === '&&');
           if (and && (setSizeComparison(and.left, program) || setSizeComparison(and.right, program))) return;
           c.report({ messageId: 'jsEveryHas', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' ').slice(0, 80) }, at: node });
         },

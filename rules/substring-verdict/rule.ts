@@ -26,7 +26,7 @@
  * - a needle the task passes in (`all(r in result for r in rules["include"])`) is reported only when
  *   the tasks bound to the function pass a bare token under that key; the message names one.
  */
-import type { Node as JsNode, Program, Identifier } from 'acorn';
+import type { AnyNode, CallExpression, Node as JsNode, Program } from 'acorn';
 import { defineRule, type PythonVisitor, type RuleContext } from '../../src/contract/rule.js';
 import type { Project } from '../../src/contract/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
@@ -38,8 +38,11 @@ import { jsConst, pyConst, verdictTruth, type VerdictShapes } from '../../src/su
 type Msg = 'literal' | 'taskValue';
 type PyCtx = Parameters<PythonVisitor<Msg>>[1];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
-type AnyJs = JsNode & Record<string, any>;
+/** acorn's union of ESTree node types: narrowing on `type` gives each node its fields. */
+type AnyJs = AnyNode;
+
+/** The name of a non-computed member (`a.name`), else undefined (`a[x]`, `a.#private`). */
+const propName = (m: AnyJs): string | undefined => (m.type === 'MemberExpression' && !m.computed && m.property.type === 'Identifier' ? m.property.name : undefined);
 
 /** A token free text can hold inside a longer word or after a negation. */
 function bareToken(s: string): boolean {
@@ -261,15 +264,16 @@ const JS_TEXT_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimStar
 
 function jsIsText(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, text: string, depth = 0): boolean {
   if (!e || depth > 4) return false;
-  if (e.type === 'AwaitExpression' || e.type === 'ChainExpression') return jsIsText(e.argument ?? e.expression, sc, text, depth + 1);
+  if (e.type === 'AwaitExpression') return jsIsText(e.argument, sc, text, depth + 1);
+  if (e.type === 'ChainExpression') return jsIsText(e.expression, sc, text, depth + 1);
   if (e.type === 'TemplateLiteral') return true;
   if (e.type === 'Literal') return typeof e.value === 'string';
-  if (e.type === 'MemberExpression' && !e.computed) return JS_TEXT_PROPS.has(e.property.name);
+  if (e.type === 'MemberExpression' && !e.computed) return JS_TEXT_PROPS.has(propName(e) ?? '');
   if (e.type === 'CallExpression') {
     const c = e.callee as AnyJs;
     if (c.type === 'Identifier') return c.name === 'String' || ((c.name === 'readFileSync' || c.name === 'readFile') && e.arguments.length >= 2);
     if (c.type === 'MemberExpression' && !c.computed) {
-      const m = c.property.name as string;
+      const m = propName(c) ?? '';
       if (m === 'readFileSync' || m === 'readFile') return e.arguments.length >= 2;
       return JS_TEXT_METHODS.has(m);
     }
@@ -277,7 +281,7 @@ function jsIsText(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, text: s
   }
   if (e.type === 'Identifier') {
     // a TypeScript annotation (`output: string`), kept in the original text
-    const b = sc.resolve(e as unknown as Identifier);
+    const b = sc.resolve(e);
     if (!b) return false;
     if (/^\??\s*:\s*string\b/.test(text.slice(b.id.end, b.id.end + 40))) return true;
     return b.kind === 'const' && !!b.init && jsIsText(b.init as AnyJs, sc, text, depth + 1);
@@ -291,7 +295,7 @@ function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancesto
   if (!e || depth > 4) return { literals: [] };
   const c = jsConst(e);
   if (c.kind === 'string') return { literals: [c.value] };
-  if (e.type === 'ArrayExpression') return { literals: e.elements.map((x: AnyJs | null) => jsConst(x)).filter((x: { kind: string }) => x.kind === 'string').map((x: { value: string }) => x.value) };
+  if (e.type === 'ArrayExpression') return { literals: e.elements.flatMap((x) => { const v = x && x.type !== 'SpreadElement' ? jsConst(x) : undefined; return v?.kind === 'string' ? [v.value] : []; }) };
   if (e.type === 'Identifier') {
     // the parameter of an `every`/`some`/`filter` callback over a literal array
     for (let i = ancestors.length - 1; i >= 1; i--) {
@@ -302,11 +306,11 @@ function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancesto
       if (call.type === 'CallExpression' && call.callee.type === 'MemberExpression') return jsNeedle(call.callee.object, sc, ancestors.slice(0, i - 1), depth + 1);
       return { literals: [] };
     }
-    const b = sc.resolve(e as unknown as Identifier);
+    const b = sc.resolve(e);
     if (b?.kind === 'const' && b.init) return jsNeedle(b.init as AnyJs, sc, ancestors, depth + 1);
     // `for (const w of WORDS)`
     const decl = b?.decl as AnyJs | undefined;
-    if (decl) for (let i = ancestors.length - 1; i >= 0; i--) {
+    if (decl?.type === 'VariableDeclarator') for (let i = ancestors.length - 1; i >= 0; i--) {
       const s = ancestors[i] as AnyJs;
       if (s.type === 'ForOfStatement' && s.left.type === 'VariableDeclaration' && s.left.declarations.includes(decl)) return jsNeedle(s.right, sc, ancestors.slice(0, i), depth + 1);
     }
@@ -345,7 +349,7 @@ function jsDecides(start: AnyJs, ancestors: readonly JsNode[], shapes: VerdictSh
         if (p.body !== n) return undefined;
         // the callback of `.every(w => text.includes(w))` / `.some(…)`: its result is the call's
         const call = ancestors[i - 1] as AnyJs | undefined;
-        if (call?.type === 'CallExpression' && call.arguments[0] === p && call.callee.type === 'MemberExpression' && ['every', 'some'].includes(call.callee.property?.name)) {
+        if (call?.type === 'CallExpression' && call.arguments[0] === p && call.callee.type === 'MemberExpression' && ['every', 'some'].includes(propName(call.callee) ?? '')) {
           up(i - 2);
           continue;
         }
@@ -389,16 +393,17 @@ const NEG_ONE = (e: AnyJs) => (e.type === 'UnaryExpression' && e.operator === '-
 const ZERO = (e: AnyJs) => e.type === 'Literal' && e.value === 0;
 
 /** `x.indexOf(t) !== -1`, `>= 0`, `> -1` (and `x.search(/t/)`): a containment test; its polarity. */
-function jsIndexTest(b: AnyJs): { call: AnyJs; positive: boolean } | undefined {
+function jsIndexTest(b: AnyJs): { call: CallExpression; name: string; positive: boolean } | undefined {
   if (b.type !== 'BinaryExpression') return undefined;
   const l = b.left as AnyJs;
   const r = b.right as AnyJs;
-  if (l.type !== 'CallExpression' || l.callee.type !== 'MemberExpression' || !['indexOf', 'search'].includes(l.callee.property?.name)) return undefined;
-  if ((b.operator === '!==' || b.operator === '!=') && NEG_ONE(r)) return { call: l, positive: true };
-  if ((b.operator === '===' || b.operator === '==') && NEG_ONE(r)) return { call: l, positive: false };
-  if (b.operator === '>=' && ZERO(r)) return { call: l, positive: true };
-  if (b.operator === '>' && NEG_ONE(r)) return { call: l, positive: true };
-  if (b.operator === '<' && ZERO(r)) return { call: l, positive: false };
+  const name = l.type === 'CallExpression' ? propName(l.callee) : undefined;
+  if (l.type !== 'CallExpression' || (name !== 'indexOf' && name !== 'search')) return undefined;
+  if ((b.operator === '!==' || b.operator === '!=') && NEG_ONE(r)) return { call: l, name, positive: true };
+  if ((b.operator === '===' || b.operator === '==') && NEG_ONE(r)) return { call: l, name, positive: false };
+  if (b.operator === '>=' && ZERO(r)) return { call: l, name, positive: true };
+  if (b.operator === '>' && NEG_ONE(r)) return { call: l, name, positive: true };
+  if (b.operator === '<' && ZERO(r)) return { call: l, name, positive: false };
   return undefined;
 }
 
@@ -464,7 +469,7 @@ export default defineRule<Msg>({
       c.report({ messageId: 'literal', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' '), needle: lit, witness: witness(lit) }, at: node });
     };
     const regexLiteral = (re: AnyJs | undefined): AnyJs | undefined =>
-      re?.type === 'Literal' && re.regex && plainPattern(re.regex.pattern) !== undefined ? ({ type: 'Literal', value: re.regex.pattern, start: re.start, end: re.end } as unknown as AnyJs) : undefined;
+      re?.type === 'Literal' && re.regex && plainPattern(re.regex.pattern) !== undefined ? { ...re, value: re.regex.pattern, regex: undefined } : undefined;
     return {
       python: {
         comparison_operator(n, c) {
@@ -497,22 +502,23 @@ export default defineRule<Msg>({
       },
       javascript: {
         CallExpression(node, c, ancestors) {
-          const n = node as AnyJs;
-          const cal = n.callee as AnyJs;
-          if (cal.type !== 'MemberExpression' || cal.computed) return;
-          const m = cal.property.name;
-          if (m === 'includes' && n.arguments.length >= 1) return jsCheck(c, n, n.arguments[0], cal.object, true, ancestors);
+          const cal = node.callee;
+          const m = propName(cal);
+          if (cal.type !== 'MemberExpression' || m === undefined || cal.object.type === 'Super') return;
+          const [first] = node.arguments;
+          const arg = first && first.type !== 'SpreadElement' ? first : undefined;
+          if (m === 'includes' && arg) return jsCheck(c, node, arg, cal.object, true, ancestors);
           // /token/.test(text), text.match(/token/)
-          if (m === 'test') return jsCheck(c, n, regexLiteral(cal.object), n.arguments[0], true, ancestors);
-          if (m === 'match') return jsCheck(c, n, regexLiteral(n.arguments[0]), cal.object, true, ancestors);
+          if (m === 'test') return jsCheck(c, node, regexLiteral(cal.object), arg, true, ancestors);
+          if (m === 'match') return jsCheck(c, node, regexLiteral(arg), cal.object, true, ancestors);
         },
         BinaryExpression(node, c, ancestors) {
-          const t = jsIndexTest(node as AnyJs);
-          if (!t) return;
-          const cal = t.call.callee as AnyJs;
-          const arg = t.call.arguments[0] as AnyJs | undefined;
-          const needle = cal.property.name === 'search' ? regexLiteral(arg) : arg;
-          jsCheck(c, node as AnyJs, needle, cal.object, t.positive, ancestors);
+          const t = jsIndexTest(node);
+          if (!t || t.call.callee.type !== 'MemberExpression' || t.call.callee.object.type === 'Super') return;
+          const [first] = t.call.arguments;
+          const arg = first && first.type !== 'SpreadElement' ? first : undefined;
+          const needle = t.name === 'search' ? regexLiteral(arg) : arg;
+          jsCheck(c, node, needle, t.call.callee.object, t.positive, ancestors);
         },
       },
     };
