@@ -21,12 +21,12 @@ import type { Project } from '../../src/contract/project.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes, verdictFunctions } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { findOwn, isJsFunction } from '../../src/lang/js/index.js';
-import type { Node as JsNode, Program } from 'acorn';
+import type { AnyNode, Node as JsNode, Program } from 'acorn';
 
 type Msg = 'swallowed' | 'fallthrough' | 'jsSwallowed' | 'jsFallthrough';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
-type AnyJs = JsNode & Record<string, any>;
+/** acorn's union of ESTree node types: narrowing on `type` gives each node its fields. */
+type AnyJs = AnyNode;
 
 /** Handlers (file\0start) of swallowing decorators applied to verdict functions. */
 const decoratorHandlers = new WeakMap<Project, Set<string>>();
@@ -114,7 +114,7 @@ export default defineRule<Msg>({
           const scope = jsVerdictScope(ctx.project, c.unit.file.path, program);
           // without entries naming a JS/TS module: the module's exported functions and what they return, else any function
           if ((scope.known || scope.functions.size) && !scope.functions.has(fn)) return;
-          const body = (node as AnyJs).body as JsNode;
+          const body: JsNode = node.body;
           // a rethrow anywhere in the handler narrows it (`if (!(e instanceof SyntaxError)) throw e`)
           if (findOwn(body, (n) => n.type === 'ThrowStatement')) return;
           // the `try` computes the verdict: it returns a value
