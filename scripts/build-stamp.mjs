@@ -36,7 +36,7 @@ function inputs() {
     for (const e of readdirSync(d, { withFileTypes: true })) if (e.isFile() && e.name.endsWith('.ts')) files.push(path.join(d, e.name));
   }
   walk(path.join(ROOT, 'schemas'), () => true, files);
-  for (const f of ['tsconfig.json', 'package-lock.json', 'scripts/compile-schemas.mjs']) if (existsSync(path.join(ROOT, f))) files.push(path.join(ROOT, f));
+  for (const f of ['tsconfig.json', 'package-lock.json', 'scripts/compile-schemas.mjs', 'scripts/build-bundle.mjs']) if (existsSync(path.join(ROOT, f))) files.push(path.join(ROOT, f));
   return files.sort();
 }
 

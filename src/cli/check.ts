@@ -20,6 +20,7 @@ import { familiesOf } from '../report/markdown.js';
 import { rel } from '../core/paths.js';
 import { parseStats, pythonParser } from '../lang/python/parser.js';
 import { redosStats } from '../suites/regex/redos.js';
+import { codeOrigin, importModule } from '../core/dynamic-import.js';
 
 export interface CheckOptions {
   confirm?: boolean;
@@ -68,7 +69,7 @@ type ConfirmFn = (findings: Finding[], project: Project, opts: Record<string, un
 
 async function loadConfirm(): Promise<ConfirmFn> {
   const url = new URL('../confirm/index.js', import.meta.url).href;
-  const mod = (await import(url)) as { confirmFindings?: ConfirmFn };
+  const mod = (await importModule(url)) as { confirmFindings?: ConfirmFn };
   if (!mod.confirmFindings) throw new UsageError('This build has no confirmation support.');
   return mod.confirmFindings;
 }
@@ -194,6 +195,7 @@ async function debugLines(result: CachedLintResult): Promise<string> {
   const out: string[] = [];
   const p = await pythonParser();
   const kind = result.stats.pythonParser ?? p.kind;
+  out.push(`code: ${codeOrigin()}`);
   out.push(`python parser: ${kind === 'native' ? 'native tree-sitter (Node addon)' : 'web-tree-sitter (wasm)'}${p.fallbackReason ? ` — ${p.fallbackReason}` : ''}`);
   if (result.cacheHit) out.push('result: from the --cache entry (nothing parsed)');
   const r = redosStats;
@@ -264,7 +266,7 @@ function periodicProgress(write: (s: string) => void, everyMs = Number(process.e
       // eslint-disable-next-line no-control-regex -- the progress text's own erase-line escape
       const t = text.replace(/\r|\x1b\[K/g, '').trim();
       if (!t) return;
-      last = t.replace(/…$/, '');
+      last = t.replace(/\u2026$/, ''); // a trailing ellipsis
       if (everyMs <= 0) print();
     },
     stop: () => {

@@ -6,6 +6,7 @@
 import { ruleFoldersWith, ruleModuleUrl, MODULE_EXT } from '../contract/registry.js';
 import type { Oracle } from './oracle-kit.js';
 import type { BundleOracle } from './bundle/types.js';
+import { importModule } from '../core/dynamic-import.js';
 
 export interface OracleTable {
   python: ReadonlyMap<string, Oracle>;
@@ -17,7 +18,7 @@ let cache: Promise<OracleTable> | undefined;
 export function loadOracles(): Promise<OracleTable> {
   cache ??= (async () => {
     const ids = ruleFoldersWith('oracle');
-    const loaded = await Promise.all(ids.map((id) => import(ruleModuleUrl(id, 'oracle'))));
+    const loaded = await Promise.all(ids.map((id) => importModule(ruleModuleUrl(id, 'oracle'))));
     const python = new Map<string, Oracle>();
     const bundle = new Map<string, BundleOracle>();
     ids.forEach((id, i) => {

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Rule, RuleExample } from './rule.js';
+import { importModule } from '../core/dynamic-import.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** `<pkg>/rules` next to `<pkg>/src/engine` (sources) or `<pkg>/dist/rules` next to `dist/src/engine`. */
@@ -45,6 +46,22 @@ function readDocsExamples(id: string, kind: 'incorrect' | 'correct'): RuleExampl
   });
 }
 
+/** `docs[kind]`, when the rule does not set it, read from its docs folder on first use: a check never
+ *  reads them (only `vaudit rules`, the reports' rule help and the docs tests do), and reading every
+ *  rule's examples cost a few hundred small file reads at each start. */
+function lazyExamples(docs: Rule['meta']['docs'], kind: 'incorrect' | 'correct', read: () => RuleExample[]): void {
+  if (docs[kind] !== undefined) return;
+  let value: RuleExample[] | undefined;
+  Object.defineProperty(docs, kind, {
+    get: () => (value ??= read()),
+    set: (v: RuleExample[]) => {
+      value = v;
+    },
+    enumerable: true,
+    configurable: true,
+  });
+}
+
 /** The rule folders that hold a module named `<name><ext>` (sorted ids). */
 export function ruleFoldersWith(name: string): string[] {
   if (!existsSync(RULES_DIR)) return [];
@@ -70,13 +87,13 @@ export function loadRules(): Promise<Map<string, Rule>> {
   cache ??= (async () => {
     const ids = ruleFoldersWith('rule');
     const rules = new Map<string, Rule>();
-    const loaded = await Promise.all(ids.map((id) => import(ruleModuleUrl(id, 'rule'))));
+    const loaded = await Promise.all(ids.map((id) => importModule(ruleModuleUrl(id, 'rule'))));
     ids.forEach((id, i) => {
       const rule = (loaded[i] as { default?: Rule }).default;
       if (!rule?.meta) throw new Error(`rules/${id}/rule${MODULE_EXT} does not default-export a rule`);
       if (rule.meta.id !== id) throw new Error(`rules/${id}/rule${MODULE_EXT} declares id '${rule.meta.id}'; the id must equal the folder name '${id}'`);
-      rule.meta.docs.incorrect ??= readDocsExamples(id, 'incorrect');
-      rule.meta.docs.correct ??= readDocsExamples(id, 'correct');
+      lazyExamples(rule.meta.docs, 'incorrect', () => readDocsExamples(id, 'incorrect'));
+      lazyExamples(rule.meta.docs, 'correct', () => readDocsExamples(id, 'correct'));
       rules.set(id, rule);
     });
     return rules;

@@ -31,7 +31,7 @@ interface RuleDocs {
   /** Why is this bad: how it makes the benchmark lie. */
   why: string;
   /** Incorrect examples: each must produce exactly its annotated findings (at least one). Real files
-   *  under `rules/<id>/docs/incorrect/<n>/` (a `note.md` there is the prose), filled in by the registry. */
+   *  under `rules/<id>/docs/incorrect/<n>/` (a `note.md` there is the prose), filled in by the registry (read on first use). */
   incorrect?: RuleExample[];
   /** Correct examples: must produce no finding of this rule (`rules/<id>/docs/correct/<n>/`). */
   correct?: RuleExample[];

@@ -6,6 +6,7 @@
  */
 import { MessageType } from 'vscode-languageserver/node';
 import type { Finding } from '../core/types.js';
+import { importModule } from '../core/dynamic-import.js';
 import type { Project } from '../contract/project.js';
 import { toPath, type LspContext } from './context.js';
 import { isTrusted } from './settings.js';
@@ -18,9 +19,10 @@ type ConfirmFn = (findings: Finding[], project: Project | undefined, opts: { roo
 
 let confirmModule: Promise<ConfirmFn | undefined> | undefined;
 const loadConfirm = () => (confirmModule ??= (async () => {
-  const spec = '../confirm/index.js';
   try {
-    const m = (await import(spec)) as { confirmFindings?: ConfirmFn };
+    // by URL through importModule: the single-file build holds its own copy (a bare relative specifier would
+    // resolve from the bundle's folder)
+    const m = (await importModule(new URL('../confirm/index.js', import.meta.url).href)) as { confirmFindings?: ConfirmFn };
     return typeof m.confirmFindings === 'function' ? m.confirmFindings : undefined;
   } catch {
     return undefined;

@@ -1,0 +1,100 @@
+// Loads the single-file build of the CLI (dist/vaudit.bundle.cjs, scripts/build-bundle.mjs) with a
+// V8 code cache, when it is current: one file to read and, from the second run on, almost nothing to
+// compile (Node 20 has no module compile cache). Returns undefined, and bin/vaudit.js runs the
+// module tree in dist/ as before, when there is no bundle, when any file it was built from changed
+// since (a `tsc` without the rest of `npm run build`), when this Node cannot load a script that
+// uses dynamic import(), or when VAUDIT_BUNDLE=0.
+//
+// The code cache (dist/vaudit.bundle.cache) starts with the bundle's SHA-256 (from
+// dist/vaudit.bundle.json): V8 itself only checks its own version, its flags and the source length.
+// It is written after a run that had none or whose cache V8 rejected (another Node version), by
+// writing a temporary file and renaming it over the old one; a read-only install just goes without.
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+const BUNDLE = path.join(DIST, 'vaudit.bundle.cjs');
+const META = path.join(DIST, 'vaudit.bundle.json');
+const CACHE = path.join(DIST, 'vaudit.bundle.cache');
+const HASH_BYTES = 64;
+
+/**
+ * The bundle's metadata when it is current: every input still has the size it was built from and is
+ * not newer than the bundle (as make decides; a package extracted from a tarball has one date on every
+ * file, and a `tsc` alone rewrites its outputs after the bundle).
+ */
+function currentMeta() {
+  let meta;
+  try {
+    meta = JSON.parse(readFileSync(META, 'utf8'));
+    const built = statSync(BUNDLE).mtimeMs;
+    for (const [rel, size] of meta.inputs) {
+      const s = statSync(path.join(DIST, rel));
+      if (s.size !== size || s.mtimeMs > built) return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  return meta;
+}
+
+/** The code cache made for this bundle's bytes, if any. */
+function readCache(sha256) {
+  try {
+    const data = readFileSync(CACHE);
+    return data.subarray(0, HASH_BYTES).toString('latin1') === sha256 ? data.subarray(HASH_BYTES) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(sha256, data) {
+  const tmp = `${CACHE}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, Buffer.concat([Buffer.from(sha256, 'latin1'), data]));
+    renameSync(tmp, CACHE);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * The bundle's `main`, and `done()` to call once it returned (writes the code cache when needed);
+ * undefined when the module tree must run instead.
+ */
+export function loadBundle() {
+  const dynamicImport = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (process.env.VAUDIT_BUNDLE === '0' || dynamicImport === undefined) return undefined;
+  const meta = currentMeta();
+  if (!meta) return undefined;
+  let source;
+  try {
+    const bytes = readFileSync(BUNDLE);
+    if (bytes.length !== meta.size) return undefined;
+    // a one-byte string is a copy; UTF-8 would be decoded (twice the time on 1.5 MB)
+    source = bytes.toString(meta.ascii ? 'latin1' : 'utf8');
+  } catch {
+    return undefined;
+  }
+  const cachedData = readCache(meta.sha256);
+  // the CommonJS wrapper, as Node's own loader builds it
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: BUNDLE,
+    cachedData,
+    importModuleDynamically: dynamicImport,
+  });
+  const mod = { exports: {} };
+  script.runInThisContext().call(mod.exports, mod.exports, createRequire(BUNDLE), mod, BUNDLE, DIST);
+  const { main, setBundleLoadInfo } = mod.exports;
+  const stale = !cachedData || script.cachedDataRejected;
+  setBundleLoadInfo(!cachedData ? 'no code cache yet' : script.cachedDataRejected ? 'code cache rejected by V8' : 'code cache used');
+  return {
+    main,
+    done() {
+      if (stale) writeCache(meta.sha256, script.createCachedData());
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The single-file build (scripts/build-bundle.mjs, loaded by bin/bundle.js): `node bin/vaudit.js`
+ * runs it when it is current, with the same findings as the module tree in dist/, and falls back to
+ * the module tree when a file it was built from changed since or when VAUDIT_BUNDLE=0.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, runCli } from './helpers/run-cli.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DEMO = path.join(ROOT, 'fixtures/demo-suite');
+const built = existsSync(path.join(ROOT, 'dist/vaudit.bundle.cjs'));
+const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-bundle-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const codeLine = (stderr: string) => /vaudit debug: code: (.*)/.exec(stderr)?.[1];
+
+function findings(env: Record<string, string>, out: string): unknown {
+  const r = runCli(['check', DEMO, '--format', 'json', '--output-file', out], { cwd: ROOT, env });
+  expect(r.code).toBe(1);
+  return JSON.parse(readFileSync(out, 'utf8')).findings;
+}
+
+describe.skipIf(!built)('single-file build', () => {
+  it('runs by default and reports the same findings as the module tree', () => {
+    const r = runCli(['check', DEMO, '--debug', '--format', 'json', '--output-file', path.join(dir, 'debug.json')], { cwd: ROOT });
+    expect(codeLine(r.stderr)).toMatch(/^single-file build \(dist\/vaudit\.bundle\.cjs\)/);
+    const off = runCli(['check', DEMO, '--debug', '--format', 'json', '--output-file', path.join(dir, 'debug-off.json')], { cwd: ROOT, env: { VAUDIT_BUNDLE: '0' } });
+    expect(codeLine(off.stderr)).toBe('module tree (dist/)');
+    expect(findings({}, path.join(dir, 'a.json'))).toEqual(findings({ VAUDIT_BUNDLE: '0' }, path.join(dir, 'b.json')));
+  });
+
+  it('falls back to the module tree when a file it was built from changed since, and keeps its code cache per bundle', () => {
+    // a copy of the package (bin/, dist/, the docs examples and schemas, node_modules linked)
+    const pkg = path.join(dir, 'pkg');
+    for (const d of ['bin', 'dist', 'rules', 'schemas', 'package.json']) cpSync(path.join(ROOT, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
+    const bin = path.join(pkg, path.relative(ROOT, BIN));
+    const debug = () => {
+      const r = spawnSync(process.execPath, [bin, 'check', DEMO, '--debug', '--format', 'json', '--output-file', path.join(dir, 'pkg.json')], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+      expect(r.status).toBe(1);
+      return codeLine(r.stderr);
+    };
+    // a cache made for other bytes is not used (and is replaced after the run)
+    const cache = path.join(pkg, 'dist/vaudit.bundle.cache');
+    cpSync(path.join(pkg, 'dist/vaudit.bundle.json'), cache);
+    expect(debug()).toBe('single-file build (dist/vaudit.bundle.cjs), no code cache yet');
+    expect(debug()).toMatch(/code cache used$/);
+    // an input rebuilt (`tsc` alone): its modification time moves
+    const input = path.join(pkg, 'dist/src/engine/lint.js');
+    utimesSync(input, new Date(), new Date(Date.now() + 5_000));
+    expect(debug()).toBe('module tree (dist/)');
+  });
+});
