@@ -4,8 +4,9 @@
 // Measures, after a one-character change:
 //   - round trip: didChange sent → publishDiagnostics for that version received (client clock);
 //   - server lint time: the server's own "linted … in N ms" log line (engine session only);
+//   - server CPU per edit (mean, from /proc on Linux): steadier than wall times on a loaded machine;
 // and the server's memory after a full GC (RSS, V8 heap, external = wasm trees) after warm-up and after N edits.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startClient, rangeOf } from './lsp-client.mjs';
 import { makeWorkspace } from './lsp-workspace.mjs';
@@ -55,16 +56,29 @@ export async function runBench({ edits = 1000, pyLines = 1000, entries = 200, cp
       }
       logSeen = c.logs.length;
     };
+    // the server's CPU time (user + system, all its threads) from /proc, in clock ticks (Linux; 0 elsewhere):
+    // a mean per edit that a loaded machine does not inflate the way it inflates wall times
+    const tick = 1000 / 100; // ms per tick (USER_HZ is 100 on Linux)
+    const cpuTicks = () => {
+      try {
+        const f = readFileSync(`/proc/${c.child.pid}/stat`, 'utf8');
+        const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+        return Number(rest[11]) + Number(rest[12]);
+      } catch { return 0; }
+    };
+    const cpu = { [ws.py]: 0, [ws.task]: 0 };
     const edit = async (f, i) => {
       const text = texts.get(f);
       const at = spots.get(f);
       const insert = i % 2 === 0;
       const next = insert ? text.slice(0, at) + 'x' + text.slice(at) : text.slice(0, at) + text.slice(at + 1);
       const range = insert ? rangeOf(text, at, at) : rangeOf(text, at, at + 1);
+      const c0 = cpuTicks();
       const t0 = performance.now();
       const version = c.change(f, range, insert ? 'x' : '');
       const p = await c.nextDiagnostics(uris.get(f), (d) => d.version === version, 60_000);
       const rtt = performance.now() - t0;
+      if (i >= 10) cpu[f] += cpuTicks() - c0;
       texts.set(f, next);
       collectLogs();
       return { rtt, count: p.diagnostics.length };
@@ -92,8 +106,8 @@ export async function runBench({ edits = 1000, pyLines = 1000, entries = 200, cp
     return {
       workspace: { pyLines, entries, edits },
       initialDiagnostics: { python: initial[0].diagnostics.length, task: initial[1].diagnostics.length },
-      python: { roundTripMs: summary(lat[ws.py]), serverLintMs: summary(srv(ws.py)) },
-      task: { roundTripMs: summary(lat[ws.task]), serverLintMs: summary(srv(ws.task)) },
+      python: { roundTripMs: summary(lat[ws.py]), serverLintMs: summary(srv(ws.py)), serverCpuMsPerEdit: +((cpu[ws.py] * tick) / lat[ws.py].length).toFixed(1) },
+      task: { roundTripMs: summary(lat[ws.task]), serverLintMs: summary(srv(ws.task)), serverCpuMsPerEdit: +((cpu[ws.task] * tick) / lat[ws.task].length).toFixed(1) },
       memoryMB: {
         afterWarmup: { rss: mb(memWarm.rss), heapUsed: mb(memWarm.heapUsed), external: mb(memWarm.external) },
         afterEdits: { rss: mb(memEnd.rss), heapUsed: mb(memEnd.heapUsed), external: mb(memEnd.external) },
@@ -114,7 +128,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`initial diagnostics: python ${r.initialDiagnostics.python}, task ${r.initialDiagnostics.task}`);
     for (const k of ['python', 'task']) {
       const x = r[k];
-      console.log(`${k.padEnd(6)} re-lint  server median ${x.serverLintMs.median} ms, p95 ${x.serverLintMs.p95} ms | round trip median ${x.roundTripMs.median} ms, p95 ${x.roundTripMs.p95} ms, max ${x.roundTripMs.max} ms`);
+      console.log(`${k.padEnd(6)} re-lint  server median ${x.serverLintMs.median} ms, p95 ${x.serverLintMs.p95} ms | round trip median ${x.roundTripMs.median} ms, p95 ${x.roundTripMs.p95} ms, max ${x.roundTripMs.max} ms | server CPU ${x.serverCpuMsPerEdit} ms per edit (mean)`);
     }
     const m = r.memoryMB;
     console.log(`memory   after 100 edits: rss ${m.afterWarmup.rss} MB, heap ${m.afterWarmup.heapUsed} MB, external ${m.afterWarmup.external} MB`);
