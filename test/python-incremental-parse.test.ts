@@ -4,13 +4,15 @@
  * types, fields, UTF-16 positions and error flags. Every Python file of the real
  * corpora goes through a chain of seeded random edits (a character typed or
  * deleted inside an identifier, a line split or joined, a colon removed and put
- * back, non-ASCII typed), each compared with a fresh parse of the same text.
+ * back, non-ASCII typed), each compared with a fresh parse of the same text (the
+ * plain tree of an incremental parse takes over the subtrees tree-sitter did not
+ * change, moved to their new offsets).
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editBetween, pythonParser, type KeptTree } from '../src/lang/python/parser.js';
-import type { PyNode } from '../src/lang/python/tree.js';
+import { treeDepth, walk, type PyNode } from '../src/lang/python/tree.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const corpora = path.resolve(repoRoot, '../shared/corpora');
@@ -19,7 +21,10 @@ function dump(root: PyNode): string {
   const out: string[] = [];
   const visit = (n: PyNode, depth: number) => {
     out.push(`${depth} ${n.type} ${n.field ?? '-'} ${n.start}-${n.end} ${n.named ? 'n' : 'a'}${n.hasError ? 'E' : ''}${n.isMissing ? 'M' : ''} ${n.text.length <= 40 ? n.text : ''}`);
-    for (const c of n.children) visit(c, depth + 1);
+    for (const c of n.children) {
+      if (c.parent !== n) throw new Error(`broken parent link at ${c.type} ${c.start}`);
+      visit(c, depth + 1);
+    }
   };
   visit(root, 0);
   return out.join('\n');
@@ -82,19 +87,25 @@ describe.skipIf(files.length === 0)('incremental parse equals a fresh parse (rea
     if (!parser.parseKeeping) throw new Error('the native parser keeps no trees');
     const r = rng(14);
     let incremental = 0;
+    let taken = 0;
     for (const file of files) {
       let text = readFileSync(file, 'utf8');
       let kept: KeptTree = parser.parseKeeping(text).kept;
       for (let i = 0; i < 6; i++) {
         text = i === 5 ? readFileSync(file, 'utf8') : mutate(text, r); // the last step restores the file
+        const before = new Set<PyNode>();
+        walk(kept.root, (n) => { before.add(n); });
         const next = parser.parseKeeping(text, kept);
         kept = next.kept;
         if (!next.root.hasError) incremental++;
+        walk(next.root, (n) => { if (before.has(n)) taken++; });
         const fresh = parser.parse(text);
         if (dump(next.root) !== dump(fresh)) expect(dump(next.root), `${path.relative(corpora, file)}, edit ${i + 1}`).toBe(dump(fresh));
+        expect(treeDepth(next.root)).toBe(treeDepth(fresh));
       }
     }
     expect(incremental).toBeGreaterThan(files.length); // most edits keep the file parseable
+    expect(taken).toBeGreaterThan(0); // the plain trees of those edits took over unchanged subtrees
   }, 300_000);
 });
 if (files.length === 0) console.warn(`python-incremental-parse: no corpora at ${corpora}; only editBetween is tested`);

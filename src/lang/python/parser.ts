@@ -12,7 +12,7 @@
  * `delete()` and its memory goes when the garbage collector finalises the dropped object.
  */
 import { createRequire } from 'node:module';
-import { convertTree, type PyNode, type TreeCursorLike } from './tree.js';
+import { convertTree, type PyNode, type TreeCursorLike, type TreeReuse } from './tree.js';
 
 export type PythonParserKind = 'native' | 'wasm';
 
@@ -30,10 +30,11 @@ export interface PythonParser {
   parseKeeping?(text: string, prev?: KeptTree): { root: PyNode; kept: KeptTree };
 }
 
-/** A parse kept for an incremental re-parse: the text and the parser's tree of it. */
+/** A parse kept for an incremental re-parse: the text, the parser's tree of it and its plain copy. */
 export interface KeptTree {
   readonly text: string;
   readonly tree: unknown;
+  readonly root: PyNode;
 }
 
 const require = createRequire(import.meta.url);
@@ -42,6 +43,7 @@ interface RawTree {
   rootNode: { hasError: boolean };
   walk(): TreeCursorLike;
   edit?(e: TreeEdit): void;
+  getChangedRanges?(other: RawTree): Array<{ startIndex: number; endIndex: number }>;
   delete?(): void;
 }
 interface RawParser {
@@ -87,10 +89,10 @@ const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 export const parseStats = { parses: 0, chars: 0, parseMs: 0, convertMs: 0, incremental: 0 };
 
 function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): PythonParser {
-  const convert = (tree: RawTree, text: string, t0: number, keep: boolean): PyNode => {
+  const convert = (tree: RawTree, text: string, t0: number, keep: boolean, reuse?: TreeReuse): PyNode => {
     const t1 = performance.now();
     try {
-      return convertTree(tree.walk(), tree.rootNode.hasError, text);
+      return convertTree(tree.walk(), tree.rootNode.hasError, text, reuse);
     } finally {
       if (!keep) tree.delete?.();
       parseStats.parses++;
@@ -114,17 +116,25 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
     parser.parseKeeping = (text, prev) => {
       const t0 = performance.now();
       let tree: RawTree | null = null;
+      let reuse: TreeReuse | undefined;
       const old = prev?.tree as RawTree | undefined;
       if (prev && old?.edit) {
-        old.edit(editBetween(prev.text, text));
+        const edit = editBetween(prev.text, text);
+        old.edit(edit);
         tree = raw.parse(text, old);
         // error recovery is where an incremental parse may differ from a fresh one: parse afresh
         if (tree?.rootNode.hasError) tree = null;
-        else parseStats.incremental++;
+        else {
+          parseStats.incremental++;
+          // the plain copy takes over the subtrees tree-sitter did not change
+          const changed = tree && old.getChangedRanges?.(tree);
+          if (changed) reuse = { old: prev.root, editStart: edit.startIndex, oldEnd: edit.oldEndIndex, newEnd: edit.newEndIndex, changed };
+        }
       }
       tree ??= raw.parse(text);
       if (!tree) throw new Error('tree-sitter returned no tree');
-      return { root: convert(tree, text, t0, true), kept: { text, tree } };
+      const root = convert(tree, text, t0, true, reuse);
+      return { root, kept: { text, tree, root } };
     };
   }
   return parser;

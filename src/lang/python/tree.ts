@@ -38,16 +38,33 @@ export class PyNode {
   isMissing = false;
   constructor(
     readonly type: string,
-    /** UTF-16 offsets (half-open), identical to tree-sitter's startIndex/endIndex. */
-    readonly start: number,
-    readonly end: number,
+    /** UTF-16 offsets (half-open), identical to tree-sitter's startIndex/endIndex. Only an
+     *  incremental conversion (`convertTree` with a `TreeReuse`) moves a node it takes over. */
+    public start: number,
+    public end: number,
     readonly named: boolean,
     /** Field name of this node in its parent (`left`, `body`, …) or null. */
-    readonly field: string | null,
+    public field: string | null,
     public parent: PyNode | null,
     /** The unit's source text. */
-    private readonly source: string,
+    private source: string,
   ) {}
+
+  /** Take this subtree over into the tree of `source` (an edited text), `delta` UTF-16 units later;
+   *  returns the subtree's height. The tree it came from is no longer valid. */
+  static moveSubtree(root: PyNode, delta: number, source: string): number {
+    let height = 0;
+    const stack: Array<[PyNode, number]> = [[root, 1]];
+    while (stack.length) {
+      const [n, d] = stack.pop()!;
+      if (d > height) height = d;
+      n.start += delta;
+      n.end += delta;
+      n.source = source;
+      for (const c of n.children) stack.push([c, d + 1]);
+    }
+    return height;
+  }
 
   get startIndex(): number {
     return this.start;
@@ -116,8 +133,38 @@ export const CPYTHON_MAX_DEPTH = 3000;
  *  module of the corpora and of 3,000 stdlib and vendored files is 88 levels deep. */
 export const MAX_ANALYSED_DEPTH = 1000;
 
-/** Copy a tree-sitter tree of `text` into PyNodes with one walk of its cursor (positioned at the root). */
-export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string): PyNode {
+/**
+ * What an incremental conversion may take over from the plain tree of the previous text: the
+ * edit (one replaced span) and the ranges whose syntax tree-sitter found changed
+ * (`Tree.getChangedRanges`), both in the new text's offsets.
+ */
+export interface TreeReuse {
+  /** The plain tree of the previous text (its nodes are moved into the new tree: it is used up). */
+  old: PyNode;
+  editStart: number;
+  /** End of the replaced span in the old text and in the new text. */
+  oldEnd: number;
+  newEnd: number;
+  changed: ReadonlyArray<{ startIndex: number; endIndex: number }>;
+}
+
+/** The old node a new node [s, e) of `type` can be, when neither the edit nor a changed range touches it. */
+function reusable(r: TreeReuse, type: string, field: string | null, s: number, e: number): PyNode | undefined {
+  if (s === e) return undefined;
+  const before = e < r.editStart;
+  if (!before && !(s > r.newEnd)) return undefined;
+  for (const x of r.changed) if (x.startIndex <= e && s <= x.endIndex) return undefined;
+  const delta = before ? 0 : r.newEnd - r.oldEnd;
+  const old = locate(r.old, { type, start: s - delta, end: e - delta });
+  return old && old.field === field && old.start === s - delta && old.end === e - delta ? old : undefined;
+}
+
+/**
+ * Copy a tree-sitter tree of `text` into PyNodes with one walk of its cursor (positioned at the root).
+ * With `reuse` (an incremental re-parse after one edit), subtrees that tree-sitter reports unchanged
+ * are taken over from the previous plain tree instead of walked and copied again.
+ */
+export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string, reuse?: TreeReuse): PyNode {
   const depth = { max: 1 };
   const proto = Object.getPrototypeOf(c) as object;
   let tables = langTables.get(proto);
@@ -129,12 +176,24 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
   const root = new PyNode(c.nodeType, c.startIndex, c.endIndex, true, null, null, text);
   const stack: PyNode[] = [root];
   depths.set(root, 1);
+  /** Subtrees taken over from `reuse.old`, moved once the walk is done (the old tree is searched until then). */
+  const taken: Array<{ node: PyNode; parent: PyNode; field: string | null; delta: number; depth: number }> = [];
   /** Finish a node: propagate error flags to its parent. */
   const close = (n: PyNode) => {
     if (n.hasError && n.parent) n.parent.hasError = true;
   };
+  const finish = () => {
+    for (const t of taken) {
+      t.node.parent = t.parent;
+      t.node.field = t.field;
+      // as in the walk, depth counts the nodes that have children
+      const height = PyNode.moveSubtree(t.node, t.delta, text);
+      if (height >= 2 && t.depth + height - 2 > depth.max) depths.set(root, (depth.max = t.depth + height - 2));
+    }
+    return root;
+  };
   try {
-    if (!c.gotoFirstChild()) return root;
+    if (!c.gotoFirstChild()) return finish();
     for (;;) {
       const parent = stack[stack.length - 1]!;
       const id = c.nodeTypeId;
@@ -152,24 +211,28 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
         fieldName = fieldNames[fid] ?? null;
         if (fieldName === null) fieldNames[fid] = fieldName = c.currentFieldName ?? null;
       }
-      const node = new PyNode(type, c.startIndex, c.endIndex, isNamed[id] ?? c.nodeIsNamed, fieldName, parent, text);
-      if (withErrors && (type === 'ERROR' || c.nodeIsMissing)) {
+      const s = c.startIndex;
+      const e = c.endIndex;
+      const old = reuse && !withErrors ? reusable(reuse, type, fieldName, s, e) : undefined;
+      const node = old ?? new PyNode(type, s, e, isNamed[id] ?? c.nodeIsNamed, fieldName, parent, text);
+      if (old) taken.push({ node: old, parent, field: fieldName, delta: s - old.start, depth: stack.length + 1 });
+      else if (withErrors && (type === 'ERROR' || c.nodeIsMissing)) {
         node.hasError = true;
         node.isMissing = type !== 'ERROR';
       }
       if (parent.children === NO_CHILDREN) parent.children = [node];
       else parent.children.push(node);
-      if (c.gotoFirstChild()) {
+      if (!old && c.gotoFirstChild()) {
         stack.push(node);
         if (stack.length > depth.max) depths.set(root, (depth.max = stack.length));
         continue;
       }
       close(node);
       while (!c.gotoNextSibling()) {
-        if (!c.gotoParent()) return root;
+        if (!c.gotoParent()) return finish();
         const done = stack.pop()!;
         close(done);
-        if (stack.length === 0) return root;
+        if (stack.length === 0) return finish();
       }
     }
   } finally {
