@@ -53,8 +53,8 @@ export interface SessionLintResult {
   durationMs: number;
   /** Python files whose project was rebuilt by this call (they parse lazily, on first use). */
   reparsed: string[];
-  /** Milliseconds per phase: python project, indexes (suites, binding, bundles), rules pass. */
-  phases: { python: number; indexes: number; pass: number };
+  /** Milliseconds per phase: python project, indexes (suites, binding, bundles), verifier paths, rules pass. */
+  phases: { python: number; indexes: number; scope: number; pass: number };
 }
 
 export interface SessionStats {
@@ -251,6 +251,7 @@ export class LintSession {
     // the verifier paths, as `vaudit check` finds them (src/engine/scope.ts): files with no reached code are
     // not checked, and findings off a verifier path are dropped (or marked, with scope `all`)
     const scope = computeScope(project, sorted, this.configs.forDir(this.root), undefined);
+    const tScope = performance.now();
     const reportOn = narrowTargets(new Set(targets.filter((t) => this.files.has(t))), scope, ix.tasksByFile);
     const problems: FileProblem[] = [];
     for (const t of targets) {
@@ -285,7 +286,7 @@ export class LintSession {
       if (!list) byFile.set(f.file, (list = []));
       list.push(f);
     }
-    return { findings, byFile, durationMs: performance.now() - t0, reparsed, phases: { python: t1 - t0, indexes: t2 - t1, pass: t3 - t2 } };
+    return { findings, byFile, durationMs: performance.now() - t0, reparsed, phases: { python: t1 - t0, indexes: t2 - t1, scope: tScope - t2, pass: t3 - tScope } };
   }
 
   private async syncPython(sorted: readonly SourceFile[]): Promise<string[]> {
@@ -307,7 +308,8 @@ export class LintSession {
    * so only the changed file is parsed again.
    */
   private async pythonProject(py: readonly SourceFile[], prev: LintSession['python']): Promise<PythonProject> {
-    return createPythonProject(py, { reuse: prev?.project, keepTrees: true });
+    // editor buffers are what gets edited: their trees are kept for an incremental re-parse
+    return createPythonProject(py, { reuse: prev?.project, keepTrees: new Set(this.overrides.keys()) });
   }
 
   /** Classic scripts of the project's HTML pages (src/engine/pages.ts), read again when the set of files changes. */

@@ -58,6 +58,7 @@ export class Analysis implements PythonAnalysis {
   private _noReturn = new Map<PyNode, boolean>();
   private _decoSwallow = new Map<string, Swallow | null>();
   private _httpReturn = new Map<PyNode, HttpReturn | null>();
+  private _calls = new Map<PyNode, CallInfo | undefined>();
   /** The parser's tree of `text`, kept by an editor session for an incremental re-parse of the next edit. */
   parseState?: KeptTree;
 
@@ -474,9 +475,17 @@ export class Analysis implements PythonAnalysis {
     return undefined;
   }
 
+  /** The call at `n` (memoised per node: most rules ask about the same calls). */
   call(n: NodeLike): CallInfo | undefined {
     const c = this.node(n);
     if (!c || c.type !== 'call') return undefined;
+    if (this._calls.has(c)) return this._calls.get(c);
+    const info = this.callInfo(c);
+    this._calls.set(c, info);
+    return info;
+  }
+
+  private callInfo(c: PyNode): CallInfo | undefined {
     const fn = field(c, 'function');
     if (!fn) return undefined;
     const argsNode = field(c, 'arguments');

@@ -54,9 +54,9 @@ export interface PythonProjectOptions {
    *  taken over (re-linked to the new project) instead of parsed again, and a changed file is
    *  re-parsed incrementally from its previous tree when one was kept (`keepTrees`). */
   reuse?: PythonProject;
-  /** Keep each analysis's parser tree (with the analysis, within the same budget) for incremental
-   *  re-parses: an editor session; a one-shot run does not. */
-  keepTrees?: boolean;
+  /** Keep the parser tree of these files' analyses (with the analysis, within the same budget) for
+   *  incremental re-parses: an editor session, for its open documents; a one-shot run keeps none. */
+  keepTrees?: ReadonlySet<string>;
 }
 
 /** Analyses kept whatever the budget: the file being visited and the few it calls into. */
@@ -67,7 +67,7 @@ export async function createPythonProject(files: readonly SourceFile[], opts: Py
   parser = await pythonParser();
   const env = Number(process.env.VAUDIT_ANALYSIS_BUDGET);
   const budget = opts.maxCachedChars ?? (process.env.VAUDIT_ANALYSIS_BUDGET && Number.isFinite(env) ? env : DEFAULT_BUDGET);
-  const project = new Project(files.filter((f) => f.language === 'python'), budget, !!opts.keepTrees);
+  const project = new Project(files.filter((f) => f.language === 'python'), budget, opts.keepTrees);
   if (opts.reuse instanceof Project) project.adopt(opts.reuse);
   return project;
 }
@@ -86,7 +86,7 @@ class Project implements PythonProject {
   /** Kept trees of the previous version of changed files (`adopt`), used up by their next parse. */
   private readonly previousTrees = new Map<string, KeptTree>();
 
-  constructor(files: readonly SourceFile[], private readonly maxCachedChars: number, private readonly keepTrees = false) {
+  constructor(files: readonly SourceFile[], private readonly maxCachedChars: number, private readonly keepTrees?: ReadonlySet<string>) {
     const paths = new Set(files.map((f) => path.resolve(f.path)));
     const hasInit = (dir: string) => paths.has(path.join(dir, '__init__.py')) || existsSync(path.join(dir, '__init__.py'));
     for (const f of files) {
@@ -130,7 +130,7 @@ class Project implements PythonProject {
     const f = this.byPath.get(abs);
     if (!f || !parser) return undefined;
     let keep: { prev?: KeptTree } | undefined;
-    if (this.keepTrees) {
+    if (this.keepTrees?.has(abs)) {
       keep = { prev: this.previousTrees.get(abs) };
       this.previousTrees.delete(abs);
     }
@@ -153,7 +153,7 @@ class Project implements PythonProject {
       const before = prev.byPath.get(abs);
       if (!before || this.byPath.get(abs) !== before) {
         // a changed file: its next parse starts from the old tree
-        if (this.keepTrees && a.parseState && this.byPath.has(abs)) this.previousTrees.set(abs, a.parseState);
+        if (this.keepTrees?.has(abs) && a.parseState && this.byPath.has(abs)) this.previousTrees.set(abs, a.parseState);
         a.parseState = undefined;
         continue;
       }

@@ -54,14 +54,20 @@ export class PyNode {
    *  returns the subtree's height. The tree it came from is no longer valid. */
   static moveSubtree(root: PyNode, delta: number, source: string): number {
     let height = 0;
-    const stack: Array<[PyNode, number]> = [[root, 1]];
-    while (stack.length) {
-      const [n, d] = stack.pop()!;
+    const nodes: PyNode[] = [root];
+    const levels: number[] = [1];
+    while (nodes.length) {
+      const n = nodes.pop()!;
+      const d = levels.pop()!;
       if (d > height) height = d;
       n.start += delta;
       n.end += delta;
       n.source = source;
-      for (const c of n.children) stack.push([c, d + 1]);
+      const kids = n.children;
+      for (let i = 0; i < kids.length; i++) {
+        nodes.push(kids[i]!);
+        levels.push(d + 1);
+      }
     }
     return height;
   }
