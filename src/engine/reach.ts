@@ -101,20 +101,44 @@ const PLATFORM_VALUES: Record<Exclude<TargetPlatform, 'any'>, Record<string, str
 };
 
 export function computeReach(o: ReachOptions): Reach {
-  const python = o.python;
-  const pyFiles = new Map<string, PyFile | null>();
-  const reached = new Set<string>();
-  const queue: Unit[] = [];
-  const jsReached = new Set<string>();
-  const platform = o.platform ?? 'linux';
-  /** Memo of `subclassesOf` (a pure function of the project, asked again for every method reached through a hierarchy). */
-  const subclassMemo = new Map<string, Array<{ file: string; qualname: string }>>();
+  const walker = new ReachWalker(o);
+  walker.walk();
+  return walker.result();
+}
 
-  // Text indexes over every Python file (no parse): method/function names, class bases, routes.
+type Target = { kind: 'fn'; file: string; qualname: string } | { kind: 'class'; file: string; qualname: string } | { kind: 'module'; file: string };
+type ClassRef = { file: string; qualname: string };
+
+/** A handler of a helper-server route: the URL pattern and the unit it reaches (once). */
+interface Route {
+  re: RegExp;
+  file: string;
+  qualname: string;
+  hit: boolean;
+}
+
+/** What a unit mentions, gathered in one walk of its tree. */
+interface Mentions {
+  names: Set<string>;
+  attrs: Array<{ obj: PyNode; attr: string }>;
+  strings: string[];
+  dyn: Array<{ obj: PyNode; pattern: RegExp | null }>;
+  imports: PyNode[];
+}
+
+/** Text indexes over every Python file (no parse): method/function names, class bases, routes. */
+interface TextIndex {
+  defsByName: Map<string, string[]>;
+  /** base last segment → files */
+  subclassCandidates: Map<string, string[]>;
+  routeFiles: string[];
+}
+
+function indexTexts(files: ReadonlyMap<string, SourceFile>): TextIndex {
   const defsByName = new Map<string, string[]>();
-  const subclassCandidates = new Map<string, string[]>(); // base last segment → files
+  const subclassCandidates = new Map<string, string[]>();
   const routeFiles: string[] = [];
-  for (const f of o.files.values()) {
+  for (const f of files.values()) {
     if (f.language !== 'python') continue;
     const text = f.source.text;
     for (const m of text.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)/gm)) push(defsByName, m[1]!, f.path);
@@ -127,162 +151,135 @@ export function computeReach(o: ReachOptions): Reach {
     ROUTE_DECORATOR.lastIndex = 0;
     if (ROUTE_DECORATOR.test(text)) routeFiles.push(f.path);
   }
+  return { defsByName, subclassCandidates, routeFiles };
+}
 
-  const file = (p: string): PyFile | undefined => {
-    let pf = pyFiles.get(p);
+/** The walk over the call graph from the entrypoints, and what it reached. */
+class ReachWalker {
+  private readonly python: PythonProject;
+  private readonly platform: TargetPlatform;
+  private readonly pyFiles = new Map<string, PyFile | null>();
+  private readonly reached = new Set<string>();
+  private readonly queue: Unit[] = [];
+  private readonly jsReached = new Set<string>();
+  /** Memo of `subclassesOf` (a pure function of the project, asked again for every method reached through a hierarchy). */
+  private readonly subclassMemo = new Map<string, ClassRef[]>();
+  private readonly index: TextIndex;
+  /** Routes of helper servers: pattern → handler unit. */
+  private readonly routes: Route[] = [];
+  /** The unit being visited (for the trace). */
+  private from = '';
+  private readonly trace: ((k: string) => void) | undefined;
+
+  constructor(private readonly o: ReachOptions) {
+    this.python = o.python;
+    this.platform = o.platform ?? 'linux';
+    this.index = indexTexts(o.files);
+    this.trace = process.env.VAUDIT_TRACE_REACH ? (k: string) => process.stderr.write(`reach ${k.replace('\0', '#')} <- ${this.from}\n`) : undefined;
+  }
+
+  /** Collect the routes, reach the entrypoints, and follow everything they mention. */
+  walk(): void {
+    this.collectRoutes();
+    for (const e of this.o.entrypoints) this.reachEntrypoint(e);
+    while (this.queue.length) {
+      const u = this.queue.pop()!;
+      const pf = this.file(u.file)!;
+      this.from = u.key.replace('\0', '#');
+      this.visitUnit(pf, u);
+    }
+  }
+
+  private file(p: string): PyFile | undefined {
+    let pf = this.pyFiles.get(p);
     if (pf !== undefined) return pf ?? undefined;
-    const a = python.analysis(p);
-    pf = a ? buildPyFile(a, routeFiles.includes(p) ? platform : 'any') : null;
-    pyFiles.set(p, pf);
+    const a = this.python.analysis(p);
+    pf = a ? buildPyFile(a, this.index.routeFiles.includes(p) ? this.platform : 'any') : null;
+    this.pyFiles.set(p, pf);
     return pf ?? undefined;
-  };
+  }
 
-  let from = '';
-  const trace = process.env.VAUDIT_TRACE_REACH ? (k: string) => process.stderr.write(`reach ${k.replace('\0', '#')} <- ${from}\n`) : undefined;
-  const reach = (u: Unit | undefined) => {
-    if (!u || reached.has(u.key)) return;
-    reached.add(u.key);
-    trace?.(u.key);
-    queue.push(u);
-  };
-  const reachModule = (p: string) => reach(file(p)?.moduleUnit);
+  private reach(u: Unit | undefined): void {
+    if (!u || this.reached.has(u.key)) return;
+    this.reached.add(u.key);
+    this.trace?.(u.key);
+    this.queue.push(u);
+  }
 
-  // Routes of helper servers: pattern → handler unit.
-  const routes: Array<{ re: RegExp; file: string; qualname: string; hit: boolean }> = [];
-  for (const p of routeFiles) {
-    const pf = file(p);
-    if (!pf) continue;
-    for (const fn of pf.a.functions()) {
-      for (const d of fn.decorators) {
-        const m = /^[\w.]+\.(?:route|get|post|put|delete|patch|api_route|websocket)\(\s*[rRuU]?(["'])(\/[^"']*)\1/.exec(d.text);
-        if (!m || m[2] === '/') continue;
-        const unit = unitOf(pf, fn);
-        if (unit) routes.push({ re: routeRegex(m[2]!), file: p, qualname: unit.fn!.qualname, hit: false });
+  private reachModule(p: string): void {
+    this.reach(this.file(p)?.moduleUnit);
+  }
+
+  private collectRoutes(): void {
+    for (const p of this.index.routeFiles) {
+      const pf = this.file(p);
+      if (!pf) continue;
+      for (const fn of pf.a.functions()) {
+        for (const d of fn.decorators) {
+          const m = /^[\w.]+\.(?:route|get|post|put|delete|patch|api_route|websocket)\(\s*[rRuU]?(["'])(\/[^"']*)\1/.exec(d.text);
+          if (!m || m[2] === '/') continue;
+          const unit = unitOf(pf, fn);
+          if (unit) this.routes.push({ re: routeRegex(m[2]!), file: p, qualname: unit.fn!.qualname, hit: false });
+        }
       }
     }
   }
 
-  for (const e of o.entrypoints) {
-    const lang = o.files.get(e.file)?.language;
-    if (lang === 'javascript' || lang === 'typescript') { reachJs(e.file); continue; }
-    if (lang !== 'python') continue;
-    const pf = file(e.file);
-    if (!pf) continue;
-    reach(pf.moduleUnit);
+  private reachEntrypoint(e: Entrypoint): void {
+    const lang = this.o.files.get(e.file)?.language;
+    if (lang === 'javascript' || lang === 'typescript') return this.reachJs(e.file);
+    if (lang !== 'python') return;
+    const pf = this.file(e.file);
+    if (!pf) return;
+    this.reach(pf.moduleUnit);
     if (e.qualname === undefined) {
       // the whole module is the verifier (its main block too)
       pf.mainBlocks = [];
-      for (const u of pf.units) reach(u);
+      for (const u of pf.units) this.reach(u);
     } else {
       const u = pf.byQualname.get(e.qualname) ?? unitContaining(pf, e.qualname);
-      reach(u);
+      this.reach(u);
     }
   }
 
-  while (queue.length) {
-    const u = queue.pop()!;
-    const pf = file(u.file)!;
-    from = u.key.replace('\0', '#');
-    visitUnit(pf, u);
-  }
+  // ---- one unit ------------------------------------------------------------
 
-  function visitUnit(pf: PyFile, u: Unit): void {
-    const a = pf.a;
-    const names = new Set<string>();
-    const attrs: Array<{ obj: PyNode; attr: string }> = [];
-    const strings: string[] = [];
-    const dyn: Array<{ obj: PyNode; pattern: RegExp | null }> = [];
-    const imports: PyNode[] = [];
-    const isModule = !u.fn;
-    const visit = (n: PyNode): boolean | void => {
-      if (isModule) {
-        if (n.type === 'function_definition') return false;
-        // a function's decorators run with it (its unit), not at import
-        if (n.type === 'decorated_definition' && n.childForFieldName('definition')?.type === 'function_definition') return false;
-        if (n.type === 'if_statement' && pf.mainBlocks.length && isMainGuard(n)) return false;
-      }
-      switch (n.type) {
-        case 'type':
-          return false; // annotations name types, they call nothing
-        case 'import_statement':
-        case 'import_from_statement':
-          imports.push(n);
-          return false; // importing runs the module's top level, not the names it binds
-        case 'decorator':
-          // a route declaration is not a request to it
-          if (/^@\s*[\w.]+\.(?:route|get|post|put|delete|patch|api_route|websocket)\(/.test(n.text)) return false;
-          break;
-        case 'identifier': {
-          const p = n.parent;
-          // `X.m`: resolved as an attribute (below), the object alone is not a use of X's constructor
-          if (p?.type === 'attribute') break;
-          // base classes are followed through the class hierarchy, not as constructor calls
-          if (p?.type === 'argument_list' && p.parent?.type === 'class_definition') break;
-          if (p?.type === 'keyword_argument' && p.childForFieldName('name') === n) break;
-          // names being defined (def/class names, parameters) are not uses
-          if ((p?.type === 'class_definition' || p?.type === 'function_definition' || p?.type === 'default_parameter' || p?.type === 'typed_default_parameter') && p.childForFieldName('name') === n) break;
-          if (p?.type === 'parameters' || p?.type === 'lambda_parameters' || p?.type === 'typed_parameter' || p?.type === 'list_splat_pattern' || p?.type === 'dictionary_splat_pattern') break;
-          names.add(n.text);
-          break;
-        }
-        case 'attribute': {
-          const obj = n.childForFieldName('object');
-          const attr = n.childForFieldName('attribute');
-          if (obj && attr) attrs.push({ obj, attr: attr.text });
-          break;
-        }
-        case 'call': {
-          const fn = n.childForFieldName('function');
-          if (fn?.type === 'identifier' && (fn.text === 'getattr' || fn.text === 'hasattr')) {
-            const args = n.childForFieldName('arguments')?.namedChildren ?? [];
-            if (args.length >= 2 && fn.text === 'getattr') dyn.push({ obj: args[0]!, pattern: namePattern(args[1]!) });
-          }
-          break;
-        }
-        case 'string':
-          strings.push(stringShape(n));
-          return false;
-      }
-      return undefined;
-    };
-    if (u.fn) {
-      for (const d of u.fn.decorators) walk(d, visit);
-      walk(u.fn.node, visit);
-    } else walk(a.ast, visit);
-
+  private visitUnit(pf: PyFile, u: Unit): void {
+    const { names, attrs, strings, dyn, imports } = mentionsOf(pf, u);
     // a reached function's module is loaded
-    if (u.fn) reach(pf.moduleUnit);
+    if (u.fn) this.reach(pf.moduleUnit);
     const cls = u.fn?.className ? enclosingClass(pf, u.fn) : undefined;
-    for (const name of names) for (const t of resolveName(pf, name)) reachTarget(t);
+    for (const name of names) for (const t of this.resolveName(pf, name)) this.reachTarget(t);
     for (const { obj, attr } of attrs) {
       if (/^__\w+__$/.test(attr) && !KEEP_DUNDERS.has(attr)) continue;
-      resolveAttr(pf, cls, obj, attr);
+      this.resolveAttr(pf, cls, obj, attr);
     }
-    for (const { obj, pattern } of dyn) resolveDynamic(pf, cls, obj, pattern);
-    for (const imp of imports) for (const m of importedModules(pf, imp)) reachModule(m);
+    for (const { obj, pattern } of dyn) this.resolveDynamic(pf, cls, obj, pattern);
+    for (const imp of imports) for (const m of this.importedModules(pf, imp)) this.reachModule(m);
     for (const s of strings) {
-      for (const r of routes) {
+      for (const r of this.routes) {
         if (r.hit || !r.re.test(s)) continue;
         r.hit = true;
-        reach(file(r.file)?.byQualname.get(r.qualname));
+        this.reach(this.file(r.file)?.byQualname.get(r.qualname));
       }
     }
   }
 
-  type Target = { kind: 'fn'; file: string; qualname: string } | { kind: 'class'; file: string; qualname: string } | { kind: 'module'; file: string };
-
-  function reachTarget(t: Target): void {
-    if (t.kind === 'module') return reachModule(t.file);
-    const pf = file(t.file);
+  private reachTarget(t: Target): void {
+    if (t.kind === 'module') return this.reachModule(t.file);
+    const pf = this.file(t.file);
     if (!pf) return;
-    reach(pf.moduleUnit);
-    if (t.kind === 'fn') return reach(pf.byQualname.get(t.qualname));
-    for (const m of CTOR_METHODS) for (const hit of methodsInHierarchy(t.file, t.qualname, m, true, false)) reach(hit);
+    this.reach(pf.moduleUnit);
+    if (t.kind === 'fn') return this.reach(pf.byQualname.get(t.qualname));
+    for (const m of CTOR_METHODS) for (const hit of this.methodsInHierarchy(t.file, t.qualname, m, true, false)) this.reach(hit);
   }
 
+  // ---- name resolution -----------------------------------------------------
+
   /** A bare name used in `pf`: a module-level def or class, or an import. */
-  function resolveName(pf: PyFile, name: string, depth = 0): Target[] {
+  private resolveName(pf: PyFile, name: string, depth = 0): Target[] {
     if (depth > 6) return [];
+    const python = this.python;
     const p = pf.a.path;
     if (pf.byQualname.has(name)) return [{ kind: 'fn', file: p, qualname: name }];
     if (pf.classes.has(name)) return [{ kind: 'class', file: p, qualname: name }];
@@ -295,8 +292,8 @@ export function computeReach(o: ReachOptions): Reach {
       if (mod === p && imp.level === 0) return [];
       if (mod) {
         out.push({ kind: 'module', file: mod });
-        const mf = file(mod);
-        if (mf && mf !== pf) out.push(...resolveName(mf, imp.name, depth + 1));
+        const mf = this.file(mod);
+        if (mf && mf !== pf) out.push(...this.resolveName(mf, imp.name, depth + 1));
       }
       const sub = python.resolveModule(p, imp.module ? `${imp.module}.${imp.name}` : imp.name, imp.level);
       if (sub) out.push({ kind: 'module', file: sub });
@@ -307,9 +304,9 @@ export function computeReach(o: ReachOptions): Reach {
   }
 
   /** What a dotted expression names, when it is a module or class of the project; 'external' for library imports. */
-  function resolveRef(pf: PyFile, obj: PyNode): Target[] | 'external' | undefined {
+  private resolveRef(pf: PyFile, obj: PyNode): Target[] | 'external' | undefined {
     if (obj.type === 'identifier') {
-      const t = resolveName(pf, obj.text);
+      const t = this.resolveName(pf, obj.text);
       if (t.length) return t;
       const imp = pf.a.imports().get(obj.text);
       return imp ? 'external' : undefined;
@@ -318,16 +315,16 @@ export function computeReach(o: ReachOptions): Reach {
       const inner = obj.childForFieldName('object');
       const attr = obj.childForFieldName('attribute')?.text;
       if (!inner || !attr) return undefined;
-      const base = resolveRef(pf, inner);
+      const base = this.resolveRef(pf, inner);
       if (base === 'external') return 'external';
       if (!base) return undefined;
       const out: Target[] = [];
       for (const t of base) {
         if (t.kind !== 'module') continue;
-        const mf = file(t.file);
-        if (mf) out.push(...resolveName(mf, attr));
-        const sub = python.moduleName(t.file);
-        const subPath = sub !== undefined ? python.resolveModule(t.file, `${sub}.${attr}`, 0) : undefined;
+        const mf = this.file(t.file);
+        if (mf) out.push(...this.resolveName(mf, attr));
+        const sub = this.python.moduleName(t.file);
+        const subPath = sub !== undefined ? this.python.resolveModule(t.file, `${sub}.${attr}`, 0) : undefined;
         if (subPath) out.push({ kind: 'module', file: subPath });
       }
       return out.length ? out : undefined;
@@ -335,43 +332,43 @@ export function computeReach(o: ReachOptions): Reach {
     return undefined;
   }
 
-  function resolveAttr(pf: PyFile, cls: ClassInfo | undefined, obj: PyNode, attr: string): void {
+  private resolveAttr(pf: PyFile, cls: ClassInfo | undefined, obj: PyNode, attr: string): void {
     if ((obj.text === 'self' || obj.text === 'cls') && cls) {
-      for (const u of methodsInHierarchy(pf.a.path, cls.qualname, attr, true, true)) reach(u);
+      for (const u of this.methodsInHierarchy(pf.a.path, cls.qualname, attr, true, true)) this.reach(u);
       return;
     }
     if (obj.type === 'call' && obj.childForFieldName('function')?.text === 'super' && cls) {
       // super(), super(X, self): every definition up the hierarchy (the MRO can skip past the nearest)
-      for (const u of ancestorsDefining(pf.a.path, cls.qualname, attr)) reach(u);
+      for (const u of this.ancestorsDefining(pf.a.path, cls.qualname, attr)) this.reach(u);
       return;
     }
-    const ref = resolveRef(pf, obj);
+    const ref = this.resolveRef(pf, obj);
     if (ref === 'external') return;
     if (ref) {
       for (const t of ref) {
         if (t.kind === 'module') {
-          const mf = file(t.file);
-          if (mf) for (const x of resolveName(mf, attr)) reachTarget(x);
+          const mf = this.file(t.file);
+          if (mf) for (const x of this.resolveName(mf, attr)) this.reachTarget(x);
         } else if (t.kind === 'class') {
-          for (const u of methodsInHierarchy(t.file, t.qualname, attr, true, true)) reach(u);
+          for (const u of this.methodsInHierarchy(t.file, t.qualname, attr, true, true)) this.reach(u);
         }
       }
       return;
     }
     // a local holding what a library call returned (`conn = snowflake.connector.connect(…)`): not project code
-    if (fromLibrary(pf, obj)) return;
+    if (this.fromLibrary(pf, obj)) return;
     // a local, parameter or call result calling a file/connection/container protocol method
     // (`browser.close()`, `conn.execute()`): a library object far more often than project code
     if (!/^self\.|^cls\./.test(obj.text) && PROTOCOL_METHODS.has(attr)) return;
     // receiver of unknown type: every project method of that name
-    for (const p of defsByName.get(attr) ?? []) {
-      const mf = file(p);
+    for (const p of this.index.defsByName.get(attr) ?? []) {
+      const mf = this.file(p);
       if (!mf) continue;
-      for (const u of mf.units) if (u.fn?.name === attr && u.fn.className) reach(u);
+      for (const u of mf.units) if (u.fn?.name === attr && u.fn.className) this.reach(u);
     }
   }
 
-  function fromLibrary(pf: PyFile, obj: PyNode, depth = 0): boolean {
+  private fromLibrary(pf: PyFile, obj: PyNode, depth = 0): boolean {
     if (obj.type !== 'identifier' || depth > 4) return false;
     let sources: PyNode[];
     try { sources = pf.a.valueSources(obj); } catch { return false; }
@@ -384,41 +381,46 @@ export function computeReach(o: ReachOptions): Reach {
       while (fn?.type === 'attribute' || fn?.type === 'call') fn = fn.type === 'call' ? fn.childForFieldName('function') : fn.childForFieldName('object');
       if (fn?.type !== 'identifier') return false;
       if (fn.text === 'open') return true;
-      return resolveRef(pf, fn) === 'external' || (fn.text !== obj.text && fromLibrary(pf, fn, depth + 1));
+      return this.resolveRef(pf, fn) === 'external' || (fn.text !== obj.text && this.fromLibrary(pf, fn, depth + 1));
     });
   }
 
-  function resolveDynamic(pf: PyFile, cls: ClassInfo | undefined, obj: PyNode, pattern: RegExp | null): void {
+  private resolveDynamic(pf: PyFile, cls: ClassInfo | undefined, obj: PyNode, pattern: RegExp | null): void {
     if ((obj.text === 'self' || obj.text === 'cls') && cls) {
-      if (!pattern) return;
-      for (const u of allMethods(pf.a.path, cls.qualname)) if (pattern.test(u.fn!.name)) reach(u);
-      // methods only subclasses define are dispatched too (`self` may be any subclass)
-      for (const d of descendants(pf.a.path, cls.qualname)) for (const [name, fn] of file(d.file)?.classes.get(d.qualname)?.methods ?? []) if (pattern.test(name)) reach(unitOf(file(d.file)!, fn));
+      if (pattern) this.reachDynamicSelf(pf, cls, pattern);
       return;
     }
     if (!pattern) return; // a name computed from data: nothing to follow
-    const ref = resolveRef(pf, obj);
+    const ref = this.resolveRef(pf, obj);
     if (ref === 'external') return;
     if (ref) {
       for (const t of ref) {
         if (t.kind !== 'module') continue;
-        const mf = file(t.file);
+        const mf = this.file(t.file);
         if (!mf) continue;
         // every function the module defines or re-exports whose name fits
-        for (const u of mf.units) if (!u.fn!.className && pattern.test(u.fn!.name)) reach(u);
-        for (const local of mf.a.imports().keys()) if (pattern.test(local)) for (const x of resolveName(mf, local)) if (x.kind !== 'module') reachTarget(x);
+        for (const u of mf.units) if (!u.fn!.className && pattern.test(u.fn!.name)) this.reach(u);
+        for (const local of mf.a.imports().keys()) if (pattern.test(local)) for (const x of this.resolveName(mf, local)) if (x.kind !== 'module') this.reachTarget(x);
       }
       return;
     }
     if (pattern.source.replace(/\.\*|[\\^$]/g, '').length < 3) return;
-    for (const [name, ps] of defsByName) {
+    for (const [name, ps] of this.index.defsByName) {
       if (!pattern.test(name)) continue;
-      for (const p of ps) { const mf = file(p); if (mf) for (const u of mf.units) if (u.fn?.name === name) reach(u); }
+      for (const p of ps) { const mf = this.file(p); if (mf) for (const u of mf.units) if (u.fn?.name === name) this.reach(u); }
     }
   }
 
+  /** `getattr(self, f"_eval_{kind}")`: the methods of the class (and its subclasses) whose names fit. */
+  private reachDynamicSelf(pf: PyFile, cls: ClassInfo, pattern: RegExp): void {
+    for (const u of this.allMethods(pf.a.path, cls.qualname)) if (pattern.test(u.fn!.name)) this.reach(u);
+    // methods only subclasses define are dispatched too (`self` may be any subclass)
+    for (const d of this.descendants(pf.a.path, cls.qualname)) for (const [name, fn] of this.file(d.file)?.classes.get(d.qualname)?.methods ?? []) if (pattern.test(name)) this.reach(unitOf(this.file(d.file)!, fn));
+  }
+
   /** Project modules an import statement loads (`from .a import b`: a, and a.b when b is a module). */
-  function importedModules(pf: PyFile, n: PyNode): string[] {
+  private importedModules(pf: PyFile, n: PyNode): string[] {
+    const python = this.python;
     const out: string[] = [];
     const p = pf.a.path;
     const text = n.text.replace(/\s+/g, ' ');
@@ -447,28 +449,31 @@ export function computeReach(o: ReachOptions): Reach {
     return out;
   }
 
-  function basesOf(p: string, qualname: string): Array<{ file: string; qualname: string }> {
-    const pf = file(p);
+  // ---- class hierarchy -----------------------------------------------------
+
+  private basesOf(p: string, qualname: string): ClassRef[] {
+    const pf = this.file(p);
     const c = pf?.classes.get(qualname);
     if (!pf || !c) return [];
-    return c.bases.map((b) => resolveClassRef(python, pf.a, b)).filter((x): x is { file: string; qualname: string } => !!x);
+    return c.bases.map((b) => resolveClassRef(this.python, pf.a, b)).filter((x): x is ClassRef => !!x);
   }
 
-  function subclassesOf(p: string, qualname: string): Array<{ file: string; qualname: string }> {
+  private subclassesOf(p: string, qualname: string): ClassRef[] {
     const key = `${p}\0${qualname}`;
-    let out = subclassMemo.get(key);
-    if (!out) subclassMemo.set(key, (out = findSubclasses(p, qualname)));
+    let out = this.subclassMemo.get(key);
+    if (!out) this.subclassMemo.set(key, (out = this.findSubclasses(p, qualname)));
     return out;
   }
-  function findSubclasses(p: string, qualname: string): Array<{ file: string; qualname: string }> {
+
+  private findSubclasses(p: string, qualname: string): ClassRef[] {
     const name = qualname.split('.').pop()!;
-    const out: Array<{ file: string; qualname: string }> = [];
-    for (const cand of subclassCandidates.get(name) ?? []) {
-      const cf = file(cand);
+    const out: ClassRef[] = [];
+    for (const cand of this.index.subclassCandidates.get(name) ?? []) {
+      const cf = this.file(cand);
       if (!cf) continue;
       for (const c of cf.classes.values()) {
         if (!c.bases.some((b) => b.split('.').pop() === name)) continue;
-        const r = c.bases.map((b) => resolveClassRef(python, cf.a, b)).find((x) => x && x.file === p && x.qualname === qualname);
+        const r = c.bases.map((b) => resolveClassRef(this.python, cf.a, b)).find((x) => x && x.file === p && x.qualname === qualname);
         if (r) out.push({ file: cand, qualname: c.qualname });
       }
     }
@@ -476,15 +481,15 @@ export function computeReach(o: ReachOptions): Reach {
   }
 
   /** Method `m` of the class: its own or the nearest base's; with `down`, overrides in subclasses too. */
-  function methodsInHierarchy(p: string, qualname: string, m: string, up: boolean, down: boolean): Unit[] {
+  private methodsInHierarchy(p: string, qualname: string, m: string, up: boolean, down: boolean): Unit[] {
     const out: Unit[] = [];
     const seen = new Set<string>();
     const visitUp = (f: string, q: string, depth: number) => {
       if (depth > 8 || seen.has(`${f}\0${q}`)) return;
       seen.add(`${f}\0${q}`);
-      const u = file(f)?.byQualname.get(`${q}.${m}`);
+      const u = this.file(f)?.byQualname.get(`${q}.${m}`);
       if (u) { out.push(u); return; }
-      if (up) for (const b of basesOf(f, q)) visitUp(b.file, b.qualname, depth + 1);
+      if (up) for (const b of this.basesOf(f, q)) visitUp(b.file, b.qualname, depth + 1);
     };
     visitUp(p, qualname, 0);
     if (down) {
@@ -494,8 +499,8 @@ export function computeReach(o: ReachOptions): Reach {
         const c = stack.pop()!;
         if (c.depth > 8 || seenDown.has(`${c.file}\0${c.qualname}`)) continue;
         seenDown.add(`${c.file}\0${c.qualname}`);
-        for (const s of subclassesOf(c.file, c.qualname)) {
-          const u = file(s.file)?.byQualname.get(`${s.qualname}.${m}`);
+        for (const s of this.subclassesOf(c.file, c.qualname)) {
+          const u = this.file(s.file)?.byQualname.get(`${s.qualname}.${m}`);
           if (u) out.push(u);
           stack.push({ ...s, depth: c.depth + 1 });
         }
@@ -504,8 +509,8 @@ export function computeReach(o: ReachOptions): Reach {
     return out;
   }
 
-  function descendants(p: string, qualname: string): Array<{ file: string; qualname: string }> {
-    const out: Array<{ file: string; qualname: string }> = [];
+  private descendants(p: string, qualname: string): ClassRef[] {
+    const out: ClassRef[] = [];
     const seen = new Set<string>();
     const stack = [{ file: p, qualname, depth: 0 }];
     while (stack.length) {
@@ -513,91 +518,169 @@ export function computeReach(o: ReachOptions): Reach {
       if (c.depth > 8 || seen.has(`${c.file}\0${c.qualname}`)) continue;
       seen.add(`${c.file}\0${c.qualname}`);
       if (c.depth > 0) out.push(c);
-      for (const s of subclassesOf(c.file, c.qualname)) stack.push({ ...s, depth: c.depth + 1 });
+      for (const s of this.subclassesOf(c.file, c.qualname)) stack.push({ ...s, depth: c.depth + 1 });
     }
     return out;
   }
 
-  function ancestorsDefining(p: string, qualname: string, m: string): Unit[] {
+  private ancestorsDefining(p: string, qualname: string, m: string): Unit[] {
     const out: Unit[] = [];
     const seen = new Set<string>();
-    const stack = basesOf(p, qualname).map((b) => ({ ...b, depth: 0 }));
+    const stack = this.basesOf(p, qualname).map((b) => ({ ...b, depth: 0 }));
     while (stack.length) {
       const c = stack.pop()!;
       if (c.depth > 8 || seen.has(`${c.file}\0${c.qualname}`)) continue;
       seen.add(`${c.file}\0${c.qualname}`);
-      const u = file(c.file)?.byQualname.get(`${c.qualname}.${m}`);
+      const u = this.file(c.file)?.byQualname.get(`${c.qualname}.${m}`);
       if (u) out.push(u);
-      for (const b of basesOf(c.file, c.qualname)) stack.push({ ...b, depth: c.depth + 1 });
+      for (const b of this.basesOf(c.file, c.qualname)) stack.push({ ...b, depth: c.depth + 1 });
     }
     return out;
   }
 
-  function allMethods(p: string, qualname: string): Unit[] {
+  private allMethods(p: string, qualname: string): Unit[] {
     const out: Unit[] = [];
-    const pf = file(p);
+    const pf = this.file(p);
     const c = pf?.classes.get(qualname);
     if (!pf || !c) return out;
-    for (const name of c.methods.keys()) out.push(...methodsInHierarchy(p, qualname, name, true, true));
-    for (const b of basesOf(p, qualname)) out.push(...allMethods(b.file, b.qualname).filter((u) => !c.methods.has(u.fn!.name)));
+    for (const name of c.methods.keys()) out.push(...this.methodsInHierarchy(p, qualname, name, true, true));
+    for (const b of this.basesOf(p, qualname)) out.push(...this.allMethods(b.file, b.qualname).filter((u) => !c.methods.has(u.fn!.name)));
     return out;
   }
 
-  function reachJs(p: string): void {
+  // ---- JavaScript / TypeScript ---------------------------------------------
+
+  private reachJs(p: string): void {
     const stack = [p];
     while (stack.length) {
       const f = stack.pop()!;
-      if (jsReached.has(f)) continue;
-      jsReached.add(f);
-      const src = o.files.get(f);
+      if (this.jsReached.has(f)) continue;
+      this.jsReached.add(f);
+      const src = this.o.files.get(f);
       if (!src) continue;
       for (const m of src.source.text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.\.?\/[^"']+)\1/g)) {
-        const t = resolveJs(path.dirname(f), m[2]!);
+        const t = this.resolveJs(path.dirname(f), m[2]!);
         if (t) stack.push(t);
       }
     }
   }
 
-  function resolveJs(dir: string, spec: string): string | undefined {
+  private resolveJs(dir: string, spec: string): string | undefined {
     const base = path.resolve(dir, spec);
     const stem = base.replace(/\.(m?js|cjs)$/, '');
     for (const c of [base, `${stem}.ts`, `${stem}.mts`, `${stem}.js`, `${stem}.mjs`, `${stem}.cjs`, `${stem}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.js')]) {
-      if (o.files.has(c)) return c;
+      if (this.o.files.has(c)) return c;
     }
     return undefined;
   }
 
-  // what onPath needs of each file, without its analysis (the project may then release it)
-  const spans = new Map<string, FileSpans>();
-  for (const [p, pf] of pyFiles) {
-    if (pf) spans.set(p, { units: pf.units.map((u) => ({ key: u.key, file: u.file, start: u.start, end: u.end })), mainBlocks: pf.mainBlocks, deadBranches: pf.deadBranches });
-  }
-  pyFiles.clear();
+  // ---- the answer ----------------------------------------------------------
 
-  const always = o.alwaysInScope ?? new Set<string>();
-  return {
-    reachedUnits: reached.size + jsReached.size,
-    fileReached(p) {
-      const f = o.files.get(p);
-      if (!f || always.has(p)) return true;
-      if (f.language === 'python') return reached.has(`${p}\0<module>`);
-      if (f.language === 'javascript' || f.language === 'typescript') return jsReached.has(p);
-      return true;
-    },
-    onPath(p, offset) {
-      const f = o.files.get(p);
-      if (!f || always.has(p)) return true;
-      if (f.language === 'javascript' || f.language === 'typescript') return jsReached.has(p);
-      if (f.language !== 'python') return true;
-      if (!reached.has(`${p}\0<module>`)) return false;
-      const pf = spans.get(p);
-      if (!pf) return true;
-      if (pf.deadBranches.some(([s, e]) => offset >= s && offset < e)) return false;
-      const u = unitAt(pf, offset);
-      if (u) return reached.has(u.key);
-      return !pf.mainBlocks.some(([s, e]) => offset >= s && offset < e);
-    },
+  /** The reach answered by offset; keeps only the spans of each file (the project may then release its analyses). */
+  result(): Reach {
+    const { o, reached, jsReached } = this;
+    // what onPath needs of each file, without its analysis (the project may then release it)
+    const spans = new Map<string, FileSpans>();
+    for (const [p, pf] of this.pyFiles) {
+      if (pf) spans.set(p, { units: pf.units.map((u) => ({ key: u.key, file: u.file, start: u.start, end: u.end })), mainBlocks: pf.mainBlocks, deadBranches: pf.deadBranches });
+    }
+    this.pyFiles.clear();
+
+    const always = o.alwaysInScope ?? new Set<string>();
+    return {
+      reachedUnits: reached.size + jsReached.size,
+      fileReached(p) {
+        const f = o.files.get(p);
+        if (!f || always.has(p)) return true;
+        if (f.language === 'python') return reached.has(`${p}\0<module>`);
+        if (f.language === 'javascript' || f.language === 'typescript') return jsReached.has(p);
+        return true;
+      },
+      onPath(p, offset) {
+        const f = o.files.get(p);
+        if (!f || always.has(p)) return true;
+        if (f.language === 'javascript' || f.language === 'typescript') return jsReached.has(p);
+        if (f.language !== 'python') return true;
+        if (!reached.has(`${p}\0<module>`)) return false;
+        const pf = spans.get(p);
+        if (!pf) return true;
+        if (pf.deadBranches.some(([s, e]) => offset >= s && offset < e)) return false;
+        const u = unitAt(pf, offset);
+        if (u) return reached.has(u.key);
+        return !pf.mainBlocks.some(([s, e]) => offset >= s && offset < e);
+      },
+    };
+  }
+}
+
+/** Everything a unit mentions: names, attributes, strings, `getattr` calls, imports (nested defs and lambdas included). */
+function mentionsOf(pf: PyFile, u: Unit): Mentions {
+  const found: Mentions = { names: new Set(), attrs: [], strings: [], dyn: [], imports: [] };
+  const isModule = !u.fn;
+  const visit = (n: PyNode): boolean | void => {
+    if (isModule && !runsAtImport(pf, n)) return false;
+    switch (n.type) {
+      case 'type':
+        return false; // annotations name types, they call nothing
+      case 'import_statement':
+      case 'import_from_statement':
+        found.imports.push(n);
+        return false; // importing runs the module's top level, not the names it binds
+      case 'decorator':
+        // a route declaration is not a request to it
+        if (/^@\s*[\w.]+\.(?:route|get|post|put|delete|patch|api_route|websocket)\(/.test(n.text)) return false;
+        break;
+      case 'identifier':
+        if (isNameUse(n)) found.names.add(n.text);
+        break;
+      case 'attribute': {
+        const obj = n.childForFieldName('object');
+        const attr = n.childForFieldName('attribute');
+        if (obj && attr) found.attrs.push({ obj, attr: attr.text });
+        break;
+      }
+      case 'call': {
+        const fn = n.childForFieldName('function');
+        if (fn?.type === 'identifier' && (fn.text === 'getattr' || fn.text === 'hasattr')) {
+          const args = n.childForFieldName('arguments')?.namedChildren ?? [];
+          if (args.length >= 2 && fn.text === 'getattr') found.dyn.push({ obj: args[0]!, pattern: namePattern(args[1]!) });
+        }
+        break;
+      }
+      case 'string':
+        found.strings.push(stringShape(n));
+        return false;
+    }
+    return undefined;
   };
+  if (u.fn) {
+    for (const d of u.fn.decorators) walk(d, visit);
+    walk(u.fn.node, visit);
+  } else walk(pf.a.ast, visit);
+  return found;
+}
+
+/** In the module unit: false for what does not run at import (functions, their decorators, the main block). */
+function runsAtImport(pf: PyFile, n: PyNode): boolean {
+  if (n.type === 'function_definition') return false;
+  // a function's decorators run with it (its unit), not at import
+  if (n.type === 'decorated_definition' && n.childForFieldName('definition')?.type === 'function_definition') return false;
+  if (n.type === 'if_statement' && pf.mainBlocks.length && isMainGuard(n)) return false;
+  return true;
+}
+
+/** An identifier that uses a name (not an attribute's object, a keyword, a definition or a parameter). */
+function isNameUse(n: PyNode): boolean {
+  const p = n.parent;
+  // `X.m`: resolved as an attribute (below), the object alone is not a use of X's constructor
+  if (p?.type === 'attribute') return false;
+  // base classes are followed through the class hierarchy, not as constructor calls
+  if (p?.type === 'argument_list' && p.parent?.type === 'class_definition') return false;
+  if (p?.type === 'keyword_argument' && p.childForFieldName('name') === n) return false;
+  // names being defined (def/class names, parameters) are not uses
+  if ((p?.type === 'class_definition' || p?.type === 'function_definition' || p?.type === 'default_parameter' || p?.type === 'typed_default_parameter') && p.childForFieldName('name') === n) return false;
+  if (p?.type === 'parameters' || p?.type === 'lambda_parameters' || p?.type === 'typed_parameter' || p?.type === 'list_splat_pattern' || p?.type === 'dictionary_splat_pattern') return false;
+  return true;
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
