@@ -400,95 +400,22 @@ export class Host {
   async run(req: RunRequest): Promise<RunResult> {
     const runId = newRunId();
     const started = Date.now();
-    const record: RunRecord = {
-      runId,
-      caseId: req.caseId,
-      ...(req.caseIds ? { caseIds: req.caseIds } : {}),
-      ruleId: req.ruleId,
-      toolId: req.toolId,
-      argv: [req.toolId, ...req.args],
-      policy: this.policy,
-      suiteCode: req.suiteCode ?? true,
-      isolation: 'none',
-      network: 'shared',
-      limits: 'unavailable',
-      outcome: 'crash',
-      exitCode: null,
-      signal: null,
-      durationMs: 0,
-      stdoutBytes: 0,
-      stderrBytes: 0,
-      stdoutTruncated: false,
-      stderrTruncated: false,
-      sweptProcesses: 0,
-      startedAt: new Date(started).toISOString(),
-    };
+    const record = newRecord(req, runId, started, this.policy);
     const finish = (outcome: Outcome, detail?: string): RunResult => {
-      record.outcome = outcome;
-      if (detail) record.detail = detail;
-      record.durationMs = Date.now() - started;
-      this.records.push(record);
+      this.close(record, started, outcome, detail);
       return { record, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) };
     };
 
-    const tool = this.resolveTool(req.toolId);
-    if (!tool) return finish('verifierUnavailable', `tool id '${req.toolId}' resolves neither under .toolchain/bin nor on PATH`);
-    record.commandPath = tool.commandPath;
-    record.resolvedPath = tool.resolvedPath;
-    record.sha256 = tool.sha256;
-    record.argv = [tool.resolvedPath, ...req.args];
-
-    const lvl = this.level(req.suiteCode ?? true);
-    if ('sandbox' in lvl) {
-      record.hint = lvl.hint;
-      return finish('sandbox', lvl.sandbox);
-    }
-    const level = lvl.level;
-    record.isolation = level;
-    record.network = level === 'bwrap' ? 'none' : 'shared';
-    const mounts = [...new Set(req.mounts ?? [])];
-    if (mounts.length) record.mounts = mounts;
-    if (mounts.length && level !== 'bwrap')
-      return finish('sandbox', `needs bubblewrap to bind private folders at ${mounts.join(', ')} (file fixtures at absolute paths); under process isolation they would be the host's own folders, so the case was not run`);
-    if (mounts.some((m) => !isAbsolute(m) || m.split('/').includes('..') || /^\/(usr|proc|dev|etc|sys|run|bin|sbin|lib|lib64|tmp)?(\/|$)/.test(m)))
-      return finish('crash', `refused fixture mount: ${mounts.join(', ')}`);
-    if (!this.prlimitPath && this.policy !== 'process' && this.requireIsolation) {
-      return finish('sandbox', 'resource limits required but util-linux prlimit is not installed');
-    }
+    const ready = this.preflight(req, record);
+    if ('refused' in ready) return finish(...ready.refused);
+    const { tool, level, mounts } = ready;
 
     const cell = mkdtempSync(join(tmpdir(), 'vaudit-cell-'));
     try {
-      for (const [rel, spec] of Object.entries(req.files ?? {})) {
-        if (isAbsolute(rel) || rel.split('/').includes('..')) return finish('crash', `cell file path escapes the cell: ${rel}`);
-        const p = join(cell, rel);
-        mkdirSync(dirname(p), { recursive: true });
-        const content = typeof spec === 'string' ? spec : spec.content;
-        writeFileSync(p, content);
-        if (typeof spec !== 'string' && spec.mode !== undefined) chmodSync(p, spec.mode);
-      }
-      const home = join(cell, 'home');
-      const tmp = join(cell, 'tmp');
-      mkdirSync(home);
-      mkdirSync(tmp);
+      const escaping = writeCellFiles(cell, req.files ?? {});
+      if (escaping !== undefined) return finish('crash', `cell file path escapes the cell: ${escaping}`);
       const marker = runId;
-      const pathDirs = (req.pathDirs ?? []).map((d) => join(cell, d));
-      const env: Record<string, string> = {
-        PATH: [...pathDirs, SYSTEM_PATH].join(':'),
-        HOME: home,
-        TMPDIR: tmp,
-        LANG: 'C.UTF-8',
-        PYTHONDONTWRITEBYTECODE: '1',
-        PYTHONHASHSEED: '0',
-        [MARKER_VAR]: marker,
-      };
-      for (const [k, v] of Object.entries(req.env ?? {})) env[k] = v.split('{cell}').join(cell);
-      if (mounts.length) env.VAUDIT_FIXTURE_ROOTS = mounts.join(':');
-      const mountDirs = mounts.map((m, i) => {
-        const d = join(cell, 'mounts', String(i));
-        mkdirSync(d, { recursive: true });
-        return [d, m] as const;
-      });
-      env[MARKER_VAR] = marker;
+      const { env, mountDirs } = prepareCell(cell, req, mounts, marker);
 
       // Tool authority: recheck the bytes just before running.
       let nowSha: string;
@@ -500,25 +427,7 @@ export class Host {
       if (nowSha !== tool.sha256) return finish('sandbox', `tool bytes moved since resolution (sha256 ${tool.sha256.slice(0, 12)}… → ${nowSha.slice(0, 12)}…)`);
 
       const limits: Required<Limits> = { ...DEFAULT_LIMITS, ...(req.limits ?? {}) };
-      let argv: string[] = [tool.resolvedPath, ...req.args];
-      const extraFds: Array<'pipe'> = [];
-      if (level === 'bwrap') {
-        argv = [this.bwrapPath!, ...this.bwrapArgs(cell, tool, req.readOnlyPaths ?? [], env, mountDirs), '--', ...argv];
-        extraFds.push('pipe');
-      }
-      if (this.prlimitPath) {
-        argv = [
-          this.prlimitPath,
-          `--as=${limits.memoryBytes}`,
-          `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
-          `--fsize=${limits.fileSizeBytes}`,
-          `--nofile=${limits.openFiles}`,
-          `--nproc=${limits.processes}`,
-          '--',
-          ...argv,
-        ];
-        record.limits = limits;
-      }
+      const argv = this.commandLine(req, tool, level, cell, env, mountDirs, limits, record);
       const [cmd, ...cmdArgs] = argv;
       const result = await this.spawnBounded(cmd!, cmdArgs, {
         cwd: cell,
@@ -537,42 +446,69 @@ export class Host {
       record.stderrBytes = result.stderrBytes;
       record.stdoutTruncated = result.stdoutTruncated;
       record.stderrTruncated = result.stderrTruncated;
-      let outcome: Outcome;
-      let detail: string | undefined;
-      if (result.spawnError) {
-        outcome = 'crash';
-        detail = `spawn failed: ${result.spawnError}`;
-      } else if (result.timedOut) {
-        outcome = 'timeout';
-        detail = `wall-clock limit ${req.timeoutMs ?? 30000} ms reached; process group killed`;
-      } else if (level === 'bwrap' && !result.childStarted) {
-        outcome = 'sandbox';
-        detail = `bubblewrap could not set up the sandbox: ${result.stderr.toString('utf8').trim().slice(0, 300)}`;
-      } else if (result.cpuLimitHit || result.signal === 'SIGXCPU') {
-        outcome = 'timeout';
-        detail = `CPU limit ${limits.cpuSeconds}s reached`;
-      } else if (level === 'bwrap' && result.childExit !== undefined) {
-        // bwrap reports the child's own status; bwrap itself exits with the same code.
-        outcome = 'executed';
-        if (result.childExit.signal) {
-          outcome = 'crash';
-          detail = `killed by signal ${result.childExit.signal}`;
-          record.signal = result.childExit.signal;
-        } else record.exitCode = result.childExit.code;
-      } else if (result.signal) {
-        outcome = 'crash';
-        detail = `killed by signal ${result.signal}`;
-      } else {
-        outcome = 'executed';
-      }
-      record.outcome = outcome;
-      if (detail) record.detail = detail;
-      record.durationMs = Date.now() - started;
-      this.records.push(record);
+      const [outcome, detail] = classify(result, level, req, limits, record);
+      this.close(record, started, outcome, detail);
       return { record, stdout: result.stdout, stderr: result.stderr };
     } finally {
       rmSync(cell, { recursive: true, force: true });
     }
+  }
+
+  /** Set the outcome, detail and duration of a run and keep its record. */
+  private close(record: RunRecord, started: number, outcome: Outcome, detail?: string): void {
+    record.outcome = outcome;
+    if (detail) record.detail = detail;
+    record.durationMs = Date.now() - started;
+    this.records.push(record);
+  }
+
+  /** Before any cell exists: the tool resolved, the isolation level chosen and the mounts checked; or why the run is refused. */
+  private preflight(req: RunRequest, record: RunRecord): { tool: ResolvedTool; level: IsolationLevel; mounts: string[] } | { refused: [Outcome, string] } {
+    const tool = this.resolveTool(req.toolId);
+    if (!tool) return { refused: ['verifierUnavailable', `tool id '${req.toolId}' resolves neither under .toolchain/bin nor on PATH`] };
+    record.commandPath = tool.commandPath;
+    record.resolvedPath = tool.resolvedPath;
+    record.sha256 = tool.sha256;
+    record.argv = [tool.resolvedPath, ...req.args];
+
+    const lvl = this.level(req.suiteCode ?? true);
+    if ('sandbox' in lvl) {
+      record.hint = lvl.hint;
+      return { refused: ['sandbox', lvl.sandbox] };
+    }
+    const level = lvl.level;
+    record.isolation = level;
+    record.network = level === 'bwrap' ? 'none' : 'shared';
+    const mounts = [...new Set(req.mounts ?? [])];
+    if (mounts.length) record.mounts = mounts;
+    if (mounts.length && level !== 'bwrap')
+      return { refused: ['sandbox', `needs bubblewrap to bind private folders at ${mounts.join(', ')} (file fixtures at absolute paths); under process isolation they would be the host's own folders, so the case was not run`] };
+    if (mounts.some((m) => !isAbsolute(m) || m.split('/').includes('..') || /^\/(usr|proc|dev|etc|sys|run|bin|sbin|lib|lib64|tmp)?(\/|$)/.test(m)))
+      return { refused: ['crash', `refused fixture mount: ${mounts.join(', ')}`] };
+    if (!this.prlimitPath && this.policy !== 'process' && this.requireIsolation) {
+      return { refused: ['sandbox', 'resource limits required but util-linux prlimit is not installed'] };
+    }
+    return { tool, level, mounts };
+  }
+
+  /** The command line: the tool, inside bubblewrap at that level, under prlimit when installed (recorded). */
+  private commandLine(req: RunRequest, tool: ResolvedTool, level: IsolationLevel, cell: string, env: Record<string, string>, mountDirs: ReadonlyArray<readonly [string, string]>, limits: Required<Limits>, record: RunRecord): string[] {
+    let argv: string[] = [tool.resolvedPath, ...req.args];
+    if (level === 'bwrap') argv = [this.bwrapPath!, ...this.bwrapArgs(cell, tool, req.readOnlyPaths ?? [], env, mountDirs), '--', ...argv];
+    if (this.prlimitPath) {
+      argv = [
+        this.prlimitPath,
+        `--as=${limits.memoryBytes}`,
+        `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
+        `--fsize=${limits.fileSizeBytes}`,
+        `--nofile=${limits.openFiles}`,
+        `--nproc=${limits.processes}`,
+        '--',
+        ...argv,
+      ];
+      record.limits = limits;
+    }
+    return argv;
   }
 
   private bwrapArgs(cell: string, tool: ResolvedTool, readOnly: string[], env: Record<string, string>, mounts: ReadonlyArray<readonly [string, string]> = []): string[] {
@@ -749,6 +685,92 @@ interface SpawnOutcome {
   childExit?: { code: number | null; signal: string | null };
   cpuLimitHit: boolean;
   swept: number;
+}
+
+/** The record of a run before it is resolved: a crash until something better is known. */
+function newRecord(req: RunRequest, runId: string, started: number, policy: IsolationPolicy): RunRecord {
+  return {
+    runId,
+    caseId: req.caseId,
+    ...(req.caseIds ? { caseIds: req.caseIds } : {}),
+    ruleId: req.ruleId,
+    toolId: req.toolId,
+    argv: [req.toolId, ...req.args],
+    policy,
+    suiteCode: req.suiteCode ?? true,
+    isolation: 'none',
+    network: 'shared',
+    limits: 'unavailable',
+    outcome: 'crash',
+    exitCode: null,
+    signal: null,
+    durationMs: 0,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    sweptProcesses: 0,
+    startedAt: new Date(started).toISOString(),
+  };
+}
+
+/** Write the request's files into the cell; the first path that would escape it, if any (nothing after it is written). */
+function writeCellFiles(cell: string, files: NonNullable<RunRequest['files']>): string | undefined {
+  for (const [rel, spec] of Object.entries(files)) {
+    if (isAbsolute(rel) || rel.split('/').includes('..')) return rel;
+    const p = join(cell, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    const content = typeof spec === 'string' ? spec : spec.content;
+    writeFileSync(p, content);
+    if (typeof spec !== 'string' && spec.mode !== undefined) chmodSync(p, spec.mode);
+  }
+  return undefined;
+}
+
+/** The cell's HOME, TMPDIR and mount folders, and the run's environment (allowlist, marker, request values). */
+function prepareCell(cell: string, req: RunRequest, mounts: string[], marker: string): { env: Record<string, string>; mountDirs: Array<readonly [string, string]> } {
+  const home = join(cell, 'home');
+  const tmp = join(cell, 'tmp');
+  mkdirSync(home);
+  mkdirSync(tmp);
+  const pathDirs = (req.pathDirs ?? []).map((d) => join(cell, d));
+  const env: Record<string, string> = {
+    PATH: [...pathDirs, SYSTEM_PATH].join(':'),
+    HOME: home,
+    TMPDIR: tmp,
+    LANG: 'C.UTF-8',
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONHASHSEED: '0',
+    [MARKER_VAR]: marker,
+  };
+  for (const [k, v] of Object.entries(req.env ?? {})) env[k] = v.split('{cell}').join(cell);
+  if (mounts.length) env.VAUDIT_FIXTURE_ROOTS = mounts.join(':');
+  const mountDirs = mounts.map((m, i) => {
+    const d = join(cell, 'mounts', String(i));
+    mkdirSync(d, { recursive: true });
+    return [d, m] as const;
+  });
+  env[MARKER_VAR] = marker;
+  return { env, mountDirs };
+}
+
+/** The outcome of a finished process and its detail; under bubblewrap, the child's own exit status goes into the record. */
+function classify(result: SpawnOutcome, level: IsolationLevel, req: RunRequest, limits: Required<Limits>, record: RunRecord): [Outcome, string | undefined] {
+  if (result.spawnError) return ['crash', `spawn failed: ${result.spawnError}`];
+  if (result.timedOut) return ['timeout', `wall-clock limit ${req.timeoutMs ?? 30000} ms reached; process group killed`];
+  if (level === 'bwrap' && !result.childStarted) return ['sandbox', `bubblewrap could not set up the sandbox: ${result.stderr.toString('utf8').trim().slice(0, 300)}`];
+  if (result.cpuLimitHit || result.signal === 'SIGXCPU') return ['timeout', `CPU limit ${limits.cpuSeconds}s reached`];
+  if (level === 'bwrap' && result.childExit !== undefined) {
+    // bwrap reports the child's own status; bwrap itself exits with the same code.
+    if (result.childExit.signal) {
+      record.signal = result.childExit.signal;
+      return ['crash', `killed by signal ${result.childExit.signal}`];
+    }
+    record.exitCode = result.childExit.code;
+    return ['executed', undefined];
+  }
+  if (result.signal) return ['crash', `killed by signal ${result.signal}`];
+  return ['executed', undefined];
 }
 
 function signalName(n: number): string {
