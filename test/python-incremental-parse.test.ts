@@ -8,9 +8,10 @@
  * plain tree of an incremental parse takes over the subtrees tree-sitter did not
  * change, moved to their new offsets).
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pyFiles } from './helpers/py-files.js';
 import { editBetween, pythonParser, type KeptTree } from '../src/lang/python/parser.js';
 import { treeDepth, walk, type PyNode } from '../src/lang/python/tree.js';
 
@@ -30,19 +31,6 @@ function dump(root: PyNode): string {
   return out.join('\n');
 }
 
-function pyFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.py')) out.push(p);
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 
 /** A small deterministic generator (mulberry32). */
 function rng(seed: number): () => number {

@@ -4,10 +4,11 @@
  * flags, on every Python file of the real corpora and on edge cases (non-ASCII, CRLF, syntax
  * errors, files larger than the parser's input buffer).
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pyFiles } from './helpers/py-files.js';
 import { pythonParser, type PythonParser } from '../src/lang/python/parser.js';
 import type { PyNode } from '../src/lang/python/tree.js';
 import { runCli } from './helpers/run-cli.js';
@@ -29,18 +30,6 @@ function dump(root: PyNode): string[] {
   return out;
 }
 
-function pyFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.py')) out.push(p);
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 
 async function both(): Promise<[PythonParser, PythonParser]> {
   return [await pythonParser('native'), await pythonParser('wasm')];
