@@ -2,8 +2,9 @@
 // V8 code cache, when it is current: one file to read and, from the second run on, almost nothing to
 // compile (Node 20 has no module compile cache). Returns undefined, and bin/vaudit.js runs the
 // module tree in dist/ as before, when there is no bundle, when any file it was built from changed
-// since (a `tsc` without the rest of `npm run build`), when this Node cannot load a script that
-// uses dynamic import(), or when VAUDIT_BUNDLE=0.
+// since (a `tsc` without the rest of `npm run build`), or when VAUDIT_BUNDLE=0.
+// The bundle holds no import() of its own (see src/core/dynamic-import.ts): it imports through the
+// `__vaudit_import` this module passes in, resolved from here as from dist/ (the same node_modules).
 //
 // The code cache (dist/vaudit.bundle.cache) starts with the bundle's SHA-256 (from
 // dist/vaudit.bundle.json): V8 itself only checks its own version, its flags and the source length.
@@ -66,8 +67,7 @@ function writeCache(sha256, data) {
  * undefined when the module tree must run instead.
  */
 export function loadBundle() {
-  const dynamicImport = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  if (process.env.VAUDIT_BUNDLE === '0' || dynamicImport === undefined) return undefined;
+  if (process.env.VAUDIT_BUNDLE === '0') return undefined;
   const meta = currentMeta();
   if (!meta) return undefined;
   let source;
@@ -80,14 +80,14 @@ export function loadBundle() {
     return undefined;
   }
   const cachedData = readCache(meta.sha256);
-  // the CommonJS wrapper, as Node's own loader builds it
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // the CommonJS wrapper, as Node's own loader builds it, plus the importer
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __vaudit_import) {${source}\n})`, {
     filename: BUNDLE,
     cachedData,
-    importModuleDynamically: dynamicImport,
   });
   const mod = { exports: {} };
-  script.runInThisContext().call(mod.exports, mod.exports, createRequire(BUNDLE), mod, BUNDLE, DIST);
+  const importer = (specifier) => import(specifier);
+  script.runInThisContext().call(mod.exports, mod.exports, createRequire(BUNDLE), mod, BUNDLE, DIST, importer);
   const { main, setBundleLoadInfo } = mod.exports;
   const stale = !cachedData || script.cachedDataRejected;
   setBundleLoadInfo(!cachedData ? 'no code cache yet' : script.cachedDataRejected ? 'code cache rejected by V8' : 'code cache used');

@@ -14,7 +14,8 @@
 //   (src/core/dynamic-import.ts): the rules (rules/<id>/rule.js, oracle.js) and the confirm stage.
 //   One copy of every module, so no state or class exists twice.
 // - Native addons, wasm, and the large packages loaded lazily stay external (required from
-//   node_modules as before).
+//   node_modules as before). The bundle itself holds no import(): bin/bundle.js passes it an importer
+//   (`__vaudit_import`, see src/core/dynamic-import.ts); the build fails if esbuild left one.
 //
 // Needs esbuild (a devDependency). Without it (a production install building from sources) the
 // build skips the bundle and says so; the CLI then runs from dist/ as before.
@@ -63,7 +64,7 @@ const entry = [
   "export { main } from './src/cli/main.js';",
   'setBundledModules(new Map([',
   ...dynamic.map((rel) => `  [new URL(${JSON.stringify(`./${rel}`)}, __vaudit_base).href, () => import(${JSON.stringify(`./${rel}`)})],`),
-  ']));',
+  ']), __vaudit_import);',
 ].join('\n');
 
 /** Each module's `import.meta.url` becomes the URL of its own file relative to dist/, wherever dist/ is at run
@@ -104,6 +105,12 @@ const result = await esbuild.build({
   minifyWhitespace: true,
   charset: 'ascii',
 });
+
+const left = Object.values(result.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.kind === 'dynamic-import' && i.external);
+if (left.length) {
+  console.error(`build-bundle: import() of ${left.map((i) => i.path).join(', ')} left in the bundle; load them with importModule (src/core/dynamic-import.ts)`);
+  process.exit(1);
+}
 
 const inputs = Object.keys(result.metafile.inputs)
   .map((p) => path.resolve(ROOT, p))

@@ -33,6 +33,21 @@ describe.skipIf(!built)('single-file build', () => {
     expect(findings({}, path.join(dir, 'a.json'))).toEqual(findings({ VAUDIT_BUNDLE: '0' }, path.join(dir, 'b.json')));
   });
 
+  it('loads the packages it imports lazily (the wasm parser, the TypeScript stripper) with the same results, and no warning', () => {
+    const suites = path.join(ROOT, 'fixtures/suites');
+    const run = (env: Record<string, string>, out: string) => {
+      const r = runCli(['check', suites, '--debug', '--format', 'json', '--output-file', out], { cwd: ROOT, env: { VAUDIT_PYTHON_PARSER: 'wasm', ...env } });
+      expect(r.stderr).not.toMatch(/Warning|internal error/);
+      expect(r.stderr).toContain('python parser: web-tree-sitter (wasm)');
+      return { code: codeLine(r.stderr), findings: JSON.parse(readFileSync(out, 'utf8')).findings as unknown };
+    };
+    const bundled = run({}, path.join(dir, 'wasm-a.json'));
+    const tree = run({ VAUDIT_BUNDLE: '0' }, path.join(dir, 'wasm-b.json'));
+    expect(bundled.code).toMatch(/^single-file build/);
+    expect(tree.code).toBe('module tree (dist/)');
+    expect(bundled.findings).toEqual(tree.findings);
+  });
+
   it('falls back to the module tree when a file it was built from changed since, and keeps its code cache per bundle', () => {
     // a copy of the package (bin/, dist/, the docs examples and schemas, node_modules linked)
     const pkg = path.join(dir, 'pkg');

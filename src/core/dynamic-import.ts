@@ -1,17 +1,26 @@
 /**
- * Loading a module by a computed URL (the rules, their oracles, the confirm stage). In the module
- * tree (dist/, or src/ under vitest) that is `import(url)`. In the single-file build
- * (scripts/build-bundle.mjs, loaded by bin/bundle.js) those modules are inside the bundle,
- * registered here by the URL they would have in dist/: loading them from dist/ instead would make a
- * second copy of every module they import (two parsers, two caches, classes that fail `instanceof`).
+ * Loading a module by a computed URL (the rules, their oracles, the confirm stage) or a package loaded
+ * lazily (web-tree-sitter, typescript, ts-blank-space). In the module tree (dist/, or src/ under
+ * vitest) that is `import(specifier)`. In the single-file build (scripts/build-bundle.mjs, loaded by
+ * bin/bundle.js):
+ * - the modules loaded by URL are inside the bundle, registered here by the URL they would have in
+ *   dist/: loading them from dist/ instead would make a second copy of every module they import (two
+ *   parsers, two caches, classes that fail `instanceof`);
+ * - the rest is imported by bin/bundle.js on the bundle's behalf: an `import()` compiled inside a
+ *   vm.Script needs vm's experimental loader option, which warns on stderr and, on Node 20, is lost
+ *   for functions restored from the code cache.
  */
+type Importer = (specifier: string) => Promise<unknown>;
+
 let bundled: ReadonlyMap<string, () => Promise<unknown>> | undefined;
+let importer: Importer = (specifier) => import(specifier);
 let loadedFrom = 'module tree (dist/)';
 
 /** Called once by the single-file build's entry, before the CLI runs.
  *  @public (used by the generated bundle entry, scripts/build-bundle.mjs) */
-export function setBundledModules(modules: ReadonlyMap<string, () => Promise<unknown>>): void {
+export function setBundledModules(modules: ReadonlyMap<string, () => Promise<unknown>>, bundleImporter: Importer): void {
   bundled = modules;
+  importer = bundleImporter;
   loadedFrom = 'single-file build (dist/vaudit.bundle.cjs)';
 }
 
@@ -26,8 +35,9 @@ export function codeOrigin(): string {
   return loadedFrom;
 }
 
-/** The module at `url`: the bundle's copy when the single-file build registered one, else `import(url)`. */
-export function importModule(url: string): Promise<unknown> {
-  const load = bundled?.get(url);
-  return load ? load() : import(url);
+/** The module at `specifier` (a file URL or a package name): the bundle's copy when the single-file build
+ *  registered one, else `import(specifier)`. */
+export function importModule(specifier: string): Promise<unknown> {
+  const load = bundled?.get(specifier);
+  return load ? load() : importer(specifier);
 }

@@ -4,7 +4,7 @@
  * default and configured ignores.
  */
 import { glob } from 'tinyglobby';
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatchLike from '../core/match.js';
 import { languageOf, type FileProblem } from '../core/load.js';
@@ -45,7 +45,6 @@ export async function discoverFiles(inputs: readonly string[], opts: DiscoverOpt
       st = await lstat(abs);
       if (st.isSymbolicLink()) {
         await realpath(abs); // throws on loops / dangling links
-        const { stat } = await import('node:fs/promises');
         st = await stat(abs);
       }
     } catch (err) {

@@ -6,6 +6,7 @@
  * exists (`prepareTypeStripping`).
  */
 import { parse, type Program } from 'acorn';
+import { importModule } from '../core/dynamic-import.js';
 
 export type JsParse = { ok: true; program: Program } | { ok: false; message: string; offset: number; unsupported?: boolean; tooDeep?: boolean };
 
@@ -45,8 +46,8 @@ let parameterModifiers: Set<number> | undefined;
 /** Load the type stripper (and the TypeScript compiler) once, if some file needs it. */
 export async function prepareTypeStripping(): Promise<void> {
   if (blank) return;
-  blank = ((await import('ts-blank-space')) as { default: Blank }).default;
-  const ts = ((await import('typescript')) as unknown as { default: TsApi }).default;
+  blank = ((await importModule('ts-blank-space')) as typeof import('ts-blank-space')).default as Blank;
+  const ts = ((await importModule('typescript')) as { default: TsApi }).default;
   tsApi = ts;
   needsTransform = new Set(['EnumDeclaration', 'ModuleDeclaration', 'ImportEqualsDeclaration', 'ExportAssignment', 'Decorator'].map((k) => ts.SyntaxKind[k]!));
   // parameter properties (`constructor(readonly x: T)`) report their modifier: blanking it leaves a plain parameter

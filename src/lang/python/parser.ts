@@ -13,6 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import { convertTree, type PyNode, type TreeCursorLike, type TreeReuse } from './tree.js';
+import { importModule } from '../../core/dynamic-import.js';
 
 export type PythonParserKind = 'native' | 'wasm';
 
@@ -149,7 +150,7 @@ function loadNative(): PythonParser {
 }
 
 async function loadWasm(fallbackReason?: string): Promise<PythonParser> {
-  const { Parser, Language } = await import('web-tree-sitter');
+  const { Parser, Language } = (await importModule('web-tree-sitter')) as typeof import('web-tree-sitter');
   await Parser.init();
   const lang = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
   const p = new Parser();
