@@ -21,7 +21,7 @@ import type { Project } from '../../src/contract/project.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes, verdictFunctions } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { findOwn, isJsFunction } from '../../src/lang/js/index.js';
-import type { AnyNode, Node as JsNode, Program } from 'acorn';
+import type { AnyNode, Program } from 'acorn';
 
 type Msg = 'swallowed' | 'fallthrough' | 'jsSwallowed' | 'jsFallthrough';
 
@@ -114,13 +114,13 @@ export default defineRule<Msg>({
           const scope = jsVerdictScope(ctx.project, c.unit.file.path, program);
           // without entries naming a JS/TS module: the module's exported functions and what they return, else any function
           if ((scope.known || scope.functions.size) && !scope.functions.has(fn)) return;
-          const body: JsNode = node.body;
+          const body = node.body;
           // a rethrow anywhere in the handler narrows it (`if (!(e instanceof SyntaxError)) throw e`)
           if (findOwn(body, (n) => n.type === 'ThrowStatement')) return;
           // the `try` computes the verdict: it returns a value
           if (!findOwn(tryNode.block, (n) => n.type === 'ReturnStatement' && !!n.argument)) return;
           let messageId: Msg = 'jsSwallowed';
-          let ret = findOwn(body, (n) => n.type === 'ReturnStatement')?.argument as AnyJs | undefined;
+          let ret = findOwn(body, (n) => n.type === 'ReturnStatement')?.argument;
           if (!ret) {
             if (findOwn(body, (n) => n.type === 'ReturnStatement')) return;
             const parent = ancestors[ancestors.length - 2] as AnyJs | undefined;

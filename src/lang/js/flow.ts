@@ -1,20 +1,18 @@
 /** Small control-flow facts over acorn ancestors. */
-import type { Node } from 'acorn';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
-type AnyNode = Node & Record<string, any>;
+import type { AnyNode, Node } from 'acorn';
+import { forEachChild, type JsFunction } from './nodes.js';
 
 /** The innermost `try` whose block holds `node` and whose `catch` returns a constant verdict (`false`, `true`, `0`, `{ ... }`). */
 export function swallowingCatch(node: Node, ancestors: readonly Node[]): { catchStart: number; verdict: string } | undefined {
   for (let i = ancestors.length - 1; i >= 0; i--) {
+    // the walker's ancestors are acorn nodes, typed by the rule contract as the base `Node`
     const a = ancestors[i] as AnyNode;
-    if (a.type === 'FunctionDeclaration' || a.type === 'FunctionExpression' || a.type === 'ArrowFunctionExpression') return undefined;
+    if (isJsFunction(a)) return undefined;
     if (a.type !== 'TryStatement' || !a.handler) continue;
     if (node.start < a.block.start || node.end > a.block.end) continue;
-    const body = a.handler.body.body as AnyNode[];
-    for (const st of body) {
+    for (const st of a.handler.body.body) {
       if (st.type !== 'ReturnStatement' || !st.argument) continue;
-      const arg = st.argument as AnyNode;
+      const arg = st.argument;
       if (arg.type === 'Literal') return { catchStart: a.handler.start, verdict: String(arg.raw) };
       if (arg.type === 'ObjectExpression') return { catchStart: a.handler.start, verdict: '{ … }' };
     }
@@ -24,31 +22,28 @@ export function swallowingCatch(node: Node, ancestors: readonly Node[]): { catch
 }
 
 /** A function node (declaration, expression or arrow). */
-export const isJsFunction = (n: Node | null | undefined): boolean =>
+export const isJsFunction = (n: Node | null | undefined): n is JsFunction =>
   !!n && (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression');
 
 /** Visit `root` and its descendants in its own function body (nested functions are not entered; `root`
  *  itself may be a function). `visit` returning false skips a node's children; returning true stops the walk. */
-export function eachOwnNode(root: Node, visit: (n: AnyNode) => boolean | void): void {
+export function eachOwnNode(root: AnyNode, visit: (n: AnyNode) => boolean | void): void {
   let stop = false;
   const rec = (n: AnyNode): void => {
-    if (stop || !n || typeof n.type !== 'string') return;
+    if (stop) return;
     if (n !== root && isJsFunction(n)) return;
     const r = visit(n);
     if (r === true) { stop = true; return; }
     if (r === false) return;
-    for (const k of Object.keys(n)) {
-      if (k === 'loc' || k === 'start' || k === 'end' || k === 'range') continue;
-      const v = n[k];
-      if (Array.isArray(v)) for (const c of v) { if (c && typeof c === 'object' && typeof c.type === 'string') rec(c); }
-      else if (v && typeof v === 'object' && typeof v.type === 'string') rec(v);
-    }
+    forEachChild(n, rec);
   };
-  rec(root as AnyNode);
+  rec(root);
 }
 
 /** The first node in `root`'s own body (nested functions excluded) that satisfies `pred`. */
-export function findOwn(root: Node, pred: (n: AnyNode) => boolean): AnyNode | undefined {
+export function findOwn<T extends AnyNode>(root: AnyNode, pred: (n: AnyNode) => n is T): T | undefined;
+export function findOwn(root: AnyNode, pred: (n: AnyNode) => boolean): AnyNode | undefined;
+export function findOwn(root: AnyNode, pred: (n: AnyNode) => boolean): AnyNode | undefined {
   let hit: AnyNode | undefined;
   eachOwnNode(root, (n) => {
     if (pred(n)) { hit = n; return true; }

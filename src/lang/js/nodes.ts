@@ -1,0 +1,27 @@
+/**
+ * Small typed helpers over acorn's ESTree union (`AnyNode`): narrowing on `type` gives each node its
+ * own fields, so a field read on a node type that never has it is a type error, not an `undefined`.
+ */
+import type { AnyNode, AnonymousFunctionDeclaration, ArrowFunctionExpression, FunctionDeclaration, FunctionExpression } from 'acorn';
+
+/** A function node: declaration (named, or the anonymous one of `export default function`), expression or arrow. */
+export type JsFunction = FunctionDeclaration | AnonymousFunctionDeclaration | FunctionExpression | ArrowFunctionExpression;
+
+/** The name of a non-computed member (`a.name`), else undefined (`a[x]`, `a.#private`, not a member). */
+export const propName = (m: AnyNode): string | undefined => (m.type === 'MemberExpression' && !m.computed && m.property.type === 'Identifier' ? m.property.name : undefined);
+
+/** Is `v` an ESTree node (an object with a string `type`)? Fields such as `loc`, `regex` or a
+ *  template element's `value` are objects without one. */
+const isNode = (v: unknown): v is AnyNode => typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
+
+/** Each child node of `n` with the field that holds it, in field order (array fields element by
+ *  element; holes and non-node values skipped). The generic walk every untyped traversal shares. */
+export function forEachChild(n: AnyNode, f: (child: AnyNode, key: string) => void): void {
+  const fields: Array<[string, unknown]> = Object.entries(n);
+  for (const [key, v] of fields) {
+    if (key === 'loc') continue;
+    if (Array.isArray(v)) {
+      for (const c of v as unknown[]) if (isNode(c)) f(c, key);
+    } else if (isNode(v)) f(v, key);
+  }
+}
