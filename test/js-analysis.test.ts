@@ -37,6 +37,13 @@ describe('scopes', () => {
   it('resolves block scoping: a name declared in one branch is unbound in another', () => {
     expect(unbound(mod(`if (a0) { const found = 1; } else { found; } let a0;`))).toEqual(['found']);
   });
+  it('binds a module only to a string specifier (`await import(1)` loads no module named 1)', () => {
+    const sc = jsScopes(mod(`const cp = await import('node:child_process'); const n = await import(1); var r = require('os'); cp; n; r;`));
+    const moduleOf = (name: string) => sc.references.find((x) => x.id.name === name)?.binding?.module;
+    expect(moduleOf('cp')).toEqual({ from: 'node:child_process', imported: '*' });
+    expect(moduleOf('n')).toBeUndefined();
+    expect(moduleOf('r')).toEqual({ from: 'os', imported: '*' });
+  });
 });
 
 describe('unbounded calls', () => {

@@ -4,17 +4,21 @@
  * `import` and `require()`, and the references that resolve nowhere. Computed once per Program and
  * cached (rules call `jsScopes(program)` from their visitors).
  */
-import type { Node, Program, Identifier, Pattern } from 'acorn';
+import type {
+  AnonymousClassDeclaration, AnyNode, BlockStatement, ClassDeclaration, ClassExpression, Expression, ForInStatement, ForOfStatement, ForStatement,
+  Identifier, ImportDeclaration, Node, Pattern, Program, StaticBlock, VariableDeclaration, VariableDeclarator,
+} from 'acorn';
 import { isJsGlobal } from './globals.js';
+import { forEachChild, type JsFunction } from './nodes.js';
 
 export interface JsBinding {
   name: string;
   kind: 'var' | 'let' | 'const' | 'function' | 'class' | 'param' | 'catch' | 'import' | 'implicit';
   id: Identifier;
-  /** The declarator / function / import specifier node. */
-  decl: Node;
+  /** The declarator / function / class / import specifier / catch clause node. */
+  decl: AnyNode;
   /** Initializer of a `const`/`let`/`var` declarator whose id is this very identifier (no destructuring). */
-  init?: Node;
+  init?: Expression;
   /** For bindings of a module: the module specifier and imported name ('default', '*', a named export). */
   module?: { from: string; imported: string };
 }
@@ -55,13 +59,11 @@ export function jsScopes(program: Program): JsScopes {
   return s;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
-type AnyNode = Node & Record<string, any>;
-
-function requireSpecifier(n: AnyNode | undefined | null): string | undefined {
+/** The module a `require('m')` or `await import('m')` initializer loads (a string literal specifier only). */
+function requireSpecifier(n: Expression | undefined | null): string | undefined {
   if (!n) return undefined;
   if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments[0]?.type === 'Literal' && typeof n.arguments[0].value === 'string') return n.arguments[0].value;
-  if (n.type === 'AwaitExpression' && n.argument?.type === 'ImportExpression' && n.argument.source?.type === 'Literal') return n.argument.source.value;
+  if (n.type === 'AwaitExpression' && n.argument.type === 'ImportExpression' && n.argument.source.type === 'Literal' && typeof n.argument.source.value === 'string') return n.argument.source.value;
   return undefined;
 }
 
@@ -69,7 +71,7 @@ function analyze(program: Program): JsScopes {
   return new ScopeAnalyzer(program).run();
 }
 
-type VisitExpr = (n: Node, s: Scope) => void;
+type VisitExpr = (n: AnyNode, s: Scope) => void;
 
 /** One walk over a Program: declares bindings per scope, records references, then resolves them. */
 class ScopeAnalyzer {
@@ -86,7 +88,7 @@ class ScopeAnalyzer {
   run(): JsScopes {
     const { program, refs } = this;
     const strict = program.sourceType === 'module';
-    this.visit(program as AnyNode, this.root);
+    this.visit(program, this.root);
     const lookup = (id: Identifier): JsBinding | undefined => this.lookup(id);
     for (const r of refs) r.binding = lookup(r.id);
 
@@ -115,15 +117,14 @@ class ScopeAnalyzer {
     this.byId.set(b.id, b);
   }
 
-  private declarePattern(p: Pattern | null | undefined, s: Scope, kind: JsBinding['kind'], decl: Node, visitExpr: VisitExpr, init?: Node, module?: JsBinding['module']): void {
+  private declarePattern(p: Pattern | null | undefined, s: Scope, kind: JsBinding['kind'], decl: AnyNode, visitExpr: VisitExpr, init?: Expression, module?: JsBinding['module']): void {
     if (!p) return;
-    const q = p as AnyNode;
-    switch (q.type) {
+    switch (p.type) {
       case 'Identifier':
-        this.declare(s, { name: q.name, kind, id: q as Identifier, decl, init, module });
+        this.declare(s, { name: p.name, kind, id: p, decl, init, module });
         break;
       case 'ObjectPattern':
-        for (const prop of q.properties) {
+        for (const prop of p.properties) {
           if (prop.type === 'RestElement') this.declarePattern(prop.argument, s, kind, decl, visitExpr);
           else {
             if (prop.computed) visitExpr(prop.key, s);
@@ -133,25 +134,24 @@ class ScopeAnalyzer {
         }
         break;
       case 'ArrayPattern':
-        for (const el of q.elements) this.declarePattern(el, s, kind, decl, visitExpr);
+        for (const el of p.elements) this.declarePattern(el, s, kind, decl, visitExpr);
         break;
       case 'RestElement':
-        this.declarePattern(q.argument, s, kind, decl, visitExpr);
+        this.declarePattern(p.argument, s, kind, decl, visitExpr);
         break;
       case 'AssignmentPattern':
-        visitExpr(q.right, s);
-        this.declarePattern(q.left, s, kind, decl, visitExpr, undefined, module);
+        visitExpr(p.right, s);
+        this.declarePattern(p.left, s, kind, decl, visitExpr, undefined, module);
         break;
       default:
         // MemberExpression in an assignment pattern
-        visitExpr(q, s);
+        visitExpr(p, s);
     }
   }
 
   /** Function declarations and `var` are visible in the whole function before their statement. */
-  private hoist(body: Node[], s: Scope): void {
-    const walkVar = (n: AnyNode | null | undefined): void => {
-      if (!n || typeof n.type !== 'string') return;
+  private hoist(body: readonly AnyNode[], s: Scope): void {
+    const walkVar = (n: AnyNode): void => {
       if (n.type === 'FunctionDeclaration') {
         if (n.id) this.declare(fnScope(s), { name: n.id.name, kind: 'function', id: n.id, decl: n });
         return;
@@ -160,37 +160,34 @@ class ScopeAnalyzer {
       if (n.type === 'VariableDeclaration' && n.kind === 'var') {
         for (const d of n.declarations) this.hoistVarNames(d.id, d, s);
       }
-      for (const k of Object.keys(n)) {
-        if (k === 'loc' || k === 'type') continue;
-        const v = n[k];
-        if (Array.isArray(v)) v.forEach((c) => c && typeof c.type === 'string' && c.type !== 'VariableDeclarator' && walkVar(c));
-        else if (v && typeof v.type === 'string' && k !== 'id') walkVar(v);
-      }
+      // a declarator's names were hoisted above; an `id` names the node itself (a class, a function expression)
+      forEachChild(n, (c, k) => c.type !== 'VariableDeclarator' && k !== 'id' && walkVar(c));
     };
-    body.forEach((b) => walkVar(b as AnyNode));
+    body.forEach(walkVar);
   }
 
   /** The names a `var` declarator `d` binds in the function scope of `s`, from its pattern `p`. */
-  private hoistVarNames(p: AnyNode | null, d: AnyNode, s: Scope): void {
+  private hoistVarNames(p: Pattern | null, d: VariableDeclarator, s: Scope): void {
     if (!p) return;
     if (p.type === 'Identifier') {
       const fs = fnScope(s);
-      if (!fs.names.has(p.name)) this.declare(fs, { name: p.name, kind: 'var', id: p as Identifier, decl: d, init: d.id === p ? (d.init ?? undefined) : undefined, module: d.id === p && requireSpecifier(d.init) ? { from: requireSpecifier(d.init)!, imported: '*' } : undefined });
-    } else if (p.type === 'ObjectPattern') p.properties.forEach((q: AnyNode) => this.hoistVarNames(q.type === 'RestElement' ? q.argument : q.value, d, s));
-    else if (p.type === 'ArrayPattern') p.elements.forEach((q: AnyNode) => this.hoistVarNames(q, d, s));
+      const from = d.id === p ? requireSpecifier(d.init) : undefined;
+      if (!fs.names.has(p.name)) this.declare(fs, { name: p.name, kind: 'var', id: p, decl: d, init: d.id === p ? (d.init ?? undefined) : undefined, module: from ? { from, imported: '*' } : undefined });
+    } else if (p.type === 'ObjectPattern') p.properties.forEach((q) => this.hoistVarNames(q.type === 'RestElement' ? q.argument : q.value, d, s));
+    else if (p.type === 'ArrayPattern') p.elements.forEach((q) => this.hoistVarNames(q, d, s));
     else if (p.type === 'RestElement') this.hoistVarNames(p.argument, d, s);
     else if (p.type === 'AssignmentPattern') this.hoistVarNames(p.left, d, s);
   }
 
   /** A callback that visits an expression met inside a pattern, as a child of `parent` under `key`. */
   private visitor(parent: AnyNode, key: string): VisitExpr {
-    return (n, sc) => this.visit(n as AnyNode, sc, parent, key);
+    return (n, sc) => this.visit(n, sc, parent, key);
   }
 
   // ---- the walk ----------------------------------------------------------
 
   private visit(node: AnyNode | null | undefined, s: Scope, parent?: AnyNode, key?: string): void {
-    if (!node || typeof node.type !== 'string') return;
+    if (!node) return;
     switch (node.type) {
       case 'Identifier':
         return this.visitIdentifier(node, s, parent, key);
@@ -209,11 +206,8 @@ class ScopeAnalyzer {
         return this.visitVariableDeclaration(node, s);
       case 'ForStatement':
       case 'ForInStatement':
-      case 'ForOfStatement': {
-        const ls: Scope = { node, parent: s, isFunction: false, names: new Map() };
-        for (const k of ['init', 'left', 'test', 'update', 'right', 'body']) this.visit(node[k], ls, node, k);
-        return;
-      }
+      case 'ForOfStatement':
+        return this.visitFor(node, s);
       case 'CatchClause': {
         const cs: Scope = { node, parent: s, isFunction: false, names: new Map() };
         if (node.param) this.declarePattern(node.param, cs, 'catch', node, this.visitor(node, 'param'));
@@ -241,18 +235,27 @@ class ScopeAnalyzer {
   }
 
   private visitChildren(node: AnyNode, s: Scope): void {
-    for (const k of Object.keys(node)) {
-      if (k === 'loc' || k === 'type' || k === 'start' || k === 'end' || k === 'range') continue;
-      const v = node[k];
-      if (Array.isArray(v)) for (const c of v) this.visit(c, s, node, k);
-      else if (v && typeof v === 'object' && typeof v.type === 'string') this.visit(v, s, node, k);
+    forEachChild(node, (c, k) => this.visit(c, s, node, k));
+  }
+
+  /** A loop's own scope holds its head's `let`/`const` (`for (const x of xs)`). */
+  private visitFor(node: ForStatement | ForInStatement | ForOfStatement, s: Scope): void {
+    const ls: Scope = { node, parent: s, isFunction: false, names: new Map() };
+    if (node.type === 'ForStatement') {
+      this.visit(node.init, ls, node, 'init');
+      this.visit(node.test, ls, node, 'test');
+      this.visit(node.update, ls, node, 'update');
+    } else {
+      this.visit(node.left, ls, node, 'left');
+      this.visit(node.right, ls, node, 'right');
     }
+    this.visit(node.body, ls, node, 'body');
   }
 
   /** An identifier in reference position (not a declaration, property name, label or meta property). */
-  private visitIdentifier(node: AnyNode, s: Scope, parent?: AnyNode, key?: string): void {
+  private visitIdentifier(node: Identifier, s: Scope, parent?: AnyNode, key?: string): void {
     if (!parent) return;
-    if (this.byId.has(node as Identifier)) return;
+    if (this.byId.has(node)) return;
     const p = parent;
     if (p.type === 'MemberExpression' && key === 'property' && !p.computed) return;
     if ((p.type === 'Property' || p.type === 'MethodDefinition' || p.type === 'PropertyDefinition') && key === 'key' && !p.computed) return;
@@ -260,18 +263,18 @@ class ScopeAnalyzer {
     if (p.type === 'ExportSpecifier' && key === 'exported') return;
     if (p.type === 'MetaProperty') return;
     const write = (p.type === 'AssignmentExpression' && key === 'left') || p.type === 'UpdateExpression';
-    const r: JsReference = { id: node as Identifier, typeofGuarded: p.type === 'UnaryExpression' && p.operator === 'typeof', inWith: this.withDepth > 0, write };
+    const r: JsReference = { id: node, typeofGuarded: p.type === 'UnaryExpression' && p.operator === 'typeof', inWith: this.withDepth > 0, write };
     this.refs.push(r);
-    this.refScope.set(node as Identifier, s);
+    this.refScope.set(node, s);
   }
 
-  private visitBlock(node: AnyNode, s: Scope): void {
+  private visitBlock(node: Program | BlockStatement | StaticBlock, s: Scope): void {
     const inner = node.type === 'Program' ? s : { node, parent: s, isFunction: node.type === 'StaticBlock', names: new Map() };
     if (node.type === 'Program') this.hoist(node.body, inner);
     for (const st of node.body) this.visit(st, inner, node, 'body');
   }
 
-  private visitFunction(node: AnyNode, s: Scope): void {
+  private visitFunction(node: JsFunction, s: Scope): void {
     if (node.type === 'FunctionDeclaration' && node.id) this.declare(s, { name: node.id.name, kind: 'function', id: node.id, decl: node });
     const fs: Scope = { node, parent: s, isFunction: true, names: new Map() };
     if (node.type === 'FunctionExpression' && node.id) this.declare(fs, { name: node.id.name, kind: 'function', id: node.id, decl: node });
@@ -282,7 +285,7 @@ class ScopeAnalyzer {
     } else this.visit(node.body, fs, node, 'body');
   }
 
-  private visitClass(node: AnyNode, s: Scope): void {
+  private visitClass(node: ClassDeclaration | AnonymousClassDeclaration | ClassExpression, s: Scope): void {
     if (node.type === 'ClassDeclaration' && node.id) this.declare(s, { name: node.id.name, kind: 'class', id: node.id, decl: node });
     const cs: Scope = { node, parent: s, isFunction: false, names: new Map() };
     if (node.type === 'ClassExpression' && node.id) this.declare(cs, { name: node.id.name, kind: 'class', id: node.id, decl: node });
@@ -290,7 +293,7 @@ class ScopeAnalyzer {
     this.visit(node.body, cs, node, 'body');
   }
 
-  private visitVariableDeclaration(node: AnyNode, s: Scope): void {
+  private visitVariableDeclaration(node: VariableDeclaration, s: Scope): void {
     const isVar = node.kind === 'var';
     const kind: JsBinding['kind'] = isVar ? 'var' : node.kind === 'const' ? 'const' : 'let';
     // `var` names are already hoisted; declaring again keeps the hoisted binding and visits nested patterns' defaults
@@ -302,7 +305,7 @@ class ScopeAnalyzer {
     }
   }
 
-  private visitImport(node: AnyNode): void {
+  private visitImport(node: ImportDeclaration): void {
     const from = String(node.source.value);
     for (const sp of node.specifiers) {
       const imported = sp.type === 'ImportDefaultSpecifier' ? 'default' : sp.type === 'ImportNamespaceSpecifier' ? '*' : sp.imported.type === 'Identifier' ? sp.imported.name : String(sp.imported.value);
