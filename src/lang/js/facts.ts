@@ -3,11 +3,12 @@
  * (`missing-timeout`) and sequence comparisons after `new Set(...)` (`set-collapse`).
  * Bindings are resolved through the module's scopes (imports, `require`, aliases), not names alone.
  */
-import type { Node, Program, Identifier } from 'acorn';
+import type { AnyNode, Expression, NewExpression, ObjectExpression, Program, SpreadElement } from 'acorn';
+import { forEachChild, propName } from './nodes.js';
 import { jsScopes, type JsBinding, type JsScopes } from './scope.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
-type AnyNode = Node & Record<string, any>;
+/** An argument of a call: an expression or a spread. */
+type Arg = Expression | SpreadElement;
 
 const CP_MODULES = new Set(['child_process', 'node:child_process']);
 const HTTP_MODULES = new Set(['http', 'https', 'node:http', 'node:https', 'http2', 'node:http2']);
@@ -22,15 +23,15 @@ interface CalleeModule {
 /** Which module member a callee names: `execSync` (imported/required), `cp.execSync`, `require('child_process').execSync`. */
 function calleeModule(callee: AnyNode, sc: JsScopes): CalleeModule | undefined {
   if (callee.type === 'Identifier') {
-    const b = sc.resolve(callee as Identifier);
+    const b = sc.resolve(callee);
     if (b?.module && b.module.imported !== '*' && b.module.imported !== 'default') return { from: b.module.from, member: b.module.imported };
     return undefined;
   }
-  if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier') {
-    const obj = callee.object as AnyNode;
-    const member = callee.property.name as string;
+  const member = propName(callee);
+  if (callee.type === 'MemberExpression' && member !== undefined) {
+    const obj = callee.object;
     if (obj.type === 'Identifier') {
-      const b = resolveAlias(sc, sc.resolve(obj as Identifier));
+      const b = resolveAlias(sc, sc.resolve(obj));
       if (b?.module && (b.module.imported === '*' || b.module.imported === 'default')) return { from: b.module.from, member };
       return undefined;
     }
@@ -43,18 +44,18 @@ function calleeModule(callee: AnyNode, sc: JsScopes): CalleeModule | undefined {
 
 function resolveAlias(sc: JsScopes, b: JsBinding | undefined, depth = 0): JsBinding | undefined {
   if (!b || depth > 5) return b;
-  if (!b.module && b.kind === 'const' && b.init && (b.init as AnyNode).type === 'Identifier') return resolveAlias(sc, sc.resolve(b.init as Identifier), depth + 1);
+  if (!b.module && b.kind === 'const' && b.init?.type === 'Identifier') return resolveAlias(sc, sc.resolve(b.init), depth + 1);
   return b;
 }
 
 /** The object literal an options argument evaluates to, `null` when there is none, `undefined` when unknown. */
-function optionsObject(arg: AnyNode | undefined, sc: JsScopes): AnyNode | null | undefined {
+function optionsObject(arg: Arg | undefined, sc: JsScopes): ObjectExpression | null | undefined {
   if (!arg) return null;
   if (arg.type === 'ObjectExpression') return arg;
   if (arg.type === 'Identifier') {
     if (arg.name === 'undefined') return null;
-    const b = sc.resolve(arg as Identifier);
-    if (b && b.kind === 'const' && b.init && (b.init as AnyNode).type === 'ObjectExpression') return b.init as AnyNode;
+    const b = sc.resolve(arg);
+    if (b && b.kind === 'const' && b.init?.type === 'ObjectExpression') return b.init;
     return undefined;
   }
   if (arg.type === 'Literal' && arg.value === null) return null;
@@ -62,7 +63,7 @@ function optionsObject(arg: AnyNode | undefined, sc: JsScopes): AnyNode | null |
 }
 
 /** Does the object literal set `key` (to something other than 0/undefined/null)? `undefined` when a spread hides it. */
-function setsKey(obj: AnyNode, key: string): boolean | undefined {
+function setsKey(obj: ObjectExpression, key: string): boolean | undefined {
   let unknown = false;
   for (const p of obj.properties) {
     if (p.type === 'SpreadElement') {
@@ -71,7 +72,7 @@ function setsKey(obj: AnyNode, key: string): boolean | undefined {
     }
     const k = !p.computed && p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : undefined;
     if (k !== key) continue;
-    const v = p.value as AnyNode;
+    const v = p.value;
     if (v.type === 'Literal' && (v.value === 0 || v.value === null)) return false;
     if (v.type === 'Identifier' && v.name === 'undefined') return false;
     return true;
@@ -89,11 +90,11 @@ export interface UnboundedCall {
 export function unboundedCall(node: AnyNode, program: Program): UnboundedCall | undefined {
   if (node.type !== 'CallExpression') return undefined;
   const sc = jsScopes(program);
-  const callee = node.callee as AnyNode;
-  const args = node.arguments as AnyNode[];
+  const callee = node.callee;
+  const args = node.arguments;
   if (args.some((a) => a.type === 'SpreadElement')) return undefined;
 
-  if (callee.type === 'Identifier' && callee.name === 'fetch' && !sc.resolve(callee as Identifier)) {
+  if (callee.type === 'Identifier' && callee.name === 'fetch' && !sc.resolve(callee)) {
     const o = optionsObject(args[1], sc);
     if (o === undefined) return undefined;
     if (o === null || setsKey(o, 'signal') === false) return { kind: 'fetch', callee: 'fetch' };
@@ -103,7 +104,7 @@ export function unboundedCall(node: AnyNode, program: Program): UnboundedCall | 
   if (!m) return undefined;
   if (CP_MODULES.has(m.from) && CP_CALLS[m.member]) {
     // exec(cmd, options?, cb?) / execFile(file, args?, options?, cb?)
-    let optArg: AnyNode | undefined;
+    let optArg: Arg | undefined;
     if (CP_CALLS[m.member] === 'exec') optArg = args[1];
     else optArg = args[1] && (args[1].type === 'ArrayExpression' || isArrayish(args[1], sc)) ? args[2] : args[1];
     if (optArg && (optArg.type === 'ArrowFunctionExpression' || optArg.type === 'FunctionExpression')) optArg = undefined;
@@ -129,22 +130,22 @@ export function unboundedCall(node: AnyNode, program: Program): UnboundedCall | 
   return undefined;
 }
 
-function isUrlValue(n: AnyNode, sc: JsScopes, depth = 0): boolean {
+function isUrlValue(n: Arg, sc: JsScopes, depth = 0): boolean {
   if (depth > 4) return false;
   if ((n.type === 'Literal' && typeof n.value === 'string') || n.type === 'TemplateLiteral') return true;
   if (n.type === 'BinaryExpression' && n.operator === '+') return true;
   if (n.type === 'NewExpression' && n.callee.type === 'Identifier' && n.callee.name === 'URL') return true;
   if (n.type === 'Identifier') {
-    const b = sc.resolve(n as Identifier);
-    return !!b?.init && isUrlValue(b.init as AnyNode, sc, depth + 1);
+    const b = sc.resolve(n);
+    return !!b?.init && isUrlValue(b.init, sc, depth + 1);
   }
   return false;
 }
 
-function isArrayish(n: AnyNode, sc: JsScopes): boolean {
+function isArrayish(n: Arg, sc: JsScopes): boolean {
   if (n.type !== 'Identifier') return false;
-  const b = sc.resolve(n as Identifier);
-  return !!b?.init && (b.init as AnyNode).type === 'ArrayExpression';
+  const b = sc.resolve(n);
+  return b?.init?.type === 'ArrayExpression';
 }
 
 /** `http.get(...).setTimeout(...)`, or `const req = http.request(...); req.setTimeout(...)`. */
@@ -152,48 +153,51 @@ function timeoutSetOnResult(call: AnyNode, sc: JsScopes): boolean {
   const d = sc.references.find((r) => r.binding && r.binding.init === call)?.binding;
   let found = false;
   const visit = (n: AnyNode): void => {
-    if (found || !n || typeof n.type !== 'string') return;
-    if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && !n.callee.computed && n.callee.property.name === 'setTimeout') {
-      const obj = n.callee.object as AnyNode;
-      if (obj === call || (obj.type === 'Identifier' && d && sc.resolve(obj as Identifier) === d)) found = true;
+    if (found) return;
+    if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && propName(n.callee) === 'setTimeout') {
+      const obj = n.callee.object;
+      if (obj === call || (obj.type === 'Identifier' && d && sc.resolve(obj) === d)) found = true;
     }
-    for (const k of Object.keys(n)) {
-      if (k === 'loc') continue;
-      const v = n[k];
-      if (Array.isArray(v)) v.forEach((c) => c && typeof c === 'object' && visit(c));
-      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
-    }
+    forEachChild(n, visit);
   };
-  visit(sc.program as AnyNode);
+  visit(sc.program);
   return found;
 }
 
 // ------------------------------------------------------------------ set-collapse
 
 /** `new Set(x)` with an argument, directly or through a `const`. Returns the `new Set` node. */
-function setFromSequence(n: AnyNode | undefined, sc: JsScopes, depth = 0): AnyNode | undefined {
+function setFromSequence(n: AnyNode | undefined, sc: JsScopes, depth = 0): NewExpression | undefined {
   if (!n || depth > 4) return undefined;
-  if (n.type === 'NewExpression' && n.callee.type === 'Identifier' && n.callee.name === 'Set' && !sc.resolve(n.callee as Identifier) && n.arguments.length > 0) {
+  if (n.type === 'NewExpression' && n.callee.type === 'Identifier' && n.callee.name === 'Set' && !sc.resolve(n.callee) && n.arguments.length > 0) {
     // `new Set(['a', 'b'])` of literals is a lookup table, not a collapsed sequence of data
-    const arg = n.arguments[0] as AnyNode;
-    if (arg.type === 'ArrayExpression' && arg.elements.every((e: AnyNode | null) => e?.type === 'Literal' || e?.type === 'TemplateLiteral')) return undefined;
+    const arg = n.arguments[0]!;
+    if (arg.type === 'ArrayExpression' && arg.elements.every((e) => e?.type === 'Literal' || e?.type === 'TemplateLiteral')) return undefined;
     return n;
   }
   if (n.type === 'Identifier') {
-    const b = sc.resolve(n as Identifier);
-    if (b && (b.kind === 'const' || b.kind === 'let' || b.kind === 'var') && b.init) return setFromSequence(b.init as AnyNode, sc, depth + 1);
+    const b = sc.resolve(n);
+    if (b && (b.kind === 'const' || b.kind === 'let' || b.kind === 'var') && b.init) return setFromSequence(b.init, sc, depth + 1);
   }
   return undefined;
 }
 
+/** `Array.from(…)`: the call's first argument. */
+const arrayFromArg = (n: AnyNode): Arg | undefined =>
+  n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.object.type === 'Identifier' && n.callee.object.name === 'Array' && propName(n.callee) === 'from' ? n.arguments[0] : undefined;
+
+/** `[...x]`: the spread's argument. */
+const spreadArg = (n: AnyNode): Expression | undefined =>
+  n.type === 'ArrayExpression' && n.elements.length === 1 && n.elements[0]?.type === 'SpreadElement' ? n.elements[0].argument : undefined;
+
 /** `[...S]` or `Array.from(S)` where S is a set built from a sequence. */
-function spreadOfSet(n: AnyNode | undefined, sc: JsScopes): AnyNode | undefined {
+function spreadOfSet(n: AnyNode | undefined, sc: JsScopes): NewExpression | undefined {
   if (!n) return undefined;
-  if (n.type === 'ArrayExpression' && n.elements.length === 1 && n.elements[0]?.type === 'SpreadElement') return setFromSequence(n.elements[0].argument, sc);
-  if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.object.type === 'Identifier' && n.callee.object.name === 'Array' && n.callee.property.name === 'from') return setFromSequence(n.arguments[0], sc);
+  const inner = spreadArg(n) ?? arrayFromArg(n);
+  if (inner) return setFromSequence(inner, sc);
   if (n.type === 'Identifier') {
-    const b = sc.resolve(n as Identifier);
-    if (b && b.kind === 'const' && b.init) return spreadOfSet(b.init as AnyNode, sc);
+    const b = sc.resolve(n);
+    if (b && b.kind === 'const' && b.init) return spreadOfSet(b.init, sc);
   }
   return undefined;
 }
@@ -202,12 +206,10 @@ function spreadOfSet(n: AnyNode | undefined, sc: JsScopes): AnyNode | undefined 
  *  loses no multiplicity. (`[...new Set(x)]` is itself a collapsed sequence and stays flagged.) */
 function uniqueElements(n: AnyNode | undefined, sc: JsScopes): boolean {
   if (!n) return false;
-  const inner = n.type === 'ArrayExpression' && n.elements.length === 1 && n.elements[0]?.type === 'SpreadElement' ? n.elements[0].argument
-    : n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.object.type === 'Identifier' && n.callee.object.name === 'Array' && n.callee.property.name === 'from' ? n.arguments[0]
-    : undefined;
+  const inner = spreadArg(n) ?? arrayFromArg(n);
   if (!inner) return false;
   void sc;
-  return inner.type === 'CallExpression' && inner.callee.type === 'MemberExpression' && !inner.callee.computed && inner.callee.property.name === 'keys' && inner.arguments.length === 0;
+  return inner.type === 'CallExpression' && propName(inner.callee) === 'keys' && inner.arguments.length === 0;
 }
 
 export interface SetComparison {
@@ -220,38 +222,33 @@ const EQ = new Set(['===', '==', '!==', '!=']);
 export function setSizeComparison(node: AnyNode, program: Program): SetComparison | undefined {
   if (node.type !== 'BinaryExpression' || !EQ.has(node.operator)) return undefined;
   const sc = jsScopes(program);
-  const sizeOf = (x: AnyNode): AnyNode | undefined => (x.type === 'MemberExpression' && !x.computed && x.property.name === 'size' ? setFromSequence(x.object, sc) : undefined);
+  const sizeOf = (x: AnyNode): AnyNode | undefined => (x.type === 'MemberExpression' && propName(x) === 'size' ? setFromSequence(x.object, sc) : undefined);
   if (sizeOf(node.left) && sizeOf(node.right)) return { kind: 'size' };
   return undefined;
 }
 
 /** `xs.every(x => S.has(x))` / `[...A].every(x => B.has(x))` where S/B is `new Set(seq)`: containment that ignores multiplicity. */
 export function everyHasComparison(node: AnyNode, program: Program): SetComparison | undefined {
-  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || node.callee.computed) return undefined;
-  const m = node.callee.property.name;
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return undefined;
+  const m = propName(node.callee);
   if (m !== 'every' && m !== 'some') return undefined;
-  const cb = node.arguments[0] as AnyNode | undefined;
+  const cb = node.arguments[0];
   if (!cb || (cb.type !== 'ArrowFunctionExpression' && cb.type !== 'FunctionExpression')) return undefined;
   const sc = jsScopes(program);
-  if (uniqueElements(node.callee.object as AnyNode, sc)) return undefined;
+  if (uniqueElements(node.callee.object, sc)) return undefined;
   let hit = false;
   // `every(x => S.has(x))` is containment and `some(x => !S.has(x))` its negation; `some(x => S.has(x))`
   // (any overlap) and `every(x => !S.has(x))` (disjointness) do not depend on multiplicity.
   const visit = (n: AnyNode, negated: boolean): void => {
-    if (hit || !n || typeof n.type !== 'string') return;
-    if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && !n.callee.computed && n.callee.property.name === 'has' && setFromSequence(n.callee.object, sc)) {
+    if (hit) return;
+    if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && propName(n.callee) === 'has' && setFromSequence(n.callee.object, sc)) {
       if ((m === 'every') !== negated) hit = true;
     }
     if (n.type === 'UnaryExpression' && n.operator === '!') {
       visit(n.argument, !negated);
       return;
     }
-    for (const k of Object.keys(n)) {
-      if (k === 'loc') continue;
-      const v = n[k];
-      if (Array.isArray(v)) v.forEach((c) => c && typeof c === 'object' && visit(c, negated));
-      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v, negated);
-    }
+    forEachChild(n, (c) => visit(c, negated));
   };
   visit(cb.body, false);
   if (!hit) return undefined;
@@ -261,6 +258,9 @@ export function everyHasComparison(node: AnyNode, program: Program): SetComparis
 }
 
 
+/** Methods whose result still shows a collapsed sequence's content (`x.sort()`, `x.join(',')`, …). */
+const COLLAPSE_KEEPING = new Set(['sort', 'toSorted', 'join', 'toString', 'map', 'filter', 'slice']);
+
 /** A sequence's content after `new Set(...)` collapsed it: `[...new Set(a)].sort().join()`,
  *  `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`. Returns the `new Set` node. */
 function collapsedContent(n: AnyNode | undefined, sc: JsScopes, depth = 0): AnyNode | undefined {
@@ -268,16 +268,17 @@ function collapsedContent(n: AnyNode | undefined, sc: JsScopes, depth = 0): AnyN
   const spread = spreadOfSet(n, sc);
   if (spread) return spread;
   if (n.type === 'CallExpression') {
-    const c = n.callee as AnyNode;
+    const c = n.callee;
+    const member = propName(c);
     // JSON.stringify(x), String(x)
-    if (c.type === 'MemberExpression' && !c.computed && c.object.type === 'Identifier' && c.object.name === 'JSON' && c.property.name === 'stringify') return collapsedContent(n.arguments[0], sc, depth + 1);
-    if (c.type === 'Identifier' && c.name === 'String' && !sc.resolve(c as Identifier)) return collapsedContent(n.arguments[0], sc, depth + 1);
+    if (c.type === 'MemberExpression' && c.object.type === 'Identifier' && c.object.name === 'JSON' && member === 'stringify') return collapsedContent(n.arguments[0], sc, depth + 1);
+    if (c.type === 'Identifier' && c.name === 'String' && !sc.resolve(c)) return collapsedContent(n.arguments[0], sc, depth + 1);
     // x.sort(), x.join(','), x.toString(), x.map(f), x.filter(f), x.toSorted()
-    if (c.type === 'MemberExpression' && !c.computed && ['sort', 'toSorted', 'join', 'toString', 'map', 'filter', 'slice'].includes(c.property.name)) return collapsedContent(c.object, sc, depth + 1);
+    if (c.type === 'MemberExpression' && member !== undefined && COLLAPSE_KEEPING.has(member)) return collapsedContent(c.object, sc, depth + 1);
   }
   if (n.type === 'Identifier') {
-    const b = sc.resolve(n as Identifier);
-    if (b && b.kind === 'const' && b.init) return collapsedContent(b.init as AnyNode, sc, depth + 1);
+    const b = sc.resolve(n);
+    if (b && b.kind === 'const' && b.init) return collapsedContent(b.init, sc, depth + 1);
   }
   return undefined;
 }
@@ -290,7 +291,7 @@ export function collapsedContentComparison(node: AnyNode, program: Program): Set
   const sc = jsScopes(program);
   if (isLiteralish(node.left) || isLiteralish(node.right)) return undefined;
   // two Sets compared by size are the `size` shape (setSizeComparison)
-  const viaSize = (x: AnyNode) => x.type === 'MemberExpression' && !x.computed && x.property.name === 'size';
+  const viaSize = (x: AnyNode) => propName(x) === 'size';
   if (viaSize(node.left) || viaSize(node.right)) return undefined;
   return collapsedContent(node.left, sc) || collapsedContent(node.right, sc) ? { kind: 'json' } : undefined;
 }
@@ -300,11 +301,11 @@ const DEEP_EQUAL = new Set(['isDeepStrictEqual', 'deepStrictEqual', 'deepEqual',
 /** `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(...)`, `_.isEqual(...)`. */
 export function setDeepEqual(node: AnyNode, program: Program): SetComparison | undefined {
   if (node.type !== 'CallExpression' || node.arguments.length < 2) return undefined;
-  const c = node.callee as AnyNode;
-  const name = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed ? c.property.name : undefined;
+  const c = node.callee;
+  const name = c.type === 'Identifier' ? c.name : propName(c);
   if (!name || !DEEP_EQUAL.has(name)) return undefined;
   const sc = jsScopes(program);
-  const [a, b] = node.arguments as AnyNode[];
+  const [a, b] = node.arguments;
   return (setFromSequence(a, sc) || collapsedContent(a, sc)) && (setFromSequence(b, sc) || collapsedContent(b, sc)) ? { kind: 'json' } : undefined;
 }
 
@@ -320,8 +321,8 @@ function floatLiteral(n: AnyNode, sc: JsScopes): AnyNode | undefined {
   if (nonIntegerLiteral(n)) return n;
   if (n.type === 'UnaryExpression' && n.operator === '-' && nonIntegerLiteral(n.argument)) return n;
   if (n.type === 'Identifier') {
-    const b = sc.resolve(n as Identifier);
-    if (b?.kind === 'const' && b.init) return floatLiteral(b.init as AnyNode, sc);
+    const b = sc.resolve(n);
+    if (b?.kind === 'const' && b.init) return floatLiteral(b.init, sc);
   }
   return undefined;
 }
@@ -334,17 +335,18 @@ function computedFloat(n: AnyNode, sc: JsScopes, depth = 0): boolean {
     const pow2 = (x: AnyNode) => x.type === 'Literal' && typeof x.value === 'number' && x.value > 0 && Number.isInteger(Math.log2(x.value));
     if (n.operator === '/' && pow2(n.right)) return computedFloat(n.left, sc, depth + 1);
     if (n.operator === '/' || n.operator === '**') return true;
-    if (['+', '-', '*'].includes(n.operator)) return [n.left, n.right].some((x: AnyNode) => !!floatLiteral(x, sc) || computedFloat(x, sc, depth + 1));
+    if (['+', '-', '*'].includes(n.operator)) return [n.left, n.right].some((x) => !!floatLiteral(x, sc) || computedFloat(x, sc, depth + 1));
     return false;
   }
   if (n.type === 'CallExpression') {
-    const c = n.callee as AnyNode;
-    if (c.type === 'MemberExpression' && !c.computed && c.object.type === 'Identifier' && c.object.name === 'Math') return FLOAT_MATH.has(c.property.name) && !INT_MATH.has(c.property.name);
+    const c = n.callee;
+    const member = propName(c);
+    if (c.type === 'MemberExpression' && member !== undefined && c.object.type === 'Identifier' && c.object.name === 'Math') return FLOAT_MATH.has(member) && !INT_MATH.has(member);
     return false;
   }
   if (n.type === 'Identifier') {
-    const b = sc.resolve(n as Identifier);
-    if (b?.kind === 'const' && b.init) return computedFloat(b.init as AnyNode, sc, depth + 1);
+    const b = sc.resolve(n);
+    if (b?.kind === 'const' && b.init) return computedFloat(b.init, sc, depth + 1);
   }
   return false;
 }
@@ -358,8 +360,8 @@ export type FloatEquality = { kind: 'literal'; value: string } | { kind: 'comput
 export function floatEquality(node: AnyNode, program: Program, text: string): FloatEquality | undefined {
   if (node.type !== 'BinaryExpression' || !EQ.has(node.operator)) return undefined;
   const sc = jsScopes(program);
-  const l = node.left as AnyNode;
-  const r = node.right as AnyNode;
+  const l = node.left;
+  const r = node.right;
   const lit = floatLiteral(l, sc) ?? floatLiteral(r, sc);
   if (lit) {
     const other = floatLiteral(l, sc) ? r : l;
