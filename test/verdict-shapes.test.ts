@@ -40,8 +40,21 @@ describe('verdict shapes', () => {
 
   it('follows the entry function to the same-file functions whose result it returns', () => {
     const program = parse('function judge(x) { return x > 1; }\nfunction unused() { return false; }\nexport default async function evaluate(p) { return await judge(p); }\n', { ecmaVersion: 'latest', sourceType: 'module' });
-    const names = [...jsVerdictFunctions(program)].map((f) => (f as unknown as { id?: { name: string } }).id?.name);
+    const names = [...jsVerdictFunctions(program)].map((f) => f.id?.name);
     expect(names.sort()).toEqual(['evaluate', 'judge']);
+  });
+
+  // Found by typing the ESTree nodes (acorn's AnyNode instead of an any bag): both read fields of a node
+  // that is no function (an Identifier's `body`, a string literal's `name`).
+  it('holds only functions: an entry naming an export that is no function of the module has none', () => {
+    const mod = (src: string) => parse(src, { ecmaVersion: 'latest', sourceType: 'module' });
+    // `export default imported` put the Identifier `imported` in the set of verdict functions
+    const reexported = jsVerdictFunctions(mod("import imported from './lib.js';\nexport default imported;\n"), 'default');
+    expect([...reexported].map((f) => f.type)).toEqual([]);
+    // `exports[key] = fn` registered fn under the variable's name `key`, `exports['x'] = fn` under `undefined`
+    const cjs = mod("const key = 'other';\nexports[key] = function (s) { return s.ok; };\nexports['x'] = function (s) { return s.ok; };\nexports.check = function check(s) { return s.ok; };\n");
+    expect(jsVerdictFunctions(cjs, 'key').size).toBe(0);
+    expect([...jsVerdictFunctions(cjs, 'check')].map((f) => f.id?.name)).toEqual(['check']);
   });
 });
 

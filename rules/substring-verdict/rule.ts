@@ -31,7 +31,7 @@ import { defineRule, type PythonVisitor, type RuleContext } from '../../src/cont
 import type { Project } from '../../src/contract/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
-import { isJsFunction, jsScopes } from '../../src/lang/js/index.js';
+import { isJsFunction, jsScopes, propName } from '../../src/lang/js/index.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth, type VerdictShapes } from '../../src/suites/verdict-shape.js';
 
@@ -40,9 +40,6 @@ type PyCtx = Parameters<PythonVisitor<Msg>>[1];
 
 /** acorn's union of ESTree node types: narrowing on `type` gives each node its fields. */
 type AnyJs = AnyNode;
-
-/** The name of a non-computed member (`a.name`), else undefined (`a[x]`, `a.#private`). */
-const propName = (m: AnyJs): string | undefined => (m.type === 'MemberExpression' && !m.computed && m.property.type === 'Identifier' ? m.property.name : undefined);
 
 /** A token free text can hold inside a longer word or after a negation. */
 function bareToken(s: string): boolean {
@@ -270,7 +267,7 @@ function jsIsText(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, text: s
   if (e.type === 'Literal') return typeof e.value === 'string';
   if (e.type === 'MemberExpression' && !e.computed) return JS_TEXT_PROPS.has(propName(e) ?? '');
   if (e.type === 'CallExpression') {
-    const c = e.callee as AnyJs;
+    const c = e.callee;
     if (c.type === 'Identifier') return c.name === 'String' || ((c.name === 'readFileSync' || c.name === 'readFile') && e.arguments.length >= 2);
     if (c.type === 'MemberExpression' && !c.computed) {
       const m = propName(c) ?? '';
@@ -284,7 +281,7 @@ function jsIsText(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, text: s
     const b = sc.resolve(e);
     if (!b) return false;
     if (/^\??\s*:\s*string\b/.test(text.slice(b.id.end, b.id.end + 40))) return true;
-    return b.kind === 'const' && !!b.init && jsIsText(b.init as AnyJs, sc, text, depth + 1);
+    return b.kind === 'const' && !!b.init && jsIsText(b.init, sc, text, depth + 1);
   }
   return false;
 }
@@ -307,9 +304,9 @@ function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancesto
       return { literals: [] };
     }
     const b = sc.resolve(e);
-    if (b?.kind === 'const' && b.init) return jsNeedle(b.init as AnyJs, sc, ancestors, depth + 1);
+    if (b?.kind === 'const' && b.init) return jsNeedle(b.init, sc, ancestors, depth + 1);
     // `for (const w of WORDS)`
-    const decl = b?.decl as AnyJs | undefined;
+    const decl = b?.decl;
     if (decl?.type === 'VariableDeclarator') for (let i = ancestors.length - 1; i >= 0; i--) {
       const s = ancestors[i] as AnyJs;
       if (s.type === 'ForOfStatement' && s.left.type === 'VariableDeclaration' && s.left.declarations.includes(decl)) return jsNeedle(s.right, sc, ancestors.slice(0, i), depth + 1);
@@ -341,7 +338,7 @@ function jsDecides(start: AnyJs, ancestors: readonly JsNode[], shapes: VerdictSh
         up(i - 1);
         continue;
       case 'CallExpression': {
-        const cal = p.callee as AnyJs;
+        const cal = p.callee;
         if (cal.type === 'Identifier' && (cal.name === 'Boolean' || cal.name === 'Number') && p.arguments[0] === n) { up(i - 1); continue; }
         return undefined;
       }
@@ -376,7 +373,7 @@ function jsDecides(start: AnyJs, ancestors: readonly JsNode[], shapes: VerdictSh
       }
       case 'IfStatement': {
         if (p.test !== n) return undefined;
-        const cons = p.consequent as AnyJs;
+        const cons = p.consequent;
         const ret = cons.type === 'ReturnStatement' ? cons : cons.type === 'BlockStatement' ? cons.body.find((x: AnyJs) => x.type === 'ReturnStatement') : undefined;
         const t = ret?.argument ? verdictTruth(jsConst(ret.argument), shapes) : undefined;
         const fn = enclosingFn(i);
@@ -395,8 +392,8 @@ const ZERO = (e: AnyJs) => e.type === 'Literal' && e.value === 0;
 /** `x.indexOf(t) !== -1`, `>= 0`, `> -1` (and `x.search(/t/)`): a containment test; its polarity. */
 function jsIndexTest(b: AnyJs): { call: CallExpression; name: string; positive: boolean } | undefined {
   if (b.type !== 'BinaryExpression') return undefined;
-  const l = b.left as AnyJs;
-  const r = b.right as AnyJs;
+  const l = b.left;
+  const r = b.right;
   const name = l.type === 'CallExpression' ? propName(l.callee) : undefined;
   if (l.type !== 'CallExpression' || (name !== 'indexOf' && name !== 'search')) return undefined;
   if ((b.operator === '!==' || b.operator === '!=') && NEG_ONE(r)) return { call: l, name, positive: true };

@@ -11,10 +11,10 @@
  * `{ _success: state.clicked === true }` makes `_success` a verdict key for that project, so a
  * handler's `return { _success: false }` is recognised as a failing verdict.
  */
-import type { Node as JsNode, Program } from 'acorn';
+import type { AnyNode, Expression, Program } from 'acorn';
 import type { FunctionInfo, PythonAnalysis } from '../lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
-import { eachOwnNode, isJsFunction } from '../lang/js/index.js';
+import { eachOwnNode, isJsFunction, propName, type JsFunction } from '../lang/js/index.js';
 
 /** A value as far as it is known without running the code. */
 export type ConstValue =
@@ -142,14 +142,10 @@ export function pyReturnValues(a: PythonAnalysis, fn: FunctionInfo): ConstValue[
 
 // ------------------------------------------------------------------ JavaScript / TypeScript
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree nodes carry per-type fields that acorn's Node does not declare
-type AnyJs = JsNode & Record<string, any>;
-
 const JS_COMPARISONS = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=', 'in', 'instanceof']);
 
 /** JavaScript (ESTree) syntax → ConstValue. */
-export function jsConst(node: JsNode | null | undefined): ConstValue {
-  const n = node as AnyJs | null | undefined;
+export function jsConst(n: AnyNode | null | undefined): ConstValue {
   if (!n) return { kind: 'other' };
   switch (n.type) {
     case 'Literal':
@@ -165,12 +161,12 @@ export function jsConst(node: JsNode | null | undefined): ConstValue {
       if (n.operator === '-' && n.argument.type === 'Literal' && typeof n.argument.value === 'number') return { kind: 'number', value: -n.argument.value };
       return { kind: 'other' };
     case 'TemplateLiteral':
-      return n.expressions.length === 0 ? { kind: 'string', value: n.quasis.map((q: AnyJs) => q.value.cooked).join('') } : { kind: 'other' };
+      return n.expressions.length === 0 ? { kind: 'string', value: n.quasis.map((q) => q.value.cooked).join('') } : { kind: 'other' };
     case 'ArrayExpression':
-      return { kind: 'seq', items: n.elements.map((x: AnyJs | null) => (x && x.type !== 'SpreadElement' ? jsConst(x) : { kind: 'other' })) };
+      return { kind: 'seq', items: n.elements.map((x) => (x && x.type !== 'SpreadElement' ? jsConst(x) : { kind: 'other' })) };
     case 'ObjectExpression': {
       const entries: Array<[string, ConstValue]> = [];
-      for (const p of n.properties as AnyJs[]) {
+      for (const p of n.properties) {
         if (p.type !== 'Property' || p.computed) continue;
         const k = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : undefined;
         if (k !== undefined) entries.push([k, jsConst(p.value)]);
@@ -182,10 +178,8 @@ export function jsConst(node: JsNode | null | undefined): ConstValue {
     case 'LogicalExpression':
       return { kind: 'boolish' };
     case 'AwaitExpression':
+      return jsConst(n.argument);
     case 'ParenthesizedExpression':
-      return jsConst(n.argument ?? n.expression);
-    case 'TSAsExpression':
-    case 'TSSatisfiesExpression':
       return jsConst(n.expression);
     default:
       return { kind: 'other' };
@@ -193,10 +187,9 @@ export function jsConst(node: JsNode | null | undefined): ConstValue {
 }
 
 /** Return expressions of a JS function's own body (an arrow's expression body counts). */
-export function jsReturnExprs(fn: JsNode): JsNode[] {
-  const f = fn as AnyJs;
-  if (f.body && f.body.type !== 'BlockStatement') return [f.body];
-  const out: JsNode[] = [];
+export function jsReturnExprs(f: JsFunction): Expression[] {
+  if (f.body.type !== 'BlockStatement') return [f.body];
+  const out: Expression[] = [];
   eachOwnNode(f.body, (n) => {
     if (n.type === 'ReturnStatement' && n.argument) out.push(n.argument);
   });
@@ -205,30 +198,33 @@ export function jsReturnExprs(fn: JsNode): JsNode[] {
 
 /** Top-level functions of a module by name (declarations, `const f = () => …`, exported ones), and
  *  the default export's function under `default`. */
-function jsModuleFunctions(program: Program): Map<string, JsNode> {
-  const out = new Map<string, JsNode>();
-  const decl = (d: AnyJs | null | undefined): void => {
+function jsModuleFunctions(program: Program): Map<string, JsFunction | undefined> {
+  // `undefined`: the name is exported, but not as a function of this module (`export default imported`)
+  const out = new Map<string, JsFunction | undefined>();
+  const decl = (d: AnyNode | null | undefined): void => {
     if (!d) return;
     if (d.type === 'FunctionDeclaration' && d.id) out.set(d.id.name, d);
     if (d.type === 'VariableDeclaration')
-      for (const v of d.declarations as AnyJs[]) if (v.id.type === 'Identifier' && isJsFunction(v.init)) out.set(v.id.name, v.init);
+      for (const v of d.declarations) if (v.id.type === 'Identifier' && isJsFunction(v.init)) out.set(v.id.name, v.init);
   };
-  for (const st of program.body as AnyJs[]) {
+  for (const st of program.body) {
     decl(st);
     if (st.type === 'ExportNamedDeclaration') decl(st.declaration);
     if (st.type === 'ExportDefaultDeclaration') {
-      const d = st.declaration as AnyJs;
+      const d = st.declaration;
       if (isJsFunction(d)) { out.set('default', d); if (d.id) out.set(d.id.name, d); }
-      else if (d.type === 'Identifier') out.set('default', out.get(d.name) ?? d);
+      else if (d.type === 'Identifier') out.set('default', out.get(d.name));
     }
     // module.exports = fn / { a, b } ; exports.x = fn
     if (st.type === 'ExpressionStatement' && st.expression.type === 'AssignmentExpression') {
-      const l = st.expression.left as AnyJs;
-      const r = st.expression.right as AnyJs;
-      const isModuleExports = l.type === 'MemberExpression' && l.object.type === 'Identifier' && l.object.name === 'module' && l.property.name === 'exports';
+      const l = st.expression.left;
+      const r = st.expression.right;
+      const target = l.type === 'MemberExpression' && l.object.type === 'Identifier' ? l.object.name : undefined;
+      const isModuleExports = target === 'module' && propName(l) === 'exports';
       if (isModuleExports && isJsFunction(r)) out.set('default', r);
-      if (isModuleExports && r.type === 'Identifier' && out.has(r.name)) out.set('default', out.get(r.name)!);
-      if (l.type === 'MemberExpression' && l.object.type === 'Identifier' && l.object.name === 'exports' && isJsFunction(r)) out.set(l.property.name, r);
+      if (isModuleExports && r.type === 'Identifier' && out.has(r.name)) out.set('default', out.get(r.name));
+      const exported = target === 'exports' ? propName(l) : undefined;
+      if (exported !== undefined && isJsFunction(r)) out.set(exported, r);
     }
   }
   return out;
@@ -237,20 +233,21 @@ function jsModuleFunctions(program: Program): Map<string, JsNode> {
 /** The functions of a JS/TS module on its verdict path: the entry function (`exportName`, default:
  *  the default export, else every exported function) and the same-file functions whose call result
  *  it returns (`return judge(state)`), transitively. */
-export function jsVerdictFunctions(program: Program, exportName?: string): Set<JsNode> {
+export function jsVerdictFunctions(program: Program, exportName?: string): Set<JsFunction> {
   const fns = jsModuleFunctions(program);
-  const start: JsNode[] = [];
-  if (exportName && fns.has(exportName)) start.push(fns.get(exportName)!);
-  else if (fns.has('default') && isJsFunction(fns.get('default') as AnyJs)) start.push(fns.get('default')!);
+  const start: JsFunction[] = [];
+  const def = fns.get('default');
+  if (exportName && fns.has(exportName)) { const f = fns.get(exportName); if (f) start.push(f); }
+  else if (def) start.push(def);
   else for (const name of exportedNames(program)) { const f = fns.get(name); if (f) start.push(f); }
-  const out = new Set<JsNode>();
+  const out = new Set<JsFunction>();
   const queue = [...start];
   while (queue.length) {
     const f = queue.pop()!;
     if (out.has(f)) continue;
     out.add(f);
     for (const r of jsReturnExprs(f)) {
-      let e = r as AnyJs;
+      let e = r;
       while (e.type === 'AwaitExpression') e = e.argument;
       if (e.type === 'CallExpression' && e.callee.type === 'Identifier') {
         const g = fns.get(e.callee.name);
@@ -263,7 +260,7 @@ export function jsVerdictFunctions(program: Program, exportName?: string): Set<J
 
 function exportedNames(program: Program): string[] {
   const out: string[] = [];
-  for (const st of program.body as AnyJs[]) {
+  for (const st of program.body) {
     if (st.type === 'ExportNamedDeclaration') {
       const d = st.declaration;
       if (d?.type === 'FunctionDeclaration' && d.id) out.push(d.id.name);

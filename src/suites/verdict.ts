@@ -13,6 +13,7 @@ import type { Suite } from './types.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
 import type { Node as JsNode, Program } from 'acorn';
+import type { JsFunction } from '../lang/js/index.js';
 import { DEFAULT_SHAPES, jsConst, jsReturnExprs, jsVerdictFunctions, learnShapes, pyReturnValues, type ConstValue, type VerdictShapes } from './verdict-shape.js';
 
 /** What this module reads of the run's project (`Project` of the rule contract satisfies it; suites/ sits
@@ -125,7 +126,7 @@ export function jsVerdictScope(project: Project, file: string, program: Program)
   const hit = jsScopeCache.get(program);
   if (hit) return hit;
   const targets = jsEntryTargets(project);
-  let functions: Set<JsNode>;
+  let functions: Set<JsFunction>;
   if (targets) {
     functions = new Set();
     for (const exp of targets.get(file) ?? []) for (const f of jsVerdictFunctions(program, exp)) functions.add(f);
