@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // vaudit on the real corpora (../shared/corpora: ScienceBoard, Spider2-V), whole process, with
-// pyright and ruff (npm wasm build) on the same Python files in the same run, and vaudit with
-// the wasm parser for comparison. Wall time is the median of --runs; CPU (user + system) is
+// pyright and ruff (npm wasm build) on the same Python files in the same run, and vaudit from the
+// module tree in dist/ (VAUDIT_BUNDLE=0: no single-file build, no code cache) and with the wasm
+// parser for comparison. Wall time is the median of --runs; CPU (user + system) is
 // shown too, because the development machine is shared. Needs `npm run build`.
 // Usage: node bench/corpora.mjs [--runs 3] [--corpora scienceboard,spider2v] [--no-peers]
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +32,7 @@ for (const name of names) {
   const vaudit = (env) => measure([process.execPath, path.join(root, 'bin/vaudit.js'), 'check', dir, '--format', 'json', '--output-file', report], env);
   const native = vaudit({});
   const json = JSON.parse(readFileSync(report, 'utf8'));
+  const tree = vaudit({ VAUDIT_BUNDLE: '0' });
   const wasm = vaudit({ VAUDIT_PYTHON_PARSER: 'wasm' });
   const row = {
     corpus: name,
@@ -41,6 +43,8 @@ for (const name of names) {
     vauditMs: Math.round(native.ms),
     vauditCpuMs: Math.round(native.cpuMs),
     vauditRssMb: Math.round(native.rssMb),
+    moduleTreeMs: Math.round(tree.ms),
+    moduleTreeCpuMs: Math.round(tree.cpuMs),
     wasmParserMs: Math.round(wasm.ms),
   };
   if (peers) {
