@@ -142,8 +142,13 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
 }
 
 function loadNative(): PythonParser {
-  const Parser = require('tree-sitter') as new () => RawParser & { setLanguage(l: unknown): void };
-  const language = require('tree-sitter-python') as unknown;
+  const Parser = require('tree-sitter') as (new () => RawParser & { setLanguage(l: unknown): void }) & { SyntaxNode: unknown };
+  const language = require('tree-sitter-python') as { nodeSubclasses?: unknown };
+  // setLanguage would build a JS subclass of SyntaxNode per node type (≈ 270 classes made with
+  // `new Function`, 10–40 ms of every start) for tree-sitter's node API. vaudit reads trees through a
+  // cursor and asks a tree's root only `hasError`, so every type gets the base class (it keeps `type`,
+  // `children` and the rest; only the per-field getters such as `nameNode` are missing).
+  language.nodeSubclasses ??= new Proxy([], { get: (_target, key) => (key === 'length' ? 0 : Parser.SyntaxNode) });
   const p = new Parser();
   p.setLanguage(language);
   return wrap('native', p);
