@@ -1,5 +1,5 @@
 /** Plain JavaScript analysis: scopes and unbound names, unbounded calls, set comparisons. */
-import { parse, type Program, type Node } from 'acorn';
+import { parse, type AnyNode, type Program } from 'acorn';
 import { describe, expect, it } from 'vitest';
 import { jsScopes, unboundedCall, setSizeComparison, everyHasComparison } from '../src/lang/js/index.js';
 
@@ -7,8 +7,8 @@ const mod = (t: string) => parse(t, { ecmaVersion: 'latest', sourceType: 'module
 const script = (t: string) => parse(t, { ecmaVersion: 'latest', sourceType: 'script' }) as Program;
 const unbound = (p: Program) => jsScopes(p).unbound.map((r) => r.id.name);
 
-function nodes(p: Program, type: string): Node[] {
-  const out: Node[] = [];
+function nodes(p: Program, type: string): AnyNode[] {
+  const out: AnyNode[] = [];
   const visit = (n: any): void => {
     if (!n || typeof n.type !== 'string') return;
     if (n.type === type) out.push(n);
@@ -49,7 +49,7 @@ describe('scopes', () => {
 describe('unbounded calls', () => {
   const calls = (t: string) => {
     const p = mod(t);
-    return nodes(p, 'CallExpression').map((c) => unboundedCall(c as never, p)?.callee).filter(Boolean);
+    return nodes(p, 'CallExpression').map((c) => unboundedCall(c, p)?.callee).filter(Boolean);
   };
   it('resolves child_process through imports, namespaces, aliases and require', () => {
     expect(calls(`import * as cp from 'child_process'; const c2 = cp; c2.execSync('x'); cp.execSync('y', { timeout: 5 });`)).toEqual(['execSync']);
@@ -66,7 +66,7 @@ describe('set comparisons', () => {
   it('flags size equality and every/has over sets built from sequences only', () => {
     const p = mod(`const A = new Set(xs); const B = new Set(ys); const E = new Set();
       A.size === B.size; E.size === A.size; xs.length === ys.length; xs.every((x) => B.has(x)); xs.every((x) => E.has(x));`);
-    expect(nodes(p, 'BinaryExpression').filter((n) => setSizeComparison(n as never, p))).toHaveLength(1);
-    expect(nodes(p, 'CallExpression').filter((n) => everyHasComparison(n as never, p))).toHaveLength(1);
+    expect(nodes(p, 'BinaryExpression').filter((n) => setSizeComparison(n, p))).toHaveLength(1);
+    expect(nodes(p, 'CallExpression').filter((n) => everyHasComparison(n, p))).toHaveLength(1);
   });
 });

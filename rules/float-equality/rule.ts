@@ -5,8 +5,7 @@
 import { defineRule } from '../../src/contract/rule.js';
 import { named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
 import { fieldEqualities, isNonIntegerFloat } from '../../src/lang/python/facts.js';
-import { floatEquality } from '../../src/lang/js/index.js';
-import type { Program } from 'acorn';
+import { floatEquality, programOf } from '../../src/lang/js/index.js';
 
 type Msg = 'literal' | 'entry' | 'jsLiteral' | 'jsComputed';
 
@@ -50,7 +49,7 @@ export default defineRule<Msg>({
     return {
       javascript: {
         BinaryExpression(node, c, ancestors) {
-          const program = ancestors[0] as Program | undefined;
+          const program = programOf(ancestors);
           const f = program ? floatEquality(node, program, c.text) : undefined;
           if (!f) return;
           const expr = c.text.slice(node.start, node.end).replace(/\s+/g, ' ');

@@ -5,8 +5,7 @@
  */
 import { defineRule } from '../../src/contract/rule.js';
 import { blockingCall, hasTimeout, interactiveTool, processWait, boundedByAsyncio, socketTimeoutSet, literalArgv } from '../../src/lang/python/facts.js';
-import { unboundedCall } from '../../src/lang/js/index.js';
-import type { Program } from 'acorn';
+import { unboundedCall, programOf } from '../../src/lang/js/index.js';
 
 type Msg = 'noTimeout' | 'wait' | 'interactive' | 'jsProcess' | 'jsFetch' | 'jsHttp';
 
@@ -74,7 +73,7 @@ export default defineRule<Msg>({
     return {
       javascript: {
         CallExpression(node, c, ancestors) {
-          const program = ancestors[0] as Program | undefined;
+          const program = programOf(ancestors);
           const u = program && unboundedCall(node, program);
           if (!u) return;
           c.report({ messageId: u.kind === 'process' ? 'jsProcess' : u.kind === 'fetch' ? 'jsFetch' : 'jsHttp', data: { call: u.callee }, at: node });

@@ -6,8 +6,8 @@ import { defineRule } from '../../src/contract/rule.js';
 import { type PyNode, named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isSetValued, setFromSequence, callOf } from '../../src/lang/python/facts.js';
-import { setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual } from '../../src/lang/js/index.js';
-import type { LogicalExpression, Program } from 'acorn';
+import { setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual, programOf } from '../../src/lang/js/index.js';
+import type { LogicalExpression } from 'acorn';
 
 type Msg = 'collapse' | 'jsSize' | 'jsEveryHas' | 'jsContent';
 
@@ -83,7 +83,7 @@ export default defineRule<Msg>({
     return {
       javascript: {
         BinaryExpression(node, c, ancestors) {
-          const program = ancestors[0] as Program | undefined;
+          const program = programOf(ancestors);
           if (program && collapsedContentComparison(node, program)) {
             c.report({ messageId: 'jsContent', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' ').slice(0, 100) }, at: node });
             return;
@@ -92,14 +92,14 @@ export default defineRule<Msg>({
           c.report({ messageId: 'jsSize', data: { expr: c.text.slice(node.start, node.end) }, at: node });
         },
         CallExpression(node, c, ancestors) {
-          const program = ancestors[0] as Program | undefined;
+          const program = programOf(ancestors);
           if (program && setDeepEqual(node, program)) {
             c.report({ messageId: 'jsContent', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' ').slice(0, 100) }, at: node });
             return;
           }
           if (!program || !everyHasComparison(node, program)) return;
           // `A.size === B.size && [...A].every(x => B.has(x))` is one comparison: reported once, at the size test.
-          const and = [...ancestors].reverse().find((a): a is LogicalExpression => a.type === 'LogicalExpression' && (a as LogicalExpression).operator === '&&');
+          const and = [...ancestors].reverse().find((a): a is LogicalExpression => a.type === 'LogicalExpression' && a.operator === '&&');
           if (and && (setSizeComparison(and.left, program) || setSizeComparison(and.right, program))) return;
           c.report({ messageId: 'jsEveryHas', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' ').slice(0, 80) }, at: node });
         },

@@ -26,12 +26,12 @@
  * - a needle the task passes in (`all(r in result for r in rules["include"])`) is reported only when
  *   the tasks bound to the function pass a bare token under that key; the message names one.
  */
-import type { AnyNode, CallExpression, Node as JsNode, Program } from 'acorn';
+import type { AnyNode, CallExpression, Node as JsNode } from 'acorn';
 import { defineRule, type PythonVisitor, type RuleContext } from '../../src/contract/rule.js';
 import type { Project } from '../../src/contract/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
-import { isJsFunction, jsScopes, propName } from '../../src/lang/js/index.js';
+import { isJsFunction, jsScopes, propName, programOf } from '../../src/lang/js/index.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth, type VerdictShapes } from '../../src/suites/verdict-shape.js';
 
@@ -288,7 +288,7 @@ function jsIsText(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, text: s
 
 interface JsNeedle { literals: string[] }
 
-function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancestors: readonly JsNode[], depth = 0): JsNeedle {
+function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancestors: readonly AnyJs[], depth = 0): JsNeedle {
   if (!e || depth > 4) return { literals: [] };
   const c = jsConst(e);
   if (c.kind === 'string') return { literals: [c.value] };
@@ -296,10 +296,10 @@ function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancesto
   if (e.type === 'Identifier') {
     // the parameter of an `every`/`some`/`filter` callback over a literal array
     for (let i = ancestors.length - 1; i >= 1; i--) {
-      const f = ancestors[i] as AnyJs;
+      const f = ancestors[i]!;
       if (f.type !== 'ArrowFunctionExpression' && f.type !== 'FunctionExpression') continue;
       if (f.params[0]?.type !== 'Identifier' || f.params[0].name !== e.name) continue;
-      const call = ancestors[i - 1] as AnyJs;
+      const call = ancestors[i - 1]!;
       if (call.type === 'CallExpression' && call.callee.type === 'MemberExpression') return jsNeedle(call.callee.object, sc, ancestors.slice(0, i - 1), depth + 1);
       return { literals: [] };
     }
@@ -308,7 +308,7 @@ function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancesto
     // `for (const w of WORDS)`
     const decl = b?.decl;
     if (decl?.type === 'VariableDeclarator') for (let i = ancestors.length - 1; i >= 0; i--) {
-      const s = ancestors[i] as AnyJs;
+      const s = ancestors[i]!;
       if (s.type === 'ForOfStatement' && s.left.type === 'VariableDeclaration' && s.left.declarations.includes(decl)) return jsNeedle(s.right, sc, ancestors.slice(0, i), depth + 1);
     }
   }
@@ -317,14 +317,14 @@ function jsNeedle(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, ancesto
 
 /** Does the containment `start` (whose parent is ancestors' last) decide the verdict, and in which
  *  direction: pass = finding the token passes the agent. */
-function jsDecides(start: AnyJs, ancestors: readonly JsNode[], shapes: VerdictShapes, positive0: boolean): { pass: boolean; fn: JsNode } | undefined {
+function jsDecides(start: AnyJs, ancestors: readonly AnyJs[], shapes: VerdictShapes, positive0: boolean): { pass: boolean; fn: JsNode } | undefined {
   let positive = positive0;
   let n: AnyJs = start;
   let i = ancestors.length - 1;
-  const up = (to: number) => { n = ancestors[to + 1] as AnyJs; i = to; }; // n: the child of ancestors[to] on the path
+  const up = (to: number) => { n = ancestors[to + 1]!; i = to; }; // n: the child of ancestors[to] on the path
   const enclosingFn = (k: number) => [...ancestors.slice(0, k)].reverse().find((x) => isJsFunction(x));
   while (i >= 0) {
-    const p = ancestors[i] as AnyJs;
+    const p = ancestors[i]!;
     switch (p.type) {
       case 'LogicalExpression':
       case 'ParenthesizedExpression':
@@ -345,7 +345,7 @@ function jsDecides(start: AnyJs, ancestors: readonly JsNode[], shapes: VerdictSh
       case 'ArrowFunctionExpression': {
         if (p.body !== n) return undefined;
         // the callback of `.every(w => text.includes(w))` / `.some(…)`: its result is the call's
-        const call = ancestors[i - 1] as AnyJs | undefined;
+        const call = ancestors[i - 1];
         if (call?.type === 'CallExpression' && call.arguments[0] === p && call.callee.type === 'MemberExpression' && ['every', 'some'].includes(propName(call.callee) ?? '')) {
           up(i - 2);
           continue;
@@ -353,7 +353,7 @@ function jsDecides(start: AnyJs, ancestors: readonly JsNode[], shapes: VerdictSh
         return { pass: positive, fn: p };
       }
       case 'Property': {
-        const obj = ancestors[i - 1] as AnyJs | undefined;
+        const obj = ancestors[i - 1];
         const k = p.key?.type === 'Identifier' ? p.key.name : p.key?.type === 'Literal' ? String(p.key.value) : '';
         if (p.value !== n || obj?.type !== 'ObjectExpression' || !shapes.keys.has(k.toLowerCase())) return undefined;
         up(i - 2);
@@ -452,8 +452,8 @@ export default defineRule<Msg>({
       if (!ev) return;
       c.report({ messageId: 'taskValue', data: { expr, key, needle: ev.value, example: ev.file, tasks: ev.tasks, witness: witness(ev.value) }, at: node });
     };
-    const jsCheck = (c: RuleContext<Msg>, node: AnyJs, needleNode: AnyJs | undefined, hay: AnyJs | undefined, positive: boolean, ancestors: readonly JsNode[]) => {
-      const program = ancestors[0] as Program | undefined;
+    const jsCheck = (c: RuleContext<Msg>, node: AnyJs, needleNode: AnyJs | undefined, hay: AnyJs | undefined, positive: boolean, ancestors: readonly AnyJs[]) => {
+      const program = programOf(ancestors);
       if (!program || !hay || !needleNode) return;
       const sc = jsScopes(program);
       if (!jsIsText(hay, sc, c.text)) return;

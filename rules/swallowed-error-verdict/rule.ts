@@ -20,8 +20,8 @@ import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/
 import type { Project } from '../../src/contract/project.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes, verdictFunctions } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
-import { findOwn, isJsFunction } from '../../src/lang/js/index.js';
-import type { AnyNode, Program } from 'acorn';
+import { findOwn, isJsFunction, programOf } from '../../src/lang/js/index.js';
+import type { AnyNode } from 'acorn';
 
 type Msg = 'swallowed' | 'fallthrough' | 'jsSwallowed' | 'jsFallthrough';
 
@@ -106,8 +106,8 @@ export default defineRule<Msg>({
     return {
       javascript: {
         CatchClause(node, c, ancestors) {
-          const tryNode = ancestors[ancestors.length - 1] as AnyJs | undefined;
-          const program = ancestors[0] as Program | undefined;
+          const tryNode = ancestors[ancestors.length - 1];
+          const program = programOf(ancestors);
           if (!program || tryNode?.type !== 'TryStatement' || tryNode.handler !== node) return;
           const fn = [...ancestors].reverse().find(isJsFunction);
           if (!fn) return;
@@ -123,7 +123,7 @@ export default defineRule<Msg>({
           let ret = findOwn(body, (n) => n.type === 'ReturnStatement')?.argument;
           if (!ret) {
             if (findOwn(body, (n) => n.type === 'ReturnStatement')) return;
-            const parent = ancestors[ancestors.length - 2] as AnyJs | undefined;
+            const parent = ancestors[ancestors.length - 2];
             const list = (parent?.type === 'BlockStatement' || parent?.type === 'Program' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : undefined) as AnyJs[] | undefined;
             const next = list?.[list.indexOf(tryNode) + 1];
             if (next?.type !== 'ReturnStatement' || !next.argument) return;

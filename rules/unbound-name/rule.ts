@@ -6,8 +6,7 @@
  */
 import { defineRule } from '../../src/contract/rule.js';
 import type { PyNode, PythonAnalysis, UnboundRead } from '../../src/lang/python/types.js';
-import { jsScopes, swallowingCatch } from '../../src/lang/js/index.js';
-import type { Program } from 'acorn';
+import { jsScopes, swallowingCatch, programOf } from '../../src/lang/js/index.js';
 
 type Msg = 'undefined' | 'unbound' | 'maybe' | 'swallowed' | 'embedded' | 'jsUndefined' | 'jsSwallowed';
 interface Opts {
@@ -98,7 +97,7 @@ export default defineRule<Msg, Opts>({
     return {
       javascript: {
         Identifier(node, c, ancestors) {
-          const program = ancestors[0] as Program | undefined;
+          const program = programOf(ancestors);
           if (!program || !jsScopes(program).unboundIds.has(node)) return;
           // a classic <script> of an HTML page: a sibling script of the page may declare the name
           if (c.project.pageScripts?.has(c.unit.file.path)) return;

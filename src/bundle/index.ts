@@ -146,7 +146,7 @@ export function validateCorrectnessModel(model: CorrectnessModel<string, string>
 export function defineCorrectnessModel<const F extends string, const P extends string = never>(
   model: CorrectnessModel<F, P>,
 ): CorrectnessModel<F, P> {
-  const problems = validateCorrectnessModel(model as unknown as CorrectnessModel<string, string>);
+  const problems = validateCorrectnessModel(model);
   if (problems.length > 0) throw new CorrectnessModelError(problems);
   return model;
 }

@@ -111,7 +111,8 @@ export type PythonVisitors<M extends string> = {
   [K in PyNodeType | `${PyNodeType}:exit`]?: PythonVisitor<M>;
 };
 
-export type JsVisitor<M extends string, N extends JsNode = JsNode> = (node: N, ctx: RuleContext<M>, ancestors: readonly JsNode[]) => void;
+/** `ancestors`: the nodes from the Program (`ancestors[0]`) down to the node's parent. */
+export type JsVisitor<M extends string, N extends JsNode = JsNode> = (node: N, ctx: RuleContext<M>, ancestors: readonly AnyNode[]) => void;
 /** Keyed by ESTree node type (acorn's `AnyNode`); each visitor receives that node's own type. */
 export type JavaScriptVisitors<M extends string> = {
   [K in AnyNode['type']]?: JsVisitor<M, Extract<AnyNode, { type: K }>>;

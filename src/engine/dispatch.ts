@@ -3,7 +3,7 @@
  * visitor for the node's type is called. Rules never walk trees privately.
  */
 import type { PyNode } from '../lang/python/tree.js';
-import type { Node as JsNode } from 'acorn';
+import type { AnyNode } from 'acorn';
 import type { JavaScriptVisitors, JsVisitor, PythonVisitor, PythonVisitors, RuleContext } from '../contract/rule.js';
 import type { PythonAnalysis } from '../lang/python/types.js';
 
@@ -84,31 +84,34 @@ export interface JsSubscriber {
 }
 
 /** Walk an acorn AST once, with ancestors, dispatching enter and `:exit` visitors. */
-export function walkJs(root: JsNode, subs: readonly JsSubscriber[]): void {
+export function walkJs(root: AnyNode, subs: readonly JsSubscriber[]): void {
   if (subs.length === 0) return;
-  const ancestors: JsNode[] = [];
+  const ancestors: AnyNode[] = [];
   const { enter, exit } = tables<JsVisitor<string>, JsSubscriber>(subs);
-  const fire = (list: Array<[JsVisitor<string>, JsSubscriber]> | undefined, node: JsNode) => {
+  const fire = (list: Array<[JsVisitor<string>, JsSubscriber]> | undefined, node: AnyNode) => {
     if (!list) return;
     for (const [fn, s] of list) {
       try { fn(node, s.ctx, ancestors); } catch (err) { s.onError(err); }
     }
   };
-  const children = (node: JsNode): JsNode[] => {
-    const out: JsNode[] = [];
+  // A generic walk: it reads every field of any node type by name (no ESTree type has an index
+  // signature), and a field's value is a node when it is an object with a string `type` (acorn's
+  // nodes are exactly those), so the casts below say what the check just established.
+  const children = (node: AnyNode): AnyNode[] => {
+    const out: AnyNode[] = [];
     for (const key of Object.keys(node)) {
       if (key === 'loc' || key === 'start' || key === 'end' || key === 'type' || key === 'range') continue;
       const v = (node as unknown as Record<string, unknown>)[key];
       if (Array.isArray(v)) {
-        for (const c of v) if (c && typeof c === 'object' && typeof (c as JsNode).type === 'string') out.push(c as JsNode);
-      } else if (v && typeof v === 'object' && typeof (v as JsNode).type === 'string') {
-        out.push(v as JsNode);
+        for (const c of v) if (c && typeof c === 'object' && typeof (c as AnyNode).type === 'string') out.push(c as AnyNode);
+      } else if (v && typeof v === 'object' && typeof (v as AnyNode).type === 'string') {
+        out.push(v as AnyNode);
       }
     }
     return out;
   };
   // iterative (explicit stack): deep nesting must not overflow the pass itself
-  const stack: Array<[JsNode, boolean]> = [[root, false]];
+  const stack: Array<[AnyNode, boolean]> = [[root, false]];
   while (stack.length) {
     const [node, exiting] = stack.pop()!;
     if (exiting) {

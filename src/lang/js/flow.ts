@@ -3,10 +3,9 @@ import type { AnyNode, Node } from 'acorn';
 import { forEachChild, type JsFunction } from './nodes.js';
 
 /** The innermost `try` whose block holds `node` and whose `catch` returns a constant verdict (`false`, `true`, `0`, `{ ... }`). */
-export function swallowingCatch(node: Node, ancestors: readonly Node[]): { catchStart: number; verdict: string } | undefined {
+export function swallowingCatch(node: Node, ancestors: readonly AnyNode[]): { catchStart: number; verdict: string } | undefined {
   for (let i = ancestors.length - 1; i >= 0; i--) {
-    // the walker's ancestors are acorn nodes, typed by the rule contract as the base `Node`
-    const a = ancestors[i] as AnyNode;
+    const a = ancestors[i]!;
     if (isJsFunction(a)) return undefined;
     if (a.type !== 'TryStatement' || !a.handler) continue;
     if (node.start < a.block.start || node.end > a.block.end) continue;

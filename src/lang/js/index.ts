@@ -2,4 +2,4 @@
 export { jsScopes } from './scope.js';
 export { unboundedCall, setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual, floatEquality } from './facts.js';
 export { swallowingCatch, isJsFunction, eachOwnNode, findOwn } from './flow.js';
-export { propName, type JsFunction } from './nodes.js';
+export { programOf, propName, type JsFunction } from './nodes.js';

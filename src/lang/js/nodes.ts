@@ -2,13 +2,19 @@
  * Small typed helpers over acorn's ESTree union (`AnyNode`): narrowing on `type` gives each node its
  * own fields, so a field read on a node type that never has it is a type error, not an `undefined`.
  */
-import type { AnyNode, AnonymousFunctionDeclaration, ArrowFunctionExpression, FunctionDeclaration, FunctionExpression } from 'acorn';
+import type { AnyNode, AnonymousFunctionDeclaration, ArrowFunctionExpression, FunctionDeclaration, FunctionExpression, Program } from 'acorn';
 
 /** A function node: declaration (named, or the anonymous one of `export default function`), expression or arrow. */
 export type JsFunction = FunctionDeclaration | AnonymousFunctionDeclaration | FunctionExpression | ArrowFunctionExpression;
 
 /** The name of a non-computed member (`a.name`), else undefined (`a[x]`, `a.#private`, not a member). */
 export const propName = (m: AnyNode): string | undefined => (m.type === 'MemberExpression' && !m.computed && m.property.type === 'Identifier' ? m.property.name : undefined);
+
+/** The Program a visitor's ancestors start from (undefined for the Program node itself). */
+export const programOf = (ancestors: readonly AnyNode[]): Program | undefined => {
+  const root = ancestors[0];
+  return root?.type === 'Program' ? root : undefined;
+};
 
 /** Is `v` an ESTree node (an object with a string `type`)? Fields such as `loc`, `regex` or a
  *  template element's `value` are objects without one. */

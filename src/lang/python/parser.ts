@@ -160,6 +160,8 @@ async function loadWasm(fallbackReason?: string): Promise<PythonParser> {
   const lang = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
   const p = new Parser();
   p.setLanguage(lang);
+  // RawParser is the part of the parser API both bindings share; web-tree-sitter types `parse`'s old tree
+  // as its own Tree class (which a RawTree is not declared to be), though only trees it made are passed back
   return wrap('wasm', p as unknown as RawParser, fallbackReason);
 }
 

@@ -21,6 +21,7 @@ export interface TreeCursorLike {
 
 let nextId = 1;
 /** Leaves share one empty, frozen children array (most nodes are leaves: fewer allocations). */
+// typed mutable like every node's children (nothing writes to them); frozen so a write would throw
 const NO_CHILDREN: PyNode[] = Object.freeze([]) as unknown as PyNode[];
 
 /**
