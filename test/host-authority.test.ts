@@ -2,11 +2,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { createHost } from '../src/host/host.js';
 
 const HAS_BWRAP = existsSync('/usr/bin/bwrap');
+/** The compiled host (a child process cannot load the TypeScript source). */
+const HOST_MODULE = resolve(import.meta.dirname, '../dist/src/host/host.js');
 const root = mkdtempSync(join(tmpdir(), 'vaudit-host-root-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -134,11 +138,31 @@ describe('runs', () => {
       expect(r.record.sha256).toMatch(/^[0-9a-f]{64}$/);
     });
 
-    it(`${isolation}: stdin is /dev/null when the case gives none`, async () => {
+    it(`${isolation}: stdin is empty when the case gives none`, async () => {
       const host = createHost({ root, isolation });
       const r = await host.run({ caseId: 'c', ruleId: 'r', toolId: 'sh', args: ['-c', 'cat; echo end'], timeoutMs: 3000 });
       expect(r.record.outcome).toBe('executed');
       expect(r.stdout.toString()).toBe('end\n');
+    });
+
+    it(`${isolation}: stdin is empty even when vaudit itself runs with stdin closed (\`<&-\`)`, () => {
+      // a process whose descriptor 0 was closed and then taken by a file: the case must not read that file
+      const secret = join(root, 'not-stdin.txt');
+      writeFileSync(secret, 'bytes of a file vaudit had open\n');
+      const script = [
+        "const fs = require('node:fs');",
+        'fs.closeSync(0);',
+        `const fd = fs.openSync(${JSON.stringify(secret)}, 'r');`,
+        "if (fd !== 0) throw new Error('descriptor 0 not reused: ' + fd);",
+        `import(${JSON.stringify(pathToFileURL(HOST_MODULE).href)}).then(async ({ createHost }) => {`,
+        `  const host = createHost({ root: ${JSON.stringify(root)}, isolation: ${JSON.stringify(isolation)} });`,
+        "  const r = await host.run({ caseId: 'c', ruleId: 'r', toolId: 'sh', args: ['-c', 'cat; echo end'], timeoutMs: 3000 });",
+        '  process.stdout.write(JSON.stringify({ outcome: r.record.outcome, stdout: r.stdout.toString() }));',
+        '});',
+      ].join('\n');
+      const p = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+      expect(p.stderr).toBe('');
+      expect(JSON.parse(p.stdout)).toEqual({ outcome: 'executed', stdout: 'end\n' });
     });
   }
 });

@@ -10,7 +10,8 @@
  *
  * Isolation, per run: an empty environment plus an explicit allowlist; a private temporary
  * directory (the cell: cwd, HOME and TMPDIR) removed afterwards; stdin from the request or
- * /dev/null; stdout/stderr bounded (truncated with a flag, the rest drained and discarded);
+ * empty (a pipe closed at once, never this process's own descriptor 0); stdout/stderr bounded
+ * (truncated with a flag, the rest drained and discarded);
  * a wall-clock limit enforced by SIGKILL to the whole process group, followed by a sweep of
  * /proc for any process still carrying the run's marker; rlimits (address space, CPU seconds,
  * file size, open files, processes) through util-linux `prlimit`.
@@ -83,7 +84,7 @@ export interface RunRequest {
   ruleId: string;
   toolId: string;
   args: string[];
-  /** Bytes for stdin; absent → /dev/null. */
+  /** Bytes for stdin; absent → empty (a pipe closed at once: reads see end of file). */
   stdin?: string | Buffer;
   /** Files written into the cell before the run (relative paths). `mode` e.g. 0o755 for stub tools. */
   files?: Record<string, string | { content: string | Buffer; mode?: number }>;
@@ -567,7 +568,10 @@ export class Host {
           cwd: o.cwd,
           env: o.env,
           detached: true,
-          stdio: [o.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(o.statusFd ? (['pipe'] as const) : [])],
+          // stdin is always a pipe, ended at once when the case gives no input: 'ignore' leaves the child
+          // this process's own descriptor 0 when that is closed (vaudit started with `<&-`), and with it
+          // whatever file or pipe took descriptor 0 since
+          stdio: ['pipe', 'pipe', 'pipe', ...(o.statusFd ? (['pipe'] as const) : [])],
         });
       } catch (e) {
         out.spawnError = (e as Error).message;
@@ -607,11 +611,11 @@ export class Host {
       statusStream?.on('data', (c: Buffer) => {
         status += c.toString('utf8');
       });
-      if (o.stdin !== undefined && child.stdin) {
+      if (child.stdin) {
         child.stdin.on('error', () => {
           /* EPIPE: the tool did not read its stdin */
         });
-        child.stdin.end(o.stdin);
+        child.stdin.end(o.stdin ?? '');
       }
       const timer = setTimeout(() => {
         out.timedOut = true;
