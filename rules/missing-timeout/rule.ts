@@ -96,7 +96,7 @@ export default defineRule<Msg>({
             if (missing) {
               c.report({
                 messageId: 'noTimeout',
-                data: { call: a.src(call.fn) + '(…)', what: WHAT[kind] ?? 'the peer' },
+                data: { call: a.src(call.fn) + '(…)', what: (Object.hasOwn(WHAT, kind) ? WHAT[kind] : undefined) ?? 'the peer' },
                 at: call.node,
                 control: { oracle: 'missing-timeout', ...base, callKind: kind, ...(tool ? { tool } : {}) },
               });

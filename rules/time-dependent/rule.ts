@@ -42,7 +42,7 @@ function clockCall(node: Node): string | undefined {
   if (!name || !CLOCK.has(name)) return undefined;
   const args = node.childForFieldName('arguments');
   const n = args ? args.namedChildren.filter((c) => c && c.type !== 'comment').length : 0;
-  const limit = CLOCK_WHEN_ARGS[name];
+  const limit = Object.hasOwn(CLOCK_WHEN_ARGS, name) ? CLOCK_WHEN_ARGS[name] : undefined;
   if (limit === -1) {
     // np.datetime64('now' | 'today')
     const a = args?.namedChildren[0];

@@ -13,7 +13,13 @@ type Arg = Expression | SpreadElement;
 const CP_MODULES = new Set(['child_process', 'node:child_process']);
 const HTTP_MODULES = new Set(['http', 'https', 'node:http', 'node:https', 'http2', 'node:http2']);
 /** child_process functions that block or wait and accept a `timeout` option; value: index of the options argument when argv is given. */
-const CP_CALLS: Record<string, 'exec' | 'file'> = { exec: 'exec', execSync: 'exec', execFile: 'file', execFileSync: 'file', spawnSync: 'file' };
+const CP_CALLS: ReadonlyMap<string, 'exec' | 'file'> = new Map([
+  ['exec', 'exec'],
+  ['execSync', 'exec'],
+  ['execFile', 'file'],
+  ['execFileSync', 'file'],
+  ['spawnSync', 'file'],
+]); // a Map: `cp.toString()` must not find Object.prototype's members
 
 interface CalleeModule {
   from: string;
@@ -102,10 +108,11 @@ export function unboundedCall(node: AnyNode, program: Program): UnboundedCall | 
   }
   const m = calleeModule(callee, sc);
   if (!m) return undefined;
-  if (CP_MODULES.has(m.from) && CP_CALLS[m.member]) {
+  const cpKind = CP_MODULES.has(m.from) ? CP_CALLS.get(m.member) : undefined;
+  if (cpKind) {
     // exec(cmd, options?, cb?) / execFile(file, args?, options?, cb?)
     let optArg: Arg | undefined;
-    if (CP_CALLS[m.member] === 'exec') optArg = args[1];
+    if (cpKind === 'exec') optArg = args[1];
     else optArg = args[1] && (args[1].type === 'ArrayExpression' || isArrayish(args[1], sc)) ? args[2] : args[1];
     if (optArg && (optArg.type === 'ArrowFunctionExpression' || optArg.type === 'FunctionExpression')) optArg = undefined;
     const o = optionsObject(optArg, sc);

@@ -42,7 +42,7 @@ const SUPER_OF: Record<string, string[]> = {
 
 /** Exception names a handler must name (or a superclass of) to catch `exc`. */
 function catchersOf(exc: string): string[] {
-  return SUPER_OF[exc] ?? [exc, 'Exception', 'BaseException'];
+  return (Object.hasOwn(SUPER_OF, exc) ? SUPER_OF[exc] : undefined) ?? [exc, 'Exception', 'BaseException'];
 }
 
 export class Analysis implements PythonAnalysis {

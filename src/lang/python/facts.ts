@@ -219,7 +219,7 @@ export function interactiveTool(a: PythonAnalysis, c: CallInfo): { tool: string;
   const first = argv?.[0];
   if (!argv || !first || first === '\u0000') return undefined;
   const tool = first.slice(first.lastIndexOf('/') + 1);
-  const spec = INTERACTIVE[tool];
+  const spec = Object.hasOwn(INTERACTIVE, tool) ? INTERACTIVE[tool] : undefined;
   if (!spec || spec.ok(argv.slice(1))) return undefined;
   return { tool, flag: spec.flag };
 }

@@ -46,7 +46,7 @@ export function valueKind(a: PythonAnalysis, e0: PyNode): string | null | undefi
     case 'call': {
       const f = field(e, 'function');
       const q = f ? a.qualifiedName(f) : undefined;
-      return q && q in NEVER_NONE ? NEVER_NONE[q] : undefined;
+      return q && Object.hasOwn(NEVER_NONE, q) ? NEVER_NONE[q] : undefined;
     }
     default:
       return undefined;
