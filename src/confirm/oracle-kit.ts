@@ -151,6 +151,8 @@ const FIELD_POOL: Record<string, unknown[]> = {
   args: [['expected']],
 };
 const OTHER_POOL: unknown[] = ['state.name', ['state.name', 'main.name'], null, 1];
+/** Candidate values for a field the verifier reads (own keys only: a task field named `constructor` is a field). */
+const fieldPool = (k: string): unknown[] => (Object.hasOwn(FIELD_POOL, k) ? FIELD_POOL[k] : undefined) ?? OTHER_POOL;
 
 /** The source text of the flagged function (for usage-based witness synthesis). */
 export function functionSource(t: Target): string {
@@ -225,11 +227,10 @@ export function itemWitnesses(t: Target, ctx: OracleContext, limit = 16): Array<
   };
   const firstParam = t.params[0];
   const keys = firstParam ? (t.slice.info.reads[firstParam]?.keys ?? []) : [];
-  const pool = (k: string) => FIELD_POOL[k] ?? OTHER_POOL;
   const entries = boundEntries(ctx.project, t.file, t.slice.qualname);
   const shapes = new Map<string, Record<string, unknown>>();
   for (const e of entries) if (!shapes.has(entryShape(e))) shapes.set(entryShape(e), e);
-  const bases = shapes.size ? [...shapes.values()] : [Object.fromEntries(keys.map((k) => [k, pool(k)[0]]))];
+  const bases = shapes.size ? [...shapes.values()] : [Object.fromEntries(keys.map((k) => [k, fieldPool(k)[0]]))];
   for (const b of bases) push(b);
   const toggles = bases.map((b) => {
     const out: Array<Record<string, unknown>> = [];
@@ -242,7 +243,7 @@ export function itemWitnesses(t: Target, ctx: OracleContext, limit = 16): Array<
       }
     }
     for (const k of new Set([...keys, ...Object.keys(b)])) {
-      for (const v of pool(k)) if (JSON.stringify(v) !== JSON.stringify(b[k])) out.push({ ...b, [k]: v });
+      for (const v of fieldPool(k)) if (JSON.stringify(v) !== JSON.stringify(b[k])) out.push({ ...b, [k]: v });
       if (k in b) {
         const { [k]: _drop, ...rest } = b;
         out.push(rest);
@@ -326,7 +327,7 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
       else if (i === 0 && it !== undefined) cands = [it];
       else if (fixed[i]!.value !== undefined) cands = [fixed[i]!.value];
       else if (i === 1 && it !== undefined) cands = [{}, presentState(it)];
-      else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, (FIELD_POOL[k] ?? OTHER_POOL)[0]]))];
+      else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, fieldPool(k)[0]]))];
       else cands = GENERIC_POOL;
       partial = partial.flatMap((a) => cands.map((c) => [...a, c]));
     });

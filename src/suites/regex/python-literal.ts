@@ -28,7 +28,7 @@ function flagValue(n: Node): number | undefined {
   if (n.type === 'attribute') {
     const o = n.childForFieldName('object');
     const a = n.childForFieldName('attribute')?.text ?? '';
-    if (o?.text === 're' && a in FLAG_NAMES) return FLAG_NAMES[a];
+    if (o?.text === 're' && Object.hasOwn(FLAG_NAMES, a)) return FLAG_NAMES[a];
     return undefined;
   }
   if (n.type === 'integer' && n.text === '0') return 0;
@@ -48,7 +48,7 @@ export function regexLiteralOf(call: Node): RegexLiteral | undefined {
   const fn = call.childForFieldName('function');
   if (fn?.type !== 'attribute' || fn.childForFieldName('object')?.text !== 're') return undefined;
   const func = fn.childForFieldName('attribute')?.text ?? '';
-  const flagsIndex = RE_FUNCS[func];
+  const flagsIndex = Object.hasOwn(RE_FUNCS, func) ? RE_FUNCS[func] : undefined;
   if (flagsIndex === undefined) return undefined;
   const args = call.childForFieldName('arguments');
   if (!args || args.type !== 'argument_list') return undefined;
