@@ -6,6 +6,7 @@
 import { defineRule } from '../../src/contract/rule.js';
 import { blockingCall, hasTimeout, interactiveTool, processWait, boundedByAsyncio, socketTimeoutSet, literalArgv } from '../../src/lang/python/facts.js';
 import { unboundedCall, programOf } from '../../src/lang/js/index.js';
+import { ownValue } from '../../src/core/own.js';
 
 type Msg = 'noTimeout' | 'wait' | 'interactive' | 'jsProcess' | 'jsFetch' | 'jsHttp';
 
@@ -96,7 +97,7 @@ export default defineRule<Msg>({
             if (missing) {
               c.report({
                 messageId: 'noTimeout',
-                data: { call: a.src(call.fn) + '(…)', what: (Object.hasOwn(WHAT, kind) ? WHAT[kind] : undefined) ?? 'the peer' },
+                data: { call: a.src(call.fn) + '(…)', what: ownValue(WHAT, kind) ?? 'the peer' },
                 at: call.node,
                 control: { oracle: 'missing-timeout', ...base, callKind: kind, ...(tool ? { tool } : {}) },
               });

@@ -6,6 +6,7 @@
 import { type PyNode as Node, unparen, walk } from '../../src/lang/python/tree.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { defineRule } from '../../src/contract/rule.js';
+import { ownValue } from '../../src/core/own.js';
 
 type Msg = 'lambda' | 'verdict';
 
@@ -42,7 +43,7 @@ function clockCall(node: Node): string | undefined {
   if (!name || !CLOCK.has(name)) return undefined;
   const args = node.childForFieldName('arguments');
   const n = args ? args.namedChildren.filter((c) => c && c.type !== 'comment').length : 0;
-  const limit = Object.hasOwn(CLOCK_WHEN_ARGS, name) ? CLOCK_WHEN_ARGS[name] : undefined;
+  const limit = ownValue(CLOCK_WHEN_ARGS, name);
   if (limit === -1) {
     // np.datetime64('now' | 'today')
     const a = args?.namedChildren[0];

@@ -17,6 +17,7 @@ import type { CaseResult, PyCallCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
 import type { OracleContext, Target, Witness } from './oracle-types.js';
+import { ownValue } from '../core/own.js';
 
 export type { Witness, OracleContext, Plan, Oracle, Target } from './oracle-types.js';
 
@@ -152,7 +153,7 @@ const FIELD_POOL: Record<string, unknown[]> = {
 };
 const OTHER_POOL: unknown[] = ['state.name', ['state.name', 'main.name'], null, 1];
 /** Candidate values for a field the verifier reads (own keys only: a task field named `constructor` is a field). */
-const fieldPool = (k: string): unknown[] => (Object.hasOwn(FIELD_POOL, k) ? FIELD_POOL[k] : undefined) ?? OTHER_POOL;
+const fieldPool = (k: string): unknown[] => ownValue(FIELD_POOL, k) ?? OTHER_POOL;
 
 /** The source text of the flagged function (for usage-based witness synthesis). */
 export function functionSource(t: Target): string {

@@ -18,6 +18,7 @@ import path from 'node:path';
 import type { Suite, VerifierBinding } from './types.js';
 import type { FunctionInfo, PythonProject } from '../lang/python/types.js';
 import { ADAPTERS } from './adapters.js';
+import { ownValue } from '../core/own.js';
 
 interface BindingOptions {
   dispatch?: string;
@@ -86,7 +87,7 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
     if (!/^[A-Za-z_]\w*$/.test(kind)) return undefined;
     const fname = template.replace('{kind}', kind);
     // `family` is task text (`toString`, `__proto__` …): only the config's own keys count.
-    const configured = Object.hasOwn(modules, family) ? modules[family] : undefined;
+    const configured = ownValue(modules, family);
     let candidates: string[];
     if (configured) {
       const abs = [path.resolve(root, configured), path.resolve(configured)];

@@ -6,6 +6,7 @@
  * exact character.
  */
 import { parse as jsoncParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { ownValue } from '../../core/own.js';
 
 /** A JSON value with its exact position in the file. */
 export interface JsonValueRef {
@@ -68,7 +69,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 /** A member of a decoded JSON object by its name from the text: `obj["__proto__"]` would be the
  *  prototype, not the member JSON.parse created. */
 function own(obj: unknown, name: string): unknown {
-  return typeof obj === 'object' && obj !== null && Object.hasOwn(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
+  return typeof obj === 'object' && obj !== null ? ownValue(obj as Record<string, unknown>, name) : undefined;
 }
 
 export function joinPointer(base: string, token: string | number): string {

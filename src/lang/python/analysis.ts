@@ -11,6 +11,7 @@ import { PYTHON_BUILTINS } from './builtins.js';
 import type { KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
+import { ownValue } from '../../core/own.js';
 import type {
   CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HttpReturn, HandlerInfo, ImportInfo, NoneWitness, NotAnalysed, PythonAnalysis, Swallow, UnboundRead,
 } from './types.js';
@@ -42,7 +43,7 @@ const SUPER_OF: Record<string, string[]> = {
 
 /** Exception names a handler must name (or a superclass of) to catch `exc`. */
 function catchersOf(exc: string): string[] {
-  return (Object.hasOwn(SUPER_OF, exc) ? SUPER_OF[exc] : undefined) ?? [exc, 'Exception', 'BaseException'];
+  return ownValue(SUPER_OF, exc) ?? [exc, 'Exception', 'BaseException'];
 }
 
 export class Analysis implements PythonAnalysis {

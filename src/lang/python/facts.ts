@@ -5,6 +5,7 @@
  */
 import { type PyNode, field, named, unparen, firstNamed, walk } from './tree.js';
 import type { CallInfo, FunctionInfo, PythonAnalysis } from './types.js';
+import { ownValue } from '../../core/own.js';
 
 const lastSeg = (q: string | undefined) => (q ? q.slice(q.lastIndexOf('.') + 1) : '');
 
@@ -219,7 +220,7 @@ export function interactiveTool(a: PythonAnalysis, c: CallInfo): { tool: string;
   const first = argv?.[0];
   if (!argv || !first || first === '\u0000') return undefined;
   const tool = first.slice(first.lastIndexOf('/') + 1);
-  const spec = Object.hasOwn(INTERACTIVE, tool) ? INTERACTIVE[tool] : undefined;
+  const spec = ownValue(INTERACTIVE, tool);
   if (!spec || spec.ok(argv.slice(1))) return undefined;
   return { tool, flag: spec.flag };
 }

@@ -4,6 +4,7 @@
  */
 import type { PythonAnalysis } from './types.js';
 import { field, unparen, type PyNode } from './tree.js';
+import { ownValue } from '../../core/own.js';
 
 /** Builtins (and `os.path` helpers) whose call never returns None, with the type each returns (null: a number or other, not fixed). */
 const NEVER_NONE: Record<string, string | null> = {
@@ -46,7 +47,7 @@ export function valueKind(a: PythonAnalysis, e0: PyNode): string | null | undefi
     case 'call': {
       const f = field(e, 'function');
       const q = f ? a.qualifiedName(f) : undefined;
-      return q && Object.hasOwn(NEVER_NONE, q) ? NEVER_NONE[q] : undefined;
+      return q ? ownValue(NEVER_NONE, q) : undefined;
     }
     default:
       return undefined;

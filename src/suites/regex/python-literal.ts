@@ -7,6 +7,7 @@
  */
 import type { PyNode as Node } from '../../lang/python/tree.js';
 import { FLAG } from './python-re.js';
+import { ownValue } from '../../core/own.js';
 
 /** re function → positional index of its `flags` parameter. */
 const RE_FUNCS: Record<string, number> = { compile: 1, search: 2, match: 2, fullmatch: 2, findall: 2, finditer: 2, split: 3, sub: 4, subn: 4 };
@@ -28,7 +29,7 @@ function flagValue(n: Node): number | undefined {
   if (n.type === 'attribute') {
     const o = n.childForFieldName('object');
     const a = n.childForFieldName('attribute')?.text ?? '';
-    if (o?.text === 're' && Object.hasOwn(FLAG_NAMES, a)) return FLAG_NAMES[a];
+    if (o?.text === 're') return ownValue(FLAG_NAMES, a);
     return undefined;
   }
   if (n.type === 'integer' && n.text === '0') return 0;
@@ -48,7 +49,7 @@ export function regexLiteralOf(call: Node): RegexLiteral | undefined {
   const fn = call.childForFieldName('function');
   if (fn?.type !== 'attribute' || fn.childForFieldName('object')?.text !== 're') return undefined;
   const func = fn.childForFieldName('attribute')?.text ?? '';
-  const flagsIndex = Object.hasOwn(RE_FUNCS, func) ? RE_FUNCS[func] : undefined;
+  const flagsIndex = ownValue(RE_FUNCS, func);
   if (flagsIndex === undefined) return undefined;
   const args = call.childForFieldName('arguments');
   if (!args || args.type !== 'argument_list') return undefined;
