@@ -10,8 +10,6 @@ import { render } from './format.js';
 import { formatSummary } from '../report/stylish.js';
 import { EXIT_CLEAN, EXIT_FINDINGS, UsageError } from './exit-codes.js';
 import { VERSION } from './version.js';
-import type { Finding } from '../core/types.js';
-import type { Project } from '../contract/project.js';
 import { lintWithCache, type CachedLintResult } from './cache.js';
 import { changedSince, withinPaths, ChangedSinceError } from './changed.js';
 import { shardFindings, type ShardSpec } from './shard.js';
@@ -20,7 +18,8 @@ import { familiesOf } from '../report/markdown.js';
 import { rel } from '../core/paths.js';
 import { parseStats, pythonParser } from '../lang/python/parser.js';
 import { redosStats } from '../suites/regex/redos.js';
-import { codeOrigin, importModule } from '../core/dynamic-import.js';
+import { codeOrigin } from '../core/dynamic-import.js';
+import { loadConfirmStage, type ConfirmFindings } from './confirm-stage.js';
 
 export interface CheckOptions {
   confirm?: boolean;
@@ -65,13 +64,10 @@ export interface CheckIO {
   stderrIsTTY?: boolean;
 }
 
-type ConfirmFn = (findings: Finding[], project: Project, opts: Record<string, unknown>) => Promise<{ runs: RunRecordSummary[] }>;
-
-async function loadConfirm(): Promise<ConfirmFn> {
-  const url = new URL('../confirm/index.js', import.meta.url).href;
-  const mod = (await importModule(url)) as { confirmFindings?: ConfirmFn };
-  if (!mod.confirmFindings) throw new UsageError('This build has no confirmation support.');
-  return mod.confirmFindings;
+async function loadConfirm(): Promise<ConfirmFindings> {
+  const confirm = await loadConfirmStage();
+  if (!confirm) throw new UsageError('This build has no confirmation support.');
+  return confirm;
 }
 
 export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): Promise<number> {
@@ -132,7 +128,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
     }
     if (o.shard) findings = shardFindings(findings, o.shard);
     let runs: RunRecordSummary[] | undefined;
-    let isolation: string | undefined;
+    let isolation: CheckOptions['isolation'];
     if (o.confirm) {
       const confirm = await loadConfirm();
       if (!result.project) throw new Error('confirmation needs the parsed project');
@@ -148,7 +144,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
           root: io.cwd,
           progress: progress.write,
         });
-        runs = r.runs;
+        runs = r.runs.map((run) => ({ ...run }));
       } finally {
         progress.stop();
       }

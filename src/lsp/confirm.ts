@@ -5,29 +5,15 @@
  * diagnostics if the document was not edited meanwhile.
  */
 import { MessageType } from 'vscode-languageserver/node';
-import type { Finding } from '../core/types.js';
-import { importModule } from '../core/dynamic-import.js';
-import type { Project } from '../contract/project.js';
 import { toPath, type LspContext } from './context.js';
 import { isTrusted } from './settings.js';
 import type { SessionRegistry } from './sessions.js';
 import type { Publisher } from './publish.js';
 import type { LintScheduler } from './scheduler.js';
+import { loadConfirmStage } from '../cli/confirm-stage.js';
 
-/** A confirm module (src/confirm/index.ts) when the build has one. */
-type ConfirmFn = (findings: Finding[], project: Project | undefined, opts: { root: string } & Record<string, unknown>) => Promise<unknown>;
-
-let confirmModule: Promise<ConfirmFn | undefined> | undefined;
-const loadConfirm = () => (confirmModule ??= (async () => {
-  try {
-    // by URL through importModule: the single-file build holds its own copy (a bare relative specifier would
-    // resolve from the bundle's folder)
-    const m = (await importModule(new URL('../confirm/index.js', import.meta.url).href)) as { confirmFindings?: ConfirmFn };
-    return typeof m.confirmFindings === 'function' ? m.confirmFindings : undefined;
-  } catch {
-    return undefined;
-  }
-})());
+/** The confirm stage when the build has one that loads; the editor goes on without it otherwise. */
+const loadConfirm = () => loadConfirmStage().catch(() => undefined);
 
 export function registerConfirmOnSave(ctx: LspContext, sessions: SessionRegistry, scheduler: LintScheduler, publisher: Publisher): void {
   ctx.documents.onDidSave((e) => {
