@@ -164,6 +164,12 @@ class ReachWalker {
   private readonly jsReached = new Set<string>();
   /** Memo of `subclassesOf` (a pure function of the project, asked again for every method reached through a hierarchy). */
   private readonly subclassMemo = new Map<string, ClassRef[]>();
+  /** Memo of `basesOf` and `methodsInHierarchy` (pure functions of the project, asked for every `self.m`
+   *  and every class mention of every unit reached). */
+  private readonly basesMemo = new Map<string, ClassRef[]>();
+  private readonly hierarchyMemo = new Map<string, Unit[]>();
+  /** Attribute names whose every project method a receiver of unknown type reached (`resolveAttr`). */
+  private readonly fannedOut = new Set<string>();
   private readonly index: TextIndex;
   /** Routes of helper servers: pattern → handler unit. */
   private readonly routes: Route[] = [];
@@ -355,13 +361,17 @@ class ReachWalker {
       }
       return;
     }
-    // a local holding what a library call returned (`conn = snowflake.connector.connect(…)`): not project code
-    if (this.fromLibrary(pf, obj)) return;
     // a local, parameter or call result calling a file/connection/container protocol method
     // (`browser.close()`, `conn.execute()`): a library object far more often than project code
-    if (!/^self\.|^cls\./.test(obj.text) && PROTOCOL_METHODS.has(attr)) return;
+    if (PROTOCOL_METHODS.has(attr) && !/^self\.|^cls\./.test(obj.text)) return;
+    // every project method of that name is reached already (or there is none): nothing more to learn
+    const defs = this.index.defsByName.get(attr);
+    if (!defs || this.fannedOut.has(attr)) return;
+    // a local holding what a library call returned (`conn = snowflake.connector.connect(…)`): not project code
+    if (this.fromLibrary(pf, obj)) return;
     // receiver of unknown type: every project method of that name
-    for (const p of this.index.defsByName.get(attr) ?? []) {
+    this.fannedOut.add(attr);
+    for (const p of defs) {
       const mf = this.file(p);
       if (!mf) continue;
       for (const u of mf.units) if (u.fn?.name === attr && u.fn.className) this.reach(u);
@@ -452,6 +462,13 @@ class ReachWalker {
   // ---- class hierarchy -----------------------------------------------------
 
   private basesOf(p: string, qualname: string): ClassRef[] {
+    const key = `${p}\0${qualname}`;
+    let out = this.basesMemo.get(key);
+    if (!out) this.basesMemo.set(key, (out = this.findBases(p, qualname)));
+    return out;
+  }
+
+  private findBases(p: string, qualname: string): ClassRef[] {
     const pf = this.file(p);
     const c = pf?.classes.get(qualname);
     if (!pf || !c) return [];
@@ -482,6 +499,13 @@ class ReachWalker {
 
   /** Method `m` of the class: its own or the nearest base's; with `down`, overrides in subclasses too. */
   private methodsInHierarchy(p: string, qualname: string, m: string, up: boolean, down: boolean): Unit[] {
+    const key = `${p}\0${qualname}\0${m}\0${up ? 1 : 0}${down ? 1 : 0}`;
+    let out = this.hierarchyMemo.get(key);
+    if (!out) this.hierarchyMemo.set(key, (out = this.findInHierarchy(p, qualname, m, up, down)));
+    return out;
+  }
+
+  private findInHierarchy(p: string, qualname: string, m: string, up: boolean, down: boolean): Unit[] {
     const out: Unit[] = [];
     const seen = new Set<string>();
     const visitUp = (f: string, q: string, depth: number) => {
