@@ -199,10 +199,21 @@ class CentralPass {
     this.embedded = input.embedded ?? freshEmbeddedParses;
   }
 
+  /** `enabledFor` per config and layer: the same for every unit under one config (each embedded lambda is a unit). */
+  private readonly enabledMemo = new Map<LoadedConfig, Map<Layer, Array<{ rule: Rule; setting: RuleSetting }>>>();
+
   /** Rules enabled for a file's layer, with their settings from the file's config. */
   private enabledFor(file: SourceFile, layer: Layer): Array<{ rule: Rule; setting: RuleSetting }> {
+    const cfg = this.input.configs.forFile(file.path);
+    let byLayer = this.enabledMemo.get(cfg);
+    if (!byLayer) this.enabledMemo.set(cfg, (byLayer = new Map()));
+    let out = byLayer.get(layer);
+    if (!out) byLayer.set(layer, (out = this.enabledIn(cfg, layer)));
+    return out;
+  }
+
+  private enabledIn(cfg: LoadedConfig, layer: Layer): Array<{ rule: Rule; setting: RuleSetting }> {
     const { input } = this;
-    const cfg = input.configs.forFile(file.path);
     const out: Array<{ rule: Rule; setting: RuleSetting }> = [];
     for (const rule of input.allRules.values()) {
       if (input.rules && !input.rules.includes(rule.meta.id)) continue;

@@ -38,12 +38,20 @@ const headline: SummarySection = (input, c) => {
   return [c.bold(error ? c.red(line) : c.yellow(line))];
 };
 
+/** Rule ids in `localeCompare` order. Ids of lower-case letters, digits and hyphens (every rule's) sort the
+ *  same by code unit, which spares loading the ICU collator (≈ 10 ms of CPU) for a one-line summary. */
+const PLAIN_ID = /^[a-z0-9-]*$/;
+function compareIds(a: string, b: string): number {
+  if (PLAIN_ID.test(a) && PLAIN_ID.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return a.localeCompare(b);
+}
+
 /** "  rules: unbound-name 2, set-collapse 1" — most frequent first. */
 const perRule: SummarySection = (input, c) => {
   if (input.findings.length === 0) return [];
   const counts = new Map<string, number>();
   for (const f of input.findings) counts.set(f.ruleId, (counts.get(f.ruleId) ?? 0) + 1);
-  const parts = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id, n]) => `${id} ${n}`);
+  const parts = [...counts].sort((a, b) => b[1] - a[1] || compareIds(a[0], b[0])).map(([id, n]) => `${id} ${n}`);
   return [`  ${c.dim('rules:')} ${parts.join(', ')}`];
 };
 

@@ -16,7 +16,7 @@
  */
 import path from 'node:path';
 import type { Suite, VerifierBinding } from './types.js';
-import type { FunctionInfo, PythonProject } from '../lang/python/types.js';
+import type { ClassInfo, FunctionInfo, PythonProject } from '../lang/python/types.js';
 import { ADAPTERS } from './adapters.js';
 import { ownValue } from '../core/own.js';
 
@@ -60,12 +60,30 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
   for (const s of suites) for (const t of s.tasks) families.add(t.family);
   const familyNorms = new Set([...families].map(norm));
 
-  /** Files that belong to a family by folder or stem. */
+  /** Files that belong to a family by folder or stem (asked for every file per entry kind: memoised). */
+  const familyMemo = new Map<string, string | undefined>();
   const familyOf = (f: string): string | undefined => {
+    if (familyMemo.has(f)) return familyMemo.get(f);
     const parts = f.split(path.sep).map((p) => norm(p.replace(/\.py$/, '')));
-    for (let i = parts.length - 1; i >= 0; i--) if (familyNorms.has(parts[i]!)) return parts[i];
-    return undefined;
+    let fam: string | undefined;
+    for (let i = parts.length - 1; i >= 0; i--) if (familyNorms.has(parts[i]!)) { fam = parts[i]; break; }
+    familyMemo.set(f, fam);
+    return fam;
   };
+
+  /** Names after `def` in a file's text (the screen above, for every dispatch name at once: it is asked
+   *  for every file per entry kind). The lookahead lets `def def f` name both. */
+  const defsMemo = new Map<string, Set<string>>();
+  const defNames = (f: string): Set<string> => {
+    let names = defsMemo.get(f);
+    if (!names) {
+      names = new Set();
+      for (const m of (python.text(f) ?? '').matchAll(/\bdef[ \t]+(?=(\w+))/g)) names.add(m[1]!);
+      defsMemo.set(f, names);
+    }
+    return names;
+  };
+  const resolveMemo = new Map<string, { file: string; cls: ClassInfo } | undefined>();
 
   const cache = new Map<string, VerifierBinding | null>();
   for (const suite of suites) {
@@ -98,8 +116,8 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
       candidates = files.filter((f) => familyOf(f) === fam);
     }
     // a file whose text has no `def <fname>` defines no such function: not parsed for it
-    const defRe = new RegExp(`\\bdef[ \\t]+${fname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
-    const mayDefine = (f: string) => defRe.test(python.text(f) ?? '');
+    const defRe = /^\w+$/.test(fname) ? undefined : new RegExp(`\\bdef[ \\t]+${fname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
+    const mayDefine = (f: string) => (defRe ? defRe.test(python.text(f) ?? '') : defNames(f).has(fname));
     // 1. the dispatch function in the family's modules (directly or through class bases); when several
     //    classes define it, the one named after the task's `sort` (ScienceBoard: "VM" → VMTask, "Raw" → RawTask)
     for (const f of candidates) {
@@ -146,7 +164,13 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
     return undefined;
   }
 
-  function resolveClass(file: string, name: string) {
+  function resolveClass(file: string, name: string): { file: string; cls: ClassInfo } | undefined {
+    const key = `${file}\0${name}`;
+    if (!resolveMemo.has(key)) resolveMemo.set(key, findClass(file, name));
+    return resolveMemo.get(key);
+  }
+
+  function findClass(file: string, name: string): { file: string; cls: ClassInfo } | undefined {
     const a = an(file);
     if (!a) return undefined;
     const local = a.classes().find((c) => c.qualname === name);

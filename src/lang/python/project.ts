@@ -113,11 +113,12 @@ class Project implements PythonProject {
   }
 
   text(p: string): string | undefined {
-    return this.byPath.get(path.resolve(p))?.source.text;
+    return (this.byPath.get(p) ?? this.byPath.get(path.resolve(p)))?.source.text;
   }
 
   analysis(p: string): Analysis | undefined {
-    const abs = path.resolve(p);
+    // callers pass the absolute paths the project lists: a cached one needs no path.resolve
+    const abs = this.cache.has(p) ? p : path.resolve(p);
     let a = this.cache.get(abs);
     if (a) {
       if (this.cache.size > MIN_CACHED) {
@@ -188,7 +189,18 @@ class Project implements PythonProject {
     return this.modByPath.get(path.resolve(p));
   }
 
+  /** Memo of `resolveModule` (path arithmetic per import, asked again by binding, reach and rules). */
+  private readonly moduleMemo = new Map<string, string | undefined>();
+
   resolveModule(fromFile: string, module: string, level: number): string | undefined {
+    const key = `${level}\0${module}\0${fromFile}`;
+    if (this.moduleMemo.has(key)) return this.moduleMemo.get(key);
+    const found = this.findModule(fromFile, module, level);
+    this.moduleMemo.set(key, found);
+    return found;
+  }
+
+  private findModule(fromFile: string, module: string, level: number): string | undefined {
     const rel = module ? module.split('.') : [];
     if (level > 0) {
       let dir = path.dirname(path.resolve(fromFile));

@@ -99,7 +99,10 @@ export class PyNode {
     return this.children[i] ?? null;
   }
   childForFieldName(name: string): PyNode | null {
-    for (const c of this.children) if (c.field === name) return c;
+    // indexed loops here and in `field`/`named`: asked for on every node by most analyses, and an
+    // iterator allocates per step until the optimising compiler reaches the caller
+    const kids = this.children;
+    for (let i = 0; i < kids.length; i++) if (kids[i]!.field === name) return kids[i]!;
     return null;
   }
   childrenForFieldName(name: string): PyNode[] {
@@ -248,7 +251,8 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
 }
 
 export function field(n: PyNode, name: string): PyNode | undefined {
-  for (const c of n.children) if (c.field === name) return c;
+  const kids = n.children;
+  for (let i = 0; i < kids.length; i++) if (kids[i]!.field === name) return kids[i]!;
   return undefined;
 }
 
@@ -261,7 +265,8 @@ export function named(n: PyNode): PyNode[] {
 }
 
 export function firstNamed(n: PyNode): PyNode | undefined {
-  for (const c of n.children) if (c.named && c.type !== 'comment') return c;
+  const kids = n.children;
+  for (let i = 0; i < kids.length; i++) if (kids[i]!.named && kids[i]!.type !== 'comment') return kids[i]!;
   return undefined;
 }
 
