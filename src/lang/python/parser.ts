@@ -40,14 +40,14 @@ export interface KeptTree {
 
 const require = createRequire(import.meta.url);
 
-interface RawTree {
+export interface RawTree {
   rootNode: { hasError: boolean };
   walk(): TreeCursorLike;
   edit?(e: TreeEdit): void;
   getChangedRanges?(other: RawTree): Array<{ startIndex: number; endIndex: number }>;
   delete?(): void;
 }
-interface RawParser {
+export interface RawParser {
   parse(text: string, oldTree?: RawTree): RawTree | null;
 }
 interface Point { row: number; column: number }
@@ -141,7 +141,16 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
   return parser;
 }
 
+/** The native parser's own trees (a thread that parses ahead walks them itself, `parse-ahead.ts`). */
+export function nativeTreeParser(): RawParser {
+  return loadNativeRaw();
+}
+
 function loadNative(): PythonParser {
+  return wrap('native', loadNativeRaw());
+}
+
+function loadNativeRaw(): RawParser {
   const Parser = require('tree-sitter') as (new () => RawParser & { setLanguage(l: unknown): void }) & { SyntaxNode: unknown };
   const language = require('tree-sitter-python') as { nodeSubclasses?: unknown };
   // setLanguage would build a JS subclass of SyntaxNode per node type (≈ 270 classes made with
@@ -151,7 +160,7 @@ function loadNative(): PythonParser {
   language.nodeSubclasses ??= new Proxy([], { get: (_target, key) => (key === 'length' ? 0 : Parser.SyntaxNode) });
   const p = new Parser();
   p.setLanguage(language);
-  return wrap('native', p);
+  return p;
 }
 
 async function loadWasm(fallbackReason?: string): Promise<PythonParser> {

@@ -18,6 +18,8 @@ import { pythonParser, type KeptTree, type PythonParser } from './parser.js';
 import { Analysis, type ProjectLink } from './analysis.js';
 import { MAX_ANALYSED_DEPTH, treeDepth, type PyNode } from './tree.js';
 import { tokenizerLimit } from './limits.js';
+import { MIN_AHEAD_CHARS, ParseAhead } from './parse-ahead.js';
+import type { WorkerThreads } from '../../core/threads.js';
 
 let parser: PythonParser | undefined;
 
@@ -30,13 +32,13 @@ export async function analysePython(text: string, file = ''): Promise<PythonAnal
  *  or 100 levels of indentation) is not parsed, and a tree deeper than the analyses walk
  *  (`MAX_ANALYSED_DEPTH`) is not kept. Either way the analysis is of an empty module, with the reason in
  *  `notAnalysed`: nothing downstream recurses into it, and the pass reports the unit once. */
-function analyse(p: PythonParser, text: string, file: string, link?: ProjectLink, keep?: { prev?: KeptTree }): Analysis {
+function analyse(p: PythonParser, text: string, file: string, link?: ProjectLink, keep?: { prev?: KeptTree }, ahead?: ParseAhead): Analysis {
   const limit = tokenizerLimit(text);
   if (limit) return new Analysis(p.parse(''), text, file, link, { depth: limit.depth, tokenizer: limit });
   let ast: PyNode;
   let kept: KeptTree | undefined;
   if (keep && p.parseKeeping) ({ root: ast, kept } = p.parseKeeping(text, keep.prev));
-  else ast = p.parse(text);
+  else ast = ahead?.take(file, text) ?? p.parse(text);
   const depth = treeDepth(ast);
   if (depth > MAX_ANALYSED_DEPTH) return new Analysis(p.parse(''), text, file, link, { depth });
   const a = new Analysis(ast, text, file, link);
@@ -57,6 +59,9 @@ export interface PythonProjectOptions {
   /** Keep the parser tree of these files' analyses (with the analysis, within the same budget) for
    *  incremental re-parses: an editor session, for its open documents; a one-shot run keeps none. */
   keepTrees?: ReadonlySet<string>;
+  /** Threads running `PARSE_AHEAD_MODULE` (started by the host) that parse ahead (`parse-ahead.ts`);
+   *  the project owns them: it closes them at once for a small suite, the wasm parser or `keepTrees`. */
+  threads?: WorkerThreads;
 }
 
 /** Analyses kept whatever the budget: the file being visited and the few it calls into. */
@@ -67,8 +72,15 @@ export async function createPythonProject(files: readonly SourceFile[], opts: Py
   parser = await pythonParser();
   const env = Number(process.env.VAUDIT_ANALYSIS_BUDGET);
   const budget = opts.maxCachedChars ?? (process.env.VAUDIT_ANALYSIS_BUDGET && Number.isFinite(env) ? env : DEFAULT_BUDGET);
-  const project = new Project(files.filter((f) => f.language === 'python'), budget, opts.keepTrees);
+  const python = files.filter((f) => f.language === 'python');
+  const project = new Project(python, budget, opts.keepTrees);
   if (opts.reuse instanceof Project) project.adopt(opts.reuse);
+  const chars = python.reduce((n, f) => n + f.source.text.length, 0);
+  if (opts.threads) {
+    if (opts.threads.count > 0 && !opts.keepTrees && parser.kind === 'native' && chars >= MIN_AHEAD_CHARS) {
+      project.ahead = new ParseAhead(python.map((f) => ({ path: path.resolve(f.path), text: f.source.text })), opts.threads);
+    } else opts.threads.close();
+  }
   return project;
 }
 
@@ -82,6 +94,9 @@ class Project implements PythonProject {
   /** Analyses built (parses), evictions: `stats()`. */
   private parsed = 0;
   private evicted = 0;
+
+  /** Threads parsing this project's files ahead of need, until `releaseThreads`. */
+  ahead: ParseAhead | undefined;
 
   /** Kept trees of the previous version of changed files (`adopt`), used up by their next parse. */
   private readonly previousTrees = new Map<string, KeptTree>();
@@ -135,7 +150,7 @@ class Project implements PythonProject {
       keep = { prev: this.previousTrees.get(abs) };
       this.previousTrees.delete(abs);
     }
-    a = analyse(parser, f.source.text, abs, this.link, keep);
+    a = analyse(parser, f.source.text, abs, this.link, keep, this.ahead);
     this.parsed++;
     this.cache.set(abs, a);
     this.cachedChars += f.source.text.length;
@@ -290,7 +305,13 @@ class Project implements PythonProject {
     return undefined;
   }
 
+  releaseThreads(): void {
+    this.ahead?.close();
+    this.ahead = undefined;
+  }
+
   dispose(): void {
+    this.releaseThreads();
     this.cache.clear();
     this.cachedChars = 0;
   }

@@ -134,6 +134,11 @@ export function treeDepth(root: PyNode): number {
   return depths.get(root) ?? 1;
 }
 
+/** Record the depth of a tree built elsewhere (`decodeTree`). */
+export function setTreeDepth(root: PyNode, depth: number): void {
+  depths.set(root, depth);
+}
+
 /** Nesting at which CPython 3.11's compiler raises RecursionError (a sum of 2,993 terms compiles,
  *  2,994 does not; 200 nested brackets are already a SyntaxError). */
 export const CPYTHON_MAX_DEPTH = 3000;

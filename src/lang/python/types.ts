@@ -212,6 +212,8 @@ export interface PythonProject {
   resolveFunction(fromFile: string, name: string): { file: string; fn: FunctionInfo } | undefined;
   /** Analyses built so far (parses of project files), evicted from the memory budget, cached now. */
   stats(): { parsed: number; evicted: number; cached: number };
-  /** Drop every cached analysis. */
+  /** Stop the threads parsing ahead, if any (the rest is parsed on demand). */
+  releaseThreads(): void;
+  /** Drop every cached analysis (and stop the threads). */
   dispose(): void;
 }

@@ -1,0 +1,65 @@
+/**
+ * Worker threads, owned by the host like every process (issue 14: the static pass uses a second core).
+ * A thread runs a task module's exported `runThread` (`ThreadTask`); the main thread reads what the
+ * threads posted synchronously (`receive`), so that a synchronous analysis can wait for a result
+ * without returning to the event loop. The threads never keep the process alive (unref), and
+ * `close()` stops them.
+ *
+ * The task module imports nothing of worker_threads: it gets its data (a promise: threads may start
+ * before their work is known) and a `post` function.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
+
+/** Cores beyond the main thread's (none on a one-core machine). */
+export function spareCores(): number {
+  return Math.max(0, availableParallelism() - 1);
+}
+
+/** Start `count` threads, each running `runThread` of the module at `module` (a file URL). */
+export const startThreads: ThreadTaskStart = (module, count) => {
+  const threads: Array<{ worker: Worker; port: MessagePort }> = [];
+  for (let i = 0; i < count; i++) {
+    const { port1, port2 } = new MessageChannel();
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./thread-entry.js', import.meta.url), {
+        workerData: { module: module.href, index: i, port: port2 },
+        transferList: [port2],
+        // the parent's --cpu-prof and the like are for the parent
+        execArgv: [],
+        stdout: false,
+        stderr: false,
+      });
+    } catch {
+      port1.close();
+      break;
+    }
+    // a thread that fails has posted nothing more: the caller does the rest of the work itself
+    worker.on('error', () => {});
+    worker.unref();
+    port1.unref();
+    threads.push({ worker, port: port1 });
+  }
+  let closed = false;
+  const handle: WorkerThreads = {
+    count: threads.length,
+    send(data: unknown): void {
+      for (const t of threads) t.port.postMessage(data);
+    },
+    receive(i: number): unknown {
+      const t = threads[i];
+      return t ? receiveMessageOnPort(t.port)?.message : undefined;
+    },
+    close(): void {
+      if (closed) return;
+      closed = true;
+      for (const t of threads) {
+        t.port.close();
+        void t.worker.terminate();
+      }
+    },
+  };
+  return handle;
+};

@@ -1,0 +1,160 @@
+/**
+ * A tree-sitter tree as a flat Int32Array, so that a parse made in another thread can be handed to the
+ * main thread as one transferable buffer (issue 14: parse ahead on a second core) and rebuilt there into
+ * the same plain tree `convertTree` makes, without crossing into the parser per node.
+ *
+ * Layout: the nodes in pre-order, `NODE_INTS` ints each:
+ *   0: type id | field id << 16     1: start     2: end     3: child count << 2 | missing << 1 | named
+ * (offsets in UTF-16 units, as the cursor reports them). Type and field names travel beside it, by id.
+ */
+import { PyNode, setTreeDepth, type TreeCursorLike } from './tree.js';
+
+const NODE_INTS = 4;
+const NAMED = 1;
+const MISSING = 2;
+
+/** Type and field names by id that an encoder has met (sparse; ids come from the grammar). */
+export interface FlatNames {
+  types: Array<[number, string]>;
+  fields: Array<[number, string]>;
+}
+
+export interface FlatTree {
+  nodes: Int32Array;
+  /** Whether the tree holds an ERROR or MISSING node (tree-sitter's `rootNode.hasError`). */
+  withErrors: boolean;
+}
+
+/** Name tables of one encoder (a worker keeps one for its life and sends what is new with each tree). */
+export class FlatNameTable {
+  readonly types: (string | undefined)[] = [];
+  readonly fields: (string | undefined)[] = [];
+  private fresh: FlatNames = { types: [], fields: [] };
+
+  type(c: TreeCursorLike, id: number): void {
+    if (this.types[id] === undefined) {
+      const t = (this.types[id] = c.nodeType);
+      this.fresh.types.push([id, t]);
+    }
+  }
+
+  field(c: TreeCursorLike, id: number): void {
+    if (id && this.fields[id] === undefined) {
+      const f = (this.fields[id] = c.currentFieldName ?? '');
+      this.fresh.fields.push([id, f]);
+    }
+  }
+
+  /** Names met since the last call. */
+  takeFresh(): FlatNames {
+    const f = this.fresh;
+    this.fresh = { types: [], fields: [] };
+    return f;
+  }
+
+  /** Add names another table met. */
+  merge(n: FlatNames): void {
+    for (const [id, t] of n.types) this.types[id] = t;
+    for (const [id, f] of n.fields) this.fields[id] = f;
+  }
+}
+
+/** Encode the tree under a cursor positioned at its root (one walk, the same native calls as `convertTree`). */
+export function encodeTree(c: TreeCursorLike, withErrors: boolean, names: FlatNameTable): FlatTree {
+  let buf = new Int32Array(NODE_INTS * 1024);
+  let n = 0;
+  /** Index of each open node (the path from the root), to count its children. */
+  const open: number[] = [];
+  const add = (): number => {
+    if ((n + 1) * NODE_INTS > buf.length) {
+      const bigger = new Int32Array(buf.length * 2);
+      bigger.set(buf);
+      buf = bigger;
+    }
+    const id = c.nodeTypeId;
+    names.type(c, id);
+    const fid = c.currentFieldId;
+    names.field(c, fid);
+    const o = n * NODE_INTS;
+    buf[o] = id | (fid << 16);
+    buf[o + 1] = c.startIndex;
+    buf[o + 2] = c.endIndex;
+    buf[o + 3] = (withErrors && c.nodeIsMissing ? MISSING : 0) | (c.nodeIsNamed ? NAMED : 0);
+    return n++;
+  };
+  try {
+    open.push(add());
+    if (c.gotoFirstChild()) {
+      for (;;) {
+        buf[open[open.length - 1]! * NODE_INTS + 3]! += 4;
+        const i = add();
+        if (c.gotoFirstChild()) {
+          open.push(i);
+          continue;
+        }
+        let done = false;
+        while (!c.gotoNextSibling()) {
+          if (!c.gotoParent() || open.length === 1) {
+            done = true;
+            break;
+          }
+          open.pop();
+        }
+        if (done) break;
+      }
+    }
+  } finally {
+    c.delete?.();
+  }
+  return { nodes: buf.subarray(0, n * NODE_INTS), withErrors };
+}
+
+/** Rebuild the plain tree of `text` from its flat form: the same nodes, fields, flags and depth as `convertTree`. */
+export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyNode {
+  const b = t.nodes;
+  const { types, fields } = names;
+  const typeOf = (word: number): string => {
+    const name = types[word & 0xffff];
+    if (name === undefined) throw new Error(`flat tree: unknown node type id ${word & 0xffff}`);
+    return name;
+  };
+  const root = new PyNode(typeOf(b[0]!), b[1]!, b[2]!, true, null, null, text);
+  let depth = 1;
+  // open parents and how many children each still waits for
+  const parents: PyNode[] = [root];
+  const left: number[] = [b[3]! >>> 2];
+  const count = b.length / NODE_INTS;
+  for (let i = 1; i < count; i++) {
+    const o = i * NODE_INTS;
+    while (left[left.length - 1] === 0) close(parents, left);
+    const parent = parents[parents.length - 1]!;
+    left[left.length - 1]!--;
+    const word = b[o]!;
+    const type = typeOf(word);
+    const fid = word >>> 16;
+    const flags = b[o + 3]!;
+    const node = new PyNode(type, b[o + 1]!, b[o + 2]!, (flags & NAMED) !== 0, fid ? (fields[fid] || null) : null, parent, text);
+    if (t.withErrors && (type === 'ERROR' || (flags & MISSING) !== 0)) {
+      node.hasError = true;
+      node.isMissing = type !== 'ERROR';
+    }
+    if (parent.children.length === 0) parent.children = [node];
+    else parent.children.push(node);
+    const kids = flags >>> 2;
+    if (kids > 0) {
+      parents.push(node);
+      left.push(kids);
+      if (parents.length > depth) depth = parents.length;
+    } else if (node.hasError) parent.hasError = true;
+  }
+  while (parents.length > 1) close(parents, left);
+  setTreeDepth(root, depth);
+  return root;
+}
+
+/** A node's children are all in: pass its error flag to its parent. */
+function close(parents: PyNode[], left: number[]): void {
+  const done = parents.pop()!;
+  left.pop();
+  if (done.hasError) parents[parents.length - 1]!.hasError = true;
+}

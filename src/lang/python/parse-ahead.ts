@@ -1,0 +1,176 @@
+/**
+ * Parse ahead on spare cores (issue 14 item 3). The project's Python files are offered to worker
+ * threads (started by the host, `src/host/threads.ts`), which parse them with the native parser and
+ * post each tree in its flat form (`flat-tree.ts`). The main thread asks for a file's tree when an
+ * analysis first needs it (`take`):
+ * - a file no thread has claimed yet is claimed by the main thread, which parses it itself as before;
+ * - a file a thread is parsing or has posted is waited for (a synchronous wait, no event loop) and
+ *   rebuilt from its flat form, which costs a few per cent of parsing and copying it.
+ * Claims go through one shared Int32Array, so a file is parsed once. The trees are the same as the
+ * main thread would have made (`test/parse-ahead.test.ts`), and node ids are given in the main
+ * thread's order of need, so nothing downstream can tell which thread parsed a file.
+ *
+ * Threads stay at most `MAX_PENDING_CHARS` of source ahead of what the main thread took, so memory
+ * does not grow with the suite; files the main thread never asks for are simply not waited for.
+ */
+import type { ThreadTask, WorkerThreads } from '../../core/threads.js';
+import { decodeTree, encodeTree, FlatNameTable, type FlatNames } from './flat-tree.js';
+import { tokenizerLimit } from './limits.js';
+import { nativeTreeParser } from './parser.js';
+import type { PyNode } from './tree.js';
+
+/** States of a file's claim cell. */
+const FREE = 0;
+const MAIN = 1;
+const THREAD = 2;
+const POSTED = 3;
+const TAKEN = 4;
+/** Cells of the control array: stop flag, UTF-16 units posted but not yet taken. */
+const STOP = 0;
+const PENDING = 1;
+
+/** Source the threads may hold parsed beyond what the main thread took (≈ 10 MB of flat trees per million units). */
+const MAX_PENDING_CHARS = 4_000_000;
+/** Below this much Python a thread's start costs more than it saves (a thread starts in ≈ 30 ms of CPU). */
+export const MIN_AHEAD_CHARS = 60_000;
+/** How long the main thread waits for one file a thread claimed before it parses the file itself (a
+ *  thread that died never posts): far beyond any real parse. */
+const WAIT_LIMIT_MS = 10_000;
+
+interface ThreadData {
+  texts: string[];
+  state: Int32Array;
+  control: Int32Array;
+}
+
+interface Posted {
+  i: number;
+  names: FlatNames;
+  nodes?: Int32Array;
+  withErrors?: boolean;
+}
+
+/** Per run (`--debug`): files taken from threads, time the main thread waited for them and spent rebuilding them. */
+export const aheadStats = { threads: 0, taken: 0, waitMs: 0, decodeMs: 0 };
+
+export class ParseAhead {
+  private readonly index = new Map<string, number>();
+  private readonly state: Int32Array;
+  private readonly control: Int32Array;
+  private readonly names = new FlatNameTable();
+  private readonly received = new Map<number, Posted>();
+  private threads: WorkerThreads | undefined;
+  /** A wait ran out: a thread is gone; stop waiting for any. */
+  private broken = false;
+
+  /** `threads` run this module (`PARSE_AHEAD_MODULE`) and wait for the files; they are this object's now. */
+  constructor(private readonly files: ReadonlyArray<{ path: string; text: string }>, threads: WorkerThreads) {
+    files.forEach((f, i) => this.index.set(f.path, i));
+    this.state = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, files.length)));
+    this.control = new Int32Array(new SharedArrayBuffer(8));
+    const data: ThreadData = { texts: files.map((f) => f.text), state: this.state, control: this.control };
+    this.threads = threads;
+    threads.send(data);
+    aheadStats.threads = threads.count;
+  }
+
+  /** The tree of `path` parsed by a thread, or undefined when the caller is to parse it (it now owns the file). */
+  take(path: string, text: string): PyNode | undefined {
+    const i = this.index.get(path);
+    if (i === undefined || this.files[i]!.text !== text) return undefined;
+    const s = Atomics.compareExchange(this.state, i, FREE, MAIN);
+    if (s === FREE || s === MAIN || s === TAKEN) return undefined;
+    const t0 = performance.now();
+    const msg = this.wait(i);
+    aheadStats.waitMs += performance.now() - t0;
+    Atomics.store(this.state, i, TAKEN);
+    this.received.delete(i);
+    if (!msg?.nodes) return undefined;
+    Atomics.sub(this.control, PENDING, text.length);
+    Atomics.notify(this.control, PENDING);
+    const t1 = performance.now();
+    let root: PyNode;
+    try {
+      root = decodeTree({ nodes: msg.nodes, withErrors: !!msg.withErrors }, text, this.names);
+    } catch {
+      return undefined;
+    }
+    aheadStats.decodeMs += performance.now() - t1;
+    aheadStats.taken++;
+    return root;
+  }
+
+  private wait(i: number): Posted | undefined {
+    const deadline = performance.now() + WAIT_LIMIT_MS;
+    for (;;) {
+      this.drain();
+      const msg = this.received.get(i);
+      if (msg) return msg;
+      if (this.broken || !this.threads || performance.now() > deadline) {
+        this.broken = true;
+        return undefined;
+      }
+      const v = Atomics.load(this.state, i);
+      Atomics.wait(this.state, i, v, v === THREAD ? 50 : 1);
+    }
+  }
+
+  /** Move what the threads posted into `received` (names merged at once: later trees use them). */
+  private drain(): void {
+    const th = this.threads;
+    if (!th) return;
+    for (let t = 0; t < th.count; t++) {
+      for (let m = th.receive(t) as Posted | undefined; m; m = th.receive(t) as Posted | undefined) {
+        this.names.merge(m.names);
+        this.received.set(m.i, m);
+      }
+    }
+  }
+
+  /** Stop the threads; files not taken yet are parsed by the main thread when asked for. */
+  close(): void {
+    Atomics.store(this.control, STOP, 1);
+    Atomics.notify(this.control, PENDING);
+    this.threads?.close();
+    this.threads = undefined;
+    this.received.clear();
+    this.broken = true;
+  }
+}
+
+/** The module threads that parse ahead run (the host starts them, `src/host/threads.ts`). */
+export const PARSE_AHEAD_MODULE = new URL(import.meta.url);
+
+/** A thread's work: load the parser while the main thread gathers the files, then claim the next free
+ *  file, parse it, post its flat tree; until none is left or told to stop. */
+export const runThread: ThreadTask = async (_index, post, data) => {
+  const parser = nativeTreeParser();
+  const { texts, state, control } = (await data) as ThreadData;
+  const names = new FlatNameTable();
+  for (let i = 0; i < texts.length; i++) {
+    for (let p = Atomics.load(control, PENDING); p > MAX_PENDING_CHARS; p = Atomics.load(control, PENDING)) {
+      if (Atomics.load(control, STOP)) return;
+      Atomics.wait(control, PENDING, p, 100);
+    }
+    if (Atomics.load(control, STOP)) return;
+    if (Atomics.compareExchange(state, i, FREE, THREAD) !== FREE) continue;
+    const text = texts[i]!;
+    let flat: ReturnType<typeof encodeTree> | undefined;
+    // text CPython's tokenizer refuses is not parsed at all (the main thread's analysis says so)
+    if (!tokenizerLimit(text)) {
+      try {
+        const tree = parser.parse(text);
+        if (tree) flat = encodeTree(tree.walk(), tree.rootNode.hasError, names);
+      } catch {
+        // the main thread parses it and meets the error itself
+      }
+    }
+    // the names met, even in a failed walk: later trees rely on the main thread knowing them
+    const msg: Posted = flat ? { i, names: names.takeFresh(), nodes: flat.nodes, withErrors: flat.withErrors } : { i, names: names.takeFresh() };
+    const transfer = flat ? [flat.nodes.buffer as ArrayBuffer] : [];
+    if (msg.nodes) Atomics.add(control, PENDING, text.length);
+    post(msg, transfer);
+    Atomics.store(state, i, POSTED);
+    Atomics.notify(state, i);
+  }
+};
