@@ -64,7 +64,7 @@ export class ParseAhead {
   private broken = false;
 
   /** `threads` run this module (`PARSE_AHEAD_MODULE`) and wait for the files; they are this object's now. */
-  constructor(private readonly files: ReadonlyArray<{ path: string; text: string }>, threads: WorkerThreads) {
+  constructor(private readonly files: ReadonlyArray<{ path: string; text: string }>, threads: WorkerThreads, private readonly waitLimitMs = WAIT_LIMIT_MS) {
     files.forEach((f, i) => this.index.set(f.path, i));
     this.state = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, files.length)));
     this.control = new Int32Array(new SharedArrayBuffer(8));
@@ -101,7 +101,7 @@ export class ParseAhead {
   }
 
   private wait(i: number): Posted | undefined {
-    const deadline = performance.now() + WAIT_LIMIT_MS;
+    const deadline = performance.now() + this.waitLimitMs;
     for (;;) {
       this.drain();
       const msg = this.received.get(i);

@@ -40,7 +40,7 @@ export interface KeptTree {
 
 const require = createRequire(import.meta.url);
 
-export interface RawTree {
+interface RawTree {
   rootNode: { hasError: boolean };
   walk(): TreeCursorLike;
   edit?(e: TreeEdit): void;
