@@ -271,6 +271,13 @@ function exprKind(a: PythonAnalysis, e: PyNode): ValueKind | 'none' | undefined 
  * through their assignments). Undefined when any return value is unknown or none is certain.
  */
 function returnKinds(a: PythonAnalysis, fnNode: PyNode): ValueKind[] | undefined {
+  // one getter fills the state of many entries: its answer is kept per function node
+  if (!returnKindsMemo.has(fnNode)) returnKindsMemo.set(fnNode, findReturnKinds(a, fnNode));
+  return returnKindsMemo.get(fnNode);
+}
+const returnKindsMemo = new WeakMap<PyNode, ValueKind[] | undefined>();
+
+function findReturnKinds(a: PythonAnalysis, fnNode: PyNode): ValueKind[] | undefined {
   const kinds = new Set<ValueKind>();
   let unknown = false;
   walk(field(fnNode, 'body') ?? fnNode, (n) => {
@@ -296,7 +303,17 @@ function returnKinds(a: PythonAnalysis, fnNode: PyNode): ValueKind[] | undefined
  * parameter's type or rebinds it: a string-key subscript or `.get`/`.items`/`.keys`/`.values` (a
  * mapping), or `open(param)` (a path).
  */
-function paramNeed(a: PythonAnalysis, fnNode: PyNode, param: string): { accepts: ValueKind[]; use: string; text: string } | undefined {
+function paramNeed(a: PythonAnalysis, fnNode: PyNode, param: string): ParamNeed | undefined {
+  // one metric grades many entries: its answer is kept per function node and parameter
+  let byParam = paramNeedMemo.get(fnNode);
+  if (!byParam) paramNeedMemo.set(fnNode, (byParam = new Map()));
+  if (!byParam.has(param)) byParam.set(param, findParamNeed(a, fnNode, param));
+  return byParam.get(param);
+}
+interface ParamNeed { accepts: ValueKind[]; use: string; text: string }
+const paramNeedMemo = new WeakMap<PyNode, Map<string, ParamNeed | undefined>>();
+
+function findParamNeed(a: PythonAnalysis, fnNode: PyNode, param: string): ParamNeed | undefined {
   const body = field(fnNode, 'body');
   if (!body) return undefined;
   let typed = false;
@@ -380,7 +397,16 @@ function callText(positional: number): string {
  * The string keys a function reads from its `**kwargs` dict (`kw["k"]`, `kw.get("k")`, `"k" in kw`,
  * `kw.pop("k")`), or undefined when the dict escapes (passed on, iterated, stored): then any key may be read.
  */
-function kwargsReads(_root: PyNode, fnNode: PyNode, kw: string, src: (n: PyNode) => string): Set<string> | undefined {
+function kwargsReads(_root: PyNode, fnNode: PyNode, kw: string, src: (n: PyNode) => string): ReadonlySet<string> | undefined {
+  // asked for every entry and step the function grades or sets up: kept per function node and name
+  let byName = kwargsMemo.get(fnNode);
+  if (!byName) kwargsMemo.set(fnNode, (byName = new Map()));
+  if (!byName.has(kw)) byName.set(kw, findKwargsReads(fnNode, kw, src));
+  return byName.get(kw);
+}
+const kwargsMemo = new WeakMap<PyNode, Map<string, ReadonlySet<string> | undefined>>();
+
+function findKwargsReads(fnNode: PyNode, kw: string, src: (n: PyNode) => string): Set<string> | undefined {
   const keys = new Set<string>();
   let escapes = false;
   const str = (n: PyNode | undefined) => (n && n.type === 'string' ? /^[rbuf]*(['"])(.*)\1$/s.exec(src(n))?.[2] : undefined);

@@ -48,10 +48,14 @@ interface JsonSyntaxError {
   end: number;
 }
 
+/** JSON whitespace, from `lastIndex` (sticky). */
+const WHITESPACE = /[ \t\n\r]+/y;
+
 export type JsonParseResult = { ok: true; doc: JsonDocument } | { ok: false; error: JsonSyntaxError };
 
 /** Escape one reference token of a JSON pointer (RFC 6901). */
 function escapePointerToken(token: string): string {
+  if (!token.includes('~') && !token.includes('/')) return token;
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -107,23 +111,32 @@ export function parseJsonDocument(text: string): JsonParseResult {
   const values = new Map<string, JsonValueRef>();
   const duplicates: DuplicateMember[] = [];
   let i = 0;
+  // Whitespace runs and strings are skipped by the engine's own search (a sticky regex, indexOf), not
+  // character by character: a run is mostly cold code, where a loop per character costs several
+  // times JSON.parse itself (task files are mostly long strings and indentation).
   const ws = () => {
-    for (;;) {
-      const c = src.charCodeAt(i);
-      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-      else return;
-    }
+    const c = src.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return;
+    WHITESPACE.lastIndex = i;
+    WHITESPACE.test(src);
+    i = WHITESPACE.lastIndex;
   };
   const skipString = () => {
-    // at the opening quote
-    i++;
+    // at the opening quote: the string ends at the next quote preceded by an even number of backslashes
+    let from = i + 1;
     for (;;) {
-      const c = src.charCodeAt(i);
-      if (c === 34) {
-        i++;
+      const q = src.indexOf('"', from);
+      if (q < 0) {
+        i = src.length;
         return;
       }
-      i += c === 92 ? 2 : 1;
+      let b = q - 1;
+      while (src.charCodeAt(b) === 92) b--;
+      if (((q - 1 - b) & 1) === 0) {
+        i = q + 1;
+        return;
+      }
+      from = q + 1;
     }
   };
   const scan = (pointer: string, v: unknown, keyStart?: number, keyEnd?: number): JsonValueRef => {
@@ -150,7 +163,9 @@ export function parseJsonDocument(text: string): JsonParseResult {
           const ks = i;
           skipString();
           const ke = i;
-          const name = JSON.parse(src.slice(ks, ke)) as string;
+          // a key without escapes is its own text
+          const raw = src.slice(ks + 1, ke - 1);
+          const name = raw.includes('\\') ? (JSON.parse(src.slice(ks, ke)) as string) : raw;
           ws();
           i++; // ':'
           const prev = seen.get(name);
@@ -173,7 +188,7 @@ export function parseJsonDocument(text: string): JsonParseResult {
           break;
         }
         // the last occurrence of a duplicated member owns the nested pointers
-        for (const d of duplicates) if (d.objectPointer === pointer) d.kept.value = own(obj, d.name);
+        if (duplicates.length) for (const d of duplicates) if (d.objectPointer === pointer) d.kept.value = own(obj, d.name);
       }
     } else if (c === 91) {
       i++;
