@@ -2,8 +2,9 @@
 // vaudit on the real corpora (../shared/corpora: ScienceBoard, Spider2-V), whole process, with
 // pyright and ruff (npm wasm build) on the same Python files in the same run, and vaudit from the
 // module tree in dist/ (VAUDIT_BUNDLE=0: no single-file build, no code cache) and with the wasm
-// parser for comparison. Wall time is the median of --runs; CPU (user + system) is
-// shown too, because the development machine is shared. Needs `npm run build`.
+// parser for comparison, and without the threads that parse ahead (VAUDIT_PARSE_THREADS=0). Wall
+// time is the median of --runs; CPU (user + system) is shown too, because the development machine is
+// shared. Needs `npm run build`.
 // Usage: node bench/corpora.mjs [--runs 3] [--corpora scienceboard,spider2v] [--no-peers]
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ for (const name of names) {
   const native = vaudit({});
   const json = JSON.parse(readFileSync(report, 'utf8'));
   const tree = vaudit({ VAUDIT_BUNDLE: '0' });
+  const oneThread = vaudit({ VAUDIT_PARSE_THREADS: '0' });
   const wasm = vaudit({ VAUDIT_PYTHON_PARSER: 'wasm' });
   const row = {
     corpus: name,
@@ -43,6 +45,8 @@ for (const name of names) {
     vauditMs: Math.round(native.ms),
     vauditCpuMs: Math.round(native.cpuMs),
     vauditRssMb: Math.round(native.rssMb),
+    noThreadsMs: Math.round(oneThread.ms),
+    noThreadsCpuMs: Math.round(oneThread.cpuMs),
     moduleTreeMs: Math.round(tree.ms),
     moduleTreeCpuMs: Math.round(tree.cpuMs),
     wasmParserMs: Math.round(wasm.ms),
