@@ -7,6 +7,12 @@
  * a syntax error made and mended) — and after each step every open document's
  * published diagnostics must equal the findings of a fresh `vaudit check
  * --format json` process over the same files (written to disk).
+ *
+ * A Python edit that keeps the module's cross-file summary (a body edit) keeps
+ * the session's suite indexes, moving the bindings to the new offsets
+ * (src/engine/index-reuse.ts); one that changes it (a renamed function, a
+ * decorator, an import) rebuilds them. Steps say which they expect, and the
+ * server's `vaudit/stats` counters must agree.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,21 +31,34 @@ const OPEN = [
   'verifier/chimerax/mixin.py',
   'verifier/lean/mixin.py',
   'verifier/server/tools.py',
+  'verifier/kalgebra/mixin.py',
   'tasks/ChimeraX/color-key.json',
+  'tasks/KAlgebra/sqrt-two.json',
   'tasks/ChimeraX/rename-model.json',
   'tasks/Lean/mul-comm.json',
 ];
 
-/** Each step replaces the first occurrence of `from` (after `after`, if given) in `file` by `to`. */
-const STEPS: Array<{ why: string; file: string; from: string; to: string; after?: string }> = [
-  { why: 'one character inside an identifier (the unbound name becomes the bound one)', file: 'verifier/chimerax/mixin.py', from: 'raw_keys)', to: 'raw_key)' },
-  { why: 'rename a helper another module imports', file: 'verifier/base/utils.py', from: 'def normalize_lines', to: 'def normalise_lines' },
-  { why: 'rename the decorator every verifier imports', file: 'verifier/base/utils.py', from: 'def error_factory', to: 'def error_factorx' },
-  { why: 'rename it back', file: 'verifier/base/utils.py', from: 'def error_factorx', to: 'def error_factory' },
-  { why: 'declare a helper-server route', file: 'verifier/server/tools.py', from: 'def check_lean', to: '@app.route("/lean/check")\ndef check_lean' },
-  { why: 'call the route from a verifier', file: 'verifier/lean/mixin.py', from: '/lean"', to: '/lean/check"' },
-  { why: 'remove the route again', file: 'verifier/server/tools.py', from: '@app.route("/lean/check")\n', to: '' },
-  { why: "fix a task's broken lambda", file: 'tasks/ChimeraX/color-key.json', from: "['_border']", to: "['_border'])" },
+/**
+ * Each step replaces the first occurrence of `from` in `file` by `to`. `reuse`: the session keeps its
+ * suite indexes (true) or rebuilds them (false); unset: either.
+ */
+const STEPS: Array<{ why: string; file: string; from: string; to: string; reuse?: boolean }> = [
+  { why: 'one character inside an identifier (the unbound name becomes the bound one)', file: 'verifier/chimerax/mixin.py', from: 'raw_keys)', to: 'raw_key)', reuse: true },
+  { why: 'rename a helper another module imports', file: 'verifier/base/utils.py', from: 'def normalize_lines', to: 'def normalise_lines', reuse: false },
+  { why: 'rename the decorator every verifier imports', file: 'verifier/base/utils.py', from: 'def error_factory', to: 'def error_factorx', reuse: false },
+  { why: 'rename it back', file: 'verifier/base/utils.py', from: 'def error_factorx', to: 'def error_factory', reuse: false },
+  { why: 'declare a helper-server route', file: 'verifier/server/tools.py', from: 'def check_lean', to: '@app.route("/lean/check")\ndef check_lean', reuse: false },
+  { why: 'call the route from a verifier (a body edit: a new verifier path)', file: 'verifier/lean/mixin.py', from: '/lean"', to: '/lean/check"', reuse: true },
+  { why: 'remove the route again', file: 'verifier/server/tools.py', from: '@app.route("/lean/check")\n', to: '', reuse: false },
+  { why: "fix a task's broken lambda", file: 'tasks/ChimeraX/color-key.json', from: "['_border']", to: "['_border'])", reuse: false },
+  { why: "fix a task entry's misspelt value (float-equality: the bound verifier compares it with ==)", file: 'tasks/KAlgebra/sqrt-two.json', from: '"vlaue"', to: '"value"', reuse: false },
+  { why: 'a body edit above the bound method (its offsets move; the entry finding stays)', file: 'verifier/kalgebra/mixin.py', from: 'current_states.get("equation", "")', to: '(current_states.get("equation") or "")', reuse: true },
+  { why: 'a body edit in the bound method (the entry finding goes)', file: 'verifier/kalgebra/mixin.py', from: 'return got == expected', to: 'return abs(got - expected) < 1e-9', reuse: true },
+  { why: 'and back (it returns)', file: 'verifier/kalgebra/mixin.py', from: 'return abs(got - expected) < 1e-9', to: 'return got == expected', reuse: true },
+  { why: 'rename the method the entry routes to (the entry is unbound)', file: 'verifier/kalgebra/mixin.py', from: 'def _eval_val(', to: 'def _eval_vals(', reuse: false },
+  { why: 'rename it back', file: 'verifier/kalgebra/mixin.py', from: 'def _eval_vals(', to: 'def _eval_val(', reuse: false },
+  { why: 'change an import', file: 'verifier/kalgebra/mixin.py', from: 'import error_factory\n', to: 'import error_factory, normalize_lines\n', reuse: false },
+  { why: 'add a decorator', file: 'verifier/kalgebra/mixin.py', from: '    def _eval_var(', to: '    @staticmethod\n    def _eval_var(', reuse: false },
   { why: 'make a syntax error in a verifier', file: 'verifier/chimerax/mixin.py', from: 'def _eval_info(self, eval_item, current_states):', to: 'def _eval_info(self, eval_item, current_states)' },
   { why: 'mend it', file: 'verifier/chimerax/mixin.py', from: 'def _eval_info(self, eval_item, current_states)\n', to: 'def _eval_info(self, eval_item, current_states):\n' },
   { why: "unbind a task's entries (their verifier method no longer exists)", file: 'verifier/chimerax/mixin.py', from: 'def _eval_states', to: 'def _eval_statez' },
@@ -92,12 +111,14 @@ describe('vaudit lsp diagnostics equal vaudit check after each edit', () => {
         }
         return out;
       };
-      const agree = async (step: string) => {
+      const agree = async (step: string, logsBefore?: number) => {
         const expected = checkFindings();
         const t0 = Date.now();
         let got = published();
-        // the edited document is published at once, the others once the edits pause
-        while (Date.now() - t0 < 30_000 && JSON.stringify([...got].sort()) !== JSON.stringify([...expected].sort())) {
+        // the edited document is published at once, the others once the edits pause: until they are
+        // re-checked, their earlier diagnostics stand (and may agree by chance)
+        const rechecked = () => logsBefore === undefined || (c.logs as Array<{ message: string }>).slice(logsBefore).some((l) => /\bre-checked /.test(l.message));
+        while (Date.now() - t0 < 30_000 && (!rechecked() || JSON.stringify([...got].sort()) !== JSON.stringify([...expected].sort()))) {
           await new Promise((r) => setTimeout(r, 100));
           got = published();
         }
@@ -105,8 +126,14 @@ describe('vaudit lsp diagnostics equal vaudit check after each edit', () => {
       };
 
       await agree('opened');
+      const counts = async () => {
+        const r = await c.conn.sendRequest('vaudit/stats') as { sessions: Array<{ indexBuilds: number; indexReuses: number }> };
+        return r.sessions[0]!;
+      };
       const seen = new Set<string>();
       for (const s of STEPS) {
+        const before = await counts();
+        const logsBefore = c.logs.length;
         const text = texts.get(s.file)!;
         const at = text.indexOf(s.from);
         expect(at, `${s.why}: '${s.from}' in ${s.file}`).toBeGreaterThanOrEqual(0);
@@ -115,11 +142,16 @@ describe('vaudit lsp diagnostics equal vaudit check after each edit', () => {
         versions.set(s.file, versions.get(s.file)! + 1);
         texts.set(s.file, next);
         writeFileSync(path.join(root, s.file), next);
-        await agree(s.why);
+        await agree(s.why, logsBefore);
         for (const v of published().values()) for (const k of v) seen.add(k.split(' ')[1]!);
+        if (s.reuse !== undefined) {
+          const after = await counts();
+          const got = { builds: after.indexBuilds - before.indexBuilds, reuses: after.indexReuses - before.indexReuses };
+          expect(got, `${s.why}: suite indexes ${s.reuse ? 'kept' : 'rebuilt'}`).toEqual(s.reuse ? { builds: 0, reuses: 1 } : { builds: 1, reuses: 0 });
+        }
       }
       // the sequence exercised real findings, in Python and in task files
-      expect([...seen]).toEqual(expect.arrayContaining(['swallowed-error-verdict', 'missing-timeout', 'parse-error', 'lambda-syntax']));
+      expect([...seen]).toEqual(expect.arrayContaining(['swallowed-error-verdict', 'missing-timeout', 'parse-error', 'lambda-syntax', 'float-equality']));
     } finally {
       await c.stop().catch(() => c.kill());
     }

@@ -30,6 +30,7 @@ import { buildBundleModel } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import type { Task } from '../suites/types.js';
+import { moduleSummary, rebaseBindings, reusableSuites, type ModuleSummary } from './index-reuse.js';
 
 export interface SessionOptions {
   /** Project root: files under it give context; relative paths are relative to it. */
@@ -62,6 +63,9 @@ export interface SessionStats {
   pythonTrees: number;
   embeddedCached: number;
   lints: number;
+  /** Lints that rebuilt the suite indexes, and lints that kept them over a Python edit (src/engine/index-reuse.ts). */
+  indexBuilds: number;
+  indexReuses: number;
 }
 
 interface EmbeddedEntry {
@@ -92,6 +96,9 @@ export class LintSession {
   private jsCache = new WeakMap<SourceFile, JsParse>();
   private embedded = new Map<string, EmbeddedEntry>();
   private indexes?: { key: Map<string, SourceFile>; value: ProjectIndexes; python: PythonProject };
+  /** Cross-file summaries of Python files (what the indexes read of them), by content. */
+  private summaries = new WeakMap<SourceFile, ModuleSummary>();
+  private indexCounts = { builds: 0, reuses: 0 };
   private pages?: { key: string; scripts: ReadonlySet<string> };
   private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
@@ -214,6 +221,8 @@ export class LintSession {
       pythonTrees: this.python?.files.size ?? 0,
       embeddedCached: this.embedded.size,
       lints: this.generation,
+      indexBuilds: this.indexCounts.builds,
+      indexReuses: this.indexCounts.reuses,
     };
   }
 
@@ -232,19 +241,10 @@ export class LintSession {
     const reparsed = await this.syncPython(sorted);
     const t1 = performance.now();
 
-    // Indexes (suites, binding, bundles): rebuilt when any file changed; JSON parses are cached per SourceFile.
+    // Indexes (suites, binding, bundles): rebuilt when any file changed, unless only Python files changed
+    // and each kept its cross-file summary; JSON parses are cached per SourceFile.
     const targetSet = new Set(targets);
-    if (!this.indexes || this.indexes.python !== this.python!.project || !sameFiles(this.indexes.key, this.files)) {
-      const value = await buildIndexes(sorted, {
-        root: this.root,
-        rootConfig: this.configs.forDir(this.root),
-        python: this.python!.project,
-        targets: new Set(this.files.keys()),
-        bundleOf: (f) => this.bundleOf(f),
-      });
-      this.indexes = { key: new Map(this.files), value, python: this.python!.project };
-    }
-    const ix = this.indexes.value;
+    const ix = await this.currentIndexes(sorted);
     const t2 = performance.now();
     const project: Project = { root: this.root, files: this.files, suites: ix.suites, python: this.python!.project, bundles: ix.bundles, pageScripts: await this.pageScripts() };
     this.lastProject = project;
@@ -286,7 +286,64 @@ export class LintSession {
       if (!list) byFile.set(f.file, (list = []));
       list.push(f);
     }
+    // the summaries the next edit's index check compares with (the pass has parsed these files)
+    for (const t of targets) {
+      const f = this.files.get(t);
+      if (f?.language === 'python') this.summaryOf(f);
+    }
     return { findings, byFile, durationMs: performance.now() - t0, reparsed, phases: { python: t1 - t0, indexes: t2 - t1, scope: tScope - t2, pass: t3 - tScope } };
+  }
+
+  private async currentIndexes(sorted: readonly SourceFile[]): Promise<ProjectIndexes> {
+    const python = this.python!.project;
+    const prev = this.indexes;
+    if (prev && (prev.python === python && sameFiles(prev.key, this.files) || this.keepIndexes(prev))) {
+      if (prev.python !== python) this.indexCounts.reuses++;
+      this.indexes = { key: new Map(this.files), value: prev.value, python };
+      return prev.value;
+    }
+    const value = await buildIndexes(sorted, {
+      root: this.root,
+      rootConfig: this.configs.forDir(this.root),
+      python,
+      targets: new Set(this.files.keys()),
+      bundleOf: (f) => this.bundleOf(f),
+    });
+    this.indexCounts.builds++;
+    this.indexes = { key: new Map(this.files), value, python };
+    return value;
+  }
+
+  /**
+   * Do the previous indexes hold for the current files? Yes when only Python files changed, each
+   * with the cross-file summary it had (a body edit); the bindings into them are moved to the new
+   * offsets. No when a JSON or other file changed, a file came or went, or an adapter binds by itself.
+   */
+  private keepIndexes(prev: NonNullable<LintSession['indexes']>): boolean {
+    if (prev.key.size !== this.files.size || !reusableSuites(prev.value.suites)) return false;
+    const changed: Array<{ path: string; before: ModuleSummary; after: ModuleSummary }> = [];
+    for (const [p, f] of this.files) {
+      const was = prev.key.get(p);
+      if (was === f) continue;
+      if (!was || f.language !== 'python') return false;
+      const before = this.summaries.get(was);
+      if (!before) return false;
+      const after = this.summaryOf(f);
+      if (after?.key !== before.key) return false;
+      changed.push({ path: p, before, after });
+    }
+    // a rebase that fails part-way leaves the old suites half moved: they are rebuilt from scratch then
+    return changed.every((c) => rebaseBindings(prev.value.suites, c.path, c.before, c.after));
+  }
+
+  private summaryOf(f: SourceFile): ModuleSummary | undefined {
+    let s = this.summaries.get(f);
+    if (!s) {
+      const a = this.python?.files.get(f.path) === f ? this.python.project.analysis(f.path) : undefined;
+      if (!a) return undefined;
+      this.summaries.set(f, (s = moduleSummary(a)));
+    }
+    return s;
   }
 
   private async syncPython(sorted: readonly SourceFile[]): Promise<string[]> {

@@ -1,0 +1,73 @@
+/**
+ * Keeping an editor session's suite indexes over a Python edit (issue 14).
+ *
+ * The indexes (`buildIndexes`: task models from the JSON files, and the
+ * verifier binding of their entries) read a Python module only through its
+ * cross-file summary: the set of project module paths, and per module its
+ * functions (name, qualname, enclosing class), classes (qualname, bases,
+ * method names) and imports (`src/suites/binding.ts`; its text only as a
+ * pre-filter for `def <name>`, which agrees with the functions). When an edit
+ * leaves that summary unchanged — a change inside a function body, a comment —
+ * the previous indexes are still right except for the offsets of the bindings
+ * into the edited module, which `rebaseBindings` moves to the new positions.
+ *
+ * Not covered (the session rebuilds): adapters with their own binder (the
+ * OSWorld family learns its dispatch from method bodies), a JSON file or the
+ * set of files changing. Entrypoints and verifier paths are recomputed on every
+ * lint: they also read bodies (calls, route strings, runner calls).
+ */
+import type { PythonAnalysis } from '../lang/python/types.js';
+import { ADAPTERS } from '../suites/adapters.js';
+import type { Suite, VerifierBinding } from '../suites/types.js';
+
+/** What the indexes read of one module, and the spans of its functions in the same order. */
+export interface ModuleSummary {
+  key: string;
+  spans: ReadonlyArray<readonly [number, number]>;
+}
+
+export function moduleSummary(a: PythonAnalysis): ModuleSummary {
+  const fns = a.functions();
+  const key = JSON.stringify([
+    a.notAnalysed ? 'not-analysed' : '',
+    fns.map((f) => [f.qualname, f.name, f.className ?? null, !!f.classNode, f.params, f.decorators.map((d) => a.src(d))]),
+    a.classes().map((c) => [c.qualname, c.bases, [...c.methods.keys()]]),
+    [...a.imports()].map(([local, i]) => [local, i.module, i.name ?? null, i.level]),
+  ]);
+  return { key, spans: fns.map((f) => [f.node.start, f.node.end] as const) };
+}
+
+/** Can the suites' indexes be kept over a Python edit? Not when an adapter binds with its own code. */
+export function reusableSuites(suites: readonly Suite[]): boolean {
+  return suites.every((s) => !ADAPTERS.find((a) => a.id === s.adapter)?.bind);
+}
+
+/**
+ * Move the bindings into `file` from the spans of `before` to those of `after` (equal summaries: the
+ * same functions in the same order). False, with nothing changed, when a binding matches no function.
+ */
+export function rebaseBindings(suites: readonly Suite[], file: string, before: ModuleSummary, after: ModuleSummary): boolean {
+  const moves = new Map<VerifierBinding, readonly [number, number]>();
+  const visit = (b: VerifierBinding | undefined) => {
+    if (!b || b.file !== file || moves.has(b)) return true;
+    const i = before.spans.findIndex(([s, e]) => s === b.start && e === b.end);
+    const to = i < 0 ? undefined : after.spans[i];
+    if (!to) return false;
+    moves.set(b, to);
+    return true;
+  };
+  for (const s of suites) {
+    for (const t of s.tasks) {
+      for (const e of t.entries) {
+        if (!visit(e.binding)) return false;
+        for (const r of e.routes ?? []) if (!visit(r.binding)) return false;
+      }
+      for (const r of t.initializerRoutes ?? []) if (!visit(r.binding)) return false;
+    }
+  }
+  for (const [b, [start, end]] of moves) {
+    b.start = start;
+    b.end = end;
+  }
+  return true;
+}
