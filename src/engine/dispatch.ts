@@ -21,12 +21,15 @@ export interface PythonSubscriber {
 export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): void {
   if (subs.length === 0) return;
   const { enter, exit } = tables<PythonVisitor<string>, PythonSubscriber>(subs);
+  // indexed, without destructuring: called for every node of every unit, mostly before the optimising
+  // compiler gets to it, where `for (const [fn, s] of list)` allocates an iterator result per step
   const fire = (list: Array<[PythonVisitor<string>, PythonSubscriber]>, node: PyNode) => {
-    for (const [fn, s] of list) {
+    for (let i = 0; i < list.length; i++) {
+      const pair = list[i]!;
       try {
-        fn(node, s.ctx);
+        pair[0](node, pair[1].ctx);
       } catch (err) {
-        s.onError(err);
+        pair[1].onError(err);
       }
     }
   };
@@ -43,7 +46,7 @@ export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): voi
     }
     const onEnter = enter.get(n.type);
     if (onEnter) fire(onEnter, n);
-    if (exit.has(n.type)) {
+    if (exit.size && exit.has(n.type)) {
       stack.push(n);
       leaving.push(true);
     }

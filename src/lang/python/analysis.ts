@@ -152,8 +152,6 @@ export class Analysis implements PythonAnalysis {
     for (const r of table.reads) {
       if (!flow.reachable.has(r.node)) continue;
       const defs = flow.readDefs.get(r.node);
-      const fn = this.functionAt(r.node);
-      const qualname = fn?.qualname ?? '';
       if (defs) {
         if (defs.size === 0) continue;
         let ub = 0;
@@ -165,14 +163,14 @@ export class Analysis implements PythonAnalysis {
           const sc = resolveScope(r.scope, r.name);
           if (sc?.kind === 'module' && PYTHON_BUILTINS.has(r.name) && kind === 'unbound') continue;
         }
-        out.push({ node: r.node, name: r.name, kind, qualname, scope: r.scope });
+        out.push({ node: r.node, name: r.name, kind, qualname: this.qualnameAt(r.node), scope: r.scope });
         continue;
       }
       const sc = resolveScope(r.scope, r.name);
       if (sc) {
         const bs = sc.bindings.get(r.name)!;
         if (bs.every((b) => b.kind === 'del')) {
-          out.push({ node: r.node, name: r.name, kind: 'undefined', qualname, scope: r.scope });
+          out.push({ node: r.node, name: r.name, kind: 'undefined', qualname: this.qualnameAt(r.node), scope: r.scope });
           continue;
         }
         // a module global read from a function: unbound at the end of the module on some path
@@ -185,7 +183,7 @@ export class Analysis implements PythonAnalysis {
           const end = state.get(`${sc.id}:${r.name}`);
           if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name) && !this.sameGuard(r.node, bs.map((b) => b.node))
             && !this.guardedLikeBinding(r.node, bs.map((b) => b.node)) && !this.boundAtEveryCall(r.node, `${sc.id}:${r.name}`)) {
-            out.push({ node: r.node, name: r.name, kind: 'maybe', qualname, scope: r.scope });
+            out.push({ node: r.node, name: r.name, kind: 'maybe', qualname: this.qualnameAt(r.node), scope: r.scope });
           }
         }
         continue;
@@ -196,10 +194,15 @@ export class Analysis implements PythonAnalysis {
         if (r.name === '__qualname__' || r.name === '__module__') continue;
       }
       if (r.name === '__class__' && this.functionAt(r.node)?.classNode) continue;
-      out.push({ node: r.node, name: r.name, kind: 'undefined', qualname, scope: r.scope });
+      out.push({ node: r.node, name: r.name, kind: 'undefined', qualname: this.qualnameAt(r.node), scope: r.scope });
     }
     return (this._unbound = out);
   }
+  /** Qualname of the function holding a reported read (looked up only for the few reads reported). */
+  private qualnameAt(n: PyNode): string {
+    return this.functionAt(n)?.qualname ?? '';
+  }
+
   /** `if`/`elif`/`else` branches enclosing a node, as "condition text#branch" keys. */
   private guards(n: PyNode): Set<string> {
     const out = new Set<string>();

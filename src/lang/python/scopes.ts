@@ -246,20 +246,21 @@ class ScopeBuilder {
       case 'type':
         for (const c of named(n)) this.expr(scope, c, true);
         return;
-      case 'string': case 'concatenated_string': case 'interpolation': case 'format_specifier':
-        for (const c of n.children) if (c.named) this.expr(scope, c, ann);
-        return;
       case 'string_content': case 'escape_sequence': case 'string_start': case 'string_end': case 'comment':
         return;
-      default:
+      default: {
         if (isComprehension(n.type)) return this.comprehension(scope, n, ann);
-        for (const c of n.children) if (c.named) this.expr(scope, c, ann);
+        // indexed: every expression node passes here (a for…of allocates per step in cold code)
+        const kids = n.children;
+        for (let i = 0; i < kids.length; i++) if (kids[i]!.named) this.expr(scope, kids[i]!, ann);
+      }
     }
   }
 
   private block(scope: Scope, n: PyNode | undefined) {
     if (!n) return;
-    for (const c of n.children) if (c.named) this.stmt(scope, c);
+    const kids = n.children;
+    for (let i = 0; i < kids.length; i++) if (kids[i]!.named) this.stmt(scope, kids[i]!);
   }
 
   private stmt(scope: Scope, n: PyNode): void {

@@ -77,7 +77,9 @@ export function evalExpr(cx: FlowState, n: PyNode, s: State): State {
     default:
       if (isComprehension(n.type)) return evalComprehension(cx, n, s);
   }
-  for (const c of n.children) if (c.named) s = evalExpr(cx, c, s);
+  // indexed: every expression node passes here (a for…of allocates per step in cold code)
+  const kids = n.children;
+  for (let i = 0; i < kids.length; i++) if (kids[i]!.named) s = evalExpr(cx, kids[i]!, s);
   return s;
 }
 
