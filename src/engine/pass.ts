@@ -135,10 +135,25 @@ export interface EmbeddedParses {
   release(analysis: PythonAnalysis): void;
 }
 
-const freshEmbeddedParses: EmbeddedParses = {
-  acquire: (code) => analysePython(code),
-  release: () => {},
-};
+/** Analyses kept by one run for repeated embedded code (many entries repeat a lambda), at most this many. */
+const RUN_EMBEDDED_CACHE = 1024;
+
+/** A run's parses of embedded code: identical code is analysed once (as an editor session's cache does),
+ *  within a bound so that a suite of thousands of distinct lambdas does not keep them all. */
+function runEmbeddedParses(): EmbeddedParses {
+  const byCode = new Map<string, Promise<PythonAnalysis>>();
+  return {
+    acquire(code) {
+      let a = byCode.get(code);
+      if (!a) {
+        if (byCode.size >= RUN_EMBEDDED_CACHE) byCode.clear();
+        byCode.set(code, (a = analysePython(code)));
+      }
+      return a;
+    },
+    release: () => {},
+  };
+}
 
 export interface PassInput {
   cwd: string;
@@ -196,7 +211,7 @@ class CentralPass {
 
   constructor(private readonly input: PassInput) {
     this.jsParse = input.jsParse ?? ((f: SourceFile) => parseScript(f.language as 'javascript' | 'typescript', f.source.text));
-    this.embedded = input.embedded ?? freshEmbeddedParses;
+    this.embedded = input.embedded ?? runEmbeddedParses();
   }
 
   /** `enabledFor` per config and layer: the same for every unit under one config (each embedded lambda is a unit). */
