@@ -110,6 +110,7 @@ export class FlowState {
   readonly res: FlowResult = { readDefs: new Map(), reachable: new Set(), defAt: new Map(), classFallback: new Set(), moduleEnd: null, defState: new Map(), callState: new Map() };
   private nextId = 1;
   private readonly unboundDefs = new Map<string, Def>();
+  private readonly unboundSets = new Map<string, Set<Def>>();
   /** The fact def each if-statement recorded per atom (reused across passes so loops reach a fixpoint). */
   readonly factDefs = new Map<PyNode, Map<string, Def>>();
 
@@ -155,31 +156,56 @@ export class FlowState {
     return d;
   }
 
-  get(s: Map<string, Set<Def>>, key: string, name: string): Set<Def> {
-    return s.get(key) ?? new Set([this.unbound(key, name)]);
+  /** {UNBOUND} of a state key, one set per key: states and their sets are never changed in place
+   *  (setKey and join build new ones), so every state that lacks the key can share it. */
+  unboundSet(key: string, name: string): Set<Def> {
+    let u = this.unboundSets.get(key);
+    if (!u) this.unboundSets.set(key, (u = new Set([this.unbound(key, name)])));
+    return u;
   }
 
+  get(s: Map<string, Set<Def>>, key: string, name: string): Set<Def> {
+    return s.get(key) ?? this.unboundSet(key, name);
+  }
+
+  /**
+   * The union of states, key by key (keys in first-seen order). The first live state is returned
+   * itself when the union changes none of its keys (a branch or loop pass that bound nothing new):
+   * a new map is made only from the first key that differs.
+   */
   join(...states: State[]): State {
     const live = states.filter((x): x is Map<string, Set<Def>> => !!x);
     if (live.length === 0) return null;
     if (live.length === 1) return live[0]!;
-    const keys = new Set<string>();
-    for (const s of live) for (const k of s.keys()) keys.add(k);
-    const out = new Map<string, Set<Def>>();
-    for (const k of keys) {
+    const base = live[0]!;
+    let out: Map<string, Set<Def>> | undefined;
+    const merge = (k: string) => {
       let acc: Set<Def> | undefined;
       let same = true;
-      for (const s of live) {
-        const d = s.get(k) ?? new Set([this.unbound(k, nameOfKey(k))]);
+      for (let i = 0; i < live.length; i++) {
+        const d = live[i]!.get(k) ?? this.unboundSet(k, nameOfKey(k));
         if (!acc) acc = d;
         else if (acc !== d) {
           if (same) { acc = new Set(acc); same = false; }
           for (const x of d) acc.add(x);
         }
       }
-      out.set(k, acc!);
+      if (out) out.set(k, acc!);
+      else if (acc !== base.get(k)) {
+        out = new Map(base);
+        out.set(k, acc!);
+      }
+    };
+    for (const k of base.keys()) merge(k);
+    for (let i = 1; i < live.length; i++) {
+      for (const k of live[i]!.keys()) {
+        if (base.has(k)) continue;
+        let seen = false;
+        for (let j = 1; j < i && !seen; j++) seen = live[j]!.has(k);
+        if (!seen) merge(k);
+      }
     }
-    return out;
+    return out ?? base;
   }
 
   /** The state may raise here: the innermost handler sees it. */
