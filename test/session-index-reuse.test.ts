@@ -1,0 +1,82 @@
+/**
+ * An editor session keeps its suite indexes over a Python edit that leaves the
+ * module's cross-file summary unchanged (src/engine/index-reuse.ts), on the real
+ * corpora: after a body edit to a verifier module the entries route to (a
+ * comment line at the start of a function body, which moves every later
+ * function), and after a rename of the function an entry routes to, the
+ * session's findings for the module and the tasks routed to it equal those of a
+ * fresh session over the same buffers. ScienceBoard (reference format) keeps the
+ * indexes over the body edit; Spider2-V (OSWorld family: its binder reads method
+ * bodies) rebuilds them.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LintSession } from '../src/engine/session.js';
+import type { Finding } from '../src/core/types.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const corpora = path.resolve(repoRoot, '../shared/corpora');
+
+const key = (f: Finding) => `${f.ruleId} ${f.file} ${f.range.start.offset}-${f.range.end.offset} ${f.pointer ?? ''} ${f.message} ${JSON.stringify(f.related ?? [])}`;
+
+async function fresh(root: string, file: string, text: string, targets: string[]): Promise<string[]> {
+  const s = await LintSession.create({ root });
+  try {
+    s.setDocument(file, text);
+    return (await s.lint(targets)).findings.map(key).sort();
+  } finally {
+    await s.dispose();
+  }
+}
+
+describe.each([
+  { corpus: 'scienceboard', keeps: true },
+  { corpus: 'spider2v', keeps: false },
+])('suite indexes over Python edits on $corpus', ({ corpus, keeps }) => {
+  const root = path.join(corpora, corpus);
+  it.skipIf(!existsSync(root))(`body edits ${keeps ? 'keep' : 'rebuild'} them, renames rebuild them; findings equal a fresh session`, async () => {
+    const s = await LintSession.create({ root });
+    try {
+      await s.lint([]);
+      const bound = [...new Set(s.project!.suites.flatMap((su) => su.tasks.flatMap((t) => t.entries.flatMap((e) => (e.binding ? [e.binding] : [])))))];
+      const modules = [...new Set(bound.map((b) => b.file))].sort().slice(0, 2);
+      expect(modules.length).toBeGreaterThan(0);
+      for (const file of modules) {
+        const targets = [file, ...s.tasksRoutingTo(file).sort().slice(0, 20)];
+        let text = s.file(file)!.source.text;
+        await s.lint(targets);
+
+        // a comment line at the start of the body of a function in the middle of the module
+        const fns = s.pythonAnalysis(file)!.functions().filter((f) => f.node.childForFieldName('body') && !f.qualname.includes('<locals>'));
+        const fn = fns[Math.floor(fns.length / 2)]!;
+        const body = fn.node.childForFieldName('body')!;
+        const lineStart = text.lastIndexOf('\n', body.start - 1) + 1;
+        text = `${text.slice(0, lineStart)}${text.slice(lineStart, body.start)}# edited\n${text.slice(lineStart)}`;
+        s.setDocument(file, text);
+        let before = s.stats();
+        let got = (await s.lint(targets)).findings.map(key).sort();
+        let after = s.stats();
+        expect({ builds: after.indexBuilds - before.indexBuilds, reuses: after.indexReuses - before.indexReuses }, `${file}: body edit in ${fn.qualname}`)
+          .toEqual(keeps ? { builds: 0, reuses: 1 } : { builds: 1, reuses: 0 });
+        expect(got, `${file}: body edit in ${fn.qualname}`).toEqual(await fresh(root, file, text, targets));
+
+        // rename a function an entry routes to: the entries bound to it are unbound
+        const routed = bound.find((b) => b.file === file)!;
+        const name = routed.qualname.split('.').pop()!;
+        const at = text.indexOf(`def ${name}(`);
+        expect(at).toBeGreaterThanOrEqual(0);
+        text = `${text.slice(0, at)}def ${name}_renamed(${text.slice(at + `def ${name}(`.length)}`;
+        s.setDocument(file, text);
+        before = s.stats();
+        got = (await s.lint(targets)).findings.map(key).sort();
+        after = s.stats();
+        expect({ builds: after.indexBuilds - before.indexBuilds, reuses: after.indexReuses - before.indexReuses }, `${file}: rename ${name}`).toEqual({ builds: 1, reuses: 0 });
+        expect(got, `${file}: rename ${name}`).toEqual(await fresh(root, file, text, targets));
+        s.setDocument(file, undefined);
+      }
+    } finally {
+      await s.dispose();
+    }
+  }, 300_000);
+});
