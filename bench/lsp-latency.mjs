@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Keystroke latency and memory of `vaudit lsp` (a real server process).
-//   npm run build && node bench/lsp-latency.mjs [--edits 1000] [--py-lines 1000] [--entries 200] [--json] [--cpu-prof DIR]
+//   npm run build && node bench/lsp-latency.mjs [--edits 1000] [--py-lines 1000] [--entries 200] [--json] [--cpu-prof DIR] [--node-flags=--max-semi-space-size=32]
 // Measures, after a one-character change:
 //   - round trip: didChange sent → publishDiagnostics for that version received (client clock);
 //   - server lint time: the server's own "linted … in N ms" log line (engine session only);
@@ -18,14 +18,16 @@ const { values: args } = parseArgs({
     entries: { type: 'string', default: '200' },
     json: { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    // V8/node flags for the server process (node refuses some in NODE_OPTIONS; the bench sets that to --expose-gc)
+    'node-flags': { type: 'string' },
   },
 });
 
-export async function runBench({ edits = 1000, pyLines = 1000, entries = 200, cpuProf } = {}) {
+export async function runBench({ edits = 1000, pyLines = 1000, entries = 200, cpuProf, nodeFlags = [] } = {}) {
   const ws = makeWorkspace({ pyLines, entries });
   // --cpu-prof DIR: the server writes a V8 CPU profile (.cpuprofile) into DIR when it exits
   // (node refuses --cpu-prof in NODE_OPTIONS: it goes on the server's command line)
-  const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
+  const nodeArgs = [...nodeFlags, ...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [])];
   const c = await startClient({ root: ws.root, env: { NODE_OPTIONS: '--expose-gc' }, nodeArgs });
   try {
     const texts = new Map([[ws.py, ws.pyText], [ws.task, ws.taskText]]);
@@ -121,7 +123,7 @@ export async function runBench({ edits = 1000, pyLines = 1000, entries = 200, cp
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await runBench({ edits: Number(args.edits), pyLines: Number(args['py-lines']), entries: Number(args.entries), cpuProf: args['cpu-prof'] });
+  const r = await runBench({ edits: Number(args.edits), pyLines: Number(args['py-lines']), entries: Number(args.entries), cpuProf: args['cpu-prof'], nodeFlags: args['node-flags']?.split(/\s+/).filter(Boolean) });
   if (args.json) console.log(JSON.stringify(r, null, 2));
   else {
     console.log(`vaudit lsp — ${r.workspace.pyLines}-line Python module, ${r.workspace.entries}-entry task file, ${r.workspace.edits} one-character edits`);

@@ -43,6 +43,8 @@ export interface ReachOptions {
   /** Files that are never "code" for scope purposes (bundles: always verifier code). */
   alwaysInScope?: ReadonlySet<string>;
   platform?: TargetPlatform;
+  /** Per-file facts kept between walks (an editor session): see `ReachCache`. */
+  cache?: ReachCache;
 }
 
 export interface Reach {
@@ -134,22 +136,55 @@ interface TextIndex {
   routeFiles: string[];
 }
 
-function indexTexts(files: ReadonlyMap<string, SourceFile>): TextIndex {
+/** What the text index takes from one file's text. */
+interface FileText {
+  defs: string[];
+  bases: string[];
+  routes: boolean;
+}
+
+/**
+ * Facts of one file that a walk derives from its text or its analysis alone, kept by an editor
+ * session between lints: an unchanged file keeps its SourceFile and its analysis (the project takes
+ * analyses over, src/lang/python/project.ts), so only the edited file's are derived again. What
+ * crosses files (name resolution, hierarchies, routes) is walked afresh every time.
+ */
+export class ReachCache {
+  readonly texts = new WeakMap<SourceFile, FileText>();
+  readonly pyFiles = new WeakMap<PythonAnalysis, Map<TargetPlatform, PyFile>>();
+  /** By unit (units of a cached file are the same objects in every walk; two may share a qualname),
+   *  with the file's main blocks set apart and without (a whole-module entrypoint clears them). */
+  readonly mentions = new WeakMap<Unit, { main?: Mentions; all?: Mentions }>();
+}
+
+function fileText(text: string): FileText {
+  const out: FileText = { defs: [], bases: [], routes: false };
+  for (const m of text.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)/gm)) out.defs.push(m[1]!);
+  for (const m of text.matchAll(/^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)/gm)) {
+    for (const b of m[1]!.split(',')) {
+      const last = b.trim().split('.').pop()!.replace(/\[.*$/, '');
+      if (/^\w+$/.test(last)) out.bases.push(last);
+    }
+  }
+  ROUTE_DECORATOR.lastIndex = 0;
+  out.routes = ROUTE_DECORATOR.test(text);
+  return out;
+}
+
+function indexTexts(files: ReadonlyMap<string, SourceFile>, cache?: ReachCache): TextIndex {
   const defsByName = new Map<string, string[]>();
   const subclassCandidates = new Map<string, string[]>();
   const routeFiles: string[] = [];
   for (const f of files.values()) {
     if (f.language !== 'python') continue;
-    const text = f.source.text;
-    for (const m of text.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)/gm)) push(defsByName, m[1]!, f.path);
-    for (const m of text.matchAll(/^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)/gm)) {
-      for (const b of m[1]!.split(',')) {
-        const last = b.trim().split('.').pop()!.replace(/\[.*$/, '');
-        if (/^\w+$/.test(last)) push(subclassCandidates, last, f.path);
-      }
+    let t = cache?.texts.get(f);
+    if (!t) {
+      t = fileText(f.source.text);
+      cache?.texts.set(f, t);
     }
-    ROUTE_DECORATOR.lastIndex = 0;
-    if (ROUTE_DECORATOR.test(text)) routeFiles.push(f.path);
+    for (const d of t.defs) push(defsByName, d, f.path);
+    for (const b of t.bases) push(subclassCandidates, b, f.path);
+    if (t.routes) routeFiles.push(f.path);
   }
   return { defsByName, subclassCandidates, routeFiles };
 }
@@ -180,7 +215,7 @@ class ReachWalker {
   constructor(private readonly o: ReachOptions) {
     this.python = o.python;
     this.platform = o.platform ?? 'linux';
-    this.index = indexTexts(o.files);
+    this.index = indexTexts(o.files, o.cache);
     this.trace = process.env.VAUDIT_TRACE_REACH ? (k: string) => process.stderr.write(`reach ${k.replace('\0', '#')} <- ${this.from}\n`) : undefined;
   }
 
@@ -200,9 +235,29 @@ class ReachWalker {
     let pf = this.pyFiles.get(p);
     if (pf !== undefined) return pf ?? undefined;
     const a = this.python.analysis(p);
-    pf = a ? buildPyFile(a, this.index.routeFiles.includes(p) ? this.platform : 'any') : null;
+    pf = a ? this.buildPyFile(a, this.index.routeFiles.includes(p) ? this.platform : 'any') : null;
     this.pyFiles.set(p, pf);
     return pf ?? undefined;
+  }
+
+  /** A file's units and blocks (from the cache: a copy, as a walk may clear its main blocks). */
+  private buildPyFile(a: PythonAnalysis, platform: TargetPlatform): PyFile {
+    const cache = this.o.cache;
+    if (!cache) return buildPyFile(a, platform);
+    let byPlatform = cache.pyFiles.get(a);
+    if (!byPlatform) cache.pyFiles.set(a, (byPlatform = new Map()));
+    let pf = byPlatform.get(platform);
+    if (!pf) byPlatform.set(platform, (pf = buildPyFile(a, platform)));
+    return { ...pf };
+  }
+
+  private mentionsOf(pf: PyFile, u: Unit): Mentions {
+    const cache = this.o.cache;
+    if (!cache) return mentionsOf(pf, u);
+    let byMain = cache.mentions.get(u);
+    if (!byMain) cache.mentions.set(u, (byMain = {}));
+    const which = pf.mainBlocks.length ? 'main' : 'all';
+    return (byMain[which] ??= mentionsOf(pf, u));
   }
 
   private reach(u: Unit | undefined): void {
@@ -251,7 +306,7 @@ class ReachWalker {
   // ---- one unit ------------------------------------------------------------
 
   private visitUnit(pf: PyFile, u: Unit): void {
-    const { names, attrs, strings, dyn, imports } = mentionsOf(pf, u);
+    const { names, attrs, strings, dyn, imports } = this.mentionsOf(pf, u);
     // a reached function's module is loaded
     if (u.fn) this.reach(pf.moduleUnit);
     const cls = u.fn?.className ? enclosingClass(pf, u.fn) : undefined;

@@ -17,7 +17,7 @@ import type { SourceFile } from '../core/source.js';
 import type { Task } from '../suites/types.js';
 import type { LoadedConfig } from '../config/load.js';
 import { findEntrypoints, type SuiteSummary } from '../suites/entrypoints.js';
-import { computeReach, type Reach, type TargetPlatform } from './reach.js';
+import { computeReach, type Reach, type ReachCache, type TargetPlatform } from './reach.js';
 
 export type ScopeSetting = 'verifier' | 'all';
 
@@ -43,7 +43,8 @@ export interface RunScope {
   suites: SuiteSummary[];
 }
 
-export function computeScope(project: Project, sorted: readonly SourceFile[], cfg: LoadedConfig, requested: ScopeSetting | undefined): RunScope {
+/** `reachCache`: per-file facts an editor session keeps between lints (src/engine/reach.ts). */
+export function computeScope(project: Project, sorted: readonly SourceFile[], cfg: LoadedConfig, requested: ScopeSetting | undefined, reachCache?: ReachCache): RunScope {
   const req: ScopeSetting = requested ?? cfg.config.scope ?? 'verifier';
   const platform: TargetPlatform = cfg.config.platform ?? 'linux';
   const ep = findEntrypoints({
@@ -66,6 +67,7 @@ export function computeScope(project: Project, sorted: readonly SourceFile[], cf
     entrypoints: ep.entrypoints,
     alwaysInScope: new Set(project.bundles.keys()),
     platform,
+    cache: reachCache,
   });
   return { reach, summary, suites: ep.suites };
 }

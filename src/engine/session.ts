@@ -24,6 +24,7 @@ import { rel } from '../core/paths.js';
 import { buildIndexes, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
 import { pageScripts } from './pages.js';
 import { computeScope, narrowTargets, partitionFindings } from './scope.js';
+import { ReachCache } from './reach.js';
 import { ConfigResolver, type LoadedConfig } from '../config/load.js';
 import { analysePython, createPythonProject } from '../lang/python/project.js';
 import { buildBundleModel } from '../lang/ts/index.js';
@@ -99,6 +100,8 @@ export class LintSession {
   /** Cross-file summaries of Python files (what the indexes read of them), by content. */
   private summaries = new WeakMap<SourceFile, ModuleSummary>();
   private indexCounts = { builds: 0, reuses: 0 };
+  /** Per-file facts of the verifier-path walk, by content (src/engine/reach.ts). */
+  private reachCache = new ReachCache();
   private pages?: { key: string; scripts: ReadonlySet<string> };
   private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
@@ -250,7 +253,7 @@ export class LintSession {
     this.lastProject = project;
     // the verifier paths, as `vaudit check` finds them (src/engine/scope.ts): files with no reached code are
     // not checked, and findings off a verifier path are dropped (or marked, with scope `all`)
-    const scope = computeScope(project, sorted, this.configs.forDir(this.root), undefined);
+    const scope = computeScope(project, sorted, this.configs.forDir(this.root), undefined, this.reachCache);
     const tScope = performance.now();
     const reportOn = narrowTargets(new Set(targets.filter((t) => this.files.has(t))), scope, ix.tasksByFile);
     const problems: FileProblem[] = [];
