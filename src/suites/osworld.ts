@@ -178,8 +178,10 @@ function osworldDispatch(python: PythonProject): OsworldDispatch {
   const files = python.files();
   // the dispatcher is the file that looks up both a templated name (the getters) and a plain one (the metrics)
   for (const f of files) {
+    // the text first: a file without `getattr(` is not parsed for this (most are never parsed at all)
+    if (!python.text(f)?.includes('getattr(')) continue;
     const a = python.analysis(f);
-    if (!a || !a.text.includes('getattr(')) continue;
+    if (!a) continue;
     const imports = a.imports();
     let getters: { mod: string; prefix: string; suffix: string } | undefined;
     let metrics: string | undefined;
@@ -292,8 +294,9 @@ export function setupDispatch(python: PythonProject): SetupDispatch | undefined 
   if (hit !== undefined) return hit ?? undefined;
   let found: SetupDispatch | undefined;
   for (const f of python.files()) {
+    if (!python.text(f)?.includes('getattr(self')) continue;
     const a = python.analysis(f);
-    if (!a || !a.text.includes('getattr(self')) continue;
+    if (!a) continue;
     walk(a.ast, (n) => {
       if (found) return false;
       if (n.type !== 'call' || a.src(field(n, 'function') ?? n) !== 'getattr') return;
