@@ -131,7 +131,7 @@ describe('ParseAhead: the claim protocol', () => {
     ahead.close();
   });
 
-  it('a thread that claimed a file and died: the main thread waits a bounded time, then parses it itself', () => {
+  it('a thread that claimed a file and died: the main thread parses the free files ahead meanwhile, waits a bounded time, then parses that file itself', () => {
     let state: Int32Array | undefined;
     const dead: WorkerThreads = {
       count: 1,
@@ -151,6 +151,13 @@ describe('ParseAhead: the claim protocol', () => {
     // and it does not wait for that thread again
     expect(ahead.take('/p/m1.py', files[1]!.text)).toBeUndefined();
     expect(performance.now() - t0).toBeLessThan(5_000);
+    // while it waited, it parsed the free files ahead itself: they are the trees a parse makes
+    for (const f of files.slice(2)) {
+      expect(Atomics.load(state!, files.indexOf(f))).toBe(3);
+      const root = ahead.take(f.path, f.text);
+      expect(root, f.path).toBeDefined();
+      expect(dump(root!)).toBe(dump(copied(f.text)));
+    }
   });
 });
 
@@ -169,7 +176,7 @@ describe('parsing ahead in the CLI (real threads)', () => {
     const on = run('1');
     expect(on.code).toBe(off.code);
     expect(off.stderr).toContain('parsing ahead: no threads');
-    const m = /parsing ahead: 1 thread; (\d+) files parsed there/.exec(on.stderr);
+    const m = /parsing ahead: 1 thread; (\d+) files parsed ahead/.exec(on.stderr);
     expect(m, on.stderr).not.toBeNull();
     expect(Number(m![1])).toBeGreaterThan(0);
     const a = JSON.parse(on.stdout);

@@ -227,7 +227,7 @@ async function debugLines(result: CachedLintResult): Promise<string> {
   if (s.parses) out.push(`python parsing: ${s.parses} parses of ${s.chars} characters, tree-sitter ${Math.round(s.parseMs)} ms, plain-tree copy ${Math.round(s.convertMs)} ms${py ? `; project files analysed ${py.parsed} times, ${py.evicted} evicted from the memory budget` : ''}`);
   const a = aheadStats;
   out.push(a.threads
-    ? `parsing ahead: ${a.threads} thread${a.threads === 1 ? '' : 's'}; ${a.taken} files parsed there, rebuilt in ${Math.round(a.decodeMs)} ms; the main thread waited ${Math.round(a.waitMs)} ms for them`
+    ? `parsing ahead: ${a.threads} thread${a.threads === 1 ? '' : 's'}; ${a.taken} files parsed ahead, rebuilt in ${Math.round(a.decodeMs)} ms; the main thread waited ${Math.round(a.waitMs - a.helpMs)} ms for them, and parsed ${a.helped} ahead itself meanwhile (${Math.round(a.helpMs)} ms)`
     : 'parsing ahead: no threads (one core, a small suite, the wasm parser, or VAUDIT_PARSE_THREADS=0)');
   return out.map((l) => `vaudit debug: ${l}\n`).join('');
 }

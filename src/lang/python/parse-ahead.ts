@@ -14,7 +14,7 @@
  * does not grow with the suite; files the main thread never asks for are simply not waited for.
  */
 import type { ThreadTask, WorkerThreads } from '../../core/threads.js';
-import { decodeTree, encodeTree, FlatNameTable, type FlatNames } from './flat-tree.js';
+import { decodeTree, encodeTree, FlatNameTable, type FlatNames, type FlatTree } from './flat-tree.js';
 import { tokenizerLimit } from './limits.js';
 import { nativeTreeParser } from './parser.js';
 import type { PyNode } from './tree.js';
@@ -50,8 +50,9 @@ interface Posted {
   withErrors?: boolean;
 }
 
-/** Per run (`--debug`): files taken from threads, time the main thread waited for them and spent rebuilding them. */
-export const aheadStats = { threads: 0, taken: 0, waitMs: 0, decodeMs: 0 };
+/** Per run (`--debug`): files taken from threads, time the main thread waited for them (`helped`: files it
+ *  parsed ahead itself meanwhile) and spent rebuilding them. */
+export const aheadStats = { threads: 0, taken: 0, waitMs: 0, decodeMs: 0, helped: 0, helpMs: 0 };
 
 export class ParseAhead {
   private readonly index = new Map<string, number>();
@@ -111,8 +112,39 @@ export class ParseAhead {
         return undefined;
       }
       const v = Atomics.load(this.state, i);
+      // while a thread parses the file needed, parse one nobody has claimed yet instead of idling
+      if (v === THREAD && this.helpOne()) continue;
       Atomics.wait(this.state, i, v, v === THREAD ? 50 : 1);
     }
+  }
+
+  /** Next file `helpOne` looks at: files before it are all claimed. */
+  private helpFrom = 0;
+  private helpParser: ReturnType<typeof nativeTreeParser> | undefined;
+
+  /**
+   * Do a thread's work on the main thread: claim the next free file, parse it and keep its flat form as
+   * if a thread had posted it (the tree is rebuilt when the file is asked for, so node ids still follow
+   * the order of need and the run's output cannot depend on which thread was faster). False when no
+   * file is free.
+   */
+  private helpOne(): boolean {
+    for (let j = this.helpFrom; j < this.files.length; j++) {
+      if (Atomics.compareExchange(this.state, j, FREE, POSTED) !== FREE) continue;
+      this.helpFrom = j + 1;
+      const t0 = performance.now();
+      const text = this.files[j]!.text;
+      this.helpParser ??= nativeTreeParser();
+      const flat = parseFlat(this.helpParser, text, this.names);
+      this.names.takeFresh();
+      this.received.set(j, flat ? { i: j, names: NO_NAMES, nodes: flat.nodes, withErrors: flat.withErrors } : { i: j, names: NO_NAMES });
+      if (flat) Atomics.add(this.control, PENDING, text.length);
+      aheadStats.helped++;
+      aheadStats.helpMs += performance.now() - t0;
+      return true;
+    }
+    this.helpFrom = this.files.length;
+    return false;
   }
 
   /** Move what the threads posted into `received` (names merged at once: later trees use them). */
@@ -138,6 +170,20 @@ export class ParseAhead {
   }
 }
 
+const NO_NAMES: FlatNames = { types: [], fields: [] };
+
+/** The flat tree of `text`, or undefined when the main thread's own parse is to handle it: text CPython's
+ *  tokenizer refuses (not parsed at all, the analysis says so) or a parser error. */
+function parseFlat(parser: ReturnType<typeof nativeTreeParser>, text: string, names: FlatNameTable): FlatTree | undefined {
+  if (tokenizerLimit(text)) return undefined;
+  try {
+    const tree = parser.parse(text);
+    return tree ? encodeTree(tree.walk(), tree.rootNode.hasError, names) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The module threads that parse ahead run (the host starts them, `src/host/threads.ts`). */
 export const PARSE_AHEAD_MODULE = new URL(import.meta.url);
 
@@ -155,16 +201,7 @@ export const runThread: ThreadTask = async (_index, post, data) => {
     if (Atomics.load(control, STOP)) return;
     if (Atomics.compareExchange(state, i, FREE, THREAD) !== FREE) continue;
     const text = texts[i]!;
-    let flat: ReturnType<typeof encodeTree> | undefined;
-    // text CPython's tokenizer refuses is not parsed at all (the main thread's analysis says so)
-    if (!tokenizerLimit(text)) {
-      try {
-        const tree = parser.parse(text);
-        if (tree) flat = encodeTree(tree.walk(), tree.rootNode.hasError, names);
-      } catch {
-        // the main thread parses it and meets the error itself
-      }
-    }
+    const flat = parseFlat(parser, text, names);
     // the names met, even in a failed walk: later trees rely on the main thread knowing them
     const msg: Posted = flat ? { i, names: names.takeFresh(), nodes: flat.nodes, withErrors: flat.withErrors } : { i, names: names.takeFresh() };
     const transfer = flat ? [flat.nodes.buffer as ArrayBuffer] : [];
