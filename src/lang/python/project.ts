@@ -33,12 +33,15 @@ export async function analysePython(text: string, file = ''): Promise<PythonAnal
  *  (`MAX_ANALYSED_DEPTH`) is not kept. Either way the analysis is of an empty module, with the reason in
  *  `notAnalysed`: nothing downstream recurses into it, and the pass reports the unit once. */
 function analyse(p: PythonParser, text: string, file: string, link?: ProjectLink, keep?: { prev?: KeptTree }, ahead?: ParseAhead): Analysis {
-  const limit = tokenizerLimit(text);
+  // a tree parsed ahead is of text the tokenizer accepts (the thread checked)
+  const early = keep ? undefined : ahead?.take(file, text);
+  const limit = early ? undefined : tokenizerLimit(text);
   if (limit) return new Analysis(p.parse(''), text, file, link, { depth: limit.depth, tokenizer: limit });
   let ast: PyNode;
   let kept: KeptTree | undefined;
-  if (keep && p.parseKeeping) ({ root: ast, kept } = p.parseKeeping(text, keep.prev));
-  else ast = ahead?.take(file, text) ?? p.parse(text);
+  if (early) ast = early;
+  else if (keep && p.parseKeeping) ({ root: ast, kept } = p.parseKeeping(text, keep.prev));
+  else ast = p.parse(text);
   const depth = treeDepth(ast);
   if (depth > MAX_ANALYSED_DEPTH) return new Analysis(p.parse(''), text, file, link, { depth });
   const a = new Analysis(ast, text, file, link);
