@@ -129,10 +129,22 @@ function suiteBase(suite: Suite): string {
   return suite.root;
 }
 
+/** Compiled globs by their text (an editor session asks for the same few on every lint). */
+const matchers = new Map<string, (s: string) => boolean>();
+function matcher(globs: string | string[], files: boolean): (s: string) => boolean {
+  const key = `${files ? 'f' : 'c'}${JSON.stringify(globs)}`;
+  let m = matchers.get(key);
+  if (!m) {
+    if (matchers.size >= 256) matchers.clear();
+    matchers.set(key, (m = files ? picomatch(globs, { dot: true, nocase: true }) : picomatch(globs)));
+  }
+  return m;
+}
+
 /** Files matching a declaration's globs (relative to `base`; case-insensitive, so `**\/lean/**` finds `Lean/`). */
 function matchFiles(decl: EntrypointDecl, base: string, files: readonly SourceFile[]): SourceFile[] {
   const globs = Array.isArray(decl.files) ? decl.files : [decl.files];
-  const m = picomatch(globs, { dot: true, nocase: true });
+  const m = matcher(globs, true);
   return files.filter((f) => {
     const r = path.relative(base, f.path).split(path.sep).join('/');
     return !r.startsWith('..') && m(r);
@@ -156,7 +168,7 @@ function resolveDecls(decls: readonly EntrypointDecl[], base: string, input: Ent
         else if (a.classes().some((c) => c.qualname === d.export)) out.push({ file: f.path, qualname: `${d.export}.__call__`, via }, { file: f.path, qualname: `${d.export}.__init__`, via });
         continue;
       }
-      const cm = picomatch(d.class ?? '*');
+      const cm = matcher(d.class ?? '*', false);
       for (const c of a.classes()) {
         if (!cm(c.name)) continue;
         if (!d.method) { for (const m of c.methods.values()) out.push({ file: f.path, qualname: m.qualname, via }); continue; }
@@ -179,7 +191,7 @@ const REGISTRY_NAME = /regist|tasks?$|^TASKS|_TASKS|ENVS?$/i;
  */
 function registryEntrypoints(input: EntrypointInput): { entrypoints: Entrypoint[]; classes: number; boundClasses: number; root?: string } {
   const py = input.files.filter((f) => f.language === 'python');
-  const candidates = py.filter((f) => /regist|TASKS\s*=|_TASKS\s*=/i.test(f.source.text));
+  const candidates = py.filter((f) => textFacts(f).registry);
   const registered = new Map<string, { file: string; cls: string }>(); // key file\0class
   for (const f of candidates) {
     const a = input.python.analysis(f.path);
@@ -189,8 +201,7 @@ function registryEntrypoints(input: EntrypointInput): { entrypoints: Entrypoint[
   if (registered.size === 0) return { entrypoints: [], classes: 0, boundClasses: 0 };
   // methods the runner calls on a non-self receiver: `task.is_successful(env)`
   const called = new Set<string>();
-  const callRe = /(?<!\bself|\bcls)\.(\w+)\s*\(/g;
-  for (const f of py) for (const m of f.source.text.matchAll(callRe)) if (PREDICATE.test(m[1]!)) called.add(m[1]!);
+  for (const f of py) for (const m of textFacts(f).predicateCalls) called.add(m);
   const out: Entrypoint[] = [];
   let bound = 0;
   let root: string | undefined;
@@ -244,23 +255,50 @@ export function resolveClassRef(python: PythonProject, a: PythonAnalysis, name: 
   return undefined;
 }
 
+/** What the registry shape reads of a file's text (by SourceFile: an editor session asks on every lint). */
+const textFactsMemo = new WeakMap<SourceFile, { registry: boolean; predicateCalls: string[] }>();
+function textFacts(f: SourceFile): { registry: boolean; predicateCalls: string[] } {
+  let t = textFactsMemo.get(f);
+  if (!t) {
+    const text = f.source.text;
+    // methods called on a non-self receiver: `task.is_successful(env)`
+    const predicateCalls: string[] = [];
+    for (const m of text.matchAll(/(?<!\bself|\bcls)\.(\w+)\s*\(/g)) if (PREDICATE.test(m[1]!)) predicateCalls.push(m[1]!);
+    textFactsMemo.set(f, (t = { registry: /regist|TASKS\s*=|_TASKS\s*=/i.test(text), predicateCalls }));
+  }
+  return t;
+}
+
 /** Classes registered in this module: decorated `@register…`, passed to `register…(C)`, or listed in a registry literal. */
 function registeredClasses(a: PythonAnalysis, python: PythonProject): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  const local = (name: string) => resolveClassRef(python, a, name);
+  for (const r of registryMentions(a)) {
+    if (r.local) { out.push([a.path, r.local]); continue; }
+    const hit = resolveClassRef(python, a, r.name!);
+    if (hit) out.push([hit.file, hit.qualname]);
+  }
+  return out;
+}
+
+/** The classes a module registers, in order: its own decorated ones (`local`), and the names it passes
+ *  to a `register…` call or lists in a registry literal (`name`, resolved per lint: they may be imported).
+ *  By analysis: an unchanged file keeps its analysis across an editor session's lints. */
+const registryMemo = new WeakMap<PythonAnalysis, Array<{ local?: string; name?: string }>>();
+function registryMentions(a: PythonAnalysis): Array<{ local?: string; name?: string }> {
+  const hit = registryMemo.get(a);
+  if (hit) return hit;
+  const out: Array<{ local?: string; name?: string }> = [];
+  const mention = (name: string) => { out.push({ name }); };
   for (const c of a.classes()) {
     const deco = c.node.parent?.type === 'decorated_definition' ? c.node.parent.children.filter((d) => d.type === 'decorator') : [];
-    if (deco.some((d) => /regist/i.test(d.text))) out.push([a.path, c.qualname]);
+    if (deco.some((d) => /regist/i.test(d.text))) out.push({ local: c.qualname });
   }
   walk(a.ast, (n) => {
     if (n.type === 'call') {
       const fn = n.childForFieldName('function');
       if (fn && /regist/i.test(fn.type === 'attribute' ? fn.childForFieldName('attribute')?.text ?? '' : fn.text)) {
         for (const arg of n.childForFieldName('arguments')?.namedChildren ?? []) {
-          if (arg.type === 'identifier' || arg.type === 'attribute') {
-            const r = local(arg.text);
-            if (r) out.push([r.file, r.qualname]);
-          }
+          if (arg.type === 'identifier' || arg.type === 'attribute') mention(arg.text);
         }
       }
     } else if (n.type === 'assignment' && n.parent?.type === 'expression_statement' && n.parent.parent?.type === 'module') {
@@ -269,15 +307,13 @@ function registeredClasses(a: PythonAnalysis, python: PythonProject): Array<[str
       if (left?.type === 'identifier' && right && REGISTRY_NAME.test(left.text) && /^(list|dictionary|tuple|set)$/.test(right.type)) {
         for (const el of right.namedChildren) {
           const v = el.type === 'pair' ? el.childForFieldName('value') : el;
-          if (v && (v.type === 'identifier' || v.type === 'attribute')) {
-            const r = local(v.text);
-            if (r) out.push([r.file, r.qualname]);
-          }
+          if (v && (v.type === 'identifier' || v.type === 'attribute')) mention(v.text);
         }
       }
       return false;
     }
     return undefined;
   });
+  registryMemo.set(a, out);
   return out;
 }
