@@ -67,10 +67,11 @@ function tables<V, S extends { visitors: object }>(subs: readonly S[]): { enter:
   const enter: Table<V, S> = new Map();
   const exit: Table<V, S> = new Map();
   for (const s of subs) {
-    for (const [key, fn] of Object.entries(s.visitors) as Array<[string, V | undefined]>) {
+    const visitors = s.visitors as Record<string, V | undefined>;
+    for (const key of Object.keys(visitors)) {
+      const fn = visitors[key];
       if (!fn) continue;
-      const isExit = key.endsWith(':exit');
-      const type = isExit ? key.slice(0, -5) : key;
+      const { type, isExit } = keyInfo(key);
       const table = isExit ? exit : enter;
       let list = table.get(type);
       if (!list) table.set(type, (list = []));
@@ -78,6 +79,17 @@ function tables<V, S extends { visitors: object }>(subs: readonly S[]): { enter:
     }
   }
   return { enter, exit };
+}
+
+/** Node type and direction of a visitor key, per key (tables are built for every unit, embedded lambdas included). */
+const KEY_INFO = new Map<string, { type: string; isExit: boolean }>();
+function keyInfo(key: string): { type: string; isExit: boolean } {
+  let k = KEY_INFO.get(key);
+  if (!k) {
+    const isExit = key.endsWith(':exit');
+    KEY_INFO.set(key, (k = { type: isExit ? key.slice(0, -5) : key, isExit }));
+  }
+  return k;
 }
 
 export interface JsSubscriber {

@@ -304,8 +304,9 @@ class CentralPass {
 
   private runPythonUnit(file: SourceFile, analysis: PythonAnalysis, embedded?: EmbeddedCode): void {
     const subs: PythonSubscriber[] = [];
+    // one unit for every rule's context (rules read it, none changes it)
+    const unit: FileUnit = { file, layer: 'python', embedded };
     for (const { rule, setting } of this.enabledFor(file, 'python')) {
-      const unit: FileUnit = { file, layer: 'python', embedded };
       const ctx = Object.assign(this.makeCtx(rule, setting, unit, analysis.text), { python: analysis });
       let v: Visitors;
       try { v = rule.create(ctx); } catch (err) { this.onError(rule, file)(err); continue; }
