@@ -200,7 +200,8 @@ function mainThreadCpuMs(): number | undefined {
   }
 }
 
-/** Threads that parse Python ahead: `VAUDIT_PARSE_THREADS` (0 turns them off), else the spare cores (at most 3). */
+/** Threads that parse Python ahead: `VAUDIT_PARSE_THREADS` (0 turns them off), else the spare cores
+ *  (`spareCores`: none on two cores), at most 3. */
 function parseThreads(): { start: typeof startThreads; count: number } {
   const env = process.env.VAUDIT_PARSE_THREADS;
   const n = env !== undefined && /^\d+$/.test(env) ? Number(env) : Math.min(spareCores(), 3);
@@ -228,7 +229,7 @@ async function debugLines(result: CachedLintResult): Promise<string> {
   const a = aheadStats;
   out.push(a.threads
     ? `parsing ahead: ${a.threads} thread${a.threads === 1 ? '' : 's'}; ${a.taken} files parsed ahead, rebuilt in ${Math.round(a.decodeMs)} ms; the main thread waited ${Math.round(a.waitMs - a.helpMs)} ms for them, and parsed ${a.helped} ahead itself meanwhile (${Math.round(a.helpMs)} ms)`
-    : 'parsing ahead: no threads (one core, a small suite, the wasm parser, or VAUDIT_PARSE_THREADS=0)');
+    : 'parsing ahead: no threads (two cores or fewer, a small suite, the wasm parser, or VAUDIT_PARSE_THREADS=0)');
   return out.map((l) => `vaudit debug: ${l}\n`).join('');
 }
 

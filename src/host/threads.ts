@@ -12,9 +12,14 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { availableParallelism } from 'node:os';
 import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
 
-/** Cores beyond the main thread's (none on a one-core machine). */
+/**
+ * Cores a job's threads can have to themselves: beyond the main thread's and one for V8's own
+ * background work. V8 compiles hot code and collects garbage on threads of its own, and on two cores
+ * that already keeps the second one busy (ScienceBoard: 1.8 s on one core, 1.1 s on two, with no
+ * thread of ours), so a thread of ours there only competes with it (bench/README.md).
+ */
 export function spareCores(): number {
-  return Math.max(0, availableParallelism() - 1);
+  return Math.max(0, availableParallelism() - 2);
 }
 
 /** Start `count` threads, each running `runThread` of the module at `module` (a file URL). */

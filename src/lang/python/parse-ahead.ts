@@ -1,5 +1,5 @@
 /**
- * Parse ahead on spare cores (issue 14 item 3). The project's Python files are offered to worker
+ * Parse ahead on spare cores (issue 14 item 3; the host decides how many, `spareCores`). The project's Python files are offered to worker
  * threads (started by the host, `src/host/threads.ts`), which parse them with the native parser and
  * post each tree in its flat form (`flat-tree.ts`). The main thread asks for a file's tree when an
  * analysis first needs it (`take`):
