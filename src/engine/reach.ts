@@ -517,10 +517,7 @@ class ReachWalker {
   // ---- class hierarchy -----------------------------------------------------
 
   private basesOf(p: string, qualname: string): ClassRef[] {
-    const key = `${p}\0${qualname}`;
-    let out = this.basesMemo.get(key);
-    if (!out) this.basesMemo.set(key, (out = this.findBases(p, qualname)));
-    return out;
+    return memoised(this.basesMemo, `${p}\0${qualname}`, () => this.findBases(p, qualname));
   }
 
   private findBases(p: string, qualname: string): ClassRef[] {
@@ -531,10 +528,7 @@ class ReachWalker {
   }
 
   private subclassesOf(p: string, qualname: string): ClassRef[] {
-    const key = `${p}\0${qualname}`;
-    let out = this.subclassMemo.get(key);
-    if (!out) this.subclassMemo.set(key, (out = this.findSubclasses(p, qualname)));
-    return out;
+    return memoised(this.subclassMemo, `${p}\0${qualname}`, () => this.findSubclasses(p, qualname));
   }
 
   private findSubclasses(p: string, qualname: string): ClassRef[] {
@@ -554,10 +548,7 @@ class ReachWalker {
 
   /** Method `m` of the class: its own or the nearest base's; with `down`, overrides in subclasses too. */
   private methodsInHierarchy(p: string, qualname: string, m: string, up: boolean, down: boolean): Unit[] {
-    const key = `${p}\0${qualname}\0${m}\0${up ? 1 : 0}${down ? 1 : 0}`;
-    let out = this.hierarchyMemo.get(key);
-    if (!out) this.hierarchyMemo.set(key, (out = this.findInHierarchy(p, qualname, m, up, down)));
-    return out;
+    return memoised(this.hierarchyMemo, `${p}\0${qualname}\0${m}\0${up ? 1 : 0}${down ? 1 : 0}`, () => this.findInHierarchy(p, qualname, m, up, down));
   }
 
   private findInHierarchy(p: string, qualname: string, m: string, up: boolean, down: boolean): Unit[] {
@@ -760,6 +751,13 @@ function isNameUse(n: PyNode): boolean {
   if ((p?.type === 'class_definition' || p?.type === 'function_definition' || p?.type === 'default_parameter' || p?.type === 'typed_default_parameter') && p.childForFieldName('name') === n) return false;
   if (p?.type === 'parameters' || p?.type === 'lambda_parameters' || p?.type === 'typed_parameter' || p?.type === 'list_splat_pattern' || p?.type === 'dictionary_splat_pattern') return false;
   return true;
+}
+
+/** The value of `k` in a memo of a pure function, computed by `make` on the first ask. */
+function memoised<V>(memo: Map<string, V>, k: string, make: () => V): V {
+  let v = memo.get(k);
+  if (v === undefined) memo.set(k, (v = make()));
+  return v;
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
