@@ -78,8 +78,8 @@ export async function createPythonProject(files: readonly SourceFile[], opts: Py
   const python = files.filter((f) => f.language === 'python');
   const project = new Project(python, budget, opts.keepTrees);
   if (opts.reuse instanceof Project) project.adopt(opts.reuse);
-  const chars = python.reduce((n, f) => n + f.source.text.length, 0);
   if (opts.threads) {
+    const chars = python.reduce((n, f) => n + f.source.text.length, 0);
     if (opts.threads.count > 0 && !opts.keepTrees && parser.kind === 'native' && chars >= MIN_AHEAD_CHARS) {
       project.ahead = new ParseAhead(python.map((f) => ({ path: path.resolve(f.path), text: f.source.text })), opts.threads);
     } else opts.threads.close();
