@@ -62,6 +62,9 @@ const entry = [
   "import { setBundledModules } from './src/core/dynamic-import.js';",
   "export { setBundleLoadInfo } from './src/core/dynamic-import.js';",
   "export { main } from './src/cli/main.js';",
+  "import { setBundledValidators } from './src/suites/schema.js';",
+  // the task-schema validators (scripts/compile-schemas.mjs wrote them just before): in the bundle, so in its code cache
+  "setBundledValidators(() => require('./schemas/task-validators.cjs'));",
   'setBundledModules(new Map([',
   ...dynamic.map((rel) => `  [new URL(${JSON.stringify(`./${rel}`)}, __vaudit_base).href, () => import(${JSON.stringify(`./${rel}`)})],`),
   ']), __vaudit_import);',
