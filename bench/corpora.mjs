@@ -2,11 +2,12 @@
 // vaudit on the real corpora (../shared/corpora: ScienceBoard, Spider2-V), whole process, with
 // pyright and ruff (npm wasm build) on the same Python files in the same run, and vaudit from the
 // module tree in dist/ (VAUDIT_BUNDLE=0: no single-file build, no code cache) and with the wasm
-// parser for comparison, and without the threads that parse ahead (VAUDIT_PARSE_THREADS=0). Wall
+// parser for comparison, without the threads that parse ahead (VAUDIT_PARSE_THREADS=0), and with
+// `--cache` after a change (the whole-run entry removed before each run, the parsed trees kept). Wall
 // time is the median of --runs; CPU (user + system) is shown too, because the development machine is
 // shared. Needs `npm run build`.
 // Usage: node bench/corpora.mjs [--runs 3] [--corpora scienceboard,spider2v] [--no-peers]
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,7 @@ const names = option(args, '--corpora', 'scienceboard,spider2v').split(',');
 const peers = !args.includes('--no-peers');
 const corpora = path.resolve(root, '../shared/corpora');
 const out = mkdtempSync(path.join(tmpdir(), 'vaudit-bench-corpora-'));
-const measure = (argv, env) => timeProcess(argv, { cwd: root, runs, env });
+const measure = (argv, env, before) => timeProcess(argv, { cwd: root, runs, env, before });
 
 const rows = [];
 for (const name of names) {
@@ -30,12 +31,18 @@ for (const name of names) {
     continue;
   }
   const report = path.join(out, `${name}.json`);
-  const vaudit = (env) => measure([process.execPath, path.join(root, 'bin/vaudit.js'), 'check', dir, '--format', 'json', '--output-file', report], env);
+  const vaudit = (env, extra = [], before) => measure([process.execPath, path.join(root, 'bin/vaudit.js'), 'check', dir, '--format', 'json', '--output-file', report, ...extra], env, before);
   const native = vaudit({});
   const json = JSON.parse(readFileSync(report, 'utf8'));
   const tree = vaudit({ VAUDIT_BUNDLE: '0' });
   const oneThread = vaudit({ VAUDIT_PARSE_THREADS: '0' });
   const wasm = vaudit({ VAUDIT_PYTHON_PARSER: 'wasm' });
+  // --cache after an edit: the whole-run entry is stale (removed here), the unchanged files' trees are reused
+  const cacheDir = path.join(out, `${name}-cache`);
+  const cacheArgs = ['--cache', '--cache-location', cacheDir];
+  vaudit({}, cacheArgs);
+  const dropEntries = () => { for (const f of readdirSync(cacheDir)) if (f.startsWith('lint-')) rmSync(path.join(cacheDir, f)); };
+  const cachedTrees = vaudit({}, cacheArgs, dropEntries);
   const row = {
     corpus: name,
     pyFiles: json.summary.pythonFiles,
@@ -45,6 +52,8 @@ for (const name of names) {
     vauditMs: Math.round(native.ms),
     vauditCpuMs: Math.round(native.cpuMs),
     vauditRssMb: Math.round(native.rssMb),
+    cachedTreesMs: Math.round(cachedTrees.ms),
+    cachedTreesCpuMs: Math.round(cachedTrees.cpuMs),
     noThreadsMs: Math.round(oneThread.ms),
     noThreadsCpuMs: Math.round(oneThread.cpuMs),
     moduleTreeMs: Math.round(tree.ms),

@@ -9,13 +9,15 @@ export function option(args, name, dflt) {
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Run argv `runs` times under /usr/bin/time: median wall ms, median CPU (user + system) ms, peak RSS MB, last stdout. */
-export function timeProcess(argv, { cwd, runs = 1, env = {} }) {
+/** Run argv `runs` times under /usr/bin/time (calling `before()` ahead of each run, untimed): median wall ms,
+ *  median CPU (user + system) ms, peak RSS MB, last stdout. */
+export function timeProcess(argv, { cwd, runs = 1, env = {}, before }) {
   const wall = [];
   const cpu = [];
   let rss = 0;
   let stdout = '';
   for (let i = 0; i < runs; i++) {
+    before?.();
     const t = performance.now();
     const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', ...argv], {
       cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 1_800_000, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1', ...env },

@@ -10,8 +10,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pyFiles } from './helpers/py-files.js';
 import { runCli } from './helpers/run-cli.js';
+import { dumpTree, TREE_EDGE_CASES } from './helpers/tree-dump.js';
 import { nativeTreeParser } from '../src/lang/python/parser.js';
-import { convertTree, treeDepth, type PyNode, type TreeCursorLike } from '../src/lang/python/tree.js';
+import { convertTree, treeDepth, type TreeCursorLike } from '../src/lang/python/tree.js';
 import { decodeTree, encodeTree, FlatNameTable } from '../src/lang/python/flat-tree.js';
 import { ParseAhead, runThread } from '../src/lang/python/parse-ahead.js';
 import type { WorkerThreads } from '../src/core/threads.js';
@@ -21,20 +22,6 @@ import { genPython } from '../bench/gen-python.mjs';
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const corpora = path.resolve(repoRoot, '../shared/corpora');
 const parser = nativeTreeParser();
-
-/** One line per node, pre-order: depth, type, field, range, flags, and the parent link checked. */
-function dump(root: PyNode): string {
-  const out: string[] = [`depth ${treeDepth(root)}`];
-  const visit = (n: PyNode, depth: number) => {
-    out.push(`${depth} ${n.type} ${n.field ?? '-'} ${n.start}-${n.end} ${n.named ? 'n' : 'a'}${n.hasError ? 'E' : ''}${n.isMissing ? 'M' : ''} ${n.text.length}`);
-    for (const c of n.children) {
-      if (c.parent !== n) throw new Error(`broken parent link at ${c.type} ${c.start}`);
-      visit(c, depth + 1);
-    }
-  };
-  visit(root, 0);
-  return out.join('\n');
-}
 
 function parseTree(text: string): { walk(): TreeCursorLike; rootNode: { hasError: boolean } } {
   const t = parser.parse(text);
@@ -47,29 +34,18 @@ const copied = (text: string) => {
   return convertTree(t.walk(), t.rootNode.hasError, text);
 };
 
-const EDGE_CASES = [
-  'x = "héllo😀 wörld"\ny = x  # ß 中文\n',
-  'def f(a):\r\n    return a + 1\r\n',
-  'def f(:\n    return 1\nx = 2\n',
-  'if x\n    y = 1\n',
-  'print("a"\n',
-  'class C:\n    @property\n    def m(self) -> int: ...\n',
-  `x = ${'('.repeat(150)}1${')'.repeat(150)}\n`,
-  '',
-  '\n\n# only a comment\n',
-];
 
 describe('flat trees: a tree rebuilt from its flat form is the tree convertTree makes', () => {
   it('edge cases: non-ASCII, CRLF, ERROR and MISSING nodes, deep nesting, empty text', () => {
     const names = new FlatNameTable();
-    for (const [i, text] of EDGE_CASES.entries()) {
+    for (const [i, text] of TREE_EDGE_CASES.entries()) {
       const t = parseTree(text);
       const rebuilt = decodeTree(encodeTree(t.walk(), t.rootNode.hasError, names), text, names);
-      expect(dump(rebuilt), `case ${i}`).toBe(dump(copied(text)));
+      expect(dumpTree(rebuilt), `case ${i}`).toBe(dumpTree(copied(text)));
     }
     // the error flags are there to compare
-    expect(dump(copied('def f(:\n'))).toMatch(/E/);
-    expect(treeDepth(copied(EDGE_CASES[6]!))).toBeGreaterThan(150);
+    expect(dumpTree(copied('def f(:\n'))).toMatch(/E/);
+    expect(treeDepth(copied(TREE_EDGE_CASES[6]!))).toBeGreaterThan(150);
   });
 
   it('names met by another table (a thread) are what the rebuilding side needs', () => {
@@ -80,7 +56,7 @@ describe('flat trees: a tree rebuilt from its flat form is the tree convertTree 
     const flat = encodeTree(t.walk(), t.rootNode.hasError, thread);
     expect(() => decodeTree(flat, text, main)).toThrow(/unknown node type id/);
     main.merge(thread.takeFresh());
-    expect(dump(decodeTree(flat, text, main))).toBe(dump(copied(text)));
+    expect(dumpTree(decodeTree(flat, text, main))).toBe(dumpTree(copied(text)));
     expect(thread.takeFresh()).toEqual({ types: [], fields: [] });
   });
 
@@ -94,7 +70,7 @@ describe('flat trees: a tree rebuilt from its flat form is the tree convertTree 
         const text = readFileSync(f, 'utf8');
         const t = parseTree(text);
         const rebuilt = decodeTree(encodeTree(t.walk(), t.rootNode.hasError, names), text, names);
-        expect(dump(rebuilt), path.relative(dir, f)).toBe(dump(copied(text)));
+        expect(dumpTree(rebuilt), path.relative(dir, f)).toBe(dumpTree(copied(text)));
       }
     });
   }
@@ -110,7 +86,7 @@ function inProcessThreads(): WorkerThreads & { done: Promise<void> } {
 }
 
 describe('ParseAhead: the claim protocol', () => {
-  const files = EDGE_CASES.map((text, i) => ({ path: `/p/m${i}.py`, text }));
+  const files = TREE_EDGE_CASES.map((text, i) => ({ path: `/p/m${i}.py`, text }));
 
   it('hands every file out once, as the tree the main thread would have made', async () => {
     const threads = inProcessThreads();
@@ -121,7 +97,7 @@ describe('ParseAhead: the claim protocol', () => {
     for (const f of files.slice(1)) {
       const root = ahead.take(f.path, f.text);
       expect(root, f.path).toBeDefined();
-      expect(dump(root!)).toBe(dump(copied(f.text)));
+      expect(dumpTree(root!)).toBe(dumpTree(copied(f.text)));
       // once taken, a file asked for again (after an eviction) is parsed by the caller
       expect(ahead.take(f.path, f.text)).toBeUndefined();
     }
@@ -156,7 +132,7 @@ describe('ParseAhead: the claim protocol', () => {
       expect(Atomics.load(state!, files.indexOf(f))).toBe(3);
       const root = ahead.take(f.path, f.text);
       expect(root, f.path).toBeDefined();
-      expect(dump(root!)).toBe(dump(copied(f.text)));
+      expect(dumpTree(root!)).toBe(dumpTree(copied(f.text)));
     }
   });
 });

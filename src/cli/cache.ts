@@ -11,7 +11,8 @@
  * Granularity is the whole run: cross-file analysis (task → verifier binding,
  * Python imports) makes per-file reuse unsound without a dependency graph, so
  * any change re-runs the full pass. A warm hit skips parsing and analysis
- * entirely. Entries live in `<location>/lint-<options hash>.cache`, written
+ * entirely; a miss still rebuilds the trees of unchanged Python texts from
+ * `<location>/trees.cache` instead of parsing them (`lang/python/tree-cache.ts`). Entries live in `<location>/lint-<options hash>.cache`, written
  * atomically; a corrupt or foreign entry is a miss, never an error. A miss still
  * reuses the regex verdicts of earlier runs (`<location>/redos.cache`, keyed by
  * pattern, flags and options): recheck is the slow part of a run with new regexes.
@@ -33,6 +34,7 @@ import { VERSION } from './version.js';
 import { familiesOf } from '../report/markdown.js';
 import { rel } from '../core/paths.js';
 import { saveRedosCache, useRedosCacheFile } from '../suites/regex/redos.js';
+import { saveTreeCache, useTreeCacheFile } from '../lang/python/tree-cache.js';
 
 const DEFAULT_CACHE_LOCATION = '.vaudit-cache';
 const CACHE_FORMAT = 1;
@@ -215,12 +217,16 @@ export async function lintWithCache(opts: LintOptions & { cwd: string }, cache: 
 
   // recheck's verdicts on regexes outlive this entry: any later run with --cache reuses them
   useRedosCacheFile(path.join(dir, 'redos.cache'), codeStamp());
+  // so do the parsed trees of unchanged Python: a run after one edit parses the edited file only
+  useTreeCacheFile(path.join(dir, 'trees.cache'), codeStamp());
   let result: LintResult;
   try {
     result = await lint(o);
     saveRedosCache();
+    saveTreeCache();
   } finally {
     useRedosCacheFile(undefined);
+    useTreeCacheFile(undefined);
   }
   // Store only when every file the pass read was covered by the key (else the key could miss a change).
   const covered = new Set(files);

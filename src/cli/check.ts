@@ -17,6 +17,7 @@ import { languageOf } from '../core/load.js';
 import { familiesOf } from '../report/markdown.js';
 import { rel } from '../core/paths.js';
 import { parseStats, pythonParser } from '../lang/python/parser.js';
+import { treeCacheStats } from '../lang/python/tree-cache.js';
 import { aheadStats } from '../lang/python/parse-ahead.js';
 import { spareCores, startThreads } from '../host/threads.js';
 import { redosStats } from '../suites/regex/redos.js';
@@ -225,7 +226,9 @@ async function debugLines(result: CachedLintResult): Promise<string> {
   if (ph) out.push(`CPU per phase: ${Object.entries(ph).map(([n, ms]) => `${n} ${Math.round(ms)} ms`).join(', ')}`);
   const s = parseStats;
   const py = result.project?.python.stats();
-  if (s.parses) out.push(`python parsing: ${s.parses} parses of ${s.chars} characters, tree-sitter ${Math.round(s.parseMs)} ms, plain-tree copy ${Math.round(s.convertMs)} ms${py ? `; project files analysed ${py.parsed} times, ${py.evicted} evicted from the memory budget` : ''}`);
+  const tc = treeCacheStats;
+  const fromCache = tc.hits || tc.stored || tc.entries ? `; --cache trees: ${tc.hits} rebuilt from the ${tc.entries} in the cache folder, ${tc.stored} parsed and stored` : '';
+  if (s.parses || tc.hits) out.push(`python parsing: ${s.parses} parses of ${s.chars} characters, tree-sitter ${Math.round(s.parseMs)} ms, plain-tree copy ${Math.round(s.convertMs)} ms${fromCache}${py ? `; project files analysed ${py.parsed} times, ${py.evicted} evicted from the memory budget` : ''}`);
   const a = aheadStats;
   out.push(a.threads
     ? `parsing ahead: ${a.threads} thread${a.threads === 1 ? '' : 's'}; ${a.taken} files parsed ahead, rebuilt in ${Math.round(a.decodeMs)} ms; the main thread waited ${Math.round(a.waitMs - a.helpMs)} ms for them, and parsed ${a.helped} ahead itself meanwhile (${Math.round(a.helpMs)} ms)`

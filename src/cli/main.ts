@@ -82,7 +82,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--python <path>', "Python interpreter for control cases (e.g. the benchmark's own virtual environment; config confirm.python)")
     .option('--color', 'force colour')
     .option('--no-color', 'disable colour')
-    .option('--cache', 'reuse the previous result when no input, rule or config changed')
+    .option('--cache', 'reuse the previous result when no input, rule or config changed, else the parsed trees of unchanged Python')
     .option('--cache-location <dir>', 'cache folder (default .vaudit-cache)')
     .option('--changed-since <rev>', 'check only files changed since this git revision (plus tasks routed to them)')
     .addOption(new Option('--scope <scope>', 'report findings on verifier paths only (default) or in all code').choices(['verifier', 'all']))

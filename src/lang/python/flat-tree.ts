@@ -109,6 +109,33 @@ export function encodeTree(c: TreeCursorLike, withErrors: boolean, names: FlatNa
   return { nodes: buf.subarray(0, n * NODE_INTS), withErrors };
 }
 
+/**
+ * Encode a plain tree (one `convertTree` or `decodeTree` made) in the same layout, naming types and
+ * fields by the ids `ids` gives (`--cache` keeps trees so, `tree-cache.ts`): a walk of JS objects, no
+ * call into the parser. Field ids must stay below 32,768 and type ids below 65,536.
+ */
+export function encodePlainTree(root: PyNode, ids: { type(name: string): number; field(name: string): number }): FlatTree {
+  let buf = new Int32Array(NODE_INTS * 4096);
+  let o = 0;
+  const stack: PyNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    const kids = n.children;
+    if (o + NODE_INTS > buf.length) {
+      const bigger = new Int32Array(buf.length * 2);
+      bigger.set(buf);
+      buf = bigger;
+    }
+    buf[o] = ids.type(n.type) | (n.field ? ids.field(n.field) << 16 : 0);
+    buf[o + 1] = n.start;
+    buf[o + 2] = n.end;
+    buf[o + 3] = (kids.length << 2) | (n.isMissing ? MISSING : 0) | (n.named ? NAMED : 0);
+    o += NODE_INTS;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
+  return { nodes: buf.slice(0, o), withErrors: root.hasError };
+}
+
 /** Rebuild the plain tree of `text` from its flat form: the same nodes, fields, flags and depth as `convertTree`. */
 export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyNode {
   const b = t.nodes;

@@ -14,6 +14,7 @@
 import { createRequire } from 'node:module';
 import { convertTree, type PyNode, type TreeCursorLike, type TreeReuse } from './tree.js';
 import { importModule } from '../../core/dynamic-import.js';
+import { cachedParse } from './tree-cache.js';
 
 export type PythonParserKind = 'native' | 'wasm';
 
@@ -102,14 +103,17 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
       parseStats.convertMs += performance.now() - t1;
     }
   };
+  const fresh = (text: string): PyNode => {
+    const t0 = performance.now();
+    const tree = raw.parse(text);
+    if (!tree) throw new Error('tree-sitter returned no tree');
+    return convert(tree, text, t0, false);
+  };
   const parser: PythonParser = {
     kind,
     fallbackReason,
     parse(text: string): PyNode {
-      const t0 = performance.now();
-      const tree = raw.parse(text);
-      if (!tree) throw new Error('tree-sitter returned no tree');
-      return convert(tree, text, t0, false);
+      return cachedParse(text, fresh, kind);
     },
   };
   // wasm trees live in wasm memory until deleted: only the native parser keeps trees
