@@ -5,7 +5,7 @@
  */
 import { type PyNode, field, named, unparen } from '../tree.js';
 import { type AtomTest, type ValueSet, ANY, caseOf, intersect, isEmptySet, hasattrAtom } from '../conditions.js';
-import { type Def, type FactInfo, type FlowState, type State, nameOfKey, setKey } from './state.js';
+import { type Def, type FactInfo, type FlowState, type State, copyState, nameOfKey, setKey } from './state.js';
 
 const SEQUENCE_TARGETS = ['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'expression_list'];
 
@@ -132,7 +132,7 @@ export function dropAttrFacts(cx: FlowState, s: State, target: PyNode): State {
     const o = field(u, 'object');
     const at = field(u, 'attribute');
     const key = o && at ? `#${hasattrAtom(cx.src(o), cx.src(at))}` : '';
-    if (key && s.has(key)) { const m = new Map(s); m.delete(key); return m; }
+    if (key && s.has(key)) { const m = copyState(s); m.delete(key); return m; }
     return s;
   }
   if (SEQUENCE_TARGETS.includes(u.type)) for (const k of named(u)) s = dropAttrFacts(cx, s, k);
@@ -144,7 +144,7 @@ export function dropAllAttrFacts(s: State, obj: string): State {
   if (!s) return s;
   const prefix = `#hasattr(${obj},`;
   if (![...s.keys()].some((k) => k.startsWith(prefix))) return s;
-  const m = new Map(s);
+  const m = copyState(s);
   for (const k of s.keys()) if (k.startsWith(prefix)) m.delete(k);
   return m;
 }

@@ -85,9 +85,17 @@ interface LoopExits {
 export const keyOf = (s: Scope, name: string) => `${s.id}:${name}`;
 export const nameOfKey = (k: string) => k.slice(k.indexOf(':') + 1);
 
+/** A copy of a state's map. `forEach` into a new map: `new Map(map)` goes through the iterator protocol
+ *  (an entry array and an iterator result per key), and flow copies a state at every binding. */
+export function copyState(s: Map<string, Set<Def>>): Map<string, Set<Def>> {
+  const m = new Map<string, Set<Def>>();
+  s.forEach((v, k) => m.set(k, v));
+  return m;
+}
+
 export function setKey(s: State, key: string, defs: Set<Def>): State {
   if (!s) return s;
-  const m = new Map(s);
+  const m = copyState(s);
   m.set(key, defs);
   return m;
 }
@@ -111,6 +119,9 @@ export class FlowState {
   private nextId = 1;
   private readonly unboundDefs = new Map<string, Def>();
   private readonly unboundSets = new Map<string, Set<Def>>();
+  /** {d} of each definition bound, one set per definition (sets in states are never changed in place):
+   *  a loop's later passes bind the same set again, which `join` and `equalStates` see by identity. */
+  private readonly singles = new Map<Def, Set<Def>>();
   /** The fact def each if-statement recorded per atom (reused across passes so loops reach a fixpoint). */
   readonly factDefs = new Map<PyNode, Map<string, Def>>();
 
@@ -192,7 +203,7 @@ export class FlowState {
       }
       if (out) out.set(k, acc!);
       else if (acc !== base.get(k)) {
-        out = new Map(base);
+        out = copyState(base);
         out.set(k, acc!);
       }
     };
@@ -263,8 +274,10 @@ export class FlowState {
       d = { id: this.nextId++, key, name, kind, node: id, value, index };
       this.res.defAt.set(id, d);
     }
-    if (kind === 'del') return setKey(s, key, new Set([this.unbound(key, name)]));
-    return setKey(s, key, new Set([d]));
+    if (kind === 'del') return setKey(s, key, this.unboundSet(key, name));
+    let one = this.singles.get(d);
+    if (!one) this.singles.set(d, (one = new Set<Def>().add(d)));
+    return setKey(s, key, one);
   }
 
   /** Scope whose body holds `n`. */
