@@ -61,8 +61,29 @@ function toSeverity(s: SeveritySetting): Severity {
   return s === 'error' ? 'error' : 'warning';
 }
 
+/** Each message template split once into text and `{{ key }}` placeholders (even indexes: text; odd: a
+ *  placeholder's key and, when `data` lacks it, the placeholder as written): templates are few, reports many. */
+const TEMPLATE_PARTS = new Map<string, string[]>();
+
 function fillTemplate(template: string, data: Record<string, string | number> | undefined): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (m, k: string) => (data && k in data ? String(data[k]) : m));
+  let parts = TEMPLATE_PARTS.get(template);
+  if (!parts) {
+    parts = [];
+    let last = 0;
+    for (const m of template.matchAll(/\{\{\s*(\w+)\s*\}\}/g)) {
+      parts.push(template.slice(last, m.index), m[1]!, m[0]);
+      last = m.index + m[0].length;
+    }
+    parts.push(template.slice(last));
+    TEMPLATE_PARTS.set(template, parts);
+  }
+  if (parts.length === 1) return template;
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 3) {
+    const k = parts[i]!;
+    out += (data && k in data ? String(data[k]) : parts[i + 1]!) + parts[i + 2]!;
+  }
+  return out;
 }
 
 
@@ -538,12 +559,29 @@ export function compareFindings(a: Finding, b: Finding): number {
 /** Stable across unrelated edits: rule + relative file + (JSON pointer | trimmed line text) + occurrence. */
 function assignFingerprints(findings: Finding[], root: string, files: ReadonlyMap<string, SourceFile>): void {
   const counts = new Map<string, number>();
+  const relPaths = new Map<string, string>();
   for (const f of findings) {
     const anchor = f.pointer ?? files.get(f.file)?.source.lineText(f.range.start.line).trim() ?? '';
-    const base = `${f.ruleId}\0${rel(root, f.file)}\0${anchor}`;
+    let relPath = relPaths.get(f.file);
+    if (relPath === undefined) relPaths.set(f.file, (relPath = rel(root, f.file)));
+    const base = `${f.ruleId}\0${relPath}\0${anchor}`;
     const n = counts.get(base) ?? 0;
     counts.set(base, n + 1);
-    f.fingerprint = createHash('sha256').update(`${base}\0${n}`).digest('hex').slice(0, 32);
+    f.fingerprint = fingerprintOf(`${base}\0${n}`);
   }
+}
+
+/** Fingerprints of the last run's findings (an editor re-lints the same findings on every keystroke),
+ *  at most this many: the hash of a key never changes, so a hit is the hash itself. */
+const FINGERPRINT_MEMO_MAX = 20_000;
+const fingerprintMemo = new Map<string, string>();
+
+function fingerprintOf(key: string): string {
+  let h = fingerprintMemo.get(key);
+  if (h === undefined) {
+    if (fingerprintMemo.size >= FINGERPRINT_MEMO_MAX) fingerprintMemo.clear();
+    fingerprintMemo.set(key, (h = createHash('sha256').update(key).digest('hex').slice(0, 32)));
+  }
+  return h;
 }
 
