@@ -31,10 +31,15 @@ function lengthsCompared(a: PythonAnalysis, n: PyNode, l: PyNode, r: PyNode): bo
   const lens = (op: string) => new RegExp(`len\\(\\s*(${esc(x)}|${esc(y)})\\s*\\)\\s*${op}\\s*len\\(\\s*(${esc(x)}|${esc(y)})\\s*\\)`);
   const fn = a.functionAt(n);
   const before = a.text.slice(fn?.node.start ?? 0, n.start);
-  const m = lens('!=').exec(before);
-  if (m && m[1] !== m[2]) return true;
+  // the patterns are built only for text that calls len() at all (most comparisons' functions do not)
+  if (before.includes('len')) {
+    const m = lens('!=').exec(before);
+    if (m && m[1] !== m[2]) return true;
+  }
   for (let p = n.parent; p && p.type === 'boolean_operator'; p = p.parent) {
-    const k = lens('==').exec(a.src(p));
+    const t = a.src(p);
+    if (!t.includes('len')) continue;
+    const k = lens('==').exec(t);
     if (k && k[1] !== k[2]) return true;
   }
   return false;

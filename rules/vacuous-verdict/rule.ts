@@ -112,7 +112,7 @@ function builtType(a: PythonAnalysis, e0: PyNode): string | null | undefined {
 }
 
 /** What every value a local may hold at `x` has in common: its type, null (never None, type unknown), or undefined. */
-function localType(a: PythonAnalysis, fn: FunctionInfo, x: PyNode): { type: string | null; sources: PyNode[] } | undefined {
+function localType(a: PythonAnalysis, fn: FunctionInfo, x: PyNode): { type: string | null; sources: readonly PyNode[] } | undefined {
   if (x.type !== 'identifier' || fn.params.includes(a.src(x))) return undefined;
   const sources = a.valueSources(x);
   if (!sources.length || sources.some((s) => s.type === 'identifier')) return undefined;
@@ -126,7 +126,7 @@ function localType(a: PythonAnalysis, fn: FunctionInfo, x: PyNode): { type: stri
 }
 
 /** The parameter (as a call index) a local is built from: `list(p)`, `p or []`, `sorted(p.items())`; -1 when none or several. */
-function builtFrom(a: PythonAnalysis, fn: FunctionInfo, sources: PyNode[]): number {
+function builtFrom(a: PythonAnalysis, fn: FunctionInfo, sources: readonly PyNode[]): number {
   const idx = new Set<number>();
   for (const s0 of sources) {
     const s = unparen(s0);

@@ -435,7 +435,7 @@ class ReachWalker {
 
   private fromLibrary(pf: PyFile, obj: PyNode, depth = 0): boolean {
     if (obj.type !== 'identifier' || depth > 4) return false;
-    let sources: PyNode[];
+    let sources: readonly PyNode[];
     try { sources = pf.a.valueSources(obj); } catch { return false; }
     // `x = None` (or `a, x = None, None`) before `x = lib.connect()`: only the calls say what x holds
     sources = sources.filter((v) => v.type !== 'none' && !(v.type === 'identifier' && v.text === obj.text));

@@ -16,6 +16,15 @@ import type {
   CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HttpReturn, HandlerInfo, ImportInfo, NoneWitness, NotAnalysed, PythonAnalysis, Swallow, UnboundRead,
 } from './types.js';
 
+const NO_KWARGS: ReadonlyMap<string, PyNode> = new Map();
+
+/** Simple statements: no statement (no import) is ever inside one. */
+const NO_STATEMENTS_UNDER = new Set([
+  'expression_statement', 'return_statement', 'pass_statement', 'break_statement', 'continue_statement', 'raise_statement',
+  'assert_statement', 'global_statement', 'nonlocal_statement', 'delete_statement', 'print_statement', 'exec_statement',
+  'type_alias_statement',
+]);
+
 /** Callbacks into the project for cross-file questions. */
 export interface ProjectLink {
   resolveFunction(fromFile: string, name: string): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined;
@@ -60,6 +69,7 @@ export class Analysis implements PythonAnalysis {
   private _decoSwallow = new Map<string, Swallow | null>();
   private _httpReturn = new Map<PyNode, HttpReturn | null>();
   private _calls = new Map<PyNode, CallInfo | undefined>();
+  private _valueSources = new Map<PyNode, readonly PyNode[]>();
   /** The parser's tree of `text`, kept by an editor session for an incremental re-parse of the next edit. */
   parseState?: KeptTree;
 
@@ -332,9 +342,18 @@ export class Analysis implements PythonAnalysis {
     return visit(n);
   }
 
-  valueSources(expr: NodeLike): PyNode[] {
+  /** Memoised per node: several rules ask about the same operands (a comparison's sides, a call's arguments). */
+  valueSources(expr: NodeLike): readonly PyNode[] {
     const n0 = this.node(expr);
     if (!n0) return [];
+    let known = this._valueSources.get(n0);
+    if (!known) this._valueSources.set(n0, (known = this.computeValueSources(n0)));
+    return known;
+  }
+
+  private computeValueSources(n0: PyNode): readonly PyNode[] {
+    const top = unparen(n0);
+    if (top.type !== 'identifier') return [top];
     const out: PyNode[] = [];
     const seen = new Set<PyNode>();
     const visit = (e: PyNode) => {
@@ -442,7 +461,9 @@ export class Analysis implements PythonAnalysis {
         }
         return false;
       }
-      return undefined;
+      // statements hold no statements, expressions none (Python has no statement expressions): an
+      // import is never under one, unless error recovery put it there
+      return NO_STATEMENTS_UNDER.has(n.type) && !n.hasError ? false : undefined;
     });
     return (this._imports = out);
   }
@@ -494,7 +515,8 @@ export class Analysis implements PythonAnalysis {
     if (!fn) return undefined;
     const argsNode = field(c, 'arguments');
     const args: PyNode[] = [];
-    const kwargs = new Map<string, PyNode>();
+    // most calls pass no keyword: they share one empty map (read-only through CallInfo)
+    let kwargs: Map<string, PyNode> | undefined;
     let hasStarArgs = false;
     let hasStarKwargs = false;
     if (argsNode?.type === 'generator_expression') args.push(argsNode);
@@ -503,7 +525,7 @@ export class Analysis implements PythonAnalysis {
         if (a.type === 'keyword_argument') {
           const k = field(a, 'name');
           const v = field(a, 'value');
-          if (k && v) kwargs.set(this.src(k), v);
+          if (k && v) (kwargs ??= new Map()).set(this.src(k), v);
         } else if (a.type === 'list_splat') hasStarArgs = true;
         else if (a.type === 'dictionary_splat') hasStarKwargs = true;
         else args.push(a);
@@ -513,7 +535,7 @@ export class Analysis implements PythonAnalysis {
     const receiver = f.type === 'attribute' ? field(f, 'object') : undefined;
     const calleeText = this.src(f);
     const method = f.type === 'attribute' ? this.src(field(f, 'attribute')!) : calleeText;
-    return { node: c, fn: f, qualified: this.qualifiedName(f), calleeText, method, receiver, args, kwargs, hasStarArgs, hasStarKwargs };
+    return { node: c, fn: f, qualified: this.qualifiedName(f), calleeText, method, receiver, args, kwargs: kwargs ?? NO_KWARGS, hasStarArgs, hasStarKwargs };
   }
 
   handlersAt(n: NodeLike): HandlerInfo[] {

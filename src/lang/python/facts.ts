@@ -275,10 +275,12 @@ export function blindStream(a: PythonAnalysis, text: PyNode, fn: FunctionInfo | 
   const base = stripPassthrough(a, text);
   const scopeNode = fn?.node ?? a.ast;
   const readsAttr = (obj: string, attr: string) => {
+    const want = `${obj}.${attr}`;
     let found = false;
     walk(scopeNode, (x) => {
       if (found) return false;
-      if (x.type === 'attribute' && a.src(x) === `${obj}.${attr}`) found = true;
+      // compared in place: no slice of every attribute of the function
+      if (x.type === 'attribute' && x.end - x.start === want.length && a.text.startsWith(want, x.start)) found = true;
       return undefined;
     });
     return found;

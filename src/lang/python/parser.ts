@@ -61,10 +61,11 @@ interface TreeEdit {
   newEndPosition: Point;
 }
 
-/** Row and column (UTF-16 units, as the native binding counts them) of an offset. */
-function pointAt(text: string, offset: number): Point {
-  let row = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) row++;
+/** Row and column (UTF-16 units, as the native binding counts them) of an offset, counting rows on from
+ *  a known point at or before it (`from`: its row and offset; both texts agree up to there). */
+function pointAt(text: string, offset: number, from = { row: 0, offset: 0 }): Point {
+  let row = from.row;
+  for (let i = text.indexOf('\n', from.offset); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) row++;
   return { row, column: offset - (text.lastIndexOf('\n', offset - 1) + 1) };
 }
 
@@ -79,9 +80,12 @@ export function editBetween(a: string, b: string): TreeEdit {
   if (s > 0 && isLow(a.charCodeAt(a.length - s))) s--;
   const oldEnd = a.length - s;
   const newEnd = b.length - s;
+  // the texts agree before p: the rows of both ends are counted on from the start's
+  const startPosition = pointAt(a, p);
+  const at = { row: startPosition.row, offset: p };
   return {
     startIndex: p, oldEndIndex: oldEnd, newEndIndex: newEnd,
-    startPosition: pointAt(a, p), oldEndPosition: pointAt(a, oldEnd), newEndPosition: pointAt(b, newEnd),
+    startPosition, oldEndPosition: pointAt(a, oldEnd, at), newEndPosition: pointAt(b, newEnd, at),
   };
 }
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;

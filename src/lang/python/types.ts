@@ -72,7 +72,7 @@ export interface CallInfo {
   /** Receiver of a method call (`proc` in `proc.wait()`). */
   receiver?: PyNode;
   args: PyNode[];
-  kwargs: Map<string, PyNode>;
+  kwargs: ReadonlyMap<string, PyNode>;
   hasStarArgs: boolean;
   hasStarKwargs: boolean;
 }
@@ -171,7 +171,7 @@ export interface PythonAnalysis {
   /** Whether an expression is None on some path: the literal None, or a local whose reaching value is None. */
   noneOnSomePath(expr: NodeLike): NoneWitness | undefined;
   /** Value expressions an expression may hold: follows simple local copies (`a = b`) through reaching defs. */
-  valueSources(expr: NodeLike): PyNode[];
+  valueSources(expr: NodeLike): readonly PyNode[];
   functions(): FunctionInfo[];
   classes(): ClassInfo[];
   /** Innermost function whose body contains the node. */
