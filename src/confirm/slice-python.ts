@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { parsePython } from '../lang/python/parser.js';
 import { field, walk, type PyNode } from '../lang/python/tree.js';
+import { loneCrAsLf } from '../core/source.js';
 import type { PyModuleSource } from './harness.js';
 
 interface Parsed {
@@ -25,10 +26,12 @@ const parseCache = new Map<string, Parsed>();
 async function parseText(text: string): Promise<Parsed> {
   const hit = parseCache.get(text);
   if (hit) return hit;
-  const root = await parsePython(text);
+  // lines end at LF alone once a lone CR is one (as Python and the findings count them); same offsets
+  const lf = loneCrAsLf(text);
+  const root = await parsePython(lf);
   const lineStarts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
-  const p = { text, root, lineStarts };
+  for (let i = 0; i < lf.length; i++) if (lf.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const p = { text: lf, root, lineStarts };
   if (parseCache.size > 200) parseCache.clear();
   parseCache.set(text, p);
   return p;
@@ -351,7 +354,7 @@ class Slicer {
     kept.seed(roots, target);
     kept.close();
     this.followImports(mp, mod, mfile, kept.keep);
-    this.modules.set(mod, { name: mod, filename: mfile, source: renderSlice(mp, mtext, kept.keep, kept.blank), isPackage: isPkgFile(mfile) });
+    this.modules.set(mod, { name: mod, filename: mfile, source: renderSlice(mp, kept.keep, kept.blank), isPackage: isPkgFile(mfile) });
   }
 
   /** Slice the project modules the sliced ones import, until no module wants more names. */
@@ -546,8 +549,8 @@ function unreachedMethods(mp: Parsed, cls: PyNode, target: FnHit): Array<[number
 }
 
 /** The sliced text: kept lines verbatim, everything else (and blanked ranges) empty. */
-function renderSlice(mp: Parsed, mtext: string, keep: Set<PyNode>, blank: Array<[number, number]>): string {
-  const lines = mtext.split('\n');
+function renderSlice(mp: Parsed, keep: Set<PyNode>, blank: Array<[number, number]>): string {
+  const lines = mp.text.split('\n');
   const keepLine = new Array<boolean>(lines.length).fill(false);
   for (const st of keep) {
     const a = lineOf(mp, st.start);

@@ -67,3 +67,12 @@ export class SourceText {
     return this.text.slice(start, end);
   }
 }
+
+/**
+ * `text` with every lone CR (one not followed by LF) turned into LF; the same length, so every offset
+ * stays valid. Python ends a line at LF, CRLF or a lone CR (universal newlines), as `SourceText` counts
+ * lines; tree-sitter's Python grammar knows only LF and CRLF, so the parser and the slicer read this.
+ */
+export function loneCrAsLf(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}

@@ -12,6 +12,7 @@ import type { KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
 import { ownValue } from '../../core/own.js';
+import { SourceText } from '../../core/source.js';
 import type {
   CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HttpReturn, HandlerInfo, ImportInfo, NoneWitness, NotAnalysed, PythonAnalysis, Swallow, UnboundRead,
 } from './types.js';
@@ -64,7 +65,7 @@ export class Analysis implements PythonAnalysis {
   private _fnByNode?: Map<PyNode, FunctionInfo>;
   private _classes?: ClassInfo[];
   private _imports?: Map<string, ImportInfo>;
-  private _lineStarts?: number[];
+  private _lines?: SourceText;
   private _noReturn = new Map<PyNode, boolean>();
   private _decoSwallow = new Map<string, Swallow | null>();
   private _httpReturn = new Map<PyNode, HttpReturn | null>();
@@ -103,23 +104,11 @@ export class Analysis implements PythonAnalysis {
     const e = (n as { endIndex?: number }).endIndex ?? p.end;
     return this.text.slice(s, e);
   }
+  /** 1-based line of a node, as findings count lines (`SourceText`: LF, CRLF or a lone CR ends one). */
   line(n: NodeLike): number {
-    if (!this._lineStarts) {
-      const ls = [0];
-      for (let i = 0; i < this.text.length; i++) if (this.text.charCodeAt(i) === 10) ls.push(i + 1);
-      this._lineStarts = ls;
-    }
-    const o = nodeStart(n);
-    const ls = this._lineStarts;
-    let lo = 0;
-    let hi = ls.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ls[mid]! <= o) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+    return (this._lines ??= new SourceText(this.text)).positionAt(nodeStart(n)).line;
   }
+
 
   get scopes(): ScopeTable {
     return (this._scopes ??= buildScopes(this.ast, this.text));

@@ -16,6 +16,7 @@
 import type { ThreadTask, WorkerThreads } from '../../core/threads.js';
 import { decodeTree, encodeTree, FlatNameTable, type FlatNames, type FlatTree } from './flat-tree.js';
 import { tokenizerLimit } from './limits.js';
+import { loneCrAsLf } from '../../core/source.js';
 import { nativeTreeParser } from './parser.js';
 import type { PyNode } from './tree.js';
 
@@ -177,7 +178,7 @@ const NO_NAMES: FlatNames = { types: [], fields: [] };
 function parseFlat(parser: ReturnType<typeof nativeTreeParser>, text: string, names: FlatNameTable): FlatTree | undefined {
   if (tokenizerLimit(text)) return undefined;
   try {
-    const tree = parser.parse(text);
+    const tree = parser.parse(loneCrAsLf(text));
     return tree ? encodeTree(tree.walk(), tree.rootNode.hasError, names) : undefined;
   } catch {
     return undefined;

@@ -14,6 +14,7 @@
 import { createRequire } from 'node:module';
 import { convertTree, type PyNode, type TreeCursorLike, type TreeReuse } from './tree.js';
 import { importModule } from '../../core/dynamic-import.js';
+import { loneCrAsLf } from '../../core/source.js';
 import { cachedParse } from './tree-cache.js';
 
 export type PythonParserKind = 'native' | 'wasm';
@@ -109,7 +110,8 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
   };
   const fresh = (text: string): PyNode => {
     const t0 = performance.now();
-    const tree = raw.parse(text);
+    // a lone CR ends a line for Python, not for the grammar (same length: the offsets hold)
+    const tree = raw.parse(loneCrAsLf(text));
     if (!tree) throw new Error('tree-sitter returned no tree');
     return convert(tree, text, t0, false);
   };
@@ -128,9 +130,9 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
       let reuse: TreeReuse | undefined;
       const old = prev?.tree as RawTree | undefined;
       if (prev && old?.edit) {
-        const edit = editBetween(prev.text, text);
+        const edit = editBetween(loneCrAsLf(prev.text), loneCrAsLf(text));
         old.edit(edit);
-        tree = raw.parse(text, old);
+        tree = raw.parse(loneCrAsLf(text), old);
         // error recovery is where an incremental parse may differ from a fresh one: parse afresh
         if (tree?.rootNode.hasError) tree = null;
         else {
@@ -140,7 +142,7 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
           if (changed) reuse = { old: prev.root, editStart: edit.startIndex, oldEnd: edit.oldEndIndex, newEnd: edit.newEndIndex, changed };
         }
       }
-      tree ??= raw.parse(text);
+      tree ??= raw.parse(loneCrAsLf(text));
       if (!tree) throw new Error('tree-sitter returned no tree');
       const root = convert(tree, text, t0, true, reuse);
       return { root, kept: { text, tree, root } };
