@@ -6,9 +6,9 @@
  */
 import { type PyNode, type NodeLike, locate, field, fields, named, firstNamed, unparen, walk, nodeStart } from './tree.js';
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
-import { type Def, type FlowResult, runFlow, handlerTypes, constKind } from './flow.js';
+import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, constKind } from './flow.js';
 import { PYTHON_BUILTINS } from './builtins.js';
-import type { KeptTree } from './parser.js';
+import { editBetween, type KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
 import { ownValue } from '../../core/own.js';
@@ -25,6 +25,16 @@ const NO_STATEMENTS_UNDER = new Set([
   'assert_statement', 'global_statement', 'nonlocal_statement', 'delete_statement', 'print_statement', 'exec_statement',
   'type_alias_statement',
 ]);
+
+/** The flow of a file before an edit, and what its units read outside themselves (`Analysis.flowCarry`). */
+export interface FlowCarry {
+  flow: FlowResult;
+  text: string;
+  /** Function spans in `functions()` order. */
+  spans: ReadonlyArray<readonly [number, number]>;
+  env: string;
+  noReturn: string;
+}
 
 /** Callbacks into the project for cross-file questions. */
 export interface ProjectLink {
@@ -130,6 +140,8 @@ export class Analysis implements PythonAnalysis {
   get flow(): FlowResult {
     if (!this._flow) {
       const table = this.scopes;
+      const carry = this.carry;
+      this.carry = undefined;
       this._flow = runFlow({
         text: this.text,
         table,
@@ -137,9 +149,85 @@ export class Analysis implements PythonAnalysis {
         staticTruth: (n) => this.staticTruth(n),
         isNoReturnCall: (call, scope) => this.isNoReturnCall(call, scope),
         atomTest: (n) => this.conditions.test(n),
-      });
+      }, carry && this.flowReuse(carry));
     }
     return this._flow;
+  }
+
+  /** The flow of the previous text of this file (an editor session's incremental re-parse), set by the project. */
+  carry?: FlowCarry;
+
+  /**
+   * What the next analysis of an edited text of this file needs to take over this flow's units: the flow,
+   * the text and function spans, and the inputs of a function's run from outside it. Undefined when no
+   * flow was computed. Asked before the next parse takes this tree's nodes over (`Project.adopt`).
+   */
+  flowCarry(): FlowCarry | undefined {
+    if (!this._flow || this.notAnalysed) return undefined;
+    return { flow: this._flow, text: this.text, spans: this.functions().map((f) => [f.node.start, f.node.end] as const), env: this.flowEnvKey(), noReturn: this.noReturnKey() };
+  }
+
+  /**
+   * Which units of this analysis may copy their flow from `c` (the same file before one edit). A unit's
+   * run reads its own subtree, the bindings of the scopes it resolves names in, the imports (qualified
+   * names), which module functions and methods never return (`isNoReturnCall`) and module constants
+   * (`atomTest`: module-level text). So: the edit must lie inside one function G, with the same start and
+   * an end moved by the edit in both texts (module-level and class-level text unchanged), and G's text
+   * before and after must not declare `global`/`nonlocal` (G binds no name outside itself); the module
+   * and class bindings, the imports and the set of functions that never return must be the same; and a
+   * unit is taken over only when its node, and the node of every function or lambda enclosing it, is a
+   * node of the previous tree that the incremental parse took over unchanged (so never G or anything in
+   * it), with the same scope id (definition keys name scope ids).
+   */
+  private flowReuse(c: FlowCarry): FlowReuse | undefined {
+    const fns = this.functions();
+    if (fns.length !== c.spans.length) return undefined;
+    const e = editBetween(c.text, this.text);
+    const delta = e.newEndIndex - e.oldEndIndex;
+    let g: PyNode | undefined;
+    let old: readonly [number, number] | undefined;
+    for (let i = 0; i < fns.length; i++) {
+      const n = fns[i]!.node;
+      const span = c.spans[i]!;
+      const holds = span[0] === n.start && span[1] + delta === n.end && span[0] < e.startIndex && e.oldEndIndex < span[1] && e.newEndIndex < n.end;
+      if (holds && (!g || n.start >= g.start)) { g = n; old = span; }
+    }
+    if (!g || !old) return undefined;
+    const declares = /\b(global|nonlocal)\b/;
+    if (declares.test(c.text.slice(old[0], old[1])) || declares.test(this.text.slice(g.start, g.end))) return undefined;
+    if (this.flowEnvKey() !== c.env || this.noReturnKey() !== c.noReturn) return undefined;
+    const prev = c.flow;
+    return {
+      prev,
+      reusable(sc) {
+        // class bodies and comprehensions run inside their enclosing unit: the chain of units decides
+        for (let s: Scope | null = sc; s && s.kind !== 'module'; s = s.parent) {
+          if (s.kind !== 'function' && s.kind !== 'lambda') continue;
+          const log = prev.units.get(s.node);
+          if (!log || log.scopeId !== s.id) return false;
+        }
+        return true;
+      },
+    };
+  }
+
+  /** Module and class bindings (names, kinds) and imports: what a function's flow resolves outside itself. */
+  private flowEnvKey(): string {
+    const parts: string[] = [];
+    for (const sc of this.scopes.scopes) {
+      if (sc.kind !== 'module' && sc.kind !== 'class') continue;
+      parts.push(`${sc.kind}:${sc.id}:${sc.qualname}:${sc.hasStarImport}`);
+      for (const [name, bs] of sc.bindings) parts.push(`${name}=${bs.map((b) => b.kind).join(',')}`);
+    }
+    for (const [local, i] of this.imports()) parts.push(`${local}<${i.level}:${i.module}:${i.name ?? ''}`);
+    return parts.join('\n');
+  }
+
+  /** Qualified names of the functions and methods that never return (`isNoReturnCall`). */
+  private noReturnKey(): string {
+    const out: string[] = [];
+    for (const f of this.functions()) if (this.noReturnDef(f.node)) out.push(f.qualname);
+    return out.join('\n');
   }
 
   unboundReads(): UnboundRead[] {
@@ -794,6 +882,11 @@ export class Analysis implements PythonAnalysis {
       return false;
     }
     if (!def || def.type !== 'function_definition') return false;
+    return this.noReturnDef(def);
+  }
+
+  /** The function never returns (memoised; `false` while it is being decided, which ends a cycle). */
+  private noReturnDef(def: PyNode): boolean {
     let cached = this._noReturn.get(def);
     if (cached === undefined) {
       this._noReturn.set(def, false);
@@ -809,7 +902,8 @@ export class Analysis implements PythonAnalysis {
     if (!body) return false;
     const stmts = named(body).filter((x) => x.type !== 'comment');
     const last = stmts[stmts.length - 1];
-    if (!last) return false;
+    // only a raise or a call can end a function that never returns: nothing to walk otherwise
+    if (!last || (last.type !== 'raise_statement' && last.type !== 'expression_statement')) return false;
     let ret = false;
     walk(body, (x) => {
       if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;

@@ -27,10 +27,40 @@ import { execBlock } from './flow/statements.js';
 export type { Def, FlowEnv, FlowResult } from './flow/state.js';
 export { handlerTypes, constKind } from './flow/syntax.js';
 
-export function runFlow(env: FlowEnv): FlowResult {
+/**
+ * A previous result of the same module before an edit, and which units of the new table may take their
+ * entries from it: the caller (`Analysis.flowReuse`) answers for units whose subtree, scope id and every
+ * input of their run outside it (module and class bindings, imports, which functions never return,
+ * module-level text) it proved unchanged.
+ */
+export interface FlowReuse {
+  prev: FlowResult;
+  reusable(scope: Scope): boolean;
+}
+
+export function runFlow(env: FlowEnv, reuse?: FlowReuse): FlowResult {
   const cx = new FlowState(env);
-  for (const sc of env.table.scopes) if (sc.kind === 'module' || sc.kind === 'function' || sc.kind === 'lambda') runUnit(cx, sc);
-  return cx.res;
+  // copied definitions keep their ids: new ones are numbered above them
+  if (reuse) cx.idsAbove(reuse.prev.maxId);
+  for (const sc of env.table.scopes) {
+    if (sc.kind !== 'module' && sc.kind !== 'function' && sc.kind !== 'lambda') continue;
+    if (reuse && sc.kind !== 'module' && reuse.reusable(sc)) copyUnit(cx.res, reuse.prev, sc);
+    else runUnit(cx, sc);
+  }
+  return cx.finish();
+}
+
+/** Take a unit's entries over from the previous result (its reads and bindings are the same nodes). */
+function copyUnit(res: FlowResult, prev: FlowResult, scope: Scope): void {
+  const log = prev.units.get(scope.node)!;
+  res.units.set(scope.node, log);
+  for (const r of log.reads) {
+    res.reachable.add(r);
+    const defs = prev.readDefs.get(r);
+    if (defs) res.readDefs.set(r, defs);
+    if (prev.classFallback.has(r)) res.classFallback.add(r);
+  }
+  for (const b of log.binds) res.defAt.set(b, prev.defAt.get(b)!);
 }
 
 /** Run one execution unit: the module body, or a function or lambda body from its parameters. */

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { SourceFile } from '../../core/source.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from './types.js';
 import { pythonParser, type KeptTree, type PythonParser } from './parser.js';
-import { Analysis, type ProjectLink } from './analysis.js';
+import { Analysis, type FlowCarry, type ProjectLink } from './analysis.js';
 import { MAX_ANALYSED_DEPTH, treeDepth, type PyNode } from './tree.js';
 import { tokenizerLimit } from './limits.js';
 import { MIN_AHEAD_CHARS, ParseAhead } from './parse-ahead.js';
@@ -101,8 +101,9 @@ class Project implements PythonProject {
   /** Threads parsing this project's files ahead of need, until `releaseThreads`. */
   ahead: ParseAhead | undefined;
 
-  /** Kept trees of the previous version of changed files (`adopt`), used up by their next parse. */
-  private readonly previousTrees = new Map<string, KeptTree>();
+  /** Kept trees of the previous version of changed files (`adopt`), used up by their next parse, with
+   *  the flow of that version (`Analysis.flowCarry`: the new analysis may take unchanged units over). */
+  private readonly previousTrees = new Map<string, { tree: KeptTree; carry?: FlowCarry }>();
 
   constructor(files: readonly SourceFile[], private readonly maxCachedChars: number, private readonly keepTrees?: ReadonlySet<string>) {
     const paths = new Set(files.map((f) => path.resolve(f.path)));
@@ -149,11 +150,16 @@ class Project implements PythonProject {
     const f = this.byPath.get(abs);
     if (!f || !parser) return undefined;
     let keep: { prev?: KeptTree } | undefined;
+    let carry: FlowCarry | undefined;
     if (this.keepTrees?.has(abs)) {
-      keep = { prev: this.previousTrees.get(abs) };
+      const prev = this.previousTrees.get(abs);
+      keep = { prev: prev?.tree };
+      carry = prev?.carry;
       this.previousTrees.delete(abs);
     }
     a = analyse(parser, f.source.text, abs, this.link, keep, this.ahead);
+    // the carried flow is of use only to a tree that took the previous tree's nodes over
+    if (carry && keep?.prev && a.parseState && !a.notAnalysed) a.carry = carry;
     this.parsed++;
     this.cache.set(abs, a);
     this.cachedChars += f.source.text.length;
@@ -172,7 +178,8 @@ class Project implements PythonProject {
       const before = prev.byPath.get(abs);
       if (!before || this.byPath.get(abs) !== before) {
         // a changed file: its next parse starts from the old tree
-        if (this.keepTrees?.has(abs) && a.parseState && this.byPath.has(abs)) this.previousTrees.set(abs, a.parseState);
+        // (its flow is summarised now: the parse moves the old tree's nodes into the new one)
+        if (this.keepTrees?.has(abs) && a.parseState && this.byPath.has(abs)) this.previousTrees.set(abs, { tree: a.parseState, carry: a.flowCarry() });
         a.parseState = undefined;
         continue;
       }

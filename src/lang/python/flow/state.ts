@@ -52,6 +52,19 @@ export interface FlowResult {
   defState: Map<PyNode, Map<string, Set<Def>>>;
   /** State of the module body at each module-level call of a name (`main()`), keyed by the callee identifier. */
   callState: Map<PyNode, Map<string, Set<Def>>>;
+  /** What each execution unit's run wrote, by the unit's scope node: the next analysis of an edited text
+   *  copies the entries of a unit it proves unchanged instead of running it again (`runFlow`'s `reuse`). */
+  units: Map<PyNode, UnitLog>;
+  /** Highest definition id handed out (a run that copies units numbers its new definitions above it). */
+  maxId: number;
+}
+
+/** The result entries one unit's run created: name reads reached (with their reaching definitions and
+ *  class-body fallbacks, when recorded) and binding identifiers (with their definitions). */
+export interface UnitLog {
+  scopeId: number;
+  reads: PyNode[];
+  binds: PyNode[];
 }
 
 export interface FlowEnv {
@@ -115,8 +128,10 @@ export function equalStates(a: State, b: State): boolean {
 export class FlowState {
   readonly table: ScopeTable;
   readonly text: string;
-  readonly res: FlowResult = { readDefs: new Map(), reachable: new Set(), defAt: new Map(), classFallback: new Set(), moduleEnd: null, defState: new Map(), callState: new Map() };
+  readonly res: FlowResult = { readDefs: new Map(), reachable: new Set(), defAt: new Map(), classFallback: new Set(), moduleEnd: null, defState: new Map(), callState: new Map(), units: new Map(), maxId: 0 };
   private nextId = 1;
+  /** The log of the unit being run. */
+  private log: UnitLog = { scopeId: -1, reads: [], binds: [] };
   private readonly unboundDefs = new Map<string, Def>();
   private readonly unboundSets = new Map<string, Set<Def>>();
   /** {d} of each definition bound, one set per definition (sets in states are never changed in place):
@@ -143,6 +158,8 @@ export class FlowState {
   }
 
   beginUnit(scope: Scope): void {
+    this.log = { scopeId: scope.id, reads: [], binds: [] };
+    this.res.units.set(scope.node, this.log);
     this.active = new Set([scope]);
     this.unitKind = scope.kind;
     this.loops = [];
@@ -158,6 +175,17 @@ export class FlowState {
   /** A fresh definition id (ids follow creation order). */
   newId(): number {
     return this.nextId++;
+  }
+
+  /** Number new definitions above `id` (the highest id of the units copied from a previous result). */
+  idsAbove(id: number): void {
+    if (id >= this.nextId) this.nextId = id + 1;
+  }
+
+  /** The result, with the highest id handed out. */
+  finish(): FlowResult {
+    this.res.maxId = this.nextId - 1;
+    return this.res;
   }
 
   /** The synthetic UNBOUND definition of a state key. */
@@ -238,7 +266,10 @@ export class FlowState {
     const r = this.table.readByNode.get(id);
     if (!r) return;
     const res = this.res;
-    res.reachable.add(id);
+    if (!res.reachable.has(id)) {
+      res.reachable.add(id);
+      this.log.reads.push(id);
+    }
     if (r.inAnnotation) return;
     if (this.atModuleTop() && id.field === 'function' && id.parent?.type === 'call') {
       const prev = res.callState.get(id);
@@ -273,6 +304,7 @@ export class FlowState {
     if (!d) {
       d = { id: this.nextId++, key, name, kind, node: id, value, index };
       this.res.defAt.set(id, d);
+      this.log.binds.push(id);
     }
     if (kind === 'del') return setKey(s, key, this.unboundSet(key, name));
     let one = this.singles.get(d);

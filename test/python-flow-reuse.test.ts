@@ -1,0 +1,170 @@
+/**
+ * An editor session re-parses an edited file incrementally, and the new analysis takes over the flow of
+ * the execution units the edit provably left alone (`Analysis.flowReuse`): their entries are copied
+ * from the previous flow instead of run again. After any chain of edits the flow (every reachable name
+ * read with its reaching definitions, every binding's definition, class-body fallbacks) and the
+ * unbound reads must equal those of a fresh analysis of the same text. Every Python file of the real
+ * corpora goes through seeded edits, mostly inside function bodies (where units are taken over), some
+ * anywhere; a reuse that ignores the conditions must fail the same comparison.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pyFiles } from './helpers/py-files.js';
+import { SourceText, type SourceFile } from '../src/core/source.js';
+import { analysePython, createPythonProject } from '../src/lang/python/project.js';
+import type { Analysis } from '../src/lang/python/analysis.js';
+import { runFlow, type Def, type FlowResult } from '../src/lang/python/flow.js';
+import { PYTHON_BUILTINS } from '../src/lang/python/builtins.js';
+import type { PythonAnalysis, PythonProject } from '../src/lang/python/types.js';
+import type { PyNode } from '../src/lang/python/tree.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const corpora = path.resolve(repoRoot, '../shared/corpora');
+const files = [...pyFiles(path.join(corpora, 'scienceboard')), ...pyFiles(path.join(corpora, 'spider2v'))];
+
+/** mulberry32 */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One editor-like change at `at`. */
+function change(text: string, at: number, r: () => number): string {
+  switch (Math.floor(r() * 7)) {
+    case 0: return text.slice(0, at) + 'x' + text.slice(at); // a character typed
+    case 1: return text.slice(0, at) + text.slice(at + 1); // a character deleted
+    case 2: { const nl = text.lastIndexOf('\n', at); return `${text.slice(0, nl + 1)}    raise ValueError()\n${text.slice(nl + 1)}`; } // a raise inserted
+    case 3: { const nl = text.lastIndexOf('\n', at); const ind = /^[ \t]*/.exec(text.slice(nl + 1))![0]; return `${text.slice(0, nl + 1)}${ind}found = None\n${text.slice(nl + 1)}`; } // a binding
+    case 4: { const nl = text.lastIndexOf('\n', at); const ind = /^[ \t]*/.exec(text.slice(nl + 1))![0]; return `${text.slice(0, nl + 1)}${ind}global found\n${text.slice(nl + 1)}`; } // a global
+    case 5: { const nl = text.lastIndexOf('\n', at); const ind = /^[ \t]*/.exec(text.slice(nl + 1))![0]; return `${text.slice(0, nl + 1)}${ind}import sys as os\n${text.slice(nl + 1)}`; } // a local import
+    default: { const nl = text.indexOf('\n', at); return nl < 0 ? text : text.slice(0, nl) + text.slice(nl + 1); } // lines joined
+  }
+}
+
+/** An offset inside a random function body (three times in four), else anywhere. */
+function spot(a: PythonAnalysis, r: () => number): number {
+  const fns = a.functions();
+  if (fns.length && r() < 0.75) {
+    const f = fns[Math.floor(r() * fns.length)]!;
+    const body = f.node.childForFieldName('body');
+    if (body && body.end > body.start) return body.start + Math.floor(r() * (body.end - body.start));
+  }
+  return Math.floor(r() * a.text.length);
+}
+
+function defHead(d: Def): string {
+  return `${d.kind}:${d.key}:${d.node ? d.node.start : '-'}:${d.value ? `${d.value.start}-${d.value.end}` : '-'}:${d.index?.join('.') ?? ''}:${d.narrowed ?? ''}`;
+}
+function defText(d: Def): string {
+  // a narrowing's refined definitions one level down (chains of narrowings repeat them)
+  return `${defHead(d)}:${d.base?.map(defHead).sort().join('|') ?? ''}`;
+}
+
+/** The flow as positions and definition contents (ids differ between a fresh run and one that copied units). */
+function dump(a: PythonAnalysis, flow: FlowResult): string {
+  const out: string[] = [];
+  const at = (n: PyNode) => `${n.type}@${n.start}-${n.end}`;
+  for (const n of [...flow.reachable].sort((x, y) => x.start - y.start || x.end - y.end)) {
+    const defs = flow.readDefs.get(n);
+    out.push(`read ${at(n)} ${flow.classFallback.has(n) ? 'fallback ' : ''}${defs ? [...defs].map(defText).sort().join(' ') : '(untracked)'}`);
+  }
+  for (const [n, d] of [...flow.defAt].sort((x, y) => x[0].start - y[0].start)) out.push(`bind ${at(n)} ${defText(d)}`);
+  for (const u of a.unboundReads()) out.push(`unbound ${u.kind} ${u.name} ${at(u.node)}`);
+  return out.join('\n');
+}
+
+function sourceFile(abs: string, text: string): SourceFile {
+  return { path: abs, relPath: path.basename(abs), language: 'python', source: new SourceText(text) };
+}
+
+/** The flow of `a` (the edited file's new analysis) with every unit the previous flow has taken over, conditions ignored. */
+function brokenReuse(a: Analysis, prev: FlowResult): FlowResult {
+  return runFlow({
+    text: a.text,
+    table: a.scopes,
+    isBuiltin: (n) => PYTHON_BUILTINS.has(n),
+    staticTruth: (n) => a.staticTruth(n),
+    isNoReturnCall: (call, scope) => a.isNoReturnCall(call, scope),
+    atomTest: (n) => a.conditions.test(n),
+  }, { prev, reusable: (sc) => prev.units.has(sc.node) });
+}
+
+describe.skipIf(files.length === 0)('flow taken over across edits equals a fresh flow (real corpora)', () => {
+  it(`chains of edits over ${files.length} files`, async () => {
+    const r = rng(7);
+    let reused = 0;
+    for (const file of files) {
+      const abs = path.resolve(file);
+      let text = readFileSync(file, 'utf8');
+      const keepTrees = new Set([abs]);
+      let project: PythonProject = await createPythonProject([sourceFile(abs, text)], { keepTrees });
+      void project.analysis(abs)!.flow;
+      for (let i = 0; i < 5; i++) {
+        const before = project.analysis(abs)!;
+        const prevFlow = before.flow;
+        text = change(text, spot(before, r), r);
+        const next = await createPythonProject([sourceFile(abs, text)], { reuse: project, keepTrees });
+        project.dispose();
+        project = next;
+        const a = project.analysis(abs)! as Analysis;
+        const flow = a.flow;
+        for (const [node, log] of flow.units) if (prevFlow.units.get(node) === log) reused++;
+        const fresh = await analysePython(text, abs);
+        const want = dump(fresh, fresh.flow);
+        const got = dump(a, flow);
+        if (got !== want) expect(got, `${path.relative(corpora, file)}, edit ${i + 1}`).toBe(want);
+      }
+      project.dispose();
+    }
+    expect(reused).toBeGreaterThan(files.length); // most edits inside a body keep the other units
+  }, 600_000);
+});
+
+/** Edits inside one function that change the flow of another unit: the conditions refuse to take it over,
+ *  and a reuse that ignores them (every unit whose node the parse took over) gives a different flow. */
+const CROSS_UNIT: Array<{ name: string; before: string; after: string }> = [
+  {
+    name: 'a helper that now always raises (code after its call becomes unreachable)',
+    before: 'def fail():\n    print("x")\n\n\ndef main():\n    fail()\n    y = 1\n    return y\n',
+    after: 'def fail():\n    print("x")\n    raise ValueError()\n\n\ndef main():\n    fail()\n    y = 1\n    return y\n',
+  },
+  {
+    name: 'an enclosing function that now binds the name a nested function calls',
+    before: 'def helper():\n    raise ValueError()\n\n\ndef outer():\n    helperx = print\n    def inner():\n        helper()\n        z = 1\n        return z\n    return inner\n',
+    after: 'def helper():\n    raise ValueError()\n\n\ndef outer():\n    helper = print\n    def inner():\n        helper()\n        z = 1\n        return z\n    return inner\n',
+  },
+  {
+    name: 'a local import that rebinds a module name another function exits through',
+    before: 'from sys import exit as leave\n\n\ndef a():\n    from os import path as leavex\n\n\ndef b():\n    leave(1)\n    w = 2\n    return w\n',
+    after: 'from sys import exit as leave\n\n\ndef a():\n    from os import path as leave\n\n\ndef b():\n    leave(1)\n    w = 2\n    return w\n',
+  },
+];
+
+describe('flow reuse refuses edits that reach other units', () => {
+  for (const c of CROSS_UNIT) {
+    it(c.name, async () => {
+      const abs = path.join(repoRoot, 'mod.py');
+      const keepTrees = new Set([abs]);
+      const first = await createPythonProject([sourceFile(abs, c.before)], { keepTrees });
+      const prevFlow = first.analysis(abs)!.flow;
+      const second = await createPythonProject([sourceFile(abs, c.after)], { reuse: first, keepTrees });
+      first.dispose();
+      const a = second.analysis(abs)! as Analysis;
+      const fresh = await analysePython(c.after, abs);
+      const want = dump(fresh, fresh.flow);
+      expect(dump(a, a.flow)).toBe(want);
+      const broken = brokenReuse(a, prevFlow);
+      expect([...broken.units.keys()].some((n) => prevFlow.units.get(n) === broken.units.get(n))).toBe(true);
+      expect(dump(fresh, broken)).not.toBe(want);
+      second.dispose();
+    });
+  }
+});
+if (files.length === 0) console.warn(`python-flow-reuse: no corpora at ${corpora}; skipped`);
