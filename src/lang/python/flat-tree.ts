@@ -7,7 +7,7 @@
  *   0: type id | field id << 16     1: start     2: end     3: child count << 2 | missing << 1 | named
  * (offsets in UTF-16 units, as the cursor reports them). Type and field names travel beside it, by id.
  */
-import { PyNode, setTreeDepth, type TreeCursorLike } from './tree.js';
+import { PyNode, TreeText, setTreeDepth, type TreeCursorLike } from './tree.js';
 
 const NODE_INTS = 4;
 const NAMED = 1;
@@ -145,7 +145,8 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
     if (name === undefined) throw new Error(`flat tree: unknown node type id ${word & 0xffff}`);
     return name;
   };
-  const root = new PyNode(typeOf(b[0]!), b[1]!, b[2]!, true, null, null, text);
+  const shared = new TreeText(text);
+  const root = new PyNode(typeOf(b[0]!), b[1]!, b[2]!, true, null, null, shared);
   let depth = 1;
   // open parents and how many children each still waits for
   const parents: PyNode[] = [root];
@@ -160,7 +161,7 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
     const type = typeOf(word);
     const fid = word >>> 16;
     const flags = b[o + 3]!;
-    const node = new PyNode(type, b[o + 1]!, b[o + 2]!, (flags & NAMED) !== 0, fid ? (fields[fid] || null) : null, parent, text);
+    const node = new PyNode(type, b[o + 1]!, b[o + 2]!, (flags & NAMED) !== 0, fid ? (fields[fid] || null) : null, parent, shared);
     if (t.withErrors && (type === 'ERROR' || (flags & MISSING) !== 0)) {
       node.hasError = true;
       node.isMissing = type !== 'ERROR';

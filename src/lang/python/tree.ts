@@ -20,6 +20,15 @@ export interface TreeCursorLike {
 }
 
 let nextId = 1;
+
+/**
+ * The source text of one tree, shared by all its nodes: an incremental conversion (`convertTree` with a
+ * `TreeReuse`) takes the old tree's nodes over and sets the text once, instead of writing it into every
+ * node it keeps (the old tree is used up).
+ */
+export class TreeText {
+  constructor(public text: string) {}
+}
 /** Leaves share one empty, frozen children array (most nodes are leaves: fewer allocations). */
 // typed mutable like every node's children (nothing writes to them); frozen so a write would throw
 const NO_CHILDREN: PyNode[] = Object.freeze([]) as unknown as PyNode[];
@@ -37,6 +46,9 @@ export class PyNode {
   hasError = false;
   /** A node the parser inserted to recover (zero width). */
   isMissing = false;
+  /** Levels of the subtree (1 for a leaf), as `convertTree` builds it: a subtree taken over by an
+   *  incremental conversion tells the new tree's depth without a walk. */
+  height = 1;
   constructor(
     readonly type: string,
     /** UTF-16 offsets (half-open), identical to tree-sitter's startIndex/endIndex. Only an
@@ -47,30 +59,26 @@ export class PyNode {
     /** Field name of this node in its parent (`left`, `body`, …) or null. */
     public field: string | null,
     public parent: PyNode | null,
-    /** The unit's source text. */
-    private source: string,
+    /** The unit's source text (shared by the tree's nodes). */
+    private readonly source: TreeText,
   ) {}
 
-  /** Take this subtree over into the tree of `source` (an edited text), `delta` UTF-16 units later;
-   *  returns the subtree's height. The tree it came from is no longer valid. */
-  static moveSubtree(root: PyNode, delta: number, source: string): number {
-    let height = 0;
+  /** Move this subtree `delta` UTF-16 units (an incremental conversion takes it over into the tree of an
+   *  edited text). The tree it came from is no longer valid. */
+  static moveSubtree(root: PyNode, delta: number): void {
     const nodes: PyNode[] = [root];
-    const levels: number[] = [1];
     while (nodes.length) {
       const n = nodes.pop()!;
-      const d = levels.pop()!;
-      if (d > height) height = d;
       n.start += delta;
       n.end += delta;
-      n.source = source;
       const kids = n.children;
-      for (let i = 0; i < kids.length; i++) {
-        nodes.push(kids[i]!);
-        levels.push(d + 1);
-      }
+      for (let i = 0; i < kids.length; i++) nodes.push(kids[i]!);
     }
-    return height;
+  }
+
+  /** The tree's shared text (an incremental conversion keeps it for the new tree). */
+  static textOf(n: PyNode): TreeText {
+    return n.source;
   }
 
   get startIndex(): number {
@@ -80,7 +88,7 @@ export class PyNode {
     return this.end;
   }
   get text(): string {
-    return this.source.slice(this.start, this.end);
+    return this.source.text.slice(this.start, this.end);
   }
   get isNamed(): boolean {
     return this.named;
@@ -188,21 +196,33 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
     langTables.set(proto, tables);
   }
   const { types, named: isNamed, fields: fieldNames } = tables;
-  const root = new PyNode(c.nodeType, c.startIndex, c.endIndex, true, null, null, text);
+  // the old tree's nodes are taken over with their shared text: it becomes the new text (offsets are
+  // all the search of the old tree below reads)
+  let shared: TreeText;
+  if (reuse) {
+    shared = PyNode.textOf(reuse.old);
+    shared.text = text;
+  } else shared = new TreeText(text);
+  const root = new PyNode(c.nodeType, c.startIndex, c.endIndex, true, null, null, shared);
   const stack: PyNode[] = [root];
   depths.set(root, 1);
   /** Subtrees taken over from `reuse.old`, moved once the walk is done (the old tree is searched until then). */
   const taken: Array<{ node: PyNode; parent: PyNode; field: string | null; delta: number; depth: number }> = [];
-  /** Finish a node: propagate error flags to its parent. */
+  /** Finish a node: propagate error flags and height to its parent. */
   const close = (n: PyNode) => {
-    if (n.hasError && n.parent) n.parent.hasError = true;
+    const p = n.parent;
+    if (!p) return;
+    if (n.hasError) p.hasError = true;
+    if (n.height >= p.height) p.height = n.height + 1;
   };
   const finish = () => {
     for (const t of taken) {
       t.node.parent = t.parent;
       t.node.field = t.field;
+      // before the edit a subtree keeps its offsets; its height was recorded when it was built
+      if (t.delta !== 0) PyNode.moveSubtree(t.node, t.delta);
       // as in the walk, depth counts the nodes that have children
-      const height = PyNode.moveSubtree(t.node, t.delta, text);
+      const height = t.node.height;
       if (height >= 2 && t.depth + height - 2 > depth.max) depths.set(root, (depth.max = t.depth + height - 2));
     }
     return root;
@@ -229,9 +249,12 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
       const s = c.startIndex;
       const e = c.endIndex;
       const old = reuse && !withErrors ? reusable(reuse, type, fieldName, s, e) : undefined;
-      const node = old ?? new PyNode(type, s, e, isNamed[id] ?? c.nodeIsNamed, fieldName, parent, text);
-      if (old) taken.push({ node: old, parent, field: fieldName, delta: s - old.start, depth: stack.length + 1 });
-      else if (withErrors && (type === 'ERROR' || c.nodeIsMissing)) {
+      const node = old ?? new PyNode(type, s, e, isNamed[id] ?? c.nodeIsNamed, fieldName, parent, shared);
+      if (old) {
+        taken.push({ node: old, parent, field: fieldName, delta: s - old.start, depth: stack.length + 1 });
+        // its parent (the new one: it is set in `finish`) is as high as the subtree taken over
+        if (old.height >= parent.height) parent.height = old.height + 1;
+      } else if (withErrors && (type === 'ERROR' || c.nodeIsMissing)) {
         node.hasError = true;
         node.isMissing = type !== 'ERROR';
       }
@@ -242,7 +265,7 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
         if (stack.length > depth.max) depths.set(root, (depth.max = stack.length));
         continue;
       }
-      close(node);
+      if (!old) close(node);
       while (!c.gotoNextSibling()) {
         if (!c.gotoParent()) return finish();
         const done = stack.pop()!;
