@@ -119,6 +119,11 @@ export class Analysis implements PythonAnalysis {
     return (this._lines ??= new SourceText(this.text)).positionAt(nodeStart(n)).line;
   }
 
+  /** Count lines with the line index of the file's SourceText (the same text) instead of building one. */
+  shareLines(lines: SourceText): void {
+    if (lines.text === this.text) this._lines = lines;
+  }
+
 
   get scopes(): ScopeTable {
     return (this._scopes ??= buildScopes(this.ast, this.text));

@@ -158,6 +158,7 @@ class Project implements PythonProject {
       this.previousTrees.delete(abs);
     }
     a = analyse(parser, f.source.text, abs, this.link, keep, this.ahead);
+    a.shareLines(f.source);
     // the carried flow is of use only to a tree that took the previous tree's nodes over
     if (carry && keep?.prev && a.parseState && !a.notAnalysed) a.carry = carry;
     this.parsed++;
