@@ -85,16 +85,18 @@ export default defineRule<Msg>({
           const a = c.python;
           const call = a.call(node);
           if (!call) return;
-          const fn = a.functionAt(call.node);
-          const base = { file: a.path, line: a.line(call.node), qualname: fn?.qualname ?? '' };
-          const argv = literalArgv(a, call);
-          const tool = argv?.[0] && argv[0] !== '\u0000' ? argv[0] : undefined;
+          // what a report carries is computed for the calls reported (most calls are neither kind)
+          const fnOf = () => a.functionAt(call.node);
+          const baseOf = () => ({ file: a.path, line: a.line(call.node), qualname: fnOf()?.qualname ?? '' });
           const kind = blockingCall(a, call);
           if (kind) {
             let missing = !hasTimeout(call, kind);
-            if (kind === 'socket-connect' && call.receiver && socketTimeoutSet(a, call.receiver, fn)) missing = false;
+            if (kind === 'socket-connect' && call.receiver && socketTimeoutSet(a, call.receiver, fnOf())) missing = false;
             if (kind === 'popen') missing = false; // Popen itself returns at once; its wait/communicate is checked
             if (missing) {
+              const argv = literalArgv(a, call);
+              const tool = argv?.[0] && argv[0] !== '\u0000' ? argv[0] : undefined;
+              const base = baseOf();
               c.report({
                 messageId: 'noTimeout',
                 data: { call: a.src(call.fn) + '(…)', what: ownValue(WHAT, kind) ?? 'the peer' },
@@ -109,7 +111,7 @@ export default defineRule<Msg>({
                   messageId: 'interactive',
                   data: { tool: it.tool, flag: it.flag },
                   at: call.node,
-                  control: { oracle: 'missing-timeout', ...base, callKind: 'interactive', tool: it.tool },
+                  control: { oracle: 'missing-timeout', ...baseOf(), callKind: 'interactive', tool: it.tool },
                 });
               }
             }
@@ -121,7 +123,7 @@ export default defineRule<Msg>({
               messageId: 'wait',
               data: { call: a.src(call.fn) + '()' },
               at: call.node,
-              control: { oracle: 'missing-timeout', ...base, callKind: w },
+              control: { oracle: 'missing-timeout', ...baseOf(), callKind: w },
             });
           }
         },

@@ -26,6 +26,14 @@ const NO_STATEMENTS_UNDER = new Set([
   'type_alias_statement',
 ]);
 
+/** Node types a statement can be under: the module, blocks (every suite is one), compound statements,
+ *  their clauses (`elif`, `except`, `case`…) and definitions. */
+function mayHoldStatements(type: string): boolean {
+  if (type === 'module' || type === 'block' || type === 'decorated_definition' || type === 'ERROR') return true;
+  if (NO_STATEMENTS_UNDER.has(type)) return false;
+  return type.endsWith('_statement') || type.endsWith('_clause') || type.endsWith('_definition');
+}
+
 /** The flow of a file before an edit, and what its units read outside themselves (`Analysis.flowCarry`). */
 export interface FlowCarry {
   flow: FlowResult;
@@ -543,9 +551,10 @@ export class Analysis implements PythonAnalysis {
         }
         return false;
       }
-      // statements hold no statements, expressions none (Python has no statement expressions): an
-      // import is never under one, unless error recovery put it there
-      return NO_STATEMENTS_UNDER.has(n.type) && !n.hasError ? false : undefined;
+      // statements are only in the module, blocks and the parts of compound statements: simple
+      // statements and expressions hold none (Python has no statement expressions), unless error
+      // recovery put one there
+      return n.hasError || mayHoldStatements(n.type) ? undefined : false;
     });
     return (this._imports = out);
   }

@@ -276,6 +276,8 @@ export function blindStream(a: PythonAnalysis, text: PyNode, fn: FunctionInfo | 
   const scopeNode = fn?.node ?? a.ast;
   const readsAttr = (obj: string, attr: string) => {
     const want = `${obj}.${attr}`;
+    // an attribute written `obj.attr` is that text in the function's source: no walk when it is absent
+    if (!a.text.slice(scopeNode.start, scopeNode.end).includes(want)) return false;
     let found = false;
     walk(scopeNode, (x) => {
       if (found) return false;
