@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pyFiles } from './helpers/py-files.js';
+import { rng } from './helpers/rng.js';
 import { SourceText, type SourceFile } from '../src/core/source.js';
 import { analysePython, createPythonProject } from '../src/lang/python/project.js';
 import type { Analysis } from '../src/lang/python/analysis.js';
@@ -22,18 +23,6 @@ import type { PyNode } from '../src/lang/python/tree.js';
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const corpora = path.resolve(repoRoot, '../shared/corpora');
 const files = [...pyFiles(path.join(corpora, 'scienceboard')), ...pyFiles(path.join(corpora, 'spider2v'))];
-
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One editor-like change at `at`. */
 function change(text: string, at: number, r: () => number): string {

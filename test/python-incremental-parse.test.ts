@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pyFiles } from './helpers/py-files.js';
+import { rng } from './helpers/rng.js';
 import { editBetween, pythonParser, type KeptTree } from '../src/lang/python/parser.js';
 import { treeDepth, walk, type PyNode } from '../src/lang/python/tree.js';
 
@@ -29,19 +30,6 @@ function dump(root: PyNode): string {
   };
   visit(root, 0);
   return out.join('\n');
-}
-
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** One random editor-like change of `text`. */
