@@ -40,8 +40,12 @@ export interface FlowCarry {
   text: string;
   /** Function spans in `functions()` order. */
   spans: ReadonlyArray<readonly [number, number]>;
-  env: string;
-  noReturn: string;
+  /** The previous scope table and imports (read-only from now on: compared when the new flow runs). */
+  scopes: ScopeTable;
+  imports: ReadonlyMap<string, ImportInfo>;
+  /** Whether a function never returns, for those the previous analysis decided (its flow asked about
+   *  every function a unit's call resolves to), by index in `functions()`. */
+  noReturn: ReadonlyArray<readonly [number, boolean]>;
 }
 
 /** Callbacks into the project for cross-file questions. */
@@ -177,7 +181,13 @@ export class Analysis implements PythonAnalysis {
    */
   flowCarry(): FlowCarry | undefined {
     if (!this._flow || this.notAnalysed) return undefined;
-    return { flow: this._flow, text: this.text, spans: this.functions().map((f) => [f.node.start, f.node.end] as const), env: this.flowEnvKey(), noReturn: this.noReturnKey() };
+    const fns = this.functions();
+    const noReturn: Array<readonly [number, boolean]> = [];
+    for (let i = 0; i < fns.length; i++) {
+      const known = this._noReturn.get(fns[i]!.node);
+      if (known !== undefined) noReturn.push([i, known]);
+    }
+    return { flow: this._flow, text: this.text, spans: fns.map((f) => [f.node.start, f.node.end] as const), scopes: this.scopes, imports: this.imports(), noReturn };
   }
 
   /**
@@ -187,7 +197,8 @@ export class Analysis implements PythonAnalysis {
    * (`atomTest`: module-level text). So: the edit must lie inside one function G, with the same start and
    * an end moved by the edit in both texts (module-level and class-level text unchanged), and G's text
    * before and after must not declare `global`/`nonlocal` (G binds no name outside itself); the module
-   * and class bindings, the imports and the set of functions that never return must be the same; and a
+   * and class bindings and the imports must be the same, and every function the previous analysis
+   * decided on (a unit's call asked whether it returns) must decide the same now; and a
    * unit is taken over only when its node, and the node of every function or lambda enclosing it, is a
    * node of the previous tree that the incremental parse took over unchanged (so never G or anything in
    * it), with the same scope id (definition keys name scope ids).
@@ -208,7 +219,7 @@ export class Analysis implements PythonAnalysis {
     if (!g || !old) return undefined;
     const declares = /\b(global|nonlocal)\b/;
     if (declares.test(c.text.slice(old[0], old[1])) || declares.test(this.text.slice(g.start, g.end))) return undefined;
-    if (this.flowEnvKey() !== c.env || this.noReturnKey() !== c.noReturn) return undefined;
+    if (!this.sameFlowEnv(c) || c.noReturn.some(([i, was]) => this.noReturnDef(fns[i]!.node) !== was)) return undefined;
     const prev = c.flow;
     return {
       prev,
@@ -224,24 +235,31 @@ export class Analysis implements PythonAnalysis {
     };
   }
 
-  /** Module and class bindings (names, kinds) and imports: what a function's flow resolves outside itself. */
-  private flowEnvKey(): string {
-    const parts: string[] = [];
-    for (const sc of this.scopes.scopes) {
-      if (sc.kind !== 'module' && sc.kind !== 'class') continue;
-      parts.push(`${sc.kind}:${sc.id}:${sc.qualname}:${sc.hasStarImport}`);
-      for (const [name, bs] of sc.bindings) parts.push(`${name}=${bs.map((b) => b.kind).join(',')}`);
+  /** The same module and class bindings (names, kinds) and imports as before: what a function's flow
+   *  resolves outside itself. */
+  private sameFlowEnv(c: FlowCarry): boolean {
+    const outer = (t: ScopeTable) => t.scopes.filter((sc) => sc.kind === 'module' || sc.kind === 'class');
+    const was = outer(c.scopes);
+    const now = outer(this.scopes);
+    if (was.length !== now.length) return false;
+    for (let i = 0; i < now.length; i++) {
+      const x = was[i]!;
+      const y = now[i]!;
+      if (x.id !== y.id || x.qualname !== y.qualname || x.hasStarImport !== y.hasStarImport || x.bindings.size !== y.bindings.size) return false;
+      for (const [name, bs] of y.bindings) {
+        const old = x.bindings.get(name);
+        if (!old || old.length !== bs.length || bs.some((b, k) => b.kind !== old[k]!.kind)) return false;
+      }
     }
-    for (const [local, i] of this.imports()) parts.push(`${local}<${i.level}:${i.module}:${i.name ?? ''}`);
-    return parts.join('\n');
+    const imports = this.imports();
+    if (imports.size !== c.imports.size) return false;
+    for (const [local, i] of imports) {
+      const o = c.imports.get(local);
+      if (!o || o.module !== i.module || o.name !== i.name || o.level !== i.level) return false;
+    }
+    return true;
   }
 
-  /** Qualified names of the functions and methods that never return (`isNoReturnCall`). */
-  private noReturnKey(): string {
-    const out: string[] = [];
-    for (const f of this.functions()) if (this.noReturnDef(f.node)) out.push(f.qualname);
-    return out.join('\n');
-  }
 
   unboundReads(): UnboundRead[] {
     if (this._unbound) return this._unbound;
