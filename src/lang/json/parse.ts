@@ -155,7 +155,6 @@ export function parseJsonDocument(text: string): JsonParseResult {
       ws();
       // `v` is what JSON.parse kept here: a later duplicate of an enclosing member may hold another shape
       const obj = v;
-      const seen = new Map<string, JsonValueRef>();
       if (src.charCodeAt(i) === 125) i++;
       else {
         for (;;) {
@@ -168,17 +167,21 @@ export function parseJsonDocument(text: string): JsonParseResult {
           const name = raw.includes('\\') ? (JSON.parse(src.slice(ks, ke)) as string) : raw;
           ws();
           i++; // ':'
-          const prev = seen.get(name);
+          // an earlier member of this name in this object (no map of seen names per object): the
+          // member's pointer already holds a value that starts inside this object (one that starts
+          // before it came from an earlier occurrence of the object itself, a duplicate of its own)
+          const childPointer = joinPointer(pointer, name);
+          const earlier = values.get(childPointer);
+          const prev = earlier && earlier.start > start ? earlier : undefined;
           // a duplicate is scanned with the value JSON.parse kept (the last occurrence's), so its nested
           // pointers end up with the right values; the earlier occurrence's own value is re-read below
-          const child = scan(joinPointer(pointer, name), own(obj, name), ks, ke);
+          const child = scan(childPointer, own(obj, name), ks, ke);
           if (prev) {
             // Both occurrences are scanned; the object holds the last one (json.load and JSON.parse agree).
             prev.value = JSON.parse(src.slice(prev.start, prev.end));
             child.value = own(obj, name);
             duplicates.push({ objectPointer: pointer, name, ignored: prev, kept: child });
           }
-          seen.set(name, child);
           ws();
           if (src.charCodeAt(i) === 44) {
             i++;
