@@ -205,6 +205,17 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
   } else shared = new TreeText(text);
   const root = new PyNode(c.nodeType, c.startIndex, c.endIndex, true, null, null, shared);
   const stack: PyNode[] = [root];
+  /** The children of each node on the stack so far (one reused array per level), copied into an array
+   *  of their exact size when the node is done: an array grown by `push` keeps room for 17 (V8 grows
+   *  1 → 17), which every internal node carried for its life and each scavenge copied. */
+  const kids: PyNode[][] = [[]];
+  const seal = (n: PyNode, level: number) => {
+    const k = kids[level]!;
+    if (k.length) {
+      n.children = k.slice();
+      k.length = 0;
+    }
+  };
   depths.set(root, 1);
   /** Subtrees taken over from `reuse.old`, moved once the walk is done (the old tree is searched until then). */
   const taken: Array<{ node: PyNode; parent: PyNode; field: string | null; delta: number; depth: number }> = [];
@@ -216,6 +227,7 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
     if (n.height >= p.height) p.height = n.height + 1;
   };
   const finish = () => {
+    for (let l = stack.length - 1; l >= 0; l--) seal(stack[l]!, l);
     for (const t of taken) {
       t.node.parent = t.parent;
       t.node.field = t.field;
@@ -258,10 +270,10 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
         node.hasError = true;
         node.isMissing = type !== 'ERROR';
       }
-      if (parent.children === NO_CHILDREN) parent.children = [node];
-      else parent.children.push(node);
+      kids[stack.length - 1]!.push(node);
       if (!old && c.gotoFirstChild()) {
         stack.push(node);
+        if (kids.length < stack.length) kids.push([]);
         if (stack.length > depth.max) depths.set(root, (depth.max = stack.length));
         continue;
       }
@@ -269,6 +281,7 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
       while (!c.gotoNextSibling()) {
         if (!c.gotoParent()) return finish();
         const done = stack.pop()!;
+        seal(done, stack.length);
         close(done);
         if (stack.length === 0) return finish();
       }
