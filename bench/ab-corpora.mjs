@@ -10,21 +10,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, option } from './measure.mjs';
+import { abArgs, median } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const dash = args.indexOf('--');
 const extra = dash >= 0 ? args.slice(dash + 1) : [];
 const own = dash >= 0 ? args.slice(0, dash) : args;
-const [a, b] = own.filter((x, i) => !x.startsWith('--') && !own[i - 1]?.startsWith('--')).map((p) => path.resolve(p));
-if (!a || !b) {
-  console.error('usage: node bench/ab-corpora.mjs <checkoutA> <checkoutB> [--corpus scienceboard] [--runs 11] [-- extra check args]');
-  process.exit(2);
-}
-const corpus = option(own, '--corpus', 'scienceboard');
-const runs = Number(option(own, '--runs', '11'));
-const dir = path.resolve(here, '../../shared/corpora', corpus);
+const { a, b, corpus, dir, runs } = abArgs(own, 'usage: node bench/ab-corpora.mjs <checkoutA> <checkoutB> [--corpus scienceboard] [--runs 11] [-- extra check args]', '11');
 const out = mkdtempSync(path.join(tmpdir(), 'vaudit-bench-ab-'));
 
 function once(repo, tag) {

@@ -10,19 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { option } from './measure.mjs';
+import { abArgs } from './measure.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const [a, b] = args.filter((x, i) => !x.startsWith('--') && !args[i - 1]?.startsWith('--')).map((p) => path.resolve(p));
-if (!a || !b) {
-  console.error('usage: node bench/ab-instructions.mjs <checkoutA> <checkoutB> [--corpus scienceboard] [--runs 1]');
-  process.exit(2);
-}
-const corpus = option(args, '--corpus', 'scienceboard');
-const runs = Number(option(args, '--runs', '1'));
-const dir = path.resolve(here, '../../shared/corpora', corpus);
+const { a, b, corpus, dir, runs } = abArgs(process.argv.slice(2), 'usage: node bench/ab-instructions.mjs <checkoutA> <checkoutB> [--corpus scienceboard] [--runs 1]', '1');
 const out = mkdtempSync(path.join(tmpdir(), 'vaudit-bench-instr-'));
 
 function instructions(repo) {

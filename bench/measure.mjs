@@ -1,10 +1,24 @@
 // Shared by the benches: option parsing and timing a whole process under /usr/bin/time.
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 
 /** `--name value` from argv, else the default. */
 export function option(args, name, dflt) {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
+}
+
+/** The before/after benches' arguments: `<checkoutA> <checkoutB> [--corpus NAME] [--runs N]` (a real
+ *  corpus in ../shared/corpora); prints `usage` and exits when a checkout is missing. */
+export function abArgs(args, usage, defaultRuns) {
+  const [a, b] = args.filter((x, i) => !x.startsWith('--') && !args[i - 1]?.startsWith('--')).map((p) => path.resolve(p));
+  if (!a || !b) {
+    console.error(usage);
+    process.exit(2);
+  }
+  const corpus = option(args, '--corpus', 'scienceboard');
+  const dir = path.resolve(import.meta.dirname, '../../shared/corpora', corpus);
+  return { a, b, corpus, dir, runs: Number(option(args, '--runs', defaultRuns)) };
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
