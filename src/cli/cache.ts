@@ -11,11 +11,12 @@
  * Granularity is the whole run: cross-file analysis (task → verifier binding,
  * Python imports) makes per-file reuse unsound without a dependency graph, so
  * any change re-runs the full pass. A warm hit skips parsing and analysis
- * entirely; a miss still rebuilds the trees of unchanged Python texts from
- * `<location>/trees.cache` instead of parsing them (`lang/python/tree-cache.ts`). Entries live in `<location>/lint-<options hash>.cache`, written
+ * entirely. Entries live in `<location>/lint-<options hash>.cache`, written
  * atomically; a corrupt or foreign entry is a miss, never an error. A miss still
- * reuses the regex verdicts of earlier runs (`<location>/redos.cache`, keyed by
- * pattern, flags and options): recheck is the slow part of a run with new regexes.
+ * reuses what earlier runs found per input: the regex verdicts
+ * (`<location>/redos.cache`, keyed by pattern, flags and options: recheck is the
+ * slow part of a run with new regexes) and the parsed trees of unchanged Python
+ * texts (`<location>/trees.cache`, keyed by text: `lang/python/tree-cache.ts`).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';

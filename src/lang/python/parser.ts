@@ -129,10 +129,12 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
       let tree: RawTree | null = null;
       let reuse: TreeReuse | undefined;
       const old = prev?.tree as RawTree | undefined;
+      // a lone CR ends a line for Python, not for the grammar (as in `fresh`)
+      const lf = loneCrAsLf(text);
       if (prev && old?.edit) {
-        const edit = editBetween(loneCrAsLf(prev.text), loneCrAsLf(text));
+        const edit = editBetween(loneCrAsLf(prev.text), lf);
         old.edit(edit);
-        tree = raw.parse(loneCrAsLf(text), old);
+        tree = raw.parse(lf, old);
         // error recovery is where an incremental parse may differ from a fresh one: parse afresh
         if (tree?.rootNode.hasError) tree = null;
         else {
@@ -142,7 +144,7 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
           if (changed) reuse = { old: prev.root, editStart: edit.startIndex, oldEnd: edit.oldEndIndex, newEnd: edit.newEndIndex, changed };
         }
       }
-      tree ??= raw.parse(loneCrAsLf(text));
+      tree ??= raw.parse(lf);
       if (!tree) throw new Error('tree-sitter returned no tree');
       const root = convert(tree, text, t0, true, reuse);
       return { root, kept: { text, tree, root } };

@@ -13,8 +13,9 @@
  *
  * File layout: int32 magic, int32 header length in bytes, the header (JSON: format, stamp, SHA-1 of
  * the nodes, type and field names, and per entry its key, first int, int count and error flag),
- * padding to 4 bytes, then the entries' nodes (`flat-tree.ts` layout) back to back. It is rewritten only after a run that
- * parsed something new: this run's trees first, then earlier ones while they fit `MAX_INTS`.
+ * padding to 4 bytes, then the entries' nodes (`flat-tree.ts` layout) back to back. It is rewritten
+ * only after a run that parsed something new: this run's trees first, then earlier ones while they
+ * fit `MAX_INTS`.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -28,6 +29,9 @@ const MAGIC = 0x31525456; // "VTR1", little-endian
 const FORMAT = 1;
 /** Ints kept in the file (4 per node, ≈ 25 nodes per line: about 20 MB of Python, a 64 MB file). */
 const MAX_INTS = 16_000_000;
+
+/** Byte offset of the nodes after a header of `jsonBytes` bytes (magic, length, JSON, padding to 4). */
+const bodyStart = (jsonBytes: number) => 8 + jsonBytes + ((4 - ((8 + jsonBytes) % 4)) % 4);
 
 interface Header {
   format: number;
@@ -122,11 +126,11 @@ function load(s: State, parserKind: string): void {
     const len = buf.readInt32LE(4);
     const h = JSON.parse(buf.toString('utf8', 8, 8 + len)) as Header;
     if (h.format !== FORMAT || h.stamp !== s.stamp || !Array.isArray(h.types) || !Array.isArray(h.fields) || !Array.isArray(h.entries)) return;
-    const start = 8 + len + ((4 - ((8 + len) % 4)) % 4);
-    const at = buf.byteOffset + start;
+    const start = bodyStart(len);
     const n = (buf.length - start) >> 2;
-    // a view when the body is aligned for an Int32Array (a read file of this size has a buffer of its own), else a copy
     if (createHash('sha1').update(buf.subarray(start, start + n * 4)).digest('base64') !== h.sum) return;
+    // a view when the body is aligned for an Int32Array (a read file of this size has a buffer of its own), else a copy
+    const at = buf.byteOffset + start;
     const ints = at % 4 === 0 ? new Int32Array(buf.buffer, at, n) : new Int32Array(buf.buffer.slice(at, at + n * 4));
     h.types.forEach((t, i) => { if (t) { s.names.types[i] = t; s.typeIds.set(t, i); } });
     h.fields.forEach((f, i) => { if (f) { s.names.fields[i] = f; s.fieldIds.set(f, i); } });
@@ -198,8 +202,7 @@ export function saveTreeCache(): void {
   for (const c of chunks) sum.update(c);
   const header: Header = { format: FORMAT, stamp: s.stamp, sum: sum.digest('base64'), types: [...s.names.types].map((t) => t ?? ''), fields: [...s.names.fields].map((f) => f ?? ''), entries };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const pad = (4 - ((8 + json.length) % 4)) % 4;
-  const head = Buffer.alloc(8 + json.length + pad);
+  const head = Buffer.alloc(bodyStart(json.length));
   head.writeInt32LE(MAGIC, 0);
   head.writeInt32LE(json.length, 4);
   json.copy(head, 8);
