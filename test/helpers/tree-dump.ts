@@ -1,11 +1,11 @@
 /** Plain Python trees (`PyNode`) as text, to compare trees made different ways (parse, threads, --cache). */
 import { treeDepth, type PyNode } from '../../src/lang/python/tree.js';
 
-/** One line per node, pre-order: depth, type, field, range, flags, and the parent link checked. */
+/** One line per node, pre-order: depth, type, field, range, flags, height, and the parent link checked. */
 export function dumpTree(root: PyNode): string {
   const out: string[] = [`depth ${treeDepth(root)}`];
   const visit = (n: PyNode, depth: number) => {
-    out.push(`${depth} ${n.type} ${n.field ?? '-'} ${n.start}-${n.end} ${n.named ? 'n' : 'a'}${n.hasError ? 'E' : ''}${n.isMissing ? 'M' : ''} ${n.text.length}`);
+    out.push(`${depth} ${n.type} ${n.field ?? '-'} ${n.start}-${n.end} ${n.named ? 'n' : 'a'}${n.hasError ? 'E' : ''}${n.isMissing ? 'M' : ''} h${n.height} ${n.text.length}`);
     for (const c of n.children) {
       if (c.parent !== n) throw new Error(`broken parent link at ${c.type} ${c.start}`);
       visit(c, depth + 1);

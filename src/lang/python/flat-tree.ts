@@ -136,7 +136,7 @@ export function encodePlainTree(root: PyNode, ids: { type(name: string): number;
   return { nodes: buf.slice(0, o), withErrors: root.hasError };
 }
 
-/** Rebuild the plain tree of `text` from its flat form: the same nodes, fields, flags and depth as `convertTree`. */
+/** Rebuild the plain tree of `text` from its flat form: the same nodes, fields, flags, heights and depth as `convertTree`. */
 export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyNode {
   const b = t.nodes;
   const { types, fields } = names;
@@ -173,16 +173,21 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
       parents.push(node);
       left.push(kids);
       if (parents.length > depth) depth = parents.length;
-    } else if (node.hasError) parent.hasError = true;
+    } else {
+      if (node.hasError) parent.hasError = true;
+      if (parent.height < 2) parent.height = 2;
+    }
   }
   while (parents.length > 1) close(parents, left);
   setTreeDepth(root, depth);
   return root;
 }
 
-/** A node's children are all in: pass its error flag to its parent. */
+/** A node's children are all in: pass its error flag and height to its parent (as `convertTree` does). */
 function close(parents: PyNode[], left: number[]): void {
   const done = parents.pop()!;
   left.pop();
-  if (done.hasError) parents[parents.length - 1]!.hasError = true;
+  const p = parents[parents.length - 1]!;
+  if (done.hasError) p.hasError = true;
+  if (done.height >= p.height) p.height = done.height + 1;
 }
