@@ -12,6 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pyFiles } from './helpers/py-files.js';
 import { rng } from './helpers/rng.js';
+import { change, spot } from './helpers/py-edits.js';
 import { SourceText, type SourceFile } from '../src/core/source.js';
 import { analysePython, createPythonProject } from '../src/lang/python/project.js';
 import type { Analysis } from '../src/lang/python/analysis.js';
@@ -23,30 +24,6 @@ import type { PyNode } from '../src/lang/python/tree.js';
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const corpora = path.resolve(repoRoot, '../shared/corpora');
 const files = [...pyFiles(path.join(corpora, 'scienceboard')), ...pyFiles(path.join(corpora, 'spider2v'))];
-
-/** One editor-like change at `at`. */
-function change(text: string, at: number, r: () => number): string {
-  switch (Math.floor(r() * 7)) {
-    case 0: return text.slice(0, at) + 'x' + text.slice(at); // a character typed
-    case 1: return text.slice(0, at) + text.slice(at + 1); // a character deleted
-    case 2: { const nl = text.lastIndexOf('\n', at); return `${text.slice(0, nl + 1)}    raise ValueError()\n${text.slice(nl + 1)}`; } // a raise inserted
-    case 3: { const nl = text.lastIndexOf('\n', at); const ind = /^[ \t]*/.exec(text.slice(nl + 1))![0]; return `${text.slice(0, nl + 1)}${ind}found = None\n${text.slice(nl + 1)}`; } // a binding
-    case 4: { const nl = text.lastIndexOf('\n', at); const ind = /^[ \t]*/.exec(text.slice(nl + 1))![0]; return `${text.slice(0, nl + 1)}${ind}global found\n${text.slice(nl + 1)}`; } // a global
-    case 5: { const nl = text.lastIndexOf('\n', at); const ind = /^[ \t]*/.exec(text.slice(nl + 1))![0]; return `${text.slice(0, nl + 1)}${ind}import sys as os\n${text.slice(nl + 1)}`; } // a local import
-    default: { const nl = text.indexOf('\n', at); return nl < 0 ? text : text.slice(0, nl) + text.slice(nl + 1); } // lines joined
-  }
-}
-
-/** An offset inside a random function body (three times in four), else anywhere. */
-function spot(a: PythonAnalysis, r: () => number): number {
-  const fns = a.functions();
-  if (fns.length && r() < 0.75) {
-    const f = fns[Math.floor(r() * fns.length)]!;
-    const body = f.node.childForFieldName('body');
-    if (body && body.end > body.start) return body.start + Math.floor(r() * (body.end - body.start));
-  }
-  return Math.floor(r() * a.text.length);
-}
 
 function defHead(d: Def): string {
   return `${d.kind}:${d.key}:${d.node ? d.node.start : '-'}:${d.value ? `${d.value.start}-${d.value.end}` : '-'}:${d.index?.join('.') ?? ''}:${d.narrowed ?? ''}`;

@@ -138,7 +138,22 @@ export class Analysis implements PythonAnalysis {
 
 
   get scopes(): ScopeTable {
-    return (this._scopes ??= buildScopes(this.ast, this.text));
+    if (!this._scopes) {
+      const prev = this.prevScopes;
+      this.prevScopes = undefined;
+      // an editor's document keeps how its table was built, for the table of its next edited text
+      this._scopes = buildScopes(this.ast, this.text, { reuse: prev && { prev }, keepLog: this.parseState !== undefined });
+    }
+    return this._scopes;
+  }
+
+  /** The scope table of the previous text of this file (an editor session's incremental re-parse), set by
+   *  the project: the definitions the parse took over are copied from it (`ScopeReuse`). */
+  prevScopes?: ScopeTable;
+
+  /** The scope table, if built, for the analysis of this file's next edited text (`prevScopes`). */
+  scopeCarry(): ScopeTable | undefined {
+    return this.notAnalysed ? undefined : this._scopes;
   }
   scopeOf(n: NodeLike): Scope {
     const p = this.node(n);

@@ -17,6 +17,7 @@ import type { FunctionInfo, PythonAnalysis, PythonProject } from './types.js';
 import { pythonParser, type KeptTree, type PythonParser } from './parser.js';
 import { Analysis, type FlowCarry, type ProjectLink } from './analysis.js';
 import { MAX_ANALYSED_DEPTH, treeDepth, type PyNode } from './tree.js';
+import type { ScopeTable } from './scopes.js';
 import { tokenizerLimit } from './limits.js';
 import { MIN_AHEAD_CHARS, ParseAhead } from './parse-ahead.js';
 import type { WorkerThreads } from '../../core/threads.js';
@@ -102,8 +103,9 @@ class Project implements PythonProject {
   ahead: ParseAhead | undefined;
 
   /** Kept trees of the previous version of changed files (`adopt`), used up by their next parse, with
-   *  the flow of that version (`Analysis.flowCarry`: the new analysis may take unchanged units over). */
-  private readonly previousTrees = new Map<string, { tree: KeptTree; carry?: FlowCarry }>();
+   *  the flow and scope table of that version (`Analysis.flowCarry`, `scopeCarry`: the new analysis may
+   *  take unchanged units and definitions over). */
+  private readonly previousTrees = new Map<string, { tree: KeptTree; carry?: FlowCarry; scopes?: ScopeTable }>();
 
   constructor(files: readonly SourceFile[], private readonly maxCachedChars: number, private readonly keepTrees?: ReadonlySet<string>) {
     const paths = new Set(files.map((f) => path.resolve(f.path)));
@@ -151,16 +153,21 @@ class Project implements PythonProject {
     if (!f || !parser) return undefined;
     let keep: { prev?: KeptTree } | undefined;
     let carry: FlowCarry | undefined;
+    let scopes: ScopeTable | undefined;
     if (this.keepTrees?.has(abs)) {
       const prev = this.previousTrees.get(abs);
       keep = { prev: prev?.tree };
       carry = prev?.carry;
+      scopes = prev?.scopes;
       this.previousTrees.delete(abs);
     }
     a = analyse(parser, f.source.text, abs, this.link, keep, this.ahead);
     a.shareLines(f.source);
-    // the carried flow is of use only to a tree that took the previous tree's nodes over
-    if (carry && keep?.prev && a.parseState && !a.notAnalysed) a.carry = carry;
+    // the carried flow and scopes are of use only to a tree that took the previous tree's nodes over
+    if (keep?.prev && a.parseState && !a.notAnalysed) {
+      a.carry = carry;
+      a.prevScopes = scopes;
+    }
     this.parsed++;
     this.cache.set(abs, a);
     this.cachedChars += f.source.text.length;
@@ -180,7 +187,7 @@ class Project implements PythonProject {
       if (!before || this.byPath.get(abs) !== before) {
         // a changed file: its next parse starts from the old tree
         // (its flow is summarised now: the parse moves the old tree's nodes into the new one)
-        if (this.keepTrees?.has(abs) && a.parseState && this.byPath.has(abs)) this.previousTrees.set(abs, { tree: a.parseState, carry: a.flowCarry() });
+        if (this.keepTrees?.has(abs) && a.parseState && this.byPath.has(abs)) this.previousTrees.set(abs, { tree: a.parseState, carry: a.flowCarry(), scopes: a.scopeCarry() });
         a.parseState = undefined;
         continue;
       }

@@ -56,6 +56,46 @@ export interface ScopeTable {
   readByNode: Map<PyNode, NameRead>;
 }
 
+/**
+ * What one definition statement (`def` / `class`) added while its table was built: the spans of the
+ * table's scopes (by id), reads and pending bindings its walk made, and the index after the last record
+ * of the definitions nested in it (they follow it in `ScopeLog.defs`).
+ */
+interface DefSpan {
+  node: PyNode;
+  s0: number; s1: number;
+  r0: number; r1: number;
+  p0: number; p1: number;
+  d1: number;
+}
+interface Pending { scope: Scope; b: Binding }
+
+/** How a table was built, kept for the table of the next edited text (`ScopeReuse`). */
+interface ScopeLog {
+  /** Bindings in walk order with the scope that made them, before global/nonlocal redirection. */
+  pending: readonly Pending[];
+  /** Definition statements in walk order, each before the ones nested in it. */
+  defs: readonly DefSpan[];
+  defByNode: ReadonlyMap<PyNode, number>;
+}
+const logs = new WeakMap<ScopeTable, ScopeLog>();
+
+/**
+ * The table of the text before an edit, for the table of the edited text. A definition statement whose
+ * node the incremental parse took over (the same object: same subtree, same text) adds exactly what it
+ * added before, up to the scope it sits in: its scopes (the ids shifted, the parent of its outermost
+ * ones and the qualnames redone), reads and pending bindings are copied from the previous table instead
+ * of walked. Bindings are then resolved afresh for the whole module (global/nonlocal redirection reads
+ * every scope), so the table is the one `buildScopes` gives without `reuse`.
+ */
+export interface ScopeReuse {
+  /** Built with `keepLog` (a table without its log is not reused). */
+  prev: ScopeTable;
+  /** The previous table's definition node that `n` repeats (default: `n` itself, when the parse took it
+   *  over). Tests replace it to show that a reuse ignoring this condition goes wrong. */
+  same?(n: PyNode): PyNode | undefined;
+}
+
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 export function isComprehension(t: string): boolean {
   return COMPREHENSIONS.has(t);
@@ -69,10 +109,17 @@ class ScopeBuilder {
   readonly bindingScope = new Map<PyNode, Scope>();
   readonly readByNode = new Map<PyNode, NameRead>();
   /** Bindings are recorded once the global/nonlocal declarations are known. */
-  private readonly pending: Array<{ scope: Scope; b: Binding }> = [];
+  readonly pending: Pending[] = [];
+  readonly defs: DefSpan[] = [];
+  readonly defByNode = new Map<PyNode, number>();
+  /** Definitions copied from the previous table (`splice`). */
+  spliced = 0;
   readonly module: Scope;
+  private readonly prev?: { table: ScopeTable; log: ScopeLog; same?: (n: PyNode) => PyNode | undefined };
 
-  constructor(root: PyNode, private readonly text: string) {
+  constructor(root: PyNode, private readonly text: string, reuse?: ScopeReuse) {
+    const log = reuse && logs.get(reuse.prev);
+    if (reuse && log) this.prev = { table: reuse.prev, log, same: reuse.same };
     this.module = this.mk('module', root, '<module>', null);
     this.module.qualname = '';
     this.block(this.module, root);
@@ -277,23 +324,17 @@ class ScopeBuilder {
         if (d) this.stmt(scope, d);
         return;
       }
-      case 'function_definition': {
-        const nm = field(n, 'name');
-        const fs = this.mk('function', n, nm ? this.src(nm) : '<function>', scope);
-        this.params(fs, scope, field(n, 'parameters'));
-        const rt = field(n, 'return_type');
-        if (rt) this.expr(scope, rt, true);
-        this.block(fs, field(n, 'body'));
-        if (nm) this.bind(scope, nm, 'def');
-        return;
-      }
-      case 'class_definition': {
-        const nm = field(n, 'name');
-        const sc = field(n, 'superclasses');
-        if (sc) this.expr(scope, sc, false);
-        const cs = this.mk('class', n, nm ? this.src(nm) : '<class>', scope);
-        this.block(cs, field(n, 'body'));
-        if (nm) this.bind(scope, nm, 'class');
+      case 'function_definition': case 'class_definition': {
+        if (this.prev && this.splice(scope, n)) return;
+        const d: DefSpan = { node: n, s0: this.scopes.length, s1: 0, r0: this.reads.length, r1: 0, p0: this.pending.length, p1: 0, d1: 0 };
+        this.defByNode.set(n, this.defs.length);
+        this.defs.push(d);
+        if (n.type === 'function_definition') this.functionDef(scope, n);
+        else this.classDef(scope, n);
+        d.s1 = this.scopes.length;
+        d.r1 = this.reads.length;
+        d.p1 = this.pending.length;
+        d.d1 = this.defs.length;
         return;
       }
       case 'for_statement': {
@@ -351,6 +392,74 @@ class ScopeBuilder {
           else this.expr(scope, c, false);
         }
     }
+  }
+
+  private functionDef(scope: Scope, n: PyNode): void {
+    const nm = field(n, 'name');
+    const fs = this.mk('function', n, nm ? this.src(nm) : '<function>', scope);
+    this.params(fs, scope, field(n, 'parameters'));
+    const rt = field(n, 'return_type');
+    if (rt) this.expr(scope, rt, true);
+    this.block(fs, field(n, 'body'));
+    if (nm) this.bind(scope, nm, 'def');
+  }
+
+  private classDef(scope: Scope, n: PyNode): void {
+    const nm = field(n, 'name');
+    const sc = field(n, 'superclasses');
+    if (sc) this.expr(scope, sc, false);
+    const cs = this.mk('class', n, nm ? this.src(nm) : '<class>', scope);
+    this.block(cs, field(n, 'body'));
+    if (nm) this.bind(scope, nm, 'class');
+  }
+
+  /**
+   * Add what definition `n` added to the previous table, when that table has it (`ScopeReuse`): its walk
+   * reads nothing outside its subtree but the scope it sits in (`scope`), which takes the place of the
+   * previous one. Its scopes are made again in id order (parents, children and qualnames as `mk` makes
+   * them), its reads and pending bindings copied with their scopes mapped, its nested records shifted.
+   */
+  private splice(scope: Scope, n: PyNode): boolean {
+    const { table, log, same } = this.prev!;
+    const oldNode = same ? same(n) : n;
+    const i = oldNode && log.defByNode.get(oldNode);
+    if (i === undefined) return false;
+    const d = log.defs[i]!;
+    const old = table.scopes;
+    const made: Scope[] = [];
+    const map = (o: Scope): Scope => (o.id >= d.s0 && o.id < d.s1 && old[o.id] === o ? made[o.id - d.s0]! : scope);
+    const ds = this.scopes.length - d.s0;
+    const dr = this.reads.length - d.r0;
+    const dp = this.pending.length - d.p0;
+    const di = this.defs.length - i;
+    for (let k = i; k < d.d1; k++) {
+      const x = log.defs[k]!;
+      this.defByNode.set(x.node, k + di);
+      this.defs.push({ node: x.node, s0: x.s0 + ds, s1: x.s1 + ds, r0: x.r0 + dr, r1: x.r1 + dr, p0: x.p0 + dp, p1: x.p1 + dp, d1: x.d1 + di });
+    }
+    for (let id = d.s0; id < d.s1; id++) {
+      const o = old[id]!;
+      const s = this.mk(o.kind, o.node, o.name, o.parent ? map(o.parent) : null);
+      made.push(s);
+      if (o.params.length) s.params = o.params.slice();
+      if (o.globals.size) s.globals = new Set(o.globals);
+      if (o.nonlocals.size) s.nonlocals = new Set(o.nonlocals);
+      s.hasStarImport = o.hasStarImport;
+    }
+    const reads = table.reads;
+    for (let k = d.r0; k < d.r1; k++) {
+      const o = reads[k]!;
+      const r: NameRead = { node: o.node, name: o.name, scope: map(o.scope), inAnnotation: o.inAnnotation };
+      this.reads.push(r);
+      this.readByNode.set(o.node, r);
+    }
+    const pending = log.pending;
+    for (let k = d.p0; k < d.p1; k++) {
+      const o = pending[k]!;
+      this.pending.push({ scope: map(o.scope), b: o.b });
+    }
+    this.spliced++;
+    return true;
   }
 
   private withStatement(scope: Scope, n: PyNode): void {
@@ -472,9 +581,26 @@ class ScopeBuilder {
   }
 }
 
-export function buildScopes(root: PyNode, text: string): ScopeTable {
-  const { module, scopes, reads, byNode, bindingScope, readByNode } = new ScopeBuilder(root, text);
-  return { module, scopes, reads, byNode, bindingScope, readByNode };
+/** Statistics of this process's scope tables (`--debug`, tests): how many were built, how many reused
+ *  a previous table, how many definitions were copied instead of walked. */
+export const scopeStats = { builds: 0, reused: 0, spliced: 0 };
+
+/**
+ * The scope table of a module. With `reuse` (an editor's re-parse of an edited text that took the
+ * previous tree's nodes over) the definitions the edit left alone are copied from the previous table
+ * (`ScopeReuse`); the result is the same either way. `keepLog` keeps what the next edit's reuse needs.
+ */
+export function buildScopes(root: PyNode, text: string, opts: { reuse?: ScopeReuse; keepLog?: boolean } = {}): ScopeTable {
+  const b = new ScopeBuilder(root, text, opts.reuse);
+  const { module, scopes, reads, byNode, bindingScope, readByNode } = b;
+  const table: ScopeTable = { module, scopes, reads, byNode, bindingScope, readByNode };
+  if (opts.keepLog) logs.set(table, { pending: b.pending, defs: b.defs, defByNode: b.defByNode });
+  scopeStats.builds++;
+  if (b.spliced) {
+    scopeStats.reused++;
+    scopeStats.spliced += b.spliced;
+  }
+  return table;
 }
 
 function fields(n: PyNode, name: string): PyNode[] {
