@@ -13,6 +13,7 @@ export default defineRule<Msg>({
     description: 'An embedded lambda whose parameter list cannot take the arguments the verifier passes.',
     defaultSeverity: 'error',
     layers: ['python'],
+    unitLocal: true,
     languages: ['json'],
     messages: {
       arity: {

@@ -27,6 +27,7 @@ export default defineRule<Msg>({
     description: 'A subprocess, HTTP or socket call with no timeout, or an interactive tool started with inherited stdin: the verifier can hang forever.',
     defaultSeverity: 'error',
     layers: ['python', 'javascript'],
+    unitLocal: true,
     languages: ['python', 'javascript'],
     messages: {
       jsProcess: {

@@ -102,6 +102,7 @@ export default defineRule<Msg>({
     description: 'The first match found while iterating a dict, set or directory listing decides the verdict, so it depends on iteration order.',
     defaultSeverity: 'warn',
     layers: ['python'],
+    unitLocal: true,
     languages: ['python'],
     messages: {
       loop: {

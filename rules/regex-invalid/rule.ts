@@ -15,6 +15,7 @@ export default defineRule<Msg>({
     description: "A regular expression that Python's re.compile rejects (Python re semantics, not ECMAScript).",
     defaultSeverity: 'error',
     layers: ['suite', 'python'],
+    unitLocal: true,
     languages: ['json', 'python'],
     confirm: { oracle: 'regex-invalid',
       positional: true, description: "Compiles the pattern with Python's own `re.compile` in the host's interpreter; confirmed when it raises re.error." },

@@ -20,6 +20,7 @@ export default defineRule<Msg, Opts>({
     description: 'A regex whose backtracking blows up (exponential or high-degree polynomial) on some input: the verifier hangs.',
     defaultSeverity: 'error',
     layers: ['suite', 'python'],
+    unitLocal: true,
     languages: ['json', 'python'],
     messages: {
       exponential: {

@@ -51,6 +51,7 @@ export default defineRule<Msg>({
     description: 'Sequences compared after conversion to sets: duplicates collapse, so a duplicated line can stand in for a missing one.',
     defaultSeverity: 'warn',
     layers: ['python', 'javascript'],
+    unitLocal: true,
     languages: ['python', 'javascript'],
     messages: {
       jsSize: {

@@ -35,6 +35,7 @@ export default defineRule<Msg>({
     description: 'A check searches one output stream of a tool (usually stdout) and never looks at the other.',
     defaultSeverity: 'warn',
     layers: ['python'],
+    unitLocal: true,
     languages: ['python'],
     messages: {
       blind: {

@@ -47,6 +47,7 @@ export default defineRule<Msg>({
     description: 'A substring test (`value in key`, `key.find(value)`) on strings in a find/pred lambda where a match was meant.',
     defaultSeverity: 'warn',
     layers: ['python'],
+    unitLocal: true,
     languages: ['json'],
     confirm: { oracle: 'substring-containment',
       positional: true, description: 'Calls the predicate with the expected value plus one extra character; confirmed when it still accepts.' },

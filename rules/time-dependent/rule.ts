@@ -118,6 +118,7 @@ export default defineRule<Msg>({
     description: 'A verdict that depends on the current date, time or timezone of the grading host.',
     defaultSeverity: 'warn',
     layers: ['python'],
+    unitLocal: true,
     languages: ['json', 'python'],
     messages: {
       lambda: {

@@ -13,6 +13,7 @@ export default defineRule<Msg>({
     description: 'An absence check (`x not in m`, `m.get(x) is None`) whose operand is None on that path: it passes whether or not the item exists.',
     defaultSeverity: 'error',
     layers: ['python'],
+    unitLocal: true,
     languages: ['python'],
     messages: {
       vacuous: {

@@ -71,6 +71,16 @@ export interface RuleMeta<M extends string = string, O extends object = RuleOpti
   /** The options' defaults: the engine merges the configured options over them once, so a rule reads
    *  `ctx.options` typed and complete (rendered in the rule's docs). */
   defaultOptions?: O;
+  /**
+   * The rule's Python findings inside a function depend only on that function: its own tree, names it
+   * resolves in enclosing scopes, imports and module-level code; never on the body of another function
+   * of the file (a callee, a decorator, the verdict functions' returns), on other files than Python
+   * modules (task files, suites, bindings), nor on what earlier visits saw elsewhere (no state across
+   * visits). An editor session then keeps the rule's findings in
+   * the functions an edit left unchanged instead of visiting them again (src/engine/carry.ts); a rule
+   * that does not say so is run over the whole file on every edit. Tested by test/rule-carry.test.ts.
+   */
+  unitLocal?: boolean;
 }
 
 /** Where a report points: offsets (UTF-16, half-open) into `ctx.text`, or a Python (PyNode) / acorn node. */

@@ -14,13 +14,33 @@ export interface PythonSubscriber {
   onError(err: unknown): void;
 }
 
+/** What the walk of an edited file skips, and how findings learn the function they were reported in. */
+export interface PythonWalkUnits {
+  /** Top-level functions and methods (outermost function definitions): the units findings are kept by. */
+  units: ReadonlySet<PyNode>;
+  /** Units whose findings of unit-local rules an editor session keeps: those rules do not visit them. */
+  carried: ReadonlySet<PyNode>;
+  /** Subscribers of unit-local rules. */
+  local: ReadonlySet<PythonSubscriber>;
+  /** Called with the unit the walk enters, and with null when it leaves it. */
+  onUnit(unit: PyNode | null): void;
+}
+
+const ENTER = 0;
+const EXIT = 1;
+/** Leaving a unit: report it, and restore the full tables after a carried one. */
+const LEAVE_UNIT = 2;
+
 /**
  * Walk a Python unit once, dispatching enter and `:exit` visitors over the analysis core's plain tree
- * (no wasm crossing per node).
+ * (no wasm crossing per node). With `units`, each top-level function is announced as it is entered and
+ * left, and inside a carried one only the rules that are not unit-local are visited.
  */
-export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): void {
+export function walkPython(root: PyNode, subs: readonly PythonSubscriber[], units?: PythonWalkUnits): void {
   if (subs.length === 0) return;
-  const { enter, exit } = tables<PythonVisitor<string>, PythonSubscriber>(subs);
+  const all = tables<PythonVisitor<string>, PythonSubscriber>(subs);
+  const rest = units?.carried.size ? tables<PythonVisitor<string>, PythonSubscriber>(subs.filter((s) => !units.local.has(s))) : all;
+  let { enter, exit } = all;
   // indexed, without destructuring: called for every node of every unit, mostly before the optimising
   // compiler gets to it, where `for (const [fn, s] of list)` allocates an iterator result per step
   const fire = (list: Array<[PythonVisitor<string>, PythonSubscriber]>, node: PyNode) => {
@@ -34,26 +54,39 @@ export function walkPython(root: PyNode, subs: readonly PythonSubscriber[]): voi
     }
   };
   // iterative: a deeply nested module must not overflow the stack of the pass itself. The stack holds
-  // nodes to enter, and (tagged by a parallel flag only for types with `:exit` visitors) nodes to leave:
-  // no allocation per node.
+  // nodes to enter, and (tagged by a parallel action only for types with `:exit` visitors, and for
+  // units) nodes to leave: no allocation per node.
   const stack: PyNode[] = [root];
-  const leaving: boolean[] = [false];
+  const action: number[] = [ENTER];
   while (stack.length) {
     const n = stack.pop()!;
-    if (leaving.pop()) {
-      fire(exit.get(n.type)!, n);
+    const what = action.pop()!;
+    if (what === EXIT) {
+      const list = exit.get(n.type);
+      if (list) fire(list, n);
       continue;
+    }
+    if (what === LEAVE_UNIT) {
+      ({ enter, exit } = all);
+      units!.onUnit(null);
+      continue;
+    }
+    if (units && n.type === 'function_definition' && units.units.has(n)) {
+      units.onUnit(n);
+      stack.push(n);
+      action.push(LEAVE_UNIT);
+      if (units.carried.has(n)) ({ enter, exit } = rest);
     }
     const onEnter = enter.get(n.type);
     if (onEnter) fire(onEnter, n);
     if (exit.size && exit.has(n.type)) {
       stack.push(n);
-      leaving.push(true);
+      action.push(EXIT);
     }
     const kids = n.children;
     for (let i = kids.length - 1; i >= 0; i--) {
       stack.push(kids[i]!);
-      leaving.push(false);
+      action.push(ENTER);
     }
   }
 }

@@ -17,6 +17,7 @@ import type { FileUnit, Project } from '../contract/project.js';
 import type { SourceFile } from '../core/source.js';
 import type { FileProblem } from '../core/load.js';
 import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './dispatch.js';
+import { carryFrom, recordedFinding, topLevelUnits, type Carried, type CarryStore } from './carry.js';
 import { bracketDepth, MAX_JS_DEPTH, parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
 import { commentSuppressions, configSuppressions, jsonSuppressions, suppresses, type Suppression } from './suppress.js';
 import type { ConfigResolver, LoadedConfig } from '../config/load.js';
@@ -193,6 +194,9 @@ export interface PassInput {
   reportUnusedSuppressions?: boolean;
   jsParse?: (file: SourceFile) => JsParse;
   embedded?: EmbeddedParses;
+  /** An editor session's findings of unit-local rules from the previous lint of each Python file
+   *  (src/engine/carry.ts): kept where an edit left a function unchanged, and recorded for the next. */
+  carry?: CarryStore;
 }
 
 export interface PassResult {
@@ -327,13 +331,59 @@ class CentralPass {
     const subs: PythonSubscriber[] = [];
     // one unit for every rule's context (rules read it, none changes it)
     const unit: FileUnit = { file, layer: 'python', embedded };
-    for (const { rule, setting } of this.enabledFor(file, 'python')) {
+    const enabled = this.enabledFor(file, 'python');
+    const keep = !embedded && this.input.carry && enabled.some(({ rule }) => rule.meta.unitLocal) ? this.keeper(file, analysis, enabled) : undefined;
+    for (const { rule, setting } of enabled) {
       const ctx = Object.assign(this.makeCtx(rule, setting, unit, analysis.text), { python: analysis });
       let v: Visitors;
       try { v = rule.create(ctx); } catch (err) { this.onError(rule, file)(err); continue; }
-      if (v.python) subs.push({ visitors: v.python, ctx, onError: this.onError(rule, file) });
+      if (!v.python) continue;
+      const sub: PythonSubscriber = { visitors: v.python, ctx, onError: this.onError(rule, file) };
+      if (keep && rule.meta.unitLocal) keep.watch(sub);
+      subs.push(sub);
     }
-    walkPython(analysis.ast, subs);
+    walkPython(analysis.ast, subs, keep?.walk);
+    keep?.done();
+  }
+
+  /**
+   * What a Python file's walk needs to keep findings across edits: the units, those whose findings of
+   * unit-local rules the previous lint left for this one (pushed now, not visited), and a record of
+   * this lint's for the next (none after a rule crashed on the file: its findings there are unknown).
+   */
+  private keeper(file: SourceFile, analysis: PythonAnalysis, enabled: ReadonlyArray<{ rule: Rule; setting: RuleSetting }>) {
+    const store = this.input.carry!;
+    const rulesKey = enabled.map(({ rule, setting }) => `${rule.meta.id}:${setting.severity}:${setting.explicit ? 1 : 0}:${JSON.stringify(setting.options)}`).join('|');
+    const units = new Set(topLevelUnits(analysis));
+    const prev = store.get(file.path);
+    const carried: Carried = (prev && carryFrom(prev, analysis, file, units, rulesKey)) || { units: new Set(), byUnit: new Map() };
+    for (const list of carried.byUnit.values()) for (const f of list) this.findings.push({ ...f });
+    if (carried.units.size) store.kept?.(carried.units.size);
+    const byUnit = new Map<PyNode, Finding[]>(carried.byUnit);
+    for (const u of units) if (!byUnit.has(u)) byUnit.set(u, []);
+    const local = new Set<PythonSubscriber>();
+    const findings = this.findings;
+    const crashesBefore = this.crashed.size;
+    let current: PyNode | null = null;
+    return {
+      walk: { units, carried: carried.units, local, onUnit: (u: PyNode | null) => { current = u; } },
+      /** Record what this rule reports inside a unit. */
+      watch(sub: PythonSubscriber) {
+        local.add(sub);
+        const report = sub.ctx.report;
+        sub.ctx.report = (d) => {
+          const n = findings.length;
+          report(d);
+          if (current && findings.length > n) byUnit.get(current)!.push(recordedFinding(findings[n]!));
+        };
+      },
+      done: () => {
+        if (this.crashed.size !== crashesBefore) return;
+        const spans = new Map<PyNode, readonly [number, number]>();
+        for (const u of units) spans.set(u, [u.start, u.end]);
+        store.set(file.path, { rulesKey, text: analysis.text, spans, byUnit });
+      },
+    };
   }
 
   /** A Python file: its syntax error, if any, then the python-layer rules (unless it is nested too deep to analyse). */

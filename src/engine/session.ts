@@ -22,6 +22,7 @@ import { loadRules, ruleOptionSchemas } from '../contract/registry.js';
 import { parseScript, type JsParse } from './parse-js.js';
 import { rel } from '../core/paths.js';
 import { buildIndexes, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
+import type { CarryRecord, CarryStore } from './carry.js';
 import { pageScripts } from './pages.js';
 import { computeScope, narrowTargets, partitionFindings } from './scope.js';
 import { ReachCache } from './reach.js';
@@ -46,6 +47,9 @@ export interface SessionOptions {
   rules?: string[];
   /** Upper bound of cached embedded-code parses (default 4096). */
   maxEmbeddedCache?: number;
+  /** Keep unit-local rules' findings in the functions an edit left unchanged (src/engine/carry.ts;
+   *  default true; false: every lint visits the whole file, as tests compare). */
+  keepFindings?: boolean;
 }
 
 export interface SessionLintResult {
@@ -67,6 +71,8 @@ export interface SessionStats {
   /** Lints that rebuilt the suite indexes, and lints that kept them over a Python edit (src/engine/index-reuse.ts). */
   indexBuilds: number;
   indexReuses: number;
+  /** Functions whose unit-local findings lints kept instead of visiting them (src/engine/carry.ts). */
+  keptUnits: number;
 }
 
 interface EmbeddedEntry {
@@ -102,6 +108,9 @@ export class LintSession {
   private indexCounts = { builds: 0, reuses: 0 };
   /** Per-file facts of the verifier-path walk, by content (src/engine/reach.ts). */
   private reachCache = new ReachCache();
+  /** Per Python file, what its last lint left for the next to keep (src/engine/carry.ts). */
+  private carries = new Map<string, { record: CarryRecord; pyFiles: ReadonlyMap<string, SourceFile> }>();
+  private keptUnits = 0;
   private pages?: { key: string; scripts: ReadonlySet<string> };
   private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
@@ -226,6 +235,7 @@ export class LintSession {
       lints: this.generation,
       indexBuilds: this.indexCounts.builds,
       indexReuses: this.indexCounts.reuses,
+      keptUnits: this.keptUnits,
     };
   }
 
@@ -277,6 +287,7 @@ export class LintSession {
       severities: this.opts.severities,
       jsParse: (f) => this.jsParse(f),
       embedded: this.embeddedParses(gen),
+      carry: this.opts.keepFindings === false ? undefined : this.carryStore(),
     });
     this.sweepEmbedded(gen);
     const findings = partitionFindings(all, scope, ix.tasksByFile);
@@ -295,6 +306,26 @@ export class LintSession {
       if (f?.language === 'python') this.summaryOf(f);
     }
     return { findings, byFile, durationMs: performance.now() - t0, reparsed, phases: { python: t1 - t0, indexes: t2 - t1, scope: tScope - t2, pass: t3 - tScope } };
+  }
+
+  /**
+   * The findings of unit-local rules this lint may keep from the previous lint of a file
+   * (src/engine/carry.ts): they hold while no other Python file changed since (a function of another
+   * module may be what a call there resolves to); unit-local rules read nothing else outside the file.
+   */
+  private carryStore(): CarryStore {
+    const py = this.python!.files;
+    for (const p of this.carries.keys()) if (!py.has(p)) this.carries.delete(p);
+    return {
+      get: (p) => {
+        const c = this.carries.get(p);
+        if (!c || c.pyFiles.size !== py.size) return undefined;
+        for (const [q, f] of py) if (q !== p && c.pyFiles.get(q) !== f) return undefined;
+        return c.record;
+      },
+      set: (p, record) => void this.carries.set(p, { record, pyFiles: py }),
+      kept: (n) => void (this.keptUnits += n),
+    };
   }
 
   private async currentIndexes(sorted: readonly SourceFile[]): Promise<ProjectIndexes> {

@@ -172,8 +172,7 @@ export class Analysis implements PythonAnalysis {
   get flow(): FlowResult {
     if (!this._flow) {
       const table = this.scopes;
-      const carry = this.carry;
-      this.carry = undefined;
+      const reuse = this.reuseDecision();
       this._flow = runFlow({
         text: this.text,
         table,
@@ -181,13 +180,40 @@ export class Analysis implements PythonAnalysis {
         staticTruth: (n) => this.staticTruth(n),
         isNoReturnCall: (call, scope) => this.isNoReturnCall(call, scope),
         atomTest: (n) => this.conditions.test(n),
-      }, carry && this.flowReuse(carry));
+      }, reuse);
     }
     return this._flow;
   }
 
   /** The flow of the previous text of this file (an editor session's incremental re-parse), set by the project. */
   carry?: FlowCarry;
+  /** `flowReuse(carry)`, decided once (null: nothing to reuse). */
+  private _reuse?: FlowReuse | null;
+  /** The text the carry was of. */
+  private reusedText?: string;
+
+  private reuseDecision(): FlowReuse | undefined {
+    if (this._reuse === undefined) {
+      const c = this.carry;
+      this.carry = undefined;
+      this.reusedText = c?.text;
+      // null first: nothing the decision asks may decide it again
+      this._reuse = null;
+      this._reuse = (c && this.flowReuse(c)) || null;
+    }
+    return this._reuse ?? undefined;
+  }
+
+  /**
+   * This text is `from` (the previous text of the file) edited inside one function, and what a function
+   * reads outside itself is unchanged: module and class bindings, imports, which functions never return,
+   * and no `global`/`nonlocal` in the edited function (`flowReuse`'s conditions). Then every function the incremental parse took over
+   * unchanged reads what it read before; an editor session keeps the findings of unit-local rules there
+   * (src/engine/carry.ts).
+   */
+  editConfinedToOneFunction(from: string): boolean {
+    return !!this.reuseDecision() && this.reusedText === from;
+  }
 
   /**
    * What the next analysis of an edited text of this file needs to take over this flow's units: the flow,

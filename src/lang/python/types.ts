@@ -173,6 +173,10 @@ export interface PythonAnalysis {
   /** Value expressions an expression may hold: follows simple local copies (`a = b`) through reaching defs. */
   valueSources(expr: NodeLike): readonly PyNode[];
   functions(): FunctionInfo[];
+  /** This text is `from` (the file's previous text in an editor) edited inside one function, and what
+   *  functions read outside themselves is unchanged (see `Analysis.editConfinedToOneFunction`); false for
+   *  a fresh parse. */
+  editConfinedToOneFunction(from: string): boolean;
   classes(): ClassInfo[];
   /** Innermost function whose body contains the node. */
   functionAt(n: NodeLike): FunctionInfo | undefined;
