@@ -195,21 +195,26 @@ function edit(from: string, to: string): string {
   return BASE.slice(0, i) + to + BASE.slice(i + from.length);
 }
 
-/** Targeted edits: what changes outside the edited definition, and the definition the edit is in. */
-const TARGETED: Array<{ name: string; after: string; edited: string }> = [
+/** Targeted edits: what changes outside the edited definition, and the definition the edit is in
+ *  (the text before is BASE unless given). */
+const TARGETED: Array<{ name: string; before?: string; after: string; edited: string }> = [
   { name: 'a `global` line makes a method bind a module name', after: edit('        found = None', '        global found\n        found = None'), edited: 'Box.grow' },
   { name: 'a walrus in a comprehension binds in the enclosing function', after: edit('[v for v in range(3)]', '[(last := v) for v in range(3)]'), edited: 'main' },
   { name: 'a walrus in a module-level comprehension binds a module name', after: `${BASE}flags = [(last := v) for v in range(2)]\n`, edited: '' },
   { name: 'a renamed def: its nested function keeps its nodes, not its qualname', after: edit('def outer(items)', 'def outer2(items)'), edited: 'outer2' },
   { name: 'a lambda added before nested scopes moves every later scope id', after: edit('    total = 0\n', '    total = 0\n    key = lambda v: v\n'), edited: 'outer' },
   { name: 'a nonlocal loses its target in the enclosing function', after: edit('    total = 0\n', '    totalx = 0\n'), edited: 'outer' },
+  // module-level statements are copied too, except those that declare in the module
+  { name: 'a star import removed while a later one stays', before: `from os import *\nfrom sys import *\n${BASE}`, after: `from os import path\nfrom sys import *\n${BASE}`, edited: '' },
+  { name: 'a module-level global removed while a later one stays', before: `global counter\n${BASE}global counter\n`, after: `globalx = 1\n${BASE}global counter\n`, edited: '' },
 ];
 
 describe('scope reuse across edits that reach other definitions', () => {
   for (const c of TARGETED) {
     it(c.name, async () => {
       const abs = path.join(repoRoot, 'mod.py');
-      const s = new Session(abs, BASE);
+      const before = c.before ?? BASE;
+      const s = new Session(abs, before);
       const first = await s.open();
       const prev = first.scopes;
       // the definitions of the previous tree, where they were before the parse moves them
@@ -232,7 +237,7 @@ describe('scope reuse across edits that reach other definitions', () => {
       }
       // a reuse that copies the previous definition at the same place (ignoring whether the parse took its
       // node over) keeps the edited definition's old content: it differs wherever the edit is in a definition
-      const e = editBetween(BASE, c.after);
+      const e = editBetween(before, c.after);
       const delta = e.newEndIndex - e.oldEndIndex;
       const same = (n: PyNode) => {
         const start = n.start < e.startIndex ? n.start : n.start - delta;

@@ -57,41 +57,46 @@ export interface ScopeTable {
 }
 
 /**
- * What one definition statement (`def` / `class`) added while its table was built: the spans of the
- * table's scopes (by id), reads and pending bindings its walk made, and the index after the last record
- * of the definitions nested in it (they follow it in `ScopeLog.defs`).
+ * What one statement (a definition, or a statement of a module or class body: `ScopeBuilder.stmt`)
+ * added while its table was built: the spans of the table's scopes (by id), reads and pending bindings
+ * its walk made, and the index after the last record of the statements nested in it (they follow it in
+ * `ScopeLog.stmts`).
  */
-interface DefSpan {
+interface StmtSpan {
   node: PyNode;
+  /** Its walk declared names (`global`, `nonlocal`) or marked a star import: in the scope it sits in too,
+   *  unless it is a definition (they declare only in their own scopes). */
+  declares: boolean;
   s0: number; s1: number;
   r0: number; r1: number;
   p0: number; p1: number;
   d1: number;
 }
-interface Pending { scope: Scope; b: Binding }
 
 /** How a table was built, kept for the table of the next edited text (`ScopeReuse`). */
 interface ScopeLog {
-  /** Bindings in walk order with the scope that made them, before global/nonlocal redirection. */
-  pending: readonly Pending[];
-  /** Definition statements in walk order, each before the ones nested in it. */
-  defs: readonly DefSpan[];
-  defByNode: ReadonlyMap<PyNode, number>;
+  /** Bindings in walk order, before global/nonlocal redirection, and the scope that made each. */
+  pending: readonly Binding[];
+  pendingScope: readonly Scope[];
+  /** Recorded statements in walk order, each before the ones nested in it. */
+  stmts: readonly StmtSpan[];
+  stmtByNode: ReadonlyMap<PyNode, number>;
 }
 const logs = new WeakMap<ScopeTable, ScopeLog>();
 
 /**
- * The table of the text before an edit, for the table of the edited text. A definition statement whose
- * node the incremental parse took over (the same object: same subtree, same text) adds exactly what it
- * added before, up to the scope it sits in: its scopes (the ids shifted, the parent of its outermost
- * ones and the qualnames redone), reads and pending bindings are copied from the previous table instead
- * of walked. Bindings are then resolved afresh for the whole module (global/nonlocal redirection reads
- * every scope), so the table is the one `buildScopes` gives without `reuse`.
+ * The table of the text before an edit, for the table of the edited text. A statement whose node the
+ * incremental parse took over (the same object: same subtree, same text) adds exactly what it added
+ * before, up to the scope it sits in: its scopes (the ids shifted, the parent of its outermost ones and
+ * the qualnames redone), reads and pending bindings are copied from the previous table instead of
+ * walked (definitions, and the statements of module and class bodies). Bindings are then resolved
+ * afresh for the whole module (global/nonlocal redirection reads every scope), so the table is the one
+ * `buildScopes` gives without `reuse`.
  */
 export interface ScopeReuse {
   /** Built with `keepLog` (a table without its log is not reused). */
   prev: ScopeTable;
-  /** The previous table's definition node that `n` repeats (default: `n` itself, when the parse took it
+  /** The previous table's statement node that `n` repeats (default: `n` itself, when the parse took it
    *  over). Tests replace it to show that a reuse ignoring this condition goes wrong. */
   same?(n: PyNode): PyNode | undefined;
 }
@@ -109,11 +114,15 @@ class ScopeBuilder {
   readonly bindingScope = new Map<PyNode, Scope>();
   readonly readByNode = new Map<PyNode, NameRead>();
   /** Bindings are recorded once the global/nonlocal declarations are known. */
-  readonly pending: Pending[] = [];
-  readonly defs: DefSpan[] = [];
-  readonly defByNode = new Map<PyNode, number>();
-  /** Definitions copied from the previous table (`splice`). */
+  readonly pending: Binding[] = [];
+  /** The scope that made each pending binding (two arrays: no pair allocated per binding). */
+  readonly pendingScope: Scope[] = [];
+  readonly stmts: StmtSpan[] = [];
+  readonly stmtByNode = new Map<PyNode, number>();
+  /** Statements copied from the previous table (`splice`). */
   spliced = 0;
+  /** `global` / `nonlocal` statements and star imports walked so far. */
+  private declarations = 0;
   readonly module: Scope;
   private readonly prev?: { table: ScopeTable; log: ScopeLog; same?: (n: PyNode) => PyNode | undefined };
 
@@ -146,7 +155,8 @@ class ScopeBuilder {
   }
   private bind(scope: Scope, id: PyNode, kind: BindingKind) {
     if (id.type !== 'identifier') return;
-    this.pending.push({ scope, b: { name: this.src(id), kind, node: id } });
+    this.pending.push({ name: this.src(id), kind, node: id });
+    this.pendingScope.push(scope);
   }
   private read(scope: Scope, id: PyNode, inAnnotation: boolean) {
     const r: NameRead = { node: id, name: this.src(id), scope, inAnnotation };
@@ -310,7 +320,30 @@ class ScopeBuilder {
     for (let i = 0; i < kids.length; i++) if (kids[i]!.named) this.stmt(scope, kids[i]!);
   }
 
+  /**
+   * A statement: copied from the previous table when it has it (`splice`), else walked and recorded.
+   * Recorded are definitions anywhere and every statement of a module or class body (an edit inside a
+   * function leaves them alone); statements inside functions are walked with their function.
+   */
   private stmt(scope: Scope, n: PyNode): void {
+    if (scope.kind !== 'module' && scope.kind !== 'class' && n.type !== 'function_definition' && n.type !== 'class_definition') {
+      this.walkStmt(scope, n);
+      return;
+    }
+    if (this.prev && this.splice(scope, n)) return;
+    const d: StmtSpan = { node: n, declares: false, s0: this.scopes.length, s1: 0, r0: this.reads.length, r1: 0, p0: this.pending.length, p1: 0, d1: 0 };
+    const declarations = this.declarations;
+    this.stmtByNode.set(n, this.stmts.length);
+    this.stmts.push(d);
+    this.walkStmt(scope, n);
+    d.s1 = this.scopes.length;
+    d.r1 = this.reads.length;
+    d.p1 = this.pending.length;
+    d.d1 = this.stmts.length;
+    d.declares = this.declarations !== declarations;
+  }
+
+  private walkStmt(scope: Scope, n: PyNode): void {
     switch (n.type) {
       case 'expression_statement':
         for (const c of named(n)) {
@@ -324,19 +357,12 @@ class ScopeBuilder {
         if (d) this.stmt(scope, d);
         return;
       }
-      case 'function_definition': case 'class_definition': {
-        if (this.prev && this.splice(scope, n)) return;
-        const d: DefSpan = { node: n, s0: this.scopes.length, s1: 0, r0: this.reads.length, r1: 0, p0: this.pending.length, p1: 0, d1: 0 };
-        this.defByNode.set(n, this.defs.length);
-        this.defs.push(d);
-        if (n.type === 'function_definition') this.functionDef(scope, n);
-        else this.classDef(scope, n);
-        d.s1 = this.scopes.length;
-        d.r1 = this.reads.length;
-        d.p1 = this.pending.length;
-        d.d1 = this.defs.length;
+      case 'function_definition':
+        this.functionDef(scope, n);
         return;
-      }
+      case 'class_definition':
+        this.classDef(scope, n);
+        return;
       case 'for_statement': {
         const r = field(n, 'right');
         if (r) this.expr(scope, r, false);
@@ -369,9 +395,11 @@ class ScopeBuilder {
       case 'future_import_statement':
         return;
       case 'global_statement':
+        this.declarations++;
         for (const c of named(n)) if (c.type === 'identifier') scope.globals.add(this.src(c));
         return;
       case 'nonlocal_statement':
+        this.declarations++;
         for (const c of named(n)) if (c.type === 'identifier') scope.nonlocals.add(this.src(c));
         return;
       case 'delete_statement':
@@ -414,28 +442,31 @@ class ScopeBuilder {
   }
 
   /**
-   * Add what definition `n` added to the previous table, when that table has it (`ScopeReuse`): its walk
+   * Add what statement `n` added to the previous table, when that table has it (`ScopeReuse`): its walk
    * reads nothing outside its subtree but the scope it sits in (`scope`), which takes the place of the
    * previous one. Its scopes are made again in id order (parents, children and qualnames as `mk` makes
    * them), its reads and pending bindings copied with their scopes mapped, its nested records shifted.
+   * What it declared in its own scopes is copied with them; one that declared in `scope` is walked.
    */
   private splice(scope: Scope, n: PyNode): boolean {
     const { table, log, same } = this.prev!;
     const oldNode = same ? same(n) : n;
-    const i = oldNode && log.defByNode.get(oldNode);
+    const i = oldNode && log.stmtByNode.get(oldNode);
     if (i === undefined) return false;
-    const d = log.defs[i]!;
+    const d = log.stmts[i]!;
+    // a statement that declared names in the scope it sits in is walked (the declarations are not recorded)
+    if (d.declares && n.type !== 'function_definition' && n.type !== 'class_definition') return false;
     const old = table.scopes;
     const made: Scope[] = [];
     const map = (o: Scope): Scope => (o.id >= d.s0 && o.id < d.s1 && old[o.id] === o ? made[o.id - d.s0]! : scope);
     const ds = this.scopes.length - d.s0;
     const dr = this.reads.length - d.r0;
     const dp = this.pending.length - d.p0;
-    const di = this.defs.length - i;
+    const di = this.stmts.length - i;
     for (let k = i; k < d.d1; k++) {
-      const x = log.defs[k]!;
-      this.defByNode.set(x.node, k + di);
-      this.defs.push({ node: x.node, s0: x.s0 + ds, s1: x.s1 + ds, r0: x.r0 + dr, r1: x.r1 + dr, p0: x.p0 + dp, p1: x.p1 + dp, d1: x.d1 + di });
+      const x = log.stmts[k]!;
+      this.stmtByNode.set(x.node, k + di);
+      this.stmts.push({ node: x.node, declares: x.declares, s0: x.s0 + ds, s1: x.s1 + ds, r0: x.r0 + dr, r1: x.r1 + dr, p0: x.p0 + dp, p1: x.p1 + dp, d1: x.d1 + di });
     }
     for (let id = d.s0; id < d.s1; id++) {
       const o = old[id]!;
@@ -453,10 +484,10 @@ class ScopeBuilder {
       this.reads.push(r);
       this.readByNode.set(o.node, r);
     }
-    const pending = log.pending;
+    const { pending, pendingScope } = log;
     for (let k = d.p0; k < d.p1; k++) {
-      const o = pending[k]!;
-      this.pending.push({ scope: map(o.scope), b: o.b });
+      this.pending.push(pending[k]!);
+      this.pendingScope.push(map(pendingScope[k]!));
     }
     this.spliced++;
     return true;
@@ -491,7 +522,10 @@ class ScopeBuilder {
         if (id) this.bind(scope, id, 'import');
       }
     }
-    if (from && n.children.some((c) => c.type === 'wildcard_import')) scope.hasStarImport = true;
+    if (from && n.children.some((c) => c.type === 'wildcard_import')) {
+      scope.hasStarImport = true;
+      this.declarations++;
+    }
   }
 
   /** match: the subject is read, each case's patterns bind or read, guards are read, bodies are blocks. */
@@ -552,9 +586,12 @@ class ScopeBuilder {
   /** Resolve global / nonlocal redirection and record the pending bindings. */
   private resolve(): void {
     // Resolve global / nonlocal redirection and record bindings.
-    for (const { scope, b } of this.pending) {
+    const pending = this.pending;
+    for (let i = 0; i < pending.length; i++) {
+      const b = pending[i]!;
+      const scope = this.pendingScope[i]!;
       let s = scope;
-      if (scope.globals.has(b.name)) s = this.module;
+      if (scope.globals.size && scope.globals.has(b.name)) s = this.module;
       this.bindingScope.set(b.node, s);
       let list = s.bindings.get(b.name);
       if (!list) s.bindings.set(b.name, (list = []));
@@ -581,20 +618,20 @@ class ScopeBuilder {
   }
 }
 
-/** Statistics of this process's scope tables (`--debug`, tests): how many were built, how many reused
- *  a previous table, how many definitions were copied instead of walked. */
+/** Scope tables of this process (tests, `bench/scope-reuse.mjs`): how many were built, how many reused
+ *  a previous table, how many statements were copied instead of walked. */
 export const scopeStats = { builds: 0, reused: 0, spliced: 0 };
 
 /**
  * The scope table of a module. With `reuse` (an editor's re-parse of an edited text that took the
- * previous tree's nodes over) the definitions the edit left alone are copied from the previous table
+ * previous tree's nodes over) the statements the edit left alone are copied from the previous table
  * (`ScopeReuse`); the result is the same either way. `keepLog` keeps what the next edit's reuse needs.
  */
 export function buildScopes(root: PyNode, text: string, opts: { reuse?: ScopeReuse; keepLog?: boolean } = {}): ScopeTable {
   const b = new ScopeBuilder(root, text, opts.reuse);
   const { module, scopes, reads, byNode, bindingScope, readByNode } = b;
   const table: ScopeTable = { module, scopes, reads, byNode, bindingScope, readByNode };
-  if (opts.keepLog) logs.set(table, { pending: b.pending, defs: b.defs, defByNode: b.defByNode });
+  if (opts.keepLog) logs.set(table, { pending: b.pending, pendingScope: b.pendingScope, stmts: b.stmts, stmtByNode: b.stmtByNode });
   scopeStats.builds++;
   if (b.spliced) {
     scopeStats.reused++;
