@@ -44,5 +44,5 @@ for (let i = 0; i < Number(args.edits); i++) {
 project.dispose();
 const q = (xs, p) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))].toFixed(2);
 console.log(`scopes after an edit, ${args.edits} edits of a ${args['py-lines']}-line module:`);
-console.log(`  reused (editor session): median ${q(reused, 0.5)} ms, p95 ${q(reused, 0.95)} ms (${scopeStats.reused - stats0.reused} tables reused, ${scopeStats.spliced - stats0.spliced} definitions copied)`);
+console.log(`  reused (editor session): median ${q(reused, 0.5)} ms, p95 ${q(reused, 0.95)} ms (${scopeStats.reused - stats0.reused} tables reused, ${scopeStats.spliced - stats0.spliced} statements copied)`);
 console.log(`  fresh buildScopes:       median ${q(fresh, 0.5)} ms, p95 ${q(fresh, 0.95)} ms`);
