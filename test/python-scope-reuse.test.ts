@@ -204,6 +204,7 @@ const TARGETED: Array<{ name: string; before?: string; after: string; edited: st
   { name: 'a renamed def: its nested function keeps its nodes, not its qualname', after: edit('def outer(items)', 'def outer2(items)'), edited: 'outer2' },
   { name: 'a lambda added before nested scopes moves every later scope id', after: edit('    total = 0\n', '    total = 0\n    key = lambda v: v\n'), edited: 'outer' },
   { name: 'a nonlocal loses its target in the enclosing function', after: edit('    total = 0\n', '    totalx = 0\n'), edited: 'outer' },
+  { name: 'a copied function that declares a global still binds in the module', before: `${BASE}\n\ndef setter():\n    global counter\n    counter = 1\n`, after: `${edit('    data = [v', '    extra = 1\n    data = [v')}\n\ndef setter():\n    global counter\n    counter = 1\n`, edited: 'main' },
   // module-level statements are copied too, except those that declare in the module
   { name: 'a star import removed while a later one stays', before: `from os import *\nfrom sys import *\n${BASE}`, after: `from os import path\nfrom sys import *\n${BASE}`, edited: '' },
   { name: 'a module-level global removed while a later one stays', before: `global counter\n${BASE}global counter\n`, after: `globalx = 1\n${BASE}global counter\n`, edited: '' },

@@ -117,6 +117,8 @@ class ScopeBuilder {
   readonly pending: Binding[] = [];
   /** The scope that made each pending binding (two arrays: no pair allocated per binding). */
   readonly pendingScope: Scope[] = [];
+  /** Each pending binding is already in its scope's `bindings` (copied with a statement: `splice`). */
+  private readonly pendingSettled: boolean[] = [];
   readonly stmts: StmtSpan[] = [];
   readonly stmtByNode = new Map<PyNode, number>();
   /** Statements copied from the previous table (`splice`). */
@@ -157,6 +159,7 @@ class ScopeBuilder {
     if (id.type !== 'identifier') return;
     this.pending.push({ name: this.src(id), kind, node: id });
     this.pendingScope.push(scope);
+    this.pendingSettled.push(false);
   }
   private read(scope: Scope, id: PyNode, inAnnotation: boolean) {
     const r: NameRead = { node: id, name: this.src(id), scope, inAnnotation };
@@ -468,15 +471,22 @@ class ScopeBuilder {
       this.stmtByNode.set(x.node, k + di);
       this.stmts.push({ node: x.node, declares: x.declares, s0: x.s0 + ds, s1: x.s1 + ds, r0: x.r0 + dr, r1: x.r1 + dr, p0: x.p0 + dp, p1: x.p1 + dp, d1: x.d1 + di });
     }
+    // without `nonlocal` in it, its scopes' bindings are their own pending bindings (less those `global`
+    // sends to the module), in the same order: the previous table's (tables are read-only once built)
+    let settled = true;
     for (let id = d.s0; id < d.s1; id++) {
       const o = old[id]!;
       const s = this.mk(o.kind, o.node, o.name, o.parent ? map(o.parent) : null);
       made.push(s);
       if (o.params.length) s.params = o.params.slice();
       if (o.globals.size) s.globals = new Set(o.globals);
-      if (o.nonlocals.size) s.nonlocals = new Set(o.nonlocals);
+      if (o.nonlocals.size) {
+        s.nonlocals = new Set(o.nonlocals);
+        settled = false;
+      }
       s.hasStarImport = o.hasStarImport;
     }
+    if (settled) for (let id = d.s0; id < d.s1; id++) made[id - d.s0]!.bindings = new Map(old[id]!.bindings);
     const reads = table.reads;
     for (let k = d.r0; k < d.r1; k++) {
       const o = reads[k]!;
@@ -486,8 +496,11 @@ class ScopeBuilder {
     }
     const { pending, pendingScope } = log;
     for (let k = d.p0; k < d.p1; k++) {
-      this.pending.push(pending[k]!);
-      this.pendingScope.push(map(pendingScope[k]!));
+      const b = pending[k]!;
+      const s = map(pendingScope[k]!);
+      this.pending.push(b);
+      this.pendingScope.push(s);
+      this.pendingSettled.push(settled && s !== scope && !(s.globals.size && s.globals.has(b.name)));
     }
     this.spliced++;
     return true;
@@ -590,6 +603,10 @@ class ScopeBuilder {
     for (let i = 0; i < pending.length; i++) {
       const b = pending[i]!;
       const scope = this.pendingScope[i]!;
+      if (this.pendingSettled[i]) {
+        this.bindingScope.set(b.node, scope);
+        continue;
+      }
       let s = scope;
       if (scope.globals.size && scope.globals.has(b.name)) s = this.module;
       this.bindingScope.set(b.node, s);
