@@ -168,8 +168,79 @@ describe('positions agree with momoa on random documents', async () => {
         if (node.type === 'Array') node.elements.forEach((e: any, i: number) => walk(e.value, joinPointer(p, i)));
       };
       walk(parse(text, { ranges: true }).body, '');
+      // positions located on demand (a second parse, asked pointer by pointer in a shuffled order,
+      // before anything iterates the map) are the same, and so is the value
+      const lazy = parseJsonDocument(text);
+      if (!lazy.ok) continue;
+      const order = [...want.keys()].sort(() => rand() - 0.5);
+      for (const p of order) {
+        const v = lazy.doc.values.get(p)!;
+        expect([v.start, v.end, v.keyStart, v.keyEnd], p).toEqual(want.get(p));
+        expect(v.value).toEqual(r.doc.values.get(p)!.value);
+      }
+      // pointers that are not in the document, or not spelled as joinPointer spells them
+      for (const p of [...order.map((q) => `${q}/0`), ...order.map((q) => `${q}/x`), '/', 'a', '/~2', '/00', '/-1']) {
+        const v = lazy.doc.values.get(p);
+        expect(v && [v.start, v.end, v.keyStart, v.keyEnd], p).toEqual(want.get(p));
+        expect(lazy.doc.values.has(p), p).toBe(want.has(p));
+      }
       const got = new Map([...r.doc.values].map(([p, v]) => [p, [v.start, v.end, v.keyStart, v.keyEnd]]));
       expect(got).toEqual(want);
+      // iterating after lookups: document order, and the references handed out before
+      const before = order.map((p) => lazy.doc.values.get(p));
+      expect([...lazy.doc.values.keys()]).toEqual([...want.keys()]);
+      expect(order.map((p) => lazy.doc.values.get(p))).toEqual(before);
+      order.forEach((p, k) => expect(lazy.doc.values.get(p)).toBe(before[k]));
+    }
+  });
+});
+
+describe('values located on demand', () => {
+  it('hands out the decoded value itself, escaped keys and CRLF included', () => {
+    const text = '\ufeff{\r\n  "a/b": {"c~d": [1, {"e": "\\u00e9"}]},\r\n  "k\\"q": [],\r\n  "n": {}\r\n}\r\n';
+    const r = parseJsonDocument(text);
+    if (!r.ok) throw new Error(r.error.message);
+    const root = r.doc.value as Record<string, Record<string, unknown[]>>;
+    const e = r.doc.values.get('/a~1b/c~0d/1')!;
+    expect(e.value).toBe(root['a/b']!['c~d']![1]);
+    expect(text.slice(e.start, e.end)).toBe('{"e": "\\u00e9"}');
+    const q = r.doc.values.get('/k"q')!;
+    expect(text.slice(q.keyStart, q.keyEnd)).toBe('"k\\"q"');
+    expect(text.slice(q.start, q.end)).toBe('[]');
+    expect(r.doc.values.get('/n/x')).toBeUndefined();
+    expect(r.doc.values.get('/k"q/0')).toBeUndefined();
+    expect(text.slice(r.doc.root.start, r.doc.root.end)).toBe(text.slice(1).trim());
+  });
+
+  it('answers as the whole scan does in a document with duplicated members', () => {
+    const text = '{"a": {"x": 1, "y": [2]}, "b": 0, "a": {"x": 3}}';
+    const r = parseJsonDocument(text);
+    if (!r.ok) throw new Error(r.error.message);
+    const x = r.doc.values.get('/a/x')!;
+    expect([text.slice(x.start, x.end), x.value]).toEqual(['3', 3]); // the occurrence json.load keeps
+    // only in the earlier occurrence: the scan records it, with no decoded value
+    const y = r.doc.values.get('/a/y')!;
+    expect([text.slice(y.start, y.end), y.value]).toEqual(['[2]', undefined]);
+    expect(r.doc.values.get('/a/x')).toBe(x);
+    expect(r.doc.duplicates.map((d) => [d.name, d.ignored.value, d.kept.value])).toEqual([['a', { x: 1, y: [2] }, { x: 3 }]]);
+    expect([...r.doc.values.keys()]).toEqual(['', '/a', '/a/x', '/a/y', '/a/y/0', '/b']);
+  });
+
+  it('reads 4,096 levels of nesting and refuses one more, without using the stack', () => {
+    for (const open of ['[', '{"a":']) {
+      const close = open === '[' ? ']' : '}';
+      const doc = (n: number) => open.repeat(n) + '"\\u00e9"' + close.repeat(n);
+      const deep = parseJsonDocument(doc(4_096));
+      if (!deep.ok) throw new Error(deep.error.message);
+      const step = open === '[' ? '/0' : '/a';
+      const inner = deep.doc.values.get(step.repeat(4_096))!;
+      expect(inner.value).toBe('é');
+      expect(inner.start).toBe(open.length * 4_096);
+      expect(deep.doc.values.size).toBe(4_097);
+      expect(deep.doc.values.get(step.repeat(100))!.end).toBe(doc(4_096).length - 100);
+      const tooDeep = parseJsonDocument(doc(4_097));
+      expect(tooDeep.ok).toBe(false);
+      expect(!tooDeep.ok && tooDeep.error.message).toMatch(/nested too deeply to read/);
     }
   });
 });
