@@ -1,4 +1,5 @@
 /** The engine as a library: discovery, central pass, positions, suppressions, bad input, crash isolation. */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, symlinkSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -127,6 +128,14 @@ describe('bad input never stops the run', () => {
     ]);
     expect(r.findings.find((f) => f.file.endsWith('loop-a'))!.message).toMatch(/symbolic link loop/);
     expect(r.findings.find((f) => f.file.endsWith('latin1.py'))!.message).toMatch(/Invalid UTF-8 at byte 2/);
+    r.dispose();
+  });
+
+  it('skips a FIFO named like a source file without waiting for a writer', async () => {
+    const fifo = path.join(dir, 'pipe.py');
+    execFileSync('mkfifo', [fifo]);
+    const r = await lint({ paths: [fifo], cwd: dir, ruleSet: rules });
+    expect(r.findings.map((f) => [path.basename(f.file), f.message])).toEqual([['pipe.py', expect.stringMatching(/^Not a regular file; skipped\./)]]);
     r.dispose();
   });
 

@@ -2,7 +2,7 @@
  * Reading one file safely: size limit, binary detection, strict UTF-8.
  * Never throws: a problem becomes a `FileProblem` for that file.
  */
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { Language } from './types.js';
 
@@ -31,13 +31,42 @@ export async function loadText(path: string, maxBytes = MAX_FILE_BYTES): Promise
 }
 
 /** `loadText` without the event loop: a one-shot run reads thousands of files one after another
- *  (one system call each, no promise per file, one file's buffer alive at a time). */
+ *  (no promise per file, one file's buffer alive at a time). The file is opened first and its size
+ *  read from the open file (open, fstat, read, close): a `stat` by path before `readFileSync`, which
+ *  opens and fstats again, cost a fifth more system calls. Opening never waits (`O_NONBLOCK`: a FIFO
+ *  without a writer); what cannot be opened is looked at by path, as `loadText` does. */
 export function loadTextSync(path: string, maxBytes = MAX_FILE_BYTES): LoadResult {
+  let fd: number;
   try {
-    return statProblem(path, statSync(path), maxBytes) ?? decodeBuffer(path, readFileSync(path));
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    try {
+      return statProblem(path, statSync(path), maxBytes) ?? decodeBuffer(path, readFileSync(path));
+    } catch (err) {
+      return readProblem(path, err);
+    }
+  }
+  try {
+    const st = fstatSync(fd);
+    return statProblem(path, st, maxBytes) ?? decodeBuffer(path, readOpenFile(fd, st.size));
   } catch (err) {
     return readProblem(path, err);
+  } finally {
+    closeSync(fd);
   }
+}
+
+/** The content of an open file of `size` bytes (to its end when the size is unknown: 0). */
+function readOpenFile(fd: number, size: number): Buffer {
+  if (size === 0) return readFileSync(fd);
+  const buf = Buffer.allocUnsafe(size);
+  let n = 0;
+  while (n < size) {
+    const r = readSync(fd, buf, n, size - n, null);
+    if (r === 0) break;
+    n += r;
+  }
+  return n === size ? buf : buf.subarray(0, n);
 }
 
 function statProblem(path: string, st: Stats, maxBytes: number): LoadResult | undefined {
