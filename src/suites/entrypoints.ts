@@ -18,7 +18,7 @@
  * - config `entrypoints`: `[{"files": glob, "export"?: name, "class"?: glob, "method"?: name}]`.
  */
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { compileGlobs } from '../core/match.js';
 import type { SourceFile } from '../core/source.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { walk } from '../lang/python/tree.js';
@@ -136,7 +136,8 @@ function matcher(globs: string | string[], files: boolean): (s: string) => boole
   let m = matchers.get(key);
   if (!m) {
     if (matchers.size >= 256) matchers.clear();
-    matchers.set(key, (m = files ? picomatch(globs, { dot: true, nocase: true }) : picomatch(globs)));
+    const list = Array.isArray(globs) ? globs : [globs];
+    matchers.set(key, (m = files ? compileGlobs(list, { dot: true, nocase: true }) : compileGlobs(list)));
   }
   return m;
 }
