@@ -110,14 +110,16 @@ const STRUCTURE = /["[\]{}]/g;
  *
  * Values come from the engine's native `JSON.parse` (the same acceptance as
  * Python's json for task files: no comments, no trailing commas, no raw
- * control characters). Positions are located in the already-validated text
- * when a consumer first asks for a pointer (a container's members are located
- * together, the first time one of them is asked for): a run reads a few values
- * of most task files, and indexing every value of every file cost 2–3 times
- * `JSON.parse` cold (Spider2-V: 496 files, 1.6 MB). Only a document with a
- * duplicated member (its text has more keys than the decoded value has
- * members) is scanned whole at once, to report the duplicates. When the text
- * is invalid, jsonc-parser (error-tolerant) locates the first error.
+ * control characters). Which value a pointer names is read from the decoded
+ * document; positions are located in the already-validated text only when a
+ * reference's position is first read (see `LazyValues`): a run reads the
+ * positions of a few values of a few task files (the ones it reports on or
+ * analyses embedded code of), and indexing every value of every file cost
+ * more than `JSON.parse` itself, cold (Spider2-V: 496 files, 1.6 MB, ≈ 29,500
+ * values). A document with a duplicated member (its text has more keys than
+ * the decoded document has members) is scanned whole when the duplicates or
+ * a value only the earlier occurrence has are asked for. When the text is
+ * invalid, jsonc-parser (error-tolerant) locates the first error.
  */
 export function parseJsonDocument(text: string): JsonParseResult {
   const src = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
