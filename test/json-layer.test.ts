@@ -224,6 +224,10 @@ describe('values located on demand', () => {
     expect(r.doc.values.get('/a/x')).toBe(x);
     expect(r.doc.duplicates.map((d) => [d.name, d.ignored.value, d.kept.value])).toEqual([['a', { x: 1, y: [2] }, { x: 3 }]]);
     expect([...r.doc.values.keys()]).toEqual(['', '/a', '/a/x', '/a/y', '/a/y/0', '/b']);
+    // the earlier occurrence's member spelled with an escape
+    const esc = parseJsonDocument('{"a": {"\\u0079": 1}, "a": {}}');
+    expect(esc.ok && esc.doc.values.get('/a/y')?.start).toBe(17);
+    expect(esc.ok && esc.doc.values.get('/a/z')).toBeUndefined();
   });
 
   it('reads 4,096 levels of nesting and refuses one more, without using the stack', () => {

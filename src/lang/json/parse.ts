@@ -354,6 +354,8 @@ class LazyValues implements ReadonlyMap<string, JsonValueRef> {
   /** The end of every container, by its start ({@link structureOf}, when a position is first needed). */
   private ends: Map<number, number> | undefined;
   private scanned: ReturnType<typeof scanAll> | undefined;
+  /** Whether the text has a `\u` escape (see `unspelled`). */
+  private unicodeEscapes: boolean | undefined;
   private all: Map<string, JsonValueRef> | undefined;
 
   constructor(
@@ -404,7 +406,20 @@ class LazyValues implements ReadonlyMap<string, JsonValueRef> {
         return ref;
       }
     }
+    if (cut >= 0 && this.unspelled(pointer.slice(cut + 1))) return undefined;
     return this.hasDuplicates() ? this.everything().get(pointer) : undefined;
+  }
+
+  /** Does no key of the text name the member `token` names? Then no occurrence of any object has it
+   *  (duplicates need not be counted). Decided only when its one spelling is `"name"`: the name needs
+   *  no escape and the text has no `\u` escape (the others stand for `"`, `\`, `/` and controls). */
+  private unspelled(token: string): boolean {
+    for (let k = 0; k < token.length; k++) {
+      const c = token.charCodeAt(k);
+      if (c < 32 || c === 34 || c === 92 || c === 47 || c === 126) return false; // controls, `"`, `\\`, `/`, `~`
+    }
+    this.unicodeEscapes ??= this.src.includes('\\u');
+    return !this.unicodeEscapes && !this.src.includes(`"${token}"`);
   }
 
   has(pointer: string): boolean {
