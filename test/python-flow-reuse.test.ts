@@ -19,7 +19,7 @@ import type { Analysis } from '../src/lang/python/analysis.js';
 import { runFlow, type Def, type FlowResult } from '../src/lang/python/flow.js';
 import { PYTHON_BUILTINS } from '../src/lang/python/builtins.js';
 import type { PythonAnalysis, PythonProject } from '../src/lang/python/types.js';
-import type { PyNode } from '../src/lang/python/tree.js';
+import { walk, type PyNode } from '../src/lang/python/tree.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const corpora = path.resolve(repoRoot, '../shared/corpora');
@@ -46,6 +46,18 @@ function dump(a: PythonAnalysis, flow: FlowResult): string {
   return out.join('\n');
 }
 
+/** Every call's description (`PythonAnalysis.call`), by position: what a reused description must equal. */
+function callDump(a: PythonAnalysis): string {
+  const out: string[] = [];
+  walk(a.ast, (n) => {
+    if (n.type !== 'call') return;
+    const c = a.call(n);
+    const at = (x: PyNode | undefined) => (x ? `${x.type}@${x.start}-${x.end}` : '-');
+    out.push(c ? `${at(n)} ${c.qualified ?? '?'} ${c.calleeText} ${c.method} ${at(c.fn)} ${at(c.receiver)} [${c.args.map(at).join(' ')}] {${[...c.kwargs].map(([k, v]) => `${k}=${at(v)}`).join(' ')}} ${c.hasStarArgs} ${c.hasStarKwargs}` : `${at(n)} none`);
+  });
+  return out.join('\n');
+}
+
 function sourceFile(abs: string, text: string): SourceFile {
   return { path: abs, relPath: path.basename(abs), language: 'python', source: new SourceText(text) };
 }
@@ -66,6 +78,7 @@ describe.skipIf(files.length === 0)('flow taken over across edits equals a fresh
   it(`chains of edits over ${files.length} files`, async () => {
     const r = rng(7);
     let reused = 0;
+    let callsReused = 0;
     for (const file of files) {
       const abs = path.resolve(file);
       let text = readFileSync(file, 'utf8');
@@ -75,6 +88,9 @@ describe.skipIf(files.length === 0)('flow taken over across edits equals a fresh
       for (let i = 0; i < 5; i++) {
         const before = project.analysis(abs)!;
         const prevFlow = before.flow;
+        // every call described, as the rules of a lint ask
+        const prevCalls = new Map<PyNode, unknown>();
+        walk(before.ast, (n) => void (n.type === 'call' && prevCalls.set(n, before.call(n))));
         text = change(text, spot(before, r), r);
         const next = await createPythonProject([sourceFile(abs, text)], { reuse: project, keepTrees });
         project.dispose();
@@ -86,10 +102,15 @@ describe.skipIf(files.length === 0)('flow taken over across edits equals a fresh
         const want = dump(fresh, fresh.flow);
         const got = dump(a, flow);
         if (got !== want) expect(got, `${path.relative(corpora, file)}, edit ${i + 1}`).toBe(want);
+        walk(a.ast, (n) => void (n.type === 'call' && prevCalls.has(n) && a.call(n) !== undefined && a.call(n) === prevCalls.get(n) && callsReused++));
+        const gotCalls = callDump(a);
+        const wantCalls = callDump(fresh);
+        if (gotCalls !== wantCalls) expect(gotCalls, `${path.relative(corpora, file)}, edit ${i + 1}: calls`).toBe(wantCalls);
       }
       project.dispose();
     }
     expect(reused).toBeGreaterThan(files.length); // most edits inside a body keep the other units
+    expect(callsReused).toBeGreaterThan(files.length); // and their calls' descriptions
   }, 600_000);
 });
 
@@ -112,6 +133,40 @@ const CROSS_UNIT: Array<{ name: string; before: string; after: string }> = [
     after: 'from sys import exit as leave\n\n\ndef a():\n    from os import path as leave\n\n\ndef b():\n    leave(1)\n    w = 2\n    return w\n',
   },
 ];
+
+describe('call descriptions taken over across an edit', () => {
+  it('are described again inside the edited function, where a new local binding shadows what a call names', async () => {
+    const abs = path.join(repoRoot, 'mod.py');
+    const keepTrees = new Set([abs]);
+    const before = 'import subprocess\n\n\ndef a():\n    subprocessx = None\n    subprocess.run(["x"])\n\n\ndef b():\n    subprocess.run(["y"])\n';
+    const after = before.replace('subprocessx = None', 'subprocess = None');
+    const first = await createPythonProject([sourceFile(abs, before)], { keepTrees });
+    const a0 = first.analysis(abs)!;
+    void a0.flow;
+    const calls0 = new Map<PyNode, unknown>();
+    walk(a0.ast, (n) => void (n.type === 'call' && calls0.set(n, a0.call(n))));
+    const second = await createPythonProject([sourceFile(abs, after)], { reuse: first, keepTrees });
+    first.dispose();
+    const a = second.analysis(abs)!;
+    void a.flow;
+    const fresh = await analysePython(after, abs);
+    expect(callDump(a)).toBe(callDump(fresh));
+    const qualified: string[] = [];
+    const takenOver: boolean[] = [];
+    const kept: boolean[] = [];
+    walk(a.ast, (n) => {
+      if (n.type !== 'call') return;
+      qualified.push(a.call(n)!.qualified ?? '?');
+      takenOver.push(calls0.has(n));
+      kept.push(calls0.get(n) === a.call(n));
+    });
+    // the call in a() is a node the parse took over, yet names a local now; b()'s call is kept
+    expect(takenOver).toEqual([true, true]);
+    expect(qualified).toEqual(['?', 'subprocess.run']);
+    expect(kept).toEqual([false, true]);
+    second.dispose();
+  });
+});
 
 describe('flow reuse refuses edits that reach other units', () => {
   for (const c of CROSS_UNIT) {

@@ -46,6 +46,9 @@ export interface FlowCarry {
   /** Whether a function never returns, for those the previous analysis decided (its flow asked about
    *  every function a unit's call resolves to), by index in `functions()`. */
   noReturn: ReadonlyArray<readonly [number, boolean]>;
+  /** The calls the previous analysis described (`call`): a call the edit left alone outside the edited
+   *  function is described the same way (its names resolve the same, the flow reuse's conditions). */
+  calls: ReadonlyMap<PyNode, CallInfo | undefined>;
 }
 
 /** Callbacks into the project for cross-file questions. */
@@ -192,6 +195,9 @@ export class Analysis implements PythonAnalysis {
   /** The text the carry was of. */
   private reusedText?: string;
 
+  /** With a granted reuse: the previous analysis's calls, and the edited function's span (`call`). */
+  private prevCalls?: { calls: ReadonlyMap<PyNode, CallInfo | undefined>; start: number; end: number };
+
   private reuseDecision(): FlowReuse | undefined {
     if (this._reuse === undefined) {
       const c = this.carry;
@@ -228,7 +234,7 @@ export class Analysis implements PythonAnalysis {
       const known = this._noReturn.get(fns[i]!.node);
       if (known !== undefined) noReturn.push([i, known]);
     }
-    return { flow: this._flow, text: this.text, spans: fns.map((f) => [f.node.start, f.node.end] as const), scopes: this.scopes, imports: this.imports(), noReturn };
+    return { flow: this._flow, text: this.text, spans: fns.map((f) => [f.node.start, f.node.end] as const), scopes: this.scopes, imports: this.imports(), noReturn, calls: this._calls };
   }
 
   /**
@@ -261,6 +267,7 @@ export class Analysis implements PythonAnalysis {
     const declares = /\b(global|nonlocal)\b/;
     if (declares.test(c.text.slice(old[0], old[1])) || declares.test(this.text.slice(g.start, g.end))) return undefined;
     if (!this.sameFlowEnv(c) || c.noReturn.some(([i, was]) => this.noReturnDef(fns[i]!.node) !== was)) return undefined;
+    this.prevCalls = { calls: c.calls, start: g.start, end: g.end };
     const prev = c.flow;
     return {
       prev,
@@ -655,7 +662,9 @@ export class Analysis implements PythonAnalysis {
     const c = this.node(n);
     if (!c || c.type !== 'call') return undefined;
     if (this._calls.has(c)) return this._calls.get(c);
-    const info = this.callInfo(c);
+    // a node of the previous tree that this one took over, outside the edited function: described as before
+    const prev = this._reuse === undefined ? (this.reuseDecision(), this.prevCalls) : this.prevCalls;
+    const info = prev && prev.calls.has(c) && (c.end <= prev.start || c.start >= prev.end) ? prev.calls.get(c) : this.callInfo(c);
     this._calls.set(c, info);
     return info;
   }
