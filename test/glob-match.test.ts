@@ -9,7 +9,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { compileGlobs } from '../src/core/match.js';
-import { DEFAULT_IGNORES } from '../src/engine/discover.js';
+import { DEFAULT_IGNORE_GLOBS, DEFAULT_IGNORES } from '../src/engine/discover.js';
 
 const CORPORA = path.resolve(import.meta.dirname, '../../shared/corpora');
 
@@ -63,5 +63,39 @@ describe('compileGlobs gives picomatch\'s verdicts', () => {
       }
     }
     expect(checked).toBeGreaterThan(globs.length * made.length);
+  });
+});
+
+describe('the default ignores in four globs are the fourteen', () => {
+  // the options tinyglobby matches with (discovery: dot false, case-sensitive), and the config's
+  const optionSets = [{ dot: false, nocase: false, nobrace: false, noextglob: false, noglobstar: false, posix: true }, { dot: true }];
+
+  it('compile to the same expression around an alternation of the folders', () => {
+    const [folders, ...files] = DEFAULT_IGNORE_GLOBS;
+    expect(files).toEqual(DEFAULT_IGNORES.slice(-files.length));
+    const single = DEFAULT_IGNORES.slice(0, -files.length);
+    for (const options of optionSets) {
+      const joined = picomatch.makeRe(folders!, options).source;
+      const start = joined.indexOf('(node_modules|');
+      const end = joined.indexOf(')', start);
+      const [prefix, suffix] = [joined.slice(0, start), joined.slice(end + 1)];
+      // each folder's own expression is the same prefix and suffix around its name
+      const names = single.map((g) => {
+        const own = picomatch.makeRe(g, options).source;
+        expect(own.startsWith(prefix) && own.endsWith(suffix), g).toBe(true);
+        return own.slice(prefix.length, own.length - suffix.length);
+      });
+      expect(joined.slice(start, end + 1)).toBe(`(${names.join('|')})`);
+    }
+  });
+
+  it('give the same verdicts on every path of both corpora', () => {
+    const paths = [...made, ...walk(path.join(CORPORA, 'scienceboard'), '', []), ...walk(path.join(CORPORA, 'spider2v'), '', [])];
+    paths.push('a/.git', '.x/node_modules/y', 'a/venv', 'a/venvx/b', 'x/.vaudit-cache/', 'out', 'a/out/b/c.py', 'dist.py');
+    for (const options of optionSets) {
+      const four = picomatch(DEFAULT_IGNORE_GLOBS, options);
+      const fourteen = picomatch(DEFAULT_IGNORES, options);
+      for (const p of paths) expect(Boolean(four(p)), p).toBe(Boolean(fourteen(p)));
+    }
   });
 });

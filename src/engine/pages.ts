@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
-import { DEFAULT_IGNORES } from './discover.js';
+import { DEFAULT_IGNORE_GLOBS } from './discover.js';
 
 const SCRIPT = /<script\b([^>]*)>/gi;
 
@@ -21,7 +21,7 @@ export async function pageScripts(knownFiles: ReadonlySet<string>): Promise<Set<
   for (const s of knownFiles) while (!s.startsWith(root + path.sep) && path.dirname(root) !== root) root = path.dirname(root);
   let pages: string[];
   try {
-    pages = await glob(['**/*.html', '**/*.htm'], { cwd: root, absolute: true, ignore: DEFAULT_IGNORES });
+    pages = await glob(['**/*.html', '**/*.htm'], { cwd: root, absolute: true, ignore: DEFAULT_IGNORE_GLOBS });
   } catch {
     return out;
   }
