@@ -70,8 +70,19 @@ function pointAt(text: string, offset: number, from = { row: 0, offset: 0 }): Po
   return { row, column: offset - (text.lastIndexOf('\n', offset - 1) + 1) };
 }
 
+/** The last `editBetween` (an editor's lint asks it of the same two texts for the parse, the flow reuse
+ *  and the findings kept: each a scan of both texts). */
+let lastEdit: { a: string; b: string; edit: TreeEdit } | undefined;
+
 /** The one replaced span that turns `a` into `b` (common prefix and suffix, never splitting a surrogate pair). */
 export function editBetween(a: string, b: string): TreeEdit {
+  if (lastEdit && lastEdit.a === a && lastEdit.b === b) return lastEdit.edit;
+  const edit = findEdit(a, b);
+  lastEdit = { a, b, edit };
+  return edit;
+}
+
+function findEdit(a: string, b: string): TreeEdit {
   const n = Math.min(a.length, b.length);
   let p = 0;
   while (p < n && a.charCodeAt(p) === b.charCodeAt(p)) p++;
