@@ -9,7 +9,7 @@ function checkMapping(jsonText: string, pointer: string) {
   const token = jsonText.slice(ref.start, ref.end);
   const { value, map } = decodeJsonString(token);
   expect(value).toBe(ref.value);
-  const to = embeddedOffsetMapper(jsonText, ref.start, ref.end);
+  const to = embeddedOffsetMapper(jsonText, ref);
   for (let i = 0; i < value.length; i++) {
     const rawStart = to(i);
     const rawEnd = to(i + 1);
@@ -83,7 +83,7 @@ describe('embedded lambda offsets in a real document', () => {
     if (!r.ok) return;
     const ref = r.doc.values.get('/key')!;
     expect(text.slice(ref.start, ref.end)).toBe('"lambda x:\\r\\n x"');
-    const to = embeddedOffsetMapper(text, ref.start, ref.end);
+    const to = embeddedOffsetMapper(text, ref);
     expect(text.slice(to(12), to(13))).toBe('x');
   });
 });

@@ -77,14 +77,19 @@ export function decodeJsonString(token: string): DecodedString {
 }
 
 /**
- * Build a `codeOffset → fileOffset` function for a string token that starts
- * at `tokenStart` in the file. The map is computed on first use.
+ * Build a `codeOffset → fileOffset` function for the string token `token` (a JSON value reference:
+ * where it is may be located only when first read) of the file. The token's place and the map are
+ * found on first use: most embedded code is never reported on.
  */
-export function embeddedOffsetMapper(fileText: string, tokenStart: number, tokenEnd: number): (codeOffset: number) => number {
+export function embeddedOffsetMapper(fileText: string, token: { readonly start: number; readonly end: number }): (codeOffset: number) => number {
   let map: Uint32Array | undefined;
+  let start = 0;
   return (codeOffset: number) => {
-    map ??= decodeJsonString(fileText.slice(tokenStart, tokenEnd)).map;
+    if (!map) {
+      start = token.start;
+      map = decodeJsonString(fileText.slice(start, token.end)).map;
+    }
     const o = Math.max(0, Math.min(Math.trunc(codeOffset), map.length - 1));
-    return tokenStart + map[o]!;
+    return start + map[o]!;
   };
 }
