@@ -44,15 +44,10 @@ export interface CarryStore {
   kept?(units: number): void;
 }
 
-/** Outermost function definitions of a module: no function or lambda encloses them. */
+/** Outermost function definitions of a module: no function encloses them (their qualname has no
+ *  `<locals>`, the units of the verifier-path walk too, src/engine/reach.ts). */
 export function topLevelUnits(a: PythonAnalysis): PyNode[] {
-  const out: PyNode[] = [];
-  for (const fn of a.functions()) {
-    let inner = false;
-    for (let s = fn.scope.parent; s; s = s.parent) if (s.kind === 'function' || s.kind === 'lambda') { inner = true; break; }
-    if (!inner) out.push(fn.node);
-  }
-  return out;
+  return a.functions().filter((fn) => !fn.qualname.includes('<locals>')).map((fn) => fn.node);
 }
 
 const LINE_BREAK = /[\n\r\u2028\u2029\u0085\f\v]/;

@@ -213,9 +213,9 @@ export class Analysis implements PythonAnalysis {
   /**
    * This text is `from` (the previous text of the file) edited inside one function, and what a function
    * reads outside itself is unchanged: module and class bindings, imports, which functions never return,
-   * and no `global`/`nonlocal` in the edited function (`flowReuse`'s conditions). Then every function the incremental parse took over
-   * unchanged reads what it read before; an editor session keeps the findings of unit-local rules there
-   * (src/engine/carry.ts).
+   * and no `global`/`nonlocal` in the edited function (`flowReuse`'s conditions). Then every function
+   * the incremental parse took over unchanged reads what it read before; an editor session keeps the
+   * findings of unit-local rules there (src/engine/carry.ts).
    */
   editConfinedToOneFunction(from: string): boolean {
     return !!this.reuseDecision() && this.reusedText === from;
@@ -307,7 +307,6 @@ export class Analysis implements PythonAnalysis {
     }
     return true;
   }
-
 
   unboundReads(): UnboundRead[] {
     if (this._unbound) return this._unbound;
@@ -663,7 +662,8 @@ export class Analysis implements PythonAnalysis {
     if (!c || c.type !== 'call') return undefined;
     if (this._calls.has(c)) return this._calls.get(c);
     // a node of the previous tree that this one took over, outside the edited function: described as before
-    const prev = this._reuse === undefined ? (this.reuseDecision(), this.prevCalls) : this.prevCalls;
+    this.reuseDecision();
+    const prev = this.prevCalls;
     const info = prev && prev.calls.has(c) && (c.end <= prev.start || c.start >= prev.end) ? prev.calls.get(c) : this.callInfo(c);
     this._calls.set(c, info);
     return info;
