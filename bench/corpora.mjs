@@ -5,13 +5,15 @@
 // parser for comparison, without the threads that parse ahead (VAUDIT_PARSE_THREADS=0), and with
 // `--cache` after a change (the whole-run entry removed before each run, the parsed trees kept). Wall
 // time is the median of --runs; CPU (user + system) is shown too, because the development machine is
-// shared. Needs `npm run build`.
+// shared. The floor under any check (`parse-floor.mjs`: native parse, one cursor walk per tree and
+// JSON.parse of the task files, no analysis) and a bare `node -e 0` are timed in the same run, so the
+// seconds of the day can be read as a ratio to what parsing alone costs. Needs `npm run build`.
 // Usage: node bench/corpora.mjs [--runs 3] [--corpora scienceboard,spider2v] [--no-peers]
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { option, timeProcess } from './measure.mjs';
+import { option, timeAlternated, timeProcess } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -31,8 +33,10 @@ for (const name of names) {
     continue;
   }
   const report = path.join(out, `${name}.json`);
-  const vaudit = (env, extra = [], before) => measure([process.execPath, path.join(root, 'bin/vaudit.js'), 'check', dir, '--format', 'json', '--output-file', report, ...extra], env, before);
-  const native = vaudit({});
+  const check = (extra = []) => [process.execPath, path.join(root, 'bin/vaudit.js'), 'check', dir, '--format', 'json', '--output-file', report, ...extra];
+  const vaudit = (env, extra = [], before) => measure(check(extra), env, before);
+  // the default check, the parse floor and a bare node, alternated
+  const [native, floor, bare] = timeAlternated([check(), [process.execPath, path.join(here, 'parse-floor.mjs'), dir], [process.execPath, '-e', '0']], { cwd: root, runs });
   const json = JSON.parse(readFileSync(report, 'utf8'));
   const tree = vaudit({ VAUDIT_BUNDLE: '0' });
   const oneThread = vaudit({ VAUDIT_PARSE_THREADS: '0' });
@@ -52,6 +56,9 @@ for (const name of names) {
     vauditMs: Math.round(native.ms),
     vauditCpuMs: Math.round(native.cpuMs),
     vauditRssMb: Math.round(native.rssMb),
+    parseFloorMs: Math.round(floor.ms),
+    bareNodeMs: Math.round(bare.ms),
+    vsFloor: `${(native.ms / floor.ms).toFixed(2)}×`,
     cachedTreesMs: Math.round(cachedTrees.ms),
     cachedTreesCpuMs: Math.round(cachedTrees.cpuMs),
     noThreadsMs: Math.round(oneThread.ms),

@@ -46,3 +46,16 @@ export function timeProcess(argv, { cwd, runs = 1, env = {}, before }) {
   }
   return { ms: median(wall), cpuMs: cpu.length ? median(cpu) : NaN, rssMb: rss, stdout };
 }
+
+/** Time several commands `runs` times each, alternated (A, B, C, A, B, C, …: a machine that slows down
+ *  mid-run moves all of them alike), medians as `timeProcess` gives them, in the order given. */
+export function timeAlternated(argvs, { cwd, runs = 1 }) {
+  const each = argvs.map(() => []);
+  for (let i = 0; i < runs; i++) argvs.forEach((argv, k) => each[k].push(timeProcess(argv, { cwd })));
+  return each.map((rs) => ({
+    ms: median(rs.map((r) => r.ms)),
+    cpuMs: median(rs.map((r) => r.cpuMs)),
+    rssMb: Math.max(...rs.map((r) => r.rssMb)),
+    stdout: rs[rs.length - 1].stdout,
+  }));
+}
