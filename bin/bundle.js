@@ -10,6 +10,14 @@
 // dist/vaudit.bundle.json): V8 itself only checks its own version, its flags and the source length.
 // It is written after a run that had none or whose cache V8 rejected (another Node version), by
 // writing a temporary file and renaming it over the old one; a read-only install just goes without.
+// A cache holds the functions the runs that wrote it had compiled. One written by `vaudit --version`,
+// `init` or `lsp` holds little of what a check runs, one written by a check of another kind of suite
+// lacks part of what this one runs, and every check after it compiled the rest again (ScienceBoard
+// after a `--version` cache: main thread +10 %; Spider2-V after a ScienceBoard check's cache: +8 %).
+// So the header also lists the inputs (a short hash of each check's resolved paths) whose checks
+// wrote it, and a check of inputs not listed writes it again at its end: the new cache holds what the
+// old one held and what this check compiled. A user's checks converge after one run each. The confirm
+// stage's code is not added (a plain check would deserialise it for nothing).
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -22,6 +30,18 @@ const BUNDLE = path.join(DIST, 'vaudit.bundle.cjs');
 const META = path.join(DIST, 'vaudit.bundle.json');
 const CACHE = path.join(DIST, 'vaudit.bundle.cache');
 const HASH_BYTES = 64;
+/** After the hash: how many inputs wrote the cache (2 hexadecimal digits), then each one's hash (8). */
+const COUNT_BYTES = 2;
+const INPUT_BYTES = 8;
+/** Inputs listed at most: beyond that the cache is no longer written again (it holds what checks need). */
+const MAX_INPUTS = 32;
+
+/** FNV-1a of a string, 8 hexadecimal digits: names a check's inputs in the cache header. */
+function inputsHash(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(INPUT_BYTES, '0');
+}
 
 /**
  * The bundle's metadata when it is current: every input still has the size it was built from and is
@@ -43,20 +63,27 @@ function currentMeta() {
   return meta;
 }
 
-/** The code cache made for this bundle's bytes, if any. */
+/** The code cache made for this bundle's bytes, if any, and the inputs whose checks wrote it. */
 function readCache(sha256) {
   try {
     const data = readFileSync(CACHE);
-    return data.subarray(0, HASH_BYTES).toString('latin1') === sha256 ? data.subarray(HASH_BYTES) : undefined;
+    if (data.subarray(0, HASH_BYTES).toString('latin1') !== sha256) return { inputs: [] };
+    const count = Number.parseInt(data.subarray(HASH_BYTES, HASH_BYTES + COUNT_BYTES).toString('latin1'), 16);
+    if (!(count >= 0 && count <= MAX_INPUTS)) return { inputs: [] };
+    const start = HASH_BYTES + COUNT_BYTES;
+    const listed = data.subarray(start, start + count * INPUT_BYTES).toString('latin1');
+    const inputs = Array.from({ length: count }, (_, i) => listed.slice(i * INPUT_BYTES, (i + 1) * INPUT_BYTES));
+    return { data: data.subarray(start + count * INPUT_BYTES), inputs };
   } catch {
-    return undefined;
+    return { inputs: [] };
   }
 }
 
-function writeCache(sha256, data) {
+function writeCache(sha256, inputs, data) {
   const tmp = `${CACHE}.${process.pid}.tmp`;
+  const header = sha256 + inputs.length.toString(16).padStart(COUNT_BYTES, '0') + inputs.join('');
   try {
-    writeFileSync(tmp, Buffer.concat([Buffer.from(sha256, 'latin1'), data]));
+    writeFileSync(tmp, Buffer.concat([Buffer.from(header, 'latin1'), data]));
     renameSync(tmp, CACHE);
   } catch {
     rmSync(tmp, { force: true });
@@ -72,6 +99,10 @@ function writeCache(sha256, data) {
  * the cache (it would carry these flags) nor for the long-lived `vaudit lsp`.
  */
 export const LATE_OPTIMISATION = '--interrupt-budget=270336';
+/** V8's own budget (Node 20), set again before a run that optimised late writes the cache: V8 stamps a
+ *  cache with a hash of the flags that differ from their defaults and checks it against its flags when
+ *  it reads the cache, before LATE_OPTIMISATION is set. */
+const DEFAULT_OPTIMISATION = '--interrupt-budget=67584';
 
 /** Whether this run should optimise late: any command but `lsp`, unless VAUDIT_LATE_OPTIMISATION=0. */
 export function wantsLateOptimisation(argv) {
@@ -81,7 +112,8 @@ export function wantsLateOptimisation(argv) {
 /**
  * The bundle's `main`, and `done()` to call once it returned (writes the code cache when needed);
  * undefined when the module tree must run instead. `lateOptimisation`: set `LATE_OPTIMISATION` once
- * the bundle is loaded, unless this run writes the code cache.
+ * the bundle is loaded, unless the cache is to be made (a check that adds to it sets V8's default
+ * again before it writes).
  */
 export function loadBundle(lateOptimisation = false) {
   if (process.env.VAUDIT_BUNDLE === '0') return undefined;
@@ -96,7 +128,7 @@ export function loadBundle(lateOptimisation = false) {
   } catch {
     return undefined;
   }
-  const cachedData = readCache(meta.sha256);
+  const { data: cachedData, inputs } = readCache(meta.sha256);
   // the CommonJS wrapper, as Node's own loader builds it, plus the importer
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __vaudit_import) {${source}\n})`, {
     filename: BUNDLE,
@@ -105,15 +137,21 @@ export function loadBundle(lateOptimisation = false) {
   const mod = { exports: {} };
   const importer = (specifier) => import(specifier);
   script.runInThisContext().call(mod.exports, mod.exports, createRequire(BUNDLE), mod, BUNDLE, DIST, importer);
-  const { main, setBundleLoadInfo } = mod.exports;
+  const { main, setBundleLoadInfo, staticPassInputs } = mod.exports;
   const stale = !cachedData || script.cachedDataRejected;
   const late = lateOptimisation && !stale;
   if (late) setFlagsFromString(LATE_OPTIMISATION);
-  setBundleLoadInfo(`${!cachedData ? 'no code cache yet' : script.cachedDataRejected ? 'code cache rejected by V8' : 'code cache used'}${late ? '; V8 optimises late (4× interrupt budget)' : ''}`);
+  setBundleLoadInfo(`${!cachedData ? 'no code cache yet' : script.cachedDataRejected ? 'code cache rejected by V8' : `code cache used (from ${inputs.length} check input${inputs.length === 1 ? '' : 's'})`}${late ? '; V8 optimises late (4× interrupt budget)' : ''}`);
   return {
     main,
     done() {
-      if (stale) writeCache(meta.sha256, script.createCachedData());
+      const ran = staticPassInputs();
+      const key = ran === undefined ? undefined : inputsHash(ran);
+      const listed = stale ? [] : inputs;
+      const add = key !== undefined && !listed.includes(key) && listed.length < MAX_INPUTS;
+      if (!stale && !add) return;
+      if (late) setFlagsFromString(DEFAULT_OPTIMISATION);
+      writeCache(meta.sha256, add ? [...listed, key] : listed, script.createCachedData());
     },
   };
 }

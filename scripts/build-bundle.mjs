@@ -60,7 +60,7 @@ function dynamicModules() {
 const dynamic = dynamicModules();
 const entry = [
   "import { setBundledModules } from './src/core/dynamic-import.js';",
-  "export { setBundleLoadInfo } from './src/core/dynamic-import.js';",
+  "export { setBundleLoadInfo, staticPassInputs } from './src/core/dynamic-import.js';",
   "export { main } from './src/cli/main.js';",
   "import { setBundledValidators } from './src/suites/schema.js';",
   // the task-schema validators (scripts/compile-schemas.mjs wrote them just before): in the bundle, so in its code cache

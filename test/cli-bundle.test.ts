@@ -3,7 +3,7 @@
  * runs it when it is current, with the same findings as the module tree in dist/, and falls back to
  * the module tree when a file it was built from changed since or when VAUDIT_BUNDLE=0.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -49,9 +49,9 @@ describe.skipIf(!built)('single-file build', () => {
   });
 
   it('falls back to the module tree when a file it was built from changed since, and keeps its code cache per bundle', () => {
-    // a copy of the package (bin/, dist/, the docs examples and schemas, node_modules linked)
+    // a copy of the package (bin/, dist/, the docs examples and schemas, the confirm harness, node_modules linked)
     const pkg = path.join(dir, 'pkg');
-    for (const d of ['bin', 'dist', 'rules', 'schemas', 'package.json']) cpSync(path.join(ROOT, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
+    for (const d of ['bin', 'dist', 'rules', 'schemas', 'package.json', 'src/confirm/harness']) cpSync(path.join(ROOT, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
     const bin = path.join(pkg, path.relative(ROOT, BIN));
     const debug = () => {
@@ -59,13 +59,36 @@ describe.skipIf(!built)('single-file build', () => {
       expect(r.status).toBe(1);
       return codeLine(r.stderr);
     };
+    const version = () => expect(spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', timeout: 60_000 }).status).toBe(0);
     // a cache made for other bytes is not used (and is replaced after the run)
     const cache = path.join(pkg, 'dist/vaudit.bundle.cache');
     cpSync(path.join(pkg, 'dist/vaudit.bundle.json'), cache);
     expect(debug()).toBe('single-file build (dist/vaudit.bundle.cjs), no code cache yet');
     // later runs change V8's tiering only after reading the cache, so it stays valid run after run
-    expect(debug()).toMatch(/code cache used; V8 optimises late \(4× interrupt budget\)$/);
-    expect(debug()).toMatch(/code cache used; V8 optimises late/);
+    expect(debug()).toMatch(/code cache used \(from 1 check input\); V8 optimises late \(4× interrupt budget\)$/);
+    const byCheck = readFileSync(cache);
+    expect(debug()).toMatch(/code cache used \(from 1 check input\); V8 optimises late/);
+    // a check of the same inputs again, a run without a static pass: the cache stays as it is
+    version();
+    expect(readFileSync(cache).equals(byCheck)).toBe(true);
+    // a cache written by a run that compiled little (the first command after an install may be
+    // `--version`): the next check adds what it compiled, with V8's default flags (the next run's V8
+    // takes the cache), and the check after it has nothing to add
+    rmSync(cache);
+    version();
+    const small = statSync(cache).size;
+    expect(small).toBeLessThan(byCheck.length / 2);
+    expect(debug()).toMatch(/code cache used \(from 0 check inputs\); V8 optimises late/);
+    const grown = readFileSync(cache);
+    expect(grown.length).toBeGreaterThan(small * 2);
+    expect(debug()).toMatch(/code cache used \(from 1 check input\); V8 optimises late/);
+    expect(readFileSync(cache).equals(grown)).toBe(true);
+    // a check of other inputs adds what it compiled once; a check with the confirm stage adds nothing
+    const other = (extra: string[] = []) => spawnSync(process.execPath, [bin, 'check', path.join(DEMO, 'tasks'), '--debug', ...extra, '--format', 'json', '--output-file', path.join(dir, 'pkg-other.json')], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
+    expect(other(['--confirm']).status).toBe(1);
+    expect(readFileSync(cache).equals(grown)).toBe(true);
+    expect(other().status).toBe(1);
+    expect(codeLine(other().stderr)).toMatch(/code cache used \(from 2 check inputs\)/);
     // an input rebuilt (`tsc` alone): its modification time moves
     const input = path.join(pkg, 'dist/src/engine/lint.js');
     utimesSync(input, new Date(), new Date(Date.now() + 5_000));

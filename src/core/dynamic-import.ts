@@ -30,6 +30,28 @@ export function setBundleLoadInfo(info: string): void {
   loadedFrom = `single-file build (dist/vaudit.bundle.cjs), ${info}`;
 }
 
+let staticPassOn: string | undefined;
+let confirmStage = false;
+
+/** A static pass ran in this process (`runLint`) on `inputs` (its resolved input paths, one string). */
+export function noteStaticPass(inputs: string): void {
+  staticPassOn = inputs;
+}
+
+/** The confirm stage was loaded in this process. */
+export function noteConfirmStage(): void {
+  confirmStage = true;
+}
+
+/** The inputs of the static pass that ran in this process, when the confirm stage did not: what this
+ *  process compiled is what a check of those inputs needs, which bin/bundle.js adds to the code cache
+ *  once per inputs (a check answered from its --cache entry compiled little; the confirm stage's code
+ *  is not for every check).
+ *  @public (called by bin/bundle.js through the bundle's exports) */
+export function staticPassInputs(): string | undefined {
+  return confirmStage ? undefined : staticPassOn;
+}
+
 /** Where this process's code came from (`--debug`). */
 export function codeOrigin(): string {
   return loadedFrom;

@@ -25,6 +25,7 @@ import { computeScope, narrowTargets, partitionFindings, type ScopeSetting, type
 import type { SuiteSummary } from '../suites/entrypoints.js';
 import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
 import { PARSE_AHEAD_MODULE } from '../lang/python/parse-ahead.js';
+import { noteStaticPass } from '../core/dynamic-import.js';
 
 export { compareFindings } from './pass.js';
 export interface LintOptions {
@@ -187,6 +188,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   // files still unparsed are parsed on demand (confirmation, an editor) by the caller's thread
   python.releaseThreads();
   mark('pass');
+  noteStaticPass(inputs.map((i) => path.resolve(cwd, i)).sort().join('\0'));
 
   let entries = 0;
   let tasks = 0;
