@@ -1,5 +1,6 @@
 // Shared by the benches: option parsing and timing a whole process under /usr/bin/time.
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** `--name value` from argv, else the default. */
@@ -58,4 +59,19 @@ export function timeAlternated(argvs, { cwd, runs = 1 }) {
     rssMb: Math.max(...rs.map((r) => r.rssMb)),
     stdout: rs[rs.length - 1].stdout,
   }));
+}
+
+/** Files under the folders whose names end with one of `suffixes`, in walk order (node_modules and
+ *  folders whose name starts with a dot skipped): what the peers and the parse floor read. */
+export function filesUnder(dirs, suffixes) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) { if (e.name !== 'node_modules' && !e.name.startsWith('.')) walk(p); }
+      else if (suffixes.some((x) => e.name.endsWith(x))) out.push(p);
+    }
+  };
+  for (const d of dirs) walk(path.resolve(d));
+  return out;
 }

@@ -7,25 +7,16 @@
 // so a target in seconds can be read against what parsing alone costs on the machine of the day.
 // Prints files, nodes and characters as JSON.
 // Usage: node bench/parse-floor.mjs <dir>...
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
+import { filesUnder } from './measure.mjs';
 
 const require = createRequire(import.meta.url);
 const Parser = require('tree-sitter');
 const Python = require('tree-sitter-python');
 
-const py = [];
-const json = [];
-const walk = (d) => {
-  for (const e of readdirSync(d, { withFileTypes: true })) {
-    const p = path.join(d, e.name);
-    if (e.isDirectory()) { if (e.name !== 'node_modules' && !e.name.startsWith('.')) walk(p); }
-    else if (e.name.endsWith('.py')) py.push(p);
-    else if (e.name.endsWith('.json')) json.push(p);
-  }
-};
-for (const d of process.argv.slice(2)) walk(path.resolve(d));
+const py = filesUnder(process.argv.slice(2), ['.py']);
+const json = filesUnder(process.argv.slice(2), ['.json']);
 
 const parser = new Parser();
 parser.setLanguage(Python);
