@@ -18,7 +18,7 @@
 // wrote it, and a check of inputs not listed writes it again at its end: the new cache holds what the
 // old one held and what this check compiled. A user's checks converge after one run each. The confirm
 // stage's code is not added (a plain check would deserialise it for nothing).
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,16 @@ function readCache(sha256) {
     return { data: data.subarray(start + count * INPUT_BYTES), inputs };
   } catch {
     return { inputs: [] };
+  }
+}
+
+/** Whether the cache can be written here (a read-only install never can: do not make one for nothing). */
+function writable() {
+  try {
+    accessSync(DIST, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -149,7 +159,7 @@ export function loadBundle(lateOptimisation = false) {
       const key = ran === undefined ? undefined : inputsHash(ran);
       const listed = stale ? [] : inputs;
       const add = key !== undefined && !listed.includes(key) && listed.length < MAX_INPUTS;
-      if (!stale && !add) return;
+      if ((!stale && !add) || !writable()) return;
       if (late) setFlagsFromString(DEFAULT_OPTIMISATION);
       writeCache(meta.sha256, add ? [...listed, key] : listed, script.createCachedData());
     },
