@@ -14,8 +14,8 @@
 // `init` or `lsp` holds little of what a check runs, one written by a check of another kind of suite
 // lacks part of what this one runs, and every check after it compiled the rest again (ScienceBoard
 // after a `--version` cache: main thread +10 %; Spider2-V after a ScienceBoard check's cache: +8 %).
-// So the header also lists the inputs (a short hash of each check's resolved paths) whose checks
-// wrote it, and a check of inputs not listed writes it again at its end: the new cache holds what the
+// So the header also lists the inputs (a short hash of the folders each check was given and of the
+// projects of the files it was given) whose checks wrote it, and a check of inputs not listed writes it again at its end: the new cache holds what the
 // old one held and what this check compiled. A user's checks converge after one run each. The confirm
 // stage's code is not added (a plain check would deserialise it for nothing).
 import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

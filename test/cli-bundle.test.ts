@@ -89,6 +89,12 @@ describe.skipIf(!built)('single-file build', () => {
     expect(readFileSync(cache).equals(grown)).toBe(true);
     expect(other().status).toBe(1);
     expect(codeLine(other().stderr)).toMatch(/code cache used \(from 2 check inputs\)/);
+    // files named one by one (a pre-commit hook names the staged ones) count as their project: one input
+    const file = (name: string) => spawnSync(process.execPath, [bin, 'check', path.join(DEMO, 'verifier', name), '--debug'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
+    file('celestia/mixin.py');
+    const afterOne = readFileSync(cache);
+    expect(codeLine(file('server/__init__.py').stderr)).toMatch(/code cache used \(from 3 check inputs\)/);
+    expect(readFileSync(cache).equals(afterOne)).toBe(true);
     // an input rebuilt (`tsc` alone): its modification time moves
     const input = path.join(pkg, 'dist/src/engine/lint.js');
     utimesSync(input, new Date(), new Date(Date.now() + 5_000));

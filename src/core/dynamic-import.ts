@@ -33,7 +33,8 @@ export function setBundleLoadInfo(info: string): void {
 let staticPassOn: string | undefined;
 let confirmStage = false;
 
-/** A static pass ran in this process (`runLint`) on `inputs` (its resolved input paths, one string). */
+/** A static pass ran in this process (`runLint`) on `inputs`: the folders it was given and the projects
+ *  of the files it was given, resolved, in one string. */
 export function noteStaticPass(inputs: string): void {
   staticPassOn = inputs;
 }

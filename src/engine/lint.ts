@@ -188,7 +188,10 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   // files still unparsed are parsed on demand (confirmation, an editor) by the caller's thread
   python.releaseThreads();
   mark('pass');
-  noteStaticPass(inputs.map((i) => path.resolve(cwd, i)).sort().join('\0'));
+  // what the run checked, for the code cache: named files count as their project (a pre-commit hook
+  // names other staged files at every commit), folders as themselves
+  const checked = new Set([...inputs.map((i) => path.resolve(cwd, i)).filter((p) => !explicitFiles.includes(p)), ...roots]);
+  noteStaticPass([...checked].sort().join('\0'));
 
   let entries = 0;
   let tasks = 0;
