@@ -7,7 +7,7 @@
  *   0: type id | field id << 16     1: start     2: end     3: child count << 2 | missing << 1 | named
  * (offsets in UTF-16 units, as the cursor reports them). Type and field names travel beside it, by id.
  */
-import { PyNode, TreeText, setTreeDepth, type TreeCursorLike } from './tree.js';
+import { DROPPED_TOKENS, PyNode, TreeText, setTreeDepth, type TreeCursorLike } from './tree.js';
 
 const NODE_INTS = 4;
 const NAMED = 1;
@@ -65,6 +65,7 @@ export function encodeTree(c: TreeCursorLike, withErrors: boolean, names: FlatNa
   let n = 0;
   /** Index of each open node (the path from the root), to count its children. */
   const open: number[] = [];
+  /** Add the node under the cursor, or return -1 for a token `convertTree` leaves out (`DROPPED_TOKENS`). */
   const add = (): number => {
     if ((n + 1) * NODE_INTS > buf.length) {
       const bigger = new Int32Array(buf.length * 2);
@@ -74,6 +75,7 @@ export function encodeTree(c: TreeCursorLike, withErrors: boolean, names: FlatNa
     const id = c.nodeTypeId;
     names.type(c, id);
     const fid = c.currentFieldId;
+    if (!fid && DROPPED_TOKENS.has(names.types[id]!) && !c.nodeIsNamed && !(withErrors && c.nodeIsMissing)) return -1;
     names.field(c, fid);
     const o = n * NODE_INTS;
     buf[o] = id | (fid << 16);
@@ -86,11 +88,13 @@ export function encodeTree(c: TreeCursorLike, withErrors: boolean, names: FlatNa
     open.push(add());
     if (c.gotoFirstChild()) {
       for (;;) {
-        buf[open[open.length - 1]! * NODE_INTS + 3]! += 4;
         const i = add();
-        if (c.gotoFirstChild()) {
-          open.push(i);
-          continue;
+        if (i >= 0) {
+          buf[open[open.length - 1]! * NODE_INTS + 3]! += 4;
+          if (c.gotoFirstChild()) {
+            open.push(i);
+            continue;
+          }
         }
         let done = false;
         while (!c.gotoNextSibling()) {

@@ -26,7 +26,8 @@ import { decodeTree, encodePlainTree, FlatNameTable, type FlatTree } from './fla
 import type { PyNode } from './tree.js';
 
 const MAGIC = 0x31525456; // "VTR1", little-endian
-const FORMAT = 1;
+/** 2: punctuation tokens left out of the trees (`DROPPED_TOKENS`, tree.ts). */
+const FORMAT = 2;
 /** Ints kept in the file (4 per node, ≈ 25 nodes per line: about 20 MB of Python, a 64 MB file). */
 const MAX_INTS = 16_000_000;
 

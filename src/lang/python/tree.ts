@@ -2,6 +2,11 @@
  * A light, plain-JS copy of a tree-sitter Python tree. Built once per unit
  * with a single TreeCursor walk (≈ 5 µs per 10 nodes), then every analysis runs
  * on plain objects instead of crossing into wasm per property access.
+ *
+ * Punctuation tokens (`DROPPED_TOKENS`: brackets, commas, dots) are not copied unless a field names them
+ * or the parser inserted them to recover: nothing reads them (a node's text and range come from the
+ * source), and they were a fifth of all nodes, each one allocated, kept and copied by every scavenge
+ * for the life of the tree. Keywords and operators stay (`==`, `not in`, `and`, `:`, `=`, …).
  */
 /** The part of a tree-sitter TreeCursor (native addon or web-tree-sitter) that `convertTree` reads. */
 export interface TreeCursorLike {
@@ -20,6 +25,9 @@ export interface TreeCursorLike {
 }
 
 let nextId = 1;
+
+/** Anonymous tokens the plain tree leaves out when no field names them and the parser did not insert them. */
+export const DROPPED_TOKENS: ReadonlySet<string> = new Set(['(', ')', ',', '[', ']', '{', '}', '.']);
 
 /**
  * The source text of one tree, shared by all its nodes: an incremental conversion (`convertTree` with a
@@ -131,6 +139,8 @@ interface LangTables {
   types: (string | undefined)[];
   named: (boolean | undefined)[];
   fields: (string | null | undefined)[];
+  /** Type ids of `DROPPED_TOKENS`. */
+  dropped: (boolean | undefined)[];
 }
 /** Type and field names by id, per cursor class (one per parser build; ids come from the grammar). */
 const langTables = new WeakMap<object, LangTables>();
@@ -192,10 +202,10 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
   const proto = Object.getPrototypeOf(c) as object;
   let tables = langTables.get(proto);
   if (!tables) {
-    tables = { types: [], named: [], fields: [] };
+    tables = { types: [], named: [], fields: [], dropped: [] };
     langTables.set(proto, tables);
   }
-  const { types, named: isNamed, fields: fieldNames } = tables;
+  const { types, named: isNamed, fields: fieldNames, dropped } = tables;
   // the old tree's nodes are taken over with their shared text: it becomes the new text (offsets are
   // all the search of the old tree below reads)
   let shared: TreeText;
@@ -250,6 +260,7 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
         if (id < 65535) {
           types[id] = type;
           isNamed[id] = c.nodeIsNamed;
+          dropped[id] = !isNamed[id] && DROPPED_TOKENS.has(type);
         }
       }
       const fid = c.currentFieldId;
@@ -257,6 +268,16 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
       if (fid) {
         fieldName = fieldNames[fid] ?? null;
         if (fieldName === null) fieldNames[fid] = fieldName = c.currentFieldName ?? null;
+      } else if (dropped[id] && !(withErrors && c.nodeIsMissing)) {
+        // a punctuation leaf: not copied (see above)
+        while (!c.gotoNextSibling()) {
+          if (!c.gotoParent()) return finish();
+          const done = stack.pop()!;
+          seal(done, stack.length);
+          close(done);
+          if (stack.length === 0) return finish();
+        }
+        continue;
       }
       const s = c.startIndex;
       const e = c.endIndex;
@@ -271,10 +292,11 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
         node.isMissing = type !== 'ERROR';
       }
       kids[stack.length - 1]!.push(node);
+      // depth counts the levels of nodes with a child the tree keeps (the parent's level is stack.length)
+      if (stack.length > depth.max) depths.set(root, (depth.max = stack.length));
       if (!old && c.gotoFirstChild()) {
         stack.push(node);
         if (kids.length < stack.length) kids.push([]);
-        if (stack.length > depth.max) depths.set(root, (depth.max = stack.length));
         continue;
       }
       if (!old) close(node);
