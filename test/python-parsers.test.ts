@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pyFiles } from './helpers/py-files.js';
 import { pythonParser, type PythonParser } from '../src/lang/python/parser.js';
-import type { PyNode } from '../src/lang/python/tree.js';
+import { DROPPED_TOKENS, type PyNode } from '../src/lang/python/tree.js';
 import { runCli } from './helpers/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -74,6 +74,24 @@ describe('Python parsers: native and wasm trees agree', () => {
     const t = 'x = "😀"\ny = 1\n';
     const second = native.parse(t).children[1]!;
     expect(t.slice(second.start, second.end)).toBe('y = 1');
+  });
+
+  it('leave out punctuation tokens no field names, and keep keywords, operators and tokens the parser inserted', async () => {
+    for (const p of await both()) {
+      const all = (n: PyNode): PyNode[] => [n, ...n.children.flatMap(all)];
+      const types = (t: string) => all(p.parse(t)).map((n) => n.type);
+      const t = types('def f(a, b=[1, 2], *c):\n    return {"k": (a.x, b[0])} if not a in b else f()\n');
+      for (const tok of DROPPED_TOKENS) expect(t, `${p.kind} ${tok}`).not.toContain(tok);
+      for (const kept of ['def', ':', '=', 'return', 'if', 'not', 'in', 'else', '*']) expect(t, `${p.kind} ${kept}`).toContain(kept);
+      // the call's empty argument list has no child left, the attribute keeps its two fields
+      const tree = p.parse('f()\na.b\n');
+      const args = all(tree).find((n) => n.type === 'argument_list')!;
+      expect([args.children.length, args.start, args.end]).toEqual([0, 1, 3]);
+      expect(all(tree).find((n) => n.type === 'attribute')!.children.map((c) => c.field)).toEqual(['object', 'attribute']);
+      // a closing bracket the parser inserted to recover stays, flagged missing
+      const missing = all(p.parse('class A(B:\n    pass\n')).filter((n) => n.isMissing);
+      expect(missing.map((n) => n.type), p.kind).toEqual([')']);
+    }
   });
 
   for (const corpus of ['scienceboard', 'spider2v']) {
