@@ -80,9 +80,9 @@ describe('Python parsers: native and wasm trees agree', () => {
     for (const p of await both()) {
       const all = (n: PyNode): PyNode[] => [n, ...n.children.flatMap(all)];
       const types = (t: string) => all(p.parse(t)).map((n) => n.type);
-      const t = types('def f(a, b=[1, 2], *c):\n    return {"k": (a.x, b[0])} if not a in b else f()\n');
+      const t = types('def f(a, b=[1, 2], *c):\n    return {"k": (a.x, b[0:1])} if not a in b else f(k=1)\n');
       for (const tok of DROPPED_TOKENS) expect(t, `${p.kind} ${tok}`).not.toContain(tok);
-      for (const kept of ['def', ':', '=', 'return', 'if', 'not', 'in', 'else', '*']) expect(t, `${p.kind} ${kept}`).toContain(kept);
+      for (const kept of ['def', 'return', 'if', 'not', 'in', 'else', '*']) expect(t, `${p.kind} ${kept}`).toContain(kept);
       // the call's empty argument list has no child left, the attribute keeps its two fields
       const tree = p.parse('f()\na.b\n');
       const args = all(tree).find((n) => n.type === 'argument_list')!;

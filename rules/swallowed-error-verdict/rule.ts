@@ -177,10 +177,21 @@ export default defineRule<Msg>({
           c.report({
             messageId,
             data: { clause, verdict, looks: truth === true ? 'succeeded' : 'failed' },
-            at: { start: h.start, end: h.children.find((k) => k.type === ':')?.end ?? h.start + clause.length },
+            at: { start: h.start, end: headerEnd(c.text, h) ?? h.start + clause.length },
           });
         },
       },
     };
   },
 });
+
+/** End of an except clause's header, its `:` included: the first `:` after the header's last token (the
+ *  tree keeps no `:` token of its own; only spaces, a line continuation or a bracket can come between). */
+function headerEnd(text: string, h: PyNode): number | undefined {
+  const body = h.children.find((k) => k.type === 'block');
+  let last: PyNode | undefined;
+  for (const k of h.children) if (k !== body && k.type !== 'comment' && k.type !== ':' && (!body || k.end <= body.start)) last = k;
+  if (!last) return undefined;
+  const colon = text.indexOf(':', last.end);
+  return colon >= 0 && (!body || colon < body.start) ? colon + 1 : undefined;
+}
