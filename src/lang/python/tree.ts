@@ -249,6 +249,17 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
     }
     return root;
   };
+  /** Move the cursor to the next node after a leaf, finishing the nodes it leaves; false at the end. */
+  const toNext = (): boolean => {
+    while (!c.gotoNextSibling()) {
+      if (!c.gotoParent()) return false;
+      const done = stack.pop()!;
+      seal(done, stack.length);
+      close(done);
+      if (stack.length === 0) return false;
+    }
+    return true;
+  };
   try {
     if (!c.gotoFirstChild()) return finish();
     for (;;) {
@@ -270,13 +281,7 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
         if (fieldName === null) fieldNames[fid] = fieldName = c.currentFieldName ?? null;
       } else if (dropped[id] && !(withErrors && c.nodeIsMissing)) {
         // a punctuation leaf: not copied (see above)
-        while (!c.gotoNextSibling()) {
-          if (!c.gotoParent()) return finish();
-          const done = stack.pop()!;
-          seal(done, stack.length);
-          close(done);
-          if (stack.length === 0) return finish();
-        }
+        if (!toNext()) return finish();
         continue;
       }
       const s = c.startIndex;
@@ -300,13 +305,7 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
         continue;
       }
       if (!old) close(node);
-      while (!c.gotoNextSibling()) {
-        if (!c.gotoParent()) return finish();
-        const done = stack.pop()!;
-        seal(done, stack.length);
-        close(done);
-        if (stack.length === 0) return finish();
-      }
+      if (!toNext()) return finish();
     }
   } finally {
     c.delete?.();
