@@ -4,12 +4,13 @@
  * (suite adapters' entrypoint globs, config `files`/`exclude`, the default ignores) and for hostile ones,
  * on every file path of the real corpora (when present beside the repository) and on made-up paths.
  */
-import { readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { compileGlobs } from '../src/core/match.js';
-import { DEFAULT_IGNORE_GLOBS, DEFAULT_IGNORES } from '../src/engine/discover.js';
+import { DEFAULT_IGNORE_GLOBS, DEFAULT_IGNORES, discoverFiles } from '../src/engine/discover.js';
 
 const CORPORA = path.resolve(import.meta.dirname, '../../shared/corpora');
 
@@ -96,6 +97,24 @@ describe('the default ignores in four globs are the fourteen', () => {
       const four = picomatch(DEFAULT_IGNORE_GLOBS, options);
       const fourteen = picomatch(DEFAULT_IGNORES, options);
       for (const p of paths) expect(Boolean(four(p)), p).toBe(Boolean(fourteen(p)));
+    }
+  });
+});
+
+describe('a file named with forceExclude is tested against the globs a folder walk ignores', () => {
+  it('skips named files in default-ignored folders and under config excludes, keeps the rest', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-force-exclude-'));
+    try {
+      const named = ['node_modules/p/a.py', 'build/b.py', 'x/.venv/c.py', 'src/d.py', 'keep/e.py', 'keep/f.min.js'];
+      for (const f of named) {
+        mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
+        writeFileSync(path.join(dir, f), 'x = 1\n');
+      }
+      const found = (forceExclude: boolean) => discoverFiles(named, { cwd: dir, exclude: ['src/**'], forceExclude }).then((r) => r.files.map((f) => path.relative(dir, f).split(path.sep).join('/')));
+      expect(await found(true)).toEqual(['keep/e.py']);
+      expect(await found(false)).toEqual([...named].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -39,7 +39,8 @@ export async function discoverFiles(inputs: readonly string[], opts: DiscoverOpt
   const problems: FileProblem[] = [];
   const include = opts.include?.length ? opts.include : DEFAULT_INCLUDE;
   const ignore = [...DEFAULT_IGNORE_GLOBS, ...(opts.exclude ?? [])];
-  const excluded = picomatchLike(opts.exclude ?? []);
+  // a named file is tested against the globs a folder's walk ignores (--force-exclude)
+  const ignored = picomatchLike(ignore);
   for (const input of inputs.length ? inputs : ['.']) {
     const abs = path.resolve(opts.cwd, input);
     let st;
@@ -65,7 +66,7 @@ export async function discoverFiles(inputs: readonly string[], opts: DiscoverOpt
       for (const f of found) if (languageOf(f) && (!base || within(abs, f))) files.add(path.normalize(f));
     } else {
       const r = rel(base ?? opts.cwd, abs);
-      if (opts.forceExclude && (excluded(r) || picomatchLike(DEFAULT_IGNORES)(r))) continue;
+      if (opts.forceExclude && ignored(r)) continue;
       if (!languageOf(abs)) continue;
       files.add(abs);
     }
