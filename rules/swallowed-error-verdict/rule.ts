@@ -190,7 +190,7 @@ export default defineRule<Msg>({
 function headerEnd(text: string, h: PyNode): number | undefined {
   const body = h.children.find((k) => k.type === 'block');
   let last: PyNode | undefined;
-  for (const k of h.children) if (k !== body && k.type !== 'comment' && k.type !== ':' && (!body || k.end <= body.start)) last = k;
+  for (const k of h.children) if (k !== body && k.type !== 'comment' && (!body || k.end <= body.start)) last = k;
   if (!last) return undefined;
   const colon = text.indexOf(':', last.end);
   return colon >= 0 && (!body || colon < body.start) ? colon + 1 : undefined;
