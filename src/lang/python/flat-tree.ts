@@ -7,7 +7,7 @@
  *   0: type id | field id << 16     1: start     2: end     3: child count << 2 | missing << 1 | named
  * (offsets in UTF-16 units, as the cursor reports them). Type and field names travel beside it, by id.
  */
-import { DROPPED_TOKENS, PyNode, TreeText, setTreeDepth, type TreeCursorLike } from './tree.js';
+import { PyNode, TreeText, droppedType, setTreeDepth, type TreeCursorLike } from './tree.js';
 
 const NODE_INTS = 4;
 const NAMED = 1;
@@ -29,13 +29,19 @@ export interface FlatTree {
 export class FlatNameTable {
   readonly types: (string | undefined)[] = [];
   readonly fields: (string | undefined)[] = [];
+  /** Whether the plain tree leaves a type out (`droppedType`), by id, for the types this encoder met
+   *  itself (a name merged from another table comes without it). */
+  readonly dropped: boolean[] = [];
   private fresh: FlatNames = { types: [], fields: [] };
 
   type(c: TreeCursorLike, id: number): void {
-    if (this.types[id] === undefined) {
-      const t = (this.types[id] = c.nodeType);
+    if (this.dropped[id] !== undefined) return;
+    let t = this.types[id];
+    if (t === undefined) {
+      t = this.types[id] = c.nodeType;
       this.fresh.types.push([id, t]);
     }
+    this.dropped[id] = droppedType(t, c.nodeIsNamed);
   }
 
   field(c: TreeCursorLike, id: number): void {
@@ -65,7 +71,7 @@ export function encodeTree(c: TreeCursorLike, withErrors: boolean, names: FlatNa
   let n = 0;
   /** Index of each open node (the path from the root), to count its children. */
   const open: number[] = [];
-  /** Add the node under the cursor, or return -1 for a token `convertTree` leaves out (`DROPPED_TOKENS`). */
+  /** Add the node under the cursor, or return -1 for a token `convertTree` leaves out (`droppedType`). */
   const add = (): number => {
     if ((n + 1) * NODE_INTS > buf.length) {
       const bigger = new Int32Array(buf.length * 2);
@@ -75,7 +81,7 @@ export function encodeTree(c: TreeCursorLike, withErrors: boolean, names: FlatNa
     const id = c.nodeTypeId;
     names.type(c, id);
     const fid = c.currentFieldId;
-    if (!fid && DROPPED_TOKENS.has(names.types[id]!) && !c.nodeIsNamed && !(withErrors && c.nodeIsMissing)) return -1;
+    if (!fid && names.dropped[id] && !(withErrors && c.nodeIsMissing)) return -1;
     names.field(c, fid);
     const o = n * NODE_INTS;
     buf[o] = id | (fid << 16);

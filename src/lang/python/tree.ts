@@ -29,6 +29,12 @@ let nextId = 1;
 /** Anonymous tokens the plain tree leaves out when no field names them and the parser did not insert them. */
 export const DROPPED_TOKENS: ReadonlySet<string> = new Set(['(', ')', ',', '[', ']', '{', '}', '.', ':', '=']);
 
+/** Whether nodes of this type are left out (when no field names them and the parser did not insert them):
+ *  decided once per type id by `convertTree` and by the flat encoding alike. */
+export function droppedType(type: string, named: boolean): boolean {
+  return !named && DROPPED_TOKENS.has(type);
+}
+
 /**
  * The source text of one tree, shared by all its nodes: an incremental conversion (`convertTree` with a
  * `TreeReuse`) takes the old tree's nodes over and sets the text once, instead of writing it into every
@@ -271,7 +277,7 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
         if (id < 65535) {
           types[id] = type;
           isNamed[id] = c.nodeIsNamed;
-          dropped[id] = !isNamed[id] && DROPPED_TOKENS.has(type);
+          dropped[id] = droppedType(type, c.nodeIsNamed);
         }
       }
       const fid = c.currentFieldId;
