@@ -169,7 +169,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
 
   // Report on targets, and on task files whose entries route to a target module.
   const reportOn = new Set([...targets].filter((t) => files.has(t)));
-  for (const t of tasksByFile.values()) {
+  for (const t of [...tasksByFile.values()].flat()) {
     if (t.entries.some((e) => e.binding && targets.has(e.binding.file))) reportOn.add(t.file.path);
   }
 
@@ -195,7 +195,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
 
   let entries = 0;
   let tasks = 0;
-  for (const t of tasksByFile.values()) {
+  for (const t of [...tasksByFile.values()].flat()) {
     if (!reportOn.has(t.file.path)) continue;
     tasks++;
     entries += t.entries.length;

@@ -26,6 +26,7 @@ import { bindVerifiers } from '../suites/binding.js';
 import { analysePython } from '../lang/python/project.js';
 import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
+import type { Program } from 'acorn';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { CPYTHON_MAX_DEPTH, MAX_ANALYSED_DEPTH, type PyNode } from '../lang/python/tree.js';
@@ -107,7 +108,8 @@ export interface ProjectIndexes {
   bundles: Map<string, BundleModel>;
   /** Bundle-analysis problems of target files. */
   problems: FileProblem[];
-  tasksByFile: Map<string, Task>;
+  /** Tasks by the file that declares them (a file may hold many: a JSON array, a JSONL file). */
+  tasksByFile: Map<string, Task[]>;
 }
 
 export interface IndexOptions {
@@ -122,8 +124,10 @@ export interface IndexOptions {
 
 /** Phase 3: suites (JSON parses are cached per SourceFile), verifier binding, bundle models. */
 export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOptions): Promise<ProjectIndexes> {
+  if (sorted.some((f) => f.language === 'typescript')) await prepareTypeStripping();
   const { suites, problems: suiteProblems } = await loadSuites(sorted.filter((f) => f.language === 'json'), {
     root: o.root,
+    code: { python: o.python, files: sorted, programOf: harnessProgram },
     adapter: o.rootConfig.config.adapter,
     adapterOptions: o.rootConfig.config.adapterOptions,
   });
@@ -146,9 +150,23 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
   }
   // TypeScript files that are not bundles are verifiers: the JS rules read them through the type stripper
   if (sorted.some((f) => f.language === 'typescript' && !bundles.has(f.path))) await prepareTypeStripping();
-  const tasksByFile = new Map<string, Task>();
-  for (const s of suites) for (const t of s.tasks) tasksByFile.set(t.file.path, t);
+  const tasksByFile = new Map<string, Task[]>();
+  for (const s of suites) {
+    for (const t of s.tasks) {
+      const list = tasksByFile.get(t.file.path);
+      if (list) list.push(t);
+      else tasksByFile.set(t.file.path, [t]);
+    }
+  }
   return { suites, suiteProblems, bundles, problems, tasksByFile };
+}
+
+/** A harness file's program for route learning (types stripped; undefined when it does not parse). */
+function harnessProgram(f: SourceFile): Program | undefined {
+  if (f.language !== 'javascript' && f.language !== 'typescript') return undefined;
+  if (bracketDepth(f.source.text) > MAX_JS_DEPTH) return undefined;
+  const r = parseScript(f.language, f.source.text);
+  return r.ok ? r.program : undefined;
 }
 
 /** Parses of code embedded in JSON strings: `lint()` parses and frees; a session may cache. */
@@ -182,7 +200,7 @@ export interface PassInput {
   project: Project;
   /** Files to report on (absolute); others give context only. */
   reportOn: ReadonlySet<string>;
-  tasksByFile: ReadonlyMap<string, Task>;
+  tasksByFile: ReadonlyMap<string, readonly Task[]>;
   bundles: ReadonlyMap<string, BundleModel>;
   suiteProblems: readonly SuiteProblem[];
   /** Unreadable/unanalysable files, reported as parse-error findings. */
@@ -214,8 +232,8 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     if (file.language === 'python') pass.pythonFile(file);
     else if (file.language === 'javascript' || file.language === 'typescript') pass.scriptFile(file);
   }
-  for (const task of input.tasksByFile.values()) {
-    if (input.reportOn.has(task.file.path)) await pass.task(task);
+  for (const tasks of input.tasksByFile.values()) {
+    for (const task of tasks) if (input.reportOn.has(task.file.path)) await pass.task(task);
   }
   pass.problems();
   // 5. suppressions
@@ -508,7 +526,7 @@ function applySuppressions(input: PassInput, findings: readonly Finding[]): { ke
   for (const f of files.values()) {
     if (!reportOn.has(f.path)) continue;
     sups.push(...commentSuppressions(f));
-    const task = tasksByFile.get(f.path);
+    const task = tasksByFile.get(f.path)?.[0];
     if (task) sups.push(...jsonSuppressions(f, task.values));
     const cfg = configs.forFile(f.path);
     if (cfg.path && !seenCfg.has(cfg.path)) {

@@ -73,7 +73,7 @@ export function computeScope(project: Project, sorted: readonly SourceFile[], cf
 }
 
 /** Files to run the rules on: with scope `verifier`, code files with no reached code are skipped. */
-export function narrowTargets(reportOn: Set<string>, scope: RunScope, tasksByFile: ReadonlyMap<string, Task>): Set<string> {
+export function narrowTargets(reportOn: Set<string>, scope: RunScope, tasksByFile: ReadonlyMap<string, readonly Task[]>): Set<string> {
   if (scope.summary.applied !== 'verifier' || !scope.reach) return reportOn;
   const out = new Set<string>();
   for (const f of reportOn) if (tasksByFile.has(f) || scope.reach.fileReached(f)) out.add(f);
@@ -85,7 +85,7 @@ export function narrowTargets(reportOn: Set<string>, scope: RunScope, tasksByFil
  * Split findings by scope. Task files (JSON layer and embedded code) are always in scope.
  * Applied `all`: every finding is kept, those off the verifier paths marked `verifierPath: false`.
  */
-export function partitionFindings(findings: Finding[], scope: RunScope, tasksByFile: ReadonlyMap<string, Task>): Finding[] {
+export function partitionFindings(findings: Finding[], scope: RunScope, tasksByFile: ReadonlyMap<string, readonly Task[]>): Finding[] {
   const reach = scope.reach;
   if (!reach) return findings;
   const kept: Finding[] = [];

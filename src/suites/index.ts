@@ -5,9 +5,10 @@
 import * as path from 'node:path';
 import type { SourceFile } from '../core/source.js';
 import { jsonDocumentOf } from '../lang/json/cache.js';
-import type { DetectedDocument, SuiteAdapter, SuiteProblem } from './adapter.js';
+import type { DetectContext, DetectedDocument, SuiteAdapter, SuiteProblem } from './adapter.js';
 import { ADAPTERS } from './adapters.js';
 import type { Suite } from './types.js';
+import { learnRoutes, type HarnessCode } from './harness/learn.js';
 
 export type { SuiteProblem } from './adapter.js';
 
@@ -17,6 +18,8 @@ export interface LoadSuitesOptions {
   /** Force one adapter by id (config `suite.adapter`); default: detect by shape. */
   adapter?: string;
   adapterOptions?: object;
+  /** The project's code, to learn the harness's routes from (src/suites/harness/). */
+  code?: HarnessCode;
 }
 
 export interface LoadSuitesResult {
@@ -50,6 +53,8 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
     }
     adapters = [a];
   }
+  const routes = opts.code ? learnRoutes(opts.code) : [];
+  const ctx: DetectContext = { root: opts.root, routes };
   const detected = new Map<SuiteAdapter, DetectedDocument[]>();
   for (const file of files) {
     if (file.language !== 'json' && !file.path.toLowerCase().endsWith('.json')) continue;
@@ -63,7 +68,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
     for (const a of adapters) {
       let hit = false;
       try {
-        hit = a.detect(doc, file);
+        hit = a.detect(doc, file, ctx);
       } catch {
         hit = false;
       }
@@ -89,7 +94,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
   const suites: Suite[] = [];
   for (const [adapter, docs] of detected) {
     try {
-      const r = adapter.load(docs, { root: opts.root, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
+      const r = adapter.load(docs, { root: opts.root, routes, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
       suites.push(...r.suites);
       problems.push(...r.problems);
     } catch (e) {
