@@ -200,6 +200,12 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
     tasks++;
     entries += t.entries.length;
   }
+  // a registry's tasks are its classes (one grading entry each): counted with the file declaring them
+  for (const r of scope.registries) {
+    if (!reportOn.has(r.file)) continue;
+    tasks += r.tasks;
+    entries += r.tasks;
+  }
   return {
     findings: kept,
     suppressed,

@@ -41,6 +41,8 @@ export interface RunScope {
   reach?: Reach;
   summary: ScopeSummary;
   suites: SuiteSummary[];
+  /** Task-class registries: declaring file and task count (their tasks have no task file). */
+  registries: Array<{ file: string; tasks: number }>;
 }
 
 /** `reachCache`: per-file facts an editor session keeps between lints (src/engine/reach.ts). */
@@ -59,7 +61,7 @@ export function computeScope(project: Project, sorted: readonly SourceFile[], cf
   if (ep.entrypoints.length === 0) {
     summary.applied = 'all';
     summary.fallback = true;
-    return { summary, suites: ep.suites };
+    return { summary, suites: ep.suites, registries: ep.registries };
   }
   const reach = computeReach({
     files: project.files,
@@ -69,7 +71,7 @@ export function computeScope(project: Project, sorted: readonly SourceFile[], cf
     platform,
     cache: reachCache,
   });
-  return { reach, summary, suites: ep.suites };
+  return { reach, summary, suites: ep.suites, registries: ep.registries };
 }
 
 /** Files to run the rules on: with scope `verifier`, code files with no reached code are skipped. */

@@ -161,7 +161,7 @@ function parameterTemplates(ctx: Ctx, a: PythonAnalysis, fn: FunctionInfo, param
   return out.length ? dedupe(out) : [BASE];
 }
 
-interface CallSite { a: PythonAnalysis; args: PyNode[]; kwargs: ReadonlyMap<string, PyNode> }
+interface CallSite { a: PythonAnalysis; node: PyNode; args: PyNode[]; kwargs: ReadonlyMap<string, PyNode> }
 
 const callerMemo = new WeakMap<PythonProject, Map<string, CallSite[]>>();
 
@@ -190,7 +190,7 @@ export function callersOf(python: PythonProject, file: string, fn: FunctionInfo)
         const m = python.moduleName(file);
         if (!m || !q.endsWith(`${m.split('.').pop()}.${fn.name}`)) return;
       }
-      out.push({ a: b, args: c.args, kwargs: c.kwargs });
+      out.push({ a: b, node: n, args: c.args, kwargs: c.kwargs });
     });
   }
   byName.set(key, out);
