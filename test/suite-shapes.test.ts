@@ -48,9 +48,9 @@ const codeFindings = (r: Report, pred: (f: Report['findings'][number]) => boolea
   r.findings.filter((f) => !f.file.endsWith('.json') && pred(f)).map((f) => `${f.file}:${f.range.start.line} ${f.ruleId}`).sort();
 
 const SHAPES: Array<{ dir: string; adapter: string; tasks: number }> = [
-  { dir: 'task-module', adapter: 'task-module', tasks: 2 },
-  { dir: 'task-registry', adapter: 'task-registry', tasks: 2 },
-  { dir: 'eval-list', adapter: 'eval-list', tasks: 2 },
+  { dir: 'task-module', adapter: 'module-route', tasks: 2 },
+  { dir: 'task-registry', adapter: 'class-registry', tasks: 2 },
+  { dir: 'eval-list', adapter: 'module-route', tasks: 2 },
   { dir: 'config-declared', adapter: 'config', tasks: 0 },
 ];
 
@@ -85,8 +85,8 @@ describe('scope in the reports', () => {
   it('stylish names the scope and each suite; SARIF carries the scope and the marks', () => {
     const root = path.join(SUITES, 'task-module');
     const s = runCli(['check', '.'], { cwd: root });
-    expect(s.stdout).toMatch(/Scope: verifier paths \(2 entrypoints\); 4 findings not on a verifier path hidden, 4 files with no verifier code not checked \(--scope all shows them\)\./);
-    expect(s.stdout).toMatch(/Suite \. \(task-module\): 2 tasks, 2 entries, 2 bound, 0 unbound, 2 entrypoints\./);
+    expect(s.stdout).toMatch(/Scope: verifier paths \(2 entrypoints\); 4 findings not on a verifier path hidden, 5 files with no verifier code not checked \(--scope all shows them\)\./);
+    expect(s.stdout).toMatch(/Suite \. \(module-route\): 2 tasks, 2 entries, 2 bound, 0 unbound, 2 entrypoints\./);
     const all = runCli(['check', '.', '--scope', 'all'], { cwd: root });
     expect(all.stdout).toMatch(/provision\/vm\.py\n.*\(not on a verifier path\)/);
     const sarif = JSON.parse(runCli(['check', '.', '--scope', 'all', '--format', 'sarif'], { cwd: root }).stdout);

@@ -13,7 +13,7 @@ import type { SourceFile } from '../../core/source.js';
 import { joinPointer } from '../../lang/json/parse.js';
 import type { EntryRoute, Suite, Task, VerifierEntry } from '../types.js';
 import type { PythonProject } from '../../lang/python/types.js';
-import { containersOf, type TaskRecord } from './records.js';
+import { containersOf, ITEM, type TaskRecord } from './records.js';
 import { resolveRoute, type Resolved } from './resolve.js';
 import { membersOf } from './template.js';
 import type { ModuleRoute } from './routes.js';
@@ -113,16 +113,17 @@ export const moduleRouteAdapter: SuiteAdapter = {
           suite: undefined as unknown as Suite, file, json: record.value, id: taskId(record, route, i), family: 'task',
           pointer: record.pointer, fields: {}, values: doc.values, entries: [], initializers: [],
         };
-        for (const name of Object.keys(record.value)) {
+        for (const name of Object.keys(record.value).filter((k) => k !== ITEM)) {
           const ref = doc.values.get(joinPointer(record.pointer, name));
           if (ref) task.fields[name] = ref;
         }
         const member = membersOf(route.template)[0]!;
-        const pointer = joinPointer(record.pointer, member);
+        const pointer = member === ITEM ? record.pointer : joinPointer(record.pointer, member);
         const ref = doc.values.get(pointer)!;
         const entry: VerifierEntry = { task, index: 0, kind: member, pointer, ref, fields: {}, embedded: [] };
         const value = String(record.value[member]);
-        const exportName = route.exportName ?? (route.exportFromMember ? String(record.value[route.exportFromMember] ?? '').split('/').pop() : undefined);
+        const fromMember = route.exportFromMember !== undefined ? record.value[route.exportFromMember] : undefined;
+        const exportName = route.exportName ?? (typeof fromMember === 'string' ? fromMember.split('/').pop() : route.exportDefault);
         const r: EntryRoute = { role: 'module', name: value, target: exportName ? `${resolved.wanted}:${exportName}` : resolved.wanted, ref, via: { file: route.file, line: route.line } };
         if (resolved.file) entry.target = { file: resolved.file, export: exportName || undefined };
         else r.unbound = `no module ${resolved.wanted} (the harness at ${path.basename(route.file)}:${route.line} loads it)`;
@@ -132,7 +133,9 @@ export const moduleRouteAdapter: SuiteAdapter = {
       });
     }
     for (const { tasks } of bySite.values()) {
-      const suite: Suite = { adapter: MODULE_ROUTE_ADAPTER_ID, root: commonDir(tasks.map((t) => t.file.path)), tasks };
+      // the suite is the task files and the modules they name
+      const files = tasks.flatMap((t) => [t.file.path, ...t.entries.flatMap((e) => (e.target ? [e.target.file] : []))]);
+      const suite: Suite = { adapter: MODULE_ROUTE_ADAPTER_ID, root: commonDir(files), tasks };
       for (const t of tasks) t.suite = suite;
       suites.push(suite);
     }

@@ -12,20 +12,24 @@ import { BASE, concatAll, joinAll, lit, membersOf, type Piece, type Template } f
 import type { ModuleRoute } from './routes.js';
 
 /** Cheap text screen before parsing: a dynamic import or require of something other than a literal. */
-export const JS_LOADER_SCREEN = /\bimport\s*\(\s*[^'"`\s)]|\brequire\s*\(\s*[^'"`\s)]/;
+export const JS_LOADER_SCREEN = /\b(?:import|require)\s*\(\s*(?!(['"])[^'"\n]*\1\s*\)|`[^`$]*`\s*\))/;
 
 const JOIN = new Set(['join', 'resolve']);
+const ITERATING = new Set(['map', 'forEach', 'flatMap', 'filter']);
 
 interface Env {
   file: string;
   /** Declarations by name (every `const/let/var x = init` in the file; names reused in other functions are rare in loaders). */
   decls: Map<string, AnyNode[]>;
+  /** Loop variables over task data (`for (const name of cfg.evals)`, `.map((e) => …)`): the record itself. */
+  items: Set<string>;
   depth: number;
 }
 
 /** Module routes one JS/TS harness file takes. */
 export function jsRoutes(file: string, program: Program, text: string): ModuleRoute[] {
   const decls = new Map<string, AnyNode[]>();
+  const items = new Set<string>();
   const sites: Array<{ node: AnyNode; arg: AnyNode; parents: AnyNode[] }> = [];
   const visit = (n: AnyNode, parents: AnyNode[]) => {
     if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier' && n.init) {
@@ -33,13 +37,21 @@ export function jsRoutes(file: string, program: Program, text: string): ModuleRo
       list.push(n.init);
       decls.set(n.id.name, list);
     }
+    if (n.type === 'ForOfStatement' && n.left.type === 'VariableDeclaration') {
+      const id = n.left.declarations[0]?.id;
+      if (id?.type === 'Identifier') items.add(id.name);
+    }
+    if (n.type === 'CallExpression' && ITERATING.has(propName(n.callee) ?? '')) {
+      const cb = n.arguments[0];
+      if (cb && (cb.type === 'ArrowFunctionExpression' || cb.type === 'FunctionExpression') && cb.params[0]?.type === 'Identifier') items.add(cb.params[0].name);
+    }
     if (n.type === 'ImportExpression') sites.push({ node: n, arg: n.source, parents });
     else if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments[0] && n.arguments[0].type !== 'SpreadElement') sites.push({ node: n, arg: n.arguments[0], parents });
     const next = [...parents, n];
     forEachChild(n, (c) => visit(c, next));
   };
   visit(program, []);
-  const env: Env = { file, decls, depth: 0 };
+  const env: Env = { file, decls, items, depth: 0 };
   const out: ModuleRoute[] = [];
   for (const s of sites) {
     if (s.arg.type === 'Literal') continue;
@@ -89,6 +101,7 @@ function templatesOf(env: Env, n: AnyNode): Template[] {
       return templates(env, n.left);
     case 'Identifier': {
       if (n.name === '__dirname') return [[{ kind: 'here', dir: path.dirname(env.file) }]];
+      if (env.items.has(n.name)) return [[{ kind: 'member', name: '' }]];
       const inits = env.decls.get(n.name);
       if (!inits || inits.length !== 1) return [BASE];
       return templates(env, inits[0]!);
@@ -97,7 +110,6 @@ function templatesOf(env: Env, n: AnyNode): Template[] {
       const p = propName(n);
       if (p === 'href' || p === 'pathname') return templates(env, n.object);
       if (p === 'dirname' && n.object.type === 'MetaProperty') return [[{ kind: 'here', dir: path.dirname(env.file) }]];
-      if (p && n.object.type === 'Identifier' && !env.decls.has(n.object.name)) return [[{ kind: 'member', name: p }]];
       if (p && n.object.type === 'Identifier') return [[{ kind: 'member', name: p }]];
       return [BASE];
     }

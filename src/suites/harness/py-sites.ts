@@ -46,21 +46,34 @@ export function pythonRoutes(python: PythonProject, file: string): ModuleRoute[]
     if (!arg) return;
     const templates = pyTemplates(python, a, arg).filter((t) => membersOf(t).length > 0);
     if (templates.length === 0) return;
-    const exportName = exportTaken(a, c, q);
-    for (const t of templates) out.push(route(a, n, t, !byPath, exportName));
+    const taken = exportTaken(python, a, c, q);
+    for (const t of templates) out.push({ ...route(a, n, t, !byPath), ...taken });
   });
   return out;
 }
 
-function route(a: PythonAnalysis, n: PyNode, template: Template, dotted: boolean, exportName: string | undefined): ModuleRoute {
-  return { file: a.path, line: a.line(n), language: 'python', template, dotted: dotted || undefined, exportName };
+function route(a: PythonAnalysis, n: PyNode, template: Template, dotted: boolean): ModuleRoute {
+  return { file: a.path, line: a.line(n), language: 'python', template, dotted: dotted || undefined };
+}
+
+type Taken = Pick<ModuleRoute, 'exportName' | 'exportFromMember' | 'exportDefault'>;
+
+/** The name `getattr(mod, X)` takes: a literal, or a record member (`task.get("function", "verify")`). */
+function takenName(python: PythonProject, a: PythonAnalysis, x: PyNode): Taken {
+  const s = pyStringLiteral(a, x);
+  if (s !== undefined) return { exportName: s };
+  const c = a.call(unparen(x));
+  const fallback = c && c.method === 'get' && c.args[1] ? pyStringLiteral(a, c.args[1]) : undefined;
+  const ts = pyTemplates(python, a, x);
+  const only = ts.length === 1 && ts[0]!.length === 1 ? ts[0]![0]! : undefined;
+  return only?.kind === 'member' ? { exportFromMember: only.name, exportDefault: fallback } : {};
 }
 
 /**
  * The name the harness takes from the loaded module: follows the module object (`module_from_spec(spec)`,
  * `loader.load_module()`, the call's own value) to `mod.NAME`, `getattr(mod, "NAME")` or `ns["NAME"]`.
  */
-function exportTaken(a: PythonAnalysis, c: CallInfo, q: string): string | undefined {
+function exportTaken(python: PythonProject, a: PythonAnalysis, c: CallInfo, q: string): Taken {
   const fn = a.functionAt(c.node);
   const scopeNode = fn?.node ?? a.ast;
   // the variables holding the spec, then the module
@@ -95,26 +108,26 @@ function exportTaken(a: PythonAnalysis, c: CallInfo, q: string): string | undefi
   if (holders.size === 0 && q !== 'runpy.run_path') {
     // the call's value read directly: `import_module(name).check`
     const p = unwrap(c.node).parent;
-    if (p?.type === 'attribute' && field(p, 'object') === unwrap(c.node)) return field(p, 'attribute')?.text;
+    if (p?.type === 'attribute' && field(p, 'object') === unwrap(c.node)) return { exportName: field(p, 'attribute')?.text };
   }
-  let found: string | undefined;
+  let found: Taken | undefined;
   walk(scopeNode, (n) => {
     if (found) return false;
     if (n.type === 'attribute') {
       const o = field(n, 'object');
       const attr = field(n, 'attribute')?.text;
-      if (o?.type === 'identifier' && holders.has(o.text) && attr && !attr.startsWith('__') && !LOADER_ATTRS.has(attr)) found = attr;
+      if (o?.type === 'identifier' && holders.has(o.text) && attr && !attr.startsWith('__') && !LOADER_ATTRS.has(attr)) found = { exportName: attr };
     } else if (n.type === 'call') {
       const k = a.call(n);
-      if (k?.calleeText === 'getattr' && k.args.length >= 2 && holders.has(rootName(k.args[0]!))) found = pyStringLiteral(a, k.args[1]!);
+      if (k?.calleeText === 'getattr' && k.args.length >= 2 && holders.has(rootName(k.args[0]!))) found = takenName(python, a, k.args[1]!);
     } else if (n.type === 'subscript') {
       const o = field(n, 'value');
       const key = field(n, 'subscript');
-      if (o?.type === 'identifier' && holders.has(o.text) && key) found = pyStringLiteral(a, key);
+      if (o?.type === 'identifier' && holders.has(o.text) && key) found = takenName(python, a, key);
     }
     return undefined;
   });
-  return found;
+  return found ?? {};
 }
 
 const LOADER_ATTRS = new Set(['loader', 'exec_module', 'load_module', 'name', 'origin', 'submodule_search_locations']);

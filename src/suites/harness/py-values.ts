@@ -142,7 +142,8 @@ function identifierTemplates(ctx: Ctx, a: PythonAnalysis, n: PyNode): Template[]
 function iterationTemplates(ctx: Ctx, a: PythonAnalysis, iter: PyNode): Template[] {
   const u = unparen(iter);
   if (u.type === 'list' || u.type === 'tuple') return named(u).flatMap((e) => templates(ctx, a, e));
-  return [BASE];
+  // an item of task data the harness iterates (`for name in config["evals"]`): the record itself
+  return [[{ kind: 'member', name: '' }]];
 }
 
 /** The templates of what callers pass to a parameter (positional or by keyword); a default value too. */
@@ -182,13 +183,21 @@ export function callersOf(python: PythonProject, file: string, fn: FunctionInfo)
       if (n.type !== 'call') return;
       const c = b.call(n);
       if (!c || c.method !== fn.name) return;
-      const target = c.receiver ? undefined : python.resolveFunction(b.path, c.calleeText);
-      if (target && (target.file !== file || target.fn.qualname !== fn.qualname)) return;
-      if (!target && !fn.className && !(c.receiver && b.src(c.receiver) === 'self')) {
-        // `mod.load_verifier(...)` through an import of the module
-        const q = b.qualifiedName(c.fn) ?? '';
-        const m = python.moduleName(file);
-        if (!m || !q.endsWith(`${m.split('.').pop()}.${fn.name}`)) return;
+      const selfCall = c.receiver !== undefined && (b.src(c.receiver) === 'self' || b.src(c.receiver) === 'cls');
+      if (selfCall) {
+        // `self.f(…)`: the method of the caller's own class
+        if (!fn.className || b.path !== file || b.functionAt(n)?.className !== fn.className) return;
+      } else if (fn.className) {
+        return; // a method called on another object: not resolvable by name alone
+      } else {
+        const target = c.receiver ? undefined : python.resolveFunction(b.path, c.calleeText);
+        if (target && (target.file !== file || target.fn.qualname !== fn.qualname)) return;
+        if (!target) {
+          // `mod.load_verifier(...)` through an import of the module
+          const q = b.qualifiedName(c.fn) ?? '';
+          const m = python.moduleName(file);
+          if (!m || !q.endsWith(`${m.split('.').pop()}.${fn.name}`)) return;
+        }
       }
       out.push({ a: b, node: n, args: c.args, kwargs: c.kwargs });
     });

@@ -6,6 +6,9 @@
 import type { JsonDocument } from '../../lang/json/parse.js';
 import { isObject, joinPointer } from '../../lang/json/parse.js';
 
+/** The member name that stands for a record that is itself a string (`"evals": ["click-button", …]`). */
+export const ITEM = '';
+
 export interface TaskRecord {
   pointer: string;
   value: Record<string, unknown>;
@@ -17,8 +20,9 @@ export interface TaskRecord {
 export function containersOf(doc: JsonDocument): TaskRecord[][] {
   const v = doc.value;
   const out: TaskRecord[][] = [];
+  // objects are records; a string item is a record whose whole value is the string (member ITEM)
   const arrayAt = (arr: unknown[], base: string): TaskRecord[] =>
-    arr.flatMap((x, i) => (isObject(x) ? [{ pointer: joinPointer(base, i), value: x }] : []));
+    arr.flatMap((x, i) => (isObject(x) ? [{ pointer: joinPointer(base, i), value: x }] : typeof x === 'string' ? [{ pointer: joinPointer(base, i), value: { [ITEM]: x } }] : []));
   if (Array.isArray(v)) out.push(arrayAt(v, ''));
   else if (isObject(v)) {
     out.push([{ pointer: '', value: v }]);

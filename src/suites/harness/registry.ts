@@ -307,21 +307,85 @@ function gradingMethod(python: PythonProject, reg: ClassRegistry, used: Set<stri
 
 const memo = new WeakMap<PythonProject, RegistrySuite[]>();
 
+/** A function that stores one of its parameters into a collection (`REG[cls.name] = cls`, `REG.append(cls)`): which parameter. */
+function storesParam(fn: FunctionInfo, a: PythonAnalysis): number | undefined {
+  let idx: number | undefined;
+  walk(fn.node, (n) => {
+    if (idx !== undefined) return false;
+    let stored: PyNode | undefined;
+    if (n.type === 'assignment' && field(n, 'left')?.type === 'subscript') stored = field(n, 'right');
+    else if (n.type === 'call') {
+      const c = a.call(n);
+      if (c?.receiver && (c.method === 'append' || c.method === 'add') && c.args.length === 1) stored = c.args[0];
+    }
+    const u = stored ? unparen(stored) : undefined;
+    if (u?.type === 'identifier') {
+      const i = fn.params.indexOf(u.text);
+      if (i >= 0) idx = i - (fn.className && fn.params[0] === 'self' ? 1 : 0);
+    }
+    return undefined;
+  });
+  return idx;
+}
+
+/** Classes given to a registering function: decorated with it (`@register_task`) or passed to it (`register(Cls)`). */
+function registeredByFunction(python: PythonProject, a: PythonAnalysis, into: Map<string, { line: number; file: string; classes: ClassRef[] }>): void {
+  const registrar = (expr: PyNode): { key: string; idx: number } | undefined => {
+    const name = a.src(unparen(expr)).replace(/\(.*$/s, '');
+    const hit = python.resolveFunction(a.path, name);
+    if (!hit) return undefined;
+    const ha = python.analysis(hit.file);
+    const idx = ha ? storesParam(hit.fn, ha) : undefined;
+    return idx === undefined ? undefined : { key: `${hit.file}\0${hit.fn.qualname}`, idx };
+  };
+  const add = (key: string, file: string, line: number, c: ClassRef) => {
+    let g = into.get(key);
+    if (!g) into.set(key, (g = { file, line, classes: [] }));
+    if (!g.classes.some((x) => x.file === c.file && x.qualname === c.qualname)) g.classes.push(c);
+  };
+  for (const c of a.classes()) {
+    const deco = c.node.parent?.type === 'decorated_definition' ? named(c.node.parent).filter((d) => d.type === 'decorator') : [];
+    for (const d of deco) {
+      const e = named(d)[0];
+      const r = e ? registrar(e) : undefined;
+      if (r && r.idx === 0) add(r.key, a.path, a.line(c.node), { file: a.path, qualname: c.qualname, info: c });
+    }
+  }
+  walk(a.ast, (n) => {
+    if (n.type !== 'call') return;
+    const k = a.call(n);
+    if (!k || k.calleeText === 'type') return;
+    const args = k.args;
+    // cheap screen: an argument that reads like a class (`Cls`, `mod.Cls`)
+    if (!args.some((x) => /(^|\.)[A-Z]\w*$/.test(x.text))) return;
+    const r = registrar(k.fn);
+    const arg = r ? args[r.idx] : undefined;
+    const cls = arg ? classOfExpr(python, a, arg) : undefined;
+    if (r && cls) add(r.key, a.path, a.line(n), cls);
+  });
+}
+
 /** Every class registry of the project with its grading methods (registries whose classes a larger one already holds are left out). */
 export function classRegistries(python: PythonProject): RegistrySuite[] {
   const hit = memo.get(python);
   if (hit) return hit;
   const regs: ClassRegistry[] = [];
+  const byFunction = new Map<string, { line: number; file: string; classes: ClassRef[] }>();
   for (const f of python.files()) {
     const text = python.text(f) ?? '';
-    if (!/=\s*[([{]|\btype\s*\(/.test(text)) continue;
+    // cheap screen: a collection literal, a type() factory, a decorator, or a class-like argument
+    if (!/=\s*[([{]|\btype\s*\(|^\s*@|\(\s*[\w.]*[A-Z]\w*\s*[,)]/m.test(text)) continue;
     const a = python.analysis(f);
     if (!a) continue;
     try {
       regs.push(...literalRegistries(python, a), ...factoryRegistries(python, a));
+      registeredByFunction(python, a, byFunction);
     } catch {
       // code vaudit cannot follow registers nothing
     }
+  }
+  for (const g of byFunction.values()) {
+    if (g.classes.length > 0) regs.push({ file: g.file, line: g.line, ids: g.classes.map((c) => c.qualname.split('.').pop()!), classes: g.classes });
   }
   const used = usedCalls(python);
   const suites = dedupe(regs).map((r) => gradingMethod(python, r, used)).filter((s) => s.graders.length > 0);

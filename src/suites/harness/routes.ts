@@ -13,4 +13,6 @@ export interface ModuleRoute {
   exportName?: string;
   /** The export is the record member's last path segment (`taskModule[input.name.split("/").pop()]`). */
   exportFromMember?: string;
+  /** The export taken when the record lacks that member (`task.get("function", "verify")`). */
+  exportDefault?: string;
 }

@@ -5,7 +5,8 @@
  */
 export type Piece =
   | { kind: 'lit'; text: string }
-  /** A member of the task record (`task["verify"]`, `task.get("verify")`, `input.name`). */
+  /** A member of the task record (`task["verify"]`, `task.get("verify")`, `input.name`); name '' is
+   *  the record itself when it is a string (`for name in config["evals"]`). */
   | { kind: 'member'; name: string; basename?: boolean }
   /** A folder the harness knows at run time and vaudit does not (a parameter, an environment value). */
   | { kind: 'base' }
@@ -78,5 +79,5 @@ export function instantiate(t: Template, values: (member: string) => unknown): {
 }
 
 export function templateText(t: Template): string {
-  return t.map((p) => (p.kind === 'lit' ? p.text : p.kind === 'member' ? `{${p.name}}` : p.kind === 'here' ? '{here}' : '{base}')).join('');
+ return t.map((p) => (p.kind === 'lit' ? p.text : p.kind === 'member' ? `{${p.name || 'item'}}` : p.kind === 'here' ? '{here}' : '{base}')).join('');
 }
