@@ -50,6 +50,8 @@ const codeFindings = (r: Report, pred: (f: Report['findings'][number]) => boolea
 const SHAPES: Array<{ dir: string; adapter: string; tasks: number }> = [
   { dir: 'task-module', adapter: 'module-route', tasks: 2 },
   { dir: 'task-registry', adapter: 'class-registry', tasks: 2 },
+  { dir: 'class-registry-literal', adapter: 'class-registry', tasks: 3 },
+  { dir: 'class-registry-factory', adapter: 'class-registry', tasks: 3 },
   { dir: 'eval-list', adapter: 'module-route', tasks: 2 },
   { dir: 'config-declared', adapter: 'config', tasks: 0 },
 ];

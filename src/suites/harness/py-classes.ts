@@ -40,6 +40,11 @@ export function resolveDotted(python: PythonProject, a: PythonAnalysis, dotted: 
     const mod = python.resolveModule(a.path, imp.module, imp.level);
     return mod && mod !== a.path ? walkModules(python, mod, [imp.name, ...rest], depth) : undefined;
   }
+  // `import pkg.mod as m` then `m.Cls`
+  if (imp.local !== imp.module.split('.')[0]) {
+    const mod = python.resolveModule(a.path, imp.module, imp.level);
+    return mod && mod !== a.path ? walkModules(python, mod, rest, depth) : undefined;
+  }
   // `import pkg.mod` then `pkg.mod.Cls`
   for (let k = rest.length - 1; k >= 1; k--) {
     const mod = python.resolveModule(a.path, [head, ...rest.slice(0, k)].join('.'), 0);

@@ -166,9 +166,11 @@ function loopItems(python: PythonProject, a: PythonAnalysis, loop: PyNode, facto
   const literal = literalStrings(a, iter);
   if (literal) return { ids: literal };
   // `raw.tasks` where raw holds what the module parsed from a data file
+  // `raw.tasks` or `data["items"]`
   const u = unparen(iter);
-  if (u.type !== 'attribute') return undefined;
-  const member = field(u, 'attribute')!.text;
+  const key = u.type === 'subscript' ? field(u, 'subscript') : undefined;
+  const member = u.type === 'attribute' ? field(u, 'attribute')!.text : key ? pyStringLiteral(a, key) : undefined;
+  if (member === undefined) return undefined;
   const keyMember = registryKeyMember(a, loop) ?? 'name';
   for (const file of dataFilesRead(a, factory)) {
     const records = recordsIn(file, member);
@@ -199,6 +201,10 @@ function registryKeyMember(a: PythonAnalysis, loop: PyNode): string | undefined 
     if (l?.type !== 'subscript') return;
     const s = field(l, 'subscript');
     if (s?.type === 'attribute') key = field(s, 'attribute')!.text;
+    else if (s?.type === 'subscript') {
+      const k = field(s, 'subscript');
+      key = k ? pyStringLiteral(a, k) : undefined;
+    }
   });
   return key;
 }
