@@ -19,8 +19,7 @@
 import path from 'node:path';
 import { compileGlobs } from '../core/match.js';
 import type { SourceFile } from '../core/source.js';
-import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
-import { walk } from '../lang/python/tree.js';
+import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { ADAPTERS } from './adapters.js';
 import { classRegistries } from './harness/registry.js';
 import type { Suite } from './types.js';

@@ -18,7 +18,7 @@ import { resolveRoute, type Resolved } from './resolve.js';
 import { membersOf } from './template.js';
 import type { ModuleRoute } from './routes.js';
 
-export const MODULE_ROUTE_ADAPTER_ID = 'module-route';
+const MODULE_ROUTE_ADAPTER_ID = 'module-route';
 
 /** Members that commonly carry a record's id, in order; else the route's own member. */
 const ID_MEMBERS = ['id', 'task_id', 'taskId', 'uid', 'name'];
@@ -86,10 +86,6 @@ function commonDir(files: string[]): string {
   let dir = path.dirname(files[0]!);
   for (const f of files) while (!(f.startsWith(dir + path.sep) || path.dirname(f) === dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return dir;
-}
-
-export interface HarnessRoutes {
-  routes: readonly ModuleRoute[];
 }
 
 export const moduleRouteAdapter: SuiteAdapter = {

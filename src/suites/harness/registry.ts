@@ -16,7 +16,7 @@ import { pyReturnValues } from '../verdict-shape.js';
 import { ancestry, classOfExpr, methodOf, type ClassRef } from './py-classes.js';
 import { callersOf, pyStringLiteral } from './py-values.js';
 
-export interface ClassRegistry {
+interface ClassRegistry {
   /** Where the registry is declared (file, 1-based line). */
   file: string;
   line: number;

@@ -19,7 +19,7 @@ export const lit = (text: string): Template => (text ? [{ kind: 'lit', text }] :
 export const BASE: Template = [{ kind: 'base' }];
 
 /** Concatenation of two templates (literal text merged, empty literals dropped). */
-export function concat(a: Template, b: Template): Template {
+function concat(a: Template, b: Template): Template {
   const out: Piece[] = [...a];
   for (const p of b) {
     const last = out[out.length - 1];
@@ -76,8 +76,4 @@ export function instantiate(t: Template, values: (member: string) => unknown): {
     else return undefined; // an unknown folder in the middle of a path: nothing to resolve against
   }
   return { lead, rest: lead ? rest.replace(/^\/+/, '') : rest };
-}
-
-export function templateText(t: Template): string {
- return t.map((p) => (p.kind === 'lit' ? p.text : p.kind === 'member' ? `{${p.name || 'item'}}` : p.kind === 'here' ? '{here}' : '{base}')).join('');
 }
