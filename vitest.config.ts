@@ -26,6 +26,7 @@ const slow = [
   'test/cli-docs-hints.test.ts',
   'test/cli-init.test.ts',
   'test/corpora/**/*.test.ts',
+  'test/readme-configs.test.ts',
   'test/python-parsers.test.ts',
   'test/python-incremental-parse.test.ts',
   'test/vacuous-verdict-confirm.test.ts',

@@ -14,6 +14,7 @@ import { discoverFiles } from './discover.js';
 import { languageOf, loadTextSync, type FileProblem } from '../core/load.js';
 import { loadRules, ruleOptionSchemas } from '../contract/registry.js';
 import { buildIndexes, contextRoot, runPass } from './pass.js';
+import { whyNoSuite } from '../suites/harness/explain.js';
 import { rel } from '../core/paths.js';
 import { ConfigResolver, type VauditConfig } from '../config/load.js';
 
@@ -158,7 +159,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   mark('load');
   // 3. project indexes
   const python = await createPythonProject(sorted, { threads: threads.started });
-  const { suites, suiteProblems, bundles, problems: bundleProblems, tasksByFile } = await buildIndexes(sorted, {
+  const { suites, suiteProblems, bundles, problems: bundleProblems, tasksByFile, routes } = await buildIndexes(sorted, {
     root: cwd,
     rootConfig: firstCfg,
     python,
@@ -176,6 +177,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   mark('indexes');
   // 3b. verifier entrypoints and the code they reach (src/engine/scope.ts)
   const scope = computeScope(project, sorted, firstCfg, opts.scope);
+  if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, files: sorted, python, routes });
   const passOn = narrowTargets(reportOn, scope, tasksByFile);
 
   mark('scope');

@@ -27,6 +27,7 @@ import { analysePython } from '../lang/python/project.js';
 import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { Program } from 'acorn';
+import type { ModuleRoute } from '../suites/harness/routes.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { CPYTHON_MAX_DEPTH, MAX_ANALYSED_DEPTH, type PyNode } from '../lang/python/tree.js';
@@ -110,6 +111,8 @@ export interface ProjectIndexes {
   problems: FileProblem[];
   /** Tasks by the file that declares them (a file may hold many: a JSON array, a JSONL file). */
   tasksByFile: Map<string, Task[]>;
+  /** Module routes learned from the harness or declared (for "why nothing was recognised"). */
+  routes: readonly ModuleRoute[];
 }
 
 export interface IndexOptions {
@@ -125,8 +128,11 @@ export interface IndexOptions {
 /** Phase 3: suites (JSON parses are cached per SourceFile), verifier binding, bundle models. */
 export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOptions): Promise<ProjectIndexes> {
   if (sorted.some((f) => f.language === 'typescript')) await prepareTypeStripping();
-  const { suites, problems: suiteProblems } = await loadSuites(sorted.filter((f) => f.language === 'json'), {
+  const declaredTasks = o.rootConfig.config.tasks;
+  const { suites, problems: suiteProblems, routes } = await loadSuites(sorted.filter((f) => f.language === 'json'), {
     root: o.root,
+    detect: o.rootConfig.config.detect,
+    declared: declaredTasks?.length && o.rootConfig.path ? { tasks: declaredTasks, configFile: o.rootConfig.path } : undefined,
     code: { python: o.python, files: sorted, programOf: harnessProgram },
     adapter: o.rootConfig.config.adapter,
     adapterOptions: o.rootConfig.config.adapterOptions,
@@ -158,7 +164,7 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
       else tasksByFile.set(t.file.path, [t]);
     }
   }
-  return { suites, suiteProblems, bundles, problems, tasksByFile };
+  return { suites, suiteProblems, bundles, problems, tasksByFile, routes };
 }
 
 /** A harness file's program for route learning (types stripped; undefined when it does not parse). */

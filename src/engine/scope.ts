@@ -35,6 +35,8 @@ export interface ScopeSummary {
   outside: number;
   /** Code files with no verifier code, not analysed at all (applied `verifier`). */
   skippedFiles: number;
+  /** With `fallback`: why nothing was recognised, one line per shape tried. */
+  why?: string[];
 }
 
 export interface RunScope {
@@ -56,6 +58,7 @@ export function computeScope(project: Project, sorted: readonly SourceFile[], cf
     python: project.python,
     declared: cfg.config.entrypoints,
     declaredDir: cfg.dir,
+    detect: cfg.config.detect,
   });
   const summary: ScopeSummary = { requested: req, applied: req, fallback: false, entrypoints: ep.entrypoints.length, platform, outside: 0, skippedFiles: 0 };
   if (ep.entrypoints.length === 0) {

@@ -64,7 +64,10 @@ function scopeLines(input: ReportInput, c: typeof C): string[] {
   const out: string[] = [];
   const sc = input.stats.scope;
   if (sc) {
-    if (sc.fallback) out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
+    if (sc.fallback) {
+      out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
+      for (const w of sc.why ?? []) out.push(c.dim(`    ${w}`));
+    }
     else if (sc.applied === 'verifier') {
       const hidden = [
         sc.outside ? `${sc.outside} finding${sc.outside === 1 ? '' : 's'} not on a verifier path hidden` : '',

@@ -64,6 +64,8 @@ export interface EntrypointInput {
   /** Config-declared entrypoints and the folder their globs are relative to. */
   declared?: readonly EntrypointDecl[];
   declaredDir?: string;
+  /** false: no class registries recognised (config `detect`). */
+  detect?: boolean;
 }
 
 const epKey = (e: Entrypoint) => `${e.file}\0${e.qualname ?? '*'}`;
@@ -101,7 +103,7 @@ export function findEntrypoints(input: EntrypointInput): EntrypointResult {
   }
 
   const registries: EntrypointResult['registries'] = [];
-  for (const reg of classRegistries(input.python)) {
+  for (const reg of input.detect === false ? [] : classRegistries(input.python)) {
     registries.push({ file: reg.registry.file, tasks: reg.registry.ids.length });
     const eps = reg.graders.map((g) => ({ file: g.file, qualname: g.qualname, via: 'registry' as const }));
     for (const e of eps) add(e);

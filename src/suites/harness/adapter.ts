@@ -48,7 +48,7 @@ function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly Modu
   const hit = bindMemo.get(doc);
   if (hit !== undefined) return hit ?? undefined;
   let best: Bound[] | undefined;
-  for (const site of sitesOf(routes)) {
+  for (const site of sitesOf(routes.filter((r) => !r.files || r.files(file.path)))) {
     for (const container of containersOf(doc)) {
       const bound: Bound[] = [];
       let resolvedCount = 0;
@@ -143,7 +143,7 @@ export const moduleRouteAdapter: SuiteAdapter = {
         for (const e of t.entries) {
           const tg = e.target;
           const route = e.routes?.[0];
-          if (!tg || !route || !/\.pyi?$/.test(tg.file)) continue;
+          if (!tg || !route || !/\.py$/.test(tg.file)) continue;
           const a = python.analysis(tg.file);
           if (!a) continue;
           if (!tg.export) continue;

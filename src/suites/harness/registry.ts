@@ -312,6 +312,13 @@ function gradingMethod(python: PythonProject, reg: ClassRegistry, used: Set<stri
 }
 
 const memo = new WeakMap<PythonProject, RegistrySuite[]>();
+const found = new WeakMap<PythonProject, number>();
+
+/** How many registries were found before the grading method was looked for (for "why nothing was recognised"). */
+export function registryCandidates(python: PythonProject): { found: number } {
+  classRegistries(python);
+  return { found: found.get(python) ?? 0 };
+}
 
 /** A function that stores one of its parameters into a collection (`REG[cls.name] = cls`, `REG.append(cls)`): which parameter. */
 function storesParam(fn: FunctionInfo, a: PythonAnalysis): number | undefined {
@@ -394,7 +401,9 @@ export function classRegistries(python: PythonProject): RegistrySuite[] {
     if (g.classes.length > 0) regs.push({ file: g.file, line: g.line, ids: g.classes.map((c) => c.qualname.split('.').pop()!), classes: g.classes });
   }
   const used = usedCalls(python);
-  const suites = dedupe(regs).map((r) => gradingMethod(python, r, used)).filter((s) => s.graders.length > 0);
+  const unique = dedupe(regs);
+  found.set(python, unique.length);
+  const suites = unique.map((r) => gradingMethod(python, r, used)).filter((s) => s.graders.length > 0);
   memo.set(python, suites);
   return suites;
 }

@@ -47,7 +47,11 @@ export function resolveRoute(route: ModuleRoute, member: (name: string) => unkno
   const bases = inst.lead?.kind === 'here'
     ? [inst.lead.dir]
     : path.isAbsolute(rel) ? [''] : [...new Set([...ancestors(path.dirname(recordFile), root), ...ancestors(path.dirname(route.file), root)])];
-  const tails = route.dotted ? ['.py', '/__init__.py'] : route.language === 'js' && !JS_EXTS.includes(path.extname(rel)) ? ['', ...JS_EXTS, ...JS_EXTS.map((e) => `/index${e}`)] : [''];
+  const bare = !JS_EXTS.includes(path.extname(rel)) && path.extname(rel) !== '.py';
+  const tails = route.dotted
+    ? ['.py', '/__init__.py']
+    : bare && route.declared ? ['', '.py', ...JS_EXTS]
+    : bare && route.language === 'js' ? ['', ...JS_EXTS, ...JS_EXTS.map((e) => `/index${e}`)] : [''];
   for (const b of bases) {
     for (const t of tails) {
       const p = path.resolve(b, rel + t);

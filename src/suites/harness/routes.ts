@@ -9,6 +9,10 @@ export interface ModuleRoute {
   /** The module path the harness builds from a record (or a dotted module name when `dotted`). */
   template: Template;
   dotted?: boolean;
+  /** Declared in the config (`tasks`), not learned: `line` is the declaration's index. */
+  declared?: boolean;
+  /** Only records in these files (absolute paths) take this route (declared routes). */
+  files?: (file: string) => boolean;
   /** The export the harness calls (`mod.verify`, `taskModule[name]`); absent: the module itself. */
   exportName?: string;
   /** The export is the record member's last path segment (`taskModule[input.name.split("/").pop()]`). */
