@@ -52,6 +52,7 @@ const SHAPES: Array<{ dir: string; adapter: string; tasks: number }> = [
   { dir: 'task-registry', adapter: 'class-registry', tasks: 2 },
   { dir: 'class-registry-literal', adapter: 'class-registry', tasks: 3 },
   { dir: 'class-registry-factory', adapter: 'class-registry', tasks: 3 },
+  { dir: 'jsonl-tasks', adapter: 'module-route', tasks: 2 },
   { dir: 'eval-list', adapter: 'module-route', tasks: 2 },
   { dir: 'config-declared', adapter: 'config', tasks: 0 },
 ];

@@ -83,7 +83,12 @@ function templatesOf(ctx: Ctx, a: PythonAnalysis, n: PyNode): Template[] {
         const key = pyStringLiteral(a, c.args[0]!);
         if (key !== undefined && isRecordLike(a, c.receiver)) return [[{ kind: 'member', name: key }]];
       }
-      if (DIRNAME.has(q) && c.args.length === 1 && a.src(unparen(c.args[0]!)) === '__file__') return [[{ kind: 'here', dir: path.dirname(a.path) }]];
+      if (DIRNAME.has(q) && c.args.length === 1) {
+        // os.path.dirname(os.path.abspath(__file__)): the harness's own folder
+        const inner = templates(ctx, a, c.args[0]!);
+        if (inner.length === 1 && inner[0]![0]?.kind === 'here') return [[inner[0]![0]]];
+        return [BASE];
+      }
       if (c.args.length === 0) return [BASE];
       if (JOIN_CALLS.has(q) && !c.hasStarArgs) return joinAll(c.args.map((x) => templates(ctx, a, x)));
       if (IDENT_CALLS.has(q) && c.args.length === 1) return templates(ctx, a, c.args[0]!);
