@@ -1,7 +1,8 @@
 /**
  * The reviewed-findings gate on real code: vaudit (the real CLI, default options) on every suite in
  * ../shared/corpora must report exactly the findings listed in test/corpora/<name>.expected.tsv, each
- * with a reviewed reason. Update with `node scripts/corpora-diff.mjs [--write] <name>`.
+ * with a reviewed reason and the check that proves it (`ran:`, `read:` lines that exist, `confirmed:`).
+ * Update with `node scripts/corpora-diff.mjs [--write] <name>`.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -14,13 +15,14 @@ interface Entry {
   file: string;
   line: number;
   reason?: string;
+  check?: string;
   message?: string;
 }
 const lib = corpora as {
   corporaRoot(): string | undefined;
   corpusNames(root: string): string[];
   expectedFile(name: string): string;
-  readExpected(file: string): { entries: Entry[]; problems: string[] };
+  readExpected(file: string, corpus?: string): { entries: Entry[]; problems: string[] };
   runVaudit(dir: string): Entry[];
   diffFindings(expected: Entry[], actual: Entry[]): { added: Entry[]; lost: Entry[]; matched: Entry[] };
   formatDiff(d: { added: Entry[]; lost: Entry[] }): string;
@@ -49,8 +51,8 @@ describe.skipIf(!root)(title, () => {
     }
     it(`${name}: vaudit reports exactly the reviewed findings`, { timeout: 900_000 }, () => {
       expect(existsSync(file), `no ${path.relative(process.cwd(), file)}: review the findings on ${name} and list them`).toBe(true);
-      const { entries, problems } = lib.readExpected(file);
-      expect(problems, 'malformed or unreviewed lines').toEqual([]);
+      const { entries, problems } = lib.readExpected(file, path.join(root!, name));
+      expect(problems, 'malformed, unreviewed or unchecked lines').toEqual([]);
       const diff = lib.diffFindings(entries, lib.runVaudit(path.join(root!, name)));
       const shown = lib.formatDiff(diff);
       expect(shown, `findings differ from ${path.basename(file)} (+ unlisted, - no longer reported)`).toBe('');
