@@ -4,7 +4,8 @@
  * with a reviewed reason and the check that proves it (`ran:`, `read:` lines that exist, `confirmed:`).
  * Update with `node scripts/corpora-diff.mjs [--write] <name>`.
  */
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM helper shared with scripts/ (typed by the Entry interface below)
@@ -32,6 +33,7 @@ const lib = corpora as {
 const PENDING_REVIEW: Record<string, string> = {};
 
 const root = lib.corporaRoot();
+const REPO = path.resolve(import.meta.dirname, '../..');
 
 const title = root ? 'real corpora' : 'real corpora: skipped, ../shared/corpora is absent (set VAUDIT_CORPORA or work inside the workplace)';
 
@@ -41,6 +43,17 @@ describe.skipIf(!root)(title, () => {
   it('finds the suites', () => {
     expect(names).toContain('scienceboard');
   });
+
+  // the `ran:` checks name scripts in test/corpora/checks/: each still runs on the corpus as it is
+  const scripts = [...new Set(names.flatMap((n) => (existsSync(lib.expectedFile(n)) ? readFileSync(lib.expectedFile(n), 'utf8').match(/test\/corpora\/checks\/\w+\.py/g) ?? [] : [])))].sort();
+  for (const script of scripts) {
+    it(`${script} runs`, { timeout: 120_000 }, () => {
+      const r = spawnSync('python3', [path.join(REPO, script)], { encoding: 'utf8', env: { ...process.env, VAUDIT_CORPORA: root! }, timeout: 110_000 });
+      expect(r.error, 'python3 is needed to run the gate\'s check scripts').toBeUndefined();
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.trim().length).toBeGreaterThan(0);
+    });
+  }
 
   for (const name of names) {
     const file = lib.expectedFile(name);

@@ -19,6 +19,10 @@ from _corpus import suite
 
 S2V = suite("spider2v")
 sys.modules.setdefault("duckdb", types.SimpleNamespace(connect=sqlite3.connect))
+try:
+    import yaml  # noqa: F401 - dbt.py imports it (check_yaml_file); not used by the functions run here
+except ImportError:
+    sys.modules["yaml"] = types.SimpleNamespace()
 spec = importlib.util.spec_from_file_location("s2v_dbt", os.path.join(S2V, "desktop_env", "evaluators", "metrics", "dbt.py"))
 dbt = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(dbt)
