@@ -46,3 +46,19 @@ def line_of(exc):
     while tb.tb_next:
         tb = tb.tb_next
     return os.path.basename(tb.tb_frame.f_code.co_filename), tb.tb_lineno
+
+
+def evaluators(root):
+    """(path, evaluator) of every OSWorld-family task under root/evaluation_examples/examples (JSON objects
+    with an "evaluator" object; other JSON files are skipped)."""
+    import glob
+    import json
+
+    for path in sorted(glob.glob(os.path.join(root, "evaluation_examples", "examples", "**", "*.json"), recursive=True)):
+        try:
+            task = json.load(open(path, encoding="utf-8"))
+        except ValueError:
+            continue
+        ev = task.get("evaluator") if isinstance(task, dict) else None
+        if isinstance(ev, dict):
+            yield path, ev

@@ -4,23 +4,13 @@ func; this prints how many tasks bind each name given on the command line (all w
 
     python3 test/corpora/checks/spider2v_bindings.py [name...]
 """
-import glob
-import json
-import os
 import sys
 
-from _corpus import suite
+from _corpus import evaluators, suite
 
 S2V = suite("spider2v")
 count = {}
-for path in glob.glob(os.path.join(S2V, "evaluation_examples", "examples", "**", "*.json"), recursive=True):
-    try:
-        task = json.load(open(path, encoding="utf-8"))
-    except ValueError:
-        continue
-    ev = task.get("evaluator") if isinstance(task, dict) else None
-    if not isinstance(ev, dict):
-        continue
+for _path, ev in evaluators(S2V):
     names = set()
     funcs = ev.get("func", [])
     for f in funcs if isinstance(funcs, list) else [funcs]:

@@ -3,22 +3,11 @@ inner rule types of any sheet_fuzzy rule (the branch where `metric` is bound for
 
     python3 test/corpora/checks/spider2v_compare_table_rules.py
 """
-import glob
-import json
-import os
-
-from _corpus import suite
+from _corpus import evaluators, suite
 
 S2V = suite("spider2v")
 types = {}
-for path in glob.glob(os.path.join(S2V, "evaluation_examples", "examples", "**", "*.json"), recursive=True):
-    try:
-        task = json.load(open(path, encoding="utf-8"))
-    except ValueError:
-        continue
-    ev = task.get("evaluator") if isinstance(task, dict) else None
-    if not isinstance(ev, dict):
-        continue
+for _path, ev in evaluators(S2V):
     funcs = ev.get("func") if isinstance(ev.get("func"), list) else [ev.get("func")]
     opts = ev.get("options", {})
     opts = opts if isinstance(opts, list) else [opts] * len(funcs)

@@ -6,25 +6,14 @@ task's evaluator (result, expected, postconfig, in lists too) and prints what it
 
     python3 test/corpora/checks/spider2v_download_reach.py
 """
-import glob
-import json
-import os
-
-from _corpus import suite
+from _corpus import evaluators, suite
 
 S2V = suite("spider2v")
 GETTERS = {"vm_script_output", "validate_correct_url"}
 tasks = 0
 srcs = {}
 downloads = 0
-for path in glob.glob(os.path.join(S2V, "evaluation_examples", "examples", "**", "*.json"), recursive=True):
-    try:
-        task = json.load(open(path, encoding="utf-8"))
-    except ValueError:
-        continue
-    ev = task.get("evaluator") if isinstance(task, dict) else None
-    if not isinstance(ev, dict):
-        continue
+for _path, ev in evaluators(S2V):
     tasks += 1
     for part in ("result", "expected"):
         for getter in ev.get(part, []) if isinstance(ev.get(part), list) else [ev.get(part)]:

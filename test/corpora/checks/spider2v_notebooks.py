@@ -5,25 +5,19 @@ ship the tasks' gold notebooks, so a stand-in notebook (one code cell) takes the
 
     python3 test/corpora/checks/spider2v_notebooks.py
 """
-import glob
 import io
 import json
 import os
 import tempfile
 
-from _corpus import function, suite
+from _corpus import evaluators, function, suite
 
 S2V = suite("spider2v")
 compare = function(S2V, "desktop_env/evaluators/metrics/jupyterlab.py", "compare_ipynb_files", {"io": io, "json": json})
-for path in sorted(glob.glob(os.path.join(S2V, "evaluation_examples", "examples", "**", "*.json"), recursive=True)):
-    try:
-        task = json.load(open(path, encoding="utf-8"))
-    except ValueError:
-        continue
-    ev = task.get("evaluator") if isinstance(task, dict) else None
-    if not isinstance(ev, dict) or "compare_ipynb_files" not in (ev["func"] if isinstance(ev["func"], list) else [ev["func"]]):
-        continue
+for path, ev in evaluators(S2V):
     funcs = ev["func"] if isinstance(ev["func"], list) else [ev["func"]]
+    if "compare_ipynb_files" not in funcs:
+        continue
     i = funcs.index("compare_ipynb_files")
     expected = ev["expected"][i] if isinstance(ev["expected"], list) else ev["expected"]
     stand_in = {"cells": [{"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [], "source": "print(42)"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
