@@ -25,6 +25,7 @@ const slow = [
   'test/cli-confirm-summary.test.ts',
   'test/cli-docs-hints.test.ts',
   'test/cli-init.test.ts',
+  'test/cli-related.test.ts',
   'test/corpora/**/*.test.ts',
   'test/readme-configs.test.ts',
   'test/python-parsers.test.ts',

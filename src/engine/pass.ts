@@ -242,13 +242,14 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     for (const task of tasks) if (input.reportOn.has(task.file.path)) await pass.task(task);
   }
   pass.problems();
-  // 5. suppressions
-  const { kept, suppressed } = applySuppressions(input, pass.findings);
-  // 6. order, one finding per (rule, file, range, message), fingerprints
+  // 5. order, one finding per (rule, file, range, message), one per defect (a group's other sites become related locations)
+  pass.findings.sort(compareFindings);
+  const defects = groupFindings(dedupeFindings(pass.findings));
+  // 6. suppressions (of a defect: at its first site, where it is shown), fingerprints
+  const { kept, suppressed } = applySuppressions(input, defects);
   kept.sort(compareFindings);
-  const unique = dedupeFindings(kept);
-  assignFingerprints(unique, input.cwd, input.project.files);
-  return { findings: unique, suppressed };
+  assignFingerprints(kept, input.cwd, input.project.files);
+  return { findings: kept, suppressed };
 }
 
 /** The rules over one run's units: rule contexts, crash isolation, and the findings they report. */
@@ -323,6 +324,7 @@ class CentralPass {
           range: toRange(d.at),
           pointer: d.pointer ?? (unit.embedded ? unit.embedded.ref.pointer : defaultPointer?.()),
           related: d.related,
+          ...(d.group === undefined ? {} : { group: d.group }),
           data: d.data,
           control: rule.meta.confirm ? d.control : undefined,
         });
@@ -584,6 +586,26 @@ function dedupeFindings(sorted: Finding[]): Finding[] {
   return out;
 }
 
+/** One finding per defect: findings of one rule in one file reported with the same `group` become the first of
+ *  them (in report order), its severity the highest of theirs, and the others its related locations (their `what`). */
+function groupFindings(sorted: Finding[]): Finding[] {
+  const first = new Map<string, Finding>();
+  const out: Finding[] = [];
+  for (const f of sorted) {
+    if (f.group === undefined) { out.push(f); continue; }
+    const key = `${f.ruleId}\0${f.file}\0${f.group}`;
+    const head = first.get(key);
+    if (!head) {
+      const copy: Finding = { ...f };
+      first.set(key, copy);
+      out.push(copy);
+      continue;
+    }
+    head.related = [...(head.related ?? []), { file: f.file, range: f.range, message: f.parts.what }, ...(f.related ?? [])];
+    if (f.severity === 'error') head.severity = 'error';
+  }
+  return out;
+}
 
 function parseError(file: SourceFile, start: number, end: number, parts: MessageParts, messageId = 'syntax', pointer?: string): Finding {
   return { ruleId: PARSE_ERROR_RULE, messageId, ...withParts(parts), severity: 'error', file: file.path, range: file.source.range(start, end), ...(pointer === undefined ? {} : { pointer }) };
