@@ -5,6 +5,7 @@
  * finding for that file and the run goes on.
  */
 import path from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import type { Finding, SeveritySetting } from '../core/types.js';
 import type { Rule } from '../contract/rule.js';
 import type { Project } from '../contract/project.js';
@@ -89,6 +90,26 @@ export interface LintResult {
   dispose(): void;
 }
 
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The project a folder belongs to: its config's folder, else its repository root, else the current
+ *  folder when the folder lies inside it, else the folder itself. */
+function folderContext(dir: string, cwd: string, configs: ConfigResolver): string {
+  const c = configs.forDir(dir);
+  if (c.path && (dir === c.dir || dir.startsWith(c.dir + path.sep))) return c.dir;
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) break;
+  }
+  return dir.startsWith(cwd + path.sep) ? cwd : dir;
+}
+
 export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   const threads: { started?: WorkerThreads } = {};
   try {
@@ -133,6 +154,14 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   const explicitFiles = [...targets].filter((f) => inputs.some((i) => path.resolve(cwd, i) === f));
   const contextFiles = new Set<string>(targets);
   const roots = new Set(explicitFiles.map((f) => contextRoot(f, configs)));
+  // a folder inside a suite is checked in the context of the whole suite: the config folder or the
+  // repository root decides the project, else the current folder when the folder lies inside it
+  for (const i of onDisk) {
+    const dir = path.resolve(cwd, i);
+    if (!isDirectory(dir)) continue;
+    const r = folderContext(dir, cwd, configs);
+    if (r !== dir) roots.add(r);
+  }
   for (const r of roots) {
     const cfg = configs.forDir(r);
     const found = await discoverFiles([r], { cwd: r, include: cfg.config.include, exclude: cfg.config.exclude });
@@ -168,10 +197,12 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   problems.push(...bundleProblems);
   const project: Project = { root: cwd, files, suites, python, bundles, pageScripts: await pageScripts(new Set(files.keys())) };
 
-  // Report on targets, and on task files whose entries route to a target module.
+  // Report on targets, and on task files whose entries route to a module named explicitly (a
+  // pre-commit hook names the staged verifier); a folder's report is that folder's part of the suite's
   const reportOn = new Set([...targets].filter((t) => files.has(t)));
+  const named = new Set(explicitFiles);
   for (const t of [...tasksByFile.values()].flat()) {
-    if (t.entries.some((e) => e.binding && targets.has(e.binding.file))) reportOn.add(t.file.path);
+    if (t.entries.some((e) => e.binding && named.has(e.binding.file))) reportOn.add(t.file.path);
   }
 
   mark('indexes');
