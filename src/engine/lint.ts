@@ -5,7 +5,7 @@
  * finding for that file and the run goes on.
  */
 import path from 'node:path';
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Finding, SeveritySetting } from '../core/types.js';
 import type { Rule } from '../contract/rule.js';
 import type { Project } from '../contract/project.js';
@@ -98,15 +98,12 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** The project a folder belongs to: its config's folder, else its repository root, else the current
- *  folder when the folder lies inside it, else the folder itself. */
+/** The project a folder belongs to (as ESLint's flat config decides it): its config's folder, else the
+ *  current folder when the folder lies inside it, else the folder itself. (A repository root is not a
+ *  project: a repository may hold many suites, fixtures and tools.) */
 function folderContext(dir: string, cwd: string, configs: ConfigResolver): string {
   const c = configs.forDir(dir);
   if (c.path && (dir === c.dir || dir.startsWith(c.dir + path.sep))) return c.dir;
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (existsSync(path.join(d, '.git'))) return d;
-    if (path.dirname(d) === d) break;
-  }
   return dir.startsWith(cwd + path.sep) ? cwd : dir;
 }
 
@@ -154,8 +151,8 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   const explicitFiles = [...targets].filter((f) => inputs.some((i) => path.resolve(cwd, i) === f));
   const contextFiles = new Set<string>(targets);
   const roots = new Set(explicitFiles.map((f) => contextRoot(f, configs)));
-  // a folder inside a suite is checked in the context of the whole suite: the config folder or the
-  // repository root decides the project, else the current folder when the folder lies inside it
+  // a folder inside a suite is checked in the context of the whole suite: the config folder decides
+  // the project, else the current folder when the folder lies inside it
   for (const i of onDisk) {
     const dir = path.resolve(cwd, i);
     if (!isDirectory(dir)) continue;

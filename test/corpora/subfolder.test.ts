@@ -1,10 +1,10 @@
 /**
  * A folder inside a suite is checked in the context of the whole suite (issue 31 item 2): the config
- * folder or repository root decides the project, else the current folder. `vaudit check <folder>`
- * reports exactly that folder's part of the whole-suite findings, on real corpora and from inside a
- * repository.
+ * folder decides the project, else the current folder. `vaudit check <folder>`
+ * reports exactly that folder's part of the whole-suite findings, on real corpora and from a folder
+ * deep under a config.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,10 +40,10 @@ describe('a subfolder of a suite', { timeout: 300_000 }, () => {
     });
   }
 
-  it('inside a repository, the current folder deep in it still sees the whole suite', () => {
+  it('under a config, the current folder deep in the suite still sees the whole suite', () => {
     const root = path.join(tmp, 'suite');
     cpSync(path.join(repo, 'fixtures/suites/task-module'), root, { recursive: true });
-    mkdirSync(path.join(root, '.git'));
+    writeFileSync(path.join(root, 'vaudit.config.json'), '{"root": true}\n');
     const whole = findings(root, '.').filter((f) => f.split(' ')[1]!.startsWith('checks/')).map((f) => f.replace(' checks/', ' '));
     expect(whole.length).toBeGreaterThan(0);
     expect(findings(path.join(root, 'checks'), '.')).toEqual(whole);
