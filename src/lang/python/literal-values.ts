@@ -72,6 +72,9 @@ export function literalSet(a: PythonAnalysis, e: PyNode): string[] | undefined {
   return out;
 }
 
+/** Mappings that keep the order of the display they are built from (and, but for OrderedDict, cannot change). */
+const ORDER_KEEPING_MAPPINGS = new Set(['immutabledict', 'frozendict', 'FrozenDict', 'MappingProxyType', 'OrderedDict']);
+
 /** A dict display (or `dict(k=v, …)`) whose keys are distinct constants: its keys in the order written. */
 function displayKeys(a: PythonAnalysis, e0: PyNode): string[] | undefined {
   const e = unparen(e0);
@@ -82,8 +85,13 @@ function displayKeys(a: PythonAnalysis, e0: PyNode): string[] | undefined {
     keys = items.map((p) => constantText(a, field(p, 'key') ?? p));
   } else if (e.type === 'call' && field(e, 'function') && a.qualifiedName(field(e, 'function')!) === 'dict') {
     const args = named(field(e, 'arguments') ?? e);
+    if (args.length === 1 && unparen(args[0]!).type === 'dictionary') return displayKeys(a, args[0]!);
     if (args.some((k) => k.type !== 'keyword_argument')) return undefined;
     keys = args.map((k) => `s:${a.src(field(k, 'name') ?? k)}`);
+  } else if (e.type === 'call' && ORDER_KEEPING_MAPPINGS.has((a.src(field(e, 'function') ?? e).split('.').pop() ?? ''))) {
+    // an immutable or ordered mapping built from a display keeps its keys in the order written
+    const args = named(field(e, 'arguments') ?? e);
+    return args.length === 1 && unparen(args[0]!).type === 'dictionary' ? displayKeys(a, args[0]!) : undefined;
   } else return undefined;
   if (keys.some((k) => k === undefined) || new Set(keys).size !== keys.length) return undefined;
   return keys as string[];
@@ -97,8 +105,13 @@ function displayKeys(a: PythonAnalysis, e0: PyNode): string[] | undefined {
 export function literalDictKeys(a: PythonAnalysis, e: PyNode): string[] | undefined {
   const u = unparen(e);
   if (u.type !== 'identifier') return displayKeys(a, u);
-  const sources = a.valueSources(u);
-  if (!sources.length || mutatedInScope(a, u)) return undefined;
+  let sources = a.valueSources(u);
+  // a name the function does not bind: the module's own assignments of it
+  if (sources.length === 1 && sources[0] === u) {
+    sources = moduleValues(a, a.src(u));
+    if (sources.length && mutatedAnywhere(a, a.src(u))) return undefined;
+  } else if (mutatedInScope(a, u)) return undefined;
+  if (!sources.length) return undefined;
   let out: string[] | undefined;
   for (const s of sources) {
     if (unparen(s).type === 'identifier') return undefined;
@@ -109,17 +122,56 @@ export function literalDictKeys(a: PythonAnalysis, e: PyNode): string[] | undefi
   return out;
 }
 
+/** Top-level statements that may bind a name other than by assignment. */
+const BINDING_STATEMENTS = new Set(['import_statement', 'import_from_statement', 'function_definition', 'class_definition', 'decorated_definition', 'for_statement', 'with_statement', 'try_statement', 'if_statement']);
+
+/** The identifier-like words of what a statement may bind (a conservative over-approximation): a definition's
+ *  name, a `for` target, an import's text, and the whole text of compound statements whose bodies bind at top level. */
+function headerWords(a: PythonAnalysis, st0: PyNode): string[] {
+  const st = st0.type === 'decorated_definition' ? (field(st0, 'definition') ?? st0) : st0;
+  const part = st.type === 'function_definition' || st.type === 'class_definition' ? field(st, 'name') : st.type === 'for_statement' ? field(st, 'left') : st;
+  return a.src(part ?? st).split(/[^A-Za-z0-9_]+/);
+}
+
+/** The values a module binds a name to at its top level, when every top-level binding of it is a plain assignment. */
+function moduleValues(a: PythonAnalysis, name: string): PyNode[] {
+  const out: PyNode[] = [];
+  for (const st of named(a.ast)) {
+    const asg = st.type === 'expression_statement' ? named(st)[0] : undefined;
+    if (asg?.type === 'assignment') {
+      const left = field(asg, 'left');
+      const right = field(asg, 'right');
+      if (left?.type === 'identifier' && a.src(left) === name) {
+        if (!right) return [];
+        out.push(right);
+        continue;
+      }
+      if (left && left.type !== 'identifier' && a.src(left).split(/[\s,()[\]]+/).includes(name)) return [];
+    }
+    if (BINDING_STATEMENTS.has(st.type) && headerWords(a, st).includes(name)) return [];
+  }
+  return out;
+}
+
+/** The name is changed in place anywhere in the module (any function), or rebound through `global`. */
+function mutatedAnywhere(a: PythonAnalysis, name: string): boolean {
+  return mutatedUnder(a, a.ast, name, false);
+}
+
 const MUTATORS = new Set(['update', 'pop', 'popitem', 'setdefault', 'clear', '__setitem__', '__delitem__']);
 
 /** The name is changed in place somewhere in its function or module (`x[k] = v`, `del x[k]`, `x.update(…)`), or declared global/nonlocal. */
 function mutatedInScope(a: PythonAnalysis, id: PyNode): boolean {
-  const name = a.src(id);
   const fn = a.functionAt(id);
-  const root = fn?.node ?? a.ast;
+  return mutatedUnder(a, fn?.node ?? a.ast, a.src(id), true);
+}
+
+/** Under `root` (its own body only when `ownScope`, else nested functions too). */
+function mutatedUnder(a: PythonAnalysis, root: PyNode, name: string, ownScope: boolean): boolean {
   let hit = false;
   const visit = (n: PyNode): void => {
     if (hit) return;
-    if ((n.type === 'function_definition' || n.type === 'class_definition') && n !== root) return;
+    if (ownScope && (n.type === 'function_definition' || n.type === 'class_definition') && n !== root) return;
     if (n.type === 'subscript' && unparen(field(n, 'value') ?? n).type === 'identifier' && a.src(field(n, 'value')!) === name) {
       const p = n.parent;
       if ((p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left') === n) hit = true;
