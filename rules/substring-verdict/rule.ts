@@ -32,6 +32,7 @@ import type { Project } from '../../src/contract/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
 import { isJsFunction, jsScopes, propName, programOf } from '../../src/lang/js/index.js';
+import { argumentsFor, closedStrings } from '../../src/lang/python/value-origin.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth, type VerdictShapes } from '../../src/suites/verdict-shape.js';
 
@@ -76,18 +77,27 @@ function paramIsStr(fn: FunctionInfo | undefined, name: string): boolean {
   return false;
 }
 
-function pyIsText(a: PythonAnalysis, fn: FunctionInfo | undefined, e: PyNode, depth = 0): boolean {
+/**
+ * Is the value known free text, from where it comes from? A literal, a read, a process's output, page
+ * text, a string method's result, or a local holding one. A parameter is text when every call of the
+ * function in the project passes text for it (the same test at each caller); when no call is found, its
+ * `str` annotation is the evidence. A field of a structured object (`response.activity.name`) is not.
+ */
+function pyIsText(project: Project, a: PythonAnalysis, fn: FunctionInfo | undefined, e: PyNode, depth = 0): boolean {
   const n = unparen(e);
   if (depth > 3) return false;
   if (n.type === 'string' || n.type === 'concatenated_string') return true;
   if (n.type === 'identifier') {
-    if (fn?.params.includes(n.text)) return paramIsStr(fn, n.text);
+    if (fn?.params.includes(n.text)) {
+      const sites = argumentsFor(project.python, a, fn, n.text);
+      return sites ? sites.every((s) => pyIsText(project, s.analysis, s.fn, s.arg, depth + 1)) : paramIsStr(fn, n.text);
+    }
     const src = a.valueSources(n).filter((x) => x !== n);
-    return src.length > 0 && src.every((x) => pyIsText(a, fn, x, depth + 1));
+    return src.length > 0 && src.every((x) => pyIsText(project, a, fn, x, depth + 1));
   }
   if (n.type === 'attribute') return PY_TEXT_ATTRS.has(field(n, 'attribute')?.text ?? '');
   if (n.type === 'binary_operator' && n.children.some((c) => c.type === '+')) return named(n).some((x) => unparen(x).type === 'string');
-  if (n.type === 'await') return pyIsText(a, fn, named(n)[0] ?? n, depth + 1);
+  if (n.type === 'await') return pyIsText(project, a, fn, named(n)[0] ?? n, depth + 1);
   if (n.type === 'call') {
     const f = field(n, 'function');
     if (f?.type === 'identifier') return f.text === 'str';
@@ -437,10 +447,13 @@ export default defineRule<Msg>({
       if (!fn) return;
       const known = isVerdictFunction(project, a.path, fn);
       if (known === false) return;
-      if (!pyIsText(a, fn, hay)) return;
+      if (!pyIsText(project, a, fn, hay)) return;
       if (pyDecides(a, node, pythonVerdictShapes(project), positive) !== true) return;
       const needle = pyNeedle(a, fn, needleNode);
-      const lit = needle.literals.find(bareToken);
+      // the text is one of a few literals (a program that prints `Exists` or `Does not exist`): the test is
+      // exact there when the token is in at most one of them
+      const domain = closedStrings(a, project.python, hay);
+      const lit = needle.literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1));
       const expr = a.src(node).replace(/\s+/g, ' ');
       if (lit !== undefined) {
         c.report({ messageId: 'literal', data: { expr, needle: lit, witness: witness(lit) }, at: node });

@@ -134,7 +134,7 @@ function headerWords(a: PythonAnalysis, st0: PyNode): string[] {
 }
 
 /** The values a module binds a name to at its top level, when every top-level binding of it is a plain assignment. */
-function moduleValues(a: PythonAnalysis, name: string): PyNode[] {
+export function moduleValues(a: PythonAnalysis, name: string): PyNode[] {
   const out: PyNode[] = [];
   for (const st of named(a.ast)) {
     const asg = st.type === 'expression_statement' ? named(st)[0] : undefined;
