@@ -7,6 +7,8 @@ import { field, named, unparen, walk, firstNamed, type PyNode } from '../../src/
 import { unorderedIteration, callOf } from '../../src/lang/python/facts.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { literalDictKeys } from '../../src/lang/python/literal-values.js';
+import { jsonStatePath } from '../../src/lang/python/value-origin.js';
+import { appStateNear, type AppState } from '../../src/lang/js/app-state.js';
 
 type Msg = 'loop' | 'first';
 type Ctx = Parameters<PythonVisitor<Msg>>[1];
@@ -25,6 +27,28 @@ function unordered(a: PythonAnalysis, expr: PyNode): string | undefined {
   const call = callOf(a, u);
   const dict = call && ['items', 'keys', 'values'].includes(call.method) ? call.receiver : u;
   return dict && literalDictKeys(a, dict) ? undefined : source;
+}
+
+/**
+ * The node sits in a branch that cannot run on the application's state: under `if isinstance(x, dict):`
+ * (or `elif`) where `x` is read from the state the app serves and the app's code only ever writes an
+ * array there (or `list` where it writes an object) — the defensive branch for a shape the app never has.
+ */
+function deadStateBranch(a: PythonAnalysis, n: PyNode, app: AppState | undefined): boolean {
+  if (!app) return false;
+  for (let c: PyNode = n, p = n.parent; p; c = p, p = p.parent) {
+    if (p.type === 'function_definition') return false;
+    if ((p.type !== 'if_statement' && p.type !== 'elif_clause') || field(p, 'consequence') !== c) continue;
+    const cond = unparen(field(p, 'condition') ?? p);
+    const call = cond.type === 'call' ? a.call(cond) : undefined;
+    if (call?.qualified !== 'isinstance' || call.args.length !== 2) continue;
+    const t = a.src(call.args[1]!);
+    const want = t === 'dict' ? 'object' : t === 'list' ? 'array' : undefined;
+    const sp = want ? jsonStatePath(a, call.args[0]!) : undefined;
+    const kind = sp ? app.kind(sp.path) : undefined;
+    if (kind && kind !== want) return true;
+  }
+  return false;
 }
 
 /** Names bound by a loop/comprehension target. */
@@ -163,7 +187,6 @@ export default defineRule<Msg>({
     description: 'The first match found while iterating a dict, set or directory listing decides the verdict, so it depends on iteration order.',
     defaultSeverity: 'warn',
     layers: ['python'],
-    unitLocal: true,
     languages: ['python'],
     messages: {
       loop: {
@@ -178,7 +201,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `for` loops over dict views, sets and directory listings that break or return on the first match while keeping something derived from the matched item, and `next(...)`, `[...][0]` or `list(...)[0]` over the same sources. Not flagged: a loop that returns a constant verdict (`return False, f"… {name} …"`: a fail-fast check over every item, whichever fails first), iteration of a dict written out in the code and never changed (its order is the order written), and a filtered list selected by equality with a record id (`[k for k, v in m.items() if note.parent_id == v][0]`: at most one item matches).',
+      whatItDoes: 'Flags `for` loops over dict views, sets and directory listings that break or return on the first match while keeping something derived from the matched item, and `next(...)`, `[...][0]` or `list(...)[0]` over the same sources. Not flagged: a loop in a branch the application\'s state never takes (`elif isinstance(styles, dict):` where the app that serves the state only ever writes an array there, as read from its JavaScript: `lang/js/app-state.ts`), a loop that returns a constant verdict (`return False, f"… {name} …"`: a fail-fast check over every item, whichever fails first), iteration of a dict written out in the code and never changed (its order is the order written), and a filtered list selected by equality with a record id (`[k for k, v in m.items() if note.parent_id == v][0]`: at most one item matches).',
       why: 'When two serialized keys match a `find` predicate, the verifier grades whichever comes first in the state dump (VER-003): the same correct agent passes or fails depending on insertion order.',
       references: ['VER-003'],
     },
@@ -207,6 +230,7 @@ export default defineRule<Msg>({
           if (!right || !body) return;
           const source = unordered(a, right);
           if (!source) return;
+          if (deadStateBranch(a, n, appStateNear(c.project.files, a.path, c.project.root))) return;
           if (!selectsFirstMatch(a, body, targetNames(a, field(n, 'left')))) return;
           report(c, 'loop', right, source);
         },

@@ -40,6 +40,7 @@ import { comparisonOperators, field, named, unparen, type PyNode } from '../../s
 import { isJsFunction, jsScopes, propName, programOf } from '../../src/lang/js/index.js';
 import { argumentsFor, closedStrings } from '../../src/lang/python/value-origin.js';
 import { jsClosedStrings } from '../../src/lang/js/value-origin.js';
+import { appStateNear } from '../../src/lang/js/app-state.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth, type VerdictShapes } from '../../src/suites/verdict-shape.js';
 
@@ -459,7 +460,8 @@ export default defineRule<Msg>({
       const needle = pyNeedle(a, fn, needleNode);
       // the text is one of a few literals (a program that prints `Exists` or `Does not exist`): the test is
       // exact there when the token is in at most one of them
-      const domain = closedStrings(a, project.python, hay);
+      const app = appStateNear(project.files, a.path, project.root);
+      const domain = closedStrings(a, project.python, hay, 0, app && ((path) => app.strings(path)));
       const lit = needle.literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1));
       const expr = a.src(node).replace(/\s+/g, ' ');
       if (lit !== undefined) {

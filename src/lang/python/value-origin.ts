@@ -44,21 +44,112 @@ function templateText(e: PyNode): string | undefined {
   return e.children.map((k) => (k.type === 'string_content' ? k.text : k.type === 'interpolation' ? '\u0000' : '')).join('');
 }
 
+/** A value read from JSON the verifier fetched over HTTP: its path (`*`: any element) and the defaults a reader supplies when a key is missing. */
+export interface StatePath {
+  path: string[];
+  defaults: PyNode[];
+}
+
+const HTTP_VERBS = new Set(['get', 'post', 'put', 'patch', 'request', 'delete']);
+
+/**
+ * The path of a value in JSON fetched over HTTP (`requests.get(url).json()`, `json.loads(resp.text)`),
+ * read through `.get("k", default)`, `["k"]`, `[i]`, `x or default`, `str(x)`, loop variables and locals.
+ */
+export function jsonStatePath(a: PythonAnalysis, e0: PyNode, depth = 0): StatePath | undefined {
+  if (depth > 10) return undefined;
+  const e = unparen(e0);
+  const key = (k: PyNode | undefined): string | undefined => (k ? literalText(unparen(k)) : undefined);
+  switch (e.type) {
+    case 'call': {
+      const f = field(e, 'function');
+      const args = named(field(e, 'arguments') ?? e);
+      if (f?.type === 'attribute') {
+        const m = a.src(field(f, 'attribute') ?? f);
+        const recv = field(f, 'object');
+        if (!recv) return undefined;
+        if (m === 'get' && args.length >= 1 && args.length <= 2) {
+          const k = key(args[0]);
+          const inner = k !== undefined ? jsonStatePath(a, recv, depth + 1) : undefined;
+          return inner && { path: [...inner.path, k!], defaults: args[1] ? [args[1]] : [] };
+        }
+        if (m === 'json' && args.length === 0) return fromHttp(a, recv) ? { path: [], defaults: [] } : undefined;
+        return undefined;
+      }
+      if (f && a.qualifiedName(f) === 'json.loads' && args[0]?.type === 'attribute' && a.src(field(args[0], 'attribute') ?? args[0]) === 'text') return fromHttp(a, field(args[0], 'object')!) ? { path: [], defaults: [] } : undefined;
+      if (f?.type === 'identifier' && a.src(f) === 'str' && args.length === 1) return jsonStatePath(a, args[0]!, depth + 1);
+      return undefined;
+    }
+    case 'subscript': {
+      const inner = jsonStatePath(a, field(e, 'value') ?? e, depth + 1);
+      const idx = field(e, 'subscript');
+      if (!inner || !idx) return undefined;
+      const k = key(idx);
+      return { path: [...inner.path, k ?? '*'], defaults: [] };
+    }
+    case 'boolean_operator': {
+      const left = field(e, 'left');
+      if (!left || !a.src(e).slice(left.end - e.start).trimStart().startsWith('or')) return undefined;
+      const inner = jsonStatePath(a, left, depth + 1);
+      return inner && { path: inner.path, defaults: [...inner.defaults, field(e, 'right')!].filter(Boolean) };
+    }
+    case 'identifier': {
+      const defs = a.reachingDefs(e);
+      if (!defs?.length) return undefined;
+      const flat = defs.flatMap((d) => (d.kind === 'narrow' ? (d.base ?? []) : [d]));
+      let out: StatePath | undefined;
+      for (const d of flat) {
+        if (d.kind === 'unbound' || d.index?.length || !d.value) return undefined;
+        if ((d.kind === 'assign' || d.kind === 'annassign') && unparen(d.value).type === 'none') continue;
+        const each = d.kind === 'for' || d.kind === 'comprehension';
+        const p = each || d.kind === 'assign' || d.kind === 'annassign' ? jsonStatePath(a, d.value, depth + 1) : undefined;
+        if (!p) return undefined;
+        const path = each ? [...p.path, '*'] : p.path;
+        if (out && out.path.join('\0') !== path.join('\0')) return undefined;
+        out = { path, defaults: [...(out?.defaults ?? []), ...(each ? [] : p.defaults)] };
+      }
+      return out;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** An HTTP response object: a call of an HTTP verb (`requests.get(…)`, `session.post(…)`), directly or through a local. */
+function fromHttp(a: PythonAnalysis, recv: PyNode): boolean {
+  const srcs = unparen(recv).type === 'identifier' ? a.valueSources(recv) : [recv];
+  return srcs.length > 0 && srcs.every((s) => {
+    const c = unparen(s).type === 'call' ? a.call(unparen(s)) : undefined;
+    return !!c && HTTP_VERBS.has(c.method) && (!!c.receiver || !!c.qualified);
+  });
+}
+
+/** The strings an application writes at a JSON path (see `lang/js/app-state.ts`), when it fixes them. */
+export type StateStrings = (path: readonly string[]) => string[] | undefined;
+
 /** The value of a string-valued expression as every literal it can be, within `MAX_DOMAIN`; undefined when any value is open. */
-export function closedStrings(a: PythonAnalysis, project: PythonProject | undefined, e0: PyNode, depth = 0): string[] | undefined {
+export function closedStrings(a: PythonAnalysis, project: PythonProject | undefined, e0: PyNode, depth = 0, state?: StateStrings): string[] | undefined {
   if (depth > 6) return undefined;
   const e = unparen(e0);
   const lit = literalText(e);
   if (lit !== undefined) return [lit];
+  if (state && (e.type === 'call' || e.type === 'subscript' || e.type === 'boolean_operator')) {
+    const sp = jsonStatePath(a, e);
+    if (sp) {
+      // a missing key gives the reader's default: a string literal joins the domain, None cannot be searched
+      const defaults = sp.defaults.filter((d) => unparen(d).type !== 'none').map((d) => closedStrings(a, project, d, depth + 1));
+      return defaults.reduce((acc, d) => union(acc, d), state(sp.path));
+    }
+  }
   switch (e.type) {
     case 'conditional_expression': {
       const [yes, , no] = named(e);
-      return union(yes && closedStrings(a, project, yes, depth + 1), no && closedStrings(a, project, no, depth + 1));
+      return union(yes && closedStrings(a, project, yes, depth + 1, state), no && closedStrings(a, project, no, depth + 1, state));
     }
     case 'identifier': {
       const src = a.valueSources(e).filter((x) => x !== e);
       if (!src.length || src.length !== a.valueSources(e).length) return undefined;
-      return src.reduce<string[] | undefined>((acc, s, i) => (i === 0 ? closedStrings(a, project, s, depth + 1) : union(acc, closedStrings(a, project, s, depth + 1))), undefined);
+      return src.reduce<string[] | undefined>((acc, s, i) => (i === 0 ? closedStrings(a, project, s, depth + 1, state) : union(acc, closedStrings(a, project, s, depth + 1, state))), undefined);
     }
     case 'call': {
       const f = field(e, 'function');
@@ -67,13 +158,13 @@ export function closedStrings(a: PythonAnalysis, project: PythonProject | undefi
         const recv = field(f, 'object');
         const map = MAPPERS[m];
         if (map && recv && named(field(e, 'arguments') ?? e).length <= 1) {
-          const inner = closedStrings(a, project, recv, depth + 1) ?? programOutput(a, recv);
+          const inner = closedStrings(a, project, recv, depth + 1, state) ?? programOutput(a, recv);
           return inner?.map(map);
         }
       }
       if (f?.type === 'identifier' && a.src(f) === 'str') {
         const arg = named(field(e, 'arguments') ?? e)[0];
-        return arg ? closedStrings(a, project, arg, depth + 1) : undefined;
+        return arg ? closedStrings(a, project, arg, depth + 1, state) : undefined;
       }
       return returnedStrings(a, project, e, depth);
     }
