@@ -77,7 +77,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. Not when the other operand is a set written out in the code (`{"tue", "thu"}`, `set(("a", "b"))`): every item of it must then be present, so a repeated item cannot stand in for a missing one — the check has set semantics by design (weekdays, labels, permissions). In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
+      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. Not when the other operand is a set written out in the code as a set (`{"tue", "thu"}`, `frozenset({…})`; a list written out and collapsed, `set(["1", "2"])`, is still a sequence): every item of it must then be present, so a repeated item cannot stand in for a missing one — the check has set semantics by design (weekdays, labels, permissions). In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
       why: 'The expected output `["a", "a", "b"]` and the observed `["a", "b", "b"]` are equal as sets. The verifier passes output that is missing or duplicating lines (VER-004).',
       references: ['VER-004'],
     },
@@ -121,7 +121,7 @@ export default defineRule<Msg>({
           const seq = setFromSequence(a, l) ?? setFromSequence(a, r);
           if (!seq || !isSetValued(a, l) || !isSetValued(a, r)) return;
           if (lengthsCompared(a, n, l, r)) return;
-          // one side is a set written out (`{"tue", "thu"}`): every item of it must be present in the other,
+          // one side is a set written out as a set (`{"tue", "thu"}`): every item of it must be present in the other,
           // so a repeated item can never stand in for a missing one; the comparison is a set comparison by design
           if (literalSet(a, l) || literalSet(a, r)) return;
           const fn = a.functionAt(n);

@@ -38,7 +38,7 @@ export function constantText(a: PythonAnalysis, e0: PyNode): string | undefined 
   }
 }
 
-/** The items of a display (`{…}`, `[…]`, `(…)`), or of `set(display)` / `frozenset(display)`. */
+/** The items of a display of one of `kinds` (`{…}`, `[…]`, `(…)`), or of `set(display)` / `frozenset(display)` of one. */
 function displayItems(a: PythonAnalysis, e0: PyNode, kinds: readonly string[]): PyNode[] | undefined {
   const e = unparen(e0);
   if (kinds.includes(e.type)) return named(e).filter((k) => k.type !== 'comment');
@@ -48,13 +48,14 @@ function displayItems(a: PythonAnalysis, e0: PyNode, kinds: readonly string[]): 
   const args = named(field(e, 'arguments') ?? e);
   if ((q !== 'set' && q !== 'frozenset') || args.length !== 1) return undefined;
   const inner = unparen(args[0]!);
-  return ['set', 'list', 'tuple'].includes(inner.type) ? named(inner).filter((k) => k.type !== 'comment') : undefined;
+  return kinds.includes(inner.type) ? named(inner).filter((k) => k.type !== 'comment') : undefined;
 }
 
 /**
- * The distinct constants of a set written out in the code (`{"tue", "thu"}`, `set(("a", "b"))`,
- * `frozenset([A.X, A.Y])`), directly or as every value a local may hold; undefined when any value is
- * computed or two items repeat a constant.
+ * The distinct constants of a set written out in the code as a set (`{"tue", "thu"}`, `frozenset({A.X,
+ * A.Y})`), directly or as every value a local may hold; undefined when any value is computed, two items
+ * repeat a constant, or the items were written as a sequence (`set(["1", "2", "3"])`: a list the code
+ * collapses, where a repeated item may be meant).
  */
 export function literalSet(a: PythonAnalysis, e: PyNode): string[] | undefined {
   const sources = unparen(e).type === 'identifier' ? a.valueSources(e) : [e];
