@@ -3,9 +3,12 @@
  * analyses to tell a program whose output is one of a few literals from one that may print anything.
  */
 
+/** What the value-origin analyses put in a script's text for an interpolated value (`${x}`, `{x}`). */
+export const INTERPOLATION = '\uE000';
+
 /** A test header (`if [ … ]; then`, `elif [[ … ]]`, `if test …`): runs no command that prints. */
 const TEST_HEADER = /^(if|elif)\s+(?:\[\[?|test\b|!\s*\[)[^;`]*?(?:\]\]?)?\s*(?:;\s*then)?$/;
-const ECHO = /^(?:echo|printf)\s+(?:"([^"$`\\\u0000]*)"|'([^'\u0000]*)'|([A-Za-z0-9_.,:!? -]*[A-Za-z0-9_.!?]))$/;
+const ECHO = /^(?:echo|printf)\s+(?:"([^"$`\\\uE000]*)"|'([^'\uE000]*)'|([A-Za-z0-9_.,:!? -]*[A-Za-z0-9_.!?]))$/;
 
 /**
  * What a shell script prints, when it prints one literal or nothing on every path: an `if`/`elif`/`else`

@@ -452,7 +452,7 @@ export interface AppState {
 }
 
 /** The model of the state the given scripts build (scripts that do not parse are left out). */
-export function appStateOf(texts: readonly string[]): AppState {
+function appStateOf(texts: readonly string[]): AppState {
   const programs: Program[] = [];
   for (const t of texts) {
     try {

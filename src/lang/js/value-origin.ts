@@ -7,7 +7,7 @@
 import type { AnyNode } from 'acorn';
 import type { JsScopes } from './scope.js';
 import { propName } from './nodes.js';
-import { shellLiteralOutputs } from '../shell-output.js';
+import { INTERPOLATION, shellLiteralOutputs } from '../shell-output.js';
 
 const MAX_DOMAIN = 16;
 
@@ -26,11 +26,11 @@ function union(x: string[] | undefined, y: string[] | undefined): string[] | und
   return u.length <= MAX_DOMAIN ? u : undefined;
 }
 
-/** A string literal or a template (each `${…}` as `\u0000`). */
+/** A string literal or a template (each `${…}` as `\uE000`). */
 function templateText(e: AnyNode | undefined): string | undefined {
   if (!e) return undefined;
   if (e.type === 'Literal') return typeof e.value === 'string' ? e.value : undefined;
-  if (e.type === 'TemplateLiteral') return e.quasis.map((q) => q.value.cooked ?? q.value.raw).join('\u0000');
+  if (e.type === 'TemplateLiteral') return e.quasis.map((q) => q.value.cooked ?? q.value.raw).join(INTERPOLATION);
   return undefined;
 }
 

@@ -9,7 +9,7 @@ import type { PythonAnalysis } from './types.js';
 
 /** The canonical text of a constant (`'a'` and `"a"` alike), for strings, numbers, booleans, None and
  *  dotted names (`Kind.DATE`); undefined for anything computed. */
-export function constantText(a: PythonAnalysis, e0: PyNode): string | undefined {
+function constantText(a: PythonAnalysis, e0: PyNode): string | undefined {
   const e = unparen(e0);
   switch (e.type) {
     case 'string': {

@@ -11,7 +11,7 @@
  */
 import { field, named, unparen, walk, type PyNode } from './tree.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from './types.js';
-import { shellLiteralOutputs } from '../shell-output.js';
+import { INTERPOLATION, shellLiteralOutputs } from '../shell-output.js';
 import { moduleValues } from './literal-values.js';
 
 const MAX_DOMAIN = 16;
@@ -34,14 +34,14 @@ function literalText(e: PyNode): string | undefined {
   return e.children.filter((k) => k.type === 'string_content').map((k) => k.text.replace(/\\n/g, '\n').replace(/\\t/g, '\t')).join('');
 }
 
-/** A string literal, f-string included: its text with each interpolation as `\u0000`. */
+/** A string literal, f-string included: its text with each interpolation as `\uE000`. */
 function templateText(e: PyNode): string | undefined {
   if (e.type === 'concatenated_string') {
     const parts = named(e).map(templateText);
     return parts.some((p) => p === undefined) ? undefined : parts.join('');
   }
   if (e.type !== 'string') return undefined;
-  return e.children.map((k) => (k.type === 'string_content' ? k.text : k.type === 'interpolation' ? '\u0000' : '')).join('');
+  return e.children.map((k) => (k.type === 'string_content' ? k.text : k.type === 'interpolation' ? INTERPOLATION : '')).join('');
 }
 
 /** A value read from JSON the verifier fetched over HTTP: its path (`*`: any element) and the defaults a reader supplies when a key is missing. */
@@ -250,8 +250,22 @@ export function argumentsFor(project: PythonProject, a: PythonAnalysis, fn: Func
   if (fn.classNode || fn.qualname.includes('.')) return undefined;
   const index = fn.params.indexOf(name);
   if (index < 0) return undefined;
+  const key = `${a.path}\0${fn.qualname}\0${name}`;
+  let memo = argumentMemo.get(project);
+  if (!memo) argumentMemo.set(project, (memo = new Map()));
+  if (memo.has(key)) return memo.get(key) ?? undefined;
+  const found = findArguments(project, a, fn, name, index);
+  memo.set(key, found ?? null);
+  return found;
+}
+
+const argumentMemo = new WeakMap<PythonProject, Map<string, ArgumentSite[] | null>>();
+
+function findArguments(project: PythonProject, a: PythonAnalysis, fn: FunctionInfo, name: string, index: number): ArgumentSite[] | undefined {
   const out: ArgumentSite[] = [];
-  const files = [a.path, ...(fn.name.startsWith('_') ? [] : project.files().filter((p) => p !== a.path && project.text(p)?.includes(fn.name)))];
+  // other modules call it only after importing its module: their text names both
+  const mod = project.moduleName(a.path)?.split('.').pop();
+  const files = [a.path, ...(fn.name.startsWith('_') || !mod ? [] : project.files().filter((p) => p !== a.path && project.text(p)?.includes(fn.name) && project.text(p)?.includes(mod)))];
   for (const file of files) {
     const ca = file === a.path ? a : project.analysis(file);
     if (!ca) continue;

@@ -39,7 +39,8 @@ class OverBudget extends Error {
   }
 }
 
-function catAccepts(name: string, ch: string): boolean {
+/** Does a class escape (`\d`, `\s`, `\w` and their negations) match the character? */
+export function catAccepts(name: string, ch: string): boolean {
   switch (name) {
     case 'd': return /\p{Nd}/u.test(ch);
     case 'D': return !/\p{Nd}/u.test(ch);

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { writeAtomic } from '../../core/write-atomic.js';
 import { FLAG, MAXREPEAT, parsePythonRegex, PyReError, type PyNode, type PyPattern } from './python-re.js';
 import { toEcmaScript } from './ecmascript.js';
-import { automatonSize, DEFAULT_AUTOMATON_BUDGET, type AutomatonBudget } from './automaton-size.js';
+import { automatonSize, catAccepts, DEFAULT_AUTOMATON_BUDGET, type AutomatonBudget } from './automaton-size.js';
 
 export type RedosResult =
   | { status: 'safe'; by: 'prefilter' | 'recheck' }
@@ -93,16 +93,7 @@ function isCharAtom(n: PyNode): boolean {
 /** Does a single-character atom accept code point `cp`? (Over-approximation for categories under flags is fine: it only keeps chains.) */
 function atomAccepts(n: PyNode, cp: number): boolean {
   const ch = String.fromCodePoint(cp);
-  const cat = (name: string): boolean => {
-    switch (name) {
-      case 'd': return /\p{Nd}/u.test(ch);
-      case 'D': return !/\p{Nd}/u.test(ch);
-      case 's': return /\s/u.test(ch);
-      case 'S': return !/\s/u.test(ch);
-      case 'w': return /[\p{L}\p{N}_]/u.test(ch);
-      default: return !/[\p{L}\p{N}_]/u.test(ch);
-    }
-  };
+  const cat = (name: string): boolean => catAccepts(name, ch);
   switch (n.t) {
     case 'lit': return n.cp === cp || ch.toLowerCase() === String.fromCodePoint(n.cp).toLowerCase();
     case 'any': return true;
