@@ -181,4 +181,17 @@ describe('regex-redos in the CLI: recheck off the hot path', () => {
     // a back-reference is outside what the automaton analysis models: a limit too, not a time
     expect(analyseRedos('^(a+)\\1+$')).toMatchObject({ status: 'notAnalysed', limit: 'unsupported' });
   });
+
+  it('a pattern over the budget is a note of the run, not a finding: exit 0, listed under the summary', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-redos-note-'));
+    writeFileSync(path.join(dir, 'verify.py'), 'import re\n\n\ndef ok(t):\n    return re.search(r"x(a|b){20}a(a|b)*(c+)+y", t) is not None\n');
+    const stylish = runCli(['check', '.', '--rule', 'regex-redos', '--max-warnings', '0'], { cwd: dir });
+    expect(stylish.code).toBe(0);
+    expect(stylish.stdout).toContain('No problems');
+    expect(stylish.stdout).toMatch(/notes: 1 \(not findings\)\n\s+verify\.py:5:\d+ regex-redos: This regular expression was not analysed/);
+    const json = JSON.parse(runCli(['check', '.', '--rule', 'regex-redos', '--format', 'json'], { cwd: dir }).stdout);
+    expect(json.findings).toEqual([]);
+    expect(json.summary.findings.total).toBe(0);
+    expect(json.summary.notes).toEqual([{ ruleId: 'regex-redos', file: 'verify.py', line: 5, column: expect.any(Number), message: expect.stringContaining('larger than the analysis budget') }]);
+  });
 });
