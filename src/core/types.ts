@@ -101,6 +101,24 @@ export interface Finding {
   verifierPath?: boolean;
   /** Stable fingerprint (rule, relative file, pointer or normalized line text). */
   fingerprint?: string;
+  /** The flagged code with runs of whitespace as one space (at most SHAPE_MAX characters): findings with the
+   *  same rule, message and shape in many files are one pattern (src/report/groups.ts). */
+  shape?: string;
+}
+
+/** Longest `Finding.shape` kept; a longer range is cut here and ends with `…`. */
+export const SHAPE_MAX = 300;
+
+/** `code` as a finding's shape: whitespace runs as one space, none inside brackets' edges, no trailing
+ *  comma before a closing bracket (a call split over lines is the same shape as on one line), trimmed,
+ *  cut at SHAPE_MAX (`cut`: `code` is already a prefix of the flagged code). */
+export function codeShape(code: string, cut = false): string {
+  const s = code
+    .replace(/\s+/g, ' ')
+    .replace(/([([{]) /g, '$1')
+    .replace(/,? ([)\]}])/g, '$1')
+    .trim();
+  return s.length > SHAPE_MAX || cut ? `${s.slice(0, SHAPE_MAX - 1)}…` : s;
 }
 
 /** A file-level problem (unparseable, unreadable, binary…): reported as a finding of a built-in rule. */

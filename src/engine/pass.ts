@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Finding, Layer, MessageParts, Range, Severity, SeveritySetting } from '../core/types.js';
-import { joinParts, PARSE_ERROR_RULE } from '../core/types.js';
+import { codeShape, joinParts, PARSE_ERROR_RULE, SHAPE_MAX } from '../core/types.js';
 import type { Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from '../contract/rule.js';
 import type { FileUnit, Project } from '../contract/project.js';
 import type { SourceFile } from '../core/source.js';
@@ -606,12 +606,21 @@ export function compareFindings(a: Finding, b: Finding): number {
   return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
 }
 
-/** Stable across unrelated edits: rule + relative file + (JSON pointer | trimmed line text) + occurrence. */
+/** Stable across unrelated edits: rule + relative file + (JSON pointer | trimmed line text) + occurrence.
+ *  Also the finding's shape: its code (the line for an empty range), whitespace collapsed. */
 function assignFingerprints(findings: Finding[], root: string, files: ReadonlyMap<string, SourceFile>): void {
   const counts = new Map<string, number>();
   const relPaths = new Map<string, string>();
   for (const f of findings) {
-    const anchor = f.pointer ?? files.get(f.file)?.source.lineText(f.range.start.line).trim() ?? '';
+    const source = files.get(f.file)?.source;
+    const line = source?.lineText(f.range.start.line).trim();
+    if (source) {
+      const { start, end } = f.range;
+      // a long range is read no further than its shape can show
+      const shape = end.offset > start.offset ? codeShape(source.text.slice(start.offset, Math.min(end.offset, start.offset + 4 * SHAPE_MAX)), end.offset - start.offset > 4 * SHAPE_MAX) : codeShape(line!);
+      if (shape) f.shape = shape;
+    }
+    const anchor = f.pointer ?? line ?? '';
     let relPath = relPaths.get(f.file);
     if (relPath === undefined) relPaths.set(f.file, (relPath = rel(root, f.file)));
     const base = `${f.ruleId}\0${relPath}\0${anchor}`;

@@ -47,6 +47,7 @@ function toJsonReport(input: ReportInput) {
       ...(f.pointer !== undefined ? { pointer: f.pointer } : {}),
       ...(f.related?.length ? { related: f.related.map((r) => ({ file: relPath(input.root, r.file), line: r.range.start.line, column: r.range.start.column, message: r.message })) } : {}),
       fingerprint: f.fingerprint,
+      ...(f.shape !== undefined ? { shape: f.shape } : {}),
       ...(f.verifierPath === false ? { verifierPath: false } : {}),
       ...(input.families?.[f.file] ? { family: input.families[f.file] } : {}),
       ...(f.confirmation ? { confirmation: f.confirmation } : {}),

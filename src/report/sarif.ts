@@ -9,6 +9,7 @@ import type { ReportInput } from './model.js';
 import { isOutside, relPath } from './model.js';
 import { renderRuleMarkdown } from './rule-docs.js';
 import type { Finding, Range } from '../core/types.js';
+import { groupFindings, groupGuid } from './groups.js';
 
 const BUILTIN: Record<string, { description: string }> = {
   'parse-error': { description: 'A file could not be read or parsed; vaudit could not check it.' },
@@ -59,6 +60,12 @@ export function toSarif(input: ReportInput) {
     };
   });
   const index = new Map(ids.map((id, i) => [id, i]));
+  // one result per location; the results of a pattern repeated in many files share a correlationGuid
+  const guids = new Map<Finding, string>();
+  for (const g of groupFindings(input.findings).groups) {
+    const guid = groupGuid(g);
+    for (const f of g.findings) guids.set(f, guid);
+  }
   const results = input.findings.map((f: Finding) => ({
     ruleId: f.ruleId,
     ruleIndex: index.get(f.ruleId),
@@ -77,6 +84,7 @@ export function toSarif(input: ReportInput) {
         }
       : {}),
     partialFingerprints: { 'vaudit/v1': f.fingerprint ?? '' },
+    ...(guids.has(f) ? { correlationGuid: guids.get(f) } : {}),
     ...(f.confirmation || f.pointer !== undefined || f.verifierPath === false
       ? { properties: { ...(f.pointer !== undefined ? { jsonPointer: f.pointer } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}), ...(f.verifierPath === false ? { verifierPath: false } : {}) } }
       : {}),
