@@ -5,7 +5,8 @@
  * metric does not accept or never reads, required parameters the call does not fill.
  */
 import { defineRule } from '../../src/contract/rule.js';
-import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
+import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblem, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
+import type { Autofix } from '../../src/core/types.js';
 import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
 
 /** A set-up step parameter that is silently ignored does not stop the task: the set-up function runs
@@ -15,6 +16,10 @@ import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
  *  configured severity still wins. */
 const IGNORED_PARAMETER: ReadonlySet<EvaluatorProblemKind> = new Set(['unreadStepParam']);
 const severityOf = (kind: EvaluatorProblemKind): { severity?: 'warning' } => (IGNORED_PARAMETER.has(kind) ? { severity: 'warning' } : {});
+
+/** A misspelt step parameter with exactly one name the set-up function reads near it: rename the member. */
+const renameFix = (p: EvaluatorProblem): { fix?: Autofix } =>
+  p.rename === undefined ? {} : { fix: { title: `Rename "${p.data.param}" to "${p.rename}"`, edits: [{ start: p.at.start, end: p.at.end, newText: JSON.stringify(p.rename) }] } };
 
 export default defineRule<EvaluatorProblemKind>({
   meta: {
@@ -118,7 +123,7 @@ export default defineRule<EvaluatorProblemKind>({
           if (task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
           for (const p of evaluatorProblems(task)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
           for (const p of setupProblems(task, ctx.project.python))
-            c.report({ messageId: p.kind, data: { ...p.data, when: p.data.where === 'config' ? 'before the agent starts' : 'before grading' }, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
+            c.report({ messageId: p.kind, data: { ...p.data, when: p.data.where === 'config' ? 'before the agent starts' : 'before grading' }, at: p.at, pointer: p.pointer, ...severityOf(p.kind), ...renameFix(p) });
         },
         entry(entry, c) {
           if (entry.task.suite.adapter !== OSWORLD_ADAPTER_ID) return;

@@ -23,6 +23,7 @@ import { spareCores, startThreads } from '../host/threads.js';
 import { redosStats } from '../suites/regex/redos.js';
 import { codeOrigin } from '../core/dynamic-import.js';
 import { loadConfirmStage, type ConfirmFindings } from './confirm-stage.js';
+import { fixSummary, lintAndFix } from './fix.js';
 
 export interface CheckOptions {
   confirm?: boolean;
@@ -55,6 +56,10 @@ export interface CheckOptions {
   errorOnUnmatchedPattern?: boolean;
   /** Verifier paths only (default) or all code. */
   scope?: 'verifier' | 'all';
+  /** Apply the findings' safe fixes to the files, then report what is left. */
+  fix?: boolean;
+  /** As `fix`, writing nothing: print the changes as a diff. */
+  fixDryRun?: boolean;
 }
 
 export interface CheckIO {
@@ -108,9 +113,18 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
   // the run's own files (baseline, report) are never inputs
   const ignorePaths = [o.baseline, o.baselineWrite, o.outputFile].filter((f): f is string => !!f).map((f) => path.resolve(io.cwd, f));
   const lintOpts = { paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude, overrides, ignorePaths, scope: o.scope, parseThreads: parseThreads() };
-  const result: CachedLintResult = o.cache && !o.confirm
-    ? await lintWithCache(lintOpts, { location: o.cacheLocation })
-    : { ...(await lint(lintOpts)), cacheHit: false };
+  const fixing = o.fix || o.fixDryRun;
+  if (fixing && o.stdinFilename) throw new UsageError('--fix and --fix-dry-run fix files; they cannot be used with --stdin-filename.');
+  let result: CachedLintResult;
+  if (fixing) {
+    const fixed = await lintAndFix(lintOpts, !!o.fix && !o.fixDryRun);
+    result = fixed.result;
+    io.stderr(fixSummary(fixed.files, io.cwd, !!o.fixDryRun));
+  } else {
+    result = o.cache && !o.confirm
+      ? await lintWithCache(lintOpts, { location: o.cacheLocation })
+      : { ...(await lint(lintOpts)), cacheHit: false };
+  }
   try {
     if (o.errorOnUnmatchedPattern !== false && !o.stdinFilename && !o.changedSince) checkSomethingRead(paths, result, io.cwd);
     let findings = result.findings;

@@ -87,6 +87,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--changed-since <rev>', 'check only files changed since this git revision (plus tasks routed to them)')
     .addOption(new Option('--scope <scope>', 'report findings on verifier paths only (default) or in all code').choices(['verifier', 'all']))
     .option('--shard <i/n>', 'keep shard i of n of the findings and control cases (CI matrix; merge with vaudit merge)', shardArg)
+    .option('--fix', "apply the findings' safe fixes (add timeout=, rename a misspelt task member, remove an unused suppression), then report what is left")
+    .option('--fix-dry-run', 'as --fix, but write nothing: print the changes as a diff (stderr)')
     .option('--debug', 'print what ran (Python parser, regex analysis, time and memory) to stderr')
     .option('--no-error-on-unmatched-pattern', 'exit 0 instead of 2 when a folder holds no file vaudit checks')
     .action(async (paths: string[], opts) => {

@@ -9,7 +9,7 @@
 import type { PyNode } from '../lang/python/tree.js';
 import type { AnyNode, Node as JsNode } from 'acorn';
 import type { PyNodeType } from '../lang/python/node-types.js';
-import type { ControlCaseRequest, Language, Layer, MessageParts, RelatedLocation, SeveritySetting } from '../core/types.js';
+import type { Autofix, ControlCaseRequest, Language, Layer, MessageParts, RelatedLocation, SeveritySetting } from '../core/types.js';
 import type { Project, FileUnit } from './project.js';
 import type { Task, VerifierEntry, EmbeddedCode } from '../suites/types.js';
 import type { PythonAnalysis } from '../lang/python/types.js';
@@ -94,6 +94,9 @@ export interface ReportDescriptor<M extends string> {
   pointer?: string;
   related?: RelatedLocation[];
   control?: ControlCaseRequest;
+  /** A safe, mechanical fix, edits in `ctx.text` offsets (`--fix`, the editor's quick fix). Only where the
+   *  result is certain; anything less is a suggestion in the message. Dropped in code embedded in JSON. */
+  fix?: Autofix;
   /** The rule's own judgement of this finding's severity (e.g. `error` when a NameError is swallowed
    *  into a verdict, `warning` otherwise). Used only when the user has not configured the rule's
    *  severity; a configured `warn`/`error` always wins. */

@@ -77,6 +77,19 @@ export function joinParts(p: MessageParts): string {
   return [p.what, p.why, p.fix].filter(Boolean).join(' ');
 }
 
+/** A replacement of the text [start, end) (UTF-16 offsets into the file's text) by `newText`. */
+export interface OffsetEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+/** A finding's fix: what it does, and its edits of the finding's file (not overlapping). */
+export interface Autofix {
+  title: string;
+  edits: OffsetEdit[];
+}
+
 export interface Finding {
   ruleId: string;
   messageId: string;
@@ -101,6 +114,8 @@ export interface Finding {
   verifierPath?: boolean;
   /** Stable fingerprint (rule, relative file, pointer or normalized line text). */
   fingerprint?: string;
+  /** A safe, mechanical fix (`vaudit check --fix`, the editor's quick fix); absent where a fix is not certain. */
+  autofix?: Autofix;
   /** The flagged code with runs of whitespace as one space (at most SHAPE_MAX characters): findings with the
    *  same rule, message and shape in many files are one pattern (src/report/groups.ts). */
   shape?: string;

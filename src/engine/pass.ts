@@ -20,6 +20,7 @@ import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './
 import { carryFrom, recordedFinding, topLevelUnits, type Carried, type CarryStore } from './carry.js';
 import { bracketDepth, MAX_JS_DEPTH, parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
 import { commentSuppressions, configSuppressions, jsonSuppressions, suppresses, type Suppression } from './suppress.js';
+import { unusedSuppressionFix } from './suppression-fix.js';
 import type { ConfigResolver, LoadedConfig } from '../config/load.js';
 import { loadSuites, type SuiteProblem } from '../suites/index.js';
 import { bindVerifiers } from '../suites/binding.js';
@@ -301,6 +302,7 @@ class CentralPass {
           related: d.related,
           data: d.data,
           control: rule.meta.confirm ? d.control : undefined,
+          ...(d.fix && !unit.embedded ? { autofix: d.fix } : {}),
         });
       },
     };
@@ -530,6 +532,7 @@ function applySuppressions(input: PassInput, findings: readonly Finding[]): { ke
     const src = files.get(file)?.source;
     const off = src ? src.offsetAt(s.at.line, s.at.column) : 0;
     const unknown = stale.filter((r) => !allRules.has(r));
+    const autofix = unusedSuppressionFix(s, stale, files.get(file), (id) => allRules.has(id));
     kept.push({
       ruleId: UNUSED_SUPPRESSION_RULE,
       messageId: 'unused',
@@ -540,6 +543,7 @@ function applySuppressions(input: PassInput, findings: readonly Finding[]): { ke
       file,
       range: src ? src.range(off, off) : { start: { line: s.at.line, column: s.at.column, offset: 0 }, end: { line: s.at.line, column: s.at.column, offset: 0 } },
       pointer: s.source === 'config' ? undefined : s.pointer,
+      ...(autofix ? { autofix } : {}),
     });
   }
   return { kept, suppressed };

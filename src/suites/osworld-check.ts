@@ -36,6 +36,9 @@ export interface EvaluatorProblem {
   at: { start: number; end: number };
   pointer: string;
   data: Record<string, string | number>;
+  /** A member name that is a typo of exactly one name the code reads: `at` is the member's key token
+   *  and this the name to write there (the fix). */
+  rename?: string;
 }
 
 /** Python truthiness of a JSON value. */
@@ -235,8 +238,16 @@ export function setupProblems(task: Task, python: PythonProject): EvaluatorProbl
     };
     const name = b.qualname;
     const shown = { ...sig, params: isMethod ? sig.params.slice(1) : sig.params.slice(positional) };
+    const taken = new Set(keys);
+    /** The fix of a misspelt key: the one name it is closest to, when no member has that name yet. */
+    const renameOf = (k: string, names: Iterable<string>) => {
+      const near = closest(k, names);
+      return near.length === 1 && !taken.has(near[0]!) && task.values.get(joinPointer(paramsRef.pointer, k))?.keyStart !== undefined ? { rename: near[0]! } : {};
+    };
     for (const p of callProblems(sig, positional, keys)) {
-      if (p.kind === 'unexpectedKeyword' || p.kind === 'duplicate')
+      if (p.kind === 'unexpectedKeyword')
+        out.push({ kind: 'unexpectedStepParam', ...keyAt(p.name), data: { where, param: p.name, fn: name, params: paramList(shown) }, ...renameOf(p.name, shown.params.map((x) => x.name)) });
+      else if (p.kind === 'duplicate')
         out.push({ kind: 'unexpectedStepParam', ...keyAt(p.name), data: { where, param: p.name, fn: name, params: paramList(shown) } });
       else if (p.kind === 'missing')
         out.push({ kind: 'missingStepParam', at: at(paramsRef), pointer: paramsRef.pointer, data: { where, param: p.name, fn: name } });
@@ -246,9 +257,10 @@ export function setupProblems(task: Task, python: PythonProject): EvaluatorProbl
       if (read) {
         for (const k of keys) {
           if (sig.params.some((p) => p.name === k) || read.has(k)) continue;
-          const near = [...read].find((r) => editDistance(r, k) <= 2);
-          const suggest = near ? `"${near}", the key the set-up function reads` : 'a parameter the set-up function reads, or remove it';
-          out.push({ kind: 'unreadStepParam', ...keyAt(k), data: { where, param: k, fn: name, kwargs: sig.kwargs, read: [...read].map((x) => `"${x}"`).join(', ') || 'none', suggest } });
+          const near = closest(k, read);
+          const suggest = near.length === 1 ? `"${near[0]}", the key the set-up function reads`
+            : near.length ? `one of ${near.map((x) => `"${x}"`).join(', ')} (the keys the set-up function reads)` : 'a parameter the set-up function reads, or remove it';
+          out.push({ kind: 'unreadStepParam', ...keyAt(k), data: { where, param: k, fn: name, kwargs: sig.kwargs, read: [...read].map((x) => `"${x}"`).join(', ') || 'none', suggest }, ...renameOf(k, read) });
         }
       }
     }
@@ -363,6 +375,22 @@ function findParamNeed(a: PythonAnalysis, fnNode: PyNode, param: string): ParamN
     if (need) return need;
   }
   return undefined;
+}
+
+/** Most edits that make a name a typo of another. */
+const TYPO_DISTANCE = 2;
+
+/** The names at the least edit distance from `name`, when that is at most TYPO_DISTANCE (several: a tie). */
+function closest(name: string, names: Iterable<string>): string[] {
+  let best = TYPO_DISTANCE + 1;
+  let out: string[] = [];
+  for (const n of new Set(names)) {
+    if (n === name) continue;
+    const d = editDistance(n, name);
+    if (d < best) [best, out] = [d, [n]];
+    else if (d === best) out.push(n);
+  }
+  return out;
 }
 
 /** Levenshtein distance (short keys only). */
