@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * and `.ci/run` run both. Speed is measured in bench/, never asserted in a test.
  */
 const slow = [
+  'test/cli-bundle.test.ts',
   'test/confirm-bundle.test.ts',
   'test/confirm-fixtures.test.ts',
   'test/confirm-corpus.test.ts',

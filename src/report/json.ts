@@ -29,6 +29,7 @@ function toJsonReport(input: ReportInput) {
       ...(isolation ? { isolation } : {}),
       durationMs: Math.round(input.stats.durationMs),
       ...(input.stats.pythonParser ? { pythonParser: input.stats.pythonParser } : {}),
+      ...(input.stats.pythonParserFallback ? { pythonParserFallback: input.stats.pythonParserFallback } : {}),
       ...(input.stats.scope ? { scope: input.stats.scope } : {}),
       ...(input.stats.suites ? { suites: input.stats.suites } : {}),
       ...(input.baseline ? { baseline: input.baseline } : {}),

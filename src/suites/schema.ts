@@ -76,6 +76,16 @@ let compiled: Compiled | undefined;
  *  only ask for non-empty strings (`minLength: 1`), where both counts agree; `newAjv` refuses any
  *  other length limit. */
 const AJV_OPTIONS = { allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true, unicode: false } as const;
+/** ajv 8 marks `unicode` deprecated and says so on every instance ("DEPRECATED: option unicode. …", a line in
+ *  every build): that one line is dropped, everything else ajv says is printed as by its default logger. */
+const AJV_LOGGER = {
+  log: console.log.bind(console),
+  warn: (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('DEPRECATED: option unicode.')) return;
+    console.warn(...args);
+  },
+  error: console.error.bind(console),
+};
 const FAMILIES = Object.keys(FAMILY_KINDS);
 
 /** A JSON Schema document, walked by shape (its keywords are read, never typed ahead). */
@@ -115,7 +125,7 @@ function checkLengthLimits(doc: SchemaDoc, where: string): void {
 
 function newAjv(set: SchemaSet, extra: Record<string, unknown> = {}): Ajv2020Class {
   for (const [name, doc] of [['common', set.common], ...set.families, ['generic', set.generic]] as const) checkLengthLimits(doc, name);
-  const ajv = new (loadAjv())({ ...AJV_OPTIONS, ...extra });
+  const ajv = new (loadAjv())({ ...AJV_OPTIONS, logger: AJV_LOGGER, ...extra });
   ajv.addSchema(set.common);
   for (const s of set.families.values()) ajv.addSchema(s);
   ajv.addSchema(set.generic);
