@@ -22,6 +22,7 @@ const slow = [
   'test/session-index-reuse.test.ts',
   'test/sarif-validate.test.ts',
   'test/precommit-hook.test.ts',
+  'test/install.test.ts',
   'test/report-audit.test.ts',
   'test/cli-confirm-summary.test.ts',
   'test/cli-docs-hints.test.ts',

@@ -35,7 +35,7 @@ if (spawnSync('git', ['rev-parse', '-q', '--verify', `refs/tags/${tag}`], { cwd:
 const head = run('git', ['rev-parse', 'HEAD']);
 
 console.error(`release: building dist/ for ${tag} from ${head.slice(0, 12)}`);
-const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] }); // stdout is the result line alone
 if (build.status !== 0) fail('npm run build failed.');
 
 // HEAD's tree plus dist/, written through a private index (the user's index and branches stay as they are)

@@ -147,7 +147,7 @@ describe('--fix', () => {
     cpSync(path.resolve(import.meta.dirname, '../rules/evaluator-dispatch/fixtures/incorrect/osworld-evaluators'), dir, { recursive: true });
     const examples = path.join(dir, 'evaluation_examples/examples/setup-unread-params');
     const renamed = readFileSync(path.join(examples, 'renamed.json'), 'utf8');
-    const r = runCli(['check', '--fix', '--rule', 'evaluator-dispatch', '--', '.'], { cwd: dir });
+    const r = runCli(['check', '--fix', '--rule', 'evaluator-dispatch', '.'], { cwd: dir });
     expect(r.stderr).toBe('vaudit: Fixed 2 problems in 2 files.\n');
     // "url" → "urls" and "maximised" → "maximized": browser_start_setup reads config.get("urls") / ("maximized")
     expect(JSON.parse(readFileSync(path.join(examples, 'near-miss.json'), 'utf8')).config[0].parameters).toHaveProperty('urls');
@@ -163,7 +163,7 @@ describe('--fix', () => {
     mkdirSync(path.join(dir, 'tasks', 'Lean'), { recursive: true });
     const task = '{\n  "type": "Lean",\n  "instruction": "Prove it.",\n  "evaluate": [\n    {\n      "//vaudit-ignore": ["regex-redos"],\n      "type": "stop",\n      "value": "ANS",\n      "args": ["1"]\n    }\n  ],\n  "ans": "ANS 1"\n}\n';
     writeFileSync(path.join(dir, 'tasks', 'Lean', 't.json'), task);
-    const r = runCli(['check', '--fix', '--rule', 'regex-redos', '--', '.'], { cwd: dir });
+    const r = runCli(['check', '--fix', '--rule', 'regex-redos', '.'], { cwd: dir });
     expect(r.stderr).toBe('vaudit: Fixed 1 problem in 1 file.\n');
     expect(readFileSync(path.join(dir, 'tasks', 'Lean', 't.json'), 'utf8')).toBe(task.replace('      "//vaudit-ignore": ["regex-redos"],\n', ''));
   });

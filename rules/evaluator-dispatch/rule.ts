@@ -26,6 +26,7 @@ export default defineRule<EvaluatorProblemKind>({
     id: 'evaluator-dispatch',
     description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters, a getter value the metric cannot use); config/postconfig steps the set-up controller cannot run.',
     defaultSeverity: 'error',
+    otherSeverity: { severity: 'warn', when: 'a set-up step parameter is silently ignored (the set-up function runs with its own default)' },
     layers: ['suite'],
     languages: ['json'],
     messages: {

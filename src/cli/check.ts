@@ -6,6 +6,7 @@ import { loadRules } from '../contract/registry.js';
 import { applyBaseline, buildBaseline, readBaseline, writeBaseline } from './baseline.js';
 import { writeAtomic } from '../core/write-atomic.js';
 import type { ReportInput, RunRecordSummary } from '../report/model.js';
+import type { Finding } from '../core/types.js';
 import { render } from './format.js';
 import { formatSummary } from '../report/stylish.js';
 import { EXIT_CLEAN, EXIT_FINDINGS, UsageError } from './exit-codes.js';
@@ -24,6 +25,7 @@ import { redosStats } from '../suites/regex/redos.js';
 import { codeOrigin } from '../core/dynamic-import.js';
 import { loadConfirmStage, type ConfirmFindings } from './confirm-stage.js';
 import { fixSummary, lintAndFix } from './fix.js';
+import { closestNames } from '../core/names.js';
 
 export interface CheckOptions {
   confirm?: boolean;
@@ -80,7 +82,11 @@ async function loadConfirm(): Promise<ConfirmFindings> {
 
 export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): Promise<number> {
   const rules = await loadRules();
-  for (const r of o.rule ?? []) if (!rules.has(r)) throw new UsageError(`Unknown rule '${r}' in --rule. Run 'vaudit rules' for the list.`);
+  for (const r of o.rule ?? []) {
+    if (rules.has(r)) continue;
+    const near = closestNames(r, rules.keys());
+    throw new UsageError(`Unknown rule '${r}' in --rule.${near.length === 1 ? ` Did you mean '${near[0]}'?` : ''} Run 'vaudit rules' for the list.`);
+  }
   checkPathsExist(paths, o, io.cwd);
   let overrides: Map<string, string> | undefined;
   let targets = paths;
@@ -129,13 +135,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
     if (o.errorOnUnmatchedPattern !== false && !o.stdinFilename && !o.changedSince) checkSomethingRead(paths, result, io.cwd);
     let findings = result.findings;
     let baselineInfo: ReportInput['baseline'];
-    if (o.baselineWrite) {
-      // like ESLint's --suppress-all: the findings are now recorded, so this run passes
-      writeBaseline(path.resolve(io.cwd, o.baselineWrite), buildBaseline(findings, io.cwd));
-      io.stderr(`Wrote baseline with ${findings.length} finding${findings.length === 1 ? '' : 's'} to ${o.baselineWrite}; later runs with --baseline ${o.baselineWrite} fail only on new findings.\n`);
-      baselineInfo = { matched: findings.length, stale: [] };
-      findings = [];
-    } else if (o.baseline) {
+    if (o.baseline && !o.baselineWrite) {
       let b;
       try { b = readBaseline(path.resolve(io.cwd, o.baseline)); } catch (err) { throw new UsageError(`Cannot read baseline: ${(err as Error).message}`); }
       const checked = new Set(result.targets.map((t) => rel(io.cwd, t)));
@@ -166,6 +166,10 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
         progress.stop();
       }
     }
+    if (o.baselineWrite) {
+      baselineInfo = recordBaseline(findings, o.baselineWrite, io);
+      findings = [];
+    }
     const shown = o.quiet ? findings.filter((f) => f.severity === 'error') : findings;
     const input: ReportInput = {
       findings: shown,
@@ -189,8 +193,10 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       writeAtomic(out, text);
       if (o.format !== 'stylish') io.stdout(formatSummary(input));
     } else io.stdout(text);
-    const errors = findings.filter((f) => f.severity === 'error').length;
-    const warnings = findings.length - errors;
+    // a finding its control case refuted is listed with its evidence, and fails nothing
+    const counted = findings.filter((f) => f.confirmation?.status !== 'refuted');
+    const errors = counted.filter((f) => f.severity === 'error').length;
+    const warnings = counted.length - errors;
     if (errors > 0) return EXIT_FINDINGS;
     if (o.maxWarnings !== undefined && o.maxWarnings >= 0 && warnings > o.maxWarnings) {
       io.stderr(`vaudit found too many warnings (maximum: ${o.maxWarnings}).\n`);
@@ -202,6 +208,16 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
   }
 }
 
+
+/** `--baseline-write` (ESLint's --suppress-all): the findings are recorded, so this run passes. A finding
+ *  its control case refuted is not a finding to carry. */
+function recordBaseline(findings: readonly Finding[], file: string, io: CheckIO): NonNullable<ReportInput['baseline']> {
+  const kept = findings.filter((f) => f.confirmation?.status !== 'refuted');
+  writeBaseline(path.resolve(io.cwd, file), buildBaseline(kept, io.cwd));
+  const refuted = findings.length - kept.length;
+  io.stderr(`Wrote baseline with ${kept.length} finding${kept.length === 1 ? '' : 's'} to ${file}${refuted ? ` (${refuted} refuted by their control case left out)` : ''}; later runs with --baseline ${file} fail only on new findings.\n`);
+  return { matched: kept.length, stale: [] };
+}
 
 /** CPU time of the main thread alone (Linux: /proc), the run's critical path when threads parse ahead. */
 function mainThreadCpuMs(): number | undefined {

@@ -56,6 +56,9 @@ export interface RuleMeta<M extends string = string, O extends object = RuleOpti
   id: string;
   description: string;
   defaultSeverity: Exclude<SeveritySetting, 'off'>;
+  /** The other severity some findings get when the user has not set one (`ReportDescriptor.severity`), and
+   *  when: the catalogue lists both, so what is listed is what is reported. */
+  otherSeverity?: { severity: Exclude<SeveritySetting, 'off'>; when: string };
   /** Layers the rule subscribes to. */
   layers: Layer[];
   /** Languages of files it can report in (docs/catalogue). */

@@ -186,7 +186,7 @@ export function buildAudit(input: ReportInput): Audit {
 /** Escape text for a GitHub-flavoured Markdown table cell. Balanced `code spans` stay code
  *  (only `|` is escaped inside them, which GFM tables require); everything else is literal. */
 function mdCell(s: string): string {
-  const text = s.replace(/\r?\n/g, ' ');
+  const text = s.replace(/[ \t]*(\r\n|\r|\n)\s*/g, ' '); // quoted multi-line code: one line, no run of indentation
   const plain = (t: string) => t.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/([*_`[\]<>#~])/g, '\\$1');
   const ticks = (text.match(/`/g) ?? []).length;
   if (ticks === 0 || ticks % 2 === 1) return plain(text);

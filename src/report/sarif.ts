@@ -8,14 +8,10 @@ import { isolationSummary } from './isolation.js';
 import type { ReportInput } from './model.js';
 import { isOutside, relPath } from './model.js';
 import { renderRuleMarkdown } from './rule-docs.js';
+import { builtinRule } from '../contract/builtin-rules.js';
 import type { Finding, Range } from '../core/types.js';
 import { groupFindings, groupGuid } from './groups.js';
 
-const BUILTIN: Record<string, { description: string }> = {
-  'parse-error': { description: 'A file could not be read or parsed; vaudit could not check it.' },
-  'unused-suppression': { description: 'A suppression comment or entry matches no finding.' },
-  'internal-error': { description: 'A rule crashed on a file; other rules still ran.' },
-};
 
 /** SARIF `name`: a Pascal-case friendly name that differs from the id (SARIF1001, SARIF2012). */
 function pascal(id: string): string {
@@ -46,8 +42,10 @@ export function toSarif(input: ReportInput) {
   const rules = ids.map((id) => {
     const meta = input.rules.get(id)?.meta;
     if (!meta) {
-      const b = BUILTIN[id] ?? { description: id };
-      return { id, name: pascal(id), shortDescription: { text: b.description }, fullDescription: { text: b.description }, help: { text: b.description, markdown: b.description }, defaultConfiguration: { level: 'error' } };
+      const b = builtinRule(id);
+      const d = b?.description ?? id;
+      const help = b ? `${b.whatItDoes}\n\n${b.why}` : d;
+      return { id, name: pascal(id), shortDescription: { text: d }, fullDescription: { text: b?.whatItDoes ?? d }, help: { text: help, markdown: help }, defaultConfiguration: { level: b?.severity === 'warn' ? 'warning' : 'error' } };
     }
     return {
       id,

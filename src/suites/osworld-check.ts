@@ -12,6 +12,7 @@ import { isObject, joinPointer } from '../lang/json/parse.js';
 import { isCommentMember } from './families.js';
 import { field, named, walk, type PyNode } from '../lang/python/tree.js';
 import { valueKind } from '../lang/python/value-kind.js';
+import { closestNames } from '../core/names.js';
 
 export type EvaluatorProblemKind =
   | 'notObject'
@@ -241,7 +242,7 @@ export function setupProblems(task: Task, python: PythonProject): EvaluatorProbl
     const taken = new Set(keys);
     /** The fix of a misspelt key: the one name it is closest to, when no member has that name yet. */
     const renameOf = (k: string, names: Iterable<string>) => {
-      const near = closest(k, names);
+      const near = closestNames(k, names);
       return near.length === 1 && !taken.has(near[0]!) && task.values.get(joinPointer(paramsRef.pointer, k))?.keyStart !== undefined ? { rename: near[0]! } : {};
     };
     for (const p of callProblems(sig, positional, keys)) {
@@ -257,7 +258,7 @@ export function setupProblems(task: Task, python: PythonProject): EvaluatorProbl
       if (read) {
         for (const k of keys) {
           if (sig.params.some((p) => p.name === k) || read.has(k)) continue;
-          const near = closest(k, read);
+          const near = closestNames(k, read);
           const suggest = near.length === 1 ? `"${near[0]}", the key the set-up function reads`
             : near.length ? `one of ${near.map((x) => `"${x}"`).join(', ')} (the keys the set-up function reads)` : 'a parameter the set-up function reads, or remove it';
           out.push({ kind: 'unreadStepParam', ...keyAt(k), data: { where, param: k, fn: name, kwargs: sig.kwargs, read: [...read].map((x) => `"${x}"`).join(', ') || 'none', suggest }, ...renameOf(k, read) });
@@ -375,33 +376,6 @@ function findParamNeed(a: PythonAnalysis, fnNode: PyNode, param: string): ParamN
     if (need) return need;
   }
   return undefined;
-}
-
-/** Most edits that make a name a typo of another. */
-const TYPO_DISTANCE = 2;
-
-/** The names at the least edit distance from `name`, when that is at most TYPO_DISTANCE (several: a tie). */
-function closest(name: string, names: Iterable<string>): string[] {
-  let best = TYPO_DISTANCE + 1;
-  let out: string[] = [];
-  for (const n of new Set(names)) {
-    if (n === name) continue;
-    const d = editDistance(n, name);
-    if (d < best) [best, out] = [d, [n]];
-    else if (d === best) out.push(n);
-  }
-  return out;
-}
-
-/** Levenshtein distance (short keys only). */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 function listsAligned(json: unknown): boolean {

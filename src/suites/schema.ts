@@ -20,6 +20,7 @@ import { joinPointer, splitPointer } from '../lang/json/parse.js';
 import { jsonDocumentOf } from '../lang/json/cache.js';
 import type { PythonProject } from '../lang/python/types.js';
 import { describeRead, entryReads, type EntryReads } from './reads.js';
+import { editDistance } from '../core/names.js';
 
 export interface ValidateOptions {
   /** When given, the fields an entry's bound verifier function reads decide which are required. */
@@ -227,32 +228,12 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-/** Edit distance with adjacent transpositions (optimal string alignment), small strings only. */
-function distance(a: string, b: string): number {
-  const m = a.length;
-  const n = b.length;
-  if (Math.abs(m - n) > 2) return 3;
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  let prev2: number[] = prev;
-  for (let i = 1; i <= m; i++) {
-    const cur = [i];
-    for (let j = 1; j <= n; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      // transposition counts as one edit
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j]!, prev2[j - 2]! + 1);
-    }
-    prev2 = prev;
-    prev = cur;
-  }
-  return prev[n]!;
-}
-
 function nearMiss(name: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestD = 3;
   for (const k of known) {
     if (k === name) return undefined;
-    const d = distance(name.toLowerCase(), k.toLowerCase());
+    const d = editDistance(name.toLowerCase(), k.toLowerCase());
     const limit = k.length <= 4 ? 1 : 2;
     if (d <= limit && d < bestD) {
       best = k;
