@@ -118,3 +118,16 @@ describe('messages that quote multi-line code', () => {
     expect(rows[0]).toMatch(/^\| VA-001 \| warning \| `set\( items\) == set\(\["a", "b"\]\)` compares .*\|$/);
   });
 });
+
+describe('a folder inside a project, checked alone', () => {
+  it('says that the project around it was not read, instead of asking to declare entrypoints', () => {
+    const dir = project('sub', { '.git/HEAD': 'ref: refs/heads/main\n', 'sci/v.py': HANGS, 'tasks/t.json': '{}\n' });
+    const sub = runCli(['check', 'sci'], { cwd: dir }).stdout;
+    expect(sub).toContain('No verifier entrypoint recognised in the folders checked: they lie inside the project at ., whose task files (which route to this code) were not read');
+    expect(sub).not.toContain('Declare entrypoints');
+    // from inside the folder too
+    expect(runCli(['check'], { cwd: path.join(dir, 'sci') }).stdout).toContain('inside the project at ..,');
+    // the project itself: a missing declaration is the cause
+    expect(runCli(['check'], { cwd: dir }).stdout).toContain('Declare entrypoints in vaudit.config.json');
+  });
+});

@@ -110,7 +110,9 @@ function scopeLines(input: ReportInput, c: typeof C): string[] {
   const out: string[] = [];
   const sc = input.stats.scope;
   if (sc) {
-    if (sc.fallback) out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
+    if (sc.fallback && input.partOf !== undefined) {
+      out.push(c.dim(`  No verifier entrypoint recognised in the folders checked: they lie inside the project at ${input.partOf}, whose task files (which route to this code) were not read, so all code was checked. Check from the project's folder to check verifier paths only.`));
+    } else if (sc.fallback) out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
     else if (sc.applied === 'verifier') {
       const hidden = [
         sc.outside ? `${sc.outside} finding${sc.outside === 1 ? '' : 's'} not on a verifier path hidden` : '',
