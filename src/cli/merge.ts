@@ -31,6 +31,7 @@ interface JsonFinding {
   pointer?: string;
   related?: Array<{ file: string; line: number; column: number; message: string }>;
   fingerprint?: string;
+  shape?: string;
   family?: string;
   confirmation?: Confirmation;
 }
@@ -88,6 +89,7 @@ function toFinding(j: JsonFinding, root: string): Finding {
       ? { related: j.related.map((r) => ({ file: path.resolve(root, r.file), message: r.message, range: { start: pos(r), end: pos(r) } })) }
       : {}),
     ...(j.fingerprint ? { fingerprint: j.fingerprint } : {}),
+    ...(j.shape !== undefined ? { shape: j.shape } : {}),
     ...(j.confirmation ? { confirmation: j.confirmation } : {}),
   };
 }

@@ -9,7 +9,7 @@
 import type { PyNode } from '../lang/python/tree.js';
 import type { AnyNode, Node as JsNode } from 'acorn';
 import type { PyNodeType } from '../lang/python/node-types.js';
-import type { ControlCaseRequest, Language, Layer, MessageParts, RelatedLocation, SeveritySetting } from '../core/types.js';
+import type { Autofix, ControlCaseRequest, Language, Layer, MessageParts, RelatedLocation, SeveritySetting } from '../core/types.js';
 import type { Project, FileUnit } from './project.js';
 import type { Task, VerifierEntry, EmbeddedCode } from '../suites/types.js';
 import type { PythonAnalysis } from '../lang/python/types.js';
@@ -56,6 +56,9 @@ export interface RuleMeta<M extends string = string, O extends object = RuleOpti
   id: string;
   description: string;
   defaultSeverity: Exclude<SeveritySetting, 'off'>;
+  /** The other severity some findings get when the user has not set one (`ReportDescriptor.severity`), and
+   *  when: the catalogue lists both, so what is listed is what is reported. */
+  otherSeverity?: { severity: Exclude<SeveritySetting, 'off'>; when: string };
   /** Layers the rule subscribes to. */
   layers: Layer[];
   /** Languages of files it can report in (docs/catalogue). */
@@ -102,6 +105,9 @@ export interface ReportDescriptor<M extends string> {
    *  findings are carried across edits: its group must not hold offsets. */
   group?: string;
   control?: ControlCaseRequest;
+  /** A safe, mechanical fix, edits in `ctx.text` offsets (`--fix`, the editor's quick fix). Only where the
+   *  result is certain; anything less is a suggestion in the message. Dropped in code embedded in JSON. */
+  fix?: Autofix;
   /** The rule's own judgement of this finding's severity (e.g. `error` when a NameError is swallowed
    *  into a verdict, `warning` otherwise). Used only when the user has not configured the rule's
    *  severity; a configured `warn`/`error` always wins. */

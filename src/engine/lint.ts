@@ -69,6 +69,8 @@ export interface LintStats {
   phases?: Record<string, number>;
   /** Which tree-sitter build parsed the Python (`native` addon, or the `wasm` fallback). */
   pythonParser?: PythonParserKind;
+  /** Why the wasm parser ran instead of the native addon (it did not install or load), when it did. */
+  pythonParserFallback?: string;
   /** Which scope applied (verifier paths or all code) and how many findings lie outside it. */
   scope?: ScopeSummary;
   /** Each suite found: its adapter, tasks, entries, entrypoints. */
@@ -254,7 +256,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
       bundles: [...bundles.keys()].filter((p) => reportOn.has(p)).length,
       durationMs: performance.now() - t0,
       phases: Object.fromEntries(marks.map(([n, t], i) => [n, t - (i ? marks[i - 1]![1] : 0)])),
-      pythonParser: (await pythonParser()).kind,
+      ...(await parserStats()),
       scope: scope.summary,
       suites: scope.suites,
       ...(notes.length ? { notes } : {}),
@@ -263,3 +265,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   };
 }
 
+async function parserStats(): Promise<Pick<LintStats, 'pythonParser' | 'pythonParserFallback'>> {
+  const p = await pythonParser();
+  return { pythonParser: p.kind, ...(p.fallbackReason ? { pythonParserFallback: p.fallbackReason } : {}) };
+}
