@@ -32,7 +32,7 @@ describe('an invalid config', () => {
     expect(lines.slice(1)).toEqual([
       "  3:5 /rules/unbound-nmae: unknown rule 'unbound-nmae'. Did you mean 'unbound-name'? Run 'vaudit rules' for the list.",
       "  4:36 /rules/missing-timeout/1/fixTimout: rule 'missing-timeout' has no option 'fixTimout'. Did you mean 'fixTimeout'? Allowed: fixTimeout; see 'vaudit rules missing-timeout'.",
-      "  6:3 /scoep: unknown property 'scoep'. Did you mean 'scope'? Allowed: root, include, exclude, adapter, adapterOptions, rules, ignores, scope, platform, entrypoints, confirm.",
+      "  6:3 /scoep: unknown property 'scoep'. Did you mean 'scope'? Allowed: root, include, exclude, adapter, adapterOptions, rules, ignores, scope, platform, detect, tasks, entrypoints, confirm.",
       '  7:15 /platform: must be one of "linux", "windows", "darwin", "any". Did you mean \'linux\'?',
       "  8:16 /confirm/isolaton: unknown property 'isolaton'. Did you mean 'isolation'? Allowed: isolation, requireIsolation, timeoutMs, jobs, python.",
     ]);
