@@ -29,6 +29,7 @@ const slow = [
   'test/python-parsers.test.ts',
   'test/python-incremental-parse.test.ts',
   'test/vacuous-verdict-confirm.test.ts',
+  'test/test-status-verdict-confirm.test.ts',
   'test/suite-osworld.test.ts',
 ];
 
