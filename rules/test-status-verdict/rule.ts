@@ -288,170 +288,11 @@ export default defineRule<Msg>({
   create() {
     return {
       python: {
-        comparison_operator(n, c) {
-          const a = c.python;
-          const t = statusTest(a, n);
-          if (t) {
-            // chains of `==` are judged at their `or`
-            const parent = n.parent ? unparen(n.parent) : undefined;
-            const inOr = n.parent?.type === 'boolean_operator' && boolOp(a, n.parent) === 'or';
-            const fn = onPath(c, n);
-            if (!fn) return;
-            if (t.positive && skipInPass(t.statuses) && !(inOr && t.statuses.length === 1) && polarity(a, n, c) === true) {
-              c.report({ messageId: 'skipAsPass', data: { test: short(a.src(n)), statuses: skipWords(t.statuses), skips: skipWords(t.statuses) }, at: n, control: controlFor(a, fn, t.subject, n, 'status', firstSkip(t.statuses)) });
-              return;
-            }
-            if (onlyFail(t.statuses)) {
-              // returned (`return sm.get(c) != FAILED`); an `if … == FAILED: return False` exit is judged with its loop
-              const pol = polarity(a, n, c, true);
-              if (pol !== undefined && pol === !t.positive && !parent?.type.startsWith('comparison')) {
-                if (iteratedValues(a, n)) return;
-                c.report({ messageId: 'denyList', data: { statuses: words(t.statuses), test: short(a.src(n)) }, at: n, control: controlFor(a, fn, t.subject, n, 'status', 'SKIPPED') });
-              }
-            }
-            return;
-          }
-          // `FAILED not in sm.values()`
-          const ops = comparisonOperators(n);
-          const [l, r] = named(n);
-          if (ops.length === 1 && ops[0] === 'not in' && l && r && statusOf(c.python, l)?.kind === 'fail' && r.type === 'call') {
-            const f = field(r, 'function');
-            const fn = onPath(c, n);
-            if (!fn || f?.type !== 'attribute' || a.src(field(f, 'attribute') ?? f) !== 'values') return;
-            const map = field(f, 'object') ?? f;
-            if (polarity(a, n, c) !== true || !producedMap(a, fn, map) || emptinessTested(a, fn, a.src(map))) return;
-            c.report({ messageId: 'emptyMap', data: { test: short(a.src(n)), map: a.src(map) }, at: n, control: { ...controlFor(a, fn, undefined, n, 'empty', ''), map: paramIndex(fn, a.src(map)) } });
-          }
-        },
-        boolean_operator(n, c) {
-          const a = c.python;
-          if (boolOp(a, n) !== 'or') return;
-          if (n.parent?.type === 'boolean_operator' && boolOp(a, n.parent) === 'or') return;
-          const fn = onPath(c, n);
-          if (!fn) return;
-          const atoms = boolAtoms(a, n, 'or');
-          // each alternative's status test (through `and`: `c in sm and sm[c] == SKIPPED`)
-          const tests = atoms.map((x) => boolAtoms(a, x, 'and').map((y) => statusTest(a, y)).find((t) => t?.positive));
-          // an `or` of `==` tests, or a passing predicate or-ed with a skip test
-          const positive = tests.filter((t): t is StatusTest => !!t && t.positive);
-          const union = positive.flatMap((t) => t.statuses);
-          const predicatePass = atoms.some((x, i) => !tests[i] && x.type === 'call' && (() => {
-            const r = callee(c, x);
-            return !!r && returnedTests(r.a, r.fn).some((t) => t.positive && t.statuses.some((s) => s.kind === 'pass'));
-          })());
-          const skipAtom = positive.some((t) => t.statuses.every((s) => s.kind === 'skip'));
-          if (positive.length >= 1 && !positive.some((t) => skipInPass(t.statuses)) && (skipInPass(union) || (predicatePass && skipAtom && !kinds(union).has('fail'))) && polarity(a, n, c) === true) {
-            c.report({ messageId: 'skipAsPass', data: { test: short(a.src(n)), statuses: skipWords(union), skips: skipWords(union) }, at: n, control: controlFor(a, fn, positive.find((t) => t.statuses.some((x) => x.kind === 'skip'))?.subject, n, 'status', firstSkip(union)) });
-            return;
-          }
-          // `k not in m or m[k] == PASSED`
-          for (const x of atoms) {
-            const abs = absence(a, x);
-            if (!abs) continue;
-            const passes = positive.some((t) => onlyPass(t.statuses) && [`${abs.map}[${abs.key}]`, `${abs.map}.get(${abs.key})`].includes(a.src(t.subject).replace(/\s+/g, '')));
-            if (passes && polarity(a, n, c) !== false) {
-              c.report({ messageId: 'absentAsPass', data: { test: short(a.src(n)), map: abs.map, key: abs.key }, at: n, control: controlFor(a, fn, positive[0]?.subject, n, 'absent', '') });
-              return;
-            }
-          }
-        },
-        call(n, c) {
-          const a = c.python;
-          const f = field(n, 'function');
-          if (!f) return;
-          // m.get(k, PASSED)
-          if (f.type === 'attribute' && a.src(field(f, 'attribute') ?? f) === 'get') {
-            const [k, d] = named(field(n, 'arguments') ?? n);
-            // compared with a status to decide the verdict: `sm.get(t, PASSED) != PASSED` (through the loop's exit)
-            const cmp = n.parent ? statusTest(a, n.parent) : undefined;
-            const decides = cmp ? polarity(a, cmp.node, c) !== undefined || loopExit(a, cmp.node) : false;
-            if (k && d && statusOf(a, d)?.kind === 'pass' && decides && onPath(c, n)) {
-              const map = a.src(field(f, 'object') ?? f);
-              const fn = onPath(c, n)!;
-              c.report({ messageId: 'absentAsPass', data: { test: short(a.src(n)), map, key: a.src(k) }, at: n, control: controlFor(a, fn, n, n, 'absent', '') });
-            }
-            return;
-          }
-          // all(s == PASSED for s in m.values()), not any(s == FAILED for s in m.values())
-          const name = f.type === 'identifier' ? a.src(f) : '';
-          if (name !== 'all' && name !== 'any') return;
-          const gen = field(n, 'arguments');
-          if (gen?.type !== 'generator_expression') return;
-          const body = field(gen, 'body');
-          const it = iteratedMap(a, gen);
-          const t = body ? statusTest(a, body) : undefined;
-          if (!it || !t || !t.positive) return;
-          const subj = a.src(t.subject);
-          if (![...it.vars].some((v) => subj === v || subj.startsWith(`${v}[`) || subj.startsWith(`${v}.`))) return;
-          const fn = onPath(c, n);
-          if (!fn || !producedMap(a, fn, it.map) || emptinessTested(a, fn, a.src(it.map))) return;
-          const pol = polarity(a, n, c);
-          const passWhenAll = name === 'all' && onlyPass(t.statuses) && pol === true;
-          const passWhenNone = name === 'any' && onlyFail(t.statuses) && pol === false;
-          if (passWhenAll || passWhenNone) c.report({ messageId: 'emptyMap', data: { test: short(a.src(n)), map: a.src(it.map) }, at: n, control: { ...controlFor(a, fn, undefined, n, 'empty', ''), map: paramIndex(fn, a.src(it.map)) } });
-        },
-        if_statement(n, c) {
-          const a = c.python;
-          const cond = field(n, 'condition');
-          if (!cond) return;
-          const elifs = n.children.filter((k) => k.type === 'elif_clause');
-          const els = n.children.find((k) => k.type === 'else_clause');
-          // if FAILED: failed.append(x) else: passed.append(x)
-          if (els && !elifs.length) {
-            const yes = counts(a, field(n, 'consequence'));
-            const no = counts(a, field(els, 'body'));
-            const tests = boolAtoms(a, cond, 'and').map((x) => statusTest(a, x)).filter((t): t is StatusTest => !!t);
-            const fn = onPath(c, n);
-            if (fn && yes && no && yes !== no && tests.length && tests.every((t) => t.positive && onlyFail(t.statuses))) {
-              c.report({ messageId: 'denyList', data: { statuses: words(tests.flatMap((t) => t.statuses)), test: short(a.src(tests[0]!.node)) }, at: tests[0]!.node });
-            }
-            return;
-          }
-          // if passed(x): ok.append(x) elif failed(x): bad.append(x)   (no else)
-          if (els || elifs.length !== 1) return;
-          const passed = counts(a, field(n, 'consequence'));
-          const failed = counts(a, field(elifs[0]!, 'consequence'));
-          const econd = field(elifs[0]!, 'condition');
-          if (!passed || !failed || passed === failed || !econd || !onPath(c, n)) return;
-          const p = accepted(c, cond);
-          const q = accepted(c, econd);
-          if (!p.tests || !q.tests) return;
-          const all = [...p.statuses, ...q.statuses];
-          // a skipped test (XFAIL is a status of its own: a test that ran and failed as expected)
-          if (all.some((x) => x.kind === 'skip' && !/^x/i.test(x.word))) return;
-          const missing = ['SKIPPED'];
-          if (!all.some((s) => /^error/i.test(s.word))) missing.push('ERROR');
-          if (!p.absent && !q.absent) missing.push('an absent test');
-          c.report({ messageId: 'dropped', data: { passed, failed, missing: missing.join(', ') }, at: { start: n.start, end: cond.end } });
-        },
-        for_statement(n, c) {
-          // for t in tests: if sm.get(t) == FAILED: return False  …  return True
-          const a = c.python;
-          const body = field(n, 'body');
-          if (!body || field(n, 'alternative')) return;
-          const sibs = named(n.parent ?? n);
-          const next = sibs[sibs.indexOf(n) + 1];
-          const shapes = pythonVerdictShapes(c.project);
-          if (next?.type !== 'return_statement' || verdictTruth(pyConst(a, named(next)[0] ?? next), shapes) !== true) return;
-          let failExit: StatusTest | undefined;
-          let other = false;
-          walk(body, (k) => {
-            if (k.type === 'function_definition' || k.type === 'lambda') return false;
-            const t = statusTest(a, k);
-            if (t && (t.positive ? !onlyFail(t.statuses) : true)) other = true;
-            if (k.type === 'if_statement') {
-              const cond = field(k, 'condition');
-              const ret = named(field(k, 'consequence') ?? k).find((s) => s.type === 'return_statement');
-              const tt = cond ? statusTest(a, cond) : undefined;
-              if (tt?.positive && onlyFail(tt.statuses) && ret && verdictTruth(pyConst(a, named(ret)[0] ?? ret), shapes) === false) failExit ??= tt;
-            }
-            if (k.type === 'return_statement' && verdictTruth(pyConst(a, named(k)[0] ?? k), shapes) !== false) other = true;
-            return undefined;
-          });
-          const fn = onPath(c, n);
-          if (!failExit || other || !fn) return;
-          c.report({ messageId: 'denyList', data: { statuses: words(failExit.statuses), test: short(a.src(failExit.node)) }, at: failExit.node, control: controlFor(a, fn, failExit.subject, failExit.node, 'status', 'SKIPPED') });
-        },
+        comparison_operator: onComparison,
+        boolean_operator: onOr,
+        call: onCall,
+        if_statement: onIf,
+        for_statement: onFor,
       },
     };
   },
@@ -483,4 +324,173 @@ function skipWords(ss: readonly Status[]): string {
 function iteratedValues(a: PythonAnalysis, n: PyNode): boolean {
   const gen = n.parent?.type === 'generator_expression' ? n.parent : undefined;
   return !!gen && !!iteratedMap(a, gen);
+}
+
+function onComparison(n: PyNode, c: Ctx): void {
+    const a = c.python;
+    const t = statusTest(a, n);
+    if (t) {
+      // chains of `==` are judged at their `or`
+      const parent = n.parent ? unparen(n.parent) : undefined;
+      const inOr = n.parent?.type === 'boolean_operator' && boolOp(a, n.parent) === 'or';
+      const fn = onPath(c, n);
+      if (!fn) return;
+      if (t.positive && skipInPass(t.statuses) && !(inOr && t.statuses.length === 1) && polarity(a, n, c) === true) {
+        c.report({ messageId: 'skipAsPass', data: { test: short(a.src(n)), statuses: skipWords(t.statuses), skips: skipWords(t.statuses) }, at: n, control: controlFor(a, fn, t.subject, n, 'status', firstSkip(t.statuses)) });
+        return;
+      }
+      if (onlyFail(t.statuses)) {
+        // returned (`return sm.get(c) != FAILED`); an `if … == FAILED: return False` exit is judged with its loop
+        const pol = polarity(a, n, c, true);
+        if (pol !== undefined && pol === !t.positive && !parent?.type.startsWith('comparison')) {
+          if (iteratedValues(a, n)) return;
+          c.report({ messageId: 'denyList', data: { statuses: words(t.statuses), test: short(a.src(n)) }, at: n, control: controlFor(a, fn, t.subject, n, 'status', 'SKIPPED') });
+        }
+      }
+      return;
+    }
+    // `FAILED not in sm.values()`
+    const ops = comparisonOperators(n);
+    const [l, r] = named(n);
+    if (ops.length === 1 && ops[0] === 'not in' && l && r && statusOf(c.python, l)?.kind === 'fail' && r.type === 'call') {
+      const f = field(r, 'function');
+      const fn = onPath(c, n);
+      if (!fn || f?.type !== 'attribute' || a.src(field(f, 'attribute') ?? f) !== 'values') return;
+      const map = field(f, 'object') ?? f;
+      if (polarity(a, n, c) !== true || !producedMap(a, fn, map) || emptinessTested(a, fn, a.src(map))) return;
+      c.report({ messageId: 'emptyMap', data: { test: short(a.src(n)), map: a.src(map) }, at: n, control: { ...controlFor(a, fn, undefined, n, 'empty', ''), map: paramIndex(fn, a.src(map)) } });
+    }
+}
+
+function onOr(n: PyNode, c: Ctx): void {
+    const a = c.python;
+    if (boolOp(a, n) !== 'or') return;
+    if (n.parent?.type === 'boolean_operator' && boolOp(a, n.parent) === 'or') return;
+    const fn = onPath(c, n);
+    if (!fn) return;
+    const atoms = boolAtoms(a, n, 'or');
+    // each alternative's status test (through `and`: `c in sm and sm[c] == SKIPPED`)
+    const tests = atoms.map((x) => boolAtoms(a, x, 'and').map((y) => statusTest(a, y)).find((t) => t?.positive));
+    // an `or` of `==` tests, or a passing predicate or-ed with a skip test
+    const positive = tests.filter((t): t is StatusTest => !!t && t.positive);
+    const union = positive.flatMap((t) => t.statuses);
+    const predicatePass = atoms.some((x, i) => !tests[i] && x.type === 'call' && (() => {
+      const r = callee(c, x);
+      return !!r && returnedTests(r.a, r.fn).some((t) => t.positive && t.statuses.some((s) => s.kind === 'pass'));
+    })());
+    const skipAtom = positive.some((t) => t.statuses.every((s) => s.kind === 'skip'));
+    if (positive.length >= 1 && !positive.some((t) => skipInPass(t.statuses)) && (skipInPass(union) || (predicatePass && skipAtom && !kinds(union).has('fail'))) && polarity(a, n, c) === true) {
+      c.report({ messageId: 'skipAsPass', data: { test: short(a.src(n)), statuses: skipWords(union), skips: skipWords(union) }, at: n, control: controlFor(a, fn, positive.find((t) => t.statuses.some((x) => x.kind === 'skip'))?.subject, n, 'status', firstSkip(union)) });
+      return;
+    }
+    // `k not in m or m[k] == PASSED`
+    for (const x of atoms) {
+      const abs = absence(a, x);
+      if (!abs) continue;
+      const passes = positive.some((t) => onlyPass(t.statuses) && [`${abs.map}[${abs.key}]`, `${abs.map}.get(${abs.key})`].includes(a.src(t.subject).replace(/\s+/g, '')));
+      if (passes && polarity(a, n, c) !== false) {
+        c.report({ messageId: 'absentAsPass', data: { test: short(a.src(n)), map: abs.map, key: abs.key }, at: n, control: controlFor(a, fn, positive[0]?.subject, n, 'absent', '') });
+        return;
+      }
+    }
+}
+
+function onCall(n: PyNode, c: Ctx): void {
+    const a = c.python;
+    const f = field(n, 'function');
+    if (!f) return;
+    // m.get(k, PASSED)
+    if (f.type === 'attribute' && a.src(field(f, 'attribute') ?? f) === 'get') {
+      const [k, d] = named(field(n, 'arguments') ?? n);
+      // compared with a status to decide the verdict: `sm.get(t, PASSED) != PASSED` (through the loop's exit)
+      const cmp = n.parent ? statusTest(a, n.parent) : undefined;
+      const decides = cmp ? polarity(a, cmp.node, c) !== undefined || loopExit(a, cmp.node) : false;
+      if (k && d && statusOf(a, d)?.kind === 'pass' && decides && onPath(c, n)) {
+        const map = a.src(field(f, 'object') ?? f);
+        const fn = onPath(c, n)!;
+        c.report({ messageId: 'absentAsPass', data: { test: short(a.src(n)), map, key: a.src(k) }, at: n, control: controlFor(a, fn, n, n, 'absent', '') });
+      }
+      return;
+    }
+    // all(s == PASSED for s in m.values()), not any(s == FAILED for s in m.values())
+    const name = f.type === 'identifier' ? a.src(f) : '';
+    if (name !== 'all' && name !== 'any') return;
+    const gen = field(n, 'arguments');
+    if (gen?.type !== 'generator_expression') return;
+    const body = field(gen, 'body');
+    const it = iteratedMap(a, gen);
+    const t = body ? statusTest(a, body) : undefined;
+    if (!it || !t || !t.positive) return;
+    const subj = a.src(t.subject);
+    if (![...it.vars].some((v) => subj === v || subj.startsWith(`${v}[`) || subj.startsWith(`${v}.`))) return;
+    const fn = onPath(c, n);
+    if (!fn || !producedMap(a, fn, it.map) || emptinessTested(a, fn, a.src(it.map))) return;
+    const pol = polarity(a, n, c);
+    const passWhenAll = name === 'all' && onlyPass(t.statuses) && pol === true;
+    const passWhenNone = name === 'any' && onlyFail(t.statuses) && pol === false;
+    if (passWhenAll || passWhenNone) c.report({ messageId: 'emptyMap', data: { test: short(a.src(n)), map: a.src(it.map) }, at: n, control: { ...controlFor(a, fn, undefined, n, 'empty', ''), map: paramIndex(fn, a.src(it.map)) } });
+}
+
+function onIf(n: PyNode, c: Ctx): void {
+    const a = c.python;
+    const cond = field(n, 'condition');
+    if (!cond) return;
+    const elifs = n.children.filter((k) => k.type === 'elif_clause');
+    const els = n.children.find((k) => k.type === 'else_clause');
+    // if FAILED: failed.append(x) else: passed.append(x)
+    if (els && !elifs.length) {
+      const yes = counts(a, field(n, 'consequence'));
+      const no = counts(a, field(els, 'body'));
+      const tests = boolAtoms(a, cond, 'and').map((x) => statusTest(a, x)).filter((t): t is StatusTest => !!t);
+      const fn = onPath(c, n);
+      if (fn && yes && no && yes !== no && tests.length && tests.every((t) => t.positive && onlyFail(t.statuses))) {
+        c.report({ messageId: 'denyList', data: { statuses: words(tests.flatMap((t) => t.statuses)), test: short(a.src(tests[0]!.node)) }, at: tests[0]!.node });
+      }
+      return;
+    }
+    // if passed(x): ok.append(x) elif failed(x): bad.append(x)   (no else)
+    if (els || elifs.length !== 1) return;
+    const passed = counts(a, field(n, 'consequence'));
+    const failed = counts(a, field(elifs[0]!, 'consequence'));
+    const econd = field(elifs[0]!, 'condition');
+    if (!passed || !failed || passed === failed || !econd || !onPath(c, n)) return;
+    const p = accepted(c, cond);
+    const q = accepted(c, econd);
+    if (!p.tests || !q.tests) return;
+    const all = [...p.statuses, ...q.statuses];
+    // a skipped test (XFAIL is a status of its own: a test that ran and failed as expected)
+    if (all.some((x) => x.kind === 'skip' && !/^x/i.test(x.word))) return;
+    const missing = ['SKIPPED'];
+    if (!all.some((s) => /^error/i.test(s.word))) missing.push('ERROR');
+    if (!p.absent && !q.absent) missing.push('an absent test');
+    c.report({ messageId: 'dropped', data: { passed, failed, missing: missing.join(', ') }, at: { start: n.start, end: cond.end } });
+}
+
+function onFor(n: PyNode, c: Ctx): void {
+    // for t in tests: if sm.get(t) == FAILED: return False  …  return True
+    const a = c.python;
+    const body = field(n, 'body');
+    if (!body || field(n, 'alternative')) return;
+    const sibs = named(n.parent ?? n);
+    const next = sibs[sibs.indexOf(n) + 1];
+    const shapes = pythonVerdictShapes(c.project);
+    if (next?.type !== 'return_statement' || verdictTruth(pyConst(a, named(next)[0] ?? next), shapes) !== true) return;
+    let failExit: StatusTest | undefined;
+    let other = false;
+    walk(body, (k) => {
+      if (k.type === 'function_definition' || k.type === 'lambda') return false;
+      const t = statusTest(a, k);
+      if (t && (t.positive ? !onlyFail(t.statuses) : true)) other = true;
+      if (k.type === 'if_statement') {
+        const cond = field(k, 'condition');
+        const ret = named(field(k, 'consequence') ?? k).find((s) => s.type === 'return_statement');
+        const tt = cond ? statusTest(a, cond) : undefined;
+        if (tt?.positive && onlyFail(tt.statuses) && ret && verdictTruth(pyConst(a, named(ret)[0] ?? ret), shapes) === false) failExit ??= tt;
+      }
+      if (k.type === 'return_statement' && verdictTruth(pyConst(a, named(k)[0] ?? k), shapes) !== false) other = true;
+      return undefined;
+    });
+    const fn = onPath(c, n);
+    if (!failExit || other || !fn) return;
+    c.report({ messageId: 'denyList', data: { statuses: words(failExit.statuses), test: short(a.src(failExit.node)) }, at: failExit.node, control: controlFor(a, fn, failExit.subject, failExit.node, 'status', 'SKIPPED') });
 }
