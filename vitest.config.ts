@@ -30,6 +30,7 @@ const slow = [
   'test/python-incremental-parse.test.ts',
   'test/vacuous-verdict-confirm.test.ts',
   'test/test-status-verdict-confirm.test.ts',
+  'test/judge-reply-parsing-confirm.test.ts',
   'test/suite-osworld.test.ts',
 ];
 

@@ -23,6 +23,8 @@
  *   `not`/`and`/`or`/`all()`/`every()`/`float()`), or the condition of an `if` that returns a constant
  *   verdict, in a verdict function (src/suites/verdict.ts). Exclusion tests (`if "error" in out:
  *   return 0`) err towards failing and are not reported; nor is containment in getters and set-up.
+ * - the haystack is not a language model's reply (src/lang/python/llm-reply.ts): judge-reply-parsing reports
+ *   those, naming the failing replies that hold the word;
  * - a needle the task passes in (`all(r in result for r in rules["include"])`) is reported only when
  *   the tasks bound to the function pass a bare token under that key; the message names one.
  */
@@ -33,6 +35,7 @@ import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.j
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
 import { isJsFunction, jsScopes, propName, programOf } from '../../src/lang/js/index.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
+import { llmReply } from '../../src/lang/python/llm-reply.js';
 import { jsConst, pyConst, verdictTruth, type VerdictShapes } from '../../src/suites/verdict-shape.js';
 
 type Msg = 'literal' | 'taskValue';
@@ -438,6 +441,8 @@ export default defineRule<Msg>({
       const known = isVerdictFunction(project, a.path, fn);
       if (known === false) return;
       if (!pyIsText(a, fn, hay)) return;
+      // a model's reply is judge-reply-parsing's (it names the failing replies that contain the word)
+      if (llmReply(a, hay, project.python)) return;
       if (pyDecides(a, node, pythonVerdictShapes(project), positive) !== true) return;
       const needle = pyNeedle(a, fn, needleNode);
       const lit = needle.literals.find(bareToken);

@@ -23,6 +23,7 @@ import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.j
 import { comparisonOperators, field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isVerdictFunction, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
+import { countingTarget, verdictPolarity } from '../../src/suites/verdict-polarity.js';
 import { boolAtoms, boolOp, kinds, statusOf, statusTest, words, type Status, type StatusTest } from './status.js';
 
 type Msg = 'skipAsPass' | 'absentAsPass' | 'denyList' | 'emptyMap' | 'dropped';
@@ -81,56 +82,10 @@ const skipInPass = (ss: readonly Status[]) => {
   return k.has('pass') && k.has('skip') && !k.has('fail');
 };
 
-/** How a boolean sub-expression reaches the verdict: true when its truth passes the agent, false when it
- *  fails it, undefined when it does not decide a verdict (through `not`, `and`/`or`, `all`/`any`/`bool`/`float`,
- *  a generator's element, a conditional expression, a returned value or the test of an `if` that returns). */
+/** How a boolean sub-expression reaches the verdict (src/suites/verdict-polarity.ts); an `if` whose body counts
+ *  or skips (`continue`, `passed.append(t)`) decides in the positive direction. */
 function polarity(a: PythonAnalysis, start: PyNode, c: Ctx, returnedOnly = false): boolean | undefined {
-  let positive = true;
-  let n = start;
-  for (let p = n.parent; p; n = p, p = p.parent) {
-    switch (p.type) {
-      case 'parenthesized_expression':
-      case 'boolean_operator':
-      case 'argument_list':
-        continue;
-      case 'not_operator':
-        positive = !positive;
-        continue;
-      case 'generator_expression':
-      case 'list_comprehension':
-        if (field(p, 'body') !== n) return undefined;
-        continue;
-      case 'call': {
-        const f = a.src(field(p, 'function') ?? p);
-        if (['all', 'any', 'bool', 'float', 'int'].includes(f)) continue;
-        return undefined;
-      }
-      case 'conditional_expression': {
-        const [yes, cond, no] = named(p);
-        if (cond !== n || !yes || !no) return undefined;
-        const t = verdictTruth(pyConst(a, yes), pythonVerdictShapes(c.project));
-        if (t === undefined || verdictTruth(pyConst(a, no), pythonVerdictShapes(c.project)) !== !t) return undefined;
-        return positive === t;
-      }
-      case 'return_statement':
-        return positive;
-      case 'if_statement':
-      case 'elif_clause': {
-        if (returnedOnly || field(p, 'condition') !== n) return undefined;
-        const body = field(p, 'consequence');
-        // `if ok: continue` in a loop that fails after it, `if ok: passed.append(t)` / `passed += 1`
-        const first = body ? named(body)[0] : undefined;
-        if (first?.type === 'continue_statement' || (body && counts(a, body))) return positive;
-        const ret = body ? named(body).find((s) => s.type === 'return_statement') : undefined;
-        const v = ret ? named(ret)[0] : undefined;
-        const t = v ? verdictTruth(pyConst(a, v), pythonVerdictShapes(c.project)) : undefined;
-        return t === undefined ? undefined : positive === t;
-      }
-      default:
-        return undefined;
-    }
-  }
-  return undefined;
+  return verdictPolarity(a, start, pythonVerdictShapes(c.project), { returnedOnly, countingIf: true });
 }
 
 /** The project function a call runs (a module function or an import), when it resolves. */
@@ -191,18 +146,6 @@ function accepted(c: Ctx, cond: PyNode): { statuses: Status[]; absent: boolean; 
     }
   });
   return out;
-}
-
-/** `target.append(item)` / `.add(item)` / `target += 1` as the statements of a branch: the target. */
-function counts(a: PythonAnalysis, body: PyNode | undefined): string | undefined {
-  const stmts = body ? named(body) : [];
-  if (stmts.length !== 1) return undefined;
-  const e = stmts[0]!.type === 'expression_statement' ? named(stmts[0]!)[0] : undefined;
-  if (e?.type === 'augmented_assignment') return a.src(field(e, 'left') ?? e);
-  if (e?.type !== 'call') return undefined;
-  const f = field(e, 'function');
-  if (f?.type !== 'attribute' || !['append', 'add'].includes(a.src(field(f, 'attribute') ?? f))) return undefined;
-  return a.src(field(f, 'object') ?? f);
 }
 
 /** Does the function test `name` for emptiness (`len(name)`, `not name`, `if name:`)? */
@@ -439,8 +382,8 @@ function onIf(n: PyNode, c: Ctx): void {
     const els = n.children.find((k) => k.type === 'else_clause');
     // if FAILED: failed.append(x) else: passed.append(x)
     if (els && !elifs.length) {
-      const yes = counts(a, field(n, 'consequence'));
-      const no = counts(a, field(els, 'body'));
+      const yes = countingTarget(a, field(n, 'consequence'));
+      const no = countingTarget(a, field(els, 'body'));
       const tests = boolAtoms(a, cond, 'and').map((x) => statusTest(a, x)).filter((t): t is StatusTest => !!t);
       const fn = onPath(c, n);
       if (fn && yes && no && yes !== no && tests.length && tests.every((t) => t.positive && onlyFail(t.statuses))) {
@@ -450,8 +393,8 @@ function onIf(n: PyNode, c: Ctx): void {
     }
     // if passed(x): ok.append(x) elif failed(x): bad.append(x)   (no else)
     if (els || elifs.length !== 1) return;
-    const passed = counts(a, field(n, 'consequence'));
-    const failed = counts(a, field(elifs[0]!, 'consequence'));
+    const passed = countingTarget(a, field(n, 'consequence'));
+    const failed = countingTarget(a, field(elifs[0]!, 'consequence'));
     const econd = field(elifs[0]!, 'condition');
     if (!passed || !failed || passed === failed || !econd || !onPath(c, n)) return;
     const p = accepted(c, cond);

@@ -1,0 +1,80 @@
+/**
+ * How a boolean sub-expression decides a Python verdict: climbing from the expression through `not`,
+ * `and`/`or`, `all()`/`any()`/`bool()`/`float()`/`int()`, a comprehension's element, a conditional
+ * expression with constant verdict arms, to a `return` (the value is the verdict) or to the test of an
+ * `if` whose body returns a constant verdict (or, when asked, counts or skips: `continue`,
+ * `passed.append(t)`, `passed += 1`).
+ *
+ * true: the expression being true passes the agent; false: it fails the agent; undefined: it does not
+ * decide a verdict this way.
+ */
+import type { PythonAnalysis } from '../lang/python/types.js';
+import { field, named, type PyNode } from '../lang/python/tree.js';
+import { pyConst, verdictTruth, type VerdictShapes } from './verdict-shape.js';
+
+export interface PolarityOptions {
+  /** Only a returned value decides (not the test of an `if`). */
+  returnedOnly?: boolean;
+  /** The test of an `if` whose body is `continue` or counts (`.append`/`.add`/`+=`) decides in the positive direction. */
+  countingIf?: boolean;
+}
+
+/** `target.append(x)` / `target.add(x)` / `target += …` as the one statement of a block: the target's text. */
+export function countingTarget(a: PythonAnalysis, body: PyNode | undefined): string | undefined {
+  const stmts = body ? named(body) : [];
+  if (stmts.length !== 1) return undefined;
+  const e = stmts[0]!.type === 'expression_statement' ? named(stmts[0]!)[0] : undefined;
+  if (e?.type === 'augmented_assignment') return a.src(field(e, 'left') ?? e);
+  if (e?.type !== 'call') return undefined;
+  const f = field(e, 'function');
+  if (f?.type !== 'attribute' || !['append', 'add'].includes(a.src(field(f, 'attribute') ?? f))) return undefined;
+  return a.src(field(f, 'object') ?? f);
+}
+
+export function verdictPolarity(a: PythonAnalysis, start: PyNode, shapes: VerdictShapes, opts: PolarityOptions = {}): boolean | undefined {
+  let positive = true;
+  let n = start;
+  for (let p = n.parent; p; n = p, p = p.parent) {
+    switch (p.type) {
+      case 'parenthesized_expression':
+      case 'boolean_operator':
+      case 'argument_list':
+        continue;
+      case 'not_operator':
+        positive = !positive;
+        continue;
+      case 'generator_expression':
+      case 'list_comprehension':
+        if (field(p, 'body') !== n) return undefined;
+        continue;
+      case 'call': {
+        const f = a.src(field(p, 'function') ?? p);
+        if (['all', 'any', 'bool', 'float', 'int'].includes(f)) continue;
+        return undefined;
+      }
+      case 'conditional_expression': {
+        const [yes, cond, no] = named(p);
+        if (cond !== n || !yes || !no) return undefined;
+        const t = verdictTruth(pyConst(a, yes), shapes);
+        if (t === undefined || verdictTruth(pyConst(a, no), shapes) !== !t) return undefined;
+        return positive === t;
+      }
+      case 'return_statement':
+        return positive;
+      case 'if_statement':
+      case 'elif_clause': {
+        if (opts.returnedOnly || field(p, 'condition') !== n) return undefined;
+        const body = field(p, 'consequence');
+        const first = body ? named(body)[0] : undefined;
+        if (opts.countingIf && (first?.type === 'continue_statement' || countingTarget(a, body))) return positive;
+        const ret = body ? named(body).find((s) => s.type === 'return_statement') : undefined;
+        const v = ret ? named(ret)[0] : undefined;
+        const t = v ? verdictTruth(pyConst(a, v), shapes) : undefined;
+        return t === undefined ? undefined : positive === t;
+      }
+      default:
+        return undefined;
+    }
+  }
+  return undefined;
+}
