@@ -31,6 +31,7 @@ const slow = [
   'test/vacuous-verdict-confirm.test.ts',
   'test/test-status-verdict-confirm.test.ts',
   'test/judge-reply-parsing-confirm.test.ts',
+  'test/verdict-composition-confirm.test.ts',
   'test/suite-osworld.test.ts',
 ];
 
