@@ -32,6 +32,7 @@ const slow = [
   'test/test-status-verdict-confirm.test.ts',
   'test/judge-reply-parsing-confirm.test.ts',
   'test/verdict-composition-confirm.test.ts',
+  'test/expected-load-confirm.test.ts',
   'test/suite-osworld.test.ts',
 ];
 
