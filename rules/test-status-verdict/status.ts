@@ -50,7 +50,7 @@ export function statusOf(a: PythonAnalysis, n0: PyNode, depth = 0): Status | und
 }
 
 /** A literal collection of status constants (or a module-level name bound to one). */
-export function statusSet(a: PythonAnalysis, n0: PyNode, depth = 0): Status[] | undefined {
+function statusSet(a: PythonAnalysis, n0: PyNode, depth = 0): Status[] | undefined {
   const n = unparen(n0);
   if (n.type === 'list' || n.type === 'tuple' || n.type === 'set') {
     const items = named(n).map((x) => statusOf(a, x));

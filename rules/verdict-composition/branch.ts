@@ -26,7 +26,7 @@ interface Presence {
 
 /** `a.b[k]` for an identifier/attribute chain; a string-literal index or `.get("k")` stays (`cfg[outputs]`), any
  *  other index is dropped; undefined for anything else. */
-export function chainText(a: PythonAnalysis, n0: PyNode): string | undefined {
+function chainText(a: PythonAnalysis, n0: PyNode): string | undefined {
   const n = unparen(n0);
   if (n.type === 'identifier') return a.src(n);
   if (n.type === 'attribute') {

@@ -28,7 +28,7 @@ function similarityCall(a: PythonAnalysis, e: PyNode): boolean {
 }
 
 /** Does the expression hold a fraction: a ratio, a mean, a similarity, a product of partial scores? */
-export function fraction(a: PythonAnalysis, e0: PyNode, project: PythonProject | undefined, depth = 0): boolean {
+function fraction(a: PythonAnalysis, e0: PyNode, project: PythonProject | undefined, depth = 0): boolean {
   const e = unparen(e0);
   if (depth > 3) return false;
   switch (e.type) {

@@ -1,7 +1,9 @@
 /**
  * How a boolean sub-expression decides a Python verdict: climbing from the expression through `not`,
- * `and`/`or`, `all()`/`any()`/`bool()`/`float()`/`int()`, a comprehension's element, a conditional
- * expression with constant verdict arms, to a `return` (the value is the verdict) or to the test of an
+ * `and`/`or`, `all()`/`any()`/`bool()`/`float()`/`int()`, a comprehension's element, `… is None` /
+ * `… is not None`, a conditional expression with constant verdict arms, the verdict key of a returned
+ * dict (`{"pass": …}`) or the first item of a returned tuple (`return ok, msg`), to a `return` (the value
+ * is the verdict) or to the test of an
  * `if` whose body returns a constant verdict (or, when asked, counts or skips: `continue`,
  * `passed.append(t)`, `passed += 1`).
  *
@@ -9,7 +11,7 @@
  * decide a verdict this way.
  */
 import type { PythonAnalysis } from '../lang/python/types.js';
-import { field, named, type PyNode } from '../lang/python/tree.js';
+import { comparisonOperators, field, named, type PyNode } from '../lang/python/tree.js';
 import { pyConst, verdictTruth, type VerdictShapes } from './verdict-shape.js';
 
 export interface PolarityOptions {
@@ -52,6 +54,31 @@ export function verdictPolarity(a: PythonAnalysis, start: PyNode, shapes: Verdic
         if (['all', 'any', 'bool', 'float', 'int'].includes(f)) continue;
         return undefined;
       }
+      case 'comparison_operator': {
+        // `re.search(...) is not None` / `is None`
+        const ops = comparisonOperators(p);
+        const other = named(p).find((x) => x !== n);
+        if (ops.length === 1 && other?.type === 'none' && (ops[0] === 'is not' || ops[0] === 'is')) {
+          if (ops[0] === 'is') positive = !positive;
+          continue;
+        }
+        return undefined;
+      }
+      case 'pair': {
+        // `{"pass": "x" in text}`
+        const k = field(p, 'key');
+        const kc = k ? pyConst(a, k) : undefined;
+        if (field(p, 'value') !== n || kc?.kind !== 'string' || !shapes.keys.has(kc.value.toLowerCase())) return undefined;
+        continue;
+      }
+      case 'dictionary':
+        if (n.type !== 'pair') return undefined;
+        continue;
+      case 'tuple':
+      case 'expression_list':
+        // `return "x" in text, msg`: the first item is the verdict
+        if (named(p)[0] !== n) return undefined;
+        continue;
       case 'conditional_expression': {
         const [yes, cond, no] = named(p);
         if (cond !== n || !yes || !no) return undefined;
