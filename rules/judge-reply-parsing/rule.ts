@@ -44,6 +44,7 @@ const NEGATED: Record<string, string> = {
   accurate: 'inaccurate', acceptable: 'unacceptable', successful: 'unsuccessful', satisfied: 'unsatisfied', resolved: 'unresolved',
   appropriate: 'inappropriate', sufficient: 'insufficient', possible: 'impossible', legal: 'illegal', safe: 'unsafe', true: 'untrue',
   match: 'mismatch', matches: 'mismatches', achieved: 'unachieved', solved: 'unsolved', equivalent: 'not equivalent', same: 'not the same',
+  yes: 'no (it would be yes only if the totals matched)', pass: 'did not pass', passed: 'not passed', success: 'no success',
 };
 
 function literal(a: PythonAnalysis, n: PyNode): string | undefined {
@@ -288,7 +289,7 @@ function check(n: PyNode, c: Ctx): void {
   for (let p = n.parent; p && p.type !== 'function_definition'; p = p.parent) if (p.type === 'assert_statement') return;
   const t = containment(c, n);
   if (!t || !verdictFn(c, n)) return;
-  const pol = verdictPolarity(a, n, pythonVerdictShapes(c.project));
+  const pol = verdictPolarity(a, n, pythonVerdictShapes(c.project), { assignedVerdict: true });
   if (pol === undefined) return;
   const test = a.src(n).replace(/\s+/g, ' ');
   if (pol === t.positive) {

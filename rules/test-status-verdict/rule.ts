@@ -85,7 +85,7 @@ const skipInPass = (ss: readonly Status[]) => {
 /** How a boolean sub-expression reaches the verdict (src/suites/verdict-polarity.ts); an `if` whose body counts
  *  or skips (`continue`, `passed.append(t)`) decides in the positive direction. */
 function polarity(a: PythonAnalysis, start: PyNode, c: Ctx, returnedOnly = false): boolean | undefined {
-  return verdictPolarity(a, start, pythonVerdictShapes(c.project), { returnedOnly, countingIf: true });
+  return verdictPolarity(a, start, pythonVerdictShapes(c.project), { returnedOnly, countingIf: true, assignedVerdict: true });
 }
 
 /** The project function a call runs (a module function or an import), when it resolves. */

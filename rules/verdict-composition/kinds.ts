@@ -13,7 +13,8 @@ export type Msg =
   | 'looseThreshold'
   | 'rawSimilarity'
   | 'unusedCheck'
-  | 'droppedItems';
+  | 'droppedItems'
+  | 'droppedMissing';
 
 export type Ctx = Parameters<PythonVisitor<Msg>>[1];
 

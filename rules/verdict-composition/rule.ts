@@ -12,13 +12,13 @@ import type { Msg } from './kinds.js';
 import { verdictFunctionAt } from './kinds.js';
 import { oneBranch } from './branch.js';
 import { alternativesAnded, jsTruthyArray, truthyCollection, truthyElement } from './truthy.js';
-import { droppedOnError, looseThreshold, rawSimilarity } from './scores.js';
+import { droppedOnError, droppedOnMissing, looseThreshold, rawSimilarity } from './scores.js';
 import { unusedChecks } from './unused.js';
 
 export default defineRule<Msg>({
   meta: {
     id: 'verdict-composition',
-    description: 'The verdict is not the combination the task means: a check on one branch only, alternatives ANDed or an always-true OR, a partial score passed above zero or a raw similarity read as pass/fail, a check that never reaches the verdict, failing items dropped from the denominator.',
+    description: 'The verdict is not the combination the task means: a check on one branch only, alternatives ANDed or an always-true OR, a partial score passed above zero or a raw similarity read as pass/fail, a check that never reaches the verdict, failing or missing items dropped from the denominator.',
     defaultSeverity: 'warn',
     layers: ['python', 'javascript'],
     languages: ['python', 'javascript', 'typescript'],
@@ -63,6 +63,11 @@ export default defineRule<Msg>({
         why: 'Whatever it was written to catch passes: the verdict is decided by the other checks alone.',
         fix: 'Combine it into the returned verdict (`return ... and {{name}}`), or remove it if it is not part of the task.',
       },
+      droppedMissing: {
+        what: '`{{guard}}` leaves an item out when it is missing, and `{{score}}` divides by the items that were there.',
+        why: 'A component the agent never produced counts neither for nor against it: with all but one missing, the one present decides the whole score.',
+        fix: 'Count a missing item as failed (0 with its weight) and divide by every item of `{{items}}`.',
+      },
       droppedItems: {
         what: '`{{handler}}` skips an item whose check raises, and `{{score}}` divides by the items that did not.',
         why: 'An item whose check fails by raising counts neither for nor against the agent: with every other item skipped, one passing item scores 1.0.',
@@ -71,7 +76,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound) flags: an `if`/`else` on the presence of something (`if x:` when the branch uses x as a collection, `if len(x) > 0`, `if x is not None`, `if "k" in cfg`, `cfg.get("k")`) whose two branches both decide the verdict and compare disjoint state, so the check of the absent branch never runs when the value is present (`oneBranch`); `any()`/`all()` over a generator whose element is a non-empty literal collection (`any([check(v)] for v in alts)`), and a comprehension or generator read for its truth (`if [v == x for v in vs]:`); in JavaScript and TypeScript an array (`xs.map(f)`, `xs.filter(f)`, `[...]`) read for its truth; a loop or `all()` over alternatives split on an OR separator (`x.split(" |OR| ")`) that multiplies scores or fails inside the loop; `x > 0`, `x != 0`, `bool(x)` or `if x:` passing the agent when x is a fraction (a division, a mean, a similarity call, a product of partial scores, or a project function returning one); a call of a project function that returns a raw similarity with no threshold, read for its truth; a local assigned a check (a comparison, `not`/`and`/`or`, `all`/`any`/`isinstance`, `re.search`, a project predicate) that is never read or only printed or logged; and an `except …: continue` in a loop whose score is then divided by the items that did not raise.',
+        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound) flags: an `if`/`else` on the presence of something (`if x:` when the branch uses x as a collection, `if len(x) > 0`, `if x is not None`, `if "k" in cfg`, `cfg.get("k")`) whose two branches both decide the verdict and compare disjoint state, so the check of the absent branch never runs when the value is present (`oneBranch`); `any()`/`all()` over a generator whose element is a non-empty literal collection (`any([check(v)] for v in alts)`), and a comprehension or generator read for its truth (`if [v == x for v in vs]:`); in JavaScript and TypeScript an array (`xs.map(f)`, `xs.filter(f)`, `[...]`) read for its truth; a loop or `all()` over alternatives split on an OR separator (`x.split(" |OR| ")`) that multiplies scores or fails inside the loop; `x > 0`, `x != 0`, `bool(x)` or `if x:` passing the agent when x is a fraction (a division, a mean, a similarity call, a product of partial scores, or a project function returning one); a call of a project function that returns a raw similarity with no threshold, read for its truth; a local assigned a check (a comparison, `not`/`and`/`or`, `all`/`any`/`isinstance`, `re.search`, a project predicate) that is never read or only printed or logged; an `except …: continue` in a loop whose score is then divided by the items that did not raise; and a missing item left out of both sides of a ratio (`if x is None: continue` before the counts, or `if k in results: num += …; den += …` with no `else`) when the score is divided by the count rather than by the length of what the loop iterates.',
       why: 'Each makes the verdict something other than what the task asks: tasks with expected outputs never checked against the database (τ-bench), OR-alternatives that must all match or an `any()` that is always true (WebArena-family evaluators), `float(reward > 0)` crediting any partial match, a similarity of 0.1 read as a match, a database check computed and printed but not returned, a broken item silently leaving the average.',
     },
     confirm: {
@@ -84,6 +89,7 @@ export default defineRule<Msg>({
       python: {
         if_statement(n, c) {
           oneBranch(n, c);
+          droppedOnMissing(n, c);
         },
         call(n, c) {
           truthyElement(n, c);

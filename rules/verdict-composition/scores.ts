@@ -111,7 +111,7 @@ export function looseThreshold(n: PyNode, c: Ctx): void {
   if (!subject) return;
   const fn = verdictFunctionAt(c, n);
   if (!fn) return;
-  if (verdictPolarity(a, n, pythonVerdictShapes(c.project)) !== true) return;
+  if (verdictPolarity(a, n, pythonVerdictShapes(c.project), { assignedVerdict: true }) !== true) return;
   if (!fraction(a, subject, c.project.python)) return;
   c.report({ messageId: 'looseThreshold', data: { test: short(a, n), score: short(a, subject, 40) }, at: n });
 }
@@ -157,6 +157,46 @@ export function rawSimilarity(n: PyNode, c: Ctx): void {
   });
 }
 
+/** The enclosing `for` loop of a node, within its function. */
+function enclosingFor(n: PyNode): PyNode | undefined {
+  for (let p = n.parent; p; p = p.parent) {
+    if (p.type === 'for_statement') return p;
+    if (p.type === 'while_statement' || p.type === 'function_definition' || p.type === 'lambda') return undefined;
+  }
+  return undefined;
+}
+
+/** What the loop body counts from `from` on: names incremented (`n += 1`, `total += s`) and `len(list)` of lists appended to. */
+function countedFrom(a: PythonAnalysis, loop: PyNode, from: number): Set<string> {
+  const counted = new Set<string>();
+  walk(field(loop, 'body') ?? loop, (k) => {
+    if (k.end < from) return false;
+    if (k.type === 'augmented_assignment') counted.add(a.src(field(k, 'left') ?? k));
+    if (k.type === 'call') {
+      const f = field(k, 'function');
+      if (f?.type === 'attribute' && a.src(field(f, 'attribute') ?? f) === 'append') counted.add(`len(${a.src(field(f, 'object') ?? f)})`);
+    }
+    return undefined;
+  });
+  return counted;
+}
+
+/** After the loop: a division by one of the counts (not by the length of what the loop iterates). */
+function divisionByCount(a: PythonAnalysis, fnNode: PyNode, loop: PyNode, counted: Set<string>): PyNode | undefined {
+  const iterable = a.src(field(loop, 'right') ?? loop).replace(/\s+/g, '');
+  let division: PyNode | undefined;
+  walk(field(fnNode, 'body') ?? fnNode, (k) => {
+    // nodes before the loop, and the loop itself, are not what comes after it
+    if (division || k.end <= loop.start || (k.start >= loop.start && k.end <= loop.end)) return false;
+    if (k.type === 'binary_operator' && a.text.slice(field(k, 'left')?.end ?? k.start, field(k, 'right')?.start ?? k.end).trim() === '/') {
+      const den = a.src(unparen(field(k, 'right') ?? k)).replace(/\s+/g, '');
+      if (counted.has(den) && den !== `len(${iterable})`) division = k;
+    }
+    return undefined;
+  });
+  return division;
+}
+
 /** `except …: continue` in a loop whose score is divided by the items that did not raise. */
 export function droppedOnError(n: PyNode, c: Ctx): void {
   const a = c.python;
@@ -165,40 +205,59 @@ export function droppedOnError(n: PyNode, c: Ctx): void {
   const body = named(field(n, 'body') ?? named(n).find((k) => k.type === 'block') ?? n).filter((k) => k.type !== 'comment');
   const last = body[body.length - 1];
   if (last?.type !== 'continue_statement' || !body.slice(0, -1).every((s) => s.type === 'expression_statement' || s.type === 'pass_statement')) return;
-  // the enclosing loop, and what it counts after the `try`
-  let loop: PyNode | undefined;
-  for (let p = tryNode.parent; p; p = p.parent) {
-    if (p.type === 'for_statement' || p.type === 'while_statement') {
-      loop = p;
-      break;
-    }
-    if (p.type === 'function_definition') return;
-  }
-  if (!loop || loop.type !== 'for_statement') return;
-  const counted = new Set<string>();
-  walk(field(loop, 'body') ?? loop, (k) => {
-    if (k.start < tryNode.start && k.end < tryNode.start) return false;
-    if (k.type === 'augmented_assignment') counted.add(a.src(field(k, 'left') ?? k));
-    if (k.type === 'call') {
-      const f = field(k, 'function');
-      if (f?.type === 'attribute' && a.src(field(f, 'attribute') ?? f) === 'append') counted.add(`len(${a.src(field(f, 'object') ?? f)})`);
-    }
-    return undefined;
-  });
-  const fn = verdictFunctionAt(c, n);
-  if (!fn || !counted.size) return;
-  const iterable = a.src(field(loop, 'right') ?? loop);
-  // after the loop: a division by one of the counts (not by len(<iterable>))
-  let division: PyNode | undefined;
-  walk(field(fn.node, 'body') ?? fn.node, (k) => {
-    if (division || k.start < loop.end) return k.end < loop.end ? false : undefined;
-    if (k.type === 'binary_operator' && a.text.slice(field(k, 'left')?.end ?? k.start, field(k, 'right')?.start ?? k.end).trim() === '/') {
-      const den = a.src(unparen(field(k, 'right') ?? k)).replace(/\s+/g, '');
-      if (counted.has(den) && den !== `len(${iterable})`) division = k;
-    }
-    return undefined;
-  });
+  const loop = enclosingFor(tryNode);
+  const fn = loop ? verdictFunctionAt(c, n) : undefined;
+  if (!loop || !fn) return;
+  const counted = countedFrom(a, loop, tryNode.start);
+  const division = counted.size ? divisionByCount(a, fn.node, loop, counted) : undefined;
   if (!division) return;
   const header = a.src(n).split('\n')[0]!.replace(/:\s*(#.*)?$/, '').trim();
   c.report({ messageId: 'droppedItems', data: { handler: header.length > 50 ? `${header.slice(0, 47)}...` : header, score: short(a, division, 50), items: short(a, field(loop, 'right') ?? loop, 30) }, at: { start: n.start, end: (named(n).find((k) => k.type === 'block') ?? n).start } });
+}
+
+/** An absence (`x is None`, `not x`, `k not in m`) or presence (`x is not None`, `k in m`, `x`) test of a missing item. */
+function missingTest(a: PythonAnalysis, cond0: PyNode): 'absent' | 'present' | undefined {
+  const cond = unparen(cond0);
+  if (cond.type === 'not_operator') {
+    const t = missingTest(a, field(cond, 'argument') ?? cond);
+    return t === 'present' ? 'absent' : t === 'absent' ? 'present' : undefined;
+  }
+  if (cond.type === 'identifier' || cond.type === 'attribute' || cond.type === 'subscript') return 'present';
+  if (cond.type === 'call') {
+    const f = field(cond, 'function');
+    return f?.type === 'attribute' && a.src(field(f, 'attribute') ?? f) === 'get' ? 'present' : undefined;
+  }
+  if (cond.type !== 'comparison_operator') return undefined;
+  const ops = comparisonOperators(cond);
+  const r = named(cond)[1];
+  if (ops.length !== 1 || !r) return undefined;
+  if ((ops[0] === 'is' || ops[0] === '==') && r.type === 'none') return 'absent';
+  if ((ops[0] === 'is not' || ops[0] === '!=') && r.type === 'none') return 'present';
+  if (ops[0] === 'not in') return 'absent';
+  if (ops[0] === 'in') return 'present';
+  return undefined;
+}
+
+/** A missing item left out of both sides of a ratio: `if x is None: continue` before the counts, or
+ *  `if k in results: num += …; den += …` with no `else`. */
+export function droppedOnMissing(n: PyNode, c: Ctx): void {
+  const a = c.python;
+  const cond = field(n, 'condition');
+  const body = field(n, 'consequence');
+  if (!cond || !body || n.children.some((k) => k.type === 'elif_clause' || k.type === 'else_clause')) return;
+  const t = missingTest(a, cond);
+  if (!t) return;
+  const stmts = named(body);
+  const loop = enclosingFor(n);
+  if (!loop || field(loop, 'body') !== n.parent) return;
+  let counted: Set<string>;
+  if (t === 'absent' && stmts.length === 1 && stmts[0]!.type === 'continue_statement') counted = countedFrom(a, loop, n.end);
+  else if (t === 'present') {
+    counted = new Set(stmts.filter((s) => s.type === 'expression_statement' && named(s)[0]?.type === 'augmented_assignment').map((s) => a.src(field(named(s)[0]!, 'left') ?? s)));
+    if (counted.size < 2) return;
+  } else return;
+  const fn = verdictFunctionAt(c, n);
+  const division = fn && counted.size ? divisionByCount(a, fn.node, loop, counted) : undefined;
+  if (!division) return;
+  c.report({ messageId: 'droppedMissing', data: { guard: short(a, cond, 50), score: short(a, division, 50), items: short(a, field(loop, 'right') ?? loop, 30) }, at: cond });
 }

@@ -11,7 +11,7 @@
  * decide a verdict this way.
  */
 import type { PythonAnalysis } from '../lang/python/types.js';
-import { comparisonOperators, field, named, type PyNode } from '../lang/python/tree.js';
+import { comparisonOperators, field, named, walk, type PyNode } from '../lang/python/tree.js';
 import { pyConst, verdictTruth, type VerdictShapes } from './verdict-shape.js';
 
 export interface PolarityOptions {
@@ -19,6 +19,35 @@ export interface PolarityOptions {
   returnedOnly?: boolean;
   /** The test of an `if` whose body is `continue` or counts (`.append`/`.add`/`+=`) decides in the positive direction. */
   countingIf?: boolean;
+  /** The test of an `if` whose body assigns a constant verdict to a name a later `return` reads
+   *  (`if "yes" in reply: score = 1.0` … `return score`) decides as that constant. */
+  assignedVerdict?: boolean;
+}
+
+/** `name = <constant verdict>` in the block, where a `return` after the block reads `name`: the constant's truth. */
+function assignedTruth(a: PythonAnalysis, block: PyNode, shapes: VerdictShapes): boolean | undefined {
+  let fn: PyNode | null = block.parent;
+  while (fn && fn.type !== 'function_definition' && fn.type !== 'module') fn = fn.parent;
+  if (!fn) return undefined;
+  for (const st of named(block)) {
+    const e = st.type === 'expression_statement' ? named(st)[0] : undefined;
+    const l = e?.type === 'assignment' ? field(e, 'left') : undefined;
+    const r = e ? field(e, 'right') : undefined;
+    if (l?.type !== 'identifier' || !r) continue;
+    const t = verdictTruth(pyConst(a, r), shapes);
+    if (t === undefined) continue;
+    const name = a.src(l);
+    let read = false;
+    walk(fn, (k) => {
+      if (read || (k !== fn && (k.type === 'function_definition' || k.type === 'lambda' || k.type === 'class_definition'))) return false;
+      if (k.type === 'return_statement' && k.start > block.end) walk(k, (x) => {
+        if (x.type === 'identifier' && a.src(x) === name) read = true;
+      });
+      return undefined;
+    });
+    if (read) return t;
+  }
+  return undefined;
 }
 
 /** `target.append(x)` / `target.add(x)` / `target += …` as the one statement of a block: the target's text. */
@@ -96,7 +125,7 @@ export function verdictPolarity(a: PythonAnalysis, start: PyNode, shapes: Verdic
         if (opts.countingIf && (first?.type === 'continue_statement' || countingTarget(a, body))) return positive;
         const ret = body ? named(body).find((s) => s.type === 'return_statement') : undefined;
         const v = ret ? named(ret)[0] : undefined;
-        const t = v ? verdictTruth(pyConst(a, v), shapes) : undefined;
+        const t = v ? verdictTruth(pyConst(a, v), shapes) : opts.assignedVerdict && body ? assignedTruth(a, body, shapes) : undefined;
         return t === undefined ? undefined : positive === t;
       }
       default:
