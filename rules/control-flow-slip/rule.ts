@@ -18,7 +18,7 @@ import { defineRule, type PythonVisitor, type RuleContext } from '../../src/cont
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { defUse } from '../../src/lang/python/def-use.js';
-import { isVerdictFunction, jsVerdictScope } from '../../src/suites/verdict.js';
+import { isVerdictFunction, jsOnVerdictPath } from '../../src/suites/verdict.js';
 import { isJsFunction, programOf, propName } from '../../src/lang/js/index.js';
 import { jsAlwaysExits, jsLoopJumps, jsLoopNames, jsExits, jsReadsAny } from './js-loops.js';
 
@@ -232,8 +232,7 @@ export default defineRule<Msg>({
       const program = programOf(ancestors);
       const fn = [...ancestors].reverse().find(isJsFunction);
       if (!program || !fn) return;
-      const scope = jsVerdictScope(ctx.project, c.unit.file.path, program);
-      if ((scope.known || scope.functions.size) && !scope.functions.has(fn)) return;
+      if (!jsOnVerdictPath(ctx.project, c.unit.file.path, program, fn)) return;
       const exits = jsExits(body);
       if (exits.length < 2 || new Set(exits.map((r) => (r.argument ? c.text.slice(r.argument.start, r.argument.end) : ''))).size < 2) return;
       if (!jsReadsAny(body, names)) return;

@@ -13,7 +13,7 @@ import { verdictFunctionAt } from './kinds.js';
 import { oneBranch } from './branch.js';
 import { alternativesAnded, jsTruthyArray, truthyCollection, truthyElement } from './truthy.js';
 import { droppedOnError, droppedOnMissing, looseThreshold, rawSimilarity } from './scores.js';
-import { unusedChecks } from './unused.js';
+import { jsUnusedCheck, unusedChecks } from './unused.js';
 
 export default defineRule<Msg>({
   meta: {
@@ -127,6 +127,9 @@ export default defineRule<Msg>({
         },
         CallExpression(node, c, ancestors) {
           jsTruthyArray(node, c, ancestors, ctx.project);
+        },
+        VariableDeclarator(node, c, ancestors) {
+          jsUnusedCheck(node, c, ancestors, ctx.project);
         },
       },
     };

@@ -14,7 +14,7 @@ import type { RuleContext } from '../../src/contract/rule.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isJsFunction, programOf, propName } from '../../src/lang/js/index.js';
-import { jsVerdictScope } from '../../src/suites/verdict.js';
+import { jsOnVerdictPath } from '../../src/suites/verdict.js';
 import type { Project } from '../../src/contract/project.js';
 import { short, verdictFunctionAt, type Ctx, type Msg } from './kinds.js';
 
@@ -162,8 +162,7 @@ export function jsTruthyArray(node: AnyNode, c: RuleContext<Msg>, ancestors: rea
   const program = programOf(ancestors);
   const fn = [...ancestors].reverse().find(isJsFunction);
   if (!program || !fn) return;
-  const scope = jsVerdictScope(project, c.unit.file.path, program);
-  if ((scope.known || scope.functions.size) && !scope.functions.has(fn)) return;
+  if (!jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
   const text = c.text.slice(node.start, node.end).replace(/\s+/g, ' ');
   c.report({ messageId: 'jsTruthyArray', data: { expr: text.length > 60 ? `${text.slice(0, 57)}...` : text }, at: node });
 }

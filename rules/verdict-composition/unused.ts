@@ -7,7 +7,13 @@
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { defUse } from '../../src/lang/python/def-use.js';
-import { short, type Ctx } from './kinds.js';
+import type { AnyNode, Identifier, Program, VariableDeclarator } from 'acorn';
+import type { RuleContext } from '../../src/contract/rule.js';
+import type { Project } from '../../src/contract/project.js';
+import { isJsFunction, jsScopes, programOf, propName } from '../../src/lang/js/index.js';
+import { forEachChild } from '../../src/lang/js/nodes.js';
+import { jsOnVerdictPath } from '../../src/suites/verdict.js';
+import { short, type Ctx, type Msg } from './kinds.js';
 
 const BOOL_CALLS = new Set(['all', 'any', 'isinstance', 'bool', 'issubclass', 'callable', 'hasattr']);
 const MATCH_CALLS = new Set(['re.search', 're.match', 're.fullmatch']);
@@ -68,4 +74,73 @@ export function unusedChecks(fn: FunctionInfo, c: Ctx): void {
       at: asg,
     });
   }
+}
+
+// ------------------------------------------------------------------ JavaScript / TypeScript
+
+const JS_COMPARE = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=', 'instanceof', 'in']);
+const JS_CHECK_METHODS = new Set(['includes', 'some', 'every', 'startsWith', 'endsWith', 'test', 'has', 'isEqual', 'equals']);
+
+/** A JS value that is the result of a check. */
+function jsCheck(e: AnyNode | null | undefined): boolean {
+  if (!e) return false;
+  if (e.type === 'AwaitExpression') return jsCheck(e.argument);
+  if (e.type === 'BinaryExpression') return JS_COMPARE.has(e.operator);
+  if (e.type === 'UnaryExpression') return e.operator === '!';
+  if (e.type === 'LogicalExpression') return (e.operator === '&&' || e.operator === '||') && jsCheck(e.left) && jsCheck(e.right);
+  if (e.type === 'CallExpression' && e.callee.type === 'MemberExpression') return JS_CHECK_METHODS.has(propName(e.callee) ?? '');
+  return false;
+}
+
+/** A reference read only to be shown: an argument of `console.*` or a logger call. */
+function jsDisplayOnly(ancestorsOf: (n: AnyNode) => readonly AnyNode[], id: Identifier): boolean {
+  for (const p of [...ancestorsOf(id)].reverse()) {
+    if (p.type === 'CallExpression') {
+      const c = p.callee;
+      const obj = c.type === 'MemberExpression' ? c.object : undefined;
+      return !!obj && obj.type === 'Identifier' && /^(console|logger|log)$/.test(obj.name);
+    }
+    if (/Statement$|Declaration$/.test(p.type) || isJsFunction(p)) return false;
+  }
+  return false;
+}
+
+/** `const ok = a === b` in a verdict function of an eval module that nothing reads, or only logs. */
+export function jsUnusedCheck(node: VariableDeclarator, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
+  if (node.id.type !== 'Identifier' || !jsCheck(node.init)) return;
+  const program = programOf(ancestors);
+  const fn = [...ancestors].reverse().find(isJsFunction);
+  if (!program || !fn) return;
+  if (!jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
+  const sc = jsScopes(program);
+  const binding = sc.resolve(node.id);
+  if (!binding || binding.id !== node.id || node.id.name.startsWith('_')) return;
+  const reads = sc.references.filter((r) => r.binding === binding && !r.write && r.id !== node.id);
+  const parents = parentsOf(program);
+  const how = !reads.length ? 'is never read' : reads.every((r) => jsDisplayOnly((n) => parents(n), r.id)) ? 'is only printed or logged' : undefined;
+  if (!how) return;
+  const text = c.text.slice(node.init!.start, node.init!.end).replace(/\s+/g, ' ');
+  c.report({ messageId: 'unusedCheck', data: { name: node.id.name, check: text.length > 50 ? `${text.slice(0, 47)}...` : text, how }, at: node });
+}
+
+const parentMaps = new WeakMap<Program, Map<AnyNode, AnyNode>>();
+
+/** The ancestors of a node of the program, outermost first (a parent map built once per program). */
+function parentsOf(program: Program): (n: AnyNode) => AnyNode[] {
+  let m = parentMaps.get(program);
+  if (!m) {
+    const map = new Map<AnyNode, AnyNode>();
+    const visit = (n: AnyNode): void => forEachChild(n, (k) => {
+      map.set(k, n);
+      visit(k);
+    });
+    visit(program);
+    parentMaps.set(program, (m = map));
+  }
+  const pm = m;
+  return (n) => {
+    const out: AnyNode[] = [];
+    for (let p = pm.get(n); p; p = pm.get(p)) out.unshift(p);
+    return out;
+  };
 }

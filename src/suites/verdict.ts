@@ -14,7 +14,7 @@ import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python
 import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
 import type { Node as JsNode, Program } from 'acorn';
 import type { JsFunction } from '../lang/js/index.js';
-import { DEFAULT_SHAPES, jsConst, jsReturnExprs, jsVerdictFunctions, learnShapes, pyReturnValues, type ConstValue, type VerdictShapes } from './verdict-shape.js';
+import { DEFAULT_SHAPES, jsConst, jsReturnExprs, jsVerdictFunctions, learnShapes, pyReturnValues, verdictTruth, type ConstValue, type VerdictShapes } from './verdict-shape.js';
 
 /** What this module reads of the run's project (`Project` of the rule contract satisfies it; suites/ sits
  *  below the contract, so it names only the parts it needs). */
@@ -135,6 +135,18 @@ export function jsVerdictScope(project: Project, file: string, program: Program)
   const out: JsVerdictScope = { functions, known: targets !== undefined, shapes };
   jsScopeCache.set(program, out);
   return out;
+}
+
+/** Is this JS/TS function on a verdict path? A verdict function of its module when tasks or exports say
+ *  which those are; when nothing says (a script with no export, no task naming it), a function that
+ *  returns a verdict (a constant verdict or a truth value), so app code that returns markup is not one. */
+export function jsOnVerdictPath(project: Project, file: string, program: Program, fn: JsFunction): boolean {
+  const scope = jsVerdictScope(project, file, program);
+  if (scope.known || scope.functions.size) return scope.functions.has(fn);
+  return jsReturnExprs(fn).some((r) => {
+    const v = jsConst(r);
+    return v.kind === 'boolish' || verdictTruth(v, scope.shapes) !== undefined;
+  });
 }
 
 /** Names of the functions whose call result `fn` returns (own body only, nested defs excluded). */
