@@ -33,6 +33,7 @@ const slow = [
   'test/judge-reply-parsing-confirm.test.ts',
   'test/verdict-composition-confirm.test.ts',
   'test/expected-load-confirm.test.ts',
+  'test/control-flow-slip-confirm.test.ts',
   'test/suite-osworld.test.ts',
 ];
 

@@ -161,10 +161,15 @@ function firstItem(n: PyNode, c: PyCtx): void {
     return hit;
   });
   if (!readsItem) return;
+  // the oracle reorders the collection when it is a parameter (`for x in items`, `enumerate(items)`)
+  const coll = right.type === 'call' && a.src(field(right, 'function') ?? right) === 'enumerate' ? named(field(right, 'arguments') ?? right)[0] : right;
+  const params = fn.classNode ? fn.params.slice(1) : fn.params;
+  const collection = coll?.type === 'identifier' ? params.indexOf(a.src(coll)) : -1;
   c.report({
     messageId: 'firstItem',
     data: { collection: short(a.src(right), 40) },
     at: { start: n.start, end: right.end },
+    control: { oracle: 'control-flow-slip', shape: 'firstItem', file: a.path, line: a.line(n), qualname: fn.qualname, collection },
   });
 }
 
@@ -191,6 +196,10 @@ export default defineRule<Msg>({
         why: 'An item that matches anywhere but first is missed, and a bad item after the first one passes: the verdict depends on order, not on the items.',
         fix: 'Return only once the loop has seen every item (`items.some(...)`, or move the final `return` after the loop).',
       },
+    },
+    confirm: {
+      oracle: 'control-flow-slip',
+      description: 'For a loop that decides on its first item, when the collection is a parameter: runs the function with two items in both orders; a verdict that changes with the order confirms.',
     },
     docs: {
       whatItDoes:
