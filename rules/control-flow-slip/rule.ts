@@ -18,7 +18,7 @@ import { defineRule, type PythonVisitor, type RuleContext } from '../../src/cont
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { defUse } from '../../src/lang/python/def-use.js';
-import { isVerdictFunction, jsOnVerdictPath } from '../../src/suites/verdict.js';
+import { jsOnVerdictPath, pyOnVerdictPath } from '../../src/suites/verdict.js';
 import { isJsFunction, programOf, propName } from '../../src/lang/js/index.js';
 import { jsAlwaysExits, jsLoopJumps, jsLoopNames, jsExits, jsReadsAny } from './js-loops.js';
 
@@ -33,16 +33,18 @@ function constantValue(v: PyNode): boolean {
   if (CONSTANT.has(e.type)) return !(e.type === 'string' && e.children.some((k) => k.type === 'interpolation'));
   if (e.type === 'unary_operator') return constantValue(named(e)[0] ?? e);
   if (['list', 'dictionary', 'tuple', 'set'].includes(e.type)) return named(e).length === 0;
+  // set(), list(), dict(), str() …: an empty default
+  if (e.type === 'call' && ['set', 'list', 'dict', 'tuple', 'str', 'int', 'float', 'bool', 'frozenset'].includes(e.children[0]?.text ?? '')) return named(field(e, 'arguments') ?? e).length === 0;
   return false;
 }
 
-/** The innermost `if`/`elif`/`else` branch of the function holding `n`, if any. */
-function inBranch(n: PyNode, fnBody: PyNode): boolean {
+/** The innermost `if` statement of the function whose branch holds `n` (not across a loop, `try` or `with`). */
+function branchOf(n: PyNode, fnBody: PyNode): PyNode | undefined {
   for (let p = n.parent; p && p !== fnBody; p = p.parent) {
-    if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause') return true;
-    if (p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'try_statement' || p.type === 'with_statement') return false;
+    if (p.type === 'if_statement') return p;
+    if (p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'try_statement' || p.type === 'with_statement') return undefined;
   }
-  return false;
+  return undefined;
 }
 
 function short(s: string, max = 50): string {
@@ -51,7 +53,7 @@ function short(s: string, max = 50): string {
 }
 
 function onVerdictPath(c: PyCtx, a: PythonAnalysis, fn: FunctionInfo): boolean {
-  return isVerdictFunction(c.project, a.path, fn) ?? true;
+  return pyOnVerdictPath(c.project, a, fn);
 }
 
 function overwritten(a: PythonAnalysis, fn: FunctionInfo, c: PyCtx): void {
@@ -64,12 +66,14 @@ function overwritten(a: PythonAnalysis, fn: FunctionInfo, c: PyCtx): void {
     const asg = id?.parent;
     if (!id || d.kind !== 'assign' || du.used.has(d) || du.captured.has(d.name)) continue;
     if (asg?.type !== 'assignment' || field(asg, 'left') !== id || !d.value || constantValue(d.value)) continue;
-    if (!inBranch(asg, body)) continue;
-    // the name is read later, from a later assignment that replaced this one on every path
+    const branch = branchOf(asg, body);
+    if (!branch) continue;
+    // the name is read later, from an assignment after this `if` that replaced the branch's value on every
+    // path (a later statement of the same branch refining a default is not a slip)
     const later = (du.reads.get(d.name) ?? []).filter((r) => r.start > asg.end);
     let by: PyNode | undefined;
     for (const r of later) {
-      for (const x of a.reachingDefs(r) ?? []) if (x.node && x.kind !== 'narrow' && x.node.start > asg.end && (!by || x.node.start < by.start)) by = x.node;
+      for (const x of a.reachingDefs(r) ?? []) if (x.node && x.kind !== 'narrow' && x.node.start > branch.end && (!by || x.node.start < by.start)) by = x.node;
     }
     if (!by) continue;
     c.report({

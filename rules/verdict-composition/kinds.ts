@@ -2,7 +2,7 @@
 import type { PythonVisitor } from '../../src/contract/rule.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import type { PyNode } from '../../src/lang/python/tree.js';
-import { isVerdictFunction } from '../../src/suites/verdict.js';
+import { pyOnVerdictPath } from '../../src/suites/verdict.js';
 
 export type Msg =
   | 'oneBranch'
@@ -18,10 +18,10 @@ export type Msg =
 
 export type Ctx = Parameters<PythonVisitor<Msg>>[1];
 
-/** The function holding `n` when it is on a verdict path (any function when no task entry is bound). */
+/** The function holding `n` when it is on a verdict path (when no task entry is bound: a function that returns a verdict). */
 export function verdictFunctionAt(c: Ctx, n: PyNode): FunctionInfo | undefined {
   const fn = c.python.functionAt(n);
-  return fn && (isVerdictFunction(c.project, c.python.path, fn) ?? true) ? fn : undefined;
+  return fn && pyOnVerdictPath(c.project, c.python, fn) ? fn : undefined;
 }
 
 /** Source text on one line, cut to `max` characters. */

@@ -233,6 +233,8 @@ function missingTest(a: PythonAnalysis, cond0: PyNode): 'absent' | 'present' | u
   if (ops.length !== 1 || !r) return undefined;
   if ((ops[0] === 'is' || ops[0] === '==') && r.type === 'none') return 'absent';
   if ((ops[0] === 'is not' || ops[0] === '!=') && r.type === 'none') return 'present';
+  // `k in results`, not a filter against a literal list (`name in ("f", "g")`)
+  if (['list', 'tuple', 'set', 'string'].includes(unparen(r).type)) return undefined;
   if (ops[0] === 'not in') return 'absent';
   if (ops[0] === 'in') return 'present';
   return undefined;
