@@ -114,8 +114,9 @@ function boundIn(a: PythonAnalysis, block: PyNode): Set<string> {
   return out;
 }
 
-/** The state a block compares: chains read by its comparisons, its `if` tests and its returned values. */
-function compared(a: PythonAnalysis, block: PyNode): { chains: Set<string>; comparisons: PyNode[] } {
+/** The state a block compares: chains read by its comparisons, its `if` tests, its returned values and what it
+ *  assigns to the names a later `return` reads. */
+function compared(a: PythonAnalysis, block: PyNode, verdictNames: Set<string>): { chains: Set<string>; comparisons: PyNode[] } {
   const bound = boundIn(a, block);
   const chains = new Set<string>();
   const comparisons: PyNode[] = [];
@@ -146,6 +147,7 @@ function compared(a: PythonAnalysis, block: PyNode): { chains: Set<string>; comp
     }
     if ((k.type === 'if_statement' || k.type === 'elif_clause' || k.type === 'while_statement') && field(k, 'condition')) take(field(k, 'condition')!);
     if (k.type === 'return_statement' && named(k)[0]) take(named(k)[0]!);
+    if (k.type === 'assignment' && field(k, 'left')?.type === 'identifier' && verdictNames.has(a.src(field(k, 'left')!)) && field(k, 'right')) take(field(k, 'right')!);
     return undefined;
   });
   return { chains, comparisons };
@@ -206,19 +208,22 @@ export function oneBranch(n: PyNode, c: Ctx): void {
   if (!p) return;
   const present = p.present ? then : elseBody;
   const absent = p.present ? elseBody : then;
-  if (p.truthiness && !usesAsCollection(a, present, p.subject)) return;
+  // `if strict:` may be a flag: a bare name counts as present/absent only when the branch uses it as a collection
+  if (p.truthiness && !p.subject.includes('.') && !p.subject.includes('[') && !usesAsCollection(a, present, p.subject)) return;
   const fn = verdictFunctionAt(c, n);
   const body = fn ? field(fn.node, 'body') : undefined;
   if (!fn || !body) return;
   const later = returnedAfter(a, body, n.end);
   if (!decides(a, present, later) || !decides(a, absent, later)) return;
-  const pc = compared(a, present);
-  const ac = compared(a, absent);
-  const presentReadsSubject = [...pc.chains].some((s) => overlaps(s, p.subject)) || usesAsCollection(a, present, p.subject);
-  if (!presentReadsSubject || !ac.comparisons.length || !ac.chains.size) return;
+  const pc = compared(a, present, later);
+  const ac = compared(a, absent, later);
+  // the absent branch compares state (not only `x is None` guards)
+  const stateChecks = ac.comparisons.filter((k) => !named(k).some((x) => x.type === 'none'));
+  if (!stateChecks.length || !ac.chains.size) return;
   const others = [...pc.chains].filter((s) => !overlaps(s, p.subject));
+  if (!pc.chains.size && !usesAsCollection(a, present, p.subject)) return;
   if ([...ac.chains].some((s) => overlaps(s, p.subject) || others.some((o) => overlaps(o, s)))) return;
-  const skipped = ac.comparisons.find((k) => !comparisonOperators(k).every((o) => o === 'in' || o === 'not in')) ?? ac.comparisons[0]!;
+  const skipped = stateChecks.find((k) => !comparisonOperators(k).every((o) => o === 'in' || o === 'not in')) ?? stateChecks[0]!;
   c.report({
     messageId: 'oneBranch',
     data: { subject: p.subject, skipped: short(a, skipped), state: [...ac.chains].slice(0, 3).join('`, `') },

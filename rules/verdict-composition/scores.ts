@@ -53,6 +53,12 @@ function fraction(a: PythonAnalysis, e0: PyNode, project: PythonProject | undefi
         const ra = r ? project.analysis(r.file) : undefined;
         if (r && ra) return returnsFraction(ra, r.fn.node, project, depth + 1);
       }
+      // `self.partial(...)`: the one method of this file with that name
+      if (f.type === 'attribute' && project) {
+        const name = a.src(field(f, 'attribute') ?? f);
+        const methods = a.functions().filter((m) => m.name === name && m.classNode);
+        if (methods.length === 1) return returnsFraction(a, methods[0]!.node, project, depth + 1);
+      }
       return false;
     }
     case 'conditional_expression': {

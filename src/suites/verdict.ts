@@ -154,7 +154,7 @@ function pyReturnsVerdict(a: PythonAnalysis, fn: FunctionInfo, shapes: VerdictSh
         return named(field(e, 'arguments') ?? e).some((k) => k.type === 'keyword_argument' && shapes.keys.has(a.src(field(k, 'name') ?? k).toLowerCase()));
       }
       case 'binary_operator':
-        return /^[*/]$/.test(a.text.slice(field(e, 'left')?.end ?? e.start, field(e, 'right')?.start ?? e.end).trim());
+        return a.text.slice(field(e, 'left')?.end ?? e.start, field(e, 'right')?.start ?? e.end).trim() === '/';
       case 'conditional_expression': {
         const [yes, , no] = named(e);
         return !!yes && !!no && verdictish(yes, depth + 1) && verdictish(no, depth + 1);
