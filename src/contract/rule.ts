@@ -93,6 +93,11 @@ export interface ReportDescriptor<M extends string> {
   /** JSON pointer (suite layer); defaults to the current entry/task pointer. */
   pointer?: string;
   related?: RelatedLocation[];
+  /** The defect this finding is a site of (e.g. the name and function of an unbound read, the response of
+   *  an unguarded parse): findings of this rule in this file with the same group are one defect, reported
+   *  once at its first site with the others as related locations (and suppressed there). A `unitLocal` rule's
+   *  findings are carried across edits: its group must not hold offsets. */
+  group?: string;
   control?: ControlCaseRequest;
   /** The rule's own judgement of this finding's severity (e.g. `error` when a NameError is swallowed
    *  into a verdict, `warning` otherwise). Used only when the user has not configured the rule's

@@ -41,6 +41,10 @@ function findingLines(findings: ReportInput['findings'], root: string, c: typeof
       const sev = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
       const off = f.verifierPath === false ? c.dim(' (not on a verifier path)') : '';
       out.push(`  ${c.dim(loc)}  ${sev}  ${f.message}${off}  ${c.dim(f.ruleId)}`);
+      // the defect's other sites (and the places it is about): `↳ also file:line:column  what is there`
+      for (const r of f.related ?? []) {
+        out.push(`  ${' '.repeat(locW)}  ${c.dim('↳ also')} ${relPath(root, r.file)}:${r.range.start.line}:${r.range.start.column}${r.message ? c.dim(`  ${r.message}`) : ''}`);
+      }
       const conf = f.confirmation;
       if (conf) {
         const status = conf.status === 'confirmed' ? c.red('confirmed') : conf.status === 'refuted' ? c.green('refuted') : c.yellow(conf.status);
@@ -64,7 +68,10 @@ function scopeLines(input: ReportInput, c: typeof C): string[] {
   const out: string[] = [];
   const sc = input.stats.scope;
   if (sc) {
-    if (sc.fallback) out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
+    if (sc.fallback) {
+      out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
+      for (const w of sc.why ?? []) out.push(c.dim(`    ${w}`));
+    }
     else if (sc.applied === 'verifier') {
       const hidden = [
         sc.outside ? `${sc.outside} finding${sc.outside === 1 ? '' : 's'} not on a verifier path hidden` : '',
