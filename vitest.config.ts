@@ -33,6 +33,11 @@ const slow = [
   'test/python-parsers.test.ts',
   'test/python-incremental-parse.test.ts',
   'test/vacuous-verdict-confirm.test.ts',
+  'test/test-status-verdict-confirm.test.ts',
+  'test/judge-reply-parsing-confirm.test.ts',
+  'test/verdict-composition-confirm.test.ts',
+  'test/expected-load-confirm.test.ts',
+  'test/control-flow-slip-confirm.test.ts',
   'test/suite-osworld.test.ts',
   'test/regex-redos-load.test.ts',
 ];

@@ -29,6 +29,8 @@
  *   `not`/`and`/`or`/`all()`/`every()`/`float()`), or the condition of an `if` that returns a constant
  *   verdict, in a verdict function (src/suites/verdict.ts). Exclusion tests (`if "error" in out:
  *   return 0`) err towards failing and are not reported; nor is containment in getters and set-up.
+ * - the haystack is not a language model's reply (src/lang/python/llm-reply.ts): judge-reply-parsing reports
+ *   those, naming the failing replies that hold the word;
  * - a needle the task passes in (`all(r in result for r in rules["include"])`) is reported only when
  *   the tasks bound to the function pass a bare token under that key; the message names one.
  */
@@ -42,6 +44,8 @@ import { argumentsFor, closedStrings } from '../../src/lang/python/value-origin.
 import { jsClosedStrings } from '../../src/lang/js/value-origin.js';
 import { appStateNear } from '../../src/lang/js/app-state.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
+import { llmReply } from '../../src/lang/python/llm-reply.js';
+import { verdictPolarity } from '../../src/suites/verdict-polarity.js';
 import { jsConst, pyConst, verdictTruth, type VerdictShapes } from '../../src/suites/verdict-shape.js';
 
 type Msg = 'literal' | 'taskValue';
@@ -170,74 +174,8 @@ function pyNeedle(a: PythonAnalysis, fn: FunctionInfo | undefined, e: PyNode, de
 
 /** How the containment test decides the verdict: 'pass' (finding it passes the agent), 'fail', or undefined (not a verdict). */
 function pyDecides(a: PythonAnalysis, start: PyNode, shapes: VerdictShapes, positive0: boolean): boolean | undefined {
-  let positive = positive0;
-  let n = start;
-  for (let p = n.parent; p; n = p, p = p.parent) {
-    switch (p.type) {
-      case 'parenthesized_expression':
-      case 'boolean_operator':
-      case 'argument_list':
-        continue;
-      case 'not_operator':
-        positive = !positive;
-        continue;
-      case 'generator_expression':
-      case 'list_comprehension':
-        if (field(p, 'body') !== n) return undefined;
-        continue;
-      case 'call': {
-        const f = field(p, 'function');
-        if (f?.type === 'identifier' && ['all', 'any', 'bool', 'float', 'int'].includes(f.text)) continue;
-        return undefined;
-      }
-      case 'comparison_operator': {
-        // `re.search(...) is not None` / `is None`
-        const ops = comparisonOperators(p);
-        const other = named(p).find((x) => x !== n);
-        if (ops.length === 1 && other?.type === 'none' && (ops[0] === 'is not' || ops[0] === 'is')) {
-          if (ops[0] === 'is') positive = !positive;
-          continue;
-        }
-        return undefined;
-      }
-      case 'conditional_expression': {
-        const [yes, cond, no] = named(p);
-        if (cond !== n || !yes || !no) return undefined;
-        const t = verdictTruth(pyConst(a, yes), shapes);
-        if (t === undefined || verdictTruth(pyConst(a, no), shapes) !== !t) return undefined;
-        return positive === t;
-      }
-      case 'pair': {
-        // `{"pass": "x" in text}`
-        const k = field(p, 'key');
-        const kc = k ? pyConst(a, k) : undefined;
-        if (field(p, 'value') !== n || kc?.kind !== 'string' || !shapes.keys.has(kc.value.toLowerCase())) return undefined;
-        continue;
-      }
-      case 'dictionary':
-        if (n.type !== 'pair') return undefined;
-        continue;
-      case 'tuple':
-      case 'expression_list':
-        // `return "x" in text, msg`: the first item is the verdict
-        if (named(p)[0] !== n) return undefined;
-        continue;
-      case 'return_statement':
-        return positive;
-      case 'if_statement':
-      case 'elif_clause': {
-        if (field(p, 'condition') !== n) return undefined;
-        const body = field(p, 'consequence');
-        const ret = body ? named(body).find((s) => s.type === 'return_statement') : undefined;
-        const v = ret ? named(ret)[0] : undefined;
-        const t = v ? verdictTruth(pyConst(a, v), shapes) : undefined;
-        return t === undefined ? undefined : positive === t;
-      }
-      default:
-        return undefined;
-    }
-  }
-  return undefined;
+  const pol = verdictPolarity(a, start, shapes);
+  return pol === undefined ? undefined : pol === positive0;
 }
 
 interface Evidence { value: string; file: string; tasks: number }
@@ -456,6 +394,8 @@ export default defineRule<Msg>({
       const known = isVerdictFunction(project, a.path, fn);
       if (known === false) return;
       if (!pyIsText(project, a, fn, hay)) return;
+      // a model's reply is judge-reply-parsing's (it names the failing replies that contain the word)
+      if (llmReply(a, hay, project.python)) return;
       if (pyDecides(a, node, pythonVerdictShapes(project), positive) !== true) return;
       const needle = pyNeedle(a, fn, needleNode);
       // the text is one of a few literals (a program that prints `Exists` or `Does not exist`): the test is

@@ -15,7 +15,10 @@
  * module a task names (its default or named export, and the same-file functions whose result it
  * returns); without such a task, the module's exported functions and what they return.
  */
-import { defineRule } from '../../src/contract/rule.js';
+import { defineRule, type PythonVisitor } from '../../src/contract/rule.js';
+import type { HandlerInfo } from '../../src/lang/python/types.js';
+import { expectedParams } from '../../src/suites/expected-input.js';
+import { expectedLoadIn } from './expected-load.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import type { Project } from '../../src/contract/project.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
@@ -24,10 +27,11 @@ import { jsConst, pyConst, verdictTruth } from '../../src/suites/verdict-shape.j
 import { carriesCaught, findOwn, isJsFunction, programOf } from '../../src/lang/js/index.js';
 import type { AnyNode } from 'acorn';
 
-type Msg = 'swallowed' | 'fallthrough' | 'jsSwallowed' | 'jsFallthrough';
+type Msg = 'swallowed' | 'fallthrough' | 'jsSwallowed' | 'jsFallthrough' | 'expectedLoad';
 
 /** acorn's union of ESTree node types: narrowing on `type` gives each node its fields. */
 type AnyJs = AnyNode;
+type PyCtx = Parameters<PythonVisitor<Msg>>[1];
 
 /** Handlers (file\0start) of swallowing decorators applied to verdict functions. */
 const decoratorHandlers = new WeakMap<Project, Set<string>>();
@@ -99,11 +103,16 @@ function returnAfter(tryNode: PyNode): PyNode | undefined {
 export default defineRule<Msg>({
   meta: {
     id: 'swallowed-error-verdict',
-    description: 'A broad `except` (bare, `Exception`, `BaseException`) on a verdict path returns — or logs and falls through to — a constant verdict.',
+    description: 'A broad `except` (bare, `Exception`, `BaseException`) on a verdict path returns — or logs and falls through to — a constant verdict; any handler that fails the agent when loading the task\'s expected input (gold file, options) fails.',
     defaultSeverity: 'warn',
     layers: ['python', 'javascript'],
     languages: ['python', 'javascript', 'typescript'],
     messages: {
+      expectedLoad: {
+        what: 'This `{{clause}}` turns a failure to load {{what}} (`{{load}}`) into the verdict `{{verdict}}`.',
+        why: 'A missing or broken gold file, or a task option the code cannot use, then fails every agent on this task with no error: the benchmark reports a fault in its own data as the agents\' failure.',
+        fix: 'Load the expected input outside the `try` (or re-raise its errors) so it surfaces as an error, and keep the handler for the agent\'s output only.',
+      },
       jsSwallowed: {
         what: 'This `catch` turns every exception thrown while the verdict is computed into the verdict `{{verdict}}`.',
         why: 'Bugs in the verifier itself (a ReferenceError, a TypeError from a typo) then look like an agent that {{looks}}, for every agent and with no trace.',
@@ -127,8 +136,12 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'Flags `except:`, `except Exception` and `except BaseException` handlers on a verdict path that do not re-raise and return a constant verdict — `True`/`False`, `0`/`1`/`0.0`, `(False, msg)`, `{"pass": False}` — or log and fall through to `return <verdict>` after the `try`, when the `try` computes the verdict (returns from inside it). Also the parameter of a decorator factory such as `error_factory(default)` applied to a verdict function. A verdict function is one a task entry is bound to or one whose result it returns; set-up helpers, retries and predicates are not reported. In JavaScript and TypeScript verifiers, flags a `catch` with no `throw` in it that returns such a constant verdict — `false`, `0`, `[false, msg]`, `{ pass: false }`, `{ verdict: \'fail\' }` — or only logs and falls through to `return <verdict>` (a returned result object that carries the caught error beside the verdict, `{ _success: false, error }` or `message: err.message`, records it and is not reported), when the `try` returns the verdict and the function is the eval module\'s export a task names (or a same-file function whose result it returns). Result-object keys are learned from what the entrypoint returns: an eval module that returns `{ _success: … }` makes `return { _success: false }` a verdict.',
-      why: 'In the audited benchmark every `_eval_*` method was wrapped in `error_factory(False)`: the NameError of VER-001 was invisible for as long as the benchmark existed, and every agent failed those tasks. OSWorld-family metrics do the same with `except Exception: logger.info(...); return 0`.',
+        'Flags `except:`, `except Exception` and `except BaseException` handlers on a verdict path that do not re-raise and return a constant verdict — `True`/`False`, `0`/`1`/`0.0`, `(False, msg)`, `{"pass": False}` — or log and fall through to `return <verdict>` after the `try`, when the `try` computes the verdict (returns from inside it). Also the parameter of a decorator factory such as `error_factory(default)` applied to a verdict function. A verdict function is one a task entry is bound to or one whose result it returns; set-up helpers, retries and predicates are not reported. In JavaScript and TypeScript verifiers, flags a `catch` with no `throw` in it that returns such a constant verdict — `false`, `0`, `[false, msg]`, `{ pass: false }`, `{ verdict: \'fail\' }` — or only logs and falls through to `return <verdict>` (a returned result object that carries the caught error beside the verdict, `{ _success: false, error }` or `message: err.message`, records it and is not reported), when the `try` returns the verdict and the function is the eval module\'s export a task names (or a same-file function whose result it returns). Result-object keys are learned from what the entrypoint returns: an eval module that returns `{ _success: … }` makes `return { _success: false }` a verdict. Separately (`expectedLoad`), any handler — broad or narrow — that returns or falls through to a failing verdict when its `try` loads the task\'s expected input: a parameter the suite routes the expected value or the options to (OSWorld family: a metric\'s second positional parameter when its task has an `expected` getter, and its `**options`; the first parameter, the agent\'s output, is not it), or a file the verifier reads from its own folder (a path of literals, `__file__` and module constants). Loading the agent\'s output and failing is a legitimate 0 and is not reported this way.',
+      why: 'In the audited benchmark every `_eval_*` method was wrapped in `error_factory(False)`: the NameError of VER-001 was invisible for as long as the benchmark existed, and every agent failed those tasks. OSWorld-family metrics do the same with `except Exception: logger.info(...); return 0`, often around `Document(result); Document(expected)`: a broken gold file scores every agent 0.',
+    },
+    confirm: {
+      oracle: 'swallowed-error-verdict',
+      description: 'For a handler around the expected input\'s load: calls the function with the agent\'s output a readable file and the expected input missing or broken; a failing verdict after an exception at the load confirms.',
     },
   },
   create(ctx) {
@@ -175,6 +188,7 @@ export default defineRule<Msg>({
           if (!tryNode || tryNode.type !== 'try_statement') return;
           const info = a.handlerInfo(tryNode, h);
           if (info.reraises) return;
+          if (expectedLoadFinding(h, tryNode, info, c)) return;
           const broad = info.types === null || info.types.some((t) => t === 'Exception' || t === 'BaseException');
           if (!broad) return;
           const file = a.path;
@@ -217,6 +231,52 @@ export default defineRule<Msg>({
     };
   },
 });
+
+/** The `try` loads the task's expected input and the handler (any type) fails the agent: reported as
+ *  `expectedLoad` (instead of the broad-handler messages), with a control case. */
+function expectedLoadFinding(h: PyNode, tryNode: PyNode, info: HandlerInfo, c: PyCtx): boolean {
+  const a = c.python;
+  const fn = a.functionAt(h);
+  const body = field(tryNode, 'body');
+  if (!fn || !body) return false;
+  const known = verdictFunctions(c.project) !== undefined;
+  if (known && !isVerdictFunction(c.project, a.path, fn)) return false;
+  const params = expectedParams(c.project, a.path, fn);
+  const load = expectedLoadIn(a, body, params);
+  if (!load) return false;
+  const ret = info.returns ? unparen(info.returns) : handlerReturns(h) ? undefined : returnAfter(tryNode);
+  if (!ret || verdictTruth(pyConst(a, ret), pythonVerdictShapes(c.project)) !== false) return false;
+  const clause = a.src(h).split('\n')[0]!.replace(/:\s*(#.*)?$/, '').trim();
+  const own = fn.classNode ? fn.params.slice(1) : fn.params;
+  const loadText = a.src(load.call).replace(/\s+/g, ' ');
+  c.report({
+    messageId: 'expectedLoad',
+    data: { clause, what: load.what, load: loadText.length > 50 ? `${loadText.slice(0, 47)}...` : loadText, verdict: a.src(ret) },
+    at: { start: h.start, end: headerEnd(c.text, h) ?? h.start + clause.length },
+    control: {
+      oracle: 'swallowed-error-verdict',
+      shape: 'expectedLoad',
+      file: a.path,
+      line: a.line(h),
+      qualname: fn.qualname,
+      loadLine: a.line(load.call),
+      expected: load.param && load.param !== params?.options ? own.indexOf(load.param) : -1,
+      agent: params?.agent.size ? own.indexOf([...params.agent][0]!) : -1,
+    },
+  });
+  return true;
+}
+
+/** The handler has a `return` of its own (then it does not fall through). */
+function handlerReturns(h: PyNode): boolean {
+  let hit = false;
+  walk(h, (k) => {
+    if (hit || k.type === 'function_definition' || k.type === 'lambda') return false;
+    if (k.type === 'return_statement') hit = true;
+    return undefined;
+  });
+  return hit;
+}
 
 /** End of an except clause's header, its `:` included: the first `:` after the header's last token (the
  *  tree keeps no `:` token of its own; only spaces, a line continuation or a bracket can come between). */

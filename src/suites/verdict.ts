@@ -14,7 +14,7 @@ import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python
 import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
 import type { Node as JsNode, Program } from 'acorn';
 import type { JsFunction } from '../lang/js/index.js';
-import { DEFAULT_SHAPES, jsConst, jsReturnExprs, jsVerdictFunctions, learnShapes, pyReturnValues, type ConstValue, type VerdictShapes } from './verdict-shape.js';
+import { DEFAULT_SHAPES, jsConst, jsReturnExprs, jsVerdictFunctions, learnShapes, pyConst, pyReturnValues, verdictTruth, type ConstValue, type VerdictShapes } from './verdict-shape.js';
 
 /** What this module reads of the run's project (`Project` of the rule contract satisfies it; suites/ sits
  *  below the contract, so it names only the parts it needs). */
@@ -135,6 +135,66 @@ export function jsVerdictScope(project: Project, file: string, program: Program)
   const out: JsVerdictScope = { functions, known: targets !== undefined, shapes };
   jsScopeCache.set(program, out);
   return out;
+}
+
+/** Does the function return a verdict: a constant verdict or number (`True`, `0.0`, `(False, msg)`), a truth value
+ *  (a comparison, `not`, `and`/`or`, `all`/`any`/`bool`), a score (`a / b`, `float(…)`, `x if c else 0.0`), a
+ *  result object with a verdict key (`{"reward": r}`, `Result(reward=r)`), or a local that holds one of these? */
+function pyReturnsVerdict(a: PythonAnalysis, fn: FunctionInfo, shapes: VerdictShapes): boolean {
+  const verdictish = (e0: PyNode, depth = 0): boolean => {
+    const e = unparen(e0);
+    const c = pyConst(a, e);
+    if (c.kind === 'boolish' || c.kind === 'number' || verdictTruth(c, shapes) !== undefined) return true;
+    if (c.kind === 'object') return c.entries.some(([k]) => shapes.keys.has(k.toLowerCase()));
+    if (depth > 2) return false;
+    switch (e.type) {
+      case 'call': {
+        const f = a.src(field(e, 'function') ?? e);
+        if (['float', 'int', 'bool', 'round'].includes(f)) return true;
+        return named(field(e, 'arguments') ?? e).some((k) => k.type === 'keyword_argument' && shapes.keys.has(a.src(field(k, 'name') ?? k).toLowerCase()));
+      }
+      case 'binary_operator':
+        return a.text.slice(field(e, 'left')?.end ?? e.start, field(e, 'right')?.start ?? e.end).trim() === '/';
+      case 'conditional_expression': {
+        const [yes, , no] = named(e);
+        return !!yes && !!no && verdictish(yes, depth + 1) && verdictish(no, depth + 1);
+      }
+      case 'identifier':
+        return a.valueSources(e).some((v) => v !== e && verdictish(v, depth + 1));
+      case 'tuple':
+      case 'expression_list':
+        return !!named(e)[0] && verdictish(named(e)[0]!, depth + 1);
+      default:
+        return false;
+    }
+  };
+  let hit = false;
+  const body = field(fn.node, 'body');
+  if (body)
+    walk(body, (n) => {
+      if (hit || n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return false;
+      if (n.type === 'return_statement' && named(n)[0] && verdictish(named(n)[0]!)) hit = true;
+      return undefined;
+    });
+  return hit;
+}
+
+/** Is this Python function on a verdict path? A verdict function when the project binds entries; when it
+ *  binds none (verifier code linted alone), a function that returns a verdict. */
+export function pyOnVerdictPath(project: Project, a: PythonAnalysis, fn: FunctionInfo): boolean {
+  return isVerdictFunction(project, a.path, fn) ?? pyReturnsVerdict(a, fn, pythonVerdictShapes(project));
+}
+
+/** Is this JS/TS function on a verdict path? A verdict function of its module when tasks or exports say
+ *  which those are; when nothing says (a script with no export, no task naming it), a function that
+ *  returns a verdict (a constant verdict or a truth value), so app code that returns markup is not one. */
+export function jsOnVerdictPath(project: Project, file: string, program: Program, fn: JsFunction): boolean {
+  const scope = jsVerdictScope(project, file, program);
+  if (scope.known || scope.functions.size) return scope.functions.has(fn);
+  return jsReturnExprs(fn).some((r) => {
+    const v = jsConst(r);
+    return v.kind === 'boolish' || verdictTruth(v, scope.shapes) !== undefined;
+  });
 }
 
 /** Names of the functions whose call result `fn` returns (own body only, nested defs excluded). */

@@ -1,0 +1,12 @@
+import json
+from pathlib import Path
+
+GOLD = Path(__file__).parent / "gold" / "expected_rows.json"
+
+
+def rows_exported(rows):
+    try:
+        expected = json.loads(GOLD.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # vaudit-expect: swallowed-error-verdict/expectedLoad
+        return 0.0
+    return 1.0 if rows == expected else 0.0

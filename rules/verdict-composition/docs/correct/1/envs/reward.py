@@ -1,0 +1,9 @@
+def calculate_reward(task, responses, data_hash, gold_hash):
+    reward = 1.0
+    if data_hash != gold_hash:
+        reward = 0.0
+    if len(task["outputs"]) > 0:
+        for output in task["outputs"]:
+            if not any(output.lower() in r.lower() for r in responses):
+                reward = 0.0
+    return reward
