@@ -65,11 +65,21 @@ describe('vaudit init', { timeout: 240_000 }, () => {
     writeFileSync(path.join(root, 'evaluators', 'metrics.py'), 'def compare(a, b):\n    return a == b\n');
     const r = runCli(['init'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('no task suite (no task file matched a suite adapter); verifier code only');
+    expect(r.stdout).toContain('no task suite recognised; verifier code only');
+    expect(r.stdout).toContain('module routes: no harness code loads a module from a path built from task data');
     expect(r.stdout).toContain('verifier code: 1 Python file\n');
     const config = JSON.parse(readFileSync(path.join(root, 'vaudit.config.json'), 'utf8'));
     expect(config.include).toBeUndefined();
     expect(config.adapter).toBeUndefined();
+    // the declarations to complete, with why nothing was recognised
+    expect(config.tasks).toEqual([]);
+    expect(config.entrypoints).toEqual([]);
+    expect(config['//declare'].join('\n')).toMatch(/class registries: no collection of task classes/);
+    // completed, check recognises the entrypoint
+    config.entrypoints = [{ files: 'evaluators/*.py', export: 'compare' }];
+    writeFileSync(path.join(root, 'vaudit.config.json'), JSON.stringify(config));
+    const c = runCli(['check', '.', '--format', 'json'], { cwd: root });
+    expect(JSON.parse(c.stdout).summary.scope).toMatchObject({ fallback: false, entrypoints: 1 });
   });
 
   it('an empty folder or a missing one is a usage error (exit 2) and writes nothing', () => {

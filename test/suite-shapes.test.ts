@@ -7,7 +7,7 @@
  * reported by default; lines marked `vaudit-outside: <rule>` are not, and show only with
  * `--scope all`, marked `verifierPath: false`. Every run is the real CLI.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,9 +48,12 @@ const codeFindings = (r: Report, pred: (f: Report['findings'][number]) => boolea
   r.findings.filter((f) => !f.file.endsWith('.json') && pred(f)).map((f) => `${f.file}:${f.range.start.line} ${f.ruleId}`).sort();
 
 const SHAPES: Array<{ dir: string; adapter: string; tasks: number }> = [
-  { dir: 'task-module', adapter: 'task-module', tasks: 2 },
-  { dir: 'task-registry', adapter: 'task-registry', tasks: 2 },
-  { dir: 'eval-list', adapter: 'eval-list', tasks: 2 },
+  { dir: 'task-module', adapter: 'module-route', tasks: 2 },
+  { dir: 'task-registry', adapter: 'class-registry', tasks: 2 },
+  { dir: 'class-registry-literal', adapter: 'class-registry', tasks: 3 },
+  { dir: 'class-registry-factory', adapter: 'class-registry', tasks: 3 },
+  { dir: 'jsonl-tasks', adapter: 'module-route', tasks: 2 },
+  { dir: 'eval-list', adapter: 'module-route', tasks: 2 },
   { dir: 'config-declared', adapter: 'config', tasks: 0 },
 ];
 
@@ -85,8 +88,8 @@ describe('scope in the reports', () => {
   it('stylish names the scope and each suite; SARIF carries the scope and the marks', () => {
     const root = path.join(SUITES, 'task-module');
     const s = runCli(['check', '.'], { cwd: root });
-    expect(s.stdout).toMatch(/Scope: verifier paths \(2 entrypoints\); 4 findings not on a verifier path hidden, 4 files with no verifier code not checked \(--scope all shows them\)\./);
-    expect(s.stdout).toMatch(/Suite \. \(task-module\): 2 tasks, 2 entries, 2 bound, 0 unbound, 2 entrypoints\./);
+    expect(s.stdout).toMatch(/Scope: verifier paths \(2 entrypoints\); 4 findings not on a verifier path hidden, 5 files with no verifier code not checked \(--scope all shows them\)\./);
+    expect(s.stdout).toMatch(/Suite \. \(module-route\): 2 tasks, 2 entries, 2 bound, 0 unbound, 2 entrypoints\./);
     const all = runCli(['check', '.', '--scope', 'all'], { cwd: root });
     expect(all.stdout).toMatch(/provision\/vm\.py\n.*\(not on a verifier path\)/);
     const sarif = JSON.parse(runCli(['check', '.', '--scope', 'all', '--format', 'sarif'], { cwd: root }).stdout);
@@ -120,6 +123,32 @@ describe('scope in the reports', () => {
       expect(r.findings.map((f) => f.ruleId)).toEqual(['missing-timeout']);
       const s = runCli(['check', '.'], { cwd: tmp });
       expect(s.stdout.match(/No verifier entrypoint recognised/g)).toHaveLength(1);
+      // and why, one line per shape tried
+      expect(s.stdout).toMatch(/task files \(reference, OSWorld family\): no JSON file\./);
+      expect(s.stdout).toMatch(/module routes: no harness code loads a module from a path built from task data/);
+      expect(s.stdout).toMatch(/class registries: no collection of task classes/);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('a near miss says what it found: a loader whose path no record fills', () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'vaudit-scope-'));
+    try {
+      mkdirSync(path.join(tmp, 'tasks'));
+      // the harness reads "checker"; the tasks name their module under "check"
+      writeFileSync(path.join(tmp, 'run.py'), 'import importlib.util\n\ndef load(task):\n    spec = importlib.util.spec_from_file_location("c", "checks/" + task["checker"])\n    mod = importlib.util.module_from_spec(spec)\n    spec.loader.exec_module(mod)\n    return mod.grade\n');
+      writeFileSync(path.join(tmp, 'tasks', 'all.json'), '[{"id": "a", "check": "a.py"}]\n');
+      const s = runCli(['check', '.'], { cwd: tmp });
+      expect(s.stdout).toMatch(/task files \(reference, OSWorld family\): none of 1 JSON file has their shape/);
+      expect(s.stdout).toMatch(/module routes: run\.py:4 loads checks\/\{checker\}; no data file has records whose members fill it/);
+      // declared by hand, the same tasks are recognised
+      writeFileSync(path.join(tmp, 'vaudit.config.json'), '{"tasks": [{"files": "tasks/*.json", "module": "checks/{check}", "export": "grade"}]}\n');
+      mkdirSync(path.join(tmp, 'checks'));
+      writeFileSync(path.join(tmp, 'checks', 'a.py'), 'def grade(state):\n    return state == 1\n');
+      const r = check(tmp);
+      expect(r.summary.scope.fallback).toBe(false);
+      expect(r.summary.suites).toMatchObject([{ adapter: 'module-route', tasks: 1, bound: 1 }]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

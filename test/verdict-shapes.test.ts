@@ -65,6 +65,8 @@ describe('vaudit check on a JS eval suite', { timeout: 120_000 }, () => {
   it('reports the swallowed catch and the substring verdict of the eval module, not the helper', () => {
     mkdirSync(path.join(dir, 'evals', 'lib'), { recursive: true });
     writeFileSync(path.join(dir, 'evals.json'), '{"evals": ["dark-mode"]}\n');
+    // the harness that routes each listed name to its module (what makes the module a verifier)
+    writeFileSync(path.join(dir, 'run.mjs'), "import cfg from './evals.json' with { type: 'json' };\nexport async function run(page) {\n  for (const name of cfg.evals) {\n    const m = await import(`./evals/${name}.js`);\n    console.log(name, (await m.default(page))._success);\n  }\n}\n");
     writeFileSync(
       path.join(dir, 'evals', 'dark-mode.js'),
       "import { isJson } from './lib/util.js';\n\nexport default async function evaluate(page) {\n  try {\n    const text = await page.content();\n    if (!isJson(text)) return { _success: text.includes('dark') };\n    return { _success: JSON.parse(text).theme === 'dark' };\n  } catch (err) {\n    return { _success: false };\n  }\n}\n",

@@ -8,6 +8,7 @@ import { defineRule } from '../../src/contract/rule.js';
 import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblem, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
 import type { Autofix } from '../../src/core/types.js';
 import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
+import { duplicateProblem, routeProblems, type RouteProblemKind } from '../../src/suites/route-check.js';
 
 /** A set-up step parameter that is silently ignored does not stop the task: the set-up function runs
  *  with its own default, which is often the value meant (real suites repeat one misspelt key with the
@@ -21,7 +22,7 @@ const severityOf = (kind: EvaluatorProblemKind): { severity?: 'warning' } => (IG
 const renameFix = (p: EvaluatorProblem): { fix?: Autofix } =>
   p.rename === undefined ? {} : { fix: { title: `Rename "${p.data.param}" to "${p.rename}"`, edits: [{ start: p.at.start, end: p.at.end, newText: JSON.stringify(p.rename) }] } };
 
-export default defineRule<EvaluatorProblemKind>({
+export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
   meta: {
     id: 'evaluator-dispatch',
     description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters, a getter value the metric cannot use); config/postconfig steps the set-up controller cannot run.',
@@ -30,6 +31,21 @@ export default defineRule<EvaluatorProblemKind>({
     layers: ['suite'],
     languages: ['json'],
     messages: {
+      unknownModule: {
+        what: 'Task "{{name}}" names no module the harness can load: there is no {{target}} ({{via}} builds the path from this value).',
+        why: 'The harness fails to load the verifier for this task, so the task can never pass: every agent scores nothing on it.',
+        fix: 'Add the module, or correct the name to the module that grades this task.',
+      },
+      unknownExport: {
+        what: 'The module this task names ({{target}}) does not define `{{export}}`, which the harness at {{via}} takes from it.',
+        why: 'The lookup raises (AttributeError, or an undefined function), so the task can never be graded.',
+        fix: 'Define `{{export}}` in the module, or point the task at the module that does.',
+      },
+      duplicateTask: {
+        what: 'Task id "{{id}}" is already used at line {{line}} of this file.',
+        why: 'A harness that looks tasks up by id runs only one of them (or runs one twice): one of the two is never graded as written, and results are counted under one id.',
+        fix: 'Give each task its own id, or remove the duplicate.',
+      },
       notObject: {
         what: '"evaluator" is {{actual}}, not an object with "func", "result" and "expected".',
         why: 'The dispatcher reads `evaluator["func"]` and crashes before grading, so the task scores nothing.',
@@ -113,7 +129,7 @@ export default defineRule<EvaluatorProblemKind>({
     },
     docs: {
       whatItDoes:
-        'For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result. It also compares each bound getter with the metric parameter it fills, when both sides are certain: a getter whose every `return` is a known kind (literals, `os.path.join(...)`, builtin constructors, locals holding them; None aside) against a metric that, unconditionally and without testing the parameter\'s type, subscripts it with a string key or calls `.get`/`.items`/`.keys`/`.values` on it (a dict) or opens it (a path). The `config` steps and the evaluator\'s `postconfig` steps are checked the way the set-up controller runs them (learned from its dispatch method: `getattr(self, "_{:}_setup".format(step["type"]))(**step["parameters"])`, else the `<type>_setup` function of the configs package called with the controller): a step without `type`/`parameters`, a type with no set-up function, parameters the function does not accept, required ones missing, and parameters its `**kwargs` never reads. A set-up step parameter that is silently ignored is reported as a warning, since the set-up function still runs with its own default; everything else, including an ignored metric option (it changes what is graded), is an error.',
+        'For tasks of every suite shape whose routes vaudit learned from the harness (a task naming its verifier module, a list of eval names a loader imports), checks that the module each task names exists and defines what the harness takes from it, and that no task id repeats in its file. For tasks of the OSWorld family (the `osworld` adapter), checks the evaluator the way `desktop_env.py` consumes it: `func` must name a metric the metrics package exports (through its `__init__.py` re-exports), each `result`/`expected` `type` must have a `get_<type>` in the getters package, and with a list `func` the `result`, `expected` and `options` lists must have one item per metric. Then reads the bound metric\'s Python signature: options it does not accept (no `**kwargs`), options its `**kwargs` never reads, required parameters the call `metric(result_state[, expected_state], **options)` leaves empty, an expected state given to a metric that takes only the result. It also compares each bound getter with the metric parameter it fills, when both sides are certain: a getter whose every `return` is a known kind (literals, `os.path.join(...)`, builtin constructors, locals holding them; None aside) against a metric that, unconditionally and without testing the parameter\'s type, subscripts it with a string key or calls `.get`/`.items`/`.keys`/`.values` on it (a dict) or opens it (a path). The `config` steps and the evaluator\'s `postconfig` steps are checked the way the set-up controller runs them (learned from its dispatch method: `getattr(self, "_{:}_setup".format(step["type"]))(**step["parameters"])`, else the `<type>_setup` function of the configs package called with the controller): a step without `type`/`parameters`, a type with no set-up function, parameters the function does not accept, required ones missing, and parameters its `**kwargs` never reads. A set-up step parameter that is silently ignored is reported as a warning, since the set-up function still runs with its own default; everything else, including an ignored metric option (it changes what is graded), is an error.',
       why: 'The dispatcher looks every name up with `getattr` and calls the metric with the options as keywords: a typo in a name, a misaligned list or a wrong option makes the task crash before grading (it scores 0 for every agent) or, for an option that `**kwargs` swallows, silently grades without the check the author asked for. Set-up steps are dispatched the same way: a bad step crashes the task before the agent starts (or before grading), and a swallowed parameter silently changes the starting state.',
     },
   },
@@ -121,6 +137,9 @@ export default defineRule<EvaluatorProblemKind>({
     return {
       suite: {
         task(task, c) {
+          for (const p of routeProblems(task)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer });
+          const dup = duplicateProblem(task);
+          if (dup) c.report({ messageId: dup.kind, data: dup.data, at: dup.at, pointer: dup.pointer });
           if (task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
           for (const p of evaluatorProblems(task)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
           for (const p of setupProblems(task, ctx.project.python))

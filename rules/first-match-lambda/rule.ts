@@ -5,9 +5,7 @@
  */
 import type { PyNode as Node } from '../../src/lang/python/tree.js';
 import { defineRule } from '../../src/contract/rule.js';
-import { enclosingLambdaParams, rootLambda, selectsByKey, unparen } from '../../src/suites/lambda.js';
-import type { EmbeddedCode } from '../../src/suites/types.js';
-import type { PythonProject } from '../../src/lang/python/types.js';
+import { unparen } from '../../src/suites/lambda.js';
 
 type Msg = 'firstOfFiltered' | 'nextNoDefault' | 'positionalRecord';
 
@@ -66,13 +64,71 @@ function namesRecordArray(v: Node): boolean {
   return !!name && /[a-z]s$/i.test(name) && !/(ss|us|is)$/i.test(name);
 }
 
-/** The entry's `key` lambda returns a list selected by key (`[p for p in … if p['name'] == 'font']`)? */
-function keyLambdaSelectsByKey(code: EmbeddedCode, python: PythonProject): boolean {
-  const key = code.entry?.embedded.find((e) => e.role === 'key' && e.language === 'python');
-  if (!key) return false;
-  const lam = rootLambda(python.analyseCode(key.code).ast);
-  return !!lam && selectsByKey(lam.childForFieldName('body'));
+/** The position `j` that `x[j] == <literal>` (either side) tests, for the identifier `x` and an integer `j`. */
+function taggedPosition(n: Node | null, x: string): string | undefined {
+  const e = unparen(n);
+  if (e?.type !== 'comparison_operator') return undefined;
+  const ops = e.children.filter((c) => !c.named).map((c) => c.type);
+  const [l, r] = e.namedChildren.map((c) => unparen(c));
+  if (ops.length !== 1 || ops[0] !== '==' || !l || !r) return undefined;
+  const literal = (c: Node) => ['string', 'integer', 'float', 'true', 'false', 'none'].includes(c.type);
+  const position = (c: Node) => {
+    const idx = c.childForFieldName('subscript');
+    return c.type === 'subscript' && c.childForFieldName('value')?.type === 'identifier' && c.childForFieldName('value')!.text === x && isIntIndex(idx) ? unparen(idx)!.text : undefined;
+  };
+  return literal(r) ? position(l) : literal(l) ? position(r) : undefined;
 }
+
+const COMPREHENSIONS = new Set(['list_comprehension', 'generator_expression', 'set_comprehension', 'dictionary_comprehension']);
+const isAnd = (e: Node) => e.type === 'boolean_operator' && e.children.some((k) => k.type === 'and');
+
+/** The leaves of an and-chain (`a and b and c`), each of which holds when the chain does. */
+function andLeaves(c: Node | null): Node[] {
+  const e = unparen(c);
+  if (!e) return [];
+  return isAnd(e) ? [...andLeaves(e.childForFieldName('left')), ...andLeaves(e.childForFieldName('right'))] : [e];
+}
+
+/** The conditions that hold where `node` is evaluated, up to the enclosing lambda: those and-ed before it
+ *  (`a and b and <node>`), the `if` clauses of a comprehension whose element it is, the test of a conditional
+ *  expression whose first branch it is. */
+function holdingBefore(node: Node): Node[] {
+  const out: Node[] = [];
+  for (let n: Node = node, p = n.parent; p && p.type !== 'lambda'; n = p, p = p.parent) {
+    if (isAnd(p) && p.childForFieldName('right')?.id === n.id) out.push(...andLeaves(p.childForFieldName('left')));
+    else if (COMPREHENSIONS.has(p.type) && p.childForFieldName('body')?.id === n.id) {
+      for (const c of p.namedChildren) if (c.type === 'if_clause') out.push(...andLeaves(c.namedChildren[0] ?? null));
+    } else if (p.type === 'conditional_expression' && p.namedChildren[0]?.id === n.id) out.push(...andLeaves(p.namedChildren[1] ?? null));
+  }
+  return out;
+}
+
+/** `len(x) == 1` (either side) for the identifier `x`. */
+function singleElement(n: Node, x: string): boolean {
+  if (n.type !== 'comparison_operator') return false;
+  const ops = n.children.filter((c) => !c.named).map((c) => c.type);
+  const [l, r] = n.namedChildren.map((c) => unparen(c));
+  if (ops.length !== 1 || ops[0] !== '==' || !l || !r) return false;
+  const len = (c: Node) => c.type === 'call' && c.childForFieldName('function')?.text === 'len' && unparen(c.childForFieldName('arguments')?.namedChildren[0] ?? null)?.text === x;
+  return (len(l) && r.text === '1') || (len(r) && l.text === '1');
+}
+
+/**
+ * `x[i]` that is no pick among like records, by what the lambda tested first: what another position of `x`
+ * holds (`cmd[0] == 'd.vect' and cmd[1][…]`: a record of fixed layout, a command and its arguments), or that
+ * `x` has exactly one element (`len(key) == 1 and key[0][…]`).
+ */
+function notAPick(node: Node, x: Node): boolean {
+  if (x.type !== 'identifier') return false;
+  const index = unparen(node.childForFieldName('subscript'))?.text;
+  return holdingBefore(node).some((c) => {
+    const j = taggedPosition(c, x.text);
+    return (j !== undefined && j !== index) || singleElement(c, x.text);
+  });
+}
+
+/** The picks of one verifier entry (its `key` and `pred` lambdas) are one defect: one finding per entry. */
+const defect = (code: { entry?: { pointer: string }; ref: { pointer: string } }) => code.entry?.pointer ?? code.ref.pointer;
 
 export default defineRule<Msg>({
   meta: {
@@ -87,7 +143,7 @@ export default defineRule<Msg>({
       firstOfFiltered: {
         what: 'The `{{role}}` lambda takes item {{index}} of {{what}}.',
         why: 'It raises IndexError when nothing matches and depends on iteration order when several do, so the verdict can flip between equivalent states.',
-        fix: 'Check all candidates (e.g. `any(...)` over the matches) or select by a unique key.',
+        fix: 'Check every match (`any(...)` or `all(...)` over them), or require exactly one (`len(...) == 1`) before reading it.',
       },
       nextNoDefault: {
         what: 'The `{{role}}` lambda calls `next(...)` without a default.',
@@ -97,12 +153,12 @@ export default defineRule<Msg>({
       positionalRecord: {
         what: 'The `{{role}}` lambda picks record {{index}} of a state array by position.',
         why: 'The application does not guarantee that order, so another equivalent state puts a different record there and the check grades the wrong item.',
-        fix: 'Select the record by a field (e.g. its name or id).',
+        fix: 'Select the record by a field (e.g. its name or id) and check every match, or require exactly one (`len(...) == 1`) before reading it.',
       },
     },
     docs: {
       whatItDoes:
-        'In lambdas embedded in task JSON, reports `[...][0]` / `[...][-1]` on a list comprehension, `list(filter(...))`, `list(d.keys())`…, `next(...)` called without a default, and positional indexing into a state array whose element is then read as a record (`dump["models"][0]["name"]`), once per collection and index in a lambda. Not reported: a list comprehension that selects by key — its condition is `item[\'name\'] == …` (or `id`, `uuid`, `key`, `identifier`, `_name`) — since a name or id identifies one record among its siblings, so `[0]` of it is the selection by key this rule recommends (an absent record gives an empty list and the check fails, as it should); the same for a `pred` that indexes its first argument when the entry\'s `key` lambda returns such a list; and positions in a member with a singular name (`dump["_data"][1]`, `center[0]`), which is a fixed-layout tuple rather than an array of like records.',
+        'In lambdas embedded in task JSON, reports `[...][0]` / `[...][-1]` on a list comprehension, `list(filter(...))`, `list(d.keys())`…, `next(...)` called without a default, and positional indexing into a state array whose element is then read as a record (`dump["models"][0]["name"]`, or a `pred` reading `key[0]["opacity"]` of the list its `key` lambda filtered), once per entry: the entry\'s other picks are related locations. A filter by name or id is reported too: whether a name identifies one record is a property of the application\'s data, not of the lambda (a GRASS GIS layer\'s `name` is its map\'s name, and one map can be added to the layer tree twice), so without evidence of uniqueness the first match decides the verdict. Not reported: positions in a member with a singular name (`dump["_data"][1]`, `center[0]`), and a position of a list whose layout the lambda tested first (`cmd[0] == "d.vect" and cmd[1]["map"] == …`): both are fixed-layout tuples rather than arrays of like records; nor the one element of a list the lambda required to have exactly one (`len(key) == 1 and key[0][…]`).',
       why: 'When no item matches, these raise (IndexError, StopIteration) and the check errors out; when several match, the result depends on iteration order — the ChimeraX first-match defect (VER-003) in JSON form: equivalent correct states pass or fail by accident.',
       references: ['VER-003'],
     },
@@ -124,18 +180,14 @@ export default defineRule<Msg>({
           const what = filteredCollection(value);
           const index = unparen(idx)!.text.replace(/\s+/g, '');
           if (what) {
-            // `[r for r in records if r['name'] == 'x'][0]`: selection by key, the fix this rule recommends
-            if (selectsByKey(value)) return;
-            if (once(`${value?.text}[${index}]`)) ctx.report({ messageId: 'firstOfFiltered', data: { role: code.role, index, what }, at: node });
+            if (once(`${value?.text}[${index}]`)) ctx.report({ messageId: 'firstOfFiltered', data: { role: code.role, index, what }, at: node, group: defect(code) });
             return;
           }
           const v = unparen(value);
           // a record picked by position out of a state array: <state>['models'][0]['name']
           if (!v || !(v.type === 'subscript' || v.type === 'attribute' || v.type === 'identifier') || !usedAsRecord(node)) return;
-          if (!namesRecordArray(v)) return;
-          // a `pred` indexing its first argument gets the key lambda's result: a list selected by key has one record
-          if (v.type === 'identifier' && code.role === 'pred' && enclosingLambdaParams(node)?.positional[0] === v.text && keyLambdaSelectsByKey(code, ctx.project.python)) return;
-          if (once(`${v.text}[${index}]`)) ctx.report({ messageId: 'positionalRecord', data: { role: code.role, index }, at: node });
+          if (!namesRecordArray(v) || notAPick(node, v)) return;
+          if (once(`${v.text}[${index}]`)) ctx.report({ messageId: 'positionalRecord', data: { role: code.role, index }, at: node, group: defect(code) });
         },
         call(node, ctx) {
           const code = ctx.unit.embedded;
@@ -146,7 +198,7 @@ export default defineRule<Msg>({
           if (!args) return;
           // next(<generator>) parses as a call whose arguments node is the generator expression itself
           const n = args.type === 'generator_expression' ? 1 : args.namedChildren.filter((c) => c && c.type !== 'comment').length;
-          if (n === 1) ctx.report({ messageId: 'nextNoDefault', data: { role: code.role }, at: node });
+          if (n === 1) ctx.report({ messageId: 'nextNoDefault', data: { role: code.role }, at: node, group: defect(code) });
         },
       },
     };

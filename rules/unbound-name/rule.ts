@@ -7,6 +7,8 @@
 import { defineRule } from '../../src/contract/rule.js';
 import type { PyNode, PythonAnalysis, UnboundRead } from '../../src/lang/python/types.js';
 import { jsScopes, swallowingCatch, programOf } from '../../src/lang/js/index.js';
+import { boundForEveryCaller, type CallerContext } from '../../src/lang/python/caller-guards.js';
+import type { Project } from '../../src/contract/project.js';
 
 type Msg = 'undefined' | 'unbound' | 'maybe' | 'swallowed' | 'embedded' | 'jsUndefined' | 'jsSwallowed';
 interface Opts {
@@ -24,6 +26,18 @@ function allowedGlobals(python: PythonAnalysis | undefined, configured: Readonly
   const out = new Set<string>(configured);
   if (python) for (const n of python.moduleNames()) out.add(n);
   return out;
+}
+
+/** The analysis' view of who calls a function: the project's Python, and the functions task entries route to. */
+function callerContext(project: Project): CallerContext {
+  let routed: Set<string> | undefined;
+  return {
+    project: project.python,
+    boundByTask(file, qualname) {
+      routed ??= new Set(project.suites.flatMap((s) => s.tasks.flatMap((t) => t.entries.flatMap((e) => (e.binding ? [`${e.binding.file}\0${e.binding.qualname}`] : [])))));
+      return routed.has(`${file}\0${qualname}`);
+    },
+  };
 }
 
 function insideError(n: PyNode): boolean {
@@ -95,6 +109,7 @@ export default defineRule<Msg, Opts>({
   },
   create(ctx) {
     const allowed = new Set(ctx.options.allowedGlobals);
+    let callers: CallerContext | undefined;
     return {
       javascript: {
         Identifier(node, c, ancestors) {
@@ -106,7 +121,7 @@ export default defineRule<Msg, Opts>({
           if (allowed.has(name)) return;
           const sw = swallowingCatch(node, ancestors);
           if (sw) c.report({ messageId: 'jsSwallowed', data: { name, line: c.unit.file.source.positionAt(sw.catchStart).line, verdict: sw.verdict }, at: node, severity: 'error' });
-          else c.report({ messageId: 'jsUndefined', data: { name }, at: node });
+          else c.report({ messageId: 'jsUndefined', data: { name }, at: node, group: name });
         },
       },
       python: {
@@ -122,13 +137,17 @@ export default defineRule<Msg, Opts>({
             for (const r of a.unboundReads()) {
               if (r.kind !== 'undefined' || allowedHere.has(r.name)) continue;
               // the verifier evals the lambda inside its own error handling: treat as swallowed
-              c.report({ messageId: 'embedded', data: { name: r.name }, at: r.node, control: { oracle: 'unbound-name', name: r.name }, severity: 'error' });
+              c.report({ messageId: 'embedded', data: { name: r.name }, at: r.node, control: { oracle: 'unbound-name', name: r.name }, severity: 'error', group: `${embedded.ref.pointer}\0${r.name}` });
             }
             return;
           }
           for (const r of a.unboundReads()) {
             if (insideError(r.node)) continue;
+            // bound under a test that every caller's argument satisfies (src/lang/python/caller-guards.ts)
+            if (r.kind === 'maybe' && boundForEveryCaller(a, r, (callers ??= callerContext(c.project)))) continue;
             const how = KIND_TEXT[r.kind];
+            // one name unbound in one function is one defect, however many lines read it
+            const group = `${r.qualname}\0${r.name}`;
             const control = { oracle: 'unbound-name', file: a.path, line: a.line(r.node), qualname: r.qualname, name: r.name, kind: r.kind };
             const sw = a.swallowedAt(r.node, r.kind === 'unbound' ? 'UnboundLocalError' : 'NameError');
             if (sw && sw.verdict !== undefined) {
@@ -140,10 +159,11 @@ export default defineRule<Msg, Opts>({
                 at: r.node,
                 control: { ...control, swallowedBy: { file: sw.file, line: sw.line, kind: sw.kind } },
                 severity: 'error',
+                group,
               });
               continue;
             }
-            c.report({ messageId: r.kind, data: { name: r.name, how }, at: r.node, control });
+            c.report({ messageId: r.kind, data: { name: r.name, how }, at: r.node, control, group });
           }
         },
       },

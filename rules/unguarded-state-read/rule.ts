@@ -51,6 +51,8 @@ export default defineRule<Msg>({
             data: { expr: a.src(call.node) },
             at: call.node,
             control: { oracle: 'unguarded-state-read', file: a.path, line: a.line(call.node), qualname: fn?.qualname ?? '', ...(port ? { source: { port: Number(port) } } : {}) },
+            // every parse of one response is one defect: reported where it is parsed first
+            group: `${source.node.start}`,
           });
         },
       },

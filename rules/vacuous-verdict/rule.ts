@@ -221,6 +221,14 @@ function onVerdictPath(c: { project: import('../../src/contract/project.js').Pro
   return isVerdictFunction(c.project, a.path, fn) ?? true;
 }
 
+/** One defect per function and input that passes vacuously (a parameter, else the collection as written):
+ *  a zip, a loop and a dead guard that all let the same empty result pass are one finding. */
+function defect(a: PythonAnalysis, fn: FunctionInfo, collection: PyNode): string {
+  const i = paramOf(a, fn, collection);
+  const from = i >= 0 || collection.type !== 'identifier' ? i : builtFrom(a, fn, a.valueSources(collection));
+  return `${fn.qualname}\0${from >= 0 ? `#${from}` : a.src(collection)}`;
+}
+
 /** Report the atoms of a failing guard's condition that can never be true. */
 function guard(n: PyNode, c: Parameters<PythonVisitor<Msg>>[1]): void {
   const a = c.python;
@@ -237,6 +245,7 @@ function guard(n: PyNode, c: Parameters<PythonVisitor<Msg>>[1]): void {
       data: { reason: d.reason, verdict: a.src(named(ret)[0]!), input: d.input, suggest },
       at: d.atom,
       control: { oracle: 'vacuous-verdict', shape: 'guard', file: a.path, line: a.line(n), qualname: fn.qualname, empty: d.empty, other: -1 },
+      group: defect(a, fn, d.subject),
     });
   }
 }
@@ -308,6 +317,7 @@ export default defineRule<Msg>({
               data: { call: a.src(n), a: ta, b: tb, input: `a result whose \`${ta}\` is empty or shorter than \`${tb}\`` },
               at: n,
               control: { oracle: 'vacuous-verdict', shape: 'zip', file: a.path, line: a.line(n), qualname: fn.qualname, empty: ia, other: ib },
+              group: defect(a, fn, x),
             });
             return;
           }
@@ -328,6 +338,7 @@ export default defineRule<Msg>({
             data: { call: a.src(n).length > 60 ? `all(... for ... in ${ct})` : a.src(n), collection: ct, input: `an empty \`${ct}\`` },
             at: n,
             control: { oracle: 'vacuous-verdict', shape: 'all', file: a.path, line: a.line(n), qualname: fn.qualname, empty: paramOf(a, fn, coll), other: -1 },
+            group: defect(a, fn, coll),
           });
         },
         if_statement(n, c) {
@@ -366,6 +377,7 @@ export default defineRule<Msg>({
             data: { verdict: a.src(named(next)[0]!), collection: ct, input: `an empty \`${ct}\`` },
             at: { start: n.start, end: (field(n, 'right') ?? n).end },
             control: { oracle: 'vacuous-verdict', shape: 'loop', file: a.path, line: a.line(n), qualname: fn.qualname, empty: paramOf(a, fn, coll), other: -1 },
+            group: defect(a, fn, coll),
           });
         },
       },

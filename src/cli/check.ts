@@ -185,7 +185,6 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       families: result.families ?? (result.project ? familiesOf(result.project) : undefined),
       shard: o.shard,
       linkBase: o.outputFile ? path.dirname(path.resolve(io.cwd, o.outputFile)) : undefined,
-      ...(result.stats.scope?.fallback ? enclosingProject(paths, io.cwd) : {}),
     };
     if (o.debug) io.stderr(await debugLines(result));
     const text = await render(o.format, input);
@@ -218,25 +217,6 @@ function recordBaseline(findings: readonly Finding[], file: string, io: CheckIO)
   const refuted = findings.length - kept.length;
   io.stderr(`Wrote baseline with ${kept.length} finding${kept.length === 1 ? '' : 's'} to ${file}${refuted ? ` (${refuted} refuted by their control case left out)` : ''}; later runs with --baseline ${file} fail only on new findings.\n`);
   return { matched: kept.length, stale: [] };
-}
-
-/**
- * The project above the folders checked, when they all lie strictly inside one (its config folder, else
- * its git root): a run with no entrypoint there most likely left out the task files that route to the
- * code (`vaudit check sci` in a suite whose tasks are in `tasks/`).
- */
-function enclosingProject(paths: readonly string[], cwd: string): { partOf?: string } {
-  const dirs = (paths.length ? paths : ['.']).map((p) => path.resolve(cwd, p));
-  if (!dirs.every((d) => existsSync(d) && statSync(d).isDirectory())) return {};
-  const roots = new Set(dirs.map((d) => {
-    for (let up = path.dirname(d); ; up = path.dirname(up)) {
-      if (existsSync(path.join(up, 'vaudit.config.json')) || existsSync(path.join(up, '.git'))) return up;
-      if (path.dirname(up) === up) return undefined;
-    }
-  }));
-  const [root] = roots;
-  if (roots.size !== 1 || root === undefined || dirs.some((d) => existsSync(path.join(d, 'vaudit.config.json')) || existsSync(path.join(d, '.git')))) return {};
-  return { partOf: rel(cwd, root) || '.' };
 }
 
 /** CPU time of the main thread alone (Linux: /proc), the run's critical path when threads parse ahead. */

@@ -98,6 +98,19 @@ export async function runInit(folder: string | undefined, o: InitOptions, io: { 
       ...(adapters.length === 1 ? { adapter: adapters[0] } : {}),
       ...(include ? { include } : {}),
       exclude: [],
+      // nothing recognised: the declarations to complete, and why detection found nothing
+      ...(result.stats.scope?.fallback
+        ? {
+            '//declare': [
+              'vaudit recognised no suite here. Complete "tasks" (files of task records and the module each names, {member} filled from the record) or "entrypoints" (the functions that grade), e.g.',
+              '"tasks": [{"files": "tasks/*.json", "module": "checks/{verify}", "export": "verify"}]',
+              '"entrypoints": [{"files": "graders/**/*.py", "method": "is_successful"}]',
+              ...(result.stats.scope.why ?? []),
+            ],
+            tasks: [],
+            entrypoints: [],
+          }
+        : {}),
       '//rules that apply': applies.map((m) => `${m.id} (${m.defaultSeverity})`),
       rules: {},
     };
@@ -105,7 +118,10 @@ export async function runInit(folder: string | undefined, o: InitOptions, io: { 
     writeAtomic(target, JSON.stringify(config, null, 2) + '\n');
 
     const out: string[] = [`Detected in ${shown(io.cwd, dir)}:`];
-    if (suites.length === 0) out.push('  no task suite (no task file matched a suite adapter); verifier code only');
+    if (suites.length === 0) {
+      out.push('  no task suite recognised; verifier code only');
+      for (const w of result.stats.scope?.why ?? []) out.push(`    ${w}`);
+    }
     for (const s of suites) {
       out.push(`  suite (adapter "${s.adapter}") in ${s.root}: ${s.tasks} task${s.tasks === 1 ? '' : 's'} under ${s.taskFolder}/, ${s.entries} verifier entr${s.entries === 1 ? 'y' : 'ies'}`);
       if (s.families.length) out.push(`    families: ${s.families.map(([f, n]) => `${f} ${n}`).join(', ')}`);

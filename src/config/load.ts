@@ -39,6 +39,10 @@ export interface VauditConfig {
   scope?: 'verifier' | 'all';
   /** Platform of the VM the suite's helper server runs in (default linux). */
   platform?: 'linux' | 'windows' | 'darwin' | 'any';
+  /** Recognise suites without a declaration (default true); false: only `tasks` and `entrypoints`. */
+  detect?: boolean;
+  /** Task data beyond what vaudit recognises: files of task records and the module path each names. */
+  tasks?: Array<{ files: string | string[]; module: string; export?: string; reason?: string }>;
   /** Verifier entrypoints beyond those vaudit recognises. */
   entrypoints?: Array<{ files: string | string[]; export?: string; class?: string; method?: string; reason?: string }>;
   confirm?: { isolation?: 'auto' | 'bwrap' | 'process'; requireIsolation?: boolean; timeoutMs?: number; jobs?: number; python?: string };

@@ -96,6 +96,11 @@ export interface ReportDescriptor<M extends string> {
   /** JSON pointer (suite layer); defaults to the current entry/task pointer. */
   pointer?: string;
   related?: RelatedLocation[];
+  /** The defect this finding is a site of (e.g. the name and function of an unbound read, the response of
+   *  an unguarded parse): findings of this rule in this file with the same group are one defect, reported
+   *  once at its first site with the others as related locations (and suppressed there). A `unitLocal` rule's
+   *  findings are carried across edits: its group must not hold offsets. */
+  group?: string;
   control?: ControlCaseRequest;
   /** A safe, mechanical fix, edits in `ctx.text` offsets (`--fix`, the editor's quick fix). Only where the
    *  result is certain; anything less is a suggestion in the message. Dropped in code embedded in JSON. */

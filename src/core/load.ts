@@ -122,6 +122,7 @@ function firstInvalidUtf8(buf: Buffer): number {
 
 const EXT_LANG: Record<string, Language> = {
   '.json': 'json',
+  '.jsonl': 'json',
   '.py': 'python',
   '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript',
   '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',

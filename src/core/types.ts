@@ -104,6 +104,8 @@ export interface Finding {
   /** JSON pointer of the value the finding is about (JSON files only). */
   pointer?: string;
   related?: RelatedLocation[];
+  /** The defect this finding is one site of (`ReportDescriptor.group`): the engine reports a group once. */
+  group?: string;
   /** Message data (placeholders). */
   data?: Record<string, string | number>;
   /** Filled by the confirm stage. */

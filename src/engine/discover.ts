@@ -10,7 +10,7 @@ import picomatchLike from '../core/match.js';
 import { languageOf, type FileProblem } from '../core/load.js';
 import { rel } from '../core/paths.js';
 
-const DEFAULT_INCLUDE = ['**/*.json', '**/*.py', '**/*.{js,mjs,cjs}', '**/*.{ts,mts,cts}'];
+const DEFAULT_INCLUDE = ['**/*.{json,jsonl}', '**/*.py', '**/*.{js,mjs,cjs}', '**/*.{ts,mts,cts}'];
 const IGNORED_FOLDERS = ['node_modules', '.git', 'dist', 'build', 'out', 'coverage', '.venv', 'venv', '__pycache__', '.toolchain', '.vaudit-cache'];
 const IGNORED_FILES = ['**/package-lock.json', '**/*.d.ts', '**/*.min.js'];
 export const DEFAULT_IGNORES = [...IGNORED_FOLDERS.map((d) => `**/${d}/**`), ...IGNORED_FILES];

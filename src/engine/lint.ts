@@ -5,6 +5,7 @@
  * finding for that file and the run goes on.
  */
 import path from 'node:path';
+import { statSync } from 'node:fs';
 import type { Finding, SeveritySetting } from '../core/types.js';
 import type { Rule } from '../contract/rule.js';
 import type { Project } from '../contract/project.js';
@@ -14,6 +15,7 @@ import { discoverFiles } from './discover.js';
 import { languageOf, loadTextSync, type FileProblem } from '../core/load.js';
 import { loadRules, ruleOptionSchemas } from '../contract/registry.js';
 import { buildIndexes, contextRoot, runPass } from './pass.js';
+import { whyNoSuite } from '../suites/harness/explain.js';
 import { rel } from '../core/paths.js';
 import { ConfigResolver, type VauditConfig } from '../config/load.js';
 
@@ -90,6 +92,23 @@ export interface LintResult {
   dispose(): void;
 }
 
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The project a folder belongs to (as ESLint's flat config decides it): its config's folder, else the
+ *  current folder when the folder lies inside it, else the folder itself. (A repository root is not a
+ *  project: a repository may hold many suites, fixtures and tools.) */
+function folderContext(dir: string, cwd: string, configs: ConfigResolver): string {
+  const c = configs.forDir(dir);
+  if (c.path && (dir === c.dir || dir.startsWith(c.dir + path.sep))) return c.dir;
+  return dir.startsWith(cwd + path.sep) ? cwd : dir;
+}
+
 export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   const threads: { started?: WorkerThreads } = {};
   try {
@@ -134,6 +153,14 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   const explicitFiles = [...targets].filter((f) => inputs.some((i) => path.resolve(cwd, i) === f));
   const contextFiles = new Set<string>(targets);
   const roots = new Set(explicitFiles.map((f) => contextRoot(f, configs)));
+  // a folder inside a suite is checked in the context of the whole suite: the config folder decides
+  // the project, else the current folder when the folder lies inside it
+  for (const i of onDisk) {
+    const dir = path.resolve(cwd, i);
+    if (!isDirectory(dir)) continue;
+    const r = folderContext(dir, cwd, configs);
+    if (r !== dir) roots.add(r);
+  }
   for (const r of roots) {
     const cfg = configs.forDir(r);
     const found = await discoverFiles([r], { cwd: r, include: cfg.config.include, exclude: cfg.config.exclude });
@@ -160,7 +187,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   mark('load');
   // 3. project indexes
   const python = await createPythonProject(sorted, { threads: threads.started });
-  const { suites, suiteProblems, bundles, problems: bundleProblems, tasksByFile } = await buildIndexes(sorted, {
+  const { suites, suiteProblems, bundles, problems: bundleProblems, tasksByFile, routes } = await buildIndexes(sorted, {
     root: cwd,
     rootConfig: firstCfg,
     python,
@@ -169,15 +196,18 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   problems.push(...bundleProblems);
   const project: Project = { root: cwd, files, suites, python, bundles, pageScripts: await pageScripts(new Set(files.keys())) };
 
-  // Report on targets, and on task files whose entries route to a target module.
+  // Report on targets, and on task files whose entries route to a module named explicitly (a
+  // pre-commit hook names the staged verifier); a folder's report is that folder's part of the suite's
   const reportOn = new Set([...targets].filter((t) => files.has(t)));
-  for (const t of tasksByFile.values()) {
-    if (t.entries.some((e) => e.binding && targets.has(e.binding.file))) reportOn.add(t.file.path);
+  const named = new Set(explicitFiles);
+  for (const t of [...tasksByFile.values()].flat()) {
+    if (t.entries.some((e) => e.binding && named.has(e.binding.file))) reportOn.add(t.file.path);
   }
 
   mark('indexes');
   // 3b. verifier entrypoints and the code they reach (src/engine/scope.ts)
   const scope = computeScope(project, sorted, firstCfg, opts.scope);
+  if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, files: sorted, python, routes });
   const passOn = narrowTargets(reportOn, scope, tasksByFile);
 
   mark('scope');
@@ -197,10 +227,16 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
 
   let entries = 0;
   let tasks = 0;
-  for (const t of tasksByFile.values()) {
+  for (const t of [...tasksByFile.values()].flat()) {
     if (!reportOn.has(t.file.path)) continue;
     tasks++;
     entries += t.entries.length;
+  }
+  // a registry's tasks are its classes (one grading entry each): counted with the file declaring them
+  for (const r of scope.registries) {
+    if (!reportOn.has(r.file)) continue;
+    tasks += r.tasks;
+    entries += r.tasks;
   }
   return {
     findings: kept,

@@ -27,6 +27,8 @@ import { bindVerifiers } from '../suites/binding.js';
 import { analysePython } from '../lang/python/project.js';
 import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
+import type { Program } from 'acorn';
+import type { ModuleRoute } from '../suites/harness/routes.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { CPYTHON_MAX_DEPTH, MAX_ANALYSED_DEPTH, type PyNode } from '../lang/python/tree.js';
@@ -108,7 +110,10 @@ export interface ProjectIndexes {
   bundles: Map<string, BundleModel>;
   /** Bundle-analysis problems of target files. */
   problems: FileProblem[];
-  tasksByFile: Map<string, Task>;
+  /** Tasks by the file that declares them (a file may hold many: a JSON array, a JSONL file). */
+  tasksByFile: Map<string, Task[]>;
+  /** Module routes learned from the harness or declared (for "why nothing was recognised"). */
+  routes: readonly ModuleRoute[];
 }
 
 export interface IndexOptions {
@@ -123,8 +128,13 @@ export interface IndexOptions {
 
 /** Phase 3: suites (JSON parses are cached per SourceFile), verifier binding, bundle models. */
 export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOptions): Promise<ProjectIndexes> {
-  const { suites, problems: suiteProblems } = await loadSuites(sorted.filter((f) => f.language === 'json'), {
+  if (sorted.some((f) => f.language === 'typescript')) await prepareTypeStripping();
+  const declaredTasks = o.rootConfig.config.tasks;
+  const { suites, problems: suiteProblems, routes } = await loadSuites(sorted.filter((f) => f.language === 'json'), {
     root: o.root,
+    detect: o.rootConfig.config.detect,
+    declared: declaredTasks?.length && o.rootConfig.path ? { tasks: declaredTasks, configFile: o.rootConfig.path } : undefined,
+    code: { python: o.python, files: sorted, programOf: harnessProgram },
     adapter: o.rootConfig.config.adapter,
     adapterOptions: o.rootConfig.config.adapterOptions,
   });
@@ -147,9 +157,23 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
   }
   // TypeScript files that are not bundles are verifiers: the JS rules read them through the type stripper
   if (sorted.some((f) => f.language === 'typescript' && !bundles.has(f.path))) await prepareTypeStripping();
-  const tasksByFile = new Map<string, Task>();
-  for (const s of suites) for (const t of s.tasks) tasksByFile.set(t.file.path, t);
-  return { suites, suiteProblems, bundles, problems, tasksByFile };
+  const tasksByFile = new Map<string, Task[]>();
+  for (const s of suites) {
+    for (const t of s.tasks) {
+      const list = tasksByFile.get(t.file.path);
+      if (list) list.push(t);
+      else tasksByFile.set(t.file.path, [t]);
+    }
+  }
+  return { suites, suiteProblems, bundles, problems, tasksByFile, routes };
+}
+
+/** A harness file's program for route learning (types stripped; undefined when it does not parse). */
+function harnessProgram(f: SourceFile): Program | undefined {
+  if (f.language !== 'javascript' && f.language !== 'typescript') return undefined;
+  if (bracketDepth(f.source.text) > MAX_JS_DEPTH) return undefined;
+  const r = parseScript(f.language, f.source.text);
+  return r.ok ? r.program : undefined;
 }
 
 /** Parses of code embedded in JSON strings: `lint()` parses and frees; a session may cache. */
@@ -183,7 +207,7 @@ export interface PassInput {
   project: Project;
   /** Files to report on (absolute); others give context only. */
   reportOn: ReadonlySet<string>;
-  tasksByFile: ReadonlyMap<string, Task>;
+  tasksByFile: ReadonlyMap<string, readonly Task[]>;
   bundles: ReadonlyMap<string, BundleModel>;
   suiteProblems: readonly SuiteProblem[];
   /** Unreadable/unanalysable files, reported as parse-error findings. */
@@ -215,17 +239,18 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     if (file.language === 'python') pass.pythonFile(file);
     else if (file.language === 'javascript' || file.language === 'typescript') pass.scriptFile(file);
   }
-  for (const task of input.tasksByFile.values()) {
-    if (input.reportOn.has(task.file.path)) await pass.task(task);
+  for (const tasks of input.tasksByFile.values()) {
+    for (const task of tasks) if (input.reportOn.has(task.file.path)) await pass.task(task);
   }
   pass.problems();
-  // 5. suppressions
-  const { kept, suppressed } = applySuppressions(input, pass.findings);
-  // 6. order, one finding per (rule, file, range, message), fingerprints
+  // 5. order, one finding per (rule, file, range, message), one per defect (a group's other sites become related locations)
+  pass.findings.sort(compareFindings);
+  const defects = groupFindings(dedupeFindings(pass.findings));
+  // 6. suppressions (of a defect: at its first site, where it is shown), fingerprints
+  const { kept, suppressed } = applySuppressions(input, defects);
   kept.sort(compareFindings);
-  const unique = dedupeFindings(kept);
-  assignFingerprints(unique, input.cwd, input.project.files);
-  return { findings: unique, suppressed };
+  assignFingerprints(kept, input.cwd, input.project.files);
+  return { findings: kept, suppressed };
 }
 
 /** The rules over one run's units: rule contexts, crash isolation, and the findings they report. */
@@ -300,6 +325,7 @@ class CentralPass {
           range: toRange(d.at),
           pointer: d.pointer ?? (unit.embedded ? unit.embedded.ref.pointer : defaultPointer?.()),
           related: d.related,
+          ...(d.group === undefined ? {} : { group: d.group }),
           data: d.data,
           control: rule.meta.confirm ? d.control : undefined,
           ...(d.fix && !unit.embedded ? { autofix: d.fix } : {}),
@@ -510,7 +536,7 @@ function applySuppressions(input: PassInput, findings: readonly Finding[]): { ke
   for (const f of files.values()) {
     if (!reportOn.has(f.path)) continue;
     sups.push(...commentSuppressions(f));
-    const task = tasksByFile.get(f.path);
+    const task = tasksByFile.get(f.path)?.[0];
     if (task) sups.push(...jsonSuppressions(f, task.values));
     const cfg = configs.forFile(f.path);
     if (cfg.path && !seenCfg.has(cfg.path)) {
@@ -564,6 +590,26 @@ function dedupeFindings(sorted: Finding[]): Finding[] {
   return out;
 }
 
+/** One finding per defect: findings of one rule in one file reported with the same `group` become the first of
+ *  them (in report order), its severity the highest of theirs, and the others its related locations (their `what`). */
+function groupFindings(sorted: Finding[]): Finding[] {
+  const first = new Map<string, Finding>();
+  const out: Finding[] = [];
+  for (const f of sorted) {
+    if (f.group === undefined) { out.push(f); continue; }
+    const key = `${f.ruleId}\0${f.file}\0${f.group}`;
+    const head = first.get(key);
+    if (!head) {
+      const copy: Finding = { ...f };
+      first.set(key, copy);
+      out.push(copy);
+      continue;
+    }
+    head.related = [...(head.related ?? []), { file: f.file, range: f.range, message: f.parts.what }, ...(f.related ?? [])];
+    if (f.severity === 'error') head.severity = 'error';
+  }
+  return out;
+}
 
 function parseError(file: SourceFile, start: number, end: number, parts: MessageParts, messageId = 'syntax', pointer?: string): Finding {
   return { ruleId: PARSE_ERROR_RULE, messageId, ...withParts(parts), severity: 'error', file: file.path, range: file.source.range(start, end), ...(pointer === undefined ? {} : { pointer }) };

@@ -403,7 +403,7 @@ class ReachWalker {
       for (const u of this.ancestorsDefining(pf.a.path, cls.qualname, attr)) this.reach(u);
       return;
     }
-    const ref = this.resolveRef(pf, obj);
+    const ref = this.resolveRef(pf, obj) ?? (cls ? this.selfAttrType(pf, cls, obj) : undefined);
     if (ref === 'external') return;
     if (ref) {
       for (const t of ref) {
@@ -431,6 +431,45 @@ class ReachWalker {
       if (!mf) continue;
       for (const u of mf.units) if (u.fn?.name === attr && u.fn.className) this.reach(u);
     }
+  }
+
+  /**
+   * The type of `self.x` from what the class says of it: a property's return annotation, or every
+   * `self.x = …` in its methods (a constructor call, or a parameter with a type annotation). Undefined
+   * when any of them says nothing (the caller then falls back to every method of that name).
+   */
+  private selfAttrType(pf: PyFile, cls: ClassInfo, obj: PyNode): Target[] | 'external' | undefined {
+    if (obj.type !== 'attribute' || obj.childForFieldName('object')?.text !== 'self') return undefined;
+    const name = obj.childForFieldName('attribute')?.text;
+    if (!name) return undefined;
+    const typeOf = (annotation: PyNode | null | undefined): Target[] | 'external' | undefined => {
+      const t = annotation?.type === 'type' ? annotation.namedChildren[0] : annotation;
+      return t && (t.type === 'identifier' || t.type === 'attribute') ? this.resolveRef(pf, t) : undefined;
+    };
+    const prop = cls.methods.get(name);
+    if (prop) return typeOf(prop.node.childForFieldName('return_type'));
+    const answers: Array<Target[] | 'external' | undefined> = [];
+    for (const m of cls.methods.values()) {
+      walk(m.node, (n) => {
+        if (n.type !== 'assignment') return;
+        const l = n.childForFieldName('left');
+        const r = n.childForFieldName('right');
+        if (!l || !r || l.type !== 'attribute' || l.text !== `self.${name}`) return;
+        if (r.type === 'call') {
+          const f = r.childForFieldName('function');
+          const t = f ? this.resolveRef(pf, f) : undefined;
+          answers.push(t === 'external' ? 'external' : t?.filter((x) => x.kind === 'class'));
+        } else if (r.type === 'identifier') {
+          const params = m.node.childForFieldName('parameters');
+          const p = params?.namedChildren.find((x) => (x.type === 'typed_parameter' || x.type === 'typed_default_parameter') && (x.childForFieldName('name') ?? x.namedChildren[0])?.text === r.text);
+          answers.push(p ? typeOf(p.childForFieldName('type')) : undefined);
+        } else answers.push(undefined);
+      });
+    }
+    if (answers.length === 0 || answers.some((x) => x === undefined || (Array.isArray(x) && x.length === 0))) return undefined;
+    if (answers.every((x) => x === 'external')) return 'external';
+    const out = answers.flatMap((x) => (x === 'external' ? [] : x!));
+    return out.length ? out : undefined;
   }
 
   private fromLibrary(pf: PyFile, obj: PyNode, depth = 0): boolean {

@@ -35,12 +35,16 @@ export interface ScopeSummary {
   outside: number;
   /** Code files with no verifier code, not analysed at all (applied `verifier`). */
   skippedFiles: number;
+  /** With `fallback`: why nothing was recognised, one line per shape tried. */
+  why?: string[];
 }
 
 export interface RunScope {
   reach?: Reach;
   summary: ScopeSummary;
   suites: SuiteSummary[];
+  /** Task-class registries: declaring file and task count (their tasks have no task file). */
+  registries: Array<{ file: string; tasks: number }>;
 }
 
 /** `reachCache`: per-file facts an editor session keeps between lints (src/engine/reach.ts). */
@@ -54,12 +58,13 @@ export function computeScope(project: Project, sorted: readonly SourceFile[], cf
     python: project.python,
     declared: cfg.config.entrypoints,
     declaredDir: cfg.dir,
+    detect: cfg.config.detect,
   });
   const summary: ScopeSummary = { requested: req, applied: req, fallback: false, entrypoints: ep.entrypoints.length, platform, outside: 0, skippedFiles: 0 };
   if (ep.entrypoints.length === 0) {
     summary.applied = 'all';
     summary.fallback = true;
-    return { summary, suites: ep.suites };
+    return { summary, suites: ep.suites, registries: ep.registries };
   }
   const reach = computeReach({
     files: project.files,
@@ -69,11 +74,11 @@ export function computeScope(project: Project, sorted: readonly SourceFile[], cf
     platform,
     cache: reachCache,
   });
-  return { reach, summary, suites: ep.suites };
+  return { reach, summary, suites: ep.suites, registries: ep.registries };
 }
 
 /** Files to run the rules on: with scope `verifier`, code files with no reached code are skipped. */
-export function narrowTargets(reportOn: Set<string>, scope: RunScope, tasksByFile: ReadonlyMap<string, Task>): Set<string> {
+export function narrowTargets(reportOn: Set<string>, scope: RunScope, tasksByFile: ReadonlyMap<string, readonly Task[]>): Set<string> {
   if (scope.summary.applied !== 'verifier' || !scope.reach) return reportOn;
   const out = new Set<string>();
   for (const f of reportOn) if (tasksByFile.has(f) || scope.reach.fileReached(f)) out.add(f);
@@ -85,7 +90,7 @@ export function narrowTargets(reportOn: Set<string>, scope: RunScope, tasksByFil
  * Split findings by scope. Task files (JSON layer and embedded code) are always in scope.
  * Applied `all`: every finding is kept, those off the verifier paths marked `verifierPath: false`.
  */
-export function partitionFindings(findings: Finding[], scope: RunScope, tasksByFile: ReadonlyMap<string, Task>): Finding[] {
+export function partitionFindings(findings: Finding[], scope: RunScope, tasksByFile: ReadonlyMap<string, readonly Task[]>): Finding[] {
   const reach = scope.reach;
   if (!reach) return findings;
   const kept: Finding[] = [];

@@ -208,16 +208,16 @@ export class LintSession {
     return this.files.get(p);
   }
 
-  /** The task model of a task file (from the last lint). */
-  task(p: string): Task | undefined {
-    return this.indexes?.value.tasksByFile.get(p);
+  /** The tasks a task file declares (from the last lint); empty for other files. */
+  tasks(p: string): readonly Task[] {
+    return this.indexes?.value.tasksByFile.get(p) ?? [];
   }
 
   /** Task files with an entry routed to a function of `module` (from the last lint). */
   tasksRoutingTo(module: string): string[] {
     const out: string[] = [];
-    for (const t of this.indexes?.value.tasksByFile.values() ?? []) {
-      if (t.entries.some((e) => e.binding?.file === module)) out.push(t.file.path);
+    for (const t of [...(this.indexes?.value.tasksByFile.values() ?? [])].flat()) {
+      if (t.entries.some((e) => e.binding?.file === module) && !out.includes(t.file.path)) out.push(t.file.path);
     }
     return out;
   }

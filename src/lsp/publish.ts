@@ -81,8 +81,7 @@ export class Publisher {
     const { ctx } = this;
     return (f: Finding): DiagnosticRelatedInformation[] => {
       if (!f.pointer || !ctx.caps.textDocument?.publishDiagnostics?.relatedInformation && !ctx.pullClient()) return [];
-      const task = session.task(f.file);
-      const entry = task?.entries.find((e) => f.pointer === e.pointer || f.pointer!.startsWith(e.pointer + '/'));
+      const entry = session.tasks(f.file).flatMap((t) => t.entries).find((e) => f.pointer === e.pointer || f.pointer!.startsWith(e.pointer + '/'));
       const b = entry?.binding;
       if (!b) return [];
       const file = session.file(b.file);

@@ -68,11 +68,12 @@ export function formatHtml(input: ReportInput): string {
     const rows = a.rows.map((r) => {
       const ptr = r.pointer ? ` <code>${esc(r.pointer)}</code>` : '';
       const cls = `st st-${r.evidence.status.replace(/[^a-zA-Z]/g, '-')}`;
+      const also = r.related.map((l) => `<span class="loc related">also <a href="${esc(l.href)}">${esc(l.location)}</a>${l.message ? ` ${esc(l.message)}` : ''}</span>`).join('');
       return (
         `<tr id="${esc(r.id)}" data-rule="${esc(r.ruleId)}" data-severity="${r.severity}"${r.fingerprint ? ` data-fingerprint="${esc(r.fingerprint)}"` : ''}${r.repeated ? ` data-repeated="${r.repeated.findings}"` : ''}>` +
         `<td class="id"><a href="#${esc(r.id)}">${esc(r.id)}</a></td>` +
         `<td class="sev sev-${r.severity}">${r.severity}</td>` +
-        `<td>${esc(r.finding)}<span class="loc"><a href="${esc(r.href)}">${esc(r.location)}</a>${ptr}${r.repeated ? ` ${esc(repeatedText(r))}` : ''} · <code>${esc(r.ruleId)}</code> · ${esc(r.family)}</span></td>` +
+        `<td>${esc(r.finding)}<span class="loc"><a href="${esc(r.href)}">${esc(r.location)}</a>${ptr}${r.repeated ? ` ${esc(repeatedText(r))}` : ''} · <code>${esc(r.ruleId)}</code> · ${esc(r.family)}</span>${also}</td>` +
         `<td><span class="${esc(cls)}">${esc(r.evidence.status)}</span>${r.evidence.text ? `: ${esc(r.evidence.text)}` : ''}</td>` +
         `<td>${esc(r.hint)}</td></tr>`
       );

@@ -30,6 +30,8 @@ interface AuditRow {
   /** Link target relative to the link base, with a `#L<line>` fragment (GitHub style). */
   href: string;
   pointer?: string;
+  /** The defect's other sites and the places it is about: `path:line:column` as shown, link, what is there. */
+  related: Array<{ location: string; href: string; message: string }>;
   evidence: { status: string; text: string };
   fingerprint?: string;
   /** Set when the row stands for a pattern repeated in many files (src/report/groups.ts): the row's
@@ -122,8 +124,7 @@ export function buildAudit(input: ReportInput): Audit {
     // what is wrong and why it matters, then what to do
     const finding = [f.parts.what, f.parts.why].filter(Boolean).join(' ');
     const hint = f.parts.fix;
-    const shownPath = relPath(input.root, f.file);
-    const link = path.isAbsolute(path.relative(base, f.file)) ? f.file : path.relative(base, f.file).split(path.sep).join('/');
+    const link = (file: string) => encodePath(path.isAbsolute(path.relative(base, file)) ? file : path.relative(base, file).split(path.sep).join('/'));
     const g = groupOf.get(f);
     return {
       id: `VA-${String(i + 1).padStart(width, '0')}`,
@@ -132,9 +133,14 @@ export function buildAudit(input: ReportInput): Audit {
       family: input.families?.[f.file] ?? NO_FAMILY,
       finding,
       hint,
-      location: `${shownPath}:${f.range.start.line}:${f.range.start.column}`,
-      href: `${encodePath(link)}#L${f.range.start.line}`,
+      location: `${relPath(input.root, f.file)}:${f.range.start.line}:${f.range.start.column}`,
+      href: `${link(f.file)}#L${f.range.start.line}`,
       pointer: f.pointer,
+      related: (f.related ?? []).map((r) => ({
+        location: `${relPath(input.root, r.file)}:${r.range.start.line}:${r.range.start.column}`,
+        href: `${link(r.file)}#L${r.range.start.line}`,
+        message: r.message,
+      })),
       evidence: evidence(f, !!input.rules.get(f.ruleId)?.meta.confirm, confirmRan),
       fingerprint: f.fingerprint,
       ...(g ? { repeated: { findings: g.findings.length, files: g.files } } : {}),
@@ -229,7 +235,8 @@ export function formatMarkdown(input: ReportInput): string {
     out.push('', '## Findings', '', '| ID | Severity | Finding | Confirmation evidence | Resolution hint |', '| --- | --- | --- | --- | --- |');
     for (const r of a.rows) {
       const where = `[${mdCell(r.location)}](${r.href})${r.pointer ? ` \`${r.pointer.replace(/`/g, "'").replace(/\|/g, '\\|')}\`` : ''}`;
-      const finding = `${mdCell(r.finding)}<br>${where}${r.repeated ? ` ${mdCell(repeatedText(r))}` : ''} · \`${r.ruleId}\``;
+      const also = r.related.map((l) => `<br>also [${mdCell(l.location)}](${l.href})${l.message ? ` ${mdCell(l.message)}` : ''}`).join('');
+      const finding = `${mdCell(r.finding)}<br>${where}${r.repeated ? ` ${mdCell(repeatedText(r))}` : ''} · \`${r.ruleId}\`${also}`;
       const ev = `**${mdCell(r.evidence.status)}**${r.evidence.text ? `: ${mdCell(r.evidence.text)}` : ''}`;
       out.push(`| ${r.id} | ${r.severity} | ${finding} | ${ev} | ${mdCell(r.hint)} |`);
     }

@@ -43,6 +43,10 @@ function findingLines(findings: ReportInput['findings'], root: string, c: typeof
     for (const f of list) {
       const loc = `${f.range.start.line}:${f.range.start.column}`.padEnd(locW);
       out.push(`  ${c.dim(loc)}  ${findingLine(f, c)}`);
+      // the defect's other sites (and the places it is about): `↳ also file:line:column  what is there`
+      for (const r of f.related ?? []) {
+        out.push(`  ${' '.repeat(locW)}  ${c.dim('↳ also')} ${relPath(root, r.file)}:${r.range.start.line}:${r.range.start.column}${r.message ? c.dim(`  ${oneLine(r.message)}`) : ''}`);
+      }
       const conf = confirmationLine(f, c);
       if (conf) out.push(`  ${' '.repeat(locW)}  ${conf}`);
     }
@@ -110,9 +114,10 @@ function scopeLines(input: ReportInput, c: typeof C): string[] {
   const out: string[] = [];
   const sc = input.stats.scope;
   if (sc) {
-    if (sc.fallback && input.partOf !== undefined) {
-      out.push(c.dim(`  No verifier entrypoint recognised in the folders checked: they lie inside the project at ${input.partOf}, whose task files (which route to this code) were not read, so all code was checked. Check from the project's folder to check verifier paths only.`));
-    } else if (sc.fallback) out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
+    if (sc.fallback) {
+      out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
+      for (const w of sc.why ?? []) out.push(c.dim(`    ${w}`));
+    }
     else if (sc.applied === 'verifier') {
       const hidden = [
         sc.outside ? `${sc.outside} finding${sc.outside === 1 ? '' : 's'} not on a verifier path hidden` : '',

@@ -27,6 +27,7 @@ import type { SourceFile } from '../core/source.js';
 import type { JsonDocument } from '../lang/json/parse.js';
 import type { Suite } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
+import type { ModuleRoute } from './harness/routes.js';
 
 /** A declared entrypoint (config `entrypoints`, or an adapter's defaults). */
 export interface EntrypointDecl {
@@ -64,6 +65,14 @@ export interface AdapterLoadOptions {
   root: string;
   /** Adapter-specific options from the config (`suite.options`). */
   adapterOptions: Record<string, unknown>;
+  /** Module routes learned from the suite's harness code (src/suites/harness/learn.ts). */
+  routes?: readonly ModuleRoute[];
+}
+
+/** What detection may know of the project's code besides the document. */
+export interface DetectContext {
+  root: string;
+  routes: readonly ModuleRoute[];
 }
 
 export interface AdapterLoadResult {
@@ -77,7 +86,7 @@ export interface SuiteAdapter {
   /** One line for `vaudit rules`/docs. */
   description: string;
   /** Is this parsed document one of this format's tasks? Must be cheap and must not throw. */
-  detect(doc: JsonDocument, file: SourceFile): boolean;
+  detect(doc: JsonDocument, file: SourceFile, ctx?: DetectContext): boolean;
   /** Build suites from the detected documents. Must not throw on odd content. */
   load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult;
   /**

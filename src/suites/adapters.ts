@@ -5,7 +5,6 @@
 import type { SuiteAdapter } from './adapter.js';
 import { referenceAdapter } from './reference.js';
 import { osworldAdapter } from './osworld.js';
-import { taskModuleAdapter } from './task-module.js';
-import { evalListAdapter } from './eval-list.js';
+import { moduleRouteAdapter } from './harness/adapter.js';
 
-export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter, osworldAdapter, taskModuleAdapter, evalListAdapter];
+export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter, osworldAdapter, moduleRouteAdapter];

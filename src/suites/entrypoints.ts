@@ -10,19 +10,18 @@
  *   (a module, or a module export, that a task names directly);
  * - adapter declarations: `SuiteAdapter.entrypoints(suite)` (e.g. the reference
  *   adapter's per-family `eval` methods, which dispatch to `_eval_<kind>`);
- * - task-class registries (recognised without config): classes registered in a
- *   registry (a `@register…` decorator, a `register…(Cls)` call, or a
- *   module-level list/dict of classes) whose success-predicate method
- *   (`is_successful`, `check_success`, `evaluate`, …) a runner calls on an
- *   instance (`task.is_successful(env)`);
+ * - task-class registries (recognised without config, src/suites/harness/registry.ts):
+ *   collections of task classes and factories that build them, graded by the method
+ *   every registered class has, the runner calls with its result used, and whose
+ *   implementations return verdicts;
  * - config `entrypoints`: `[{"files": glob, "export"?: name, "class"?: glob, "method"?: name}]`.
  */
 import path from 'node:path';
 import { compileGlobs } from '../core/match.js';
 import type { SourceFile } from '../core/source.js';
-import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
-import { walk } from '../lang/python/tree.js';
+import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { ADAPTERS } from './adapters.js';
+import { classRegistries } from './harness/registry.js';
 import type { Suite } from './types.js';
 import type { EntrypointDecl } from './adapter.js';
 
@@ -53,6 +52,8 @@ export interface SuiteSummary {
 export interface EntrypointResult {
   entrypoints: Entrypoint[];
   suites: SuiteSummary[];
+  /** Task-class registries (no task files): the file declaring each and its task count, for the run's totals. */
+  registries: Array<{ file: string; tasks: number }>;
 }
 
 export interface EntrypointInput {
@@ -63,6 +64,8 @@ export interface EntrypointInput {
   /** Config-declared entrypoints and the folder their globs are relative to. */
   declared?: readonly EntrypointDecl[];
   declaredDir?: string;
+  /** false: no class registries recognised (config `detect`). */
+  detect?: boolean;
 }
 
 const epKey = (e: Entrypoint) => `${e.file}\0${e.qualname ?? '*'}`;
@@ -99,10 +102,13 @@ export function findEntrypoints(input: EntrypointInput): EntrypointResult {
     summaries.push({ adapter: suite.adapter, root: relRoot(suite.root), tasks: suite.tasks.length, entries, bound, unbound: entries - bound, entrypoints: mine.size });
   }
 
-  const reg = registryEntrypoints(input);
-  if (reg.classes > 0) {
-    for (const e of reg.entrypoints) add(e);
-    summaries.push({ adapter: 'task-registry', root: relRoot(reg.root ?? input.root), tasks: reg.classes, entries: reg.classes, bound: reg.entrypoints.length ? reg.boundClasses : 0, unbound: reg.classes - reg.boundClasses, entrypoints: reg.entrypoints.length });
+  const registries: EntrypointResult['registries'] = [];
+  for (const reg of input.detect === false ? [] : classRegistries(input.python)) {
+    registries.push({ file: reg.registry.file, tasks: reg.registry.ids.length });
+    const eps = reg.graders.map((g) => ({ file: g.file, qualname: g.qualname, via: 'registry' as const }));
+    for (const e of eps) add(e);
+    const n = reg.registry.ids.length;
+    summaries.push({ adapter: 'class-registry', root: relRoot(path.dirname(reg.registry.file)), tasks: n, entries: n, bound: n, unbound: 0, entrypoints: eps.length });
   }
 
   if (input.declared?.length) {
@@ -117,7 +123,7 @@ export function findEntrypoints(input: EntrypointInput): EntrypointResult {
     for (const e of eps) add(e);
     summaries.push({ adapter: 'config', root: relRoot(input.declaredDir ?? input.root), tasks: 0, entries: input.declared.length, bound: boundDecls, unbound: input.declared.length - boundDecls, entrypoints: eps.length });
   }
-  return { entrypoints: [...out.values()], suites: summaries };
+  return { entrypoints: [...out.values()], suites: summaries, registries };
 }
 
 /** Folder a suite's adapter globs are relative to: the parent of its `tasks` folder (also when outside the run's root). */
@@ -182,59 +188,6 @@ function resolveDecls(decls: readonly EntrypointDecl[], base: string, input: Ent
 }
 
 /** Success-predicate method names a task runner calls on a task instance. */
-const PREDICATE = /^(is_)?(success(ful)?|solved|complete[d]?|done|passed|achieved)$|^(check|verify|evaluate|grade|judge|score)(_(success|solution|completion|task|result))?$|success/i;
-/** Collection names that hold registries of task classes. */
-const REGISTRY_NAME = /regist|tasks?$|^TASKS|_TASKS|ENVS?$/i;
-
-/**
- * Shape (a): task classes in a registry, graded by a success-predicate method the runner calls.
- * Only files that mention a registry at all are parsed.
- */
-function registryEntrypoints(input: EntrypointInput): { entrypoints: Entrypoint[]; classes: number; boundClasses: number; root?: string } {
-  const py = input.files.filter((f) => f.language === 'python');
-  const candidates = py.filter((f) => textFacts(f).registry);
-  const registered = new Map<string, { file: string; cls: string }>(); // key file\0class
-  for (const f of candidates) {
-    const a = input.python.analysis(f.path);
-    if (!a) continue;
-    for (const [file, cls] of registeredClasses(a, input.python)) registered.set(`${file}\0${cls}`, { file, cls });
-  }
-  if (registered.size === 0) return { entrypoints: [], classes: 0, boundClasses: 0 };
-  // methods the runner calls on a non-self receiver: `task.is_successful(env)`
-  const called = new Set<string>();
-  for (const f of py) for (const m of textFacts(f).predicateCalls) called.add(m);
-  const out: Entrypoint[] = [];
-  let bound = 0;
-  let root: string | undefined;
-  for (const { file, cls } of registered.values()) {
-    const c = input.python.analysis(file)?.classes().find((x) => x.qualname === cls);
-    if (!c) continue;
-    root ??= path.dirname(file);
-    const preds = predicateMethods(file, c.qualname, input.python, called, 0);
-    if (preds.length) bound++;
-    out.push(...preds.map((p) => ({ file: p.file, qualname: p.fn.qualname, via: 'registry' as const })));
-  }
-  return { entrypoints: out, classes: registered.size, boundClasses: bound, root };
-}
-
-/** Predicate methods of a class: its own, else its bases' (the runner calls the inherited one). */
-function predicateMethods(file: string, qualname: string, python: PythonProject, called: Set<string>, depth: number): Array<{ file: string; fn: FunctionInfo }> {
-  if (depth > 6) return [];
-  const a = python.analysis(file);
-  const c = a?.classes().find((x) => x.qualname === qualname);
-  if (!a || !c) return [];
-  const own = [...c.methods.values()].filter((m) => called.has(m.name));
-  if (own.length) return own.map((fn) => ({ file, fn }));
-  for (const b of c.bases) {
-    const loc = resolveClassRef(python, a, b);
-    if (loc) {
-      const r = predicateMethods(loc.file, loc.qualname, python, called, depth + 1);
-      if (r.length) return r;
-    }
-  }
-  return [];
-}
-
 /** A class named in `file` (local, or imported from a project module). */
 export function resolveClassRef(python: PythonProject, a: PythonAnalysis, name: string): { file: string; qualname: string } | undefined {
   if (a.classes().some((c) => c.qualname === name)) return { file: a.path, qualname: name };
@@ -254,67 +207,4 @@ export function resolveClassRef(python: PythonProject, a: PythonAnalysis, name: 
     if (again) return resolveClassRef(python, b, target);
   }
   return undefined;
-}
-
-/** What the registry shape reads of a file's text (by SourceFile: an editor session asks on every lint). */
-const textFactsMemo = new WeakMap<SourceFile, { registry: boolean; predicateCalls: string[] }>();
-function textFacts(f: SourceFile): { registry: boolean; predicateCalls: string[] } {
-  let t = textFactsMemo.get(f);
-  if (!t) {
-    const text = f.source.text;
-    // methods called on a non-self receiver: `task.is_successful(env)`
-    const predicateCalls: string[] = [];
-    for (const m of text.matchAll(/(?<!\bself|\bcls)\.(\w+)\s*\(/g)) if (PREDICATE.test(m[1]!)) predicateCalls.push(m[1]!);
-    textFactsMemo.set(f, (t = { registry: /regist|TASKS\s*=|_TASKS\s*=/i.test(text), predicateCalls }));
-  }
-  return t;
-}
-
-/** Classes registered in this module: decorated `@register…`, passed to `register…(C)`, or listed in a registry literal. */
-function registeredClasses(a: PythonAnalysis, python: PythonProject): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const r of registryMentions(a)) {
-    if (r.local) { out.push([a.path, r.local]); continue; }
-    const hit = resolveClassRef(python, a, r.name!);
-    if (hit) out.push([hit.file, hit.qualname]);
-  }
-  return out;
-}
-
-/** The classes a module registers, in order: its own decorated ones (`local`), and the names it passes
- *  to a `register…` call or lists in a registry literal (`name`, resolved per lint: they may be imported).
- *  By analysis: an unchanged file keeps its analysis across an editor session's lints. */
-const registryMemo = new WeakMap<PythonAnalysis, Array<{ local?: string; name?: string }>>();
-function registryMentions(a: PythonAnalysis): Array<{ local?: string; name?: string }> {
-  const hit = registryMemo.get(a);
-  if (hit) return hit;
-  const out: Array<{ local?: string; name?: string }> = [];
-  const mention = (name: string) => { out.push({ name }); };
-  for (const c of a.classes()) {
-    const deco = c.node.parent?.type === 'decorated_definition' ? c.node.parent.children.filter((d) => d.type === 'decorator') : [];
-    if (deco.some((d) => /regist/i.test(d.text))) out.push({ local: c.qualname });
-  }
-  walk(a.ast, (n) => {
-    if (n.type === 'call') {
-      const fn = n.childForFieldName('function');
-      if (fn && /regist/i.test(fn.type === 'attribute' ? fn.childForFieldName('attribute')?.text ?? '' : fn.text)) {
-        for (const arg of n.childForFieldName('arguments')?.namedChildren ?? []) {
-          if (arg.type === 'identifier' || arg.type === 'attribute') mention(arg.text);
-        }
-      }
-    } else if (n.type === 'assignment' && n.parent?.type === 'expression_statement' && n.parent.parent?.type === 'module') {
-      const left = n.childForFieldName('left');
-      const right = n.childForFieldName('right');
-      if (left?.type === 'identifier' && right && REGISTRY_NAME.test(left.text) && /^(list|dictionary|tuple|set)$/.test(right.type)) {
-        for (const el of right.namedChildren) {
-          const v = el.type === 'pair' ? el.childForFieldName('value') : el;
-          if (v && (v.type === 'identifier' || v.type === 'attribute')) mention(v.text);
-        }
-      }
-      return false;
-    }
-    return undefined;
-  });
-  registryMemo.set(a, out);
-  return out;
 }

@@ -5,9 +5,12 @@
 import * as path from 'node:path';
 import type { SourceFile } from '../core/source.js';
 import { jsonDocumentOf } from '../lang/json/cache.js';
-import type { DetectedDocument, SuiteAdapter, SuiteProblem } from './adapter.js';
+import type { DetectContext, DetectedDocument, SuiteAdapter, SuiteProblem } from './adapter.js';
 import { ADAPTERS } from './adapters.js';
 import type { Suite } from './types.js';
+import { learnRoutes, type HarnessCode } from './harness/learn.js';
+import { declaredRoutes, type TaskDecl } from './harness/declared.js';
+import type { ModuleRoute } from './harness/routes.js';
 
 export type { SuiteProblem } from './adapter.js';
 
@@ -17,15 +20,19 @@ export interface LoadSuitesOptions {
   /** Force one adapter by id (config `suite.adapter`); default: detect by shape. */
   adapter?: string;
   adapterOptions?: object;
+  /** The project's code, to learn the harness's routes from (src/suites/harness/). */
+  code?: HarnessCode;
+  /** false: no detection, only the declared routes (config `detect`). */
+  detect?: boolean;
+  /** Config `tasks` declarations and the config file they come from. */
+  declared?: { tasks: readonly TaskDecl[]; configFile: string };
 }
 
 export interface LoadSuitesResult {
   suites: Suite[];
   problems: SuiteProblem[];
-}
-
-function inTasksFolder(relPath: string): boolean {
-  return relPath.split('/').slice(0, -1).includes('tasks');
+  /** The module routes learned from the harness and declared in the config. */
+  routes: readonly ModuleRoute[];
 }
 
 /**
@@ -46,10 +53,14 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
         message: `Unknown suite adapter "${opts.adapter}".`,
         fix: `Use one of the known adapters: ${ADAPTERS.map((x) => x.id).join(', ')}.`,
       });
-      return { suites: [], problems };
+      return { suites: [], problems, routes: [] };
     }
     adapters = [a];
   }
+  const detect = opts.detect !== false;
+  const routes = [...(opts.declared ? declaredRoutes(opts.declared.tasks, opts.declared.configFile) : []), ...(opts.code && detect ? learnRoutes(opts.code) : [])];
+  if (!detect) adapters = adapters.filter((a) => a.id === 'module-route');
+  const ctx: DetectContext = { root: opts.root, routes };
   const detected = new Map<SuiteAdapter, DetectedDocument[]>();
   for (const file of files) {
     if (file.language !== 'json' && !file.path.toLowerCase().endsWith('.json')) continue;
@@ -63,7 +74,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
     for (const a of adapters) {
       let hit = false;
       try {
-        hit = a.detect(doc, file);
+        hit = a.detect(doc, file, ctx);
       } catch {
         hit = false;
       }
@@ -76,20 +87,12 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
       let list = detected.get(owner);
       if (!list) detected.set(owner, (list = []));
       list.push({ file, doc });
-    } else if (inTasksFolder(file.relPath) && (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value))) {
-      problems.push({
-        file: file.path,
-        start: doc.root.start,
-        end: doc.root.end,
-        message: `This file is in a tasks folder but holds ${Array.isArray(doc.value) ? 'an array' : doc.value === null ? 'null' : `a ${typeof doc.value}`}, not a task object; vaudit skipped it.`,
-        fix: 'Move it out of the tasks folder, or exclude it in vaudit.config.json.',
-      });
     }
   }
   const suites: Suite[] = [];
   for (const [adapter, docs] of detected) {
     try {
-      const r = adapter.load(docs, { root: opts.root, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
+      const r = adapter.load(docs, { root: opts.root, routes, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
       suites.push(...r.suites);
       problems.push(...r.problems);
     } catch (e) {
@@ -102,5 +105,5 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
       });
     }
   }
-  return { suites, problems };
+  return { suites, problems, routes };
 }

@@ -19,7 +19,7 @@ const FAMILY_SET = new Set(FAMILIES);
 const DATA_FIELDS = new Set(['value', 'args', 'text', 'expected']);
 
 /** The suite root of a task file: the parent of its nearest `tasks` folder, else the project root. */
-export function suiteRootOf(filePath: string, projectRoot: string): string {
+function suiteRootOf(filePath: string, projectRoot: string): string {
   let dir = path.dirname(filePath);
   for (;;) {
     if (path.basename(dir) === 'tasks') return path.dirname(dir);

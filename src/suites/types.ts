@@ -72,6 +72,10 @@ export interface EntryRoute {
   binding?: VerifierBinding;
   /** Why it is not bound, when the lookup ran and failed (the package was found but does not export `target`). */
   unbound?: string;
+  /** Role `module`: the module exists but does not define the export the harness takes from it. */
+  missingExport?: boolean;
+  /** The harness code that routes this way (file, 1-based line), when the route was learned from it. */
+  via?: { file: string; line: number };
 }
 
 interface VerifierTarget {
@@ -84,6 +88,8 @@ interface VerifierTarget {
 export interface Task {
   suite: Suite;
   file: SourceFile;
+  /** Pointer of the task's record in its file ('' or absent: the whole document; `/3` in an array of tasks). */
+  pointer?: string;
   /** Task id (file stem unless the format has an id field). */
   id: string;
   /** App family (`ChimeraX`, `Lean`, …). */

@@ -5,13 +5,14 @@
  */
 import type { SourceFile } from '../../core/source.js';
 import { parseJsonDocument, type JsonParseResult } from './parse.js';
+import { parseJsonLines } from './lines.js';
 
 const cache = new WeakMap<SourceFile, JsonParseResult>();
 
 export function jsonDocumentOf(file: SourceFile): JsonParseResult {
   let r = cache.get(file);
   if (!r) {
-    r = parseJsonDocument(file.source.text);
+    r = /\.jsonl$/i.test(file.path) ? parseJsonLines(file.source.text) : parseJsonDocument(file.source.text);
     cache.set(file, r);
   }
   return r;

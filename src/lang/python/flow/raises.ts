@@ -10,8 +10,17 @@ export function cannotRaise(cx: FlowState, n: PyNode, s: State): boolean {
   if (kids.length !== 1 || a!.type !== 'assignment' || field(a!, 'type')) return false;
   const l = field(a!, 'left');
   const r = field(a!, 'right');
-  return !!l && !!r && l.type === 'identifier' && safeValue(cx, r, s);
+  if (!l || !r) return false;
+  if (l.type === 'identifier') return safeValue(cx, r, s);
+  // `a, b = None, None`: names unpacked from as many safe values (another count raises ValueError)
+  if (!TARGETS.has(l.type) || !VALUES.has(r.type)) return false;
+  const names = named(l);
+  const values = named(r);
+  return names.length === values.length && names.every((k) => k.type === 'identifier') && values.every((v) => v.type !== 'list_splat' && safeValue(cx, v, s));
 }
+
+const TARGETS = new Set(['pattern_list', 'tuple_pattern', 'list_pattern']);
+const VALUES = new Set(['expression_list', 'tuple', 'list']);
 
 /** A literal built of constants and bound local names (evaluating it cannot raise). */
 function safeValue(cx: FlowState, v: PyNode, s: Map<string, Set<Def>>): boolean {

@@ -1,0 +1,157 @@
+/**
+ * The `module-route` adapter: task records that name the module grading them, routed the way the
+ * suite's own harness routes them. The routes are learned from the harness code (`learn.ts`):
+ * `spec_from_file_location("v", Path(app_dir) / task["verify"])` then `mod.verify`, or
+ * `import(path.join(dir, "tasks", input.name + ".ts"))` then `mod[input.name]`. A record is a task
+ * when its members fill a route's template and the module it names exists for most records of its
+ * container (one task per file, an array, an array one member down, an object keyed by id).
+ */
+import * as path from 'node:path';
+import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from '../adapter.js';
+import type { JsonDocument } from '../../lang/json/parse.js';
+import type { SourceFile } from '../../core/source.js';
+import { joinPointer } from '../../lang/json/parse.js';
+import type { EntryRoute, Suite, Task, VerifierEntry } from '../types.js';
+import type { PythonProject } from '../../lang/python/types.js';
+import { containersOf, ITEM, type TaskRecord } from './records.js';
+import { resolveRoute, type Resolved } from './resolve.js';
+import { membersOf } from './template.js';
+import type { ModuleRoute } from './routes.js';
+
+const MODULE_ROUTE_ADAPTER_ID = 'module-route';
+
+/** Members that commonly carry a record's id, in order; else the route's own member. */
+const ID_MEMBERS = ['id', 'task_id', 'taskId', 'uid', 'name'];
+
+interface Bound {
+  record: TaskRecord;
+  route: ModuleRoute;
+  resolved: Resolved;
+}
+
+/** Route sites grouped: the alternatives one load site tries (`${p}.js`, `${p}.ts`). */
+function sitesOf(routes: readonly ModuleRoute[]): ModuleRoute[][] {
+  const by = new Map<string, ModuleRoute[]>();
+  for (const r of routes) {
+    const k = `${r.file}:${r.line}`;
+    const list = by.get(k) ?? [];
+    list.push(r);
+    by.set(k, list);
+  }
+  return [...by.values()];
+}
+
+const bindMemo = new WeakMap<JsonDocument, Bound[] | null>();
+
+/** The records of a document bound through a route site: the container and site that bind most, when at least half its fitting records resolve. */
+function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly ModuleRoute[], root: string): Bound[] | undefined {
+  const hit = bindMemo.get(doc);
+  if (hit !== undefined) return hit ?? undefined;
+  let best: Bound[] | undefined;
+  for (const site of sitesOf(routes.filter((r) => !r.files || r.files(file.path)))) {
+    for (const container of containersOf(doc)) {
+      const bound: Bound[] = [];
+      let resolvedCount = 0;
+      for (const record of container) {
+        for (const route of site) {
+          if (!membersOf(route.template).every((m) => typeof record.value[m] === 'string')) continue;
+          const resolved = resolveRoute(route, (m) => record.value[m], file.path, root);
+          if (!resolved) continue;
+          const prev = bound.find((b) => b.record === record);
+          if (prev && !prev.resolved.file && resolved.file) Object.assign(prev, { route, resolved });
+          else if (!prev) bound.push({ record, route, resolved });
+        }
+      }
+      resolvedCount = bound.filter((b) => b.resolved.file).length;
+      if (resolvedCount === 0 || resolvedCount * 2 < bound.length) continue;
+      if (!best || resolvedCount > best.filter((b) => b.resolved.file).length) best = bound;
+    }
+  }
+  bindMemo.set(doc, best ?? null);
+  return best;
+}
+
+function taskId(record: TaskRecord, route: ModuleRoute, index: number): string {
+  if (record.key) return record.key;
+  for (const k of ID_MEMBERS) {
+    const v = record.value[k];
+    if ((typeof v === 'string' && v) || typeof v === 'number') return String(v);
+  }
+  const m = membersOf(route.template)[0];
+  const v = m ? record.value[m] : undefined;
+  return typeof v === 'string' ? v : String(index);
+}
+
+function commonDir(files: string[]): string {
+  let dir = path.dirname(files[0]!);
+  for (const f of files) while (!(f.startsWith(dir + path.sep) || path.dirname(f) === dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+export const moduleRouteAdapter: SuiteAdapter = {
+  id: MODULE_ROUTE_ADAPTER_ID,
+  description: 'Task records that name the module grading them, routed as the suite\'s harness code routes them (learned from its loader: spec_from_file_location, import_module, import(), require()).',
+  detect(doc, file, ctx) {
+    const routes = ctx?.routes ?? [];
+    return routes.length > 0 && bindDocument(doc, file, routes, ctx!.root) !== undefined;
+  },
+  load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult {
+    const routes = options.routes ?? [];
+    const bySite = new Map<string, { route: ModuleRoute; tasks: Task[] }>();
+    const suites: Suite[] = [];
+    for (const { file, doc } of docs) {
+      const bound = bindDocument(doc, file, routes, options.root) ?? [];
+      bound.forEach(({ record, route, resolved }, i) => {
+        const k = `${route.file}:${route.line}`;
+        let group = bySite.get(k);
+        if (!group) bySite.set(k, (group = { route, tasks: [] }));
+        const task: Task = {
+          suite: undefined as unknown as Suite, file, json: record.value, id: taskId(record, route, i), family: 'task',
+          pointer: record.pointer, fields: {}, values: doc.values, entries: [], initializers: [],
+        };
+        for (const name of Object.keys(record.value).filter((k) => k !== ITEM)) {
+          const ref = doc.values.get(joinPointer(record.pointer, name));
+          if (ref) task.fields[name] = ref;
+        }
+        const member = membersOf(route.template)[0]!;
+        const pointer = member === ITEM ? record.pointer : joinPointer(record.pointer, member);
+        const ref = doc.values.get(pointer)!;
+        const entry: VerifierEntry = { task, index: 0, kind: member, pointer, ref, fields: {}, embedded: [] };
+        const value = String(record.value[member]);
+        const fromMember = route.exportFromMember !== undefined ? record.value[route.exportFromMember] : undefined;
+        const exportName = route.exportName ?? (typeof fromMember === 'string' ? fromMember.split('/').pop() : route.exportDefault);
+        const r: EntryRoute = { role: 'module', name: value, target: exportName ? `${resolved.wanted}:${exportName}` : resolved.wanted, ref, via: { file: route.file, line: route.line } };
+        if (resolved.file) entry.target = { file: resolved.file, export: exportName || undefined };
+        else r.unbound = `no module ${resolved.wanted} (the harness at ${path.basename(route.file)}:${route.line} loads it)`;
+        entry.routes = [r];
+        task.entries.push(entry);
+        group.tasks.push(task);
+      });
+    }
+    for (const { tasks } of bySite.values()) {
+      // the suite is the task files and the modules they name
+      const files = tasks.flatMap((t) => [t.file.path, ...t.entries.flatMap((e) => (e.target ? [e.target.file] : []))]);
+      const suite: Suite = { adapter: MODULE_ROUTE_ADAPTER_ID, root: commonDir(files), tasks };
+      for (const t of tasks) t.suite = suite;
+      suites.push(suite);
+    }
+    return { suites, problems: [] };
+  },
+  bind(suites: Suite[], python: PythonProject) {
+    for (const s of suites) {
+      for (const t of s.tasks) {
+        for (const e of t.entries) {
+          const tg = e.target;
+          const route = e.routes?.[0];
+          if (!tg || !route || !/\.py$/.test(tg.file)) continue;
+          const a = python.analysis(tg.file);
+          if (!a) continue;
+          if (!tg.export) continue;
+          const fn = a.functionByQualname(tg.export);
+          if (fn) e.binding = { file: tg.file, qualname: fn.qualname, start: fn.node.start, end: fn.node.end };
+          else if (!a.moduleNames().has(tg.export)) route.missingExport = true;
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,30 @@
+/**
+ * Why no suite was recognised: one line per shape vaudit tried, with what it found of it, so that a
+ * user can tell a missing shape from a near miss (a loader whose template no record fills).
+ */
+import * as path from 'node:path';
+import type { PythonProject } from '../../lang/python/types.js';
+import type { SourceFile } from '../../core/source.js';
+import { registryCandidates } from './registry.js';
+import type { ModuleRoute } from './routes.js';
+import type { Template } from './template.js';
+
+const text = (t: Template) => t.map((p) => (p.kind === 'lit' ? p.text : p.kind === 'member' ? `{${p.name || 'item'}}` : '…')).join('');
+
+export function whyNoSuite(o: { root: string; files: readonly SourceFile[]; python: PythonProject; routes: readonly ModuleRoute[] }): string[] {
+  const rel = (p: string) => path.relative(o.root, p).split(path.sep).join('/') || '.';
+  const data = o.files.filter((f) => f.language === 'json').length;
+  const out: string[] = [];
+  out.push(`task files (reference, OSWorld family): ${data ? `none of ${data} JSON file${data === 1 ? '' : 's'} has their shape ("evaluate": [{"type": …}], or "evaluator": {"func": …})` : 'no JSON file'}.`);
+  if (o.routes.length === 0) out.push('module routes: no harness code loads a module from a path built from task data (importlib, runpy, import(), require()).');
+  else {
+    const shown = o.routes.slice(0, 3).map((r) => `${rel(r.file)}:${r.line} loads ${text(r.template)}`).join('; ');
+    out.push(`module routes: ${shown}${o.routes.length > 3 ? ` (and ${o.routes.length - 3} more)` : ''}; no data file has records whose members fill ${o.routes.length === 1 ? 'it' : 'one'} with a module that exists.`);
+  }
+  const reg = registryCandidates(o.python);
+  out.push(reg.found === 0
+    ? 'class registries: no collection of task classes sharing a base, no registering function, no type() factory.'
+    : `class registries: ${reg.found} found, but no method all their classes share is called by a runner with its result used and returns a verdict.`);
+  out.push('Declare them in vaudit.config.json: "tasks" (files of task records and the module each names) or "entrypoints" (the functions that grade); `vaudit init` writes a config to complete.');
+  return out;
+}

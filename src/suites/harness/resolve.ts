@@ -1,0 +1,62 @@
+/**
+ * From a route and one task record to the module file the harness would load: the template is
+ * instantiated with the record's members and resolved against the folders the harness may run it
+ * from (its own folder when it says so, else the record file's folder and the harness's folder and
+ * their ancestors up to the project root).
+ */
+import { existsSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { instantiate } from './template.js';
+import type { ModuleRoute } from './routes.js';
+
+const JS_EXTS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
+
+function isFile(p: string): boolean {
+  try {
+    return existsSync(p) && statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function ancestors(dir: string, root: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    out.push(d);
+    if (d === root || !d.startsWith(root + path.sep) || path.dirname(d) === d) break;
+  }
+  return out;
+}
+
+export interface Resolved {
+  /** The module file, when it exists. */
+  file?: string;
+  /** The relative path the record names (for messages). */
+  wanted: string;
+}
+
+/** The module a record routes to, or what it names when no such file exists; undefined when the record does not fit the route. */
+export function resolveRoute(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string): Resolved | undefined {
+  const inst = instantiate(route.template, member);
+  if (!inst || !inst.rest) return undefined;
+  let rel = inst.rest;
+  if (route.dotted) {
+    if (!/^[\w.]+$/.test(rel)) return undefined;
+    rel = rel.replace(/\./g, '/');
+  }
+  const bases = inst.lead?.kind === 'here'
+    ? [inst.lead.dir]
+    : path.isAbsolute(rel) ? [''] : [...new Set([...ancestors(path.dirname(recordFile), root), ...ancestors(path.dirname(route.file), root)])];
+  const bare = !JS_EXTS.includes(path.extname(rel)) && path.extname(rel) !== '.py';
+  const tails = route.dotted
+    ? ['.py', '/__init__.py']
+    : bare && route.declared ? ['', '.py', ...JS_EXTS]
+    : bare && route.language === 'js' ? ['', ...JS_EXTS, ...JS_EXTS.map((e) => `/index${e}`)] : [''];
+  for (const b of bases) {
+    for (const t of tails) {
+      const p = path.resolve(b, rel + t);
+      if (isFile(p)) return { file: p, wanted: rel };
+    }
+  }
+  return { wanted: rel + (route.dotted ? '.py' : '') };
+}

@@ -1,0 +1,62 @@
+/**
+ * Task-layer checks of routed tasks in any suite shape: the module a task names must exist and export
+ * what the harness takes from it, and a task id must not repeat in its file (the harness's lookup
+ * then runs one of them only, or the second overrides the first).
+ */
+import * as path from 'node:path';
+import type { Task } from './types.js';
+import type { JsonValueRef } from '../lang/json/parse.js';
+
+export type RouteProblemKind = 'unknownModule' | 'unknownExport' | 'duplicateTask';
+
+export interface RouteProblem {
+  kind: RouteProblemKind;
+  at: { start: number; end: number };
+  pointer: string;
+  data: Record<string, string | number>;
+}
+
+const where = (v: { file: string; line: number } | undefined, root: string) => (v ? `${path.relative(root, v.file).split(path.sep).join('/')}:${v.line}` : 'the harness');
+
+/** Problems of one task's routes. */
+export function routeProblems(task: Task): RouteProblem[] {
+  const out: RouteProblem[] = [];
+  for (const e of task.entries) {
+    for (const r of e.routes ?? []) {
+      if (r.role !== 'module') continue;
+      const via = where(r.via, task.suite.root);
+      if (r.unbound) out.push({ kind: 'unknownModule', at: r.ref, pointer: r.ref.pointer, data: { name: r.name, target: r.target.replace(/:[^:/]*$/, ''), via } });
+      else if (r.missingExport) out.push({ kind: 'unknownExport', at: r.ref, pointer: r.ref.pointer, data: { name: r.name, target: r.target, export: r.target.split(':').pop() ?? '', via } });
+    }
+  }
+  return out;
+}
+
+/** The member holding a task's id (the value equal to it), else the record. */
+function idRef(task: Task): JsonValueRef | undefined {
+  const member = Object.values(task.fields).find((r) => task.json && typeof task.json === 'object' && String((task.json as Record<string, unknown>)[r.pointer.split('/').pop()!]) === task.id);
+  return member ?? task.values.get(task.pointer ?? '');
+}
+
+const firstById = new WeakMap<readonly Task[], Map<string, Task>>();
+
+/** A task whose id an earlier task of the same file already has. */
+export function duplicateProblem(task: Task): RouteProblem | undefined {
+  if (!task.pointer) return undefined;
+  const siblings = task.suite.tasks;
+  let first = firstById.get(siblings);
+  if (!first) {
+    first = new Map();
+    for (const t of siblings) {
+      const k = `${t.file.path}\0${t.id}`;
+      if (t.pointer && !first.has(k)) first.set(k, t);
+    }
+    firstById.set(siblings, first);
+  }
+  const earlier = first.get(`${task.file.path}\0${task.id}`);
+  if (!earlier || earlier === task) return undefined;
+  const at = idRef(task);
+  if (!at) return undefined;
+  const line = task.file.source.positionAt(idRef(earlier)?.start ?? 0).line;
+  return { kind: 'duplicateTask', at, pointer: at.pointer, data: { id: task.id, line } };
+}
