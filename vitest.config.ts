@@ -34,6 +34,7 @@ const slow = [
   'test/python-incremental-parse.test.ts',
   'test/vacuous-verdict-confirm.test.ts',
   'test/suite-osworld.test.ts',
+  'test/regex-redos-load.test.ts',
 ];
 
 export default defineConfig({

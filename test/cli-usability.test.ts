@@ -32,7 +32,6 @@ describe('an invalid config', () => {
     expect(r.code).toBe(2);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toMatch(/vaudit\.config\.json: invalid configuration$/);
-    expect(TOP_LEVEL).toEqual(expect.arrayContaining(['scope', 'platform', 'entrypoints', 'confirm']));
     expect(lines.slice(1)).toEqual([
       "  3:5 /rules/unbound-nmae: unknown rule 'unbound-nmae'. Did you mean 'unbound-name'? Run 'vaudit rules' for the list.",
       "  4:36 /rules/missing-timeout/1/fixTimout: rule 'missing-timeout' has no option 'fixTimout'. Did you mean 'fixTimeout'? Allowed: fixTimeout; see 'vaudit rules missing-timeout'.",
@@ -120,5 +119,20 @@ describe('messages that quote multi-line code', () => {
     const rows = runCli(['check', '-f', 'markdown'], { cwd: dir }).stdout.split('\n').filter((l) => l.startsWith('| VA-'));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatch(/^\| VA-001 \| warning \| `set\( items\) == set\(\["a", "b"\]\)` compares .*\|$/);
+  });
+});
+
+describe('a folder inside a repository, checked alone', () => {
+  it('from below the repository root with no config: says the project around it was not read, instead of asking to declare entrypoints', () => {
+    const dir = project('sub', { '.git/HEAD': 'ref: refs/heads/main\n', 'sci/v.py': HANGS, 'tasks/t.json': '{}\n' });
+    const inside = runCli(['check'], { cwd: path.join(dir, 'sci') }).stdout;
+    expect(inside).toContain('No verifier entrypoint recognised in the folders checked: they lie inside the repository at .., whose task files (which route to this code) were not read');
+    expect(inside).not.toContain('Declare entrypoints');
+    // from the root, `check sci` reads the whole folder as context: a missing declaration is the cause
+    expect(runCli(['check', 'sci'], { cwd: dir }).stdout).toContain('Declare entrypoints in vaudit.config.json');
+    expect(runCli(['check'], { cwd: dir }).stdout).toContain('Declare entrypoints in vaudit.config.json');
+    // a config at the root is the context of every folder under it
+    writeFileSync(path.join(dir, 'vaudit.config.json'), '{}\n');
+    expect(runCli(['check'], { cwd: path.join(dir, 'sci') }).stdout).toContain('Declare entrypoints in vaudit.config.json');
   });
 });

@@ -185,6 +185,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       families: result.families ?? (result.project ? familiesOf(result.project) : undefined),
       shard: o.shard,
       linkBase: o.outputFile ? path.dirname(path.resolve(io.cwd, o.outputFile)) : undefined,
+      ...(result.stats.scope?.fallback ? enclosingProject(paths, io.cwd) : {}),
     };
     if (o.debug) io.stderr(await debugLines(result));
     const text = await render(o.format, input);
@@ -217,6 +218,31 @@ function recordBaseline(findings: readonly Finding[], file: string, io: CheckIO)
   const refuted = findings.length - kept.length;
   io.stderr(`Wrote baseline with ${kept.length} finding${kept.length === 1 ? '' : 's'} to ${file}${refuted ? ` (${refuted} refuted by their control case left out)` : ''}; later runs with --baseline ${file} fail only on new findings.\n`);
   return { matched: kept.length, stale: [] };
+}
+
+/**
+ * The repository the folders checked lie inside of, when the run read less than it: a folder's context
+ * is its config's folder, else the current folder (src/engine/lint.ts), so without a config, a check from
+ * a folder below the repository's root (`cd sci && vaudit check`) reads none of the task files that route
+ * to its code. Undefined when a config governs the folders or the context reaches the repository root.
+ */
+function enclosingProject(paths: readonly string[], cwd: string): { partOf?: string } {
+  const dirs = (paths.length ? paths : ['.']).map((p) => path.resolve(cwd, p));
+  if (!dirs.every((d) => existsSync(d) && statSync(d).isDirectory())) return {};
+  const above = (d: string, name: string): string | undefined => {
+    for (let up = d; ; up = path.dirname(up)) {
+      if (existsSync(path.join(up, name))) return up;
+      if (path.dirname(up) === up) return undefined;
+    }
+  };
+  if (dirs.some((d) => above(d, 'vaudit.config.json') !== undefined)) return {};
+  const roots = new Set(dirs.map((d) => {
+    const context = d === cwd || d.startsWith(cwd + path.sep) ? cwd : d;
+    const repo = above(d, '.git');
+    return repo !== undefined && context.startsWith(repo + path.sep) ? repo : undefined;
+  }));
+  const [root] = roots;
+  return roots.size === 1 && root !== undefined ? { partOf: rel(cwd, root) || '.' } : {};
 }
 
 /** CPU time of the main thread alone (Linux: /proc), the run's critical path when threads parse ahead. */

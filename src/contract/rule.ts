@@ -69,6 +69,9 @@ export interface RuleMeta<M extends string = string, O extends object = RuleOpti
   messages: Record<M, MessageParts>;
   docs: RuleDocs;
   confirm?: ConfirmSupport;
+  /** Notes of the run (`ctx.note`), one template per meaning with `{{name}}` placeholders: what the rule
+   *  could not decide about a place within its deterministic budget. */
+  notes?: Record<string, string>;
   /** JSON Schema of the rule's options (config `rules.<id>.options`), validated when the config loads. */
   optionsSchema?: Record<string, unknown>;
   /** The options' defaults: the engine merges the configured options over them once, so a rule reads
@@ -111,6 +114,14 @@ export interface ReportDescriptor<M extends string> {
   severity?: 'error' | 'warning';
 }
 
+/** A note of the run (never a finding): `noteId` names a template of `meta.notes`. */
+export interface NoteDescriptor {
+  noteId: string;
+  data?: Record<string, string | number>;
+  at: ReportTarget;
+  pointer?: string;
+}
+
 export interface RuleContext<M extends string = string, O extends object = RuleOptions> {
   readonly ruleId: string;
   /** `meta.defaultOptions` with the configured options merged over them. */
@@ -121,6 +132,8 @@ export interface RuleContext<M extends string = string, O extends object = RuleO
   /** Text that report offsets refer to (file text, or decoded embedded code). */
   readonly text: string;
   report(d: ReportDescriptor<M>): void;
+  /** Record a note of the run (JSON `summary.notes`): not a finding, whatever the rule's severity. */
+  note(d: NoteDescriptor): void;
 }
 
 export type PythonVisitor<M extends string> = (node: PyNode, ctx: RuleContext<M> & { python: PythonAnalysis }) => void;

@@ -33,6 +33,20 @@ export interface RelatedLocation {
   message: string;
 }
 
+/**
+ * A note of the run: something a rule could not decide about a place within its deterministic budget
+ * (a regex too large to analyse). Not a finding: it never changes the exit code, a baseline or a gate;
+ * the JSON report lists it under `summary.notes`, stylish under the summary.
+ */
+export interface RunNote {
+  ruleId: string;
+  /** Absolute path. */
+  file: string;
+  range: Range;
+  pointer?: string;
+  message: string;
+}
+
 export type ConfirmationStatus =
   | 'confirmed'
   | 'refuted'

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { statSync } from 'node:fs';
-import type { Finding, SeveritySetting } from '../core/types.js';
+import type { Finding, RunNote, SeveritySetting } from '../core/types.js';
 import type { Rule } from '../contract/rule.js';
 import type { Project } from '../contract/project.js';
 import type { SourceFile } from '../core/source.js';
@@ -75,6 +75,8 @@ export interface LintStats {
   scope?: ScopeSummary;
   /** Each suite found: its adapter, tasks, entries, entrypoints. */
   suites?: SuiteSummary[];
+  /** Notes of the run (`ctx.note`): places a rule could not decide within its budget; never findings. */
+  notes?: RunNote[];
 }
 
 export interface LintResult {
@@ -212,7 +214,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
 
   mark('scope');
   // 4–6. the central pass, suppressions, order and fingerprints
-  const { findings: all, suppressed } = await runPass({
+  const { findings: all, suppressed, notes } = await runPass({
     cwd, project, reportOn: passOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules,
     rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions,
   });
@@ -257,6 +259,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
       ...(await parserStats()),
       scope: scope.summary,
       suites: scope.suites,
+      ...(notes.length ? { notes } : {}),
     },
     dispose: () => python.dispose(),
   };

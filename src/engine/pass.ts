@@ -10,9 +10,9 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { Finding, Layer, MessageParts, Range, Severity, SeveritySetting } from '../core/types.js';
+import type { Finding, Layer, MessageParts, Range, RunNote, Severity, SeveritySetting } from '../core/types.js';
 import { codeShape, joinParts, PARSE_ERROR_RULE, SHAPE_MAX } from '../core/types.js';
-import type { Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from '../contract/rule.js';
+import type { NoteDescriptor, Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from '../contract/rule.js';
 import type { FileUnit, Project } from '../contract/project.js';
 import type { SourceFile } from '../core/source.js';
 import type { FileProblem } from '../core/load.js';
@@ -227,6 +227,8 @@ export interface PassInput {
 export interface PassResult {
   findings: Finding[];
   suppressed: Finding[];
+  /** Notes of the run (`ctx.note`), in file and position order, one per (rule, place, message). */
+  notes: RunNote[];
 }
 
 /** Phases 4–6: the central pass over `reportOn`, suppressions, order and fingerprints. */
@@ -250,12 +252,13 @@ export async function runPass(input: PassInput): Promise<PassResult> {
   const { kept, suppressed } = applySuppressions(input, defects);
   kept.sort(compareFindings);
   assignFingerprints(kept, input.cwd, input.project.files);
-  return { findings: kept, suppressed };
+  return { findings: kept, suppressed, notes: orderedNotes(pass.notes) };
 }
 
 /** The rules over one run's units: rule contexts, crash isolation, and the findings they report. */
 class CentralPass {
   readonly findings: Finding[] = [];
+  readonly notes: RunNote[] = [];
   private readonly crashed = new Set<string>();
   private readonly jsParse: (file: SourceFile) => JsParse;
   private readonly embedded: EmbeddedParses;
@@ -294,6 +297,7 @@ class CentralPass {
   private makeCtx(rule: Rule, setting: RuleSetting, unit: FileUnit, text: string, defaultPointer?: () => string | undefined): RuleContext {
     const src = unit.file.source;
     const findings = this.findings;
+    const notes = this.notes;
     const toRange = (at: ReportTarget): Range => {
       let s: number;
       let e: number;
@@ -329,6 +333,17 @@ class CentralPass {
           data: d.data,
           control: rule.meta.confirm ? d.control : undefined,
           ...(d.fix && !unit.embedded ? { autofix: d.fix } : {}),
+        });
+      },
+      note(d: NoteDescriptor) {
+        const template = rule.meta.notes?.[d.noteId];
+        if (template === undefined) throw new Error(`rule ${rule.meta.id} noted unknown noteId '${d.noteId}'`);
+        notes.push({
+          ruleId: rule.meta.id,
+          file: unit.file.path,
+          range: toRange(d.at),
+          pointer: d.pointer ?? (unit.embedded ? unit.embedded.ref.pointer : defaultPointer?.()),
+          message: fillTemplate(template, d.data),
         });
       },
     };
@@ -694,3 +709,10 @@ function fingerprintOf(key: string): string {
   return h;
 }
 
+/** Notes in file and position order, one per (rule, file, place, message). */
+function orderedNotes(notes: readonly RunNote[]): RunNote[] {
+  const key = (n: RunNote) => `${n.file}\0${String(n.range.start.offset).padStart(12, '0')}\0${n.ruleId}\0${n.message}`;
+  const byKey = new Map<string, RunNote>();
+  for (const n of notes) if (!byKey.has(key(n))) byKey.set(key(n), n);
+  return [...byKey].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, n]) => n);
+}

@@ -33,6 +33,9 @@ function toJsonReport(input: ReportInput) {
       ...(input.stats.scope ? { scope: input.stats.scope } : {}),
       ...(input.stats.suites ? { suites: input.stats.suites } : {}),
       ...(input.baseline ? { baseline: input.baseline } : {}),
+      ...(input.stats.notes?.length
+        ? { notes: input.stats.notes.map((n) => ({ ruleId: n.ruleId, file: relPath(input.root, n.file), line: n.range.start.line, column: n.range.start.column, ...(n.pointer !== undefined ? { pointer: n.pointer } : {}), message: n.message })) }
+        : {}),
     },
     findings: input.findings.map((f) => ({
       ruleId: f.ruleId,

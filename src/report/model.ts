@@ -31,6 +31,10 @@ export interface ReportInput {
   shard?: { index: number; total: number };
   /** Folder that file links in markdown/html reports are relative to (default: root). */
   linkBase?: string;
+  /** The repository the folders checked lie inside of when the run's context stopped below its root (no
+   *  config; a check from a subfolder): its task files, which route to the code checked, were not read
+   *  (the hint names that, not a missing declaration). */
+  partOf?: string;
 }
 
 /** True when `file` lies outside `root` (so it has no relative path under it). */

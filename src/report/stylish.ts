@@ -45,7 +45,7 @@ function findingLines(findings: ReportInput['findings'], root: string, c: typeof
       out.push(`  ${c.dim(loc)}  ${findingLine(f, c)}`);
       // the defect's other sites (and the places it is about): `↳ also file:line:column  what is there`
       for (const r of f.related ?? []) {
-        out.push(`  ${' '.repeat(locW)}  ${c.dim('↳ also')} ${relPath(root, r.file)}:${r.range.start.line}:${r.range.start.column}${r.message ? c.dim(`  ${oneLine(r.message)}`) : ''}`);
+        out.push(`  ${' '.repeat(locW)}  ${c.dim('↳ also')} ${relPath(root, r.file)}:${r.range.start.line}:${r.range.start.column}${r.message ? c.dim(`  ${r.message}`) : ''}`);
       }
       const conf = confirmationLine(f, c);
       if (conf) out.push(`  ${' '.repeat(locW)}  ${conf}`);
@@ -114,7 +114,9 @@ function scopeLines(input: ReportInput, c: typeof C): string[] {
   const out: string[] = [];
   const sc = input.stats.scope;
   if (sc) {
-    if (sc.fallback) {
+    if (sc.fallback && input.partOf !== undefined) {
+      out.push(c.dim(`  No verifier entrypoint recognised in the folders checked: they lie inside the repository at ${input.partOf}, whose task files (which route to this code) were not read, so all code was checked. Check from the suite's folder, or put a vaudit.config.json there (a folder is checked in the context of its config's folder), to check verifier paths only.`));
+    } else if (sc.fallback) {
       out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
       for (const w of sc.why ?? []) out.push(c.dim(`    ${w}`));
     }
