@@ -20,6 +20,9 @@ function project(name: string, files: Record<string, string>): string {
   return dir;
 }
 
+/** Every top-level member the config schema allows (the "Allowed:" list must name them all). */
+const TOP_LEVEL = Object.keys((JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../schemas/config.schema.json'), 'utf8')) as { properties: object }).properties).filter((k) => k !== '$schema');
+
 const HANGS = 'import requests\n\n\ndef check(u):\n    return requests.get(u).ok\n';
 
 describe('an invalid config', () => {
@@ -32,7 +35,7 @@ describe('an invalid config', () => {
     expect(lines.slice(1)).toEqual([
       "  3:5 /rules/unbound-nmae: unknown rule 'unbound-nmae'. Did you mean 'unbound-name'? Run 'vaudit rules' for the list.",
       "  4:36 /rules/missing-timeout/1/fixTimout: rule 'missing-timeout' has no option 'fixTimout'. Did you mean 'fixTimeout'? Allowed: fixTimeout; see 'vaudit rules missing-timeout'.",
-      "  6:3 /scoep: unknown property 'scoep'. Did you mean 'scope'? Allowed: root, include, exclude, adapter, adapterOptions, rules, ignores, scope, platform, detect, tasks, entrypoints, confirm.",
+      `  6:3 /scoep: unknown property 'scoep'. Did you mean 'scope'? Allowed: ${TOP_LEVEL.join(', ')}.`,
       '  7:15 /platform: must be one of "linux", "windows", "darwin", "any". Did you mean \'linux\'?',
       "  8:16 /confirm/isolaton: unknown property 'isolaton'. Did you mean 'isolation'? Allowed: isolation, requireIsolation, timeoutMs, jobs, python.",
     ]);
@@ -119,15 +122,17 @@ describe('messages that quote multi-line code', () => {
   });
 });
 
-describe('a folder inside a project, checked alone', () => {
-  it('says that the project around it was not read, instead of asking to declare entrypoints', () => {
+describe('a folder inside a repository, checked alone', () => {
+  it('from below the repository root with no config: says the project around it was not read, instead of asking to declare entrypoints', () => {
     const dir = project('sub', { '.git/HEAD': 'ref: refs/heads/main\n', 'sci/v.py': HANGS, 'tasks/t.json': '{}\n' });
-    const sub = runCli(['check', 'sci'], { cwd: dir }).stdout;
-    expect(sub).toContain('No verifier entrypoint recognised in the folders checked: they lie inside the project at ., whose task files (which route to this code) were not read');
-    expect(sub).not.toContain('Declare entrypoints');
-    // from inside the folder too
-    expect(runCli(['check'], { cwd: path.join(dir, 'sci') }).stdout).toContain('inside the project at ..,');
-    // the project itself: a missing declaration is the cause
+    const inside = runCli(['check'], { cwd: path.join(dir, 'sci') }).stdout;
+    expect(inside).toContain('No verifier entrypoint recognised in the folders checked: they lie inside the repository at .., whose task files (which route to this code) were not read');
+    expect(inside).not.toContain('Declare entrypoints');
+    // from the root, `check sci` reads the whole folder as context: a missing declaration is the cause
+    expect(runCli(['check', 'sci'], { cwd: dir }).stdout).toContain('Declare entrypoints in vaudit.config.json');
     expect(runCli(['check'], { cwd: dir }).stdout).toContain('Declare entrypoints in vaudit.config.json');
+    // a config at the root is the context of every folder under it
+    writeFileSync(path.join(dir, 'vaudit.config.json'), '{}\n');
+    expect(runCli(['check'], { cwd: path.join(dir, 'sci') }).stdout).toContain('Declare entrypoints in vaudit.config.json');
   });
 });

@@ -221,22 +221,28 @@ function recordBaseline(findings: readonly Finding[], file: string, io: CheckIO)
 }
 
 /**
- * The project above the folders checked, when they all lie strictly inside one (its config folder, else
- * its git root): a run with no entrypoint there most likely left out the task files that route to the
- * code (`vaudit check sci` in a suite whose tasks are in `tasks/`).
+ * The repository the folders checked lie inside of, when the run read less than it: a folder's context
+ * is its config's folder, else the current folder (src/engine/lint.ts), so without a config, a check from
+ * a folder below the repository's root (`cd sci && vaudit check`) reads none of the task files that route
+ * to its code. Undefined when a config governs the folders or the context reaches the repository root.
  */
 function enclosingProject(paths: readonly string[], cwd: string): { partOf?: string } {
   const dirs = (paths.length ? paths : ['.']).map((p) => path.resolve(cwd, p));
   if (!dirs.every((d) => existsSync(d) && statSync(d).isDirectory())) return {};
-  const roots = new Set(dirs.map((d) => {
-    for (let up = path.dirname(d); ; up = path.dirname(up)) {
-      if (existsSync(path.join(up, 'vaudit.config.json')) || existsSync(path.join(up, '.git'))) return up;
+  const above = (d: string, name: string): string | undefined => {
+    for (let up = d; ; up = path.dirname(up)) {
+      if (existsSync(path.join(up, name))) return up;
       if (path.dirname(up) === up) return undefined;
     }
+  };
+  if (dirs.some((d) => above(d, 'vaudit.config.json') !== undefined)) return {};
+  const roots = new Set(dirs.map((d) => {
+    const context = d === cwd || d.startsWith(cwd + path.sep) ? cwd : d;
+    const repo = above(d, '.git');
+    return repo !== undefined && context.startsWith(repo + path.sep) ? repo : undefined;
   }));
   const [root] = roots;
-  if (roots.size !== 1 || root === undefined || dirs.some((d) => existsSync(path.join(d, 'vaudit.config.json')) || existsSync(path.join(d, '.git')))) return {};
-  return { partOf: rel(cwd, root) || '.' };
+  return roots.size === 1 && root !== undefined ? { partOf: rel(cwd, root) || '.' } : {};
 }
 
 /** CPU time of the main thread alone (Linux: /proc), the run's critical path when threads parse ahead. */

@@ -115,7 +115,7 @@ function scopeLines(input: ReportInput, c: typeof C): string[] {
   const sc = input.stats.scope;
   if (sc) {
     if (sc.fallback && input.partOf !== undefined) {
-      out.push(c.dim(`  No verifier entrypoint recognised in the folders checked: they lie inside the project at ${input.partOf}, whose task files (which route to this code) were not read, so all code was checked. Check from the project's folder to check verifier paths only.`));
+      out.push(c.dim(`  No verifier entrypoint recognised in the folders checked: they lie inside the repository at ${input.partOf}, whose task files (which route to this code) were not read, so all code was checked. Check from the suite's folder, or put a vaudit.config.json there (a folder is checked in the context of its config's folder), to check verifier paths only.`));
     } else if (sc.fallback) {
       out.push(c.dim('  No verifier entrypoint recognised: all code was checked. Declare entrypoints in vaudit.config.json ("entrypoints") to check verifier paths only.'));
       for (const w of sc.why ?? []) out.push(c.dim(`    ${w}`));

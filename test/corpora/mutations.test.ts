@@ -108,7 +108,7 @@ interface Finding {
 }
 
 function check(dir: string): Finding[] {
-  const r = runCli(['check', '.', '--format', 'json', '--rule', ...RULES], { cwd: dir });
+  const r = runCli(['check', '.', '--format', 'json', '--rule', RULES.join(',')], { cwd: dir });
   expect([0, 1], r.stderr).toContain(r.code);
   return (JSON.parse(r.stdout) as { findings: Finding[] }).findings.map((f) => ({ ...f, file: path.relative(dir, path.resolve(dir, f.file)).split(path.sep).join('/') }));
 }
