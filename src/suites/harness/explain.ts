@@ -13,9 +13,9 @@ const text = (t: Template) => t.map((p) => (p.kind === 'lit' ? p.text : p.kind =
 
 export function whyNoSuite(o: { root: string; files: readonly SourceFile[]; python: PythonProject; routes: readonly ModuleRoute[] }): string[] {
   const rel = (p: string) => path.relative(o.root, p).split(path.sep).join('/') || '.';
-  const data = o.files.filter((f) => f.language === 'json').length;
   const out: string[] = [];
-  out.push(`task files (reference, OSWorld family): ${data ? `none of ${data} JSON file${data === 1 ? '' : 's'} has their shape ("evaluate": [{"type": …}], or "evaluator": {"func": …})` : 'no JSON file'}.`);
+  // never how many JSON files there are: a report written into the folder is JSON too
+  out.push('task files (reference, OSWorld family): no JSON file has their shape ("evaluate": [{"type": …}], or "evaluator": {"func": …}).');
   if (o.routes.length === 0) out.push('module routes: no harness code loads a module from a path built from task data (importlib, runpy, import(), require()).');
   else {
     const shown = o.routes.slice(0, 3).map((r) => `${rel(r.file)}:${r.line} loads ${text(r.template)}`).join('; ');
