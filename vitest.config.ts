@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * and `.ci/run` run both. Speed is measured in bench/, never asserted in a test.
  */
 const slow = [
+  'test/cli-bundle.test.ts',
   'test/confirm-bundle.test.ts',
   'test/confirm-fixtures.test.ts',
   'test/confirm-corpus.test.ts',
@@ -21,6 +22,7 @@ const slow = [
   'test/session-index-reuse.test.ts',
   'test/sarif-validate.test.ts',
   'test/precommit-hook.test.ts',
+  'test/install.test.ts',
   'test/report-audit.test.ts',
   'test/cli-confirm-summary.test.ts',
   'test/cli-docs-hints.test.ts',
@@ -37,6 +39,7 @@ const slow = [
   'test/expected-load-confirm.test.ts',
   'test/control-flow-slip-confirm.test.ts',
   'test/suite-osworld.test.ts',
+  'test/regex-redos-load.test.ts',
 ];
 
 export default defineConfig({

@@ -18,7 +18,7 @@
 // checks wrote it, and a check of inputs not listed writes it again at its end: the new cache holds
 // what the old one held and what this check compiled. A user's checks converge after one run each.
 // The confirm stage's code is not added (a plain check would deserialise it for nothing).
-import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,15 +44,17 @@ function inputsHash(s) {
 }
 
 /**
- * The bundle's metadata when it is current: every input still has the size it was built from and is
- * not newer than the bundle (as make decides; a package extracted from a tarball has one date on every
- * file, and a `tsc` alone rewrites its outputs after the bundle).
+ * The bundle's metadata when it is current: every input still has the size it was built from and, in a
+ * clone that builds (its tsconfig.json is there), is not newer than the bundle (as make decides: a `tsc`
+ * alone rewrites its outputs after the bundle). An installed package has no tsconfig.json and nothing
+ * rebuilds its dist/; its files' dates are those of the unpacking (npm's install from git writes the
+ * bundle before the modules), so there the sizes alone decide.
  */
 function currentMeta() {
   let meta;
   try {
     meta = JSON.parse(readFileSync(META, 'utf8'));
-    const built = statSync(BUNDLE).mtimeMs;
+    const built = existsSync(path.join(DIST, '..', 'tsconfig.json')) ? statSync(BUNDLE).mtimeMs : Infinity;
     for (const [rel, size] of meta.inputs) {
       const s = statSync(path.join(DIST, rel));
       if (s.size !== size || s.mtimeMs > built) return undefined;

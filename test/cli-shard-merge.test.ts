@@ -59,10 +59,13 @@ describe('vaudit check --shard + vaudit merge', () => {
   beforeAll(() => {
     mkdirSync(path.join(dir, 'verifier'));
     for (let i = 0; i < 7; i++) writeFileSync(path.join(dir, 'verifier', `m${i}.py`), i % 2 ? 'def f(:\n' : `x = 1  # vaudit: ignore[nope-${i}]\n`);
+    // a regex over the analysis budget: a note of the run, which every shard repeats and the merge keeps once
+    writeFileSync(path.join(dir, 'verifier', 'markers.py'), 'import re\n\n\ndef f(t):\n    return re.search(r"x(a|b){20}a(a|b)*(c+)+y", t)\n');
     const r = runCli(['check', 'verifier', '-f', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
     full = JSON.parse(r.stdout);
     expect(full.findings).toHaveLength(7);
+    expect((full as any).summary.notes).toEqual([expect.objectContaining({ ruleId: 'regex-redos', file: 'verifier/markers.py', line: 5 })]);
     for (let i = 1; i <= 3; i++) {
       const s = runCli(['check', 'verifier', '--shard', `${i}/3`, '-f', 'json', '-o', `shard-${i}.json`], { cwd: dir });
       expect([0, 1]).toContain(s.code);

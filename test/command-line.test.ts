@@ -84,7 +84,7 @@ describe('vaudit check', () => {
     const r = runCli(['check'], { cwd: root });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('vaudit.config.json');
-    expect(r.stderr).toMatch(/\/: unknown property 'colour'/);
+    expect(r.stderr).toMatch(/\d+:\d+ \/colour: unknown property 'colour'/);
   });
 
   it('writes --output-file without touching anything else, and honours --quiet', () => {

@@ -32,7 +32,7 @@ describe('rule options in vaudit.config.json', () => {
   it('rejects an unknown option and lists the allowed ones', () => {
     const r = runCli(['check', '.'], { cwd: project({ 'unbound-name': ['warn', { allowGlobals: ['x'] }] }) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/\/rules\/unbound-name\/1: rule 'unbound-name' has no option 'allowGlobals'\. Allowed: allowedGlobals/);
+    expect(r.stderr).toMatch(/\/rules\/unbound-name\/1\/allowGlobals: rule 'unbound-name' has no option 'allowGlobals'\. Did you mean 'allowedGlobals'\? Allowed: allowedGlobals/);
   });
 
   it('rejects options for a rule that takes none', () => {

@@ -33,6 +33,10 @@ describe.each([...rules.keys()])('%s fixtures', (id) => {
       note(id, r);
       expect(r.expectations.length, 'an incorrect case must annotate at least one expected finding').toBeGreaterThan(0);
       expect(describeMismatch(r)).toBe('');
+      // what the catalogue lists is what is reported (issue 31: unbound-name was listed as warn, reported as error)
+      const meta = rules.get(id)!.meta;
+      const listed = [meta.defaultSeverity, meta.otherSeverity?.severity].map((x) => (x === 'warn' ? 'warning' : x));
+      for (const f of r.findings) expect(listed, `${f.messageId} reported as ${f.severity}; rules/${id} lists ${listed.filter(Boolean).join(', ')} (meta.otherSeverity)`).toContain(f.severity);
       // the rendered diagnostics (stylish, plain, paths relative to the case): wording changes show in review
       await expect(formatStylishFindings(r.findings, dir)).toMatchFileSnapshot(path.join(ROOT, id, 'fixtures', '__snapshots__', `${path.basename(dir)}.txt`));
     });

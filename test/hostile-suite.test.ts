@@ -75,7 +75,7 @@ interface Report {
 
 function check(isolation: string, pathVar?: string) {
   const reportFile = path.join(dir, `report-${isolation}-${pathVar ? 'nobwrap' : 'path'}.json`);
-  const r = spawnSync(process.execPath, [BIN, 'check', '.', '--confirm', '--isolation', isolation, '--rule', 'unbound-name', 'first-match-lambda', '--format', 'json', '-o', reportFile], {
+  const r = spawnSync(process.execPath, [BIN, 'check', '.', '--confirm', '--isolation', isolation, '--rule', 'unbound-name,first-match-lambda', '--format', 'json', '-o', reportFile], {
     cwd: suite,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', HOME: home, VAUDIT_HOSTILE_CANARY: CANARY, ...(pathVar ? { PATH: pathVar } : {}) },

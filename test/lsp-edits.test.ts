@@ -1,6 +1,7 @@
 /** The "Disable <rule>" edits: small, valid, and honoured by the engine's suppression parser. */
 import { describe, expect, it } from 'vitest';
-import { applyEdits, jsDisableEdit, jsonDisableEdit, objectPointerFor, pythonDisableEdit } from '../src/lsp/edits.js';
+import { jsDisableEdit, jsonDisableEdit, objectPointerFor, pythonDisableEdit } from '../src/lsp/edits.js';
+import { applyEdits } from '../src/core/fix.js';
 import { parseJsonDocument } from '../src/lang/json/parse.js';
 import { commentSuppressions, jsonSuppressions } from '../src/engine/suppress.js';
 import { SourceText } from '../src/core/source.js';

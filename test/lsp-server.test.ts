@@ -215,6 +215,26 @@ describe.skipIf(!hasRule('lambda-syntax'))('vaudit lsp with the lambda-syntax ru
     expect(await c.stop()).toEqual({ code: 0, signal: null });
   });
 
+  it('a finding with a fix offers it as the preferred quick fix, the same edit as vaudit check --fix', async () => {
+    const py = 'import requests\n\n\ndef check(u):\n    return requests.get(u).ok\n';
+    const root = workspace({ 'v/check.py': py });
+    const file = path.join(root, 'v/check.py');
+    const c = await client(root);
+    const uri = c.open(file, py);
+    const diags = ((await c.nextDiagnostics(uri)).diagnostics as Diag[]).filter((d) => d.code === 'missing-timeout');
+    expect(diags).toHaveLength(1);
+    const actions = await c.codeActions(file, diags[0]!.range, diags);
+    const fix = actions.find((a: { title: string }) => a.title === 'Add timeout=60');
+    expect(fix?.isPreferred).toBe(true);
+    expect(actions.find((a: { title: string }) => a.title.startsWith('Disable missing-timeout'))?.isPreferred).toBe(false);
+    const after = applyTextEdits(py, fix.edit.changes[uri]);
+    expect(after).toBe(py.replace('requests.get(u)', 'requests.get(u, timeout=60)'));
+    const applied = c.nextDiagnostics(uri, (p: { version: number }) => p.version === 2);
+    c.change(file, rangeOf(py, 0, py.length), after);
+    expect(((await applied).diagnostics as Diag[]).filter((d) => d.code === 'missing-timeout')).toEqual([]);
+    expect(await c.stop()).toEqual({ code: 0, signal: null });
+  });
+
   it('code action "Disable lambda-syntax" inserts a //vaudit-ignore member that removes the diagnostic', async () => {
     const root = workspace({ 'tasks/ChimeraX/t.json': broken });
     const file = path.join(root, 'tasks/ChimeraX/t.json');

@@ -27,7 +27,7 @@ it('README documents the two fresh-clone commands that package.json defines', ()
 
 it('the README commands build once: npm ci builds (prepare), demo/test/bench/readme only check the build stamp', () => {
   const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8'));
-  expect(pkg.scripts.prepare).toBe('npm run build');
+  expect(pkg.scripts.prepare).toBe('node scripts/build-stamp.mjs prepare');
   expect(pkg.scripts.build).toMatch(/build-stamp\.mjs write$/);
   for (const s of ['test', 'test:all', 'demo', 'bench', 'readme']) {
     expect(pkg.scripts[s], s).toMatch(/^node scripts\/build-stamp\.mjs ensure && /);
@@ -38,13 +38,15 @@ it('the README commands build once: npm ci builds (prepare), demo/test/bench/rea
 it('scripts/build-stamp.mjs ensure runs the build only when a build input changed', () => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'vaudit-stamp-'));
   try {
-    for (const d of ['scripts', 'src', 'rules/r1', 'schemas', 'dist/src/cli', 'dist/schemas', 'bin']) mkdirSync(path.join(tmp, d), { recursive: true });
+    for (const d of ['scripts', 'src', 'rules/r1', 'schemas', 'dist/src/cli', 'dist/schemas', 'dist/grammars', 'bin']) mkdirSync(path.join(tmp, d), { recursive: true });
     copyFileSync(path.resolve(import.meta.dirname, '../scripts/build-stamp.mjs'), path.join(tmp, 'scripts/build-stamp.mjs'));
     writeFileSync(path.join(tmp, 'src/a.ts'), 'export const a = 1;\n');
     writeFileSync(path.join(tmp, 'rules/r1/rule.ts'), 'export {};\n');
     writeFileSync(path.join(tmp, 'schemas/s.json'), '{}\n');
     writeFileSync(path.join(tmp, 'dist/src/cli/main.js'), '');
     writeFileSync(path.join(tmp, 'dist/schemas/task-validators.cjs'), '');
+    writeFileSync(path.join(tmp, 'dist/grammars/tree-sitter-python.wasm'), '');
+    writeFileSync(path.join(tmp, 'package.json'), '{ "version": "9.9.9" }\n');
     // a stand-in npm that records "npm run build" and writes the stamp, as the real build does
     const log = path.join(tmp, 'npm.log');
     writeFileSync(path.join(tmp, 'bin/npm'), `#!/bin/sh\necho "$@" >> ${JSON.stringify(log)}\nnode ${JSON.stringify(path.join(tmp, 'scripts/build-stamp.mjs'))} write\n`, { mode: 0o755 });
@@ -62,6 +64,18 @@ it('scripts/build-stamp.mjs ensure runs the build only when a build input change
     expect(ensure()).toBe(2);
     rmSync(path.join(tmp, 'dist/src/cli/main.js'));
     expect(ensure()).toBe(3); // output missing: build
+    // npm's prepare (a git install): a current dist/ (a release tag) builds nothing, needing no tools
+    writeFileSync(path.join(tmp, 'dist/src/cli/main.js'), '');
+    const prepare = () => spawnSync(process.execPath, [path.join(tmp, 'scripts/build-stamp.mjs'), 'prepare'], { encoding: 'utf8', env: { ...process.env, PATH: `${path.join(tmp, 'bin')}:${process.env.PATH}` } });
+    expect(prepare().status).toBe(0);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(3);
+    // a stale dist/ where the compiler is not installed (a git install without dependencies) fails, saying what to install
+    writeFileSync(path.join(tmp, 'src/a.ts'), 'export const a = 2;\n');
+    const r = prepare();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('the build tools (typescript, esbuild) are not installed');
+    expect(r.stderr).toContain('#v9.9.9');
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(3);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

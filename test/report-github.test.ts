@@ -26,13 +26,19 @@ function parseCommand(line: string): { command: string; props: Record<string, st
   return { command: m[1]!, props, data: unData(m[3]!) };
 }
 
+/** The workflow-command lines of an output (it closes with a plain summary line). */
+function commands(out: string): string[] {
+  return out.trimEnd().split('\n').filter((l) => l.startsWith('::'));
+}
+
 describe('github workflow commands', () => {
   it('escapes data and properties so the runner decodes them exactly', () => {
     const f = richInput().findings[0]!;
     const weird = { ...f, file: path.join(ROOT, 'tasks/a,b:c%d.json'), message: 'Line one: 100% sure,\r\nline two.', confirmation: undefined, range: range(3, 5, 3, 9) };
     const out = formatGithub(richInput({ findings: [weird] }));
     const lines = out.trimEnd().split('\n');
-    expect(lines).toHaveLength(1); // a newline in a message never starts a new command
+    expect(lines).toHaveLength(2); // a newline in a message never starts a new command
+    expect(lines[1]).toBe('vaudit: 1 problem (1 error, 0 warnings) in 4 files.'); // the closing summary
     expect(lines[0]).toContain('file=tasks/a%2Cb%3Ac%25d.json');
     const cmd = parseCommand(lines[0]!);
     expect(cmd).toEqual({
@@ -43,7 +49,7 @@ describe('github workflow commands', () => {
   });
 
   it('drops columns for multi-line ranges and keeps them on one line', () => {
-    const lines = formatGithub(richInput()).trimEnd().split('\n').map(parseCommand);
+    const lines = commands(formatGithub(richInput())).map(parseCommand);
     expect(lines.map((l) => l.command)).toEqual(['error', 'error', 'warning']);
     // finding 0 spans lines 12–14: no col/endColumn
     expect(lines[0]!.props).toEqual({ file: 'verifier/chimerax/mixin.py', line: '12', endLine: '14', title: 'vaudit(unbound-name)' });
@@ -58,16 +64,16 @@ describe('github workflow commands', () => {
   it('a range ending at the start of a later line ends on the line before', () => {
     const f = richInput().findings[2]!;
     const whole = formatGithub(richInput({ findings: [{ ...f, range: range(3, 1, 5, 1, 40, 90) }] }));
-    expect(parseCommand(whole.trimEnd()).props).toMatchObject({ line: '3', endLine: '4' });
+    expect(parseCommand(commands(whole)[0]!).props).toMatchObject({ line: '3', endLine: '4' });
     const oneLine = formatGithub(richInput({ findings: [{ ...f, range: range(3, 1, 4, 1, 40, 70) }] }));
-    const p = parseCommand(oneLine.trimEnd()).props;
+    const p = parseCommand(commands(oneLine)[0]!).props;
     expect(p).toMatchObject({ line: '3', col: '1' });
     expect(p).not.toHaveProperty('endLine');
     expect(p).not.toHaveProperty('endColumn');
   });
 
-  it('prints nothing for a clean run', () => {
-    expect(formatGithub(richInput({ findings: [] }))).toBe('');
+  it('prints only the summary line for a clean run', () => {
+    expect(formatGithub(richInput({ findings: [], runs: undefined }))).toBe('vaudit: no problems in 4 files.\n');
   });
 
   const work = mkdtempSync(path.join(tmpdir(), 'vaudit-gh-'));
@@ -77,7 +83,7 @@ describe('github workflow commands', () => {
     writeFileSync(path.join(work, 'v', 'x, y.py'), 'def f(:\n    pass\n');
     const r = runCli(['check', '.', '--format', 'github'], { cwd: work });
     expect(r.code).toBe(1);
-    const cmds = r.stdout.trimEnd().split('\n').map(parseCommand);
+    const cmds = commands(r.stdout).map(parseCommand);
     expect(cmds).toHaveLength(1);
     expect(cmds[0]!.props.file).toBe('v/x, y.py');
     expect(cmds[0]!.props.line).toBe('1');

@@ -109,6 +109,19 @@ describe.skipIf(missing)('SARIF validated by sarif-multitool (SARIF + GitHub rul
     expect(issues, JSON.stringify(issues, null, 2)).toEqual([]);
   });
 
+  it('results of a pattern repeated in many files share a correlationGuid and validate', () => {
+    const base = richInput().findings[2]!;
+    const findings = [1, 2, 3].map((i) => ({ ...base, file: path.join(ROOT, `verifier/m${i}.py`), shape: 'set(a) == set(b)', fingerprint: String(i).repeat(32) }));
+    const doc = toSarif(richInput({ findings }));
+    const f = path.join(work, 'grouped.sarif');
+    writeFileSync(f, JSON.stringify(doc, null, 2));
+    const guids = new Set((doc.runs[0]!.results as Array<{ correlationGuid?: string }>).map((x) => x.correlationGuid));
+    expect(guids.size).toBe(1);
+    expect([...guids][0]).toBeTypeOf('string');
+    const issues = validate(f);
+    expect(issues, JSON.stringify(issues, null, 2)).toEqual([]);
+  });
+
   it('a rich report (related locations, multi-line and empty ranges, confirmations, runs) validates', () => {
     const doc = toSarif(richInput());
     const f = path.join(work, 'rich.sarif');

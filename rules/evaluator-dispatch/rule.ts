@@ -5,7 +5,8 @@
  * metric does not accept or never reads, required parameters the call does not fill.
  */
 import { defineRule } from '../../src/contract/rule.js';
-import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
+import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblem, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
+import type { Autofix } from '../../src/core/types.js';
 import { OSWORLD_ADAPTER_ID } from '../../src/suites/osworld.js';
 import { duplicateProblem, routeProblems, type RouteProblemKind } from '../../src/suites/route-check.js';
 
@@ -17,11 +18,16 @@ import { duplicateProblem, routeProblems, type RouteProblemKind } from '../../sr
 const IGNORED_PARAMETER: ReadonlySet<EvaluatorProblemKind> = new Set(['unreadStepParam']);
 const severityOf = (kind: EvaluatorProblemKind): { severity?: 'warning' } => (IGNORED_PARAMETER.has(kind) ? { severity: 'warning' } : {});
 
+/** A misspelt step parameter with exactly one name the set-up function reads near it: rename the member. */
+const renameFix = (p: EvaluatorProblem): { fix?: Autofix } =>
+  p.rename === undefined ? {} : { fix: { title: `Rename "${p.data.param}" to "${p.rename}"`, edits: [{ start: p.at.start, end: p.at.end, newText: JSON.stringify(p.rename) }] } };
+
 export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
   meta: {
     id: 'evaluator-dispatch',
     description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters, a getter value the metric cannot use); config/postconfig steps the set-up controller cannot run.',
     defaultSeverity: 'error',
+    otherSeverity: { severity: 'warn', when: 'a set-up step parameter is silently ignored (the set-up function runs with its own default)' },
     layers: ['suite'],
     languages: ['json'],
     messages: {
@@ -137,7 +143,7 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
           if (task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
           for (const p of evaluatorProblems(task)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
           for (const p of setupProblems(task, ctx.project.python))
-            c.report({ messageId: p.kind, data: { ...p.data, when: p.data.where === 'config' ? 'before the agent starts' : 'before grading' }, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
+            c.report({ messageId: p.kind, data: { ...p.data, when: p.data.where === 'config' ? 'before the agent starts' : 'before grading' }, at: p.at, pointer: p.pointer, ...severityOf(p.kind), ...renameFix(p) });
         },
         entry(entry, c) {
           if (entry.task.suite.adapter !== OSWORLD_ADAPTER_ID) return;

@@ -7,8 +7,18 @@ import { defineRule } from '../../src/contract/rule.js';
 import { blockingCall, hasTimeout, interactiveTool, processWait, boundedByAsyncio, socketTimeoutSet, literalArgv } from '../../src/lang/python/facts.js';
 import { unboundedCall, programOf } from '../../src/lang/js/index.js';
 import { ownValue } from '../../src/core/own.js';
+import { appendKeywordEdit } from '../../src/lang/python/edits.js';
+import { fetchInitPropertyEdit } from '../../src/lang/js/edits.js';
 
 type Msg = 'noTimeout' | 'wait' | 'interactive' | 'jsProcess' | 'jsFetch' | 'jsHttp';
+
+interface Options {
+  /** Seconds `--fix` writes as the `timeout=` of a blocking call (a fetch's abort signal in ms). */
+  fixTimeout: number;
+}
+
+/** Call kinds whose function takes a `timeout=` keyword, so `--fix` can add it (a socket's `connect` does not). */
+const TAKES_TIMEOUT_KEYWORD = new Set(['subprocess', 'requests', 'requests-session', 'urlopen', 'create-connection']);
 
 const WHAT: Record<string, string> = {
   subprocess: 'the external tool',
@@ -21,7 +31,7 @@ const WHAT: Record<string, string> = {
   'create-connection': 'the peer',
 };
 
-export default defineRule<Msg>({
+export default defineRule<Msg, Options>({
   meta: {
     id: 'missing-timeout',
     description: 'A subprocess, HTTP or socket call with no timeout, or an interactive tool started with inherited stdin: the verifier can hang forever.',
@@ -66,19 +76,35 @@ export default defineRule<Msg>({
       why: 'A Lean build or a LaTeX run that waits for input never returns (VER-005, VER-006): the whole benchmark run hangs, or the harness kills it and records an infrastructure failure instead of a verdict.',
       references: ['VER-005', 'VER-006'],
     },
+    optionsSchema: {
+      type: 'object',
+      properties: {
+        fixTimeout: { type: 'number', exclusiveMinimum: 0, description: 'Seconds that `vaudit check --fix` (and the editor\'s quick fix) writes as `timeout=` of a blocking Python call (`signal: AbortSignal.timeout(<ms>)` of a `fetch`). Choose a bound above the slowest legitimate run of the tool or endpoint.' },
+      },
+      additionalProperties: false,
+    },
+    defaultOptions: { fixTimeout: 60 },
     confirm: {
       oracle: 'missing-timeout',
       description: 'Runs the call as written against a stub tool or local endpoint that stalls; the function not returning within the bound confirms the hang.',
     },
   },
-  create() {
+  create(ctx) {
+    const timeoutKw = `timeout=${ctx.options.fixTimeout}`;
+    const signal = `signal: AbortSignal.timeout(${Math.round(ctx.options.fixTimeout * 1000)})`;
     return {
       javascript: {
         CallExpression(node, c, ancestors) {
           const program = programOf(ancestors);
           const u = program && unboundedCall(node, program);
           if (!u) return;
-          c.report({ messageId: u.kind === 'process' ? 'jsProcess' : u.kind === 'fetch' ? 'jsFetch' : 'jsHttp', data: { call: u.callee }, at: node });
+          const edit = u.kind === 'fetch' ? fetchInitPropertyEdit(c.text, node, signal) : undefined;
+          c.report({
+            messageId: u.kind === 'process' ? 'jsProcess' : u.kind === 'fetch' ? 'jsFetch' : 'jsHttp',
+            data: { call: u.callee },
+            at: node,
+            ...(edit ? { fix: { title: `Add ${signal}`, edits: [edit] } } : {}),
+          });
         },
       },
       python: {
@@ -98,10 +124,12 @@ export default defineRule<Msg>({
               const argv = literalArgv(a, call);
               const tool = argv?.[0] && argv[0] !== '\u0000' ? argv[0] : undefined;
               const base = baseOf();
+              const edit = TAKES_TIMEOUT_KEYWORD.has(kind) && !call.kwargs.has('timeout') ? appendKeywordEdit(a.text, call, timeoutKw) : undefined;
               c.report({
                 messageId: 'noTimeout',
                 data: { call: a.src(call.fn) + '(…)', what: ownValue(WHAT, kind) ?? 'the peer' },
                 at: call.node,
+                ...(edit ? { fix: { title: `Add ${timeoutKw}`, edits: [edit] } } : {}),
                 control: { oracle: 'missing-timeout', ...base, callKind: kind, ...(tool ? { tool } : {}) },
               });
             }

@@ -1,16 +1,20 @@
 /**
  * regex-redos — a regular expression with catastrophic backtracking
  * (exponential, or high-degree polynomial) on some input, decided by recheck
- * after translating Python syntax to ECMAScript.
+ * after translating Python syntax to ECMAScript. Deterministic: the analysis is
+ * budgeted by automaton size, never by time, and a pattern over the budget is a
+ * note of the run, not a finding.
  */
-import { defineRule } from '../../src/contract/rule.js';
+import { defineRule, type ReportTarget, type RuleContext } from '../../src/contract/rule.js';
+import { DEFAULT_AUTOMATON_BUDGET } from '../../src/suites/regex/automaton-size.js';
 import { analyseRedos, type RedosResult } from '../../src/suites/regex/redos.js';
 import { regexLiteralOf } from '../../src/suites/regex/python-literal.js';
 
 type Msg = 'exponential' | 'polynomial' | 'notAnalysed';
 interface Opts {
   polynomialDegree: number;
-  timeoutMs: number;
+  maxPositions: number;
+  maxStates: number;
   reportNotAnalysed: boolean;
 }
 
@@ -39,29 +43,40 @@ export default defineRule<Msg, Opts>({
         fix: 'Review it by hand, or rewrite it without that construct so the analyser can check it.',
       },
     },
+    notes: {
+      overBudget: 'This regular expression was not analysed for catastrophic backtracking: {{reason}}. It is not known to be safe; review it by hand, or raise the budget (options maxPositions, maxStates).',
+      unsupported: 'This regular expression was not analysed for catastrophic backtracking: {{reason}}. It is not known to be safe; review it by hand.',
+    },
     docs: {
       whatItDoes:
-        'Parses each regex with Python `re` semantics, translates it to an equivalent ECMAScript pattern (named groups, `(?P=n)`, inline and scoped flags, `\\A`/`\\Z`, Python\'s `$` and Unicode classes), and asks recheck — an automata-based ReDoS checker with a fuzzing fallback — for its worst-case complexity. Reports exponential patterns, and polynomial ones of degree ≥ `polynomialDegree` (default 3). Patterns the analyser cannot read (atomic groups, possessive quantifiers, conditionals) or whose analysis exceeds the per-pattern budget (`timeoutMs`) are reported as not analysed — never as safe. A sound structural screen decides most patterns without recheck: a loop over one character class or over uniquely decodable words cannot backtrack exponentially, and a pattern without a chain of `polynomialDegree` loops that can read a common input cannot reach that degree. recheck loads only when a pattern needs it; its verdicts are cached per pattern and flags for the run, and across runs in the `--cache` folder.',
+        'Parses each regex with Python `re` semantics, translates it to an equivalent ECMAScript pattern (named groups, `(?P=n)`, inline and scoped flags, `\\A`/`\\Z`, Python\'s `$` and Unicode classes), and asks recheck — an automata-based ReDoS checker with a fuzzing fallback — for its worst-case complexity. Reports exponential patterns, and polynomial ones of degree ≥ `polynomialDegree` (default 3). Patterns the translator cannot read (atomic groups, possessive quantifiers, conditionals) are reported as not analysed — never as safe. The analysis never depends on time or machine load: recheck runs its automaton checker without a time limit and with a fixed seed, within a budget of automaton size (`maxPositions` character positions once counted repetitions are expanded, `maxStates` states of the determinised reverse automaton; recheck\'s own sizes are checked against it as it builds them). A pattern over the budget, or with a construct the automaton analysis does not model (a back-reference, a look-around), is a note of the run (JSON `summary.notes`), not a finding: the same input gives the same findings on an idle and on a loaded machine. A sound structural screen decides most patterns without recheck: a loop over one character class or over uniquely decodable words cannot backtrack exponentially, and a pattern without a chain of `polynomialDegree` loops that can read a common input cannot reach that degree. recheck loads only when a pattern needs it; its verdicts are cached per pattern and flags for the run, and across runs in the `--cache` folder.',
       why: "Python's `re` backtracks without a time limit. A verifier that matches agent output against an exponential pattern hangs on a crafted or merely unlucky output: the run stalls or is killed, and the task is scored as an infrastructure failure or a fail instead of graded.",
     },
     optionsSchema: {
       type: 'object',
       properties: {
         polynomialDegree: { type: 'integer', minimum: 2, description: 'Report polynomial backtracking of at least this degree.' },
-        timeoutMs: { type: 'integer', minimum: 100, description: 'Analysis time budget per pattern in ms.' },
+        maxPositions: { type: 'integer', minimum: 16, maximum: 20000, description: 'Analysis budget per pattern: character positions once counted repetitions are expanded.' },
+        maxStates: { type: 'integer', minimum: 16, maximum: 20000, description: 'Analysis budget per pattern: states of the determinised reverse automaton.' },
         reportNotAnalysed: { type: 'boolean', description: 'Report patterns the analyser could not check.' },
       },
       additionalProperties: false,
     },
-    defaultOptions: { polynomialDegree: 3, timeoutMs: 3000, reportNotAnalysed: true },
+    defaultOptions: { polynomialDegree: 3, maxPositions: DEFAULT_AUTOMATON_BUDGET.maxPositions, maxStates: DEFAULT_AUTOMATON_BUDGET.maxDfaStates, reportNotAnalysed: true },
   },
   create(ctx) {
-    const { polynomialDegree: minDegree, timeoutMs, reportNotAnalysed } = ctx.options;
-    const verdict = (r: RedosResult): { messageId: Msg; data: Record<string, string | number> } | undefined => {
+    const { polynomialDegree: minDegree, reportNotAnalysed } = ctx.options;
+    const opts = { minDegree, budget: { maxPositions: ctx.options.maxPositions, maxDfaStates: ctx.options.maxStates } };
+    /** A finding, or undefined; a pattern the analysis could not take within its limits becomes a note at `at`. */
+    const verdict = (r: RedosResult, c: RuleContext<Msg>, at: ReportTarget, pointer?: string): { messageId: Msg; data: Record<string, string | number> } | undefined => {
       if (r.status === 'vulnerable') {
         const attack = (r.attack ?? 'unknown').slice(0, 80);
         if (r.complexity === 'exponential') return { messageId: 'exponential', data: { attack } };
         if ((r.degree ?? 2) >= minDegree) return { messageId: 'polynomial', data: { attack, degree: r.degree ?? 2 } };
+        return undefined;
+      }
+      if (r.status === 'notAnalysed' && r.limit) {
+        c.note({ noteId: r.limit === 'budget' ? 'overBudget' : 'unsupported', data: { reason: r.reason }, at, pointer });
         return undefined;
       }
       if (r.status === 'notAnalysed' && reportNotAnalysed) return { messageId: 'notAnalysed', data: { reason: r.reason } };
@@ -71,16 +86,17 @@ export default defineRule<Msg, Opts>({
       suite: {
         embedded(code, c) {
           if (code.language !== 'regex' || code.dialect !== 'python') return;
-          const v = verdict(analyseRedos(code.code, { timeoutMs, minDegree }));
+          const at = { start: code.ref.start, end: code.ref.end };
+          const v = verdict(analyseRedos(code.code, opts), c, at, code.ref.pointer);
           if (!v) return;
-          c.report({ ...v, at: { start: code.ref.start, end: code.ref.end }, pointer: code.ref.pointer });
+          c.report({ ...v, at, pointer: code.ref.pointer });
         },
       },
       python: {
         call(node, c) {
           const lit = regexLiteralOf(node);
           if (!lit) return;
-          const v = verdict(analyseRedos(lit.pattern, { timeoutMs, minDegree }, lit.flags));
+          const v = verdict(analyseRedos(lit.pattern, opts, lit.flags), c, lit.node);
           if (v) c.report({ ...v, at: lit.node });
         },
       },

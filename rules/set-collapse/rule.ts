@@ -6,6 +6,7 @@ import { defineRule } from '../../src/contract/rule.js';
 import { type PyNode, named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isSetValued, setFromSequence, callOf } from '../../src/lang/python/facts.js';
+import { literalSet } from '../../src/lang/python/literal-values.js';
 import { setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual, programOf } from '../../src/lang/js/index.js';
 import type { LogicalExpression } from 'acorn';
 
@@ -76,7 +77,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
+      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. Not when the other operand is a set written out in the code as a set (`{"tue", "thu"}`, `frozenset({…})`; a list written out and collapsed, `set(["1", "2"])`, is still a sequence): every item of it must then be present, so a repeated item cannot stand in for a missing one — the check has set semantics by design (weekdays, labels, permissions). In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
       why: 'The expected output `["a", "a", "b"]` and the observed `["a", "b", "b"]` are equal as sets. The verifier passes output that is missing or duplicating lines (VER-004).',
       references: ['VER-004'],
     },
@@ -120,6 +121,9 @@ export default defineRule<Msg>({
           const seq = setFromSequence(a, l) ?? setFromSequence(a, r);
           if (!seq || !isSetValued(a, l) || !isSetValued(a, r)) return;
           if (lengthsCompared(a, n, l, r)) return;
+          // one side is a set written out as a set (`{"tue", "thu"}`): every item of it must be present in the other,
+          // so a repeated item can never stand in for a missing one; the comparison is a set comparison by design
+          if (literalSet(a, l) || literalSet(a, r)) return;
           const fn = a.functionAt(n);
           c.report({
             messageId: 'collapse',
@@ -135,6 +139,7 @@ export default defineRule<Msg>({
           const other = call.args[0]!;
           const seq = setFromSequence(a, call.receiver) ?? (callOf(a, other) || other.type === 'identifier' ? setFromSequence(a, other) : undefined);
           if (!seq || !isSetValued(a, call.receiver)) return;
+          if (literalSet(a, call.receiver) || literalSet(a, other)) return;
           const fn = a.functionAt(call.node);
           c.report({
             messageId: 'collapse',

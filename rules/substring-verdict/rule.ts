@@ -14,11 +14,17 @@
  *   and "not Canada", "1 passed" in "11 passed", "succeed" in "failed to succeed"). A needle with
  *   punctuation (a path `/home/user/x`, a marker `ATOM     14  CA`, `key=value`, a URL, an
  *   extension `.pdf`) is a delimited marker and is not reported;
- * - the haystack is known to be text: a `str`-annotated parameter, the result of `.read()`,
+ * - the haystack is known to be free text from where it comes from (src/lang/python/value-origin.ts,
+ *   src/lang/js/value-origin.ts): a parameter every caller in the project fills with text (its `str`
+ *   annotation only when no call is found — a field of a structured response passed in is not text),
+ *   the result of `.read()`,
  *   `.lower()`, `.strip()`, `.join()`, `str()`, `.stdout`/`.text`, `get_text()`/`extract_text()`,
  *   JS `.textContent`/`.innerText`/`await page.content()`/`.toLowerCase()`/`readFileSync(p, 'utf8')`,
  *   or a local holding one. A list, set or dict (`x in text.split()`, `lines.includes(x)`) is
- *   membership and is not reported; nor are `startswith`/`endswith` and anchored regexes;
+ *   membership and is not reported; nor are `startswith`/`endswith` and anchored regexes. A value
+ *   that is one of a few literals the code fixes (a program whose script echoes `Exists` or `Does not
+ *   exist`, a choice of literals, a function returning only literals) is a closed domain: a token
+ *   found in at most one of its values is an exact test and is not reported;
  * - the containment decides the verdict in the pass direction: returned (alone or under
  *   `not`/`and`/`or`/`all()`/`every()`/`float()`), or the condition of an `if` that returns a constant
  *   verdict, in a verdict function (src/suites/verdict.ts). Exclusion tests (`if "error" in out:
@@ -34,6 +40,9 @@ import type { Project } from '../../src/contract/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
 import { isJsFunction, jsScopes, propName, programOf } from '../../src/lang/js/index.js';
+import { argumentsFor, closedStrings } from '../../src/lang/python/value-origin.js';
+import { jsClosedStrings } from '../../src/lang/js/value-origin.js';
+import { appStateNear } from '../../src/lang/js/app-state.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { llmReply } from '../../src/lang/python/llm-reply.js';
 import { verdictPolarity } from '../../src/suites/verdict-polarity.js';
@@ -80,18 +89,27 @@ function paramIsStr(fn: FunctionInfo | undefined, name: string): boolean {
   return false;
 }
 
-function pyIsText(a: PythonAnalysis, fn: FunctionInfo | undefined, e: PyNode, depth = 0): boolean {
+/**
+ * Is the value known free text, from where it comes from? A literal, a read, a process's output, page
+ * text, a string method's result, or a local holding one. A parameter is text when every call of the
+ * function in the project passes text for it (the same test at each caller); when no call is found, its
+ * `str` annotation is the evidence. A field of a structured object (`response.activity.name`) is not.
+ */
+function pyIsText(project: Project, a: PythonAnalysis, fn: FunctionInfo | undefined, e: PyNode, depth = 0): boolean {
   const n = unparen(e);
   if (depth > 3) return false;
   if (n.type === 'string' || n.type === 'concatenated_string') return true;
   if (n.type === 'identifier') {
-    if (fn?.params.includes(n.text)) return paramIsStr(fn, n.text);
+    if (fn?.params.includes(n.text)) {
+      const sites = argumentsFor(project.python, a, fn, n.text);
+      return sites ? sites.every((s) => pyIsText(project, s.analysis, s.fn, s.arg, depth + 1)) : paramIsStr(fn, n.text);
+    }
     const src = a.valueSources(n).filter((x) => x !== n);
-    return src.length > 0 && src.every((x) => pyIsText(a, fn, x, depth + 1));
+    return src.length > 0 && src.every((x) => pyIsText(project, a, fn, x, depth + 1));
   }
   if (n.type === 'attribute') return PY_TEXT_ATTRS.has(field(n, 'attribute')?.text ?? '');
   if (n.type === 'binary_operator' && n.children.some((c) => c.type === '+')) return named(n).some((x) => unparen(x).type === 'string');
-  if (n.type === 'await') return pyIsText(a, fn, named(n)[0] ?? n, depth + 1);
+  if (n.type === 'await') return pyIsText(project, a, fn, named(n)[0] ?? n, depth + 1);
   if (n.type === 'call') {
     const f = field(n, 'function');
     if (f?.type === 'identifier') return f.text === 'str';
@@ -363,7 +381,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up).',
+        'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Whether the haystack is free text is read from where it comes from: a parameter is text when every call of the function in the project passes text for it (its `str` annotation counts only when no call is found), so a structured field passed in (an activity name from an RPC response) is not; a value that is one of a few literals the code fixes — a program whose shell script prints one literal per branch (`echo "Exists"` / `echo "Does not exist"`), a choice between literals, a function returning only literals — is a closed domain, where a token found in at most one value is an exact test. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up), tokens that tell the values of a closed domain apart.',
       why: 'A substring test accepts any text that holds the token: "Canada" passes "Canadair" and "not Canada", "1 passed" passes "11 passed", "succeed" passes "failed to succeed". The benchmark then credits output that is wrong. This is the code-level twin of `substring-containment` (lambdas in task JSON).',
     },
   },
@@ -375,12 +393,16 @@ export default defineRule<Msg>({
       if (!fn) return;
       const known = isVerdictFunction(project, a.path, fn);
       if (known === false) return;
-      if (!pyIsText(a, fn, hay)) return;
+      if (!pyIsText(project, a, fn, hay)) return;
       // a model's reply is judge-reply-parsing's (it names the failing replies that contain the word)
       if (llmReply(a, hay, project.python)) return;
       if (pyDecides(a, node, pythonVerdictShapes(project), positive) !== true) return;
       const needle = pyNeedle(a, fn, needleNode);
-      const lit = needle.literals.find(bareToken);
+      // the text is one of a few literals (a program that prints `Exists` or `Does not exist`): the test is
+      // exact there when the token is in at most one of them
+      const app = appStateNear(project.files, a.path, project.root);
+      const domain = closedStrings(a, project.python, hay, 0, app && ((path) => app.strings(path)));
+      const lit = needle.literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1));
       const expr = a.src(node).replace(/\s+/g, ' ');
       if (lit !== undefined) {
         c.report({ messageId: 'literal', data: { expr, needle: lit, witness: witness(lit) }, at: node });
@@ -401,7 +423,9 @@ export default defineRule<Msg>({
       const d = jsDecides(node, ancestors, scope.shapes, positive);
       if (!d?.pass) return;
       if ((scope.known || scope.functions.size) && !scope.functions.has(d.fn)) return;
-      const lit = jsNeedle(needleNode, sc, ancestors).literals.find(bareToken);
+      // the text is one of a few literals (a program printing one of them): exact when the token is in at most one
+      const domain = jsClosedStrings(hay, sc);
+      const lit = jsNeedle(needleNode, sc, ancestors).literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1));
       if (lit === undefined) return;
       c.report({ messageId: 'literal', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' '), needle: lit, witness: witness(lit) }, at: node });
     };

@@ -16,15 +16,16 @@
  * returns); without such a task, the module's exported functions and what they return.
  */
 import { defineRule, type PythonVisitor } from '../../src/contract/rule.js';
-import type { FunctionInfo, HandlerInfo, PythonAnalysis } from '../../src/lang/python/types.js';
+import type { FunctionInfo, HandlerInfo } from '../../src/lang/python/types.js';
 import type { ControlCaseRequest } from '../../src/core/types.js';
 import { expectedParams } from '../../src/suites/expected-input.js';
 import { expectedLoadIn } from './expected-load.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import type { Project } from '../../src/contract/project.js';
+import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes, verdictFunctions } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
-import { findOwn, isJsFunction, programOf } from '../../src/lang/js/index.js';
+import { carriesCaught, findOwn, isJsFunction, programOf } from '../../src/lang/js/index.js';
 import type { AnyNode } from 'acorn';
 
 type Msg = 'swallowed' | 'fallthrough' | 'jsSwallowed' | 'jsFallthrough' | 'expectedLoad';
@@ -61,6 +62,34 @@ function bodyReturns(tryNode: PyNode): boolean {
       return undefined;
     });
   return found;
+}
+
+/** Calls that only read the application's state: an HTTP request, its body parsed, a file read. */
+const STATE_READ = /^(requests|httpx|urllib\.request|aiohttp)\.|^(json\.loads?|open)$/;
+const STATE_METHODS = new Set(['json', 'read', 'raise_for_status', 'text', 'decode']);
+
+/**
+ * The `try` only loads the agent's state and fails fast: every call in it reads state (an HTTP
+ * request, its parse, a file read) and every return in it is a failing constant. Failing to load the
+ * agent's output is a legitimate failure (nothing of the verifier's own can raise there).
+ */
+function onlyLoadsState(a: PythonAnalysis, tryNode: PyNode, shapes: ReturnType<typeof pythonVerdictShapes>): boolean {
+  const body = field(tryNode, 'body');
+  if (!body) return false;
+  let ok = true;
+  walk(body, (n) => {
+    if (!ok || n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition') return false;
+    if (n.type === 'call') {
+      const c = a.call(n);
+      const q = c ? a.qualifiedName(c.fn) ?? c.calleeText : '';
+      if (!c || !(STATE_READ.test(q) || (c.receiver && STATE_METHODS.has(c.method)))) ok = false;
+    } else if (n.type === 'return_statement') {
+      const v = named(n)[0];
+      if (!v || verdictTruth(pyConst(a, unparen(v)), shapes) !== false) ok = false;
+    }
+    return undefined;
+  });
+  return ok;
 }
 
 /** `return X` right after the `try` statement (a handler that logs and falls through reaches it). */
@@ -108,7 +137,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'Flags `except:`, `except Exception` and `except BaseException` handlers on a verdict path that do not re-raise and return a constant verdict — `True`/`False`, `0`/`1`/`0.0`, `(False, msg)`, `{"pass": False}` — or log and fall through to `return <verdict>` after the `try`, when the `try` computes the verdict (returns from inside it). Also the parameter of a decorator factory such as `error_factory(default)` applied to a verdict function. A verdict function is one a task entry is bound to or one whose result it returns; set-up helpers, retries and predicates are not reported. In JavaScript and TypeScript verifiers, flags a `catch` with no `throw` in it that returns such a constant verdict — `false`, `0`, `[false, msg]`, `{ pass: false }`, `{ verdict: \'fail\' }` — or only logs and falls through to `return <verdict>`, when the `try` returns the verdict and the function is the eval module\'s export a task names (or a same-file function whose result it returns). Result-object keys are learned from what the entrypoint returns: an eval module that returns `{ _success: … }` makes `return { _success: false }` a verdict. Separately (`expectedLoad`), any handler — broad or narrow — that returns or falls through to a failing verdict when its `try` loads the task\'s expected input: a parameter the suite routes the expected value or the options to (OSWorld family: a metric\'s second positional parameter when its task has an `expected` getter, and its `**options`; the first parameter, the agent\'s output, is not it), or a file the verifier reads from its own folder (a path of literals, `__file__` and module constants). Loading the agent\'s output and failing is a legitimate 0 and is not reported this way.',
+        'Flags `except:`, `except Exception` and `except BaseException` handlers on a verdict path that do not re-raise and return a constant verdict — `True`/`False`, `0`/`1`/`0.0`, `(False, msg)`, `{"pass": False}` — or log and fall through to `return <verdict>` after the `try`, when the `try` computes the verdict (returns from inside it). Also the parameter of a decorator factory such as `error_factory(default)` applied to a verdict function. A verdict function is one a task entry is bound to or one whose result it returns; set-up helpers, retries and predicates are not reported. In JavaScript and TypeScript verifiers, flags a `catch` with no `throw` in it that returns such a constant verdict — `false`, `0`, `[false, msg]`, `{ pass: false }`, `{ verdict: \'fail\' }` — or only logs and falls through to `return <verdict>` (a returned result object that carries the caught error beside the verdict, `{ _success: false, error }` or `message: err.message`, records it and is not reported), when the `try` returns the verdict and the function is the eval module\'s export a task names (or a same-file function whose result it returns). Result-object keys are learned from what the entrypoint returns: an eval module that returns `{ _success: … }` makes `return { _success: false }` a verdict. Separately (`expectedLoad`), any handler — broad or narrow — that returns or falls through to a failing verdict when its `try` loads the task\'s expected input: a parameter the suite routes the expected value or the options to (OSWorld family: a metric\'s second positional parameter when its task has an `expected` getter, and its `**options`; the first parameter, the agent\'s output, is not it), or a file the verifier reads from its own folder (a path of literals, `__file__` and module constants). Loading the agent\'s output and failing is a legitimate 0 and is not reported this way.',
       why: 'In the audited benchmark every `_eval_*` method was wrapped in `error_factory(False)`: the NameError of VER-001 was invisible for as long as the benchmark existed, and every agent failed those tasks. OSWorld-family metrics do the same with `except Exception: logger.info(...); return 0`, often around `Document(result); Document(expected)`: a broken gold file scores every agent 0.',
     },
     confirm: {
@@ -146,6 +175,9 @@ export default defineRule<Msg>({
           }
           const truth = verdictTruth(jsConst(ret), scope.shapes);
           if (truth === undefined) return;
+          // a result object that carries the caught error beside the verdict (`error: err`,
+          // `message: err.message`) records what went wrong: the run's result tells the error apart
+          if (messageId === 'jsSwallowed' && ret.type === 'ObjectExpression' && carriesCaught(node, ret)) return;
           const verdict = c.text.slice(ret!.start, ret!.end).replace(/\s+/g, ' ');
           c.report({ messageId, data: { verdict: verdict.length > 60 ? `${verdict.slice(0, 57)}…` : verdict, looks: truth ? 'succeeded' : 'failed' }, at: { start: node.start, end: body.start } });
         },
@@ -185,6 +217,7 @@ export default defineRule<Msg>({
           } else {
             truth = verdictTruth(pyConst(a, ret), pythonVerdictShapes(ctx.project));
             if (truth === undefined || !bodyReturns(tryNode)) return;
+            if (truth === false && onlyLoadsState(a, tryNode, pythonVerdictShapes(ctx.project))) return;
             if (known && !(fn && isVerdictFunction(ctx.project, file, fn))) return;
             verdict = text;
           }

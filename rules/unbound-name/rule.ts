@@ -51,6 +51,7 @@ export default defineRule<Msg, Opts>({
     description: 'A name read on a path where it was never bound: NameError, often swallowed into a verdict.',
     // warning by default; each finding is an error when the NameError is swallowed into a verdict
     defaultSeverity: 'warn',
+    otherSeverity: { severity: 'error', when: 'an enclosing handler turns the NameError into a verdict' },
     layers: ['python', 'javascript'],
     languages: ['python', 'json', 'javascript'],
     messages: {

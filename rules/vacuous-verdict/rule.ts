@@ -12,8 +12,9 @@ import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.j
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isVerdictFunction } from '../../src/suites/verdict.js';
 import { valueKind } from '../../src/lang/python/value-kind.js';
+import { signatureOf } from '../../src/lang/python/signature.js';
 
-type Msg = 'zipTruncation' | 'emptyLoop' | 'emptyAll' | 'deadGuard';
+type Msg = 'zipTruncation' | 'zipPrefix' | 'emptyLoop' | 'emptyAll' | 'deadGuard';
 
 /** `0`/`False`/`0.0`/`(False, …)` → false, `1`/`True`/`1.0` → true. */
 function constTruth(a: PythonAnalysis, n: PyNode | undefined): boolean | undefined {
@@ -229,6 +230,84 @@ function defect(a: PythonAnalysis, fn: FunctionInfo, collection: PyNode): string
   return `${fn.qualname}\0${from >= 0 ? `#${from}` : a.src(collection)}`;
 }
 
+/** Items of a fixed-length tuple type (`tuple[float, float]`, `Tuple[int, int, int]`); undefined for any other annotation. */
+function tupleArity(annotation: string | undefined): number | undefined {
+  const m = annotation ? /^(?:typing\.)?[Tt]uple\[(.*)\]$/s.exec(annotation.trim()) : null;
+  if (!m) return undefined;
+  let depth = 0;
+  let items = 1;
+  for (const ch of m[1]!) {
+    if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') depth--;
+    else if (ch === ',' && depth === 0) items++;
+  }
+  return /\.\.\./.test(m[1]!) || !m[1]!.trim() ? undefined : items;
+}
+
+/** The length an operand of `zip` always has: a parameter annotated with a fixed-length tuple type, or a local every value of which is a tuple display of one length. */
+function fixedLength(a: PythonAnalysis, fn: FunctionInfo, e0: PyNode): number | undefined {
+  const e = unparen(e0);
+  if (e.type !== 'identifier') return undefined;
+  const name = a.src(e);
+  if (fn.params.includes(name)) return tupleArity(signatureOf(a, fn).params.find((p) => p.name === name)?.annotation);
+  const src = a.valueSources(e);
+  const lens = new Set(src.map((v) => (unparen(v).type === 'tuple' ? named(unparen(v)).length : -1)));
+  return src.length && lens.size === 1 && !lens.has(-1) ? [...lens][0] : undefined;
+}
+
+/**
+ * What an empty or shorter operand of a `zip` does to the verdict:
+ * - `passesEmpty`: the loop can only fail inside and a passing constant follows it, or the pairs feed
+ *   `all()` (directly or through a comprehension's local): nothing compared, the check passes;
+ * - `anyMatch`: the loop can only pass inside (on a match) and a failing constant follows it, or the
+ *   pairs feed `any()`: an empty result fails, and truncation only takes chances to pass away;
+ * - `prefix`: anything else (accumulators, scores): the result is graded on the items both sides have.
+ */
+function zipShape(a: PythonAnalysis, fn: FunctionInfo, z: PyNode): 'passesEmpty' | 'anyMatch' | 'prefix' {
+  const p = z.parent!;
+  if (p.type === 'for_statement') {
+    let passes = 0;
+    let fails = 0;
+    let other = false;
+    walk(field(p, 'body') ?? p, (k) => {
+      if (k.type === 'function_definition' || k.type === 'lambda') return false;
+      if (k.type === 'return_statement') {
+        const t = constTruth(a, named(k)[0]);
+        if (t === true) passes++;
+        else if (t === false) fails++;
+        else other = true;
+      }
+      return undefined;
+    });
+    const sibs = named(p.parent ?? p).filter((k) => k.type !== 'comment');
+    const next = sibs[sibs.indexOf(p) + 1];
+    const after = next?.type === 'return_statement' ? constTruth(a, named(next)[0]) : undefined;
+    if (!other && fails && !passes && after === true) return 'passesEmpty';
+    if (!other && passes && !fails && after === false) return 'anyMatch';
+    return 'prefix';
+  }
+  // a comprehension: what consumes it
+  const comp = p.parent;
+  if (!comp) return 'prefix';
+  const consumer = (c: PyNode): 'passesEmpty' | 'anyMatch' | undefined => {
+    const call = c.parent?.type === 'call' ? c.parent : c.parent?.type === 'argument_list' ? c.parent.parent : undefined;
+    const name = call?.type === 'call' ? a.src(field(call, 'function') ?? call) : '';
+    return name === 'all' ? 'passesEmpty' : name === 'any' ? 'anyMatch' : undefined;
+  };
+  const direct = consumer(comp);
+  if (direct) return direct;
+  // `diffs = [... for a, b in zip(x, y)]`, then `all(... for d in diffs)`
+  const assign = comp.parent?.type === 'assignment' && field(comp.parent, 'right') === comp ? field(comp.parent, 'left') : undefined;
+  if (assign?.type !== 'identifier') return 'prefix';
+  let found: 'passesEmpty' | 'anyMatch' | undefined;
+  walk(fn.node, (k) => {
+    if (found) return false;
+    if (k.type === 'for_in_clause' && a.src(field(k, 'right') ?? k) === a.src(assign) && k.parent) found = consumer(k.parent);
+    return undefined;
+  });
+  return found ?? 'prefix';
+}
+
 /** Report the atoms of a failing guard's condition that can never be true. */
 function guard(n: PyNode, c: Parameters<PythonVisitor<Msg>>[1]): void {
   const a = c.python;
@@ -263,6 +342,11 @@ export default defineRule<Msg>({
         why: 'The extra items are never compared, so {{input}} passes.',
         fix: 'Compare `len({{a}}) == len({{b}})` first, or use `zip(..., strict=True)`.',
       },
+      zipPrefix: {
+        what: '`{{call}}` stops at the shorter of `{{a}}` and `{{b}}` and nothing checks their lengths.',
+        why: 'The extra items are never compared, so a result with fewer or more items than expected is graded on the items both sides have.',
+        fix: 'Compare `len({{a}}) == len({{b}})` first, or use `zip(..., strict=True)`.',
+      },
       emptyLoop: {
         what: 'This loop can only fail inside its body and the function then returns `{{verdict}}`.',
         why: 'With an empty `{{collection}}` the body never runs, so {{input}} passes.',
@@ -281,7 +365,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound), flags `zip(a, b)` loops and generators that compare items when the function never tests the length of `a` or `b` (and no `strict=True`), `for` loops whose body can only return a failing constant and that are followed by `return <passing constant>` when the function never tests the collection for emptiness, and `return all(... for x in c)` with the same condition. The loop and `all()` shapes are reported only when the collection holds the agent\'s result (the first parameter, `metric(result_state, expected_state)`, or a parameter named like a result): a loop over the task\'s own expectations is a task-authoring question. Also flags a guard that returns a failing constant (`if …: return 0`) whose condition, or one of its `and`/`or` parts, can never be true: `len(x) < 0` (or `<= -1`, `== -1`, `0 > len(x)`); `x is None` / `x == None` when every value `x` can hold there is built by a literal, a comprehension, a builtin that never returns None (`list(…)`, `sorted(…)`, `dict(…)`…) or `… or <such a value>`; `not isinstance(x, T)` when every such value is a `T`. The finding names the input that passes vacuously; `--confirm` runs the function with that collection (for a guard, the parameter the guarded local is built from) empty.',
+        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound), flags `zip(a, b)` loops and generators that compare items when the function never tests the length of `a` or `b` (and no `strict=True`): as passing on an empty result when the loop can only fail inside and a passing constant follows it (or the pairs feed `all()`), as graded on the shared items otherwise; not when the loop can only pass inside (on a match) and a failing constant follows it, or the pairs feed `any()` (an empty result fails there), nor when both operands are tuples of one fixed length (`tuple[float, float]` parameters, tuple displays). Also flags `for` loops whose body can only return a failing constant and that are followed by `return <passing constant>` when the function never tests the collection for emptiness, and `return all(... for x in c)` with the same condition. The loop and `all()` shapes are reported only when the collection holds the agent\'s result (the first parameter, `metric(result_state, expected_state)`, or a parameter named like a result): a loop over the task\'s own expectations is a task-authoring question. Also flags a guard that returns a failing constant (`if …: return 0`) whose condition, or one of its `and`/`or` parts, can never be true: `len(x) < 0` (or `<= -1`, `== -1`, `0 > len(x)`); `x is None` / `x == None` when every value `x` can hold there is built by a literal, a comprehension, a builtin that never returns None (`list(…)`, `sorted(…)`, `dict(…)`…) or `… or <such a value>`; `not isinstance(x, T)` when every such value is a `T`. The finding names the input that passes vacuously; `--confirm` runs the function with that collection (for a guard, the parameter the guarded local is built from) empty.',
       why: 'An agent that produces nothing, or fewer paragraphs, rows, cells or slides than expected, passes: the comparison only runs over the items both sides have; a guard written to reject that input but whose condition cannot hold rejects nothing. OSWorld-family metrics compare documents with `zip(doc1.paragraphs, doc2.paragraphs)` and notebooks with `zip(a.items(), b.items())`.',
     },
     confirm: {
@@ -311,12 +395,18 @@ export default defineRule<Msg>({
             const ta = a.src(x), tb = a.src(y);
             const roots = [ta, tb, rootName(a, x), rootName(a, y)].filter((t): t is string => !!t);
             if (guarded(a, fn, [ta, tb, ...roots.filter((r) => r !== 'self')])) return;
+            // two tuples of one fixed length (`tuple[float, float]` coordinates): nothing to truncate
+            const la = fixedLength(a, fn, x);
+            if (la !== undefined && la === fixedLength(a, fn, y)) return;
+            const shape = zipShape(a, fn, n);
+            if (shape === 'anyMatch') return;
             const ia = paramOf(a, fn, x), ib = paramOf(a, fn, y);
             c.report({
-              messageId: 'zipTruncation',
+              messageId: shape === 'passesEmpty' ? 'zipTruncation' : 'zipPrefix',
               data: { call: a.src(n), a: ta, b: tb, input: `a result whose \`${ta}\` is empty or shorter than \`${tb}\`` },
               at: n,
-              control: { oracle: 'vacuous-verdict', shape: 'zip', file: a.path, line: a.line(n), qualname: fn.qualname, empty: ia, other: ib },
+              // the control case runs the empty witness: it proves the pass-on-empty shape only
+              control: shape === 'passesEmpty' ? { oracle: 'vacuous-verdict', shape: 'zip', file: a.path, line: a.line(n), qualname: fn.qualname, empty: ia, other: ib } : undefined,
               group: defect(a, fn, x),
             });
             return;

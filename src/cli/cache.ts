@@ -19,7 +19,7 @@
  * texts (`<location>/trees.cache`, keyed by text: `lang/python/tree-cache.ts`).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../core/types.js';
@@ -161,6 +161,21 @@ function prune(dir: string): void {
   }
 }
 
+/**
+ * The cache folder ignores itself: a `.gitignore` holding `*` (as pytest's and Ruff's caches do), so it
+ * never shows as untracked and needs no line in the project's own .gitignore. Written once, when absent.
+ */
+function ignoredByGit(dir: string): void {
+  const f = path.join(dir, '.gitignore');
+  if (existsSync(f)) return;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(f, '# Created by vaudit --cache: the cache is local to this machine.\n*\n');
+  } catch {
+    // an unwritable cache folder only costs speed
+  }
+}
+
 export interface CacheOptions {
   /** Cache folder (default `.vaudit-cache` under the cwd). */
   location?: string;
@@ -180,6 +195,7 @@ export async function lintWithCache(opts: LintOptions & { cwd: string }, cache: 
   const dir = path.resolve(cwd, cache.location ?? DEFAULT_CACHE_LOCATION);
   const oKey = optionsKey(o);
   const file = path.join(dir, `lint-${sha(oKey).slice(0, 24)}.cache`); // not .json: never discovered as input
+  ignoredByGit(dir);
 
   const { files, configs } = await inputFiles(o, ruleOptionSchemas(rules));
   const hashes = files.map(contentHash);

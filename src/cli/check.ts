@@ -6,6 +6,7 @@ import { loadRules } from '../contract/registry.js';
 import { applyBaseline, buildBaseline, readBaseline, writeBaseline } from './baseline.js';
 import { writeAtomic } from '../core/write-atomic.js';
 import type { ReportInput, RunRecordSummary } from '../report/model.js';
+import type { Finding } from '../core/types.js';
 import { render } from './format.js';
 import { formatSummary } from '../report/stylish.js';
 import { EXIT_CLEAN, EXIT_FINDINGS, UsageError } from './exit-codes.js';
@@ -23,6 +24,8 @@ import { spareCores, startThreads } from '../host/threads.js';
 import { redosStats } from '../suites/regex/redos.js';
 import { codeOrigin } from '../core/dynamic-import.js';
 import { loadConfirmStage, type ConfirmFindings } from './confirm-stage.js';
+import { fixSummary, lintAndFix } from './fix.js';
+import { closestNames } from '../core/names.js';
 
 export interface CheckOptions {
   confirm?: boolean;
@@ -55,6 +58,10 @@ export interface CheckOptions {
   errorOnUnmatchedPattern?: boolean;
   /** Verifier paths only (default) or all code. */
   scope?: 'verifier' | 'all';
+  /** Apply the findings' safe fixes to the files, then report what is left. */
+  fix?: boolean;
+  /** As `fix`, writing nothing: print the changes as a diff. */
+  fixDryRun?: boolean;
 }
 
 export interface CheckIO {
@@ -75,7 +82,11 @@ async function loadConfirm(): Promise<ConfirmFindings> {
 
 export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): Promise<number> {
   const rules = await loadRules();
-  for (const r of o.rule ?? []) if (!rules.has(r)) throw new UsageError(`Unknown rule '${r}' in --rule. Run 'vaudit rules' for the list.`);
+  for (const r of o.rule ?? []) {
+    if (rules.has(r)) continue;
+    const near = closestNames(r, rules.keys());
+    throw new UsageError(`Unknown rule '${r}' in --rule.${near.length === 1 ? ` Did you mean '${near[0]}'?` : ''} Run 'vaudit rules' for the list.`);
+  }
   checkPathsExist(paths, o, io.cwd);
   let overrides: Map<string, string> | undefined;
   let targets = paths;
@@ -108,20 +119,23 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
   // the run's own files (baseline, report) are never inputs
   const ignorePaths = [o.baseline, o.baselineWrite, o.outputFile].filter((f): f is string => !!f).map((f) => path.resolve(io.cwd, f));
   const lintOpts = { paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude, overrides, ignorePaths, scope: o.scope, parseThreads: parseThreads() };
-  const result: CachedLintResult = o.cache && !o.confirm
-    ? await lintWithCache(lintOpts, { location: o.cacheLocation })
-    : { ...(await lint(lintOpts)), cacheHit: false };
+  const fixing = o.fix || o.fixDryRun;
+  if (fixing && o.stdinFilename) throw new UsageError('--fix and --fix-dry-run fix files; they cannot be used with --stdin-filename.');
+  let result: CachedLintResult;
+  if (fixing) {
+    const fixed = await lintAndFix(lintOpts, !!o.fix && !o.fixDryRun);
+    result = fixed.result;
+    io.stderr(fixSummary(fixed.files, io.cwd, !!o.fixDryRun));
+  } else {
+    result = o.cache && !o.confirm
+      ? await lintWithCache(lintOpts, { location: o.cacheLocation })
+      : { ...(await lint(lintOpts)), cacheHit: false };
+  }
   try {
     if (o.errorOnUnmatchedPattern !== false && !o.stdinFilename && !o.changedSince) checkSomethingRead(paths, result, io.cwd);
     let findings = result.findings;
     let baselineInfo: ReportInput['baseline'];
-    if (o.baselineWrite) {
-      // like ESLint's --suppress-all: the findings are now recorded, so this run passes
-      writeBaseline(path.resolve(io.cwd, o.baselineWrite), buildBaseline(findings, io.cwd));
-      io.stderr(`Wrote baseline with ${findings.length} finding${findings.length === 1 ? '' : 's'} to ${o.baselineWrite}; later runs with --baseline ${o.baselineWrite} fail only on new findings.\n`);
-      baselineInfo = { matched: findings.length, stale: [] };
-      findings = [];
-    } else if (o.baseline) {
+    if (o.baseline && !o.baselineWrite) {
       let b;
       try { b = readBaseline(path.resolve(io.cwd, o.baseline)); } catch (err) { throw new UsageError(`Cannot read baseline: ${(err as Error).message}`); }
       const checked = new Set(result.targets.map((t) => rel(io.cwd, t)));
@@ -152,6 +166,10 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
         progress.stop();
       }
     }
+    if (o.baselineWrite) {
+      baselineInfo = recordBaseline(findings, o.baselineWrite, io);
+      findings = [];
+    }
     const shown = o.quiet ? findings.filter((f) => f.severity === 'error') : findings;
     const input: ReportInput = {
       findings: shown,
@@ -167,6 +185,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       families: result.families ?? (result.project ? familiesOf(result.project) : undefined),
       shard: o.shard,
       linkBase: o.outputFile ? path.dirname(path.resolve(io.cwd, o.outputFile)) : undefined,
+      ...(result.stats.scope?.fallback ? enclosingProject(paths, io.cwd) : {}),
     };
     if (o.debug) io.stderr(await debugLines(result));
     const text = await render(o.format, input);
@@ -175,8 +194,10 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       writeAtomic(out, text);
       if (o.format !== 'stylish') io.stdout(formatSummary(input));
     } else io.stdout(text);
-    const errors = findings.filter((f) => f.severity === 'error').length;
-    const warnings = findings.length - errors;
+    // a finding its control case refuted is listed with its evidence, and fails nothing
+    const counted = findings.filter((f) => f.confirmation?.status !== 'refuted');
+    const errors = counted.filter((f) => f.severity === 'error').length;
+    const warnings = counted.length - errors;
     if (errors > 0) return EXIT_FINDINGS;
     if (o.maxWarnings !== undefined && o.maxWarnings >= 0 && warnings > o.maxWarnings) {
       io.stderr(`vaudit found too many warnings (maximum: ${o.maxWarnings}).\n`);
@@ -188,6 +209,35 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
   }
 }
 
+
+/** `--baseline-write` (ESLint's --suppress-all): the findings are recorded, so this run passes. A finding
+ *  its control case refuted is not a finding to carry. */
+function recordBaseline(findings: readonly Finding[], file: string, io: CheckIO): NonNullable<ReportInput['baseline']> {
+  const kept = findings.filter((f) => f.confirmation?.status !== 'refuted');
+  writeBaseline(path.resolve(io.cwd, file), buildBaseline(kept, io.cwd));
+  const refuted = findings.length - kept.length;
+  io.stderr(`Wrote baseline with ${kept.length} finding${kept.length === 1 ? '' : 's'} to ${file}${refuted ? ` (${refuted} refuted by their control case left out)` : ''}; later runs with --baseline ${file} fail only on new findings.\n`);
+  return { matched: kept.length, stale: [] };
+}
+
+/**
+ * The project above the folders checked, when they all lie strictly inside one (its config folder, else
+ * its git root): a run with no entrypoint there most likely left out the task files that route to the
+ * code (`vaudit check sci` in a suite whose tasks are in `tasks/`).
+ */
+function enclosingProject(paths: readonly string[], cwd: string): { partOf?: string } {
+  const dirs = (paths.length ? paths : ['.']).map((p) => path.resolve(cwd, p));
+  if (!dirs.every((d) => existsSync(d) && statSync(d).isDirectory())) return {};
+  const roots = new Set(dirs.map((d) => {
+    for (let up = path.dirname(d); ; up = path.dirname(up)) {
+      if (existsSync(path.join(up, 'vaudit.config.json')) || existsSync(path.join(up, '.git'))) return up;
+      if (path.dirname(up) === up) return undefined;
+    }
+  }));
+  const [root] = roots;
+  if (roots.size !== 1 || root === undefined || dirs.some((d) => existsSync(path.join(d, 'vaudit.config.json')) || existsSync(path.join(d, '.git')))) return {};
+  return { partOf: rel(cwd, root) || '.' };
+}
 
 /** CPU time of the main thread alone (Linux: /proc), the run's critical path when threads parse ahead. */
 function mainThreadCpuMs(): number | undefined {

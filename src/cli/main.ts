@@ -27,6 +27,11 @@ function intArg(name: string, min: number) {
   };
 }
 
+/** `--rule a,b --rule c`: every id given, in order (not variadic: `--rule a tasks/` keeps `tasks/` a path). */
+function ruleIds(v: string, prev: string[] | undefined): string[] {
+  return [...(prev ?? []), ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+}
+
 registerFormat('markdown', formatMarkdown);
 registerFormat('html', formatHtml);
 
@@ -75,7 +80,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--force-exclude', 'apply config excludes to explicitly named files too')
     .option('--stdin-filename <name>', 'lint standard input as if it were this file')
     .option('-c, --config <file>', 'use this config file instead of discovery')
-    .option('--rule <ids...>', 'run only these rules')
+    .option('--rule <ids>', 'run only these rules: comma-separated, or the option repeated (paths after it stay paths)', ruleIds)
     .option('--jobs <n>', 'parallel control-case workers (1 or more)', intArg('--jobs', 1))
     .option('--confirm-timeout <ms>', 'wall-clock bound of one control case', intArg('--confirm-timeout', 1))
     .addOption(new Option('--isolation <level>', "control-case isolation: auto (default; bubblewrap, else the suite's code is not run), bwrap, or process (explicit; not a sandbox)").choices(['auto', 'bwrap', 'process']))
@@ -87,6 +92,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--changed-since <rev>', 'check only files changed since this git revision (plus tasks routed to them)')
     .addOption(new Option('--scope <scope>', 'report findings on verifier paths only (default) or in all code').choices(['verifier', 'all']))
     .option('--shard <i/n>', 'keep shard i of n of the findings and control cases (CI matrix; merge with vaudit merge)', shardArg)
+    .option('--fix', "apply the findings' safe fixes (add timeout=, rename a misspelt task member, remove an unused suppression), then report what is left")
+    .option('--fix-dry-run', 'as --fix, but write nothing: print the changes as a diff (stderr)')
     .option('--debug', 'print what ran (Python parser, regex analysis, time and memory) to stderr')
     .option('--no-error-on-unmatched-pattern', 'exit 0 instead of 2 when a folder holds no file vaudit checks')
     .action(async (paths: string[], opts) => {

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Confirmation, Finding, Position } from '../core/types.js';
+import type { Confirmation, Finding, Position, RunNote } from '../core/types.js';
 import { loadRules } from '../contract/registry.js';
 import { compareFindings } from '../engine/lint.js';
 import { writeAtomic } from '../core/write-atomic.js';
@@ -31,6 +31,7 @@ interface JsonFinding {
   pointer?: string;
   related?: Array<{ file: string; line: number; column: number; message: string }>;
   fingerprint?: string;
+  shape?: string;
   family?: string;
   confirmation?: Confirmation;
 }
@@ -51,6 +52,7 @@ interface JsonReport {
     scope?: ReportInput['stats']['scope'];
     suites?: ReportInput['stats']['suites'];
     baseline?: ReportInput['baseline'];
+    notes?: Array<{ ruleId: string; file: string; line: number; column: number; pointer?: string; message: string }>;
   };
   findings: JsonFinding[];
   runs?: RunRecordSummary[];
@@ -87,6 +89,7 @@ function toFinding(j: JsonFinding, root: string): Finding {
       ? { related: j.related.map((r) => ({ file: path.resolve(root, r.file), message: r.message, range: { start: pos(r), end: pos(r) } })) }
       : {}),
     ...(j.fingerprint ? { fingerprint: j.fingerprint } : {}),
+    ...(j.shape !== undefined ? { shape: j.shape } : {}),
     ...(j.confirmation ? { confirmation: j.confirmation } : {}),
   };
 }
@@ -97,6 +100,17 @@ function byPlace(a: Finding, b: Finding): number {
   if (a.range.start.line !== b.range.start.line) return a.range.start.line - b.range.start.line;
   if (a.range.start.column !== b.range.start.column) return a.range.start.column - b.range.start.column;
   return compareFindings(a, b);
+}
+
+/** The notes of every report, once each (shards of one run repeat the static pass's notes). */
+function mergedNotes(reports: readonly JsonReport[], root: string): { notes?: RunNote[] } {
+  const byKey = new Map<string, RunNote>();
+  for (const r of reports)
+    for (const n of r.summary.notes ?? []) {
+      const key = `${n.file}\0${n.line}\0${n.column}\0${n.ruleId}\0${n.message}`;
+      if (!byKey.has(key)) byKey.set(key, { ruleId: n.ruleId, file: path.resolve(root, n.file), range: { start: pos(n), end: pos(n) }, ...(n.pointer !== undefined ? { pointer: n.pointer } : {}), message: n.message });
+    }
+  return byKey.size ? { notes: [...byKey.values()] } : {};
 }
 
 export interface MergeOptions {
@@ -165,6 +179,7 @@ export async function runMerge(files: string[], o: MergeOptions, io: MergeIO): P
       // one static pass: its scope and suites (separate runs have their own, so none is claimed)
       ...(sharded.length && s0.scope ? { scope: s0.scope } : {}),
       ...(sharded.length && s0.suites ? { suites: s0.suites } : {}),
+      ...mergedNotes(reports, io.cwd),
     },
     rules: await loadRules(),
     suppressedCount: sum('suppressed'),

@@ -14,6 +14,9 @@ import type { ErrorObject } from 'ajv';
 /** ajv costs ~0.1 s to load: load it on first use (synchronously; it is CommonJS). */
 const loadAjv = (): typeof Ajv2020Class => (createRequire(import.meta.url)('ajv/dist/2020') as { Ajv2020: typeof Ajv2020Class }).Ajv2020;
 import type { SeveritySetting } from '../core/types.js';
+import { closestNames } from '../core/names.js';
+import { SourceText } from '../core/source.js';
+import { parseJsonDocument, type JsonDocument } from '../lang/json/parse.js';
 
 export const CONFIG_FILE = 'vaudit.config.json';
 
@@ -65,7 +68,7 @@ const SCHEMAS_DIR = [path.resolve(here, '../../schemas'), path.resolve(here, '..
 ) ?? path.resolve(here, '../../schemas');
 
 let ajvInstance: InstanceType<typeof Ajv2020Class> | undefined;
-const ajv = () => (ajvInstance ??= new (loadAjv())({ allErrors: true, strict: false }));
+const ajv = () => (ajvInstance ??= new (loadAjv())({ allErrors: true, strict: false, verbose: true }));
 let validator: ReturnType<Ajv2020Class['compile']> | undefined;
 function validate(doc: unknown): ErrorObject[] {
   validator ??= ajv().compile(JSON.parse(readFileSync(path.join(SCHEMAS_DIR, 'config.schema.json'), 'utf8')));
@@ -75,16 +78,29 @@ function validate(doc: unknown): ErrorObject[] {
 /** The option schema of each known rule (undefined: the rule takes no options). */
 export type RuleOptionSchemas = ReadonlyMap<string, Record<string, unknown> | undefined>;
 
+/** One problem of a config file: where (a JSON pointer; `key`: at the member's name) and what. */
+interface Problem {
+  pointer: string;
+  message: string;
+  key?: boolean;
+}
+
+/** " Did you mean 'x'?" when exactly one known name is a near miss of `name`. */
+function didYouMean(name: string, known: Iterable<string>): string {
+  const near = closestNames(name, known);
+  return near.length === 1 ? ` Did you mean '${near[0]}'?` : '';
+}
+
 const optionValidators = new WeakMap<object, ReturnType<Ajv2020Class['compile']>>();
 /** Problems with the options given to rules (`"rules": {"id": ["warn", {…}]}`), each at its pointer. */
-function ruleOptionProblems(rules: VauditConfig['rules'], schemas: RuleOptionSchemas): string[] {
-  const out: string[] = [];
+function ruleOptionProblems(rules: VauditConfig['rules'], schemas: RuleOptionSchemas): Problem[] {
+  const out: Problem[] = [];
   for (const [id, setting] of Object.entries(rules ?? {})) {
     if (!Array.isArray(setting) || setting.length < 2 || !schemas.has(id)) continue;
     const schema = schemas.get(id);
     const at = `/rules/${id}/1`;
     if (!schema) {
-      out.push(`${at}: rule '${id}' takes no options. Give only its severity.`);
+      out.push({ pointer: at, message: `rule '${id}' takes no options. Give only its severity.` });
       continue;
     }
     let v = optionValidators.get(schema);
@@ -93,57 +109,87 @@ function ruleOptionProblems(rules: VauditConfig['rules'], schemas: RuleOptionSch
     for (const e of v.errors ?? []) {
       const pointer = at + e.instancePath;
       if (e.keyword === 'additionalProperties' && e.instancePath === '') {
-        const allowed = Object.keys((schema.properties as object | undefined) ?? {}).join(', ');
-        out.push(`${pointer}: rule '${id}' has no option '${(e.params as { additionalProperty: string }).additionalProperty}'. Allowed: ${allowed}; see 'vaudit rules ${id}'.`);
+        const name = (e.params as { additionalProperty: string }).additionalProperty;
+        const allowed = Object.keys((schema.properties as object | undefined) ?? {});
+        out.push({ pointer: `${pointer}/${name}`, key: true, message: `rule '${id}' has no option '${name}'.${didYouMean(name, allowed)} Allowed: ${allowed.join(', ')}; see 'vaudit rules ${id}'.` });
       } else out.push(hint({ ...e, instancePath: pointer }));
     }
   }
   return out;
 }
 
-function hint(e: ErrorObject): string {
-  const at = e.instancePath || '/';
+function hint(e: ErrorObject): Problem {
+  const at = e.instancePath;
   switch (e.keyword) {
-    case 'additionalProperties':
-      return `${at}: unknown property '${(e.params as { additionalProperty: string }).additionalProperty}'. Allowed: root, include, exclude, adapter, adapterOptions, rules, ignores, confirm.`;
-    case 'enum':
-      return `${at}: must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}.`;
+    case 'additionalProperties': {
+      const name = (e.params as { additionalProperty: string }).additionalProperty;
+      // every property the schema allows at this level (ajv's verbose errors carry the schema object)
+      const allowed = Object.keys((e.parentSchema?.properties as object | undefined) ?? {}).filter((k) => k !== '$schema');
+      return { pointer: `${at}/${name}`, key: true, message: `unknown property '${name}'.${didYouMean(name, allowed)} Allowed: ${allowed.join(', ')}.` };
+    }
+    case 'enum': {
+      const values = (e.params as { allowedValues: unknown[] }).allowedValues;
+      const near = typeof e.data === 'string' ? didYouMean(e.data, values.filter((v): v is string => typeof v === 'string')) : '';
+      return { pointer: at, message: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}.${near}` };
+    }
     case 'oneOf':
-      return `${at}: a rule setting is "off", "warn", "error", or ["warn", { options }].`;
+      return { pointer: at, message: 'a rule setting is "off", "warn", "error", or ["warn", { options }].' };
     case 'required':
-      return `${at}: missing required property '${(e.params as { missingProperty: string }).missingProperty}'.`;
+      return { pointer: at, message: `missing required property '${(e.params as { missingProperty: string }).missingProperty}'.` };
     case 'pattern':
-      return `${at}: ${e.message}. Rule ids are kebab-case (run 'vaudit rules' for the list).`;
+      return { pointer: at, message: `${e.message}. Rule ids are kebab-case (run 'vaudit rules' for the list).` };
     default:
-      return `${at}: ${e.message}.`;
+      return { pointer: at, message: `${e.message}.` };
   }
 }
 
-/** Parse and validate one config file. Throws ConfigError. */
+/** `line:column pointer: message` for each problem, in file order (positions 1-based, as editors count). */
+function located(text: string, doc: JsonDocument, problems: readonly Problem[]): string[] {
+  const src = new SourceText(text);
+  return problems
+    .map((p) => {
+      const ref = doc.values.get(p.pointer);
+      const offset = ref ? (p.key && ref.keyStart !== undefined ? ref.keyStart : ref.start) : 0;
+      const pos = src.positionAt(offset);
+      return { offset, line: `${pos.line}:${pos.column} ${p.pointer || '/'}: ${p.message}` };
+    })
+    .sort((a, b) => a.offset - b.offset)
+    .map((x) => x.line);
+}
+
+/** Parse and validate one config file; every problem at once, each with its line and column. Throws ConfigError. */
 function readConfigFile(file: string, knownRules?: RuleOptionSchemas): VauditConfig {
-  let doc: unknown;
+  let text: string;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(file, [`not valid JSON: ${(err as Error).message}`]);
+    throw new ConfigError(file, [`cannot be read: ${(err as Error).message}`]);
   }
+  const parsed = parseJsonDocument(text);
+  if (!parsed.ok) {
+    const pos = new SourceText(text).positionAt(parsed.error.start);
+    throw new ConfigError(file, [`${pos.line}:${pos.column} not valid JSON: ${parsed.error.message}`]);
+  }
+  const doc = parsed.doc.value;
   const errors = validate(doc);
   // oneOf failures come with their branch errors; keep the most specific message per pointer.
   const seen = new Set<string>();
-  const problems: string[] = [];
+  const problems: Problem[] = [];
+  const add = (p: Problem) => {
+    const k = `${p.pointer}\0${p.message}`;
+    if (!seen.has(k)) { seen.add(k); problems.push(p); }
+  };
   for (const e of errors) {
-    if (e.keyword === 'oneOf' || !errors.some((o) => o.keyword === 'oneOf' && e.instancePath.startsWith(o.instancePath) && o !== e)) {
-      const h = hint(e);
-      if (!seen.has(h)) { seen.add(h); problems.push(h); }
-    }
+    if (e.keyword === 'oneOf' || !errors.some((o) => o.keyword === 'oneOf' && e.instancePath.startsWith(o.instancePath) && o !== e)) add(hint(e));
   }
-  if (problems.length === 0 && knownRules) {
-    for (const id of Object.keys((doc as VauditConfig).rules ?? {})) {
-      if (!knownRules.has(id)) problems.push(`/rules/${id}: unknown rule '${id}'. Run 'vaudit rules' for the list.`);
+  const rules = (doc as VauditConfig | null)?.rules;
+  if (knownRules && rules && typeof rules === 'object' && !Array.isArray(rules)) {
+    for (const id of Object.keys(rules)) {
+      if (!knownRules.has(id)) add({ pointer: `/rules/${id}`, key: true, message: `unknown rule '${id}'.${didYouMean(id, knownRules.keys())} Run 'vaudit rules' for the list.` });
     }
-    problems.push(...ruleOptionProblems((doc as VauditConfig).rules, knownRules));
+    for (const p of ruleOptionProblems(rules, knownRules)) add(p);
   }
-  if (problems.length) throw new ConfigError(file, problems);
+  if (problems.length) throw new ConfigError(file, located(text, parsed.doc, problems));
   return doc as VauditConfig;
 }
 

@@ -9,7 +9,7 @@
 import type { PyNode } from '../lang/python/tree.js';
 import type { AnyNode, Node as JsNode } from 'acorn';
 import type { PyNodeType } from '../lang/python/node-types.js';
-import type { ControlCaseRequest, Language, Layer, MessageParts, RelatedLocation, SeveritySetting } from '../core/types.js';
+import type { Autofix, ControlCaseRequest, Language, Layer, MessageParts, RelatedLocation, SeveritySetting } from '../core/types.js';
 import type { Project, FileUnit } from './project.js';
 import type { Task, VerifierEntry, EmbeddedCode } from '../suites/types.js';
 import type { PythonAnalysis } from '../lang/python/types.js';
@@ -56,6 +56,9 @@ export interface RuleMeta<M extends string = string, O extends object = RuleOpti
   id: string;
   description: string;
   defaultSeverity: Exclude<SeveritySetting, 'off'>;
+  /** The other severity some findings get when the user has not set one (`ReportDescriptor.severity`), and
+   *  when: the catalogue lists both, so what is listed is what is reported. */
+  otherSeverity?: { severity: Exclude<SeveritySetting, 'off'>; when: string };
   /** Layers the rule subscribes to. */
   layers: Layer[];
   /** Languages of files it can report in (docs/catalogue). */
@@ -66,6 +69,9 @@ export interface RuleMeta<M extends string = string, O extends object = RuleOpti
   messages: Record<M, MessageParts>;
   docs: RuleDocs;
   confirm?: ConfirmSupport;
+  /** Notes of the run (`ctx.note`), one template per meaning with `{{name}}` placeholders: what the rule
+   *  could not decide about a place within its deterministic budget. */
+  notes?: Record<string, string>;
   /** JSON Schema of the rule's options (config `rules.<id>.options`), validated when the config loads. */
   optionsSchema?: Record<string, unknown>;
   /** The options' defaults: the engine merges the configured options over them once, so a rule reads
@@ -99,10 +105,21 @@ export interface ReportDescriptor<M extends string> {
    *  findings are carried across edits: its group must not hold offsets. */
   group?: string;
   control?: ControlCaseRequest;
+  /** A safe, mechanical fix, edits in `ctx.text` offsets (`--fix`, the editor's quick fix). Only where the
+   *  result is certain; anything less is a suggestion in the message. Dropped in code embedded in JSON. */
+  fix?: Autofix;
   /** The rule's own judgement of this finding's severity (e.g. `error` when a NameError is swallowed
    *  into a verdict, `warning` otherwise). Used only when the user has not configured the rule's
    *  severity; a configured `warn`/`error` always wins. */
   severity?: 'error' | 'warning';
+}
+
+/** A note of the run (never a finding): `noteId` names a template of `meta.notes`. */
+export interface NoteDescriptor {
+  noteId: string;
+  data?: Record<string, string | number>;
+  at: ReportTarget;
+  pointer?: string;
 }
 
 export interface RuleContext<M extends string = string, O extends object = RuleOptions> {
@@ -115,6 +132,8 @@ export interface RuleContext<M extends string = string, O extends object = RuleO
   /** Text that report offsets refer to (file text, or decoded embedded code). */
   readonly text: string;
   report(d: ReportDescriptor<M>): void;
+  /** Record a note of the run (JSON `summary.notes`): not a finding, whatever the rule's severity. */
+  note(d: NoteDescriptor): void;
 }
 
 export type PythonVisitor<M extends string> = (node: PyNode, ctx: RuleContext<M> & { python: PythonAnalysis }) => void;

@@ -33,6 +33,20 @@ export interface RelatedLocation {
   message: string;
 }
 
+/**
+ * A note of the run: something a rule could not decide about a place within its deterministic budget
+ * (a regex too large to analyse). Not a finding: it never changes the exit code, a baseline or a gate;
+ * the JSON report lists it under `summary.notes`, stylish under the summary.
+ */
+export interface RunNote {
+  ruleId: string;
+  /** Absolute path. */
+  file: string;
+  range: Range;
+  pointer?: string;
+  message: string;
+}
+
 export type ConfirmationStatus =
   | 'confirmed'
   | 'refuted'
@@ -77,6 +91,19 @@ export function joinParts(p: MessageParts): string {
   return [p.what, p.why, p.fix].filter(Boolean).join(' ');
 }
 
+/** A replacement of the text [start, end) (UTF-16 offsets into the file's text) by `newText`. */
+export interface OffsetEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+/** A finding's fix: what it does, and its edits of the finding's file (not overlapping). */
+export interface Autofix {
+  title: string;
+  edits: OffsetEdit[];
+}
+
 export interface Finding {
   ruleId: string;
   messageId: string;
@@ -103,6 +130,26 @@ export interface Finding {
   verifierPath?: boolean;
   /** Stable fingerprint (rule, relative file, pointer or normalized line text). */
   fingerprint?: string;
+  /** A safe, mechanical fix (`vaudit check --fix`, the editor's quick fix); absent where a fix is not certain. */
+  autofix?: Autofix;
+  /** The flagged code with runs of whitespace as one space (at most SHAPE_MAX characters): findings with the
+   *  same rule, message and shape in many files are one pattern (src/report/groups.ts). */
+  shape?: string;
+}
+
+/** Longest `Finding.shape` kept; a longer range is cut here and ends with `…`. */
+export const SHAPE_MAX = 300;
+
+/** `code` as a finding's shape: whitespace runs as one space, none inside brackets' edges, no trailing
+ *  comma before a closing bracket (a call split over lines is the same shape as on one line), trimmed,
+ *  cut at SHAPE_MAX (`cut`: `code` is already a prefix of the flagged code). */
+export function codeShape(code: string, cut = false): string {
+  const s = code
+    .replace(/\s+/g, ' ')
+    .replace(/([([{]) /g, '$1')
+    .replace(/,? ([)\]}])/g, '$1')
+    .trim();
+  return s.length > SHAPE_MAX || cut ? `${s.slice(0, SHAPE_MAX - 1)}…` : s;
 }
 
 /** A file-level problem (unparseable, unreadable, binary…): reported as a finding of a built-in rule. */

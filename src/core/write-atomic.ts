@@ -1,9 +1,10 @@
 /** Write a file atomically (a temporary sibling, then rename): readers never see half a file. */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
-/** `content` may come in chunks (written one after the other, never joined in memory). */
-export function writeAtomic(file: string, content: string | Uint8Array | readonly Uint8Array[]): void {
+/** `content` may come in chunks (written one after the other, never joined in memory); `mode`: the
+ *  permission bits the file gets (a file replaced in place keeps its own). */
+export function writeAtomic(file: string, content: string | Uint8Array | readonly Uint8Array[], mode?: number): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
@@ -15,6 +16,7 @@ export function writeAtomic(file: string, content: string | Uint8Array | readonl
         closeSync(fd);
       }
     } else writeFileSync(tmp, content as string | Uint8Array);
+    if (mode !== undefined) chmodSync(tmp, mode);
     renameSync(tmp, file);
   } catch (e) {
     rmSync(tmp, { force: true });

@@ -86,7 +86,13 @@ export function carryFrom(prev: CarryRecord, a: PythonAnalysis, file: SourceFile
           related.push({ ...r, range: file.source.range(rs, rt) });
         }
       }
-      findings.push({ ...f, range: file.source.range(s, t), ...(related ? { related } : {}) });
+      let autofix = f.autofix;
+      if (autofix) {
+        const edits = autofix.edits.map((x) => ({ start: moved(x.start), end: moved(x.end), newText: x.newText }));
+        if (edits.some((x) => x.start === undefined || x.end === undefined)) return undefined;
+        autofix = { title: autofix.title, edits: edits as typeof autofix.edits };
+      }
+      findings.push({ ...f, range: file.source.range(s, t), ...(related ? { related } : {}), ...(autofix ? { autofix } : {}) });
     }
     out.units.add(u);
     out.byUnit.set(u, findings);

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { statSync } from 'node:fs';
-import type { Finding, SeveritySetting } from '../core/types.js';
+import type { Finding, RunNote, SeveritySetting } from '../core/types.js';
 import type { Rule } from '../contract/rule.js';
 import type { Project } from '../contract/project.js';
 import type { SourceFile } from '../core/source.js';
@@ -69,10 +69,14 @@ export interface LintStats {
   phases?: Record<string, number>;
   /** Which tree-sitter build parsed the Python (`native` addon, or the `wasm` fallback). */
   pythonParser?: PythonParserKind;
+  /** Why the wasm parser ran instead of the native addon (it did not install or load), when it did. */
+  pythonParserFallback?: string;
   /** Which scope applied (verifier paths or all code) and how many findings lie outside it. */
   scope?: ScopeSummary;
   /** Each suite found: its adapter, tasks, entries, entrypoints. */
   suites?: SuiteSummary[];
+  /** Notes of the run (`ctx.note`): places a rule could not decide within its budget; never findings. */
+  notes?: RunNote[];
 }
 
 export interface LintResult {
@@ -210,7 +214,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
 
   mark('scope');
   // 4–6. the central pass, suppressions, order and fingerprints
-  const { findings: all, suppressed } = await runPass({
+  const { findings: all, suppressed, notes } = await runPass({
     cwd, project, reportOn: passOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules,
     rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions,
   });
@@ -252,11 +256,16 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
       bundles: [...bundles.keys()].filter((p) => reportOn.has(p)).length,
       durationMs: performance.now() - t0,
       phases: Object.fromEntries(marks.map(([n, t], i) => [n, t - (i ? marks[i - 1]![1] : 0)])),
-      pythonParser: (await pythonParser()).kind,
+      ...(await parserStats()),
       scope: scope.summary,
       suites: scope.suites,
+      ...(notes.length ? { notes } : {}),
     },
     dispose: () => python.dispose(),
   };
 }
 
+async function parserStats(): Promise<Pick<LintStats, 'pythonParser' | 'pythonParserFallback'>> {
+  const p = await pythonParser();
+  return { pythonParser: p.kind, ...(p.fallbackReason ? { pythonParserFallback: p.fallbackReason } : {}) };
+}

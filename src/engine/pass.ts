@@ -10,9 +10,9 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { Finding, Layer, MessageParts, Range, Severity, SeveritySetting } from '../core/types.js';
-import { joinParts, PARSE_ERROR_RULE } from '../core/types.js';
-import type { Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from '../contract/rule.js';
+import type { Finding, Layer, MessageParts, Range, RunNote, Severity, SeveritySetting } from '../core/types.js';
+import { codeShape, joinParts, PARSE_ERROR_RULE, SHAPE_MAX } from '../core/types.js';
+import type { NoteDescriptor, Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from '../contract/rule.js';
 import type { FileUnit, Project } from '../contract/project.js';
 import type { SourceFile } from '../core/source.js';
 import type { FileProblem } from '../core/load.js';
@@ -20,6 +20,7 @@ import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './
 import { carryFrom, recordedFinding, topLevelUnits, type Carried, type CarryStore } from './carry.js';
 import { bracketDepth, MAX_JS_DEPTH, parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
 import { commentSuppressions, configSuppressions, jsonSuppressions, suppresses, type Suppression } from './suppress.js';
+import { unusedSuppressionFix } from './suppression-fix.js';
 import type { ConfigResolver, LoadedConfig } from '../config/load.js';
 import { loadSuites, type SuiteProblem } from '../suites/index.js';
 import { bindVerifiers } from '../suites/binding.js';
@@ -226,6 +227,8 @@ export interface PassInput {
 export interface PassResult {
   findings: Finding[];
   suppressed: Finding[];
+  /** Notes of the run (`ctx.note`), in file and position order, one per (rule, place, message). */
+  notes: RunNote[];
 }
 
 /** Phases 4–6: the central pass over `reportOn`, suppressions, order and fingerprints. */
@@ -249,12 +252,13 @@ export async function runPass(input: PassInput): Promise<PassResult> {
   const { kept, suppressed } = applySuppressions(input, defects);
   kept.sort(compareFindings);
   assignFingerprints(kept, input.cwd, input.project.files);
-  return { findings: kept, suppressed };
+  return { findings: kept, suppressed, notes: orderedNotes(pass.notes) };
 }
 
 /** The rules over one run's units: rule contexts, crash isolation, and the findings they report. */
 class CentralPass {
   readonly findings: Finding[] = [];
+  readonly notes: RunNote[] = [];
   private readonly crashed = new Set<string>();
   private readonly jsParse: (file: SourceFile) => JsParse;
   private readonly embedded: EmbeddedParses;
@@ -293,6 +297,7 @@ class CentralPass {
   private makeCtx(rule: Rule, setting: RuleSetting, unit: FileUnit, text: string, defaultPointer?: () => string | undefined): RuleContext {
     const src = unit.file.source;
     const findings = this.findings;
+    const notes = this.notes;
     const toRange = (at: ReportTarget): Range => {
       let s: number;
       let e: number;
@@ -327,6 +332,18 @@ class CentralPass {
           ...(d.group === undefined ? {} : { group: d.group }),
           data: d.data,
           control: rule.meta.confirm ? d.control : undefined,
+          ...(d.fix && !unit.embedded ? { autofix: d.fix } : {}),
+        });
+      },
+      note(d: NoteDescriptor) {
+        const template = rule.meta.notes?.[d.noteId];
+        if (template === undefined) throw new Error(`rule ${rule.meta.id} noted unknown noteId '${d.noteId}'`);
+        notes.push({
+          ruleId: rule.meta.id,
+          file: unit.file.path,
+          range: toRange(d.at),
+          pointer: d.pointer ?? (unit.embedded ? unit.embedded.ref.pointer : defaultPointer?.()),
+          message: fillTemplate(template, d.data),
         });
       },
     };
@@ -556,6 +573,7 @@ function applySuppressions(input: PassInput, findings: readonly Finding[]): { ke
     const src = files.get(file)?.source;
     const off = src ? src.offsetAt(s.at.line, s.at.column) : 0;
     const unknown = stale.filter((r) => !allRules.has(r));
+    const autofix = unusedSuppressionFix(s, stale, files.get(file), (id) => allRules.has(id));
     kept.push({
       ruleId: UNUSED_SUPPRESSION_RULE,
       messageId: 'unused',
@@ -566,6 +584,7 @@ function applySuppressions(input: PassInput, findings: readonly Finding[]): { ke
       file,
       range: src ? src.range(off, off) : { start: { line: s.at.line, column: s.at.column, offset: 0 }, end: { line: s.at.line, column: s.at.column, offset: 0 } },
       pointer: s.source === 'config' ? undefined : s.pointer,
+      ...(autofix ? { autofix } : {}),
     });
   }
   return { kept, suppressed };
@@ -652,12 +671,21 @@ export function compareFindings(a: Finding, b: Finding): number {
   return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
 }
 
-/** Stable across unrelated edits: rule + relative file + (JSON pointer | trimmed line text) + occurrence. */
+/** Stable across unrelated edits: rule + relative file + (JSON pointer | trimmed line text) + occurrence.
+ *  Also the finding's shape: its code (the line for an empty range), whitespace collapsed. */
 function assignFingerprints(findings: Finding[], root: string, files: ReadonlyMap<string, SourceFile>): void {
   const counts = new Map<string, number>();
   const relPaths = new Map<string, string>();
   for (const f of findings) {
-    const anchor = f.pointer ?? files.get(f.file)?.source.lineText(f.range.start.line).trim() ?? '';
+    const source = files.get(f.file)?.source;
+    const line = source?.lineText(f.range.start.line).trim();
+    if (source) {
+      const { start, end } = f.range;
+      // a long range is read no further than its shape can show
+      const shape = end.offset > start.offset ? codeShape(source.text.slice(start.offset, Math.min(end.offset, start.offset + 4 * SHAPE_MAX)), end.offset - start.offset > 4 * SHAPE_MAX) : codeShape(line!);
+      if (shape) f.shape = shape;
+    }
+    const anchor = f.pointer ?? line ?? '';
     let relPath = relPaths.get(f.file);
     if (relPath === undefined) relPaths.set(f.file, (relPath = rel(root, f.file)));
     const base = `${f.ruleId}\0${relPath}\0${anchor}`;
@@ -681,3 +709,10 @@ function fingerprintOf(key: string): string {
   return h;
 }
 
+/** Notes in file and position order, one per (rule, file, place, message). */
+function orderedNotes(notes: readonly RunNote[]): RunNote[] {
+  const key = (n: RunNote) => `${n.file}\0${String(n.range.start.offset).padStart(12, '0')}\0${n.ruleId}\0${n.message}`;
+  const byKey = new Map<string, RunNote>();
+  for (const n of notes) if (!byKey.has(key(n))) byKey.set(key(n), n);
+  return [...byKey].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, n]) => n);
+}

@@ -8,7 +8,7 @@ import type { SourceFile } from '../core/source.js';
 import type { LoadedConfig } from '../config/load.js';
 import globMatcher from '../core/match.js';
 import { rel } from '../core/paths.js';
-import { pointerWithin } from '../lang/json/parse.js';
+import { pointerWithin, type JsonValueRef } from '../lang/json/parse.js';
 
 export interface Suppression {
   file: string;
@@ -20,6 +20,8 @@ export interface Suppression {
   /** Where the directive itself is (for the unused report). */
   at: { line: number; column: number };
   source: 'comment' | 'json' | 'config';
+  /** JSON: the `"//vaudit-ignore"` member (key and value offsets), for the fix that removes it. */
+  member?: Pick<JsonValueRef, 'value' | 'start' | 'end' | 'keyStart'>;
   configPath?: string;
   /** Config entries: the file globs, matched relative to `configDir`. */
   matchesFile?: (relPath: string) => boolean;
@@ -74,7 +76,7 @@ function nextCodeLine(file: SourceFile, line: number, comment: string): number {
 }
 
 /** `"//vaudit-ignore": "id" | ["id", …]` members, given the file's pointer → value map. */
-export function jsonSuppressions(file: SourceFile, values: ReadonlyMap<string, { value: unknown; start: number }>): Suppression[] {
+export function jsonSuppressions(file: SourceFile, values: ReadonlyMap<string, Pick<JsonValueRef, 'value' | 'start' | 'end' | 'keyStart'>>): Suppression[] {
   const out: Suppression[] = [];
   // no `//vaudit-ignore` key can be in a text that spells neither its name nor any \u escape: the
   // walk over every value of the document is skipped (Spider2-V: 29,500 values, none of them one)
@@ -86,7 +88,7 @@ export function jsonSuppressions(file: SourceFile, values: ReadonlyMap<string, {
     const v = ref.value;
     const rules = typeof v === 'string' ? ruleIdList(v) : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
     const pos = file.source.positionAt(ref.start);
-    out.push({ file: file.path, pointer: ptr.slice(0, -suffix.length), rules, at: { line: pos.line, column: pos.column }, source: 'json', used: new Set() });
+    out.push({ file: file.path, pointer: ptr.slice(0, -suffix.length), rules, at: { line: pos.line, column: pos.column }, source: 'json', member: ref, used: new Set() });
   }
   return out;
 }

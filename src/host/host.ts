@@ -327,6 +327,16 @@ export class Host {
     return r;
   }
 
+  /** Why a tool id resolves to nothing: the executable the user named for it (`--python`, `confirm.python`)
+   *  is the cause when there is one, not PATH. */
+  private unresolvedReason(id: string): string {
+    const named = this.toolPaths[id];
+    if (named === undefined) return `tool id '${id}' resolves neither under .toolchain/bin nor on PATH`;
+    const p = resolvePath(this.root, named);
+    const what = existsSync(p) ? 'is not an executable file' : 'does not exist';
+    return `${p}, given for '${id}'${id === 'python3' ? ' (--python or confirm.python)' : ''}, ${what}`;
+  }
+
   private resolveUncached(id: string): ResolvedTool | undefined {
     if (!id || id.includes('/') || id === '.' || id === '..') return undefined;
     let commandPath: string | undefined;
@@ -466,7 +476,7 @@ export class Host {
   /** Before any cell exists: the tool resolved, the isolation level chosen and the mounts checked; or why the run is refused. */
   private preflight(req: RunRequest, record: RunRecord): { tool: ResolvedTool; level: IsolationLevel; mounts: string[] } | { refused: [Outcome, string] } {
     const tool = this.resolveTool(req.toolId);
-    if (!tool) return { refused: ['verifierUnavailable', `tool id '${req.toolId}' resolves neither under .toolchain/bin nor on PATH`] };
+    if (!tool) return { refused: ['verifierUnavailable', this.unresolvedReason(req.toolId)] };
     record.commandPath = tool.commandPath;
     record.resolvedPath = tool.resolvedPath;
     record.sha256 = tool.sha256;

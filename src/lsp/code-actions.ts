@@ -1,5 +1,6 @@
 /**
- * Code actions on vaudit's diagnostics: "Disable <rule> for this line" (a
+ * Code actions on vaudit's diagnostics: the finding's fix when it has one (the
+ * same edits as `vaudit check --fix`), "Disable <rule> for this line" (a
  * Python or JS/TS comment directive, or a `"//vaudit-ignore"` member in task
  * JSON) and "Show documentation for <rule>".
  */
@@ -8,18 +9,19 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LintSession } from '../engine/session.js';
 import { INTERNAL_ERROR_RULE } from '../engine/pass.js';
 import { languageOf } from '../core/load.js';
-import { PARSE_ERROR_RULE } from '../core/types.js';
+import { PARSE_ERROR_RULE, type Autofix } from '../core/types.js';
 import { jsonDocumentOf } from '../lang/json/cache.js';
 import { SOURCE, type DiagnosticData } from './convert.js';
 import { jsDisableEdit, jsonDisableEdit, pythonDisableEdit, type OffsetEdit } from './edits.js';
 import { toPath, type LspContext } from './context.js';
 import { SHOW_DOCS_COMMAND, type RuleDocs } from './rule-docs.js';
 import type { SessionRegistry } from './sessions.js';
+import type { Publisher } from './publish.js';
 
 /** Findings that no directive can disable. */
 const NOT_DISABLEABLE = new Set([PARSE_ERROR_RULE, INTERNAL_ERROR_RULE, 'config']);
 
-export function registerCodeActions(ctx: LspContext, sessions: SessionRegistry, docs: RuleDocs): void {
+export function registerCodeActions(ctx: LspContext, sessions: SessionRegistry, docs: RuleDocs, publisher: Publisher): void {
   ctx.connection.onCodeAction(async (params: CodeActionParams) => {
     const doc = ctx.documents.get(params.textDocument.uri);
     const p = toPath(params.textDocument.uri);
@@ -33,9 +35,11 @@ export function registerCodeActions(ctx: LspContext, sessions: SessionRegistry, 
       const data = d.data as DiagnosticData | undefined;
       const ruleId = data?.ruleId ?? (typeof d.code === 'string' ? d.code : undefined);
       if (!ruleId) continue;
+      const autofix = fixOf(publisher, doc, data);
+      if (autofix) actions.push(fixAction(doc, d, autofix));
       if (!NOT_DISABLEABLE.has(ruleId)) {
         const disable = disableAction(doc, p, d, ruleId, data, session);
-        if (disable) actions.push(disable);
+        if (disable) actions.push({ ...disable, isPreferred: !autofix }); // the fix, where there is one, is preferred
       }
       if (docs.table.has(ruleId) && !seenDocs.has(ruleId)) {
         seenDocs.add(ruleId);
@@ -49,6 +53,20 @@ export function registerCodeActions(ctx: LspContext, sessions: SessionRegistry, 
     }
     return actions;
   });
+}
+
+/** The fix of the diagnostic's finding, when the findings shown are of the document as it is now (a fix's
+ *  offsets are of the text it was computed on). */
+function fixOf(publisher: Publisher, doc: TextDocument, data: DiagnosticData | undefined): Autofix | undefined {
+  const shown = publisher.result(doc.uri);
+  if (!data?.fingerprint || !shown || shown.version !== doc.version) return undefined;
+  return shown.findings.find((f) => f.fingerprint === data.fingerprint)?.autofix;
+}
+
+/** The finding's own fix (`vaudit check --fix` applies the same edits), offered first. */
+function fixAction(doc: TextDocument, d: Diagnostic, fix: Autofix): CodeAction {
+  const edits: TextEdit[] = fix.edits.map((e) => ({ range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) }, newText: e.newText }));
+  return { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [doc.uri]: edits } } };
 }
 
 /** "Disable <rule> for this line" for a diagnostic, where a safe edit exists. */

@@ -12,12 +12,9 @@
  */
 import type { JsonValueRef } from '../lang/json/parse.js';
 import { isObject } from '../lang/json/parse.js';
+import type { OffsetEdit } from '../core/types.js';
 
-export interface OffsetEdit {
-  start: number;
-  end: number;
-  newText: string;
-}
+export type { OffsetEdit };
 
 interface Line {
   start: number;
@@ -235,9 +232,3 @@ export function jsonDisableEdit(text: string, values: ReadonlyMap<string, JsonVa
   return { edit: { start: firstKey, end: firstKey, newText: `${member}, ` }, objectPointer: objPtr };
 }
 
-/** Apply offset edits (non-overlapping) to a text. */
-export function applyEdits(text: string, edits: readonly OffsetEdit[]): string {
-  let out = text;
-  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
-  return out;
-}

@@ -48,7 +48,7 @@ function startServer(connection: Connection, serverOpts: ServerOptions = {}): vo
   registerDocumentSync(ctx, sessions, scheduler, publisher);
   registerWorkspaceChanges(ctx, sessions, scheduler, publisher);
   registerConfirmOnSave(ctx, sessions, scheduler, publisher);
-  registerCodeActions(ctx, sessions, docs);
+  registerCodeActions(ctx, sessions, docs, publisher);
   docs.register(ctx);
 
   connection.languages.diagnostics.on(async (params) => {

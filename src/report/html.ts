@@ -5,7 +5,7 @@
  * Same content as the markdown report (see `buildAudit`).
  */
 import type { ReportInput } from './model.js';
-import { buildAudit, scopeSentence, totalsSentence, type AuditSummaryRow } from './markdown.js';
+import { buildAudit, repeatedText, scopeSentence, totalsSentence, type AuditSummaryRow } from './markdown.js';
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -70,10 +70,10 @@ export function formatHtml(input: ReportInput): string {
       const cls = `st st-${r.evidence.status.replace(/[^a-zA-Z]/g, '-')}`;
       const also = r.related.map((l) => `<span class="loc related">also <a href="${esc(l.href)}">${esc(l.location)}</a>${l.message ? ` ${esc(l.message)}` : ''}</span>`).join('');
       return (
-        `<tr id="${esc(r.id)}" data-rule="${esc(r.ruleId)}" data-severity="${r.severity}"${r.fingerprint ? ` data-fingerprint="${esc(r.fingerprint)}"` : ''}>` +
+        `<tr id="${esc(r.id)}" data-rule="${esc(r.ruleId)}" data-severity="${r.severity}"${r.fingerprint ? ` data-fingerprint="${esc(r.fingerprint)}"` : ''}${r.repeated ? ` data-repeated="${r.repeated.findings}"` : ''}>` +
         `<td class="id"><a href="#${esc(r.id)}">${esc(r.id)}</a></td>` +
         `<td class="sev sev-${r.severity}">${r.severity}</td>` +
-        `<td>${esc(r.finding)}<span class="loc"><a href="${esc(r.href)}">${esc(r.location)}</a>${ptr} · <code>${esc(r.ruleId)}</code> · ${esc(r.family)}</span>${also}</td>` +
+        `<td>${esc(r.finding)}<span class="loc"><a href="${esc(r.href)}">${esc(r.location)}</a>${ptr}${r.repeated ? ` ${esc(repeatedText(r))}` : ''} · <code>${esc(r.ruleId)}</code> · ${esc(r.family)}</span>${also}</td>` +
         `<td><span class="${esc(cls)}">${esc(r.evidence.status)}</span>${r.evidence.text ? `: ${esc(r.evidence.text)}` : ''}</td>` +
         `<td>${esc(r.hint)}</td></tr>`
       );

@@ -29,9 +29,13 @@ function toJsonReport(input: ReportInput) {
       ...(isolation ? { isolation } : {}),
       durationMs: Math.round(input.stats.durationMs),
       ...(input.stats.pythonParser ? { pythonParser: input.stats.pythonParser } : {}),
+      ...(input.stats.pythonParserFallback ? { pythonParserFallback: input.stats.pythonParserFallback } : {}),
       ...(input.stats.scope ? { scope: input.stats.scope } : {}),
       ...(input.stats.suites ? { suites: input.stats.suites } : {}),
       ...(input.baseline ? { baseline: input.baseline } : {}),
+      ...(input.stats.notes?.length
+        ? { notes: input.stats.notes.map((n) => ({ ruleId: n.ruleId, file: relPath(input.root, n.file), line: n.range.start.line, column: n.range.start.column, ...(n.pointer !== undefined ? { pointer: n.pointer } : {}), message: n.message })) }
+        : {}),
     },
     findings: input.findings.map((f) => ({
       ruleId: f.ruleId,
@@ -47,6 +51,7 @@ function toJsonReport(input: ReportInput) {
       ...(f.pointer !== undefined ? { pointer: f.pointer } : {}),
       ...(f.related?.length ? { related: f.related.map((r) => ({ file: relPath(input.root, r.file), line: r.range.start.line, column: r.range.start.column, message: r.message })) } : {}),
       fingerprint: f.fingerprint,
+      ...(f.shape !== undefined ? { shape: f.shape } : {}),
       ...(f.verifierPath === false ? { verifierPath: false } : {}),
       ...(input.families?.[f.file] ? { family: input.families[f.file] } : {}),
       ...(f.confirmation ? { confirmation: f.confirmation } : {}),

@@ -11,6 +11,7 @@ import type { Project } from '../contract/project.js';
 import type { ReportInput } from './model.js';
 import { countBySeverity, relPath } from './model.js';
 import { isolationLines, isolationSummary } from './isolation.js';
+import { count, groupFindings } from './groups.js';
 
 const NO_FAMILY = '(no family)';
 
@@ -33,6 +34,15 @@ interface AuditRow {
   related: Array<{ location: string; href: string; message: string }>;
   evidence: { status: string; text: string };
   fingerprint?: string;
+  /** Set when the row stands for a pattern repeated in many files (src/report/groups.ts): the row's
+   *  location is the first of them. */
+  repeated?: { findings: number; files: number };
+}
+
+/** "and 2,379 more in 2,380 files (all listed in the JSON report)" for a grouped row. */
+export function repeatedText(r: AuditRow): string {
+  if (!r.repeated) return '';
+  return `and ${count(r.repeated.findings - 1)} more in ${count(r.repeated.files)} files (all listed in the JSON report)`;
 }
 
 export interface AuditSummaryRow {
@@ -102,12 +112,20 @@ function encodePath(p: string): string {
 export function buildAudit(input: ReportInput): Audit {
   const base = input.linkBase ?? input.root;
   const confirmRan = !!input.runs;
-  const width = Math.max(3, String(input.findings.length).length);
-  const rows: AuditRow[] = input.findings.map((f, i) => {
+  // a pattern repeated in many files is one row, where its first finding is
+  const { groups } = groupFindings(input.findings);
+  const groupOf = new Map(groups.flatMap((g) => g.findings.map((f) => [f, g] as const)));
+  const shown = input.findings.filter((f) => {
+    const g = groupOf.get(f);
+    return !g || g.findings[0] === f;
+  });
+  const width = Math.max(3, String(shown.length).length);
+  const rows: AuditRow[] = shown.map((f, i) => {
     // what is wrong and why it matters, then what to do
     const finding = [f.parts.what, f.parts.why].filter(Boolean).join(' ');
     const hint = f.parts.fix;
     const link = (file: string) => encodePath(path.isAbsolute(path.relative(base, file)) ? file : path.relative(base, file).split(path.sep).join('/'));
+    const g = groupOf.get(f);
     return {
       id: `VA-${String(i + 1).padStart(width, '0')}`,
       severity: f.severity,
@@ -125,23 +143,25 @@ export function buildAudit(input: ReportInput): Audit {
       })),
       evidence: evidence(f, !!input.rules.get(f.ruleId)?.meta.confirm, confirmRan),
       fingerprint: f.fingerprint,
+      ...(g ? { repeated: { findings: g.findings.length, files: g.files } } : {}),
     };
   });
-  const summarise = (key: (r: AuditRow, f: Finding) => string, describe?: (k: string) => string | undefined): AuditSummaryRow[] => {
+  // the summaries count every finding, grouped or not
+  const summarise = (key: (f: Finding) => string, describe?: (k: string) => string | undefined): AuditSummaryRow[] => {
     const m = new Map<string, AuditSummaryRow>();
-    rows.forEach((r, i) => {
-      const k = key(r, input.findings[i]!);
+    for (const f of input.findings) {
+      const k = key(f);
       let s = m.get(k);
       if (!s) m.set(k, (s = { key: k, total: 0, errors: 0, warnings: 0, confirmed: 0, description: describe?.(k) }));
       s.total++;
-      if (r.severity === 'error') s.errors++;
+      if (f.severity === 'error') s.errors++;
       else s.warnings++;
-      if (r.evidence.status === 'confirmed') s.confirmed++;
-    });
+      if (f.confirmation?.status === 'confirmed') s.confirmed++;
+    }
     return [...m.values()].sort((a, b) => b.errors - a.errors || b.total - a.total || a.key.localeCompare(b.key));
   };
-  const families = summarise((r) => r.family).sort((a, b) => (a.key === NO_FAMILY ? 1 : 0) - (b.key === NO_FAMILY ? 1 : 0));
-  const rules = summarise((r) => r.ruleId, (k) => input.rules.get(k)?.meta.description);
+  const families = summarise((f) => input.families?.[f.file] ?? NO_FAMILY).sort((a, b) => (a.key === NO_FAMILY ? 1 : 0) - (b.key === NO_FAMILY ? 1 : 0));
+  const rules = summarise((f) => f.ruleId, (k) => input.rules.get(k)?.meta.description);
   const sev = countBySeverity(input.findings);
   return {
     title: 'Verifier audit',
@@ -150,7 +170,7 @@ export function buildAudit(input: ReportInput): Audit {
       total: input.findings.length,
       errors: sev.error,
       warnings: sev.warning,
-      confirmed: rows.filter((r) => r.evidence.status === 'confirmed').length,
+      confirmed: input.findings.filter((f) => f.confirmation?.status === 'confirmed').length,
       suppressed: input.suppressedCount,
     },
     families,
@@ -172,7 +192,7 @@ export function buildAudit(input: ReportInput): Audit {
 /** Escape text for a GitHub-flavoured Markdown table cell. Balanced `code spans` stay code
  *  (only `|` is escaped inside them, which GFM tables require); everything else is literal. */
 function mdCell(s: string): string {
-  const text = s.replace(/\r?\n/g, ' ');
+  const text = s.replace(/[ \t]*(\r\n|\r|\n)\s*/g, ' '); // quoted multi-line code: one line, no run of indentation
   const plain = (t: string) => t.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/([*_`[\]<>#~])/g, '\\$1');
   const ticks = (text.match(/`/g) ?? []).length;
   if (ticks === 0 || ticks % 2 === 1) return plain(text);
@@ -216,7 +236,7 @@ export function formatMarkdown(input: ReportInput): string {
     for (const r of a.rows) {
       const where = `[${mdCell(r.location)}](${r.href})${r.pointer ? ` \`${r.pointer.replace(/`/g, "'").replace(/\|/g, '\\|')}\`` : ''}`;
       const also = r.related.map((l) => `<br>also [${mdCell(l.location)}](${l.href})${l.message ? ` ${mdCell(l.message)}` : ''}`).join('');
-      const finding = `${mdCell(r.finding)}<br>${where} · \`${r.ruleId}\`${also}`;
+      const finding = `${mdCell(r.finding)}<br>${where}${r.repeated ? ` ${mdCell(repeatedText(r))}` : ''} · \`${r.ruleId}\`${also}`;
       const ev = `**${mdCell(r.evidence.status)}**${r.evidence.text ? `: ${mdCell(r.evidence.text)}` : ''}`;
       out.push(`| ${r.id} | ${r.severity} | ${finding} | ${ev} | ${mdCell(r.hint)} |`);
     }

@@ -31,6 +31,10 @@ export interface ReportInput {
   shard?: { index: number; total: number };
   /** Folder that file links in markdown/html reports are relative to (default: root). */
   linkBase?: string;
+  /** The project (config folder or git root) that the folders checked lie inside of, when it is above them:
+   *  its task files, which route to the code checked, were not read (the hint names that, not a missing
+   *  declaration). */
+  partOf?: string;
 }
 
 /** True when `file` lies outside `root` (so it has no relative path under it). */

@@ -7,11 +7,18 @@ function fence(file: string, content: string): string {
   return `\`${file}\`\n\n\`\`\`${lang}\n${content.trimEnd()}\n\`\`\``;
 }
 
+/** "warn" or, for a rule that judges some findings' severity itself, "warn (error when …)". */
+export function severityText(meta: RuleMeta, short = false): string {
+  const o = meta.otherSeverity;
+  if (!o) return meta.defaultSeverity;
+  return short ? `${meta.defaultSeverity}/${o.severity}` : `${meta.defaultSeverity} (${o.severity} when ${o.when})`;
+}
+
 export function renderRuleMarkdown(meta: RuleMeta): string {
   const parts = [
     `## ${meta.id}`,
     meta.description,
-    `**Default severity:** ${meta.defaultSeverity} · **Layers:** ${meta.layers.join(', ')} · **Confirmable:** ${meta.confirm ? `yes — ${meta.confirm.description}` : 'no'}`,
+    `**Default severity:** ${severityText(meta)} · **Layers:** ${meta.layers.join(', ')} · **Confirmable:** ${meta.confirm ? `yes — ${meta.confirm.description}` : 'no'}`,
     `### What it does\n${meta.docs.whatItDoes}`,
     `### Why is this bad?\n${meta.docs.why}`,
     `### Incorrect\n${(meta.docs.incorrect ?? []).map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
@@ -42,7 +49,7 @@ export function renderRuleText(meta: RuleMeta): string {
 /** The README rule table (generated; a test keeps README in sync). */
 export function renderRuleTable(metas: readonly RuleMeta[]): string {
   const rows = [...metas].sort((a, b) => a.id.localeCompare(b.id)).map(
-    (m) => `| \`${m.id}\` | ${m.description.replace(/\|/g, '\\|')} | ${m.defaultSeverity} | ${m.layers.join(', ')} | ${m.confirm ? '✔' : ''} |`,
+    (m) => `| \`${m.id}\` | ${m.description.replace(/\|/g, '\\|')} | ${severityText(m, true)} | ${m.layers.join(', ')} | ${m.confirm ? '✔' : ''} |`,
   );
   return ['| rule | what it flags | default | layers | confirm |', '|---|---|---|---|---|', ...rows].join('\n');
 }

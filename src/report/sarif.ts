@@ -8,13 +8,10 @@ import { isolationSummary } from './isolation.js';
 import type { ReportInput } from './model.js';
 import { isOutside, relPath } from './model.js';
 import { renderRuleMarkdown } from './rule-docs.js';
+import { builtinRule } from '../contract/builtin-rules.js';
 import type { Finding, Range } from '../core/types.js';
+import { groupFindings, groupGuid } from './groups.js';
 
-const BUILTIN: Record<string, { description: string }> = {
-  'parse-error': { description: 'A file could not be read or parsed; vaudit could not check it.' },
-  'unused-suppression': { description: 'A suppression comment or entry matches no finding.' },
-  'internal-error': { description: 'A rule crashed on a file; other rules still ran.' },
-};
 
 /** SARIF `name`: a Pascal-case friendly name that differs from the id (SARIF1001, SARIF2012). */
 function pascal(id: string): string {
@@ -45,8 +42,10 @@ export function toSarif(input: ReportInput) {
   const rules = ids.map((id) => {
     const meta = input.rules.get(id)?.meta;
     if (!meta) {
-      const b = BUILTIN[id] ?? { description: id };
-      return { id, name: pascal(id), shortDescription: { text: b.description }, fullDescription: { text: b.description }, help: { text: b.description, markdown: b.description }, defaultConfiguration: { level: 'error' } };
+      const b = builtinRule(id);
+      const d = b?.description ?? id;
+      const help = b ? `${b.whatItDoes}\n\n${b.why}` : d;
+      return { id, name: pascal(id), shortDescription: { text: d }, fullDescription: { text: b?.whatItDoes ?? d }, help: { text: help, markdown: help }, defaultConfiguration: { level: b?.severity === 'warn' ? 'warning' : 'error' } };
     }
     return {
       id,
@@ -59,6 +58,12 @@ export function toSarif(input: ReportInput) {
     };
   });
   const index = new Map(ids.map((id, i) => [id, i]));
+  // one result per location; the results of a pattern repeated in many files share a correlationGuid
+  const guids = new Map<Finding, string>();
+  for (const g of groupFindings(input.findings).groups) {
+    const guid = groupGuid(g);
+    for (const f of g.findings) guids.set(f, guid);
+  }
   const results = input.findings.map((f: Finding) => ({
     ruleId: f.ruleId,
     ruleIndex: index.get(f.ruleId),
@@ -77,6 +82,7 @@ export function toSarif(input: ReportInput) {
         }
       : {}),
     partialFingerprints: { 'vaudit/v1': f.fingerprint ?? '' },
+    ...(guids.has(f) ? { correlationGuid: guids.get(f) } : {}),
     ...(f.confirmation || f.pointer !== undefined || f.verifierPath === false
       ? { properties: { ...(f.pointer !== undefined ? { jsonPointer: f.pointer } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}), ...(f.verifierPath === false ? { verifierPath: false } : {}) } }
       : {}),

@@ -4,7 +4,7 @@
  * new kind of line (e.g. per-suite scope) is one more entry in SECTIONS.
  */
 import type { ReportInput } from './model.js';
-import { countBySeverity } from './model.js';
+import { countBySeverity, relPath } from './model.js';
 import type { ConfirmationStatus } from '../core/types.js';
 import { isolationLines, isolationSummary } from './isolation.js';
 
@@ -108,8 +108,21 @@ const isolation: SummarySection = (input, c) => {
   return [...info.map((l) => c.dim(`  ${l}`)), ...warn.map((l) => c.bold(c.yellow(`⚠ ${l}`)))];
 };
 
+/** How many notes the summary prints (all are in --format json). */
+const TOP_NOTES = 5;
+
+/** "  notes: 2 (not findings)" and the first few, each with its place: what a rule could not decide within its budget. */
+const notes: SummarySection = (input, c) => {
+  const all = input.stats.notes ?? [];
+  if (!all.length) return [];
+  const out = [`  ${c.dim('notes:')} ${all.length} (not findings)`];
+  for (const n of all.slice(0, TOP_NOTES)) out.push(c.dim(`    ${relPath(input.root, n.file)}:${n.range.start.line}:${n.range.start.column} ${n.ruleId}: ${oneLine(n.message)}`));
+  if (all.length > TOP_NOTES) out.push(c.dim(`    … and ${plural(all.length - TOP_NOTES, 'other note')} (see --format json)`));
+  return out;
+};
+
 /** The sections, in print order. */
-const SECTIONS: SummarySection[] = [headline, perRule, confirmations, suppressions, isolation];
+const SECTIONS: SummarySection[] = [headline, perRule, confirmations, suppressions, notes, isolation];
 
 export function summaryBlock(input: ReportInput, c: Paint): string[] {
   return SECTIONS.flatMap((s) => s(input, c));

@@ -12,6 +12,7 @@ import { isObject, joinPointer } from '../lang/json/parse.js';
 import { isCommentMember } from './families.js';
 import { field, named, walk, type PyNode } from '../lang/python/tree.js';
 import { valueKind } from '../lang/python/value-kind.js';
+import { closestNames } from '../core/names.js';
 
 export type EvaluatorProblemKind =
   | 'notObject'
@@ -36,6 +37,9 @@ export interface EvaluatorProblem {
   at: { start: number; end: number };
   pointer: string;
   data: Record<string, string | number>;
+  /** A member name that is a typo of exactly one name the code reads: `at` is the member's key token
+   *  and this the name to write there (the fix). */
+  rename?: string;
 }
 
 /** Python truthiness of a JSON value. */
@@ -235,8 +239,16 @@ export function setupProblems(task: Task, python: PythonProject): EvaluatorProbl
     };
     const name = b.qualname;
     const shown = { ...sig, params: isMethod ? sig.params.slice(1) : sig.params.slice(positional) };
+    const taken = new Set(keys);
+    /** The fix of a misspelt key: the one name it is closest to, when no member has that name yet. */
+    const renameOf = (k: string, names: Iterable<string>) => {
+      const near = closestNames(k, names);
+      return near.length === 1 && !taken.has(near[0]!) && task.values.get(joinPointer(paramsRef.pointer, k))?.keyStart !== undefined ? { rename: near[0]! } : {};
+    };
     for (const p of callProblems(sig, positional, keys)) {
-      if (p.kind === 'unexpectedKeyword' || p.kind === 'duplicate')
+      if (p.kind === 'unexpectedKeyword')
+        out.push({ kind: 'unexpectedStepParam', ...keyAt(p.name), data: { where, param: p.name, fn: name, params: paramList(shown) }, ...renameOf(p.name, shown.params.map((x) => x.name)) });
+      else if (p.kind === 'duplicate')
         out.push({ kind: 'unexpectedStepParam', ...keyAt(p.name), data: { where, param: p.name, fn: name, params: paramList(shown) } });
       else if (p.kind === 'missing')
         out.push({ kind: 'missingStepParam', at: at(paramsRef), pointer: paramsRef.pointer, data: { where, param: p.name, fn: name } });
@@ -246,9 +258,10 @@ export function setupProblems(task: Task, python: PythonProject): EvaluatorProbl
       if (read) {
         for (const k of keys) {
           if (sig.params.some((p) => p.name === k) || read.has(k)) continue;
-          const near = [...read].find((r) => editDistance(r, k) <= 2);
-          const suggest = near ? `"${near}", the key the set-up function reads` : 'a parameter the set-up function reads, or remove it';
-          out.push({ kind: 'unreadStepParam', ...keyAt(k), data: { where, param: k, fn: name, kwargs: sig.kwargs, read: [...read].map((x) => `"${x}"`).join(', ') || 'none', suggest } });
+          const near = closestNames(k, read);
+          const suggest = near.length === 1 ? `"${near[0]}", the key the set-up function reads`
+            : near.length ? `one of ${near.map((x) => `"${x}"`).join(', ')} (the keys the set-up function reads)` : 'a parameter the set-up function reads, or remove it';
+          out.push({ kind: 'unreadStepParam', ...keyAt(k), data: { where, param: k, fn: name, kwargs: sig.kwargs, read: [...read].map((x) => `"${x}"`).join(', ') || 'none', suggest }, ...renameOf(k, read) });
         }
       }
     }
@@ -363,17 +376,6 @@ function findParamNeed(a: PythonAnalysis, fnNode: PyNode, param: string): ParamN
     if (need) return need;
   }
   return undefined;
-}
-
-/** Levenshtein distance (short keys only). */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 function listsAligned(json: unknown): boolean {

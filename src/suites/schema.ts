@@ -20,6 +20,7 @@ import { joinPointer, splitPointer } from '../lang/json/parse.js';
 import { jsonDocumentOf } from '../lang/json/cache.js';
 import type { PythonProject } from '../lang/python/types.js';
 import { describeRead, entryReads, type EntryReads } from './reads.js';
+import { editDistance } from '../core/names.js';
 
 export interface ValidateOptions {
   /** When given, the fields an entry's bound verifier function reads decide which are required. */
@@ -76,6 +77,16 @@ let compiled: Compiled | undefined;
  *  only ask for non-empty strings (`minLength: 1`), where both counts agree; `newAjv` refuses any
  *  other length limit. */
 const AJV_OPTIONS = { allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true, unicode: false } as const;
+/** ajv 8 marks `unicode` deprecated and says so on every instance ("DEPRECATED: option unicode. …", a line in
+ *  every build): that one line is dropped, everything else ajv says is printed as by its default logger. */
+const AJV_LOGGER = {
+  log: console.log.bind(console),
+  warn: (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('DEPRECATED: option unicode.')) return;
+    console.warn(...args);
+  },
+  error: console.error.bind(console),
+};
 const FAMILIES = Object.keys(FAMILY_KINDS);
 
 /** A JSON Schema document, walked by shape (its keywords are read, never typed ahead). */
@@ -115,7 +126,7 @@ function checkLengthLimits(doc: SchemaDoc, where: string): void {
 
 function newAjv(set: SchemaSet, extra: Record<string, unknown> = {}): Ajv2020Class {
   for (const [name, doc] of [['common', set.common], ...set.families, ['generic', set.generic]] as const) checkLengthLimits(doc, name);
-  const ajv = new (loadAjv())({ ...AJV_OPTIONS, ...extra });
+  const ajv = new (loadAjv())({ ...AJV_OPTIONS, logger: AJV_LOGGER, ...extra });
   ajv.addSchema(set.common);
   for (const s of set.families.values()) ajv.addSchema(s);
   ajv.addSchema(set.generic);
@@ -217,32 +228,12 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-/** Edit distance with adjacent transpositions (optimal string alignment), small strings only. */
-function distance(a: string, b: string): number {
-  const m = a.length;
-  const n = b.length;
-  if (Math.abs(m - n) > 2) return 3;
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  let prev2: number[] = prev;
-  for (let i = 1; i <= m; i++) {
-    const cur = [i];
-    for (let j = 1; j <= n; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      // transposition counts as one edit
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j]!, prev2[j - 2]! + 1);
-    }
-    prev2 = prev;
-    prev = cur;
-  }
-  return prev[n]!;
-}
-
 function nearMiss(name: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestD = 3;
   for (const k of known) {
     if (k === name) return undefined;
-    const d = distance(name.toLowerCase(), k.toLowerCase());
+    const d = editDistance(name.toLowerCase(), k.toLowerCase());
     const limit = k.length <= 4 ? 1 : 2;
     if (d <= limit && d < bestD) {
       best = k;

@@ -30,11 +30,7 @@ const lib = corpora as {
 };
 
 /** Suites whose findings nobody has reviewed yet: skipped, never accepted as they are. */
-const PENDING_REVIEW: Record<string, string> = {
-  androidworld: 'review under way (#26): routing now recognises its task-class registries',
-  stagehand: 'review under way (#26): routing now recognises its eval modules',
-  'webarena-infinity': 'review under way (#26): routing now recognises its task lists',
-};
+const PENDING_REVIEW: Record<string, string> = {};
 
 const root = lib.corporaRoot();
 const REPO = path.resolve(import.meta.dirname, '../..');

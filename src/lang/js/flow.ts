@@ -1,5 +1,5 @@
 /** Small control-flow facts over acorn ancestors. */
-import type { AnyNode, Node } from 'acorn';
+import type { AnyNode, CatchClause, Node } from 'acorn';
 import { forEachChild, type JsFunction } from './nodes.js';
 
 /** The innermost `try` whose block holds `node` and whose `catch` returns a constant verdict (`false`, `true`, `0`, `{ ... }`). */
@@ -18,6 +18,30 @@ export function swallowingCatch(node: Node, ancestors: readonly AnyNode[]): { ca
     return undefined;
   }
   return undefined;
+}
+
+/** Does the object a catch returns hold the caught error, or a value the catch computed from it
+ *  (`error: err`, `message: err.message`, a local computed from it)? */
+export function carriesCaught(handler: CatchClause, obj: AnyNode): boolean {
+  const param = handler.param?.type === 'Identifier' ? handler.param.name : undefined;
+  if (!param) return false;
+  const derived = new Set([param]);
+  for (const st of handler.body.body) {
+    if (st.type !== 'VariableDeclaration') continue;
+    for (const d of st.declarations) if (d.id.type === 'Identifier' && d.init && mentions(d.init, derived)) derived.add(d.id.name);
+  }
+  return obj.type === 'ObjectExpression' && obj.properties.some((p) => p.type === 'Property' && mentions(p.value, derived));
+}
+
+function mentions(n: AnyNode, names: ReadonlySet<string>): boolean {
+  let hit = false;
+  const rec = (k: AnyNode) => {
+    if (hit) return;
+    if (k.type === 'Identifier' && names.has(k.name)) { hit = true; return; }
+    forEachChild(k, rec);
+  };
+  rec(n);
+  return hit;
 }
 
 /** A function node (declaration, expression or arrow). */

@@ -12,6 +12,7 @@
  * `delete()` and its memory goes when the garbage collector finalises the dropped object.
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { convertTree, type PyNode, type TreeCursorLike, type TreeReuse } from './tree.js';
 import { importModule } from '../../core/dynamic-import.js';
 import { loneCrAsLf } from '../../core/source.js';
@@ -186,10 +187,21 @@ function loadNativeRaw(): RawParser {
   return p;
 }
 
+/** The grammar's wasm: tree-sitter-python's when it is installed, else the copy the build put in
+ *  dist/grammars/ (npm drops the optional tree-sitter-python whole when its native addon fails to build). */
+function grammarWasm(): string {
+  try {
+    return require.resolve('tree-sitter-python/tree-sitter-python.wasm');
+  } catch {
+    // this module is dist/src/lang/python/parser.js (the bundle keeps each module's own URL)
+    return fileURLToPath(new URL('../../../grammars/tree-sitter-python.wasm', import.meta.url));
+  }
+}
+
 async function loadWasm(fallbackReason?: string): Promise<PythonParser> {
   const { Parser, Language } = (await importModule('web-tree-sitter')) as typeof import('web-tree-sitter');
   await Parser.init();
-  const lang = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
+  const lang = await Language.load(grammarWasm());
   const p = new Parser();
   p.setLanguage(lang);
   // RawParser is the part of the parser API both bindings share; web-tree-sitter types `parse`'s old tree

@@ -4,7 +4,12 @@
  * ECMAScript. A sound structural pre-filter (`belowThreshold`) answers
  * "safe" without recheck only when the pattern can have neither exponential
  * backtracking nor polynomial backtracking of the reported degree. Anything recheck cannot analyse
- * (untranslatable syntax, timeout, error) is `notAnalysed`, never `safe`.
+ * (untranslatable syntax, a pattern over the budget, an error) is `notAnalysed`, never `safe`.
+ *
+ * The result never depends on time or load: recheck runs its automaton checker with no time limit and
+ * a fixed seed, and the budget is a count of automaton states (`automaton-size.ts`), checked on the
+ * pattern before recheck starts and again on the sizes recheck reports as it builds them (its logger);
+ * a pattern over it is `notAnalysed` with `limit` set (the rule makes it a note of the run, not a finding).
  * Results are cached per (pattern, flags, options) for the whole process and, when a run
  * uses `--cache`, across runs: the verdicts recheck reached are kept in `<cache>/redos.cache`
  * (`useRedosCacheFile`), stamped with vaudit's code so a changed analyser never serves them.
@@ -15,16 +20,17 @@ import path from 'node:path';
 import { writeAtomic } from '../../core/write-atomic.js';
 import { FLAG, MAXREPEAT, parsePythonRegex, PyReError, type PyNode, type PyPattern } from './python-re.js';
 import { toEcmaScript } from './ecmascript.js';
+import { automatonSize, catAccepts, DEFAULT_AUTOMATON_BUDGET, type AutomatonBudget } from './automaton-size.js';
 
 export type RedosResult =
   | { status: 'safe'; by: 'prefilter' | 'recheck' }
   | { status: 'vulnerable'; complexity: 'exponential' | 'polynomial'; degree?: number; attack?: string; esSource: string }
-  | { status: 'notAnalysed'; reason: string }
+  | { status: 'notAnalysed'; reason: string; limit?: 'budget' | 'unsupported' }
   | { status: 'invalid'; error: PyReError };
 
 export interface RedosOptions {
-  /** recheck time budget per pattern, ms. */
-  timeoutMs: number;
+  /** Automaton-size budget per pattern (default `DEFAULT_AUTOMATON_BUDGET`). */
+  budget?: AutomatonBudget;
   /** Lowest polynomial degree the caller reports (default 3); the pre-filter skips patterns that cannot reach it. */
   minDegree?: number;
 }
@@ -87,16 +93,7 @@ function isCharAtom(n: PyNode): boolean {
 /** Does a single-character atom accept code point `cp`? (Over-approximation for categories under flags is fine: it only keeps chains.) */
 function atomAccepts(n: PyNode, cp: number): boolean {
   const ch = String.fromCodePoint(cp);
-  const cat = (name: string): boolean => {
-    switch (name) {
-      case 'd': return /\p{Nd}/u.test(ch);
-      case 'D': return !/\p{Nd}/u.test(ch);
-      case 's': return /\s/u.test(ch);
-      case 'S': return !/\s/u.test(ch);
-      case 'w': return /[\p{L}\p{N}_]/u.test(ch);
-      default: return !/[\p{L}\p{N}_]/u.test(ch);
-    }
-  };
+  const cat = (name: string): boolean => catAccepts(name, ch);
   switch (n.t) {
     case 'lit': return n.cp === cp || ch.toLowerCase() === String.fromCodePoint(n.cp).toLowerCase();
     case 'any': return true;
@@ -423,9 +420,15 @@ export function saveRedosCache(): void {
   }
 }
 
-export function analyseRedos(pattern: string, opts: RedosOptions, flags = 0): RedosResult {
+/** The budget as the cache key and the messages name it. */
+function budgetKey(b: AutomatonBudget): string {
+  return `${b.maxPositions}/${b.maxDfaStates}`;
+}
+
+export function analyseRedos(pattern: string, opts: RedosOptions = {}, flags = 0): RedosResult {
   redosStats.calls++;
-  const key = `${opts.timeoutMs}\0${opts.minDegree ?? 3}\0${flags}\0${pattern}`;
+  const budget = opts.budget ?? DEFAULT_AUTOMATON_BUDGET;
+  const key = `${budgetKey(budget)}\0${opts.minDegree ?? 3}\0${flags}\0${pattern}`;
   loadDisk();
   const hit = cache.get(key);
   if (hit) {
@@ -434,19 +437,54 @@ export function analyseRedos(pattern: string, opts: RedosOptions, flags = 0): Re
     return hit;
   }
   const before = redosStats.recheckCalls;
-  const r = analyseUncached(pattern, opts, flags);
+  const r = analyseUncached(pattern, { ...opts, budget }, flags);
   cache.set(key, r);
-  // only what recheck decided is worth keeping across runs (the screen and the parser are cheap);
-  // a pattern over its budget may finish next time (a less loaded machine): not kept
-  const decided = r.status !== 'notAnalysed' || !r.reason.includes('per-pattern budget');
-  if (redosStats.recheckCalls > before && decided && disk.file) {
+  // only what recheck decided is worth keeping across runs (the screen and the parser are cheap); every
+  // verdict is a function of the pattern, flags and budget, so it holds on any machine
+  if (redosStats.recheckCalls > before && disk.file) {
     disk.verdicts.set(key, r);
     disk.dirty = true;
   }
   return r;
 }
 
-function analyseUncached(pattern: string, opts: RedosOptions, flags: number): RedosResult {
+/** Thrown from recheck's logger when a size it reports is over the budget: recheck stops there. */
+class RecheckOverBudget extends Error {}
+
+/**
+ * recheck's parameters: the automaton checker only (the fuzzer's budgets are wall-clock and its cost
+ * is seconds per pattern), no time limit anywhere (`recallTimeout` < 0 skips the recall run, which is
+ * timed), a fixed seed, and a logger that stops the analysis when the product automaton it is about to
+ * build (reverse DFA × position automaton, and its transitions) is larger than the budget allows.
+ */
+function recheckParams(budget: AutomatonBudget): Record<string, unknown> {
+  const sizes: Record<string, number> = {};
+  const maxProduct = budget.maxPositions * 16;
+  const maxTransitions = maxProduct * 256;
+  return {
+    checker: 'automaton',
+    timeout: null,
+    recallTimeout: -1,
+    randomSeed: 0,
+    logger: (message: string) => {
+      const m = /^automaton: (\w+) construction\n\s*state size: (\d+)\n\s*alphabet size: (\d+)/.exec(message);
+      if (!m) return;
+      sizes[m[1]!] = Number(m[2]);
+      sizes[`${m[1]!}Alphabet`] = Number(m[3]);
+      if (m[1] !== 'DFA') return;
+      const product = (sizes.OrderedNFA ?? 0) * (sizes.DFA ?? 0);
+      if (product > maxProduct || product * (sizes.OrderedNFAAlphabet ?? 0) * (sizes.DFA ?? 0) > maxTransitions) throw new RecheckOverBudget();
+    },
+  };
+}
+
+const overBudget = (what: string, budget: AutomatonBudget): RedosResult => ({
+  status: 'notAnalysed',
+  limit: 'budget',
+  reason: `its automaton is larger than the analysis budget (${what}; budget ${budgetKey(budget)} positions/states)`,
+});
+
+function analyseUncached(pattern: string, opts: RedosOptions & { budget: AutomatonBudget }, flags: number): RedosResult {
   let parsed;
   try {
     parsed = parsePythonRegex(pattern, flags);
@@ -460,14 +498,17 @@ function analyseUncached(pattern: string, opts: RedosOptions, flags: number): Re
   }
   const es = toEcmaScript(parsed, { exactEol: false });
   if (!es.ok) return { status: 'notAnalysed', reason: es.reason };
+  const size = automatonSize(parsed, opts.budget);
+  if (!size.ok) return overBudget(size.over === 'positions' ? `more than ${size.limit} positions` : `its reverse determinises to more than ${size.limit} states`, opts.budget);
   const check = recheck();
   if (!check) return { status: 'notAnalysed', reason: 'the recheck analyser is not available' };
   const t0 = performance.now();
   let d: ReturnType<CheckSync>;
   try {
     redosStats.recheckCalls++;
-    d = check(es.source, es.flags, { timeout: opts.timeoutMs });
+    d = check(es.source, es.flags, recheckParams(opts.budget));
   } catch (e) {
+    if (e instanceof RecheckOverBudget) return overBudget('the product automaton recheck would build', opts.budget);
     return { status: 'notAnalysed', reason: `recheck failed (${(e as Error).message})` };
   } finally {
     redosStats.recheckMs += performance.now() - t0;
@@ -483,8 +524,12 @@ function analyseUncached(pattern: string, opts: RedosOptions, flags: number): Re
       esSource: es.source,
     };
   }
-  const kind = typeof d.error === 'string' ? d.error : (d.error?.kind ?? d.error?.message ?? 'unknown error');
-  if (kind === 'timeout') return { status: 'notAnalysed', reason: `its analysis did not finish within the per-pattern budget (not analysed in ${opts.timeoutMs} ms; option timeoutMs)` };
+  const err = typeof d.error === 'string' ? { kind: d.error } : d.error;
+  // the automaton checker does not model back-references and look-arounds: a limit of the analyser, like
+  // the budget (recheck's fuzzer would take them, but its cost is unbounded in memory: `^((a+)+)\1$`
+  // exhausts the heap however its step limits are set)
+  if (err?.kind === 'unsupported') return { status: 'notAnalysed', limit: 'unsupported', reason: `the automaton analysis does not support it (${err.message ?? 'unsupported'})` };
+  const kind = err?.kind ?? err?.message ?? 'unknown error';
   const nested = starHeightHeuristic(es.source) === false ? '; it has nested quantifiers, a common cause of exponential backtracking' : '';
   return { status: 'notAnalysed', reason: `recheck could not decide (${kind})${nested}` };
 }

@@ -30,6 +30,20 @@ def block_from(text, start):
     return text[i:]
 
 
+def try_block_before(text, catch_at):
+    """The block of the try this catch closes: from the `}` before `catch` back to its `{`."""
+    close = text.rindex("}", 0, catch_at)
+    depth = 0
+    for j in range(close, -1, -1):
+        if text[j] == "}":
+            depth += 1
+        elif text[j] == "{":
+            depth -= 1
+            if depth == 0:
+                return text[j : close + 1] if text[:j].rstrip().endswith("try") else ""
+    return ""
+
+
 def main():
     harness = open(os.path.join(ROOT, "packages/evals/index.eval.ts"), encoding="utf-8").read()
     m = re.search(r"score:\s*output\._success\s*\?\s*1\s*:\s*0", harness)
@@ -45,10 +59,8 @@ def main():
         rest = text[at:]
         c = re.match(r"\s*\}?\s*catch\s*(\([^)]*\))?\s*\{", rest)
         catch_block = block_from(text, at) if c else ""
-        before = text[:at]
-        t = before.rfind("try {")
-        try_block = block_from(text, t) if t >= 0 else ""
-        ok = bool(c) and re.search(r"_success:\s*false", catch_block) is not None and re.search(r"_success:", try_block) is not None
+        try_block = try_block_before(text, at + rest.index("catch")) if c else ""
+        ok = bool(c) and re.search(r"_success:\s*false", catch_block) is not None and re.search(r"\b_success\b\s*[:,}]", try_block) is not None
         print(f"{rel}:{line}: catch returns _success: false after a try that returns the verdict: {'holds' if ok else 'DOES NOT HOLD'}")
         bad += not ok
     print(f"swallowed-error-verdict: {len(lines)} gate lines checked, {bad} do not hold")

@@ -1,0 +1,502 @@
+/**
+ * The state an application's own JavaScript builds, read from its source: what a verifier that reads
+ * the app's state as JSON (`requests.get(…/api/state).json()["bookingPages"][i]["location"]`) can
+ * find at a path, when the app's code fixes it.
+ *
+ * A path is a list of keys, `*` standing for "any element of an array". For a path the model answers
+ * - `kind`: `array` or `object` when every value the app writes there is one (an array or object
+ *   literal, a copy of a constant array, a `filter`/`slice`/`sort` of itself);
+ * - `strings`: the string literals the app can write there, when it writes nothing else: a literal,
+ *   `x || 'Zoom'`, a method parameter filled by callers with such values, or the value of a form
+ *   control whose options are listed in the code (`dropdown('bp-location', [{ value: 'Zoom', … }])`
+ *   read back through `document.getElementById('bp-location').dataset.value`).
+ *
+ * Top-level keys are matched by name against every `key: value` and `x.key = value` the app writes
+ * (state keys are distinctive names); nested keys only through the objects that are elements (or
+ * values) of their parent path. Anything the model cannot follow — a `.map` rewriting elements, an
+ * `Object.assign` into them, an assignment to the field anywhere, a spread — makes the answer
+ * "unknown" (undefined), never a guess.
+ */
+import { parse, type AnyNode, type Program } from 'acorn';
+import { forEachChild, propName } from './nodes.js';
+
+type Kind = 'array' | 'object' | 'string' | 'other';
+
+interface Located {
+  node: AnyNode;
+  /** The functions enclosing it, innermost last (for locals and parameters). */
+  fns: AnyNode[];
+}
+
+interface Index {
+  programs: Program[];
+  /** Top-level `const/let/var NAME = init` of every script (classic scripts share the page's globals). */
+  globals: Map<string, AnyNode>;
+  /** `key: value` properties and `x.key = value` assignments, by key. */
+  writes: Map<string, Located[]>;
+  /** `x.key.push(a, …)` / `unshift` arguments, by key. */
+  pushes: Map<string, Located[]>;
+  /** Fields assigned in place (`x.field = …`, `x.field += …`), and objects merged into (`Object.assign(t, …)`). */
+  assignedFields: Set<string>;
+  /** Objects merged into (`Object.assign(t, …)`) or written with a computed key (`obj[k] = v`): the names their expressions mention. */
+  dynamicTargets: Array<Set<string>>;
+  /** Every call, with its enclosing functions. */
+  calls: Located[];
+  /** Methods and functions by name: `name(params) {…}` in object literals and classes, `function name`. */
+  functions: Map<string, AnyNode[]>;
+}
+
+const MAX_DEPTH = 8;
+const MAX_DOMAIN = 32;
+
+function keyName(k: AnyNode | null | undefined, computed: boolean): string | undefined {
+  if (!k || computed) return k && k.type === 'Literal' && typeof k.value === 'string' ? k.value : undefined;
+  if (k.type === 'Identifier') return k.name;
+  if (k.type === 'Literal' && typeof k.value === 'string') return k.value;
+  return undefined;
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const l = m.get(k);
+  if (l) l.push(v);
+  else m.set(k, [v]);
+}
+
+function isFn(n: AnyNode): boolean {
+  return n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression';
+}
+
+function buildIndex(programs: Program[]): Index {
+  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), dynamicTargets: [], calls: [], functions: new Map() };
+  for (const p of programs) {
+    for (const st of p.body) {
+      if (st.type === 'VariableDeclaration') for (const d of st.declarations) if (d.id.type === 'Identifier' && d.init) ix.globals.set(d.id.name, d.init);
+      if (st.type === 'FunctionDeclaration' && st.id) push(ix.functions, st.id.name, st);
+    }
+    const walk = (n: AnyNode, fns: AnyNode[]): void => {
+      const inner = isFn(n) ? [...fns, n] : fns;
+      switch (n.type) {
+        case 'Property': {
+          const k = keyName(n.key, n.computed);
+          if (k !== undefined) {
+            push(ix.writes, k, { node: n.value, fns });
+            if (n.value.type === 'FunctionExpression') push(ix.functions, k, n.value);
+          }
+          break;
+        }
+        case 'MethodDefinition': {
+          const k = keyName(n.key, n.computed);
+          if (k !== undefined) push(ix.functions, k, n.value);
+          break;
+        }
+        case 'AssignmentExpression': {
+          const k = n.left.type === 'MemberExpression' ? (propName(n.left) ?? keyName(n.left.property, n.left.computed)) : undefined;
+          if (k !== undefined) {
+            // `x.items = x.items.filter(…)`: the same elements, fewer of them
+            if (n.operator === '=' && selfRead(n.right, k)) break;
+            if (n.operator === '=') push(ix.writes, k, { node: n.right, fns });
+            ix.assignedFields.add(k);
+          } else if (n.left.type === 'MemberExpression' && n.left.object.type !== 'Super') ix.dynamicTargets.push(mentioned(n.left.object, fns));
+          break;
+        }
+        case 'CallExpression': {
+          ix.calls.push({ node: n, fns });
+          const c = n.callee;
+          const m = propName(c);
+          if (c.type === 'MemberExpression' && (m === 'push' || m === 'unshift')) {
+            const k = propName(c.object);
+            if (k !== undefined) for (const a of n.arguments) push(ix.pushes, k, { node: a, fns });
+          }
+          if (c.type === 'MemberExpression' && propName(c) === 'assign' && c.object.type === 'Identifier' && c.object.name === 'Object' && n.arguments[0]) ix.dynamicTargets.push(mentioned(n.arguments[0], fns));
+          break;
+        }
+        default:
+          break;
+      }
+      forEachChild(n, (c) => walk(c, inner));
+    };
+    walk(p, []);
+  }
+  return ix;
+}
+
+/** The property and variable names an expression mentions, and those of the local it names (its initializer and reassignments). */
+function mentioned(e: AnyNode, fns: AnyNode[]): Set<string> {
+  const out = new Set<string>();
+  const collect = (n: AnyNode): void => {
+    if (n.type === 'Identifier') out.add(n.name);
+    forEachChild(n, collect);
+  };
+  collect(e);
+  if (e.type === 'Identifier') {
+    const fn = fns[fns.length - 1];
+    const visit = (n: AnyNode): void => {
+      if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier' && n.id.name === e.name && n.init) collect(n.init);
+      if (n.type === 'AssignmentExpression' && n.left.type === 'Identifier' && n.left.name === e.name) collect(n.right);
+      forEachChild(n, visit);
+    };
+    if (fn) visit(fn);
+  }
+  return out;
+}
+
+/** A local `const`/`let` of the innermost function (or the globals): its initializer. */
+function localInit(ix: Index, name: string, fns: AnyNode[]): AnyNode | undefined {
+  for (let i = fns.length - 1; i >= 0; i--) {
+    let found: AnyNode | undefined;
+    const visit = (n: AnyNode): void => {
+      if (found) return;
+      if (n !== fns[i] && isFn(n)) return;
+      if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier' && n.id.name === name && n.init) found = n.init;
+      forEachChild(n, visit);
+    };
+    visit(fns[i]!);
+    if (found) return found;
+  }
+  return ix.globals.get(name);
+}
+
+/** The parameter index of `name` in the innermost function that declares it, with that function. */
+function paramOf(name: string, fns: AnyNode[]): { fn: AnyNode; index: number } | undefined {
+  for (let i = fns.length - 1; i >= 0; i--) {
+    const f = fns[i]!;
+    if (f.type !== 'FunctionDeclaration' && f.type !== 'FunctionExpression' && f.type !== 'ArrowFunctionExpression') continue;
+    const index = f.params.findIndex((p) => p.type === 'Identifier' && p.name === name);
+    if (index >= 0) return { fn: f, index };
+  }
+  return undefined;
+}
+
+/** `this.key`, `persisted.key`, and filtered or sorted copies of them: the collection itself, read back. */
+function selfRead(n: AnyNode, key: string): boolean {
+  if (n.type === 'MemberExpression') return propName(n) === key;
+  if (n.type === 'LogicalExpression') return selfRead(n.left, key) && selfRead(n.right, key);
+  if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && ['filter', 'slice', 'sort', 'reverse'].includes(propName(n.callee) ?? '')) return selfRead(n.callee.object, key);
+  return false;
+}
+
+/** `JSON.parse(JSON.stringify(x))` → x. */
+function deepCopyOf(n: AnyNode): AnyNode | undefined {
+  if (n.type !== 'CallExpression' || n.callee.type !== 'MemberExpression' || propName(n.callee) !== 'parse') return undefined;
+  const inner = n.arguments[0];
+  if (inner?.type !== 'CallExpression' || inner.callee.type !== 'MemberExpression' || propName(inner.callee) !== 'stringify') return undefined;
+  const x = inner.arguments[0];
+  return x && x.type !== 'SpreadElement' ? x : undefined;
+}
+
+class Model {
+  constructor(private readonly ix: Index) {}
+
+  /** The value expressions the app writes at `path` (undefined when one cannot be followed). `self`: reads of the same key. */
+  private values(path: readonly string[]): Located[] | undefined {
+    if (!path.length) return undefined;
+    if (path.length === 1) {
+      const key = path[0]!;
+      return this.ix.writes.get(key)?.filter((w) => !this.isSelf(w.node, key));
+    }
+    const parent = path.slice(0, -1);
+    const last = path[path.length - 1]!;
+    if (last === '*') return this.elements(parent);
+    // a field of the objects found at the parent path
+    if (this.ix.assignedFields.has(last) || this.ix.dynamicTargets.some((t) => t.has(path[0]!))) return undefined;
+    const objs = this.objects(parent);
+    if (!objs) return undefined;
+    const out: Located[] = [];
+    for (const o of objs) {
+      if (o.node.type !== 'ObjectExpression') return undefined;
+      if (o.node.properties.some((p) => p.type === 'SpreadElement')) return undefined;
+      const prop = o.node.properties.find((p) => p.type === 'Property' && keyName(p.key, p.computed) === last);
+      // an object without the field: the JSON has no such key (a reader's default applies)
+      if (prop && prop.type === 'Property') out.push({ node: prop.value, fns: o.fns });
+    }
+    return out;
+  }
+
+  private isSelf(n: AnyNode, key: string): boolean {
+    return selfRead(n, key);
+  }
+
+  /** The object expressions found at `path` (elements or values), resolving locals and constants. */
+  private objects(path: readonly string[]): Located[] | undefined {
+    const vals = this.values(path);
+    if (!vals) return undefined;
+    const out: Located[] = [];
+    for (const v of vals) {
+      const o = this.resolve(v, 0);
+      if (!o) return undefined;
+      out.push(o);
+    }
+    return out;
+  }
+
+  private resolve(v: Located, depth: number): Located | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const n = v.node;
+    if (n.type === 'ObjectExpression' || n.type === 'ArrayExpression' || n.type === 'Literal' || n.type === 'TemplateLiteral') return v;
+    if (n.type === 'Identifier') {
+      const init = localInit(this.ix, n.name, v.fns);
+      return init ? this.resolve({ node: init, fns: init === this.ix.globals.get(n.name) ? [] : v.fns }, depth + 1) : undefined;
+    }
+    const copy = deepCopyOf(n);
+    if (copy) return this.resolve({ node: copy, fns: v.fns }, depth + 1);
+    return v;
+  }
+
+  /** The array literals a written value can be (reads of the same key, and filtered or sorted copies of them, add none). */
+  private arrays(v: Located, key: string, depth: number): Located[] | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const n = v.node;
+    if (this.isSelf(n, key)) return [];
+    if (n.type === 'LogicalExpression' || n.type === 'ConditionalExpression') {
+      const parts = n.type === 'LogicalExpression' ? [n.left, n.right] : [n.consequent, n.alternate];
+      const all = parts.map((p) => this.arrays({ node: p, fns: v.fns }, key, depth + 1));
+      return all.some((x) => !x) ? undefined : all.flat() as Located[];
+    }
+    const r = this.resolve(v, depth + 1);
+    if (!r) return undefined;
+    if (r.node.type === 'ArrayExpression') return [r];
+    return r.node !== n ? this.arrays(r, key, depth + 1) : undefined;
+  }
+
+  /** The element expressions of the arrays at `path`, and what is pushed onto arrays of its key. */
+  private elements(path: readonly string[]): Located[] | undefined {
+    const vals = this.values(path);
+    if (!vals) return undefined;
+    const key = path[path.length - 1]!;
+    const out: Located[] = [];
+    for (const v of vals) {
+      const arrs = this.arrays(v, key, 0);
+      if (!arrs) return undefined;
+      for (const r of arrs) {
+        if (r.node.type !== 'ArrayExpression') return undefined;
+        for (const e of r.node.elements) {
+          if (!e || e.type === 'SpreadElement') return undefined;
+          out.push({ node: e, fns: r.fns });
+        }
+      }
+    }
+    for (const p of this.ix.pushes.get(key) ?? []) out.push(p);
+    return out;
+  }
+
+  kind(path: readonly string[]): 'array' | 'object' | undefined {
+    const vals = this.values(path);
+    if (!vals?.length) return undefined;
+    const key = path[path.length - 1]!;
+    const kinds = new Set<Kind | undefined>(vals.map((v) => this.kindOf(v, key, 0)).filter((k) => k !== 'self'));
+    if (kinds.size !== 1) return undefined;
+    const k = [...kinds][0];
+    return k === 'array' || k === 'object' ? k : undefined;
+  }
+
+  private kindOf(v: Located, key: string, depth: number): Kind | 'self' | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const n = v.node;
+    if (this.isSelf(n, key)) return 'self';
+    switch (n.type) {
+      case 'ArrayExpression':
+        return 'array';
+      case 'ObjectExpression':
+        return 'object';
+      case 'Literal':
+      case 'TemplateLiteral':
+        return typeof (n.type === 'Literal' ? n.value : '') === 'string' ? 'string' : 'other';
+      case 'LogicalExpression':
+      case 'ConditionalExpression': {
+        const parts = n.type === 'LogicalExpression' ? [n.left, n.right] : [n.consequent, n.alternate];
+        const ks = new Set(parts.map((p) => this.kindOf({ node: p, fns: v.fns }, key, depth + 1)).filter((k) => k !== 'self'));
+        return ks.size === 1 ? [...ks][0] : ks.size === 0 ? 'self' : undefined;
+      }
+      case 'CallExpression': {
+        const copy = deepCopyOf(n);
+        if (copy) return this.kindOf({ node: copy, fns: v.fns }, key, depth + 1);
+        const m = propName(n.callee);
+        if (m && ['filter', 'slice', 'sort', 'map', 'concat', 'reverse', 'flat', 'flatMap'].includes(m)) return 'array';
+        return undefined;
+      }
+      case 'Identifier': {
+        const r = this.resolve(v, depth + 1);
+        return r && r.node !== n ? this.kindOf(r, key, depth + 1) : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  strings(path: readonly string[]): string[] | undefined {
+    const vals = this.values(path);
+    if (!vals?.length) return undefined;
+    let out: string[] = [];
+    for (const v of vals) {
+      const d = this.stringsOf(v, 0);
+      if (!d) return undefined;
+      out = [...new Set([...out, ...d])];
+      if (out.length > MAX_DOMAIN) return undefined;
+    }
+    return out;
+  }
+
+  private stringsOf(v: Located, depth: number): string[] | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const n = v.node;
+    const join = (parts: Array<string[] | undefined>): string[] | undefined => (parts.some((p) => !p) ? undefined : [...new Set(parts.flat() as string[])]);
+    switch (n.type) {
+      case 'Literal':
+        return typeof n.value === 'string' ? [n.value] : undefined;
+      case 'TemplateLiteral':
+        return n.expressions.length === 0 ? [n.quasis.map((q) => q.value.cooked ?? '').join('')] : undefined;
+      case 'LogicalExpression':
+        // `x || 'Zoom'`: x when truthy (a falsy x is '' or absent), else the fallback
+        return n.operator === '&&' ? undefined : join([this.stringsOf({ node: n.left, fns: v.fns }, depth + 1), this.stringsOf({ node: n.right, fns: v.fns }, depth + 1)]);
+      case 'ConditionalExpression':
+        return join([this.stringsOf({ node: n.consequent, fns: v.fns }, depth + 1), this.stringsOf({ node: n.alternate, fns: v.fns }, depth + 1)]);
+      case 'ChainExpression':
+        return this.stringsOf({ node: n.expression, fns: v.fns }, depth + 1);
+      case 'Identifier': {
+        const init = localInit(this.ix, n.name, v.fns);
+        if (init) return this.stringsOf({ node: init, fns: v.fns }, depth + 1);
+        return undefined;
+      }
+      case 'MemberExpression':
+        return this.memberStrings(n, v.fns, depth);
+      default:
+        return undefined;
+    }
+  }
+
+  /** `data.location` (a parameter's field, from its callers) or `el.dataset.value` / `el.value` (a form control's options). */
+  private memberStrings(n: Extract<AnyNode, { type: 'MemberExpression' }>, fns: AnyNode[], depth: number): string[] | undefined {
+    const field = propName(n);
+    if (!field) return undefined;
+    // el.dataset.value, el.value
+    const control = field === 'value' ? (n.object.type === 'MemberExpression' && propName(n.object) === 'dataset' ? n.object.object : n.object) : undefined;
+    if (control?.type === 'Identifier') {
+      const init = localInit(this.ix, control.name, fns);
+      const id = init ? elementId(init) : undefined;
+      if (id !== undefined) return this.optionsOf(id);
+    }
+    if (n.object.type !== 'Identifier') return undefined;
+    const param = paramOf(n.object.name, fns);
+    if (!param) return undefined;
+    const name = this.nameOf(param.fn);
+    if (!name) return undefined;
+    let out: string[] = [];
+    let any = false;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const callee = call.callee;
+      const calleeName = callee.type === 'Identifier' ? callee.name : propName(callee);
+      if (calleeName !== name) continue;
+      const arg = call.arguments[param.index];
+      if (!arg || arg.type === 'SpreadElement') return undefined;
+      const obj = this.resolve({ node: arg, fns: c.fns }, depth + 1);
+      if (obj?.node.type !== 'ObjectExpression' || obj.node.properties.some((p) => p.type === 'SpreadElement')) return undefined;
+      const prop = obj.node.properties.find((p) => p.type === 'Property' && keyName(p.key, p.computed) === field);
+      any = true;
+      if (!prop || prop.type !== 'Property') continue; // not passed: the callee's fallback applies
+      const value = prop.shorthand && prop.value.type === 'Identifier' ? prop.value : prop.value;
+      const d = this.stringsOf({ node: value, fns: obj.fns }, depth + 1);
+      if (!d) return undefined;
+      out = [...new Set([...out, ...d])];
+    }
+    return any ? out : undefined;
+  }
+
+  /** The name a function is called by (a method key, or a declaration's name). */
+  private nameOf(fn: AnyNode): string | undefined {
+    for (const [name, list] of this.ix.functions) if (list.includes(fn)) return name;
+    return undefined;
+  }
+
+  /** The values a control with this id can hold: calls that create it with a literal list of options. */
+  private optionsOf(id: string): string[] | undefined {
+    let out: string[] | undefined;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const [first, ...rest] = call.arguments;
+      if (first?.type !== 'Literal' || first.value !== id) continue;
+      const options = rest.find((a) => a.type === 'ArrayExpression');
+      if (!options || options.type !== 'ArrayExpression') continue;
+      const values = options.elements.map((e) => {
+        if (e?.type !== 'ObjectExpression') return undefined;
+        const p = e.properties.find((q) => q.type === 'Property' && keyName(q.key, q.computed) === 'value');
+        return p?.type === 'Property' && p.value.type === 'Literal' && typeof p.value.value === 'string' ? p.value.value : undefined;
+      });
+      if (values.some((x) => x === undefined)) return undefined;
+      // the control starts at its selected value: a literal, or one of the options
+      const next = rest[rest.indexOf(options) + 1];
+      const selected = next?.type === 'Literal' && typeof next.value === 'string' ? [next.value] : [];
+      out = [...new Set([...(out ?? []), ...(values as string[]), ...selected])];
+    }
+    return out;
+  }
+}
+
+/** `document.getElementById('x')` / `document.querySelector('#x')` (optionally chained): the id. */
+function elementId(n: AnyNode): string | undefined {
+  const call = n.type === 'ChainExpression' ? n.expression : n;
+  if (call.type !== 'CallExpression') return undefined;
+  const m = propName(call.callee);
+  const a = call.arguments[0];
+  if (a?.type !== 'Literal' || typeof a.value !== 'string') return undefined;
+  if (m === 'getElementById') return a.value;
+  if (m === 'querySelector' && /^#[\w-]+$/.test(a.value)) return a.value.slice(1);
+  return undefined;
+}
+
+export interface AppState {
+  kind(path: readonly string[]): 'array' | 'object' | undefined;
+  strings(path: readonly string[]): string[] | undefined;
+}
+
+/** The model of the state the given scripts build (scripts that do not parse are left out). */
+function appStateOf(texts: readonly string[]): AppState {
+  const programs: Program[] = [];
+  for (const t of texts) {
+    try {
+      programs.push(parse(t, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true }));
+    } catch {
+      try {
+        programs.push(parse(t, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true }));
+      } catch {
+        // a script that does not parse says nothing
+      }
+    }
+  }
+  return new Model(buildIndex(programs));
+}
+
+/** A project file as the model needs it. */
+interface ScriptFile {
+  language: string;
+  source: { text: string };
+}
+
+const near = new WeakMap<ReadonlyMap<string, ScriptFile>, { scripts: Array<[string, ScriptFile]>; byDir: Map<string, AppState | null> }>();
+
+/**
+ * The state built by the application that ships with `file` (a verifier): the JavaScript files under
+ * the nearest folder above it (up to `root`) that holds any, read once per folder and file set.
+ */
+export function appStateNear(files: ReadonlyMap<string, ScriptFile>, file: string, root: string): AppState | undefined {
+  let memo = near.get(files);
+  if (!memo) near.set(files, (memo = { scripts: [...files].filter(([p, f]) => f.language === 'javascript' && !/[\\/]node_modules[\\/]/.test(p)), byDir: new Map() }));
+  for (let dir = parentOf(file); dir.length >= root.length; dir = parentOf(dir)) {
+    let model = memo.byDir.get(dir);
+    if (model === undefined) {
+      const mine = memo.scripts.filter(([p]) => p.startsWith(`${dir}/`) || p.startsWith(`${dir}\\`));
+      model = mine.length ? appStateOf(mine.map(([, f]) => f.source.text)) : null;
+      memo.byDir.set(dir, model);
+    }
+    if (model) return model;
+    if (dir === parentOf(dir)) break;
+  }
+  return undefined;
+}
+
+function parentOf(p: string): string {
+  const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+  return i > 0 ? p.slice(0, i) : p;
+}

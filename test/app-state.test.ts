@@ -1,0 +1,66 @@
+/**
+ * The app state model (src/lang/js/app-state.ts): what an application's JavaScript writes at a JSON
+ * path, and "unknown" wherever it cannot follow the writes.
+ */
+import { describe, expect, it } from 'vitest';
+import { appStateNear } from '../src/lang/js/app-state.js';
+
+const script = (text: string) => ({ language: 'javascript', source: { text } });
+
+/** The model for a verifier at /app/tasks/t.py next to the given scripts under /app/js. */
+function model(scripts: Record<string, string>) {
+  const files = new Map(Object.entries(scripts).map(([name, text]) => [`/app/js/${name}`, script(text)]));
+  files.set('/app/tasks/t.py', { language: 'python', source: { text: '' } });
+  return appStateNear(files, '/app/tasks/t.py', '/');
+}
+
+const FORM = `
+function save() {
+  const el = document.getElementById('loc');
+  AppState.create({ location: el?.dataset?.value || 'Zoom' });
+}
+function render() { return ui.dropdown('loc', [{ value: 'Zoom' }, { value: 'Meet' }], 'Zoom'); }
+`;
+
+describe('app state model', () => {
+  it('reads a collection and its fields through seeds, pushes, method parameters and listed options', () => {
+    const m = model({
+      'data.js': "const SEED = [{ id: 1, location: 'Phone' }];",
+      'state.js': `const AppState = {
+        pages: [],
+        reset() { this.pages = JSON.parse(JSON.stringify(SEED)); },
+        create(data) { const p = { id: 2, location: data.location || 'Zoom' }; this.pages.push(p); },
+        remove(id) { this.pages = this.pages.filter((p) => p.id !== id); },
+        save() { return JSON.stringify({ pages: this.pages }); },
+      };`,
+      'app.js': FORM,
+    });
+    expect(m?.kind(['pages'])).toBe('array');
+    expect(m?.strings(['pages', '*', 'location'])?.sort()).toEqual(['Meet', 'Phone', 'Zoom']);
+  });
+
+  it('is unknown where a write cannot be followed', () => {
+    const base = "const AppState = { pages: [{ location: 'Zoom' }], create(data) { this.pages.push({ location: data.location }); } };";
+    // a typed-in value
+    expect(model({ 's.js': base, 'a.js': "AppState.create({ location: document.getElementById('x').value });" })?.strings(['pages', '*', 'location'])).toBeUndefined();
+    // an update merged into an element, a field written in place, elements rewritten by map, a computed-key write
+    for (const extra of [
+      'function u(id, up) { const p = AppState.pages.find((x) => x.id === id); Object.assign(p, up); }',
+      'function u(p, v) { p.location = v; }',
+      "function u() { AppState.pages = AppState.pages.map((p) => ({ ...p, location: 'X' })); }",
+      "function u(k, v) { let o = AppState.pages; o[k] = v; }",
+    ]) expect(model({ 's.js': base, 'a.js': `AppState.create({ location: 'Meet' }); ${extra}` })?.strings(['pages', '*', 'location']), extra).toBeUndefined();
+    // written as an array in one place and an object in another
+    expect(model({ 's.js': 'const S = { styles: [] }; function f(x) { S.styles = { a: x }; }' })?.kind(['styles'])).toBeUndefined();
+  });
+
+  it('finds the scripts of the nearest folder that has any, and none when there are none', () => {
+    const files = new Map([
+      ['/suite/app/js/s.js', script("const S = { items: [] };")],
+      ['/suite/app/tasks/deep/t.py', { language: 'python', source: { text: '' } }],
+      ['/suite/other/t.py', { language: 'python', source: { text: '' } }],
+    ]);
+    expect(appStateNear(files, '/suite/app/tasks/deep/t.py', '/suite')?.kind(['items'])).toBe('array');
+    expect(appStateNear(files, '/suite/other/t.py', '/suite/other')).toBeUndefined();
+  });
+});
