@@ -16,7 +16,8 @@
  * returns); without such a task, the module's exported functions and what they return.
  */
 import { defineRule, type PythonVisitor } from '../../src/contract/rule.js';
-import type { HandlerInfo } from '../../src/lang/python/types.js';
+import type { FunctionInfo, HandlerInfo } from '../../src/lang/python/types.js';
+import type { ControlCaseRequest } from '../../src/core/types.js';
 import { expectedParams } from '../../src/suites/expected-input.js';
 import { expectedLoadIn } from './expected-load.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
@@ -141,7 +142,7 @@ export default defineRule<Msg>({
     },
     confirm: {
       oracle: 'swallowed-error-verdict',
-      description: 'For a handler around the expected input\'s load: calls the function with the agent\'s output a readable file and the expected input missing or broken; a failing verdict after an exception at the load confirms.',
+      description: 'Calls the function (for a decorator factory, a function it decorates) on witnesses: an exception raised in the guarded code that ends in a returned verdict confirms; for a handler around the expected input\'s load, with the agent\'s output a readable file and the expected input missing or broken.',
     },
   },
   create(ctx) {
@@ -221,16 +222,40 @@ export default defineRule<Msg>({
             verdict = text;
           }
           const clause = a.src(h).split('\n')[0]!.replace(/:\s*(#.*)?$/, '').trim();
+          const control = ret.type === 'identifier' && messageId === 'swallowed' ? decoratedControl(ctx.project, file, h) : fn ? tryControl(a, fn, tryNode) : undefined;
           c.report({
             messageId,
             data: { clause, verdict, looks: truth === true ? 'succeeded' : 'failed' },
             at: { start: h.start, end: headerEnd(c.text, h) ?? h.start + clause.length },
+            ...(control ? { control } : {}),
           });
         },
       },
     };
   },
 });
+
+/** The control case of a handler in the function itself: call the function, look for an exception in the `try`. */
+function tryControl(a: PythonAnalysis, fn: FunctionInfo, tryNode: PyNode): ControlCaseRequest {
+  const body = field(tryNode, 'body') ?? tryNode;
+  return { oracle: 'swallowed-error-verdict', shape: 'swallowed', file: a.path, line: a.line(body), qualname: fn.qualname, tryFrom: a.line(body), tryTo: a.line({ type: body.type, start: body.end, end: body.end }) };
+}
+
+/** The control case of a decorator factory's handler: call a function it decorates (a verdict function first),
+ *  look for an exception in that function's body. */
+function decoratedControl(project: Project, file: string, h: PyNode): ControlCaseRequest | undefined {
+  const known = [...(verdictFunctions(project) ?? [])].map((k) => k.split('\0') as [string, string]);
+  const candidates = known.length ? known : project.python.files().flatMap((f) => (project.python.analysis(f)?.functions() ?? []).map((fn) => [f, fn.qualname] as [string, string]));
+  for (const [f, q] of candidates) {
+    const a = project.python.analysis(f);
+    const fn = a?.functionByQualname(q);
+    const sw = fn ? a!.decoratorSwallow(fn) : undefined;
+    if (!a || !fn || !sw || (sw.file || f) !== file || sw.handler.start !== h.start) continue;
+    const body = field(fn.node, 'body') ?? fn.node;
+    return { oracle: 'swallowed-error-verdict', shape: 'swallowed', file: f, line: a.line(body), qualname: fn.qualname, tryFrom: a.line(body), tryTo: a.line({ type: body.type, start: body.end, end: body.end }) };
+  }
+  return undefined;
+}
 
 /** The `try` loads the task's expected input and the handler (any type) fails the agent: reported as
  *  `expectedLoad` (instead of the broad-handler messages), with a control case. */
