@@ -1,5 +1,5 @@
 /** Write a file atomically (a temporary sibling, then rename): readers never see half a file. */
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 type Content = string | Uint8Array | readonly Uint8Array[];
