@@ -89,6 +89,8 @@ describe('the installed package', { timeout: HANG_GUARD_MS }, () => {
     run('git', ['add', '-A'], clone);
     run('git', ['commit', '-qm', 'working tree', '--allow-empty', '--no-verify'], clone);
     symlinkSync(path.join(REPO, 'node_modules'), path.join(clone, 'node_modules'));
+    // the repository's own release tag (once a release is made) is not this clone's: release it anew
+    spawnSync('git', ['tag', '-d', `v${VERSION}`], { cwd: clone, stdio: 'ignore' });
     const released = run(process.execPath, ['scripts/release.mjs'], clone);
     expect(released).toMatch(new RegExp(`^release: tagged v${VERSION.replace(/\./g, '\\.')} `));
     expect(run('git', ['ls-tree', '-r', '--name-only', `v${VERSION}`, '--', 'dist/vaudit.bundle.cjs', 'dist/vaudit.bundle.cache'], clone).trim()).toBe('dist/vaudit.bundle.cjs');

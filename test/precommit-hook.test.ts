@@ -93,6 +93,8 @@ function makeSnapshot(): void {
   gitIn(snapshot, 'commit', '-q', '--allow-empty', '--no-verify', '-m', 'working tree snapshot');
   // released as users get it: the tag v<version> on the sources plus the built dist/ (scripts/release.mjs)
   symlinkSync(path.join(REPO, 'node_modules'), path.join(snapshot, 'node_modules'));
+  // the repository's own release tag (once a release is made) is not this snapshot's: release it anew
+  spawnSync('git', ['tag', '-d', `v${JSON.parse(readFileSync(path.join(snapshot, 'package.json'), 'utf8')).version}`], { cwd: snapshot, stdio: 'ignore' });
   const rel = spawnSync(process.execPath, ['scripts/release.mjs'], { cwd: snapshot, encoding: 'utf8', env, timeout: HOOK_TIMEOUT_MS });
   if (rel.status !== 0) throw new Error(`release: ${rel.stderr}`);
   rmSync(path.join(snapshot, 'node_modules'));
