@@ -209,7 +209,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   mark('indexes');
   // 3b. verifier entrypoints and the code they reach (src/engine/scope.ts)
   const scope = computeScope(project, sorted, firstCfg, opts.scope);
-  if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, files: sorted, python, routes });
+  if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, python, routes });
   const passOn = narrowTargets(reportOn, scope, tasksByFile);
 
   mark('scope');

@@ -4,14 +4,13 @@
  */
 import * as path from 'node:path';
 import type { PythonProject } from '../../lang/python/types.js';
-import type { SourceFile } from '../../core/source.js';
 import { registryCandidates } from './registry.js';
 import type { ModuleRoute } from './routes.js';
 import type { Template } from './template.js';
 
 const text = (t: Template) => t.map((p) => (p.kind === 'lit' ? p.text : p.kind === 'member' ? `{${p.name || 'item'}}` : '…')).join('');
 
-export function whyNoSuite(o: { root: string; files: readonly SourceFile[]; python: PythonProject; routes: readonly ModuleRoute[] }): string[] {
+export function whyNoSuite(o: { root: string; python: PythonProject; routes: readonly ModuleRoute[] }): string[] {
   const rel = (p: string) => path.relative(o.root, p).split(path.sep).join('/') || '.';
   const out: string[] = [];
   // never how many JSON files there are: a report written into the folder is JSON too
