@@ -14,7 +14,7 @@ import { writeAtomic } from '../core/write-atomic.js';
 import { CONFIG_FILE } from '../config/load.js';
 import type { Layer } from '../core/types.js';
 import type { Suite } from '../suites/types.js';
-import { rel } from '../core/paths.js';
+import { commonDir, rel } from '../core/paths.js';
 import { relPath } from '../report/model.js';
 import { EXIT_CLEAN, UsageError } from './exit-codes.js';
 
@@ -159,7 +159,7 @@ function summarise(s: Suite, dir: string): SuiteSummary {
   return {
     adapter: s.adapter,
     root: rel(dir, s.root) || '.',
-    taskFolder: commonFolder(s.tasks.map((t) => rel(dir, t.file.path))),
+    taskFolder: s.tasks.length ? rel(dir, commonDir(s.tasks.map((t) => t.file.path))) || '.' : '.',
     tasks: s.tasks.length,
     entries,
     families: [...families].sort((a, b) => a[0].localeCompare(b[0])),
@@ -173,15 +173,3 @@ function shown(cwd: string, p: string): string {
   return relPath(cwd, p) || '.';
 }
 
-/** The deepest folder (relative, `/`-separated) holding every file; '.' when they share none. */
-function commonFolder(files: readonly string[]): string {
-  if (files.length === 0) return '.';
-  let parts = files[0]!.split('/').slice(0, -1);
-  for (const f of files.slice(1)) {
-    const p = f.split('/').slice(0, -1);
-    let i = 0;
-    while (i < parts.length && i < p.length && parts[i] === p[i]) i++;
-    parts = parts.slice(0, i);
-  }
-  return parts.length ? parts.join('/') : '.';
-}

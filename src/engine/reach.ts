@@ -32,7 +32,7 @@ import type { SourceFile } from '../core/source.js';
 import type { ClassInfo, FunctionInfo, PythonAnalysis, PythonProject, PyNode } from '../lang/python/types.js';
 import { walk } from '../lang/python/tree.js';
 import type { Entrypoint } from '../suites/entrypoints.js';
-import { resolveClassRef } from '../suites/entrypoints.js';
+import { resolveDotted } from '../suites/harness/py-classes.js';
 
 export type TargetPlatform = 'linux' | 'windows' | 'darwin' | 'any';
 
@@ -110,6 +110,12 @@ export function computeReach(o: ReachOptions): Reach {
 
 type Target = { kind: 'fn'; file: string; qualname: string } | { kind: 'class'; file: string; qualname: string } | { kind: 'module'; file: string };
 type ClassRef = { file: string; qualname: string };
+
+/** The class a base-class expression names (`Base`, `mod.Base`, `Base[T]`). */
+function baseRef(python: PythonProject, a: PythonAnalysis, base: string): ClassRef | undefined {
+  const r = resolveDotted(python, a, base.replace(/\[.*$/, '').replace(/\s+/g, ''));
+  return r && { file: r.file, qualname: r.qualname };
+}
 
 /** A handler of a helper-server route: the URL pattern and the unit it reaches (once). */
 interface Route {
@@ -563,7 +569,7 @@ class ReachWalker {
     const pf = this.file(p);
     const c = pf?.classes.get(qualname);
     if (!pf || !c) return [];
-    return c.bases.map((b) => resolveClassRef(this.python, pf.a, b)).filter((x): x is ClassRef => !!x);
+    return c.bases.map((b) => baseRef(this.python, pf.a, b)).filter((x): x is ClassRef => !!x);
   }
 
   private subclassesOf(p: string, qualname: string): ClassRef[] {
@@ -578,7 +584,7 @@ class ReachWalker {
       if (!cf) continue;
       for (const c of cf.classes.values()) {
         if (!c.bases.some((b) => b.split('.').pop() === name)) continue;
-        const r = c.bases.map((b) => resolveClassRef(this.python, cf.a, b)).find((x) => x && x.file === p && x.qualname === qualname);
+        const r = c.bases.map((b) => baseRef(this.python, cf.a, b)).find((x) => x && x.file === p && x.qualname === qualname);
         if (r) out.push({ file: cand, qualname: c.qualname });
       }
     }

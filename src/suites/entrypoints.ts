@@ -19,7 +19,7 @@
 import path from 'node:path';
 import { compileGlobs } from '../core/match.js';
 import type { SourceFile } from '../core/source.js';
-import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
+import type { PythonProject } from '../lang/python/types.js';
 import { ADAPTERS } from './adapters.js';
 import { classRegistries } from './harness/registry.js';
 import type { Suite } from './types.js';
@@ -185,26 +185,4 @@ function resolveDecls(decls: readonly EntrypointDecl[], base: string, input: Ent
     }
   }
   return out;
-}
-
-/** Success-predicate method names a task runner calls on a task instance. */
-/** A class named in `file` (local, or imported from a project module). */
-export function resolveClassRef(python: PythonProject, a: PythonAnalysis, name: string): { file: string; qualname: string } | undefined {
-  if (a.classes().some((c) => c.qualname === name)) return { file: a.path, qualname: name };
-  const [head, ...rest] = name.split('.');
-  const imp = a.imports().get(head!);
-  if (!imp) return undefined;
-  const modPath = imp.name
-    ? python.resolveModule(a.path, imp.module, imp.level)
-    : python.resolveModule(a.path, [imp.module, ...rest.slice(0, -1)].join('.'), 0);
-  if (!modPath) return undefined;
-  const target = imp.name ? [imp.name, ...rest].join('.') : rest[rest.length - 1] ?? '';
-  const b = python.analysis(modPath);
-  if (b?.classes().some((c) => c.qualname === target)) return { file: modPath, qualname: target };
-  // re-exported through the module's own imports (`from .tasks import Task` in __init__.py)
-  if (b && b !== a && !target.includes('.')) {
-    const again = b.imports().get(target);
-    if (again) return resolveClassRef(python, b, target);
-  }
-  return undefined;
 }

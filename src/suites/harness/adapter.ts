@@ -7,6 +7,7 @@
  * container (one task per file, an array, an array one member down, an object keyed by id).
  */
 import * as path from 'node:path';
+import { commonDir } from '../../core/paths.js';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, SuiteAdapter } from '../adapter.js';
 import type { JsonDocument } from '../../lang/json/parse.js';
 import type { SourceFile } from '../../core/source.js';
@@ -80,12 +81,6 @@ function taskId(record: TaskRecord, route: ModuleRoute, index: number): string {
   const m = membersOf(route.template)[0];
   const v = m ? record.value[m] : undefined;
   return typeof v === 'string' ? v : String(index);
-}
-
-function commonDir(files: string[]): string {
-  let dir = path.dirname(files[0]!);
-  for (const f of files) while (!(f.startsWith(dir + path.sep) || path.dirname(f) === dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
 }
 
 export const moduleRouteAdapter: SuiteAdapter = {

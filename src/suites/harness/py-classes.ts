@@ -22,7 +22,7 @@ function classIn(python: PythonProject, file: string, name: string, depth = 0): 
 }
 
 /** The class a dotted name means in `a`'s module (local, imported, or module-qualified). */
-function resolveDotted(python: PythonProject, a: PythonAnalysis, dotted: string, depth = 0): ClassRef | undefined {
+export function resolveDotted(python: PythonProject, a: PythonAnalysis, dotted: string, depth = 0): ClassRef | undefined {
   const local = a.classes().find((c) => c.qualname === dotted);
   if (local) return { file: a.path, qualname: dotted, info: local };
   const [head, ...rest] = dotted.split('.');
