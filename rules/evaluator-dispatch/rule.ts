@@ -25,7 +25,7 @@ const renameFix = (p: EvaluatorProblem): { fix?: Autofix } =>
 export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
   meta: {
     id: 'evaluator-dispatch',
-    description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters, a getter value the metric cannot use); config/postconfig steps the set-up controller cannot run.',
+    description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters, a getter value the metric cannot use, a key the metric reads that the task\'s rules or options lack); config/postconfig steps the set-up controller cannot run.',
     defaultSeverity: 'error',
     otherSeverity: { severity: 'warn', when: 'a set-up step parameter is silently ignored (the set-up function runs with its own default)' },
     layers: ['suite'],
@@ -95,6 +95,16 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
         what: 'The {{role}} getter `{{getter}}` returns {{kinds}}, but `{{metric}}` uses its `{{param}}` as {{needs}} (`{{use}}`).',
         why: 'The metric raises TypeError on every run (or its error handler turns that into a failing score), so no agent can pass the task.',
         fix: 'Use the getter type that produces what `{{metric}}` reads (e.g. "rule" for a dict of expectations, a file getter for a path), or the metric that reads this getter\'s value.',
+      },
+      missingRuleKey: {
+        what: '`{{metric}}` reads `{{read}}` with no default ({{where}}), but the "{{member}}" the {{role}} getter `{{getter}}` passes it has no "{{key}}".',
+        why: 'The metric raises KeyError before it compares anything, so the task is never graded (or the harness records a crash as a failing score).',
+        fix: 'Add "{{key}}" to "{{member}}", or make the metric read it with a default (`.get("{{key}}")`).',
+      },
+      missingOption: {
+        what: '`{{metric}}` reads `{{read}}` with no default ({{where}}), but this entry\'s options do not give "{{key}}".',
+        why: 'The options arrive as `**{{kwargs}}`, so the read raises KeyError before the metric compares anything, and the task is never graded.',
+        fix: 'Add "{{key}}" to "options", or make the metric read it with a default (`{{kwargs}}.get("{{key}}")`).',
       },
       unknownStep: {
         what: 'The {{where}} step type "{{name}}" has no set-up function: {{reason}}.',

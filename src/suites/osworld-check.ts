@@ -3,6 +3,7 @@
  * `desktop_env.py` would do with the evaluator before any metric runs (look-ups, list shapes) and
  * whether the metric call `metric(result_state[, expected_state], **options)` binds.
  */
+import path from 'node:path';
 import type { Task, VerifierEntry } from './types.js';
 import type { JsonValueRef } from '../lang/json/parse.js';
 import { setupDispatch } from './osworld.js';
@@ -13,6 +14,7 @@ import { isCommentMember } from './families.js';
 import { field, named, walk, type PyNode } from '../lang/python/tree.js';
 import { valueKind } from '../lang/python/value-kind.js';
 import { closestNames } from '../core/names.js';
+import { paramReads } from './reads.js';
 
 export type EvaluatorProblemKind =
   | 'notObject'
@@ -30,7 +32,9 @@ export type EvaluatorProblemKind =
   | 'unexpectedStepParam'
   | 'missingStepParam'
   | 'unreadStepParam'
-  | 'stateKind';
+  | 'stateKind'
+  | 'missingRuleKey'
+  | 'missingOption';
 
 export interface EvaluatorProblem {
   kind: EvaluatorProblemKind;
@@ -174,6 +178,33 @@ export function entryProblems(entry: VerifierEntry, python: PythonProject): Eval
       pointer: r.ref.pointer,
       data: { role: r.role, getter: r.binding.qualname, kinds: kinds.map((k) => KIND_TEXT[k]).join(' or '), metric: name, param: param.name, use: need.use, needs: need.text },
     });
+  }
+  // keys the metric reads from a dict the task writes out literally, missing from that dict
+  for (const r of entry.routes ?? []) {
+    if ((r.role !== 'result' && r.role !== 'expected') || !r.binding) continue;
+    const idx = r.role === 'result' ? 0 : 1;
+    const param = sig.params.filter((p) => p.kind !== 'keyword')[idx];
+    const f = entry.fields[r.role];
+    const ga = python.analysis(r.binding.file);
+    const gfn = ga?.functionByQualname(r.binding.qualname);
+    const member = ga && gfn ? configMember(ga, gfn.node) : undefined;
+    const given = member !== undefined && f && isObject(f.value) ? f.value[member] : undefined;
+    if (idx >= positional || !param || !f || !isObject(given)) continue;
+    const reads = paramReads(python, metric, () => param.name, true);
+    const at2 = entry.task.values.get(joinPointer(f.pointer, member!)) ?? f;
+    for (const [k, read] of reads?.required ?? []) {
+      if (Object.hasOwn(given, k)) continue;
+      out.push({ kind: 'missingRuleKey', at: at(at2), pointer: at2.pointer, data: { key: k, member: member!, role: r.role, getter: r.binding.qualname, metric: name, read: read.text, where: readSite(entry, metric.file, read.line) } });
+    }
+  }
+  // keys the metric reads from its **kwargs unconditionally that the task's options do not give
+  if (sig.kwargs) {
+    const reads = paramReads(python, metric, () => sig.kwargs, true);
+    for (const [k, read] of reads?.required ?? []) {
+      if (Object.hasOwn(optValue, k) || sig.params.some((p) => p.name === k)) continue;
+      const where = opts ?? entry.fields.func ?? entry.ref;
+      out.push({ kind: 'missingOption', at: at(where), pointer: where.pointer, data: { key: k, metric: name, kwargs: sig.kwargs!, read: read.text, where: readSite(entry, metric.file, read.line) } });
+    }
   }
   // options that land in **kwargs but that the metric never reads
   if (sig.kwargs && keys.length) {
@@ -447,4 +478,31 @@ function findKwargsReads(fnNode: PyNode, kw: string, src: (n: PyNode) => string)
     escapes = true;
   });
   return escapes ? undefined : keys;
+}
+
+/**
+ * The member of its config a getter returns as-is (`return config["rules"]`, its only return), so the
+ * metric receives what the task wrote under that member.
+ */
+function configMember(a: PythonAnalysis, fnNode: PyNode): string | undefined {
+  const params = field(fnNode, 'parameters');
+  const names = params ? named(params).filter((p) => p.type === 'identifier' || p.type === 'typed_parameter').map((p) => (p.type === 'identifier' ? p : named(p)[0])) : [];
+  const config = names[1];
+  if (!config || config.type !== 'identifier') return undefined;
+  const returns: PyNode[] = [];
+  walk(field(fnNode, 'body')!, (n) => {
+    if (n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition') return false;
+    if (n.type === 'return_statement') returns.push(n);
+    return undefined;
+  });
+  const v = returns.length === 1 ? named(returns[0]!)[0] : undefined;
+  if (v?.type !== 'subscript' || a.src(field(v, 'value')!) !== a.src(config)) return undefined;
+  const key = field(v, 'subscript');
+  const m = key?.type === 'string' ? /^(['"])([^'"\\{]*)\1$/.exec(a.src(key)) : null;
+  return m?.[2];
+}
+
+/** `desktop_env/evaluators/metrics/table.py:18`, relative to the suite root. */
+function readSite(entry: VerifierEntry, file: string, line: number): string {
+  return `${path.relative(entry.task.suite.root, file).split(path.sep).join('/')}:${line}`;
 }

@@ -63,6 +63,15 @@ function unconditionalReads(n: PyNode, param: string, out: PyNode[]): void {
     if (left) unconditionalReads(left, param, out);
     return;
   }
+  if (n.type === 'assignment') {
+    // `param["k"] = v` writes the key: only the value (and an index expression) is read
+    const left = n.childForFieldName('left');
+    for (const c of n.children) {
+      if (c === left && subscriptField(c, param) !== undefined) continue;
+      unconditionalReads(c, param, out);
+    }
+    return;
+  }
   if (subscriptField(n, param) !== undefined) out.push(n);
   for (const c of n.children) unconditionalReads(c, param, out);
 }
@@ -137,41 +146,63 @@ function statementReads(stmt: PyNode, param: string): { reads: PyNode[]; exits: 
 }
 
 /** Reads on every path through a block: a statement's reads count while no earlier statement may leave. */
-function blockReads(block: PyNode, param: string): { reads: PyNode[]; exits: boolean } {
+function blockReads(block: PyNode, param: string, pastOtherGuards = false): { reads: PyNode[]; exits: boolean } {
   const reads: PyNode[] = [];
   for (const stmt of block.namedChildren) {
     if (stmt.type === 'comment') continue;
     const r = statementReads(stmt, param);
     reads.push(...r.reads);
+    if (pastOtherGuards && otherGuard(stmt, param)) continue;
     if (r.exits || stmt.type === 'raise_statement') return { reads, exits: true };
   }
   return { reads, exits: false };
+}
+
+/** `if <condition not about param>: … return` with no other branch: a run that does not take it goes on. */
+function otherGuard(stmt: PyNode, param: string): boolean {
+  if (stmt.type !== 'if_statement' || stmt.childrenForFieldName('alternative').length) return false;
+  const mentions = (n: PyNode | null): boolean => !!n && ((n.type === 'identifier' && n.text === param) || n.namedChildren.some(mentions));
+  return !mentions(stmt.childForFieldName('condition'));
 }
 
 const cache = new WeakMap<PythonProject, Map<string, EntryReads | null>>();
 
 /** The entry fields the bound verifier function reads (its first parameter after `self` is the entry). */
 export function entryReads(python: PythonProject, binding: VerifierBinding): EntryReads | undefined {
+  return paramReads(python, binding, (params, isMethod) => (isMethod ? params[1] : params[0]), false);
+}
+
+/**
+ * The keys a function reads from one of its parameters (`param["key"]`) on every path before it can
+ * return: a dict the caller passes without one of them raises KeyError. `pick` chooses the parameter
+ * from the function's parameter names (`self` included for a method). With `pastOtherGuards`, an
+ * early return on a condition that does not involve the parameter (`if result is None: return 0`)
+ * does not end the walk: every run that gets past it reads the keys after it.
+ */
+export function paramReads(
+  python: PythonProject,
+  binding: VerifierBinding,
+  pick: (params: readonly string[], isMethod: boolean) => string | undefined,
+  pastOtherGuards: boolean,
+): EntryReads | undefined {
   let byKey = cache.get(python);
   if (!byKey) cache.set(python, (byKey = new Map()));
-  const key = `${binding.file}\0${binding.qualname}`;
-  const hit = byKey.get(key);
-  if (hit !== undefined) return hit ?? undefined;
   const a = python.analysis(binding.file);
   const fn = a?.functionByQualname(binding.qualname);
+  const param = fn ? pick(fn.params, !!fn.classNode) : undefined;
+  if (!a || !fn || !param) return undefined;
+  const key = `${binding.file}\0${binding.qualname}\0${param}\0${pastOtherGuards ? 1 : 0}`;
+  const hit = byKey.get(key);
+  if (hit !== undefined) return hit ?? undefined;
   let result: EntryReads | null = null;
-  if (a && fn) {
-    const param = fn.classNode ? fn.params[1] : fn.params[0];
-    const body = fn.node.childForFieldName('body');
-    if (param && body) {
-      const nodes = blockReads(body, param).reads;
-      const required = new Map<string, FieldRead>();
-      for (const n of nodes) {
-        const f = subscriptField(n, param)!;
-        if (!required.has(f)) required.set(f, { line: a.line(n), text: n.text });
-      }
-      result = { file: binding.file, qualname: binding.qualname, required };
+  const body = fn.node.childForFieldName('body');
+  if (body) {
+    const required = new Map<string, FieldRead>();
+    for (const n of blockReads(body, param, pastOtherGuards).reads) {
+      const f = subscriptField(n, param)!;
+      if (!required.has(f)) required.set(f, { line: a.line(n), text: n.text });
     }
+    result = { file: binding.file, qualname: binding.qualname, required };
   }
   byKey.set(key, result);
   return result ?? undefined;
