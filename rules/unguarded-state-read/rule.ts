@@ -132,5 +132,5 @@ function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'short
   const outcome = swallow?.verdict
     ? `is turned into \`${swallow.verdict}\` by the decorator \`${swallow.decorator ?? ''}\`: the agent is scored as failing for a crash of the verifier`
     : 'escapes the verifier: the run ends in an error instead of a verdict';
-  c.report({ messageId, data: { expr: a.src(r.node), what: r.what, origin: r.origin, outcome }, at: r.node });
+  c.report({ messageId, data: { expr: a.src(r.node), what: r.what, origin: r.origin, outcome }, at: r.node, group: `read:${r.group}` });
 }

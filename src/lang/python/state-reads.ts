@@ -139,7 +139,7 @@ function nameTested(a: PythonAnalysis, scope: PyNode, name: string): boolean {
     if (hit) return false;
     if (x.type !== 'identifier' || a.src(x) !== name) return undefined;
     let p = x.parent;
-    if (p?.type === 'named_expression') p = p.parent;
+    while (p && (p.type === 'named_expression' || p.type === 'parenthesized_expression')) p = p.parent;
     if (!p) return undefined;
     if (CONDITION_PARENTS.has(p.type) && (p.type !== 'conditional_expression' || named(p)[1]?.start === x.start || named(p)[1]?.start === x.parent?.start)) hit = true;
     else if (p.type === 'comparison_operator' && /\b(?:is|is not|==|!=)\s*None\b|\bNone\s*(?:is|==|!=)/.test(a.src(p))) hit = true;
@@ -204,6 +204,8 @@ export interface StateRead {
   origin: string;
   /** The node reported. */
   node: PyNode;
+  /** Reads of one list or one match are one defect: the offset of what they read. */
+  group: number;
 }
 
 /** What a list expression is, when an index into it can be out of range on short state: a split
@@ -218,6 +220,7 @@ function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: stri
   }
   const c = u.type === 'call' ? a.call(u) : undefined;
   if (!c) return undefined;
+  if (c.receiver && c.method === 'splitlines' && index !== 0 && index !== -1) return { what: `line ${index}`, subject: unparen(c.receiver), sep: null, source: c.receiver };
   if (c.receiver && (c.method === 'split' || c.method === 'rsplit')) {
     // a split has at least one item (an empty text split on whitespace has none: left out, it is the common idiom)
     if (index === 0 || index === -1) return undefined;
@@ -240,6 +243,7 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
   const fn = a.functionAt(sub);
   const scope = fn?.node ?? a.ast;
   let list: ReturnType<typeof shortList>;
+  let group = value.start;
   if (value.type === 'identifier') {
     const name = a.src(value);
     const defs = a.reachingDefs(value);
@@ -247,6 +251,7 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
     for (const d of defs) {
       if (d.index?.length || !d.value) return undefined;
       list ??= shortList(a, d.value, index);
+      group = d.value.start;
     }
     if (!list || nameTested(a, scope, name)) return undefined;
   } else {
@@ -258,7 +263,7 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
   if (handled(a, sub, ['IndexError', 'LookupError'])) return undefined;
   const origin = stateOrigin(a, list.source, cx);
   if (!origin) return undefined;
-  return { what: list.what, origin, node: sub };
+  return { what: list.what, origin, node: sub, group };
 }
 
 const MATCH_READS = new Set(['group', 'groups', 'groupdict', 'start', 'end', 'span']);
@@ -296,5 +301,5 @@ export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateCon
   if (handled(a, node, ['AttributeError', 'TypeError'])) return undefined;
   const origin = stateOrigin(a, search.args[1], cx);
   if (!origin) return undefined;
-  return { what: `a match of \`${search.qualified}\``, origin, node };
+  return { what: `a match of \`${search.qualified}\``, origin, node, group: search.node.start };
 }
