@@ -91,7 +91,8 @@ type PyCtx = RuleContext<Msg> & { python: PythonAnalysis };
  *  return value is state (one level) too. */
 function stateContext(node: PyNode, c: PyCtx): StateContext {
   const fn = c.python.functionAt(node);
-  const agent = fn ? expectedParams(c.project, c.python.path, fn)?.agent : undefined;
+  const params = fn ? expectedParams(c.project, c.python.path, fn) : undefined;
+  const agent = params?.agent;
   const getters = resultGetters(c.project);
   const callee = (a: PythonAnalysis, call: CallInfo): string | undefined => {
     if (call.fn.type !== 'identifier') return undefined;
@@ -109,7 +110,7 @@ function stateContext(node: PyNode, c: PyCtx): StateContext {
     });
     return found && `the result of \`${call.calleeText}\` (${found})`;
   };
-  return { ...(agent ? { agent } : {}), callee };
+  return { ...(agent ? { agent } : {}), ...(params ? { task: params.task } : {}), callee };
 }
 
 const getterCache = new WeakMap<object, Set<string>>();

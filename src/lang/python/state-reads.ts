@@ -32,6 +32,8 @@ const STATE_ATTRS = new Set(['stdout', 'stderr', 'output', 'text', 'content', 'b
  *  of a project function returns (a getter of the suite's routing, a helper whose result is state). */
 export interface StateContext {
   agent?: ReadonlySet<string>;
+  /** Parameters that carry the task's side (the gold file, options): a file they name is not state. */
+  task?: ReadonlySet<string>;
   callee?: (a: PythonAnalysis, c: CallInfo) => string | undefined;
 }
 
@@ -57,7 +59,7 @@ export function stateOrigin(a: PythonAnalysis, e0: PyNode, cx: StateContext = {}
         for (const b of bases) {
           if (b.kind === 'with' && b.value) {
             const w = callOf(a, b.value);
-            if (w && FILE_OPEN.has(w.qualified ?? '')) return 'a file';
+            if (w && FILE_OPEN.has(w.qualified ?? '')) return taskFile(a, w, cx) ? undefined : 'a file';
           }
           const o = b.value && b.kind !== 'narrow' ? next(b.value) : undefined;
           if (o) return o;
@@ -68,6 +70,7 @@ export function stateOrigin(a: PythonAnalysis, e0: PyNode, cx: StateContext = {}
     case 'call': {
       const c = a.call(e);
       if (!c) return undefined;
+      if (FILE_OPEN.has(c.qualified ?? '') && taskFile(a, c, cx)) return undefined;
       return callOrigin(a, c, next) ?? cx.callee?.(a, c);
     }
     case 'attribute': {
@@ -108,6 +111,12 @@ function callOrigin(a: PythonAnalysis, c: CallInfo, next: (n: PyNode | undefined
   if ((OF_ARG0.has(q) || OF_ARG0.has(c.calleeText)) && c.args[0]) return next(c.args[0]);
   if (q === 'filter' && c.args[1]) return next(c.args[1]);
   return undefined;
+}
+
+/** `open(expected)` of a task-side parameter: the verifier's own gold file, not state. */
+function taskFile(a: PythonAnalysis, c: CallInfo, cx: StateContext): boolean {
+  const arg = c.args[0] && unparen(c.args[0]);
+  return !!arg && arg.type === 'identifier' && !!cx.task?.has(a.src(arg));
 }
 
 /** A name bound by a comprehension's `for … in <iterable>` clause: the iterable's origin. */
