@@ -4,8 +4,14 @@
  */
 import { defineRule } from '../../src/contract/rule.js';
 import { httpJsonRead } from '../../src/lang/python/facts.js';
+import { stateOrigin, unguardedItemRead, unguardedMatchRead, type StateContext, type StateRead } from '../../src/lang/python/state-reads.js';
+import { field, named, walk } from '../../src/lang/python/tree.js';
+import { expectedParams } from '../../src/suites/expected-input.js';
+import { verifierSide } from '../../src/suites/verifier-side.js';
+import type { CallInfo, PyNode, PythonAnalysis } from '../../src/lang/python/types.js';
+import type { RuleContext } from '../../src/contract/rule.js';
 
-type Msg = 'unguarded';
+type Msg = 'unguarded' | 'shortRead' | 'noMatch';
 
 const CATCHES = new Set(['ValueError', 'JSONDecodeError', 'RequestException', 'Exception', 'BaseException', 'HTTPError', 'InvalidJSONError']);
 
@@ -22,9 +28,19 @@ export default defineRule<Msg>({
         why: 'When the app has closed or crashed, the exception escapes the evaluation and the run looks like an infrastructure failure instead of a failed check.',
         fix: 'Catch `requests.RequestException` and `ValueError` here and return a failed verdict.',
       },
+      shortRead: {
+        what: '`{{expr}}` reads {{what}} of {{origin}} with no check that the state has that item.',
+        why: 'When the state is shorter than expected (an empty output, a line without the separator, no matching element or row), the IndexError {{outcome}}.',
+        fix: 'Check the length (or that the separator is present) first and return a failed verdict with a message saying what was missing.',
+      },
+      noMatch: {
+        what: '`{{expr}}` reads {{what}} on {{origin}} with no check that it matched.',
+        why: 'When the state does not match, the search returns None and the AttributeError/TypeError {{outcome}}.',
+        fix: 'Test the match (`if m is None: return <failed verdict with a message>`) before reading its groups.',
+      },
     },
     docs: {
-      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict.',
+      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict. Flags reads that assume the shape of state the verifier read (a command\'s output, an HTTP reply, a file, a database query, the agent\'s result a routed metric receives): an item past the first of a split (`line.split(":")[1]`), an item of a query or search result (`re.findall(…)[0]`, `soup.find_all(…)[0]`, `cur.fetchall()[0]`, a filtered list comprehension), or a group of a regular-expression match (`re.search(p, out).group(1)`), when no length, truthiness or separator test and no enclosing handler covers the read.',
       why: 'Closing or losing the app made its state endpoint return non-JSON; the exception propagated through evaluation and the task was skipped as an infrastructure error instead of failing (VER-007).',
       references: ['VER-007'],
     },
@@ -36,8 +52,16 @@ export default defineRule<Msg>({
   create() {
     return {
       python: {
+        subscript(node, c) {
+          const a = c.python;
+          const cx = stateContext(node, c);
+          const r = unguardedItemRead(a, node, cx) ?? unguardedMatchRead(a, node, cx);
+          if (r) reportRead(r, a, c, r.what.startsWith('a match') ? 'noMatch' : 'shortRead');
+        },
         call(node, c) {
           const a = c.python;
+          const m = node.type === 'call' && /\.(?:group|groups|groupdict|start|end|span)\s*\($/.test(a.src(field(node, 'function') ?? node) + '(') ? unguardedMatchRead(a, node, stateContext(node, c)) : undefined;
+          if (m) reportRead(m, a, c, 'noMatch');
           const call = a.call(node);
           if (!call) return;
           const source = httpJsonRead(a, call);
@@ -59,3 +83,55 @@ export default defineRule<Msg>({
     };
   },
 });
+
+type PyCtx = RuleContext<Msg> & { python: PythonAnalysis };
+
+/** The parameters of a routed metric that carry the agent's result (OSWorld family: the first), and
+ *  what project functions return: a getter the suites route (`result` role) reads state; a helper whose
+ *  return value is state (one level) too. */
+function stateContext(node: PyNode, c: PyCtx): StateContext {
+  const fn = c.python.functionAt(node);
+  const params = fn ? expectedParams(c.project, c.python.path, fn) : undefined;
+  const agent = params?.agent;
+  const getters = resultGetters(c.project);
+  const callee = (a: PythonAnalysis, call: CallInfo): string | undefined => {
+    if (call.fn.type !== 'identifier') return undefined;
+    const r = c.project.python.analysis(a.path) && c.project.python.resolveFunction(a.path, call.calleeText);
+    if (!r) return undefined;
+    if (getters.has(`${r.file}\0${r.fn.qualname}`)) return `the getter \`${call.calleeText}\``;
+    const b = c.project.python.analysis(r.file);
+    if (!b) return undefined;
+    let found: string | undefined;
+    walk(r.fn.node, (x) => {
+      if (found) return false;
+      if (x.type === 'function_definition' && x !== r.fn.node) return false;
+      if (x.type === 'return_statement' && named(x)[0]) found = stateOrigin(b, named(x)[0]!, {});
+      return undefined;
+    });
+    return found && `the result of \`${call.calleeText}\` (${found})`;
+  };
+  return { ...(agent ? { agent } : {}), ...(params ? { task: params.task } : {}), callee };
+}
+
+const getterCache = new WeakMap<object, Set<string>>();
+/** `file\0qualname` of the functions a task routes as its `result` getter. */
+function resultGetters(project: PyCtx['project']): Set<string> {
+  let s = getterCache.get(project);
+  if (s) return s;
+  s = new Set();
+  for (const suite of project.suites) for (const t of suite.tasks) for (const e of t.entries) for (const r of e.routes ?? []) if (r.role === 'result' && r.binding) s.add(`${r.binding.file}\0${r.binding.qualname}`);
+  getterCache.set(project, s);
+  return s;
+}
+
+function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'shortRead' | 'noMatch'): void {
+  const fn = a.functionAt(r.node);
+  // on the grading path only, when the suites say where it is (an in-VM server or an agent reads its own state)
+  const side = verifierSide(c.project);
+  if (side && !(fn && side.has(`${a.path}\0${fn.qualname}`))) return;
+  const swallow = fn ? a.decoratorSwallow(fn) : undefined;
+  const outcome = swallow?.verdict
+    ? `is turned into \`${swallow.verdict}\` by the decorator \`${swallow.decorator ?? ''}\`: the agent is scored as failing for a crash of the verifier`
+    : 'escapes the verifier: the run ends in an error instead of a verdict';
+  c.report({ messageId, data: { expr: a.src(r.node), what: r.what, origin: r.origin, outcome }, at: r.node, group: `read:${r.group}` });
+}

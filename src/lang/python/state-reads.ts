@@ -1,0 +1,314 @@
+/**
+ * Reads of state that assume a shape the state may not have: an item of a split, of a query or search
+ * result, or a group of a regular-expression match, taken from text or data the verifier read from the
+ * application or the agent (a command's output, an HTTP reply, a file, a database, a getter's result),
+ * with nothing that checks the item or the match exists.
+ *
+ * - `stateOrigin`: where a value comes from, when it is state (never the verifier's own literals).
+ * - `unguardedItemRead`: `s.split(":")[1]`, `re.findall(p, s)[0]`, `soup.find_all("a")[0]`,
+ *   `cur.fetchall()[0]`, `[x for x in rows if …][0]` (inline or through a local) with no length check,
+ *   no truthiness test of the list, no containment test of the separator and no enclosing handler.
+ * - `unguardedMatchRead`: `re.search(p, s).group(1)` or `m.group(1)` with no test of `m`.
+ */
+import { field, named, unparen, walk, type PyNode } from './tree.js';
+import type { CallInfo, PythonAnalysis } from './types.js';
+import { blockingCall, callOf } from './facts.js';
+
+/** Methods whose result is made of the receiver's text or items. */
+const OF_RECEIVER = new Set([
+  'decode', 'encode', 'strip', 'lstrip', 'rstrip', 'lower', 'upper', 'casefold', 'replace', 'read', 'readline', 'readlines',
+  'splitlines', 'split', 'rsplit', 'json', 'get', 'values', 'items', 'text_content', 'get_text', 'getText', 'inner_text',
+  'find_all', 'findAll', 'select', 'findall', 'xpath', 'iterfind', 'getElementsByTagName', 'iter', 'fetchall', 'fetchone', 'fetchmany',
+]);
+/** Calls whose result is made of their first argument. */
+const OF_ARG0 = new Set(['enumerate', 'list', 'tuple', 'sorted', 'reversed', 'str', 'iter', 'json.loads', 'json.load', 'bs4.BeautifulSoup',
+  'BeautifulSoup', 'xml.etree.ElementTree.fromstring', 'xml.etree.ElementTree.parse', 'lxml.etree.fromstring', 'lxml.html.fromstring', 'ast.literal_eval']);
+/** `re` functions whose second argument is the searched text. */
+const RE_TEXT = new Set(['re.search', 're.match', 're.fullmatch', 're.findall', 're.finditer', 're.split']);
+const FILE_OPEN = new Set(['open', 'io.open', 'codecs.open']);
+const STATE_ATTRS = new Set(['stdout', 'stderr', 'output', 'text', 'content', 'body', 'data']);
+
+/** What the caller knows beyond one file: the parameters that carry the agent's result, and what a call
+ *  of a project function returns (a getter of the suite's routing, a helper whose result is state). */
+export interface StateContext {
+  agent?: ReadonlySet<string>;
+  /** Parameters that carry the task's side (the gold file, options): a file they name is not state. */
+  task?: ReadonlySet<string>;
+  callee?: (a: PythonAnalysis, c: CallInfo) => string | undefined;
+}
+
+/** Where a value comes from, when it is state the verifier read: `command output`, `an HTTP reply`,
+ *  `a file`, `a database query`, `<param>` (a parameter `agent` names: what the agent produced). */
+export function stateOrigin(a: PythonAnalysis, e0: PyNode, cx: StateContext = {}, depth = 0, seen = new Set<PyNode>()): string | undefined {
+  const agent = cx.agent;
+  if (depth > 12) return undefined;
+  const e = unparen(e0);
+  if (seen.has(e)) return undefined;
+  seen.add(e);
+  const next = (n: PyNode | undefined) => (n ? stateOrigin(a, n, cx, depth + 1, seen) : undefined);
+  switch (e.type) {
+    case 'identifier': {
+      const defs = a.reachingDefs(e);
+      if (!defs) return comprehensionVariable(a, e, next);
+      for (const d of defs) {
+        if (d.kind === 'param') {
+          if (agent?.has(d.name)) return `\`${d.name}\` (the agent's result)`;
+          continue;
+        }
+        const bases = d.kind === 'narrow' ? (d.base ?? []) : [d];
+        for (const b of bases) {
+          if (b.kind === 'with' && b.value) {
+            const w = callOf(a, b.value);
+            if (w && FILE_OPEN.has(w.qualified ?? '')) return taskFile(a, w, cx) ? undefined : 'a file';
+          }
+          const o = b.value && b.kind !== 'narrow' ? next(b.value) : undefined;
+          if (o) return o;
+        }
+      }
+      return undefined;
+    }
+    case 'call': {
+      const c = a.call(e);
+      if (!c) return undefined;
+      if (FILE_OPEN.has(c.qualified ?? '') && taskFile(a, c, cx)) return undefined;
+      return callOrigin(a, c, next) ?? cx.callee?.(a, c);
+    }
+    case 'attribute': {
+      const attr = a.src(field(e, 'attribute') ?? e);
+      return STATE_ATTRS.has(attr) ? next(field(e, 'object')) : undefined;
+    }
+    case 'subscript':
+      return next(field(e, 'value'));
+    case 'list_comprehension':
+    case 'generator_expression':
+    case 'set_comprehension': {
+      const clause = named(e).find((k) => k.type === 'for_in_clause');
+      return next(clause && field(clause, 'right'));
+    }
+    case 'conditional_expression':
+      return next(named(e)[0]) ?? next(named(e)[2]);
+    case 'boolean_operator':
+      return next(field(e, 'left'));
+    default:
+      return undefined;
+  }
+}
+
+function callOrigin(a: PythonAnalysis, c: CallInfo, next: (n: PyNode | undefined) => string | undefined): string | undefined {
+  const q = c.qualified ?? '';
+  const kind = blockingCall(a, c);
+  if (kind === 'subprocess' || kind === 'popen' || q === 'os.popen' || q === 'subprocess.getoutput' || q === 'subprocess.getstatusoutput') return 'command output';
+  if (kind === 'requests' || kind === 'requests-session' || kind === 'httpx' || kind === 'urlopen' || a.httpReturnOf(c)) return 'an HTTP reply';
+  if (FILE_OPEN.has(q)) return 'a file';
+  if (c.receiver && (c.method === 'read_text' || c.method === 'read_bytes')) return 'a file';
+  if (c.receiver && c.method === 'communicate') return next(c.receiver);
+  if (c.receiver && (c.method === 'execute' || c.method === 'fetchall' || c.method === 'fetchone' || c.method === 'fetchmany')) {
+    // a cursor's rows: the state of the database the verifier opened
+    return 'a database query';
+  }
+  if (c.receiver && OF_RECEIVER.has(c.method)) return next(c.receiver);
+  if (RE_TEXT.has(q)) return next(c.args[1]);
+  if ((OF_ARG0.has(q) || OF_ARG0.has(c.calleeText)) && c.args[0]) return next(c.args[0]);
+  if (q === 'filter' && c.args[1]) return next(c.args[1]);
+  return undefined;
+}
+
+/** `open(expected)` of a task-side parameter: the verifier's own gold file, not state. */
+function taskFile(a: PythonAnalysis, c: CallInfo, cx: StateContext): boolean {
+  const arg = c.args[0] && unparen(c.args[0]);
+  return !!arg && arg.type === 'identifier' && !!cx.task?.has(a.src(arg));
+}
+
+/** A name bound by a comprehension's `for … in <iterable>` clause: the iterable's origin. */
+function comprehensionVariable(a: PythonAnalysis, id: PyNode, next: (n: PyNode | undefined) => string | undefined): string | undefined {
+  const name = a.src(id);
+  for (let p = id.parent; p; p = p.parent) {
+    if (p.type === 'function_definition' || p.type === 'module') return undefined;
+    if (p.type !== 'list_comprehension' && p.type !== 'generator_expression' && p.type !== 'set_comprehension' && p.type !== 'dictionary_comprehension') continue;
+    for (const clause of named(p)) {
+      if (clause.type !== 'for_in_clause') continue;
+      const left = field(clause, 'left');
+      let binds = false;
+      if (left) walk(left, (x) => { if (x.type === 'identifier' && a.src(x) === name) binds = true; });
+      if (binds) return next(field(clause, 'right'));
+    }
+  }
+  return undefined;
+}
+
+// ---- guards --------------------------------------------------------------------------------
+
+const CONDITION_PARENTS = new Set(['if_statement', 'elif_clause', 'while_statement', 'not_operator', 'boolean_operator', 'assert_statement', 'conditional_expression', 'if_clause']);
+
+/** `name` is tested in `scope` (a function, or the module): `if name`, `not name`, `name and …`,
+ *  `assert name`, `name is None`, `len(name)`, `if (name := …)`. */
+function nameTested(a: PythonAnalysis, scope: PyNode, name: string): boolean {
+  let hit = false;
+  walk(scope, (x) => {
+    if (hit) return false;
+    if (x.type !== 'identifier' || a.src(x) !== name) return undefined;
+    let p = x.parent;
+    while (p && (p.type === 'named_expression' || p.type === 'parenthesized_expression')) p = p.parent;
+    if (!p) return undefined;
+    if (CONDITION_PARENTS.has(p.type) && (p.type !== 'conditional_expression' || named(p)[1]?.start === x.start || named(p)[1]?.start === x.parent?.start)) hit = true;
+    else if (p.type === 'comparison_operator' && /\b(?:is|is not|==|!=)\s*None\b|\bNone\s*(?:is|==|!=)/.test(a.src(p))) hit = true;
+    else if (p.type === 'comparison_operator' && /^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.text.slice(x.end, p.end))) hit = true;
+    else if (p.type === 'argument_list' && /^len$/.test(a.src(field(p.parent!, 'function') ?? p))) hit = true;
+    return undefined;
+  });
+  return hit;
+}
+
+/** Exception types whose handler around a read decides what its failure means. */
+function handled(a: PythonAnalysis, n: PyNode, types: readonly string[]): boolean {
+  return a.handlersAt(n).some((h) => h.types === null || h.types.some((t) => types.includes(t) || t === 'Exception' || t === 'BaseException'));
+}
+
+/** A test elsewhere in `scope` that the text `subject` contains a separator: `":" in s`, `s.startswith("a:")`,
+ *  `s.count(":")`, `len(s.split(":"))`, `re.search(p, s)`, `s.find(":")`. */
+function separatorTested(a: PythonAnalysis, scope: PyNode, subject: string, sep: string | undefined): boolean {
+  let hit = false;
+  const needleOk = (lit: PyNode | undefined) => {
+    if (!lit) return false;
+    const t = literal(a, lit);
+    if (t === undefined) return true; // a computed needle: not ours to judge
+    return sep === undefined ? /\S\s+\S/.test(t) : t.includes(sep);
+  };
+  walk(scope, (x) => {
+    if (hit) return false;
+    if (x.type === 'comparison_operator') {
+      const kids = named(x);
+      const ops = x.children.filter((k) => !k.named).map((k) => k.type).join(' ');
+      if ((ops === 'in' || ops === 'not in') && kids[1] && a.src(unparen(kids[1])) === subject && needleOk(kids[0])) hit = true;
+    } else if (x.type === 'call') {
+      const c = a.call(x);
+      if (!c) return undefined;
+      if (c.receiver && a.src(unparen(c.receiver)) === subject && ['startswith', 'endswith', 'count', 'find', 'index', 'rfind', 'partition'].includes(c.method) && needleOk(c.args[0])) hit = true;
+      else if (RE_TEXT.has(c.qualified ?? '') && c.args[1] && a.src(unparen(c.args[1])) === subject) hit = true;
+      else if (c.qualified === 'len' && c.args[0] && a.src(c.args[0]).startsWith(`${subject}.`)) hit = true;
+    }
+    return undefined;
+  });
+  return hit;
+}
+
+function literal(a: PythonAnalysis, n: PyNode): string | undefined {
+  const u = unparen(n);
+  if (u.type !== 'string' || u.children.some((k) => k.type === 'interpolation')) return undefined;
+  return u.children.filter((k) => k.type === 'string_content' || k.type === 'escape_sequence').map((k) => (k.type === 'escape_sequence' ? JSON.parse(`"${k.text.replace(/"/g, '\\"')}"`) as string : k.text)).join('');
+}
+
+function intIndex(a: PythonAnalysis, sub: PyNode): number | undefined {
+  const idx = named(sub).slice(1);
+  if (idx.length !== 1) return undefined;
+  const t = a.src(idx[0]!).replace(/\s+/g, '');
+  return /^-?\d+$/.test(t) ? Number(t) : undefined;
+}
+
+const QUERY_METHODS = new Set(['find_all', 'findAll', 'select', 'xpath', 'getElementsByTagName', 'fetchall', 'findall', 'iterfind']);
+
+export interface StateRead {
+  /** What is indexed: `item 1 of a split`, `the first match of \`re.findall\``… */
+  what: string;
+  origin: string;
+  /** The node reported. */
+  node: PyNode;
+  /** Reads of one list or one match are one defect: the offset of what they read. */
+  group: number;
+}
+
+/** What a list expression is, when an index into it can be out of range on short state: a split
+ *  (an index past the first only), a query or search result, a filtered comprehension. */
+function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: string; subject?: PyNode; sep?: PyNode | null; source: PyNode } | undefined {
+  const u = unparen(list);
+  if (u.type === 'list_comprehension') {
+    if (!named(u).some((k) => k.type === 'if_clause')) return undefined;
+    const clause = named(u).find((k) => k.type === 'for_in_clause');
+    const right = clause && field(clause, 'right');
+    return right ? { what: `item ${index} of a filtered list`, source: right } : undefined;
+  }
+  const c = u.type === 'call' ? a.call(u) : undefined;
+  if (!c) return undefined;
+  if (c.receiver && c.method === 'splitlines' && index !== 0 && index !== -1) return { what: `line ${index}`, subject: unparen(c.receiver), sep: null, source: c.receiver };
+  if (c.receiver && (c.method === 'split' || c.method === 'rsplit')) {
+    // a split has at least one item (an empty text split on whitespace has none: left out, it is the common idiom)
+    if (index === 0 || index === -1) return undefined;
+    return { what: `item ${index} of a split`, subject: unparen(c.receiver), sep: c.args[0] ?? null, source: c.receiver };
+  }
+  if (c.receiver && QUERY_METHODS.has(c.method) && c.method !== 'findall') return { what: `item ${index} of \`.${c.method}(…)\``, source: c.method === 'fetchall' ? u : c.receiver };
+  if (c.receiver && c.method === 'findall' && !(c.qualified ?? '').startsWith('re.')) return { what: `item ${index} of \`.findall(…)\``, source: c.receiver };
+  if (c.qualified === 're.findall' && c.args[1]) return { what: `item ${index} of \`re.findall(…)\``, source: c.args[1] };
+  return undefined;
+}
+
+/** `xs[k]` where `xs` is a split / query result / filtered list of state, with no check it has item `k`. */
+export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateContext = {}): StateRead | undefined {
+  if (sub.type !== 'subscript') return undefined;
+  const index = intIndex(a, sub);
+  if (index === undefined) return undefined;
+  // the target of an assignment (`parts[1] = …`) is a write
+  if (sub.parent?.type === 'assignment' && field(sub.parent, 'left') === sub) return undefined;
+  const value = unparen(field(sub, 'value')!);
+  const fn = a.functionAt(sub);
+  const scope = fn?.node ?? a.ast;
+  let list: ReturnType<typeof shortList>;
+  let group = value.start;
+  if (value.type === 'identifier') {
+    const name = a.src(value);
+    const defs = a.reachingDefs(value);
+    if (!defs?.length || defs.some((d) => d.kind !== 'assign' && d.kind !== 'annassign' && d.kind !== 'walrus')) return undefined;
+    for (const d of defs) {
+      if (d.index?.length || !d.value) return undefined;
+      list ??= shortList(a, d.value, index);
+      group = d.value.start;
+    }
+    if (!list || nameTested(a, scope, name)) return undefined;
+  } else {
+    list = shortList(a, value, index);
+    if (!list) return undefined;
+  }
+  if (list.sep && literal(a, list.sep) === undefined) return undefined;
+  if (list.subject && separatorTested(a, scope, a.src(list.subject), list.sep ? literal(a, list.sep) : undefined)) return undefined;
+  if (handled(a, sub, ['IndexError', 'LookupError'])) return undefined;
+  const origin = stateOrigin(a, list.source, cx);
+  if (!origin) return undefined;
+  return { what: list.what, origin, node: sub, group };
+}
+
+const MATCH_READS = new Set(['group', 'groups', 'groupdict', 'start', 'end', 'span']);
+const RE_MATCH = new Set(['re.search', 're.match', 're.fullmatch']);
+
+/** `re.search(p, s).group(1)` / `m.group(1)` (also `m[1]`) on state with no test that it matched. */
+export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateContext = {}): StateRead | undefined {
+  let target: PyNode | undefined;
+  if (node.type === 'call') {
+    const c = a.call(node);
+    if (!c?.receiver || !MATCH_READS.has(c.method)) return undefined;
+    target = unparen(c.receiver);
+  } else if (node.type === 'subscript') {
+    target = unparen(field(node, 'value')!);
+  } else return undefined;
+  const fn = a.functionAt(node);
+  const scope = fn?.node ?? a.ast;
+  let search: CallInfo | undefined;
+  if (target.type === 'identifier') {
+    const defs = a.reachingDefs(target);
+    if (!defs?.length) return undefined;
+    for (const d of defs) {
+      if (d.kind !== 'assign' && d.kind !== 'walrus') return undefined;
+      const c = d.value && !d.index?.length ? callOf(a, d.value) : undefined;
+      if (!c || !RE_MATCH.has(c.qualified ?? '')) return undefined;
+      search ??= c;
+    }
+    if (nameTested(a, scope, a.src(target))) return undefined;
+  } else {
+    const c = callOf(a, target);
+    if (!c || !RE_MATCH.has(c.qualified ?? '')) return undefined;
+    search = c;
+  }
+  if (!search?.args[1]) return undefined;
+  if (handled(a, node, ['AttributeError', 'TypeError'])) return undefined;
+  const origin = stateOrigin(a, search.args[1], cx);
+  if (!origin) return undefined;
+  return { what: `a match of \`${search.qualified}\``, origin, node, group: search.node.start };
+}
