@@ -54,6 +54,8 @@ const SHAPES: Array<{ dir: string; adapter: string; tasks: number }> = [
   { dir: 'class-registry-factory', adapter: 'class-registry', tasks: 3 },
   { dir: 'jsonl-tasks', adapter: 'module-route', tasks: 2 },
   { dir: 'eval-list', adapter: 'module-route', tasks: 2 },
+  { dir: 'kind-dispatch-match', adapter: 'kind-dispatch', tasks: 2 },
+  { dir: 'kind-dispatch-dict', adapter: 'kind-dispatch', tasks: 3 },
   { dir: 'config-declared', adapter: 'config', tasks: 0 },
 ];
 

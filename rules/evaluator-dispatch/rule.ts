@@ -41,6 +41,16 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
         why: 'The lookup raises (AttributeError, or an undefined function), so the task can never be graded.',
         fix: 'Define `{{export}}` in the module, or point the task at the module that does.',
       },
+      unknownKind: {
+        what: 'Task names "{{name}}", a kind the dispatch at {{via}} has no case for: it raises on any other value.',
+        why: 'The harness raises before this check runs, so the task is never graded: every agent scores nothing on it.',
+        fix: 'Use a kind the dispatch handles, or add a case for this one.',
+      },
+      ignoredKind: {
+        what: 'Task names "{{name}}", a kind the dispatch at {{via}} has no case for: no check runs for it.',
+        why: 'The harness skips the value silently, so what the task meant to check is never checked (a task whose only kind this is passes on what the other kinds, or none, decide).',
+        fix: 'Use a kind the dispatch handles, or add a case for this one.',
+      },
       duplicateTask: {
         what: 'Task id "{{id}}" is already used at line {{line}} of this file.',
         why: 'A harness that looks tasks up by id runs only one of them (or runs one twice): one of the two is never graded as written, and results are counted under one id.',

@@ -189,7 +189,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   mark('load');
   // 3. project indexes
   const python = await createPythonProject(sorted, { threads: threads.started });
-  const { suites, suiteProblems, bundles, problems: bundleProblems, tasksByFile, routes } = await buildIndexes(sorted, {
+  const { suites, suiteProblems, bundles, problems: bundleProblems, tasksByFile, routes, kinds } = await buildIndexes(sorted, {
     root: cwd,
     rootConfig: firstCfg,
     python,
@@ -209,7 +209,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   mark('indexes');
   // 3b. verifier entrypoints and the code they reach (src/engine/scope.ts)
   const scope = computeScope(project, sorted, firstCfg, opts.scope);
-  if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, python, routes });
+  if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, python, routes, kinds });
   const passOn = narrowTargets(reportOn, scope, tasksByFile);
 
   mark('scope');

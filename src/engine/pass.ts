@@ -29,6 +29,7 @@ import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { Program } from 'acorn';
 import type { ModuleRoute } from '../suites/harness/routes.js';
+import type { KindRoute } from '../suites/harness/kind-sites.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { CPYTHON_MAX_DEPTH, MAX_ANALYSED_DEPTH, type PyNode } from '../lang/python/tree.js';
@@ -114,6 +115,7 @@ export interface ProjectIndexes {
   tasksByFile: Map<string, Task[]>;
   /** Module routes learned from the harness or declared (for "why nothing was recognised"). */
   routes: readonly ModuleRoute[];
+  kinds: readonly KindRoute[];
 }
 
 export interface IndexOptions {
@@ -130,7 +132,7 @@ export interface IndexOptions {
 export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOptions): Promise<ProjectIndexes> {
   if (sorted.some((f) => f.language === 'typescript')) await prepareTypeStripping();
   const declaredTasks = o.rootConfig.config.tasks;
-  const { suites, problems: suiteProblems, routes } = await loadSuites(sorted.filter((f) => f.language === 'json'), {
+  const { suites, problems: suiteProblems, routes, kinds } = await loadSuites(sorted.filter((f) => f.language === 'json'), {
     root: o.root,
     detect: o.rootConfig.config.detect,
     declared: declaredTasks?.length && o.rootConfig.path ? { tasks: declaredTasks, configFile: o.rootConfig.path } : undefined,
@@ -165,7 +167,7 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
       else tasksByFile.set(t.file.path, [t]);
     }
   }
-  return { suites, suiteProblems, bundles, problems, tasksByFile, routes };
+  return { suites, suiteProblems, bundles, problems, tasksByFile, routes, kinds };
 }
 
 /** A harness file's program for route learning (types stripped; undefined when it does not parse). */

@@ -28,6 +28,7 @@ import type { JsonDocument } from '../lang/json/parse.js';
 import type { Suite } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
 import type { ModuleRoute } from './harness/routes.js';
+import type { KindRoute } from './harness/kind-sites.js';
 
 /** A declared entrypoint (config `entrypoints`, or an adapter's defaults). */
 export interface EntrypointDecl {
@@ -67,12 +68,15 @@ export interface AdapterLoadOptions {
   adapterOptions: Record<string, unknown>;
   /** Module routes learned from the suite's harness code (src/suites/harness/learn.ts). */
   routes?: readonly ModuleRoute[];
+  /** Dispatches on a task member learned from the harness (src/suites/harness/kind-sites.ts). */
+  kinds?: readonly KindRoute[];
 }
 
 /** What detection may know of the project's code besides the document. */
 export interface DetectContext {
   root: string;
   routes: readonly ModuleRoute[];
+  kinds?: readonly KindRoute[];
 }
 
 export interface AdapterLoadResult {

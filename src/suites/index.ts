@@ -8,9 +8,10 @@ import { jsonDocumentOf } from '../lang/json/cache.js';
 import type { DetectContext, DetectedDocument, SuiteAdapter, SuiteProblem } from './adapter.js';
 import { ADAPTERS } from './adapters.js';
 import type { Suite } from './types.js';
-import { learnRoutes, type HarnessCode } from './harness/learn.js';
+import { learnKindRoutes, learnRoutes, type HarnessCode } from './harness/learn.js';
 import { declaredRoutes, type TaskDecl } from './harness/declared.js';
 import type { ModuleRoute } from './harness/routes.js';
+import type { KindRoute } from './harness/kind-sites.js';
 
 export type { SuiteProblem } from './adapter.js';
 
@@ -33,6 +34,8 @@ export interface LoadSuitesResult {
   problems: SuiteProblem[];
   /** The module routes learned from the harness and declared in the config. */
   routes: readonly ModuleRoute[];
+  /** The dispatches on a task member learned from the harness. */
+  kinds: readonly KindRoute[];
 }
 
 /**
@@ -53,14 +56,15 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
         message: `Unknown suite adapter "${opts.adapter}".`,
         fix: `Use one of the known adapters: ${ADAPTERS.map((x) => x.id).join(', ')}.`,
       });
-      return { suites: [], problems, routes: [] };
+      return { suites: [], problems, routes: [], kinds: [] };
     }
     adapters = [a];
   }
   const detect = opts.detect !== false;
   const routes = [...(opts.declared ? declaredRoutes(opts.declared.tasks, opts.declared.configFile) : []), ...(opts.code && detect ? learnRoutes(opts.code) : [])];
   if (!detect) adapters = adapters.filter((a) => a.id === 'module-route');
-  const ctx: DetectContext = { root: opts.root, routes };
+  const kinds = opts.code && detect ? learnKindRoutes(opts.code) : [];
+  const ctx: DetectContext = { root: opts.root, routes, kinds };
   const detected = new Map<SuiteAdapter, DetectedDocument[]>();
   for (const file of files) {
     if (file.language !== 'json' && !file.path.toLowerCase().endsWith('.json')) continue;
@@ -92,7 +96,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
   const suites: Suite[] = [];
   for (const [adapter, docs] of detected) {
     try {
-      const r = adapter.load(docs, { root: opts.root, routes, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
+      const r = adapter.load(docs, { root: opts.root, routes, kinds, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
       suites.push(...r.suites);
       problems.push(...r.problems);
     } catch (e) {
@@ -105,5 +109,5 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
       });
     }
   }
-  return { suites, problems, routes };
+  return { suites, problems, routes, kinds };
 }

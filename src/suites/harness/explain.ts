@@ -6,11 +6,12 @@ import * as path from 'node:path';
 import type { PythonProject } from '../../lang/python/types.js';
 import { registryCandidates } from './registry.js';
 import type { ModuleRoute } from './routes.js';
+import type { KindRoute } from './kind-sites.js';
 import type { Template } from './template.js';
 
 const text = (t: Template) => t.map((p) => (p.kind === 'lit' ? p.text : p.kind === 'member' ? `{${p.name || 'item'}}` : '…')).join('');
 
-export function whyNoSuite(o: { root: string; python: PythonProject; routes: readonly ModuleRoute[] }): string[] {
+export function whyNoSuite(o: { root: string; python: PythonProject; routes: readonly ModuleRoute[]; kinds: readonly KindRoute[] }): string[] {
   const rel = (p: string) => path.relative(o.root, p).split(path.sep).join('/') || '.';
   const out: string[] = [];
   // never how many JSON files there are: a report written into the folder is JSON too
@@ -19,6 +20,11 @@ export function whyNoSuite(o: { root: string; python: PythonProject; routes: rea
   else {
     const shown = o.routes.slice(0, 3).map((r) => `${rel(r.file)}:${r.line} loads ${text(r.template)}`).join('; ');
     out.push(`module routes: ${shown}${o.routes.length > 3 ? ` (and ${o.routes.length - 3} more)` : ''}; no data file has records whose members fill ${o.routes.length === 1 ? 'it' : 'one'} with a module that exists.`);
+  }
+  if (o.kinds.length === 0) out.push('evaluation kinds: no harness code dispatches on a task member (a match, an if/elif chain or a dict of cases) to evaluator classes or check functions.');
+  else {
+    const shown = o.kinds.slice(0, 3).map((k) => `${rel(k.file)}:${k.line} dispatches on ${k.path.join('.')}${k.each ? '[…]' : ''} (${[...k.cases.keys()].slice(0, 4).map((c) => `"${c}"`).join(', ')}${k.cases.size > 4 ? ', …' : ''})`).join('; ');
+    out.push(`evaluation kinds: ${shown}${o.kinds.length > 3 ? ` (and ${o.kinds.length - 3} more)` : ''}; no data file has records whose member names mostly these cases.`);
   }
   const reg = registryCandidates(o.python);
   out.push(reg.found === 0

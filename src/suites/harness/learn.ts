@@ -8,6 +8,7 @@ import type { PythonProject } from '../../lang/python/types.js';
 import { pythonRoutes } from './py-sites.js';
 import { jsRoutes, JS_LOADER_SCREEN } from './js-sites.js';
 import type { ModuleRoute } from './routes.js';
+import { kindRoutes, type KindRoute } from './kind-sites.js';
 
 export interface HarnessCode {
   python: PythonProject;
@@ -34,5 +35,24 @@ export function learnRoutes(code: HarnessCode): ModuleRoute[] {
     }
   }
   memo.set(code.files, out);
+  return out;
+}
+
+const kindMemo = new WeakMap<readonly SourceFile[], KindRoute[]>();
+
+/** Dispatches on a task member (an evaluation type) in the harness's Python code. */
+export function learnKindRoutes(code: HarnessCode): KindRoute[] {
+  const hit = kindMemo.get(code.files);
+  if (hit) return hit;
+  const out: KindRoute[] = [];
+  for (const f of code.files) {
+    if (f.language !== 'python') continue;
+    try {
+      out.push(...kindRoutes(code.python, f.path));
+    } catch {
+      // a harness file vaudit cannot follow teaches no route; the run goes on
+    }
+  }
+  kindMemo.set(code.files, out);
   return out;
 }

@@ -1,0 +1,160 @@
+/**
+ * The `kind-dispatch` adapter: task records whose member names what grades them by kind — an
+ * evaluation type, a check name — routed the way the suite's harness dispatches on it (learned in
+ * kind-sites.ts: a `match`, an if-chain or a dict over `configs["eval"]["eval_types"]`, each case
+ * building an evaluator class or calling a check function). A record is a task when the member path
+ * the harness reads holds a string (or, for an item-by-item dispatch, a list of strings) and at least
+ * half of its values are cases the harness handles. Each value is one entry, bound to the grading
+ * method of the class (or the function) its case routes to; a value no case names is an unbound route.
+ */
+import * as path from 'node:path';
+import { commonDir } from '../../core/paths.js';
+import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, EntrypointDecl, SuiteAdapter } from '../adapter.js';
+import type { JsonDocument } from '../../lang/json/parse.js';
+import { joinPointer } from '../../lang/json/parse.js';
+import type { EntryRoute, Suite, Task, VerifierEntry } from '../types.js';
+import type { PythonProject } from '../../lang/python/types.js';
+import { containersOf, type TaskRecord } from './records.js';
+import type { KindRoute, KindTarget } from './kind-sites.js';
+
+export const KIND_DISPATCH_ADAPTER_ID = 'kind-dispatch';
+
+const ID_MEMBERS = ['task_id', 'id', 'taskId', 'uid', 'name'];
+
+interface Bound {
+  record: TaskRecord;
+  route: KindRoute;
+  /** The dispatched values with their pointers. */
+  values: Array<{ value: string; pointer: string }>;
+}
+
+/** The value at a member path of a record, with its pointer. */
+function valueAt(record: TaskRecord, p: readonly string[]): { value: unknown; pointer: string } | undefined {
+  let v: unknown = record.value;
+  let pointer = record.pointer;
+  for (const k of p) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, k)) return undefined;
+    v = (v as Record<string, unknown>)[k];
+    pointer = joinPointer(pointer, k);
+  }
+  return { value: v, pointer };
+}
+
+function dispatched(record: TaskRecord, route: KindRoute): Bound['values'] | undefined {
+  const at = valueAt(record, route.path);
+  if (!at) return undefined;
+  if (route.each) {
+    if (!Array.isArray(at.value) || !at.value.every((x) => typeof x === 'string')) return undefined;
+    return (at.value as string[]).map((value, i) => ({ value, pointer: joinPointer(at.pointer, i) }));
+  }
+  return typeof at.value === 'string' ? [{ value: at.value, pointer: at.pointer }] : undefined;
+}
+
+const bindMemo = new WeakMap<JsonDocument, Bound[] | null>();
+
+/** The records of a document the harness dispatches: the route and container that bind most, when at least half their values are handled. */
+function bindDocument(doc: JsonDocument, routes: readonly KindRoute[]): Bound[] | undefined {
+  const hit = bindMemo.get(doc);
+  if (hit !== undefined) return hit ?? undefined;
+  let best: { bound: Bound[]; known: number } | undefined;
+  for (const route of routes) {
+    for (const container of containersOf(doc)) {
+      const bound: Bound[] = [];
+      let known = 0;
+      let total = 0;
+      for (const record of container) {
+        const values = dispatched(record, route);
+        if (!values) continue;
+        bound.push({ record, route, values });
+        total += values.length;
+        known += values.filter((v) => route.cases.has(v.value)).length;
+      }
+      if (known === 0 || known * 2 < total) continue;
+      if (!best || known > best.known) best = { bound, known };
+    }
+  }
+  bindMemo.set(doc, best?.bound ?? null);
+  return best?.bound;
+}
+
+function taskId(record: TaskRecord, index: number): string {
+  if (record.key) return record.key;
+  for (const k of ID_MEMBERS) {
+    const v = record.value[k];
+    if ((typeof v === 'string' && v) || typeof v === 'number') return String(v);
+  }
+  return String(index);
+}
+
+/** Targets of the entries, for `bind` (the route's case for the entry's value). */
+const targets = new WeakMap<VerifierEntry, KindTarget>();
+const routeOfSuite = new WeakMap<Suite, KindRoute>();
+
+export const kindDispatchAdapter: SuiteAdapter = {
+  id: KIND_DISPATCH_ADAPTER_ID,
+  description: 'Task records naming the kind of check that grades them (an evaluation type), routed as the suite\'s harness dispatches on that member (learned from its match, if-chain or dict of cases).',
+  detect(doc, _file, ctx) {
+    const routes = ctx?.kinds ?? [];
+    return routes.length > 0 && bindDocument(doc, routes) !== undefined;
+  },
+  load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult {
+    const routes = options.kinds ?? [];
+    const bySite = new Map<string, { route: KindRoute; tasks: Task[] }>();
+    for (const { file, doc } of docs) {
+      (bindDocument(doc, routes) ?? []).forEach(({ record, route, values }, i) => {
+        const k = `${route.file}:${route.line}`;
+        let group = bySite.get(k);
+        if (!group) bySite.set(k, (group = { route, tasks: [] }));
+        const task: Task = {
+          suite: undefined as unknown as Suite, file, json: record.value, id: taskId(record, i), family: 'task',
+          pointer: record.pointer, fields: {}, values: doc.values, entries: [], initializers: [],
+        };
+        for (const name of Object.keys(record.value)) {
+          const ref = doc.values.get(joinPointer(record.pointer, name));
+          if (ref) task.fields[name] = ref;
+        }
+        values.forEach(({ value, pointer }, index) => {
+          const ref = doc.values.get(pointer)!;
+          const entry: VerifierEntry = { task, index, kind: value, pointer, ref, fields: {}, embedded: [] };
+          const handled = route.cases.has(value);
+          const t = route.cases.get(value);
+          const r: EntryRoute = { role: 'kind', name: value, target: t?.shown ?? value, ref, via: { file: route.file, line: route.line } };
+          if (!handled) r.unbound = route.otherwise;
+          if (t) targets.set(entry, t);
+          entry.routes = [r];
+          task.entries.push(entry);
+        });
+        group.tasks.push(task);
+      });
+    }
+    const suites: Suite[] = [];
+    for (const { route, tasks } of bySite.values()) {
+      const files = [route.file, ...tasks.map((t) => t.file.path)];
+      const suite: Suite = { adapter: KIND_DISPATCH_ADAPTER_ID, root: commonDir(files), tasks };
+      for (const t of tasks) t.suite = suite;
+      routeOfSuite.set(suite, route);
+      suites.push(suite);
+    }
+    return { suites, problems: [] };
+  },
+  bind(suites: Suite[], python: PythonProject) {
+    for (const s of suites) {
+      for (const t of s.tasks) {
+        for (const e of t.entries) {
+          const tg = targets.get(e);
+          const fn = tg ? python.analysis(tg.file)?.functionByQualname(tg.qualname) : undefined;
+          if (tg && fn) e.binding = { file: tg.file, qualname: fn.qualname, start: fn.node.start, end: fn.node.end };
+          if (e.binding && e.routes?.[0]) e.routes[0].binding = e.binding;
+        }
+      }
+    }
+  },
+  entrypoints(suite: Suite): EntrypointDecl[] {
+    // the dispatching function reads the task record too (what it loads, what it passes on)
+    const route = routeOfSuite.get(suite);
+    if (!route) return [];
+    const files = path.relative(suite.root, route.file).split(path.sep).join('/');
+    const parts = route.fn.split('.');
+    return parts.length === 1 ? [{ files, export: route.fn }] : [{ files, class: parts[0]!, method: parts[parts.length - 1]! }];
+  },
+};

@@ -1,0 +1,338 @@
+/**
+ * Where Python harness code dispatches on a value a task record holds, to the code that grades it:
+ *
+ *   configs = json.load(f)
+ *   for eval_type in configs["eval"]["eval_types"]:
+ *       match eval_type:
+ *           case "string_match": evaluators.append(StringEvaluator())
+ *           case _: raise ValueError(eval_type)
+ *
+ * The record is a JSON document the function loads (`json.load`, `json.loads`) or a parameter; the
+ * value is a member path of it (`configs["eval"]["eval_types"]`, `task.get("type")`), directly or one
+ * item of it at a time (`for t in …`, `if "url_match" in …`). The dispatch is a `match` on string
+ * cases, an `if`/`elif` chain of `== "…"` / `in ("…", …)` tests, independent `if "…" in <list>` tests,
+ * or a module-level dict of string keys indexed by the value. Each case that builds a project class or
+ * calls a project function routes to it; what another value meets (a `raise`, or nothing) is kept.
+ */
+import type { FunctionInfo, PythonAnalysis, PythonProject } from '../../lang/python/types.js';
+import { field, named, unparen, walk, type PyNode } from '../../lang/python/tree.js';
+import { pyStringLiteral } from './py-values.js';
+import { classOfExpr, methodOf, ancestry, type ClassRef } from './py-classes.js';
+import { pyReturnValues } from '../verdict-shape.js';
+
+/** The code a case routes to: a function, or a class's grading method. */
+export interface KindTarget {
+  file: string;
+  qualname: string;
+  /** `StringEvaluator` for a class, the function's name otherwise. */
+  shown: string;
+}
+
+export interface KindRoute {
+  /** The dispatch site (shown in findings and the summary). */
+  file: string;
+  line: number;
+  /** Member names from the record to the value (`["eval", "eval_types"]`). */
+  path: string[];
+  /** The value is a list whose items are dispatched one by one. */
+  each: boolean;
+  /** Value → the code it routes to (undefined: handled, but by no project code vaudit can follow). */
+  cases: Map<string, KindTarget | undefined>;
+  /** What a value no case names meets: an exception, or no check at all. */
+  otherwise: 'raise' | 'ignore';
+  /** The function holding the dispatch (`evaluator_router`, `Harness.evaluate`). */
+  fn: string;
+}
+
+const SCREEN = /\bmatch\b|==|\bin\b/;
+
+/** Routes one Python harness file takes. */
+export function kindRoutes(python: PythonProject, file: string): KindRoute[] {
+  const text = python.text(file);
+  if (!text || !SCREEN.test(text)) return [];
+  const a = python.analysis(file);
+  if (!a) return [];
+  const out: KindRoute[] = [];
+  for (const fn of a.functions()) {
+    try {
+      out.push(...functionRoutes(python, a, fn));
+    } catch {
+      // a function vaudit cannot follow teaches nothing
+    }
+  }
+  return out.filter((r) => r.cases.size >= 2 && [...r.cases.values()].some((t) => t));
+}
+
+/** The record roots of a function: names bound to a loaded JSON document, and its parameters. */
+function recordRoot(a: PythonAnalysis, fn: FunctionInfo, id: PyNode): boolean {
+  if (id.type !== 'identifier') return false;
+  const defs = a.reachingDefs(id) ?? [];
+  if (defs.length === 0) return false;
+  return defs.every((d) => {
+    if (d.kind === 'param') return d.node ? a.functionAt(d.node) === fn || fn.params.includes(d.name) : false;
+    if (d.kind === 'assign' && d.value) {
+      const v = unparen(d.value);
+      const c = v.type === 'call' ? a.call(v) : undefined;
+      return !!c && /^json\.loads?$/.test(c.qualified ?? '');
+    }
+    return false;
+  });
+}
+
+/** `root["a"]["b"]`, `root.get("a")`: the member path from a record root, or undefined. */
+function memberPath(a: PythonAnalysis, fn: FunctionInfo, e: PyNode, depth = 0): string[] | undefined {
+  const u = unparen(e);
+  if (depth > 6) return undefined;
+  if (u.type === 'identifier') {
+    if (recordRoot(a, fn, u)) return [];
+    // a local holding a member (`types = configs["eval"]["eval_types"]`)
+    const defs = a.reachingDefs(u) ?? [];
+    if (defs.length === 1 && defs[0]!.kind === 'assign' && defs[0]!.value && !defs[0]!.index?.length) return memberPath(a, fn, defs[0]!.value, depth + 1);
+    return undefined;
+  }
+  if (u.type === 'subscript') {
+    const key = field(u, 'subscript');
+    const k = key ? pyStringLiteral(a, key) : undefined;
+    const base = k !== undefined ? memberPath(a, fn, field(u, 'value')!, depth + 1) : undefined;
+    return base && [...base, k!];
+  }
+  if (u.type === 'call') {
+    const callee = unparen(field(u, 'function')!);
+    const args = named(field(u, 'arguments')!);
+    if (callee.type === 'attribute' && a.src(field(callee, 'attribute')!) === 'get' && args[0]) {
+      const k = pyStringLiteral(a, args[0]);
+      const base = k !== undefined ? memberPath(a, fn, field(callee, 'object')!, depth + 1) : undefined;
+      return base && [...base, k!];
+    }
+  }
+  return undefined;
+}
+
+/** The dispatched value: a member path, or an item of one (`for t in <path>`). */
+function subjectOf(a: PythonAnalysis, fn: FunctionInfo, e: PyNode): { path: string[]; each: boolean } | undefined {
+  const u = unparen(e);
+  const direct = memberPath(a, fn, u);
+  if (direct && direct.length) return { path: direct, each: false };
+  if (u.type !== 'identifier') return undefined;
+  const defs = a.reachingDefs(u) ?? [];
+  if (defs.length !== 1 || defs[0]!.kind !== 'for' || !defs[0]!.value || defs[0]!.index?.length) return undefined;
+  const p = memberPath(a, fn, defs[0]!.value);
+  return p && p.length ? { path: p, each: true } : undefined;
+}
+
+/** The project code a branch routes to: the first project class built or project function called in it. */
+function targetIn(python: PythonProject, a: PythonAnalysis, body: PyNode): KindTarget | undefined {
+  let found: KindTarget | undefined;
+  walk(body, (n) => {
+    if (found) return false;
+    if (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return false;
+    // a class named without a call (a dict value `"x": XEvaluator`)
+    if ((n.type === 'identifier' || n.type === 'attribute') && n.parent?.type !== 'call' && n.parent?.type !== 'attribute') {
+      const cls = classOfExpr(python, a, n);
+      if (cls) found = classTarget(python, cls);
+      else {
+        const r = python.resolveFunction(a.path, a.src(n));
+        if (r) found = { file: r.file, qualname: r.fn.qualname, shown: r.fn.name };
+      }
+      return false;
+    }
+    if (n.type !== 'call') return undefined;
+    const callee = field(n, 'function')!;
+    const cls = classOfExpr(python, a, callee);
+    if (cls) {
+      found = classTarget(python, cls);
+      return false;
+    }
+    const r = callee.type === 'identifier' || callee.type === 'attribute' ? python.resolveFunction(a.path, a.src(callee)) : undefined;
+    if (r) found = { file: r.file, qualname: r.fn.qualname, shown: r.fn.name };
+    return undefined;
+  });
+  return found;
+}
+
+/** A class's grading method: `__call__`, else its most verdict-like public method (own or inherited). */
+function classTarget(python: PythonProject, cls: ClassRef): KindTarget | undefined {
+  const call = methodOf(python, cls, '__call__');
+  if (call) return { file: call.file, qualname: call.fn.qualname, shown: cls.qualname };
+  let best: { file: string; fn: FunctionInfo; score: number } | undefined;
+  for (const k of ancestry(python, cls)) {
+    const ka = python.analysis(k.file);
+    if (!ka) continue;
+    for (const m of k.info.methods.values()) {
+      if (m.name.startsWith('_')) continue;
+      const rs = pyReturnValues(ka, m);
+      const score = rs.length && rs.every((r) => r.kind === 'bool' || r.kind === 'number' || r.kind === 'boolish') ? 2 : rs.some((r) => r.kind === 'bool' || r.kind === 'boolish') ? 1 : 0;
+      if (score > 0 && (!best || score > best.score)) best = { file: k.file, fn: m, score };
+    }
+  }
+  return best ? { file: best.file, qualname: best.fn.qualname, shown: cls.qualname } : undefined;
+}
+
+const raises = (body: PyNode | null | undefined): boolean => !!body && named(body).some((s) => s.type === 'raise_statement');
+
+/** The string cases of a match pattern (`"a"`, `"a" | "b"`), or undefined for another pattern; [] for `_`. */
+function patternStrings(a: PythonAnalysis, pattern: PyNode): string[] | undefined {
+  const t = a.src(pattern).trim();
+  if (t === '_') return [];
+  const parts = t.split('|').map((s) => s.trim());
+  const out: string[] = [];
+  for (const p of parts) {
+    const m = /^(['"])([^'"\\]*)\1$/.exec(p);
+    if (!m) return undefined;
+    out.push(m[2]!);
+  }
+  return out;
+}
+
+function functionRoutes(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo): KindRoute[] {
+  const out: KindRoute[] = [];
+  const body = field(fn.node, 'body');
+  if (!body) return out;
+  const seenIfs = new Set<PyNode>();
+  const containment = new Map<string, KindRoute>();
+  walk(body, (n) => {
+    if (n !== body && (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda')) return false;
+    if (n.type === 'match_statement') {
+      const subject = field(n, 'subject') ?? named(n)[0];
+      const s = subject ? subjectOf(a, fn, subject) : undefined;
+      if (!s) return undefined;
+      const route: KindRoute = { file: a.path, line: a.line(n), ...s, cases: new Map(), otherwise: 'ignore', fn: fn.qualname };
+      const block = named(n).find((c) => c.type === 'block') ?? n;
+      for (const cc of named(block).filter((c) => c.type === 'case_clause')) {
+        const pattern = named(cc).find((c) => c.type === 'case_pattern');
+        const strings = pattern ? patternStrings(a, pattern) : undefined;
+        const cbody = named(cc).find((c) => c.type === 'block');
+        if (strings === undefined) return undefined; // a pattern vaudit does not read: no route
+        if (strings.length === 0) route.otherwise = raises(cbody) ? 'raise' : 'ignore';
+        const t = cbody ? targetIn(python, a, cbody) : undefined;
+        for (const v of strings) route.cases.set(v, t);
+      }
+      out.push(route);
+      return undefined;
+    }
+    if (n.type === 'if_statement' && !seenIfs.has(n)) {
+      seenIfs.add(n);
+      const chain = ifChain(python, a, fn, n);
+      if (chain?.kind === 'chain') out.push(chain.route);
+      else if (chain?.kind === 'contains') {
+        const k = chain.route.path.join('\0');
+        const prev = containment.get(k);
+        if (prev) for (const [v, t] of chain.route.cases) prev.cases.set(v, t);
+        else containment.set(k, chain.route);
+      }
+      return undefined;
+    }
+    if (n.type === 'subscript' || n.type === 'call') {
+      const r = dictRoute(python, a, fn, n);
+      if (r) out.push(r);
+    }
+    return undefined;
+  });
+  return [...out, ...containment.values()];
+}
+
+/** `v == "x"`, `"x" == v`, `v in ("x", "y")`: the subject and the strings it is tested against. */
+function equalityTest(a: PythonAnalysis, cond: PyNode): { subject: PyNode; values: string[] } | undefined {
+  const c = unparen(cond);
+  if (c.type !== 'comparison_operator') return undefined;
+  const ops = c.children.filter((k) => !k.isNamed).map((k) => k.type);
+  const [l, r] = named(c);
+  if (!l || !r || ops.length !== 1) return undefined;
+  if (ops[0] === '==') {
+    const ls = pyStringLiteral(a, l);
+    const rs = pyStringLiteral(a, r);
+    if (rs !== undefined && ls === undefined) return { subject: l, values: [rs] };
+    if (ls !== undefined && rs === undefined) return { subject: r, values: [ls] };
+    return undefined;
+  }
+  if (ops[0] === 'in') {
+    const coll = unparen(r);
+    if (!['tuple', 'list', 'set'].includes(coll.type)) return undefined;
+    const values = named(coll).map((x) => pyStringLiteral(a, x));
+    return values.every((v) => v !== undefined) ? { subject: l, values: values as string[] } : undefined;
+  }
+  return undefined;
+}
+
+type Chain = { kind: 'chain' | 'contains'; route: KindRoute };
+
+/** An `if`/`elif` chain over one subject, or an `if "x" in <list>:` test. */
+function ifChain(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n: PyNode): Chain | undefined {
+  const cond = field(n, 'condition');
+  if (!cond) return undefined;
+  // `if "url_match" in configs["eval"]["eval_types"]:`
+  const c = unparen(cond);
+  if (c.type === 'comparison_operator' && c.children.some((k) => k.type === 'in') && !c.children.some((k) => k.type === 'not in')) {
+    const [l, r] = named(c);
+    const v = l ? pyStringLiteral(a, l) : undefined;
+    const p = v !== undefined && r ? memberPath(a, fn, r) : undefined;
+    if (v !== undefined && p && p.length && !field(n, 'alternative')) {
+      const t = targetIn(python, a, field(n, 'consequence')!);
+      return { kind: 'contains', route: { file: a.path, line: a.line(n), path: p, each: true, cases: new Map([[v, t]]), otherwise: 'ignore', fn: fn.qualname } };
+    }
+  }
+  const first = equalityTest(a, cond);
+  if (!first) return undefined;
+  const s = subjectOf(a, fn, first.subject);
+  if (!s) return undefined;
+  const subjectText = a.src(unparen(first.subject));
+  const route: KindRoute = { file: a.path, line: a.line(n), ...s, cases: new Map(), otherwise: 'ignore', fn: fn.qualname };
+  const add = (values: string[], body: PyNode | null | undefined) => {
+    const t = body ? targetIn(python, a, body) : undefined;
+    for (const v of values) if (!route.cases.has(v)) route.cases.set(v, t);
+  };
+  add(first.values, field(n, 'consequence'));
+  for (const alt of n.childrenForFieldName('alternative')) {
+    if (alt.type === 'elif_clause') {
+      const t = equalityTest(a, field(alt, 'condition')!);
+      if (!t || a.src(unparen(t.subject)) !== subjectText) return undefined;
+      add(t.values, field(alt, 'consequence'));
+    } else route.otherwise = raises(field(alt, 'body')) ? 'raise' : 'ignore';
+  }
+  return { kind: 'chain', route };
+}
+
+/** `REGISTRY[v]` / `REGISTRY.get(v)` over a module-level dict of string keys. */
+function dictRoute(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n: PyNode): KindRoute | undefined {
+  let dictExpr: PyNode | undefined;
+  let key: PyNode | undefined;
+  let otherwise: KindRoute['otherwise'] = 'raise';
+  if (n.type === 'subscript') {
+    dictExpr = field(n, 'value') ?? undefined;
+    key = field(n, 'subscript') ?? undefined;
+  } else {
+    const callee = unparen(field(n, 'function')!);
+    const args = named(field(n, 'arguments')!);
+    if (callee.type !== 'attribute' || a.src(field(callee, 'attribute')!) !== 'get' || args.length !== 1) return undefined;
+    dictExpr = field(callee, 'object') ?? undefined;
+    key = args[0];
+    otherwise = 'ignore';
+  }
+  if (!dictExpr || !key || dictExpr.type !== 'identifier' || pyStringLiteral(a, key) !== undefined) return undefined;
+  const s = subjectOf(a, fn, key);
+  if (!s) return undefined;
+  const defs = a.reachingDefs(dictExpr) ?? [];
+  const d = defs.length === 1 ? defs[0]! : undefined;
+  const value = d ? (d.kind === 'assign' && d.value ? unparen(d.value) : undefined) : moduleValue(a, a.src(dictExpr));
+  if (value?.type !== 'dictionary') return undefined;
+  const route: KindRoute = { file: a.path, line: a.line(n), ...s, cases: new Map(), otherwise, fn: fn.qualname };
+  for (const pair of named(value).filter((p) => p.type === 'pair')) {
+    const k = pyStringLiteral(a, field(pair, 'key')!);
+    if (k === undefined) return undefined;
+    route.cases.set(k, targetIn(python, a, field(pair, 'value')!));
+  }
+  return route;
+}
+
+/** The value of a module-level `NAME = <expr>` assigned once. */
+function moduleValue(a: PythonAnalysis, name: string): PyNode | undefined {
+  const values: PyNode[] = [];
+  for (const st of named(a.ast)) {
+    const asg = st.type === 'expression_statement' ? named(st)[0] : undefined;
+    if (asg?.type !== 'assignment') continue;
+    const left = field(asg, 'left');
+    const right = field(asg, 'right');
+    if (left?.type === 'identifier' && a.src(left) === name && right) values.push(unparen(right));
+  }
+  return values.length === 1 ? values[0] : undefined;
+}
