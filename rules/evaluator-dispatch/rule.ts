@@ -4,6 +4,8 @@
  * unknown `func`, a getter `type` with no `get_<type>`, lists whose lengths disagree, options the
  * metric does not accept or never reads, required parameters the call does not fill.
  */
+import { KIND_DISPATCH_ADAPTER_ID } from '../../src/suites/harness/kind-adapter.js';
+import { kindFieldProblems, type KindFieldProblem } from '../../src/suites/kind-check.js';
 import { defineRule } from '../../src/contract/rule.js';
 import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblem, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
 import type { Autofix } from '../../src/core/types.js';
@@ -22,7 +24,7 @@ const severityOf = (kind: EvaluatorProblemKind): { severity?: 'warning' } => (IG
 const renameFix = (p: EvaluatorProblem): { fix?: Autofix } =>
   p.rename === undefined ? {} : { fix: { title: `Rename "${p.data.param}" to "${p.rename}"`, edits: [{ start: p.at.start, end: p.at.end, newText: JSON.stringify(p.rename) }] } };
 
-export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
+export default defineRule<EvaluatorProblemKind | RouteProblemKind | KindFieldProblem['kind']>({
   meta: {
     id: 'evaluator-dispatch',
     description: 'OSWorld-family evaluators the dispatcher cannot route (empty/unknown func, unknown getter, list lengths) or whose metric call does not bind (options, required parameters, a getter value the metric cannot use, a key the metric reads that the task\'s rules or options lack); config/postconfig steps the set-up controller cannot run.',
@@ -50,6 +52,11 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
         what: 'Task names "{{name}}", a kind the dispatch at {{via}} has no case for: no check runs for it.',
         why: 'The harness skips the value silently, so what the task meant to check is never checked (a task whose only kind this is passes on what the other kinds, or none, decide).',
         fix: 'Use a kind the dispatch handles, or add a case for this one.',
+      },
+      missingTaskField: {
+        what: '`{{fn}}` reads `{{read}}` on every run ({{where}}), but {{state}}.',
+        why: 'The evaluator raises KeyError or TypeError before it compares anything, so the task is never graded (or the crash is scored as the agent\'s failure).',
+        fix: 'Give the task the member the evaluator reads, or route it to an evaluator kind that does not need it.',
       },
       duplicateTask: {
         what: 'Task id "{{id}}" is already used at line {{line}} of this file.',
@@ -166,6 +173,10 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
             c.report({ messageId: p.kind, data: { ...p.data, when: p.data.where === 'config' ? 'before the agent starts' : 'before grading' }, at: p.at, pointer: p.pointer, ...severityOf(p.kind), ...renameFix(p) });
         },
         entry(entry, c) {
+          if (entry.task.suite.adapter === KIND_DISPATCH_ADAPTER_ID) {
+            for (const p of kindFieldProblems(entry, ctx.project.python)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer });
+            return;
+          }
           if (entry.task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
           for (const p of entryProblems(entry, ctx.project.python)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
         },

@@ -35,6 +35,22 @@ function stringValue(n: PyNode | null): string | undefined {
   return m && !/[\\{]/.test(m[2]!) ? m[2] : undefined;
 }
 
+/** What a walk counts as a read: the key a node reads (a subscript), and whether a condition mentions the value. */
+export interface ReadMatcher {
+  key(n: PyNode): string | undefined;
+  mentions(n: PyNode): boolean;
+}
+
+function paramMatcher(param: string): ReadMatcher {
+  const mentions = (n: PyNode): boolean => (n.type === 'identifier' && n.text === param) || n.namedChildren.some(mentions);
+  return { key: (n) => subscriptField(n, param), mentions };
+}
+
+/** The nodes `m` counts as reads that run on every path through `body` (past guards on other values with `pastOtherGuards`). */
+export function readsOnEveryPath(body: PyNode, m: ReadMatcher, pastOtherGuards: boolean): PyNode[] {
+  return blockReads(body, m, pastOtherGuards).reads;
+}
+
 /** `param["lit"]` → "lit". */
 function subscriptField(n: PyNode, param: string): string | undefined {
   if (n.type !== 'subscript') return undefined;
@@ -43,11 +59,11 @@ function subscriptField(n: PyNode, param: string): string | undefined {
 }
 
 /** Subscript reads under `n` that run whenever `n` runs (not in lambdas, branches, short-circuited operands). */
-function unconditionalReads(n: PyNode, param: string, out: PyNode[]): void {
+function unconditionalReads(n: PyNode, m: ReadMatcher, out: PyNode[]): void {
   if (DEFERRED.has(n.type)) {
     if (n.type === 'conditional_expression') {
       const cond = n.namedChildren[1];
-      if (cond) unconditionalReads(cond, param, out);
+      if (cond) unconditionalReads(cond, m, out);
     }
     return;
   }
@@ -55,25 +71,25 @@ function unconditionalReads(n: PyNode, param: string, out: PyNode[]): void {
     // only the first `for … in <iterable>` runs for sure
     const forClause = n.namedChildren.find((c) => c.type === 'for_in_clause');
     const iter = forClause?.childForFieldName('right');
-    if (iter) unconditionalReads(iter, param, out);
+    if (iter) unconditionalReads(iter, m, out);
     return;
   }
   if (n.type === 'boolean_operator') {
     const left = n.childForFieldName('left');
-    if (left) unconditionalReads(left, param, out);
+    if (left) unconditionalReads(left, m, out);
     return;
   }
   if (n.type === 'assignment') {
     // `param["k"] = v` writes the key: only the value (and an index expression) is read
     const left = n.childForFieldName('left');
     for (const c of n.children) {
-      if (c === left && subscriptField(c, param) !== undefined) continue;
-      unconditionalReads(c, param, out);
+      if (c === left && m.key(c) !== undefined) continue;
+      unconditionalReads(c, m, out);
     }
     return;
   }
-  if (subscriptField(n, param) !== undefined) out.push(n);
-  for (const c of n.children) unconditionalReads(c, param, out);
+  if (m.key(n) !== undefined) out.push(n);
+  for (const c of n.children) unconditionalReads(c, m, out);
 }
 
 function containsExit(n: PyNode): boolean {
@@ -83,10 +99,10 @@ function containsExit(n: PyNode): boolean {
 }
 
 /** Subscript reads on every path through a statement, and whether some path leaves the function in it. */
-function statementReads(stmt: PyNode, param: string): { reads: PyNode[]; exits: boolean } {
+function statementReads(stmt: PyNode, m: ReadMatcher): { reads: PyNode[]; exits: boolean } {
   const header = (n: PyNode | null) => {
     const out: PyNode[] = [];
-    if (n) unconditionalReads(n, param, out);
+    if (n) unconditionalReads(n, m, out);
     return out;
   };
   switch (stmt.type) {
@@ -110,11 +126,11 @@ function statementReads(stmt: PyNode, param: string): { reads: PyNode[]; exits: 
           if (b) branches.push(b);
         }
       }
-      const results = branches.map((b) => blockReads(b, param));
+      const results = branches.map((b) => blockReads(b, m));
       const exits = results.some((r) => r.exits);
       if (hasElse && conds.length === 0 && results.length > 0) {
-        const byField = results.map((r) => new Set(r.reads.map((n) => subscriptField(n, param))));
-        for (const n of results[0]!.reads) if (byField.every((f) => f.has(subscriptField(n, param)))) reads.push(n);
+        const byField = results.map((r) => new Set(r.reads.map((n) => m.key(n))));
+        for (const n of results[0]!.reads) if (byField.every((f) => f.has(m.key(n)))) reads.push(n);
       }
       return { reads, exits };
     }
@@ -124,9 +140,9 @@ function statementReads(stmt: PyNode, param: string): { reads: PyNode[]; exits: 
       return { reads: header(stmt.childForFieldName('right')), exits: containsExit(stmt) };
     case 'with_statement': {
       const reads: PyNode[] = [];
-      for (const c of stmt.children) if (c.type === 'with_clause') unconditionalReads(c, param, reads);
+      for (const c of stmt.children) if (c.type === 'with_clause') unconditionalReads(c, m, reads);
       const body = stmt.childForFieldName('body');
-      const inner = body ? blockReads(body, param) : { reads: [], exits: false };
+      const inner = body ? blockReads(body, m) : { reads: [], exits: false };
       return { reads: [...reads, ...inner.reads], exits: inner.exits };
     }
     case 'expression_statement':
@@ -136,7 +152,7 @@ function statementReads(stmt: PyNode, param: string): { reads: PyNode[]; exits: 
     case 'assert_statement':
     case 'delete_statement': {
       const reads: PyNode[] = [];
-      unconditionalReads(stmt, param, reads);
+      unconditionalReads(stmt, m, reads);
       return { reads, exits: stmt.type === 'return_statement' };
     }
     default:
@@ -146,23 +162,23 @@ function statementReads(stmt: PyNode, param: string): { reads: PyNode[]; exits: 
 }
 
 /** Reads on every path through a block: a statement's reads count while no earlier statement may leave. */
-function blockReads(block: PyNode, param: string, pastOtherGuards = false): { reads: PyNode[]; exits: boolean } {
+function blockReads(block: PyNode, m: ReadMatcher, pastOtherGuards = false): { reads: PyNode[]; exits: boolean } {
   const reads: PyNode[] = [];
   for (const stmt of block.namedChildren) {
     if (stmt.type === 'comment') continue;
-    const r = statementReads(stmt, param);
+    const r = statementReads(stmt, m);
     reads.push(...r.reads);
-    if (pastOtherGuards && otherGuard(stmt, param)) continue;
+    if (pastOtherGuards && otherGuard(stmt, m)) continue;
     if (r.exits || stmt.type === 'raise_statement') return { reads, exits: true };
   }
   return { reads, exits: false };
 }
 
 /** `if <condition not about param>: … return` with no other branch: a run that does not take it goes on. */
-function otherGuard(stmt: PyNode, param: string): boolean {
+function otherGuard(stmt: PyNode, m: ReadMatcher): boolean {
   if (stmt.type !== 'if_statement' || stmt.childrenForFieldName('alternative').length) return false;
-  const mentions = (n: PyNode | null): boolean => !!n && ((n.type === 'identifier' && n.text === param) || n.namedChildren.some(mentions));
-  return !mentions(stmt.childForFieldName('condition'));
+  const cond = stmt.childForFieldName('condition');
+  return !cond || !m.mentions(cond);
 }
 
 const cache = new WeakMap<PythonProject, Map<string, EntryReads | null>>();
@@ -198,7 +214,7 @@ export function paramReads(
   const body = fn.node.childForFieldName('body');
   if (body) {
     const required = new Map<string, FieldRead>();
-    for (const n of blockReads(body, param, pastOtherGuards).reads) {
+    for (const n of blockReads(body, paramMatcher(param), pastOtherGuards).reads) {
       const f = subscriptField(n, param)!;
       if (!required.has(f)) required.set(f, { line: a.line(n), text: n.text });
     }

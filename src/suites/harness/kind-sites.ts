@@ -64,36 +64,53 @@ export function kindRoutes(python: PythonProject, file: string): KindRoute[] {
 }
 
 /** The record roots of a function: names bound to a loaded JSON document, and its parameters. */
-function recordRoot(a: PythonAnalysis, fn: FunctionInfo, id: PyNode): boolean {
+function recordRoot(a: PythonAnalysis, fn: FunctionInfo, id: PyNode, params = true): boolean {
   if (id.type !== 'identifier') return false;
   const defs = a.reachingDefs(id) ?? [];
   if (defs.length === 0) return false;
   return defs.every((d) => {
-    if (d.kind === 'param') return d.node ? a.functionAt(d.node) === fn || fn.params.includes(d.name) : false;
+    if (d.kind === 'param') return params && (d.node ? a.functionAt(d.node) === fn || fn.params.includes(d.name) : false);
     if (d.kind === 'assign' && d.value) {
       const v = unparen(d.value);
       const c = v.type === 'call' ? a.call(v) : undefined;
-      return !!c && /^json\.loads?$/.test(c.qualified ?? '');
+      return !!c && /^json\.loads?$/.test(c.qualified ?? '') && (params || fromParameter(a, fn, v));
     }
     return false;
   });
 }
 
-/** `root["a"]["b"]`, `root.get("a")`: the member path from a record root, or undefined. */
-function memberPath(a: PythonAnalysis, fn: FunctionInfo, e: PyNode, depth = 0): string[] | undefined {
+/** Whether what a call reads comes from a parameter of the function (`json.load(open(config_file))`,
+ *  through `with open(config_file) as f`): the task's document as the caller names it, not a fixed file. */
+function fromParameter(a: PythonAnalysis, fn: FunctionInfo, call: PyNode): boolean {
+  const params = new Set(fn.params.filter((p) => p !== 'self' && p !== 'cls'));
+  const seen = new Set<PyNode>();
+  const visit = (n: PyNode, depth: number): boolean => {
+    if (seen.has(n) || depth > 3) return false;
+    seen.add(n);
+    if (n.type === 'identifier') {
+      if (params.has(n.text) && (a.reachingDefs(n) ?? []).some((d) => d.kind === 'param')) return true;
+      return (a.reachingDefs(n) ?? []).some((d) => d.kind !== 'param' && !!d.value && visit(d.value, depth + 1));
+    }
+    return n.namedChildren.some((c) => visit(c, depth));
+  };
+  return named(field(call, 'arguments')!).some((x) => visit(x, 0));
+}
+
+/** `root["a"]["b"]`, `root.get("a")`: the member path from a record root (a loaded JSON document; with `params`, a parameter too), or undefined. */
+export function memberPath(a: PythonAnalysis, fn: FunctionInfo, e: PyNode, depth = 0, params = true): string[] | undefined {
   const u = unparen(e);
   if (depth > 6) return undefined;
   if (u.type === 'identifier') {
-    if (recordRoot(a, fn, u)) return [];
+    if (recordRoot(a, fn, u, params)) return [];
     // a local holding a member (`types = configs["eval"]["eval_types"]`)
     const defs = a.reachingDefs(u) ?? [];
-    if (defs.length === 1 && defs[0]!.kind === 'assign' && defs[0]!.value && !defs[0]!.index?.length) return memberPath(a, fn, defs[0]!.value, depth + 1);
+    if (defs.length === 1 && defs[0]!.kind === 'assign' && defs[0]!.value && !defs[0]!.index?.length) return memberPath(a, fn, defs[0]!.value, depth + 1, params);
     return undefined;
   }
   if (u.type === 'subscript') {
     const key = field(u, 'subscript');
     const k = key ? pyStringLiteral(a, key) : undefined;
-    const base = k !== undefined ? memberPath(a, fn, field(u, 'value')!, depth + 1) : undefined;
+    const base = k !== undefined ? memberPath(a, fn, field(u, 'value')!, depth + 1, params) : undefined;
     return base && [...base, k!];
   }
   if (u.type === 'call') {
@@ -101,7 +118,7 @@ function memberPath(a: PythonAnalysis, fn: FunctionInfo, e: PyNode, depth = 0): 
     const args = named(field(u, 'arguments')!);
     if (callee.type === 'attribute' && a.src(field(callee, 'attribute')!) === 'get' && args[0]) {
       const k = pyStringLiteral(a, args[0]);
-      const base = k !== undefined ? memberPath(a, fn, field(callee, 'object')!, depth + 1) : undefined;
+      const base = k !== undefined ? memberPath(a, fn, field(callee, 'object')!, depth + 1, params) : undefined;
       return base && [...base, k!];
     }
   }

@@ -1,0 +1,90 @@
+/**
+ * Task-layer check of tasks routed by kind (src/suites/harness/kind-adapter.ts): the members of the
+ * task record that the code a kind routes to reads on every run. An evaluator that loads the task's
+ * JSON again (`configs = json.load(f)`) and reads `configs["eval"]["reference_url"]` raises KeyError
+ * (or TypeError through a null) on a task that lacks it, so that task is never graded.
+ */
+import * as path from 'node:path';
+import type { PythonProject } from '../lang/python/types.js';
+import { field, type PyNode } from '../lang/python/tree.js';
+import type { JsonValueRef } from '../lang/json/parse.js';
+import { joinPointer } from '../lang/json/parse.js';
+import { memberPath } from './harness/kind-sites.js';
+import { readsOnEveryPath, type ReadMatcher } from './reads.js';
+import type { VerifierEntry } from './types.js';
+
+export interface KindFieldProblem {
+  kind: 'missingTaskField';
+  at: { start: number; end: number };
+  pointer: string;
+  data: Record<string, string>;
+}
+
+/** Member paths of a loaded task document the function reads on every run, with the first read of each. */
+function requiredPaths(python: PythonProject, file: string, qualname: string): Map<string, { text: string; line: number }> {
+  const out = new Map<string, { text: string; line: number }>();
+  const a = python.analysis(file);
+  const fn = a?.functionByQualname(qualname);
+  const body = fn ? field(fn.node, 'body') : undefined;
+  if (!a || !fn || !body) return out;
+  const key = (n: PyNode): string | undefined => {
+    if (n.type !== 'subscript') return undefined;
+    const p = memberPath(a, fn, n, 0, false);
+    return p && p.length ? JSON.stringify(p) : undefined;
+  };
+  const mentions = (n: PyNode): boolean => (n.type === 'identifier' && memberPath(a, fn, n, 0, false) !== undefined) || n.namedChildren.some(mentions);
+  const m: ReadMatcher = { key, mentions };
+  for (const n of readsOnEveryPath(body, m, true)) {
+    const k = key(n)!;
+    if (!out.has(k)) out.set(k, { text: a.src(n).replace(/\s+/g, ' '), line: a.line(n) });
+  }
+  return out;
+}
+
+const memo = new WeakMap<PythonProject, Map<string, Map<string, { text: string; line: number }>>>();
+
+function requiredOf(python: PythonProject, file: string, qualname: string) {
+  let m = memo.get(python);
+  if (!m) memo.set(python, (m = new Map()));
+  const k = `${file}\0${qualname}`;
+  let r = m.get(k);
+  if (!r) m.set(k, (r = requiredPaths(python, file, qualname)));
+  return r;
+}
+
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+/** Members the entry's bound code reads from the task that the task lacks (the shortest missing path of each read). */
+export function kindFieldProblems(entry: VerifierEntry, python: PythonProject): KindFieldProblem[] {
+  const b = entry.binding;
+  const task = entry.task;
+  if (!b || !task.json || typeof task.json !== 'object') return [];
+  const out: KindFieldProblem[] = [];
+  const seen = new Set<string>();
+  const where = (line: number) => `${path.relative(task.suite.root, b.file).split(path.sep).join('/')}:${line}`;
+  for (const [k, read] of requiredOf(python, b.file, b.qualname)) {
+    const p = JSON.parse(k) as string[];
+    let v: unknown = task.json;
+    let pointer = task.pointer ?? '';
+    let ref: JsonValueRef | undefined = task.values.get(pointer);
+    for (let i = 0; i < p.length; i++) {
+      const name = p[i]!;
+      const here = p.slice(0, i + 1).join('.');
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+        const at = p.slice(0, i).join('.');
+        if (!seen.has(at)) out.push({ kind: 'missingTaskField', at: ref!, pointer: ref!.pointer, data: { fn: b.qualname, read: read.text, where: where(read.line), state: `\`${at}\` is ${kindOf(v)} in this task` } });
+        seen.add(at);
+        break;
+      }
+      if (!Object.hasOwn(v, name)) {
+        if (!seen.has(here)) out.push({ kind: 'missingTaskField', at: ref!, pointer: ref!.pointer, data: { fn: b.qualname, read: read.text, where: where(read.line), state: `this task has no \`${here}\`` } });
+        seen.add(here);
+        break;
+      }
+      v = (v as Record<string, unknown>)[name];
+      pointer = joinPointer(pointer, name);
+      ref = task.values.get(pointer) ?? ref;
+    }
+  }
+  return out;
+}
