@@ -24,7 +24,7 @@ import { unusedSuppressionFix } from './suppression-fix.js';
 import type { ConfigResolver, LoadedConfig } from '../config/load.js';
 import { loadSuites, type SuiteProblem } from '../suites/index.js';
 import { bindVerifiers } from '../suites/binding.js';
-import { analysePython } from '../lang/python/project.js';
+import { analysePython, releasingTrees } from '../lang/python/project.js';
 import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { Program } from 'acorn';
@@ -140,7 +140,7 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
     adapter: o.rootConfig.config.adapter,
     adapterOptions: o.rootConfig.config.adapterOptions,
   });
-  bindVerifiers(suites, o.python, o.rootConfig.config.adapterOptions ?? {});
+  await bindVerifiers(suites, o.python, o.rootConfig.config.adapterOptions ?? {});
   await prepareBundleAnalysis(sorted);
   const bundles = new Map<string, BundleModel>();
   const problems: FileProblem[] = [];
@@ -236,10 +236,12 @@ export interface PassResult {
 /** Phases 4–6: the central pass over `reportOn`, suppressions, order and fingerprints. */
 export async function runPass(input: PassInput): Promise<PassResult> {
   const pass = new CentralPass(input);
+  const release = releasingTrees(input.project.python);
   // 4. the central pass
   for (const p of [...input.reportOn].sort()) {
     const file = input.project.files.get(p);
     if (!file) continue;
+    await release();
     if (file.language === 'python') pass.pythonFile(file);
     else if (file.language === 'javascript' || file.language === 'typescript') pass.scriptFile(file);
   }

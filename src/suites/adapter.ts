@@ -96,9 +96,10 @@ export interface SuiteAdapter {
   /**
    * Bind this adapter's entries to verifier functions (`VerifierEntry.binding`, `routes`) once the
    * Python project is known. Optional: without it the default binder (`binding.ts`: family folder +
-   * `_eval_{kind}`) runs. Must not throw.
+   * `_eval_{kind}`) runs. Must not throw. A binder that analyses many modules is async and awaits
+   * `releasingTrees` between them (the native parser's trees are freed only when the run yields).
    */
-  bind?(suites: Suite[], python: PythonProject, adapterOptions: Record<string, unknown>): void;
+  bind?(suites: Suite[], python: PythonProject, adapterOptions: Record<string, unknown>): void | Promise<void>;
   /**
    * Verifier entrypoints the format implies beyond its bound entries (globs relative to the suite
    * root), e.g. the method that dispatches entries to their functions. Optional.

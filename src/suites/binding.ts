@@ -28,7 +28,7 @@ interface BindingOptions {
 
 const norm = (s: string) => s.toLowerCase().replace(/[_\-\s]/g, '');
 
-export function bindVerifiers(suites: readonly Suite[], python: PythonProject, opts: Record<string, unknown> = {}): void {
+export async function bindVerifiers(suites: readonly Suite[], python: PythonProject, opts: Record<string, unknown> = {}): Promise<void> {
   // adapters that route by their own dispatch (e.g. the OSWorld family's metrics/getters packages) bind their suites
   const rest: Suite[] = [];
   for (const a of new Set(suites.map((s) => s.adapter))) {
@@ -39,7 +39,7 @@ export function bindVerifiers(suites: readonly Suite[], python: PythonProject, o
       continue;
     }
     try {
-      bind(own, python, opts);
+      await bind(own, python, opts);
     } catch {
       // an adapter's binder never breaks the run: its entries stay unbound
     }

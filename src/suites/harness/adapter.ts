@@ -14,6 +14,7 @@ import type { SourceFile } from '../../core/source.js';
 import { joinPointer } from '../../lang/json/parse.js';
 import type { EntryRoute, Suite, Task, VerifierEntry } from '../types.js';
 import type { PythonProject } from '../../lang/python/types.js';
+import { releasingTrees } from '../../lang/python/project.js';
 import { containersOf, ITEM, type TaskRecord } from './records.js';
 import { resolveRoute, type Resolved } from './resolve.js';
 import { membersOf } from './template.js';
@@ -132,13 +133,15 @@ export const moduleRouteAdapter: SuiteAdapter = {
     }
     return { suites, problems: [] };
   },
-  bind(suites: Suite[], python: PythonProject) {
+  async bind(suites: Suite[], python: PythonProject) {
+    const release = releasingTrees(python);
     for (const s of suites) {
       for (const t of s.tasks) {
         for (const e of t.entries) {
           const tg = e.target;
           const route = e.routes?.[0];
           if (!tg || !route || !/\.py$/.test(tg.file)) continue;
+          await release();
           const a = python.analysis(tg.file);
           if (!a) continue;
           if (!tg.export) continue;
