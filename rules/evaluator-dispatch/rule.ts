@@ -41,6 +41,11 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind>({
         why: 'The lookup raises (AttributeError, or an undefined function), so the task can never be graded.',
         fix: 'Define `{{export}}` in the module, or point the task at the module that does.',
       },
+      unknownKey: {
+        what: 'Task value "{{name}}" is not a key of `{{target}}`, where the harness at {{via}} looks it up (its keys: {{keys}}).',
+        why: 'The lookup finds nothing: it raises KeyError, or the harness takes its fallback branch (an "unknown" result), so this part of the task is never run as written and the task is graded against something else.',
+        fix: 'Use one of the registry\'s keys, or register what this task names.',
+      },
       duplicateTask: {
         what: 'Task id "{{id}}" is already used at line {{line}} of this file.',
         why: 'A harness that looks tasks up by id runs only one of them (or runs one twice): one of the two is never graded as written, and results are counted under one id.',

@@ -6,5 +6,6 @@ import type { SuiteAdapter } from './adapter.js';
 import { referenceAdapter } from './reference.js';
 import { osworldAdapter } from './osworld.js';
 import { moduleRouteAdapter } from './harness/adapter.js';
+import { pythonDataAdapter } from './harness/py-suites.js';
 
-export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter, osworldAdapter, moduleRouteAdapter];
+export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter, osworldAdapter, moduleRouteAdapter, pythonDataAdapter];

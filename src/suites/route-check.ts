@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Task } from './types.js';
 import type { JsonValueRef } from '../lang/json/parse.js';
 
-export type RouteProblemKind = 'unknownModule' | 'unknownExport' | 'duplicateTask';
+export type RouteProblemKind = 'unknownModule' | 'unknownExport' | 'unknownKey' | 'duplicateTask';
 
 export interface RouteProblem {
   kind: RouteProblemKind;
@@ -23,8 +23,9 @@ export function routeProblems(task: Task): RouteProblem[] {
   const out: RouteProblem[] = [];
   for (const e of task.entries) {
     for (const r of e.routes ?? []) {
-      if (r.role !== 'module') continue;
       const via = where(r.via, task.suite.root);
+      if (r.role === 'key' && r.unbound !== undefined) out.push({ kind: 'unknownKey', at: r.ref, pointer: r.ref.pointer, data: { name: r.name, target: r.target, via, keys: r.unbound } });
+      if (r.role !== 'module') continue;
       if (r.unbound) out.push({ kind: 'unknownModule', at: r.ref, pointer: r.ref.pointer, data: { name: r.name, target: r.target.replace(/:[^:/]*$/, ''), via } });
       else if (r.missingExport) out.push({ kind: 'unknownExport', at: r.ref, pointer: r.ref.pointer, data: { name: r.name, target: r.target, export: r.target.split(':').pop() ?? '', via } });
     }
