@@ -35,6 +35,7 @@ const COLLECTION = new Set(['list', 'tuple', 'dictionary', 'binary_operator']);
 /** Is the module-level value a collection literal (or a concatenation of them)? */
 export function isCollectionValue(v: PyNode): boolean {
   if (!COLLECTION.has(v.type)) return false;
+  if (v.type !== 'binary_operator' && named(v).filter((x) => x.type !== 'comment').length === 0) return false;
   if (v.type === 'binary_operator') return named(v).some((x) => x.type === 'list' || x.type === 'identifier' || x.type === 'binary_operator' || x.type === 'tuple');
   return true;
 }

@@ -503,8 +503,7 @@ export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
   const byKey = new Map<string, PyTaskContainer>();
   for (const f of python.files()) {
     const text = python.text(f) ?? '';
-    // cheap screen: code that imports something, or holds a collection of its own
-    if (!/\bimport\b|^\w+\s*(?::[^=\n]*)?=\s*[[({]/m.test(text)) continue;
+    if (!mayLoad(text)) continue;
     try {
       const a = python.analysis(f);
       if (!a) continue;
@@ -536,6 +535,21 @@ export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
   return out;
 }
 
+/** Text that may take records out of a collection named `name`: a loop over it, an index, an argument, an alias. */
+const loadsOf = (name: string) => new RegExp(`\\bin\\s+${name}\\b|\\b${name}\\s*\\[|[(,=]\\s*${name}\\s*[,)\\n]`);
+
+/** Cheap screen on a file's text: a collection of its own, or an imported name, that its code may take records out of. */
+function mayLoad(text: string): boolean {
+  for (const m of text.matchAll(/^(\w+)\s*(?::[^=\n]*)?=\s*[[({]\s*[^\s\])}]/gm)) if (loadsOf(m[1]!).test(text.slice(m.index + m[0].length))) return true;
+  for (const m of text.matchAll(/^[ \t]*from\s+\S+\s+import\s+(\([^)]*\)|[^\n]+)/gm)) {
+    for (const part of m[1]!.replace(/[()]/g, '').split(',')) {
+      const local = /(\w+)\s*$/.exec(part.replace(/#.*$/gm, '').trim())?.[1];
+      if (local && loadsOf(local).test(text)) return true;
+    }
+  }
+  return false;
+}
+
 /** Names bound to a module-level collection of a project module: imported (anywhere in the file, any alias) or the module's own. */
 function collectionUses(python: PythonProject, a: PythonAnalysis): Array<{ key: string; fn: FunctionInfo | undefined; file: string; name: string; line: number }> {
   const out: Array<{ key: string; fn: FunctionInfo | undefined; file: string; name: string; line: number }> = [];
@@ -551,7 +565,8 @@ function collectionUses(python: PythonProject, a: PythonAnalysis): Array<{ key: 
       module = dn ? a.src(dn) : '';
     } else if (mod) module = a.src(mod);
     const file = python.resolveModule(a.path, module, level);
-    const b = file && file !== a.path ? python.analysis(file) : undefined;
+    // cheap screen before parsing the module: it assigns a collection at module level
+    const b = file && file !== a.path && /^\w+\s*(?::[^=\n]*)?=\s*[[({]\s*[^\s\])}]/m.test(python.text(file) ?? '') ? python.analysis(file) : undefined;
     if (!b) return false;
     const top = moduleAssignments(b);
     for (const c of named(n)) {
@@ -565,16 +580,18 @@ function collectionUses(python: PythonProject, a: PythonAnalysis): Array<{ key: 
       if (fn) out.push({ key: `${fn.qualname}:${local}`, fn, file: b.path, name: a.src(nm), line: a.line(n) });
       else {
         out.push({ key: `:${local}`, fn: undefined, file: b.path, name: a.src(nm), line: a.line(n) });
-        for (const g of a.functions()) if (new RegExp(`\\b${local}\\b`).test(a.src(g.node))) out.push({ key: `${g.qualname}:${local}`, fn: g, file: b.path, name: a.src(nm), line: a.line(n) });
+        const loads = loadsOf(local);
+        for (const g of a.functions()) if (loads.test(a.src(g.node))) out.push({ key: `${g.qualname}:${local}`, fn: g, file: b.path, name: a.src(nm), line: a.line(n) });
       }
     }
     return false;
   });
   for (const [name, v] of moduleAssignments(a)) {
-    if (!isCollectionValue(v.value)) continue;
-    // the module's own collection read in its functions
+    // the module's own collection, iterated, indexed or passed on in its functions
+    const loads = loadsOf(name);
+    if (!loads.test(a.text) || !isCollectionValue(v.value)) continue;
     for (const fn of a.functions()) {
-      if (new RegExp(`\\b${name}\\b`).test(a.src(fn.node))) out.push({ key: `${fn.qualname}:${name}`, fn, file: a.path, name, line: a.line(v.node) });
+      if (loads.test(a.src(fn.node))) out.push({ key: `${fn.qualname}:${name}`, fn, file: a.path, name, line: a.line(v.node) });
     }
   }
   return out;
