@@ -49,7 +49,7 @@ const CASES: Array<{ dir: string; tasks: number[]; message: RegExp; fix: Array<[
     // tau-bench's form: Task(...) calls of Step(...) calls, replayed through a dict keyed by the tools' declared names
     dir: 'py-data-actions',
     tasks: [2, 2],
-    message: /"cancel_orders" is not a key of `self\.tools_map`, where the harness at env\.py:31 looks it up \(its keys: cancel_order, lookup_order\)/,
+    message: /"cancel_orders" is not a key of `self\.tools_map`, where the harness at env\.py:36 looks it up \(its keys: cancel_order, lookup_order\)/,
     fix: [['shopsim/tasks_test.py', '"cancel_orders"', '"cancel_order"']],
   },
   {
