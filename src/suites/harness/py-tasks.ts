@@ -309,6 +309,10 @@ function registryKeys(python: PythonProject, s: Scope, d: PyNode, method: string
     value = v ? { a, node: v } : undefined;
   } else if (u.type === 'identifier') value = moduleValue(python, a, u.text);
   if (!value) return undefined;
+  // a registry that gains keys after it is built (`REG[k] = …`, `REG.update(…)`) has keys vaudit does not know
+  const spelled = a.src(u).replace(/\./g, '\\.');
+  const grows = new RegExp(`${spelled}\\s*\\[[^\\]\\n]*\\]\\s*=(?!=)|${spelled}\\.(?:update|setdefault)\\s*\\(|${spelled}\\s*\\|=`);
+  if (grows.test(a.text) || (value.a !== a && grows.test(value.a.text))) return undefined;
   const va = value.a;
   const v = value.node;
   const out = new Map<string, Bind | undefined>();
@@ -399,7 +403,8 @@ function lookupsIn(python: PythonProject, flow: Flow, s: Scope): PyLookup[] {
         const p = flow.pathOf(c.args[1]!);
         const file = p?.length ? moduleFile(python, a, c.args[0]!) : undefined;
         const ma = file ? python.analysis(file) : undefined;
-        if (!p || !file || !ma) return;
+        // a module that answers any name (`__getattr__`) or takes names it does not spell (`import *`)
+        if (!p || !file || !ma || ma.moduleNames().has('__getattr__') || /^\s*from\s+\S+\s+import\s+\*/m.test(ma.text)) return;
         const names = new Map<string, Bind | undefined>();
         for (const name of ma.moduleNames()) {
           const fn = ma.functionByQualname(name);
