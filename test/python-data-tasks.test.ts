@@ -115,6 +115,21 @@ describe('Python data that the harness does not load as tasks', () => {
       rmSync(path.join(tmp, 'labtasks', 'runner.py'));
       const r = check(tmp);
       expect(r.summary.suites.filter((s) => s.adapter === 'python-data')).toEqual([]);
+      expect(runCli(['check', '.'], { cwd: tmp }).stdout).toMatch(/Python data: no module-level collection of records that harness code loads/);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('a registry that gains keys after it is built routes nothing vaudit can check: no tasks, and the near miss is named', () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'vaudit-pydata-'));
+    try {
+      cpSync(path.join(SUITES, 'py-data-dataclass'), tmp, { recursive: true });
+      writeFileSync(path.join(tmp, 'labtasks', 'graders.py'), readFileSync(path.join(tmp, 'labtasks', 'graders.py'), 'utf8') + 'GRADERS["fuzzy"] = approx\n');
+      const r = check(tmp);
+      expect(r.summary.suites.filter((s) => s.adapter === 'python-data')).toEqual([]);
+      expect(r.findings.filter((f) => f.ruleId === 'evaluator-dispatch')).toEqual([]);
+      expect(runCli(['check', '.'], { cwd: tmp }).stdout).toMatch(/Python data: CASES \(labtasks\/catalog\.py\) is loaded at labtasks\/runner\.py:10, but no member of its records is looked up/);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

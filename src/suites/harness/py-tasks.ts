@@ -506,6 +506,7 @@ export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
   const hit = memo.get(python);
   if (hit) return hit;
   const byKey = new Map<string, PyTaskContainer>();
+  const nearMisses: NearMiss[] = [];
   for (const f of python.files()) {
     const text = python.text(f) ?? '';
     if (!mayLoad(text)) continue;
@@ -516,8 +517,11 @@ export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
         const found: Array<{ flow: Flow; scope: Scope }> = [];
         follow(python, a, use.key, use.fn, new Map(), 0, found);
         const lookups = found.flatMap(({ flow, scope }) => (flow.memberReads > 0 ? lookupsIn(python, flow, scope) : []));
-        if (!lookups.length) continue;
         const loader = found.find((x) => x.flow.loadLine !== undefined);
+        if (!lookups.length) {
+          if (loader && found.some((x) => x.flow.memberReads > 0)) nearMisses.push({ file: use.file, name: use.name, via: { file: loader.scope.a.path, line: loader.flow.loadLine! } });
+          continue;
+        }
         const k = `${use.file}\0${use.name}`;
         const prev = byKey.get(k);
         if (prev) {
@@ -537,7 +541,17 @@ export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
   }
   const out = [...byKey.values()];
   memo.set(python, out);
+  missed.set(python, nearMisses.filter((m) => !byKey.has(`${m.file}\0${m.name}`)));
   return out;
+}
+
+interface NearMiss { file: string; name: string; via: Where }
+const missed = new WeakMap<PythonProject, NearMiss[]>();
+
+/** Collections harness code takes records out of and reads members of, routing none by them (for "why nothing was recognised"). */
+export function pythonDataNearMisses(python: PythonProject): NearMiss[] {
+  pythonTaskContainers(python);
+  return missed.get(python) ?? [];
 }
 
 /** Text that may take records out of a collection named `name`: a loop over it, an index, an argument, an alias. */
