@@ -149,8 +149,10 @@ function convert(b: Build, n: PyNode, pointer: string, key?: PyNode): unknown {
 }
 
 /** The items of a list/tuple, of `A + B`, or of a module-level collection named; undefined: not a sequence vaudit knows. */
-function spliced(b: Build, n: PyNode): PyNode[] | undefined {
+function spliced(b: Build, n: PyNode, depth = 0): PyNode[] | undefined {
   const u = unparen(n);
+  // `A + B + …` nests to the left: a chain vaudit will not follow that deep is not data it knows
+  if (depth > 200) return undefined;
   if (u.type === 'list' || u.type === 'tuple') {
     const items = named(u).filter((x) => x.type !== 'comment');
     return items.some((x) => x.type === 'list_splat') ? undefined : items;
@@ -159,8 +161,8 @@ function spliced(b: Build, n: PyNode): PyNode[] | undefined {
     if (field(u, 'operator')?.text !== '+') return undefined;
     const l = field(u, 'left');
     const r = field(u, 'right');
-    const ls = l ? spliced(b, l) : undefined;
-    const rs = r ? spliced(b, r) : undefined;
+    const ls = l ? spliced(b, l, depth + 1) : undefined;
+    const rs = r ? spliced(b, r, depth + 1) : undefined;
     return ls && rs ? [...ls, ...rs] : undefined;
   }
   if (u.type === 'identifier') {
@@ -168,7 +170,7 @@ function spliced(b: Build, n: PyNode): PyNode[] | undefined {
     if (!t || b.inlining.has(u.text) || !isCollectionValue(t.value) || t.value.type === 'dictionary') return undefined;
     b.inlining.add(u.text);
     try {
-      return spliced(b, t.value);
+      return spliced(b, t.value, depth + 1);
     } finally {
       b.inlining.delete(u.text);
     }
