@@ -541,7 +541,8 @@ export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
   }
   const out = [...byKey.values()];
   memo.set(python, out);
-  missed.set(python, nearMisses.filter((m) => !byKey.has(`${m.file}\0${m.name}`)));
+  const named = new Map(nearMisses.map((m) => [`${m.file}\0${m.name}`, m]));
+  missed.set(python, [...named].filter(([k]) => !byKey.has(k)).map(([, m]) => m));
   return out;
 }
 
