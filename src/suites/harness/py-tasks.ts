@@ -541,8 +541,8 @@ export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
   }
   const out = [...byKey.values()];
   memo.set(python, out);
-  const named = new Map(nearMisses.map((m) => [`${m.file}\0${m.name}`, m]));
-  missed.set(python, [...named].filter(([k]) => !byKey.has(k)).map(([, m]) => m));
+  const byName = new Map(nearMisses.map((m) => [`${m.file}\0${m.name}`, m]));
+  missed.set(python, [...byName].filter(([k]) => !byKey.has(k)).map(([, m]) => m));
   return out;
 }
 
