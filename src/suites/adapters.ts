@@ -7,5 +7,6 @@ import { referenceAdapter } from './reference.js';
 import { osworldAdapter } from './osworld.js';
 import { moduleRouteAdapter } from './harness/adapter.js';
 import { kindDispatchAdapter } from './harness/kind-adapter.js';
+import { pythonDataAdapter } from './harness/py-suites.js';
 
-export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter, osworldAdapter, moduleRouteAdapter, kindDispatchAdapter];
+export const ADAPTERS: readonly SuiteAdapter[] = [referenceAdapter, osworldAdapter, moduleRouteAdapter, kindDispatchAdapter, pythonDataAdapter];

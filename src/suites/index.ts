@@ -12,6 +12,7 @@ import { learnKindRoutes, learnRoutes, type HarnessCode } from './harness/learn.
 import { declaredRoutes, type TaskDecl } from './harness/declared.js';
 import type { ModuleRoute } from './harness/routes.js';
 import type { KindRoute } from './harness/kind-sites.js';
+import { PYTHON_DATA_ADAPTER_ID, pythonDataSuites } from './harness/py-suites.js';
 
 export type { SuiteProblem } from './adapter.js';
 
@@ -107,6 +108,14 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
         message: `Suite adapter "${adapter.id}" failed: ${e instanceof Error ? e.message : String(e)}.`,
         fix: 'Report this with the file; the other files were still checked.',
       });
+    }
+  }
+  // tasks written as Python data, recognised by the harness code that loads and routes them
+  if (opts.code && detect && adapters.some((a) => a.id === PYTHON_DATA_ADAPTER_ID)) {
+    try {
+      suites.push(...pythonDataSuites(opts.code.python, opts.code.files, opts.root));
+    } catch {
+      // harness code vaudit cannot follow recognises no Python tasks; the run goes on
     }
   }
   return { suites, problems, routes, kinds };

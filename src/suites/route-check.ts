@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Task } from './types.js';
 import type { JsonValueRef } from '../lang/json/parse.js';
 
-export type RouteProblemKind = 'unknownModule' | 'unknownExport' | 'duplicateTask' | 'unknownKind' | 'ignoredKind';
+export type RouteProblemKind = 'unknownModule' | 'unknownExport' | 'unknownKey' | 'duplicateTask' | 'unknownKind' | 'ignoredKind';
 
 export interface RouteProblem {
   kind: RouteProblemKind;
@@ -25,6 +25,7 @@ export function routeProblems(task: Task): RouteProblem[] {
     for (const r of e.routes ?? []) {
       const via = where(r.via, task.suite.root);
       if (r.role === 'kind' && r.unbound) out.push({ kind: r.unbound === 'raise' ? 'unknownKind' : 'ignoredKind', at: r.ref, pointer: r.ref.pointer, data: { name: r.name, via } });
+      if (r.role === 'key' && r.unbound !== undefined) out.push({ kind: 'unknownKey', at: r.ref, pointer: r.ref.pointer, data: { name: r.name, target: r.target, via, keys: r.unbound } });
       if (r.role !== 'module') continue;
       if (r.unbound) out.push({ kind: 'unknownModule', at: r.ref, pointer: r.ref.pointer, data: { name: r.name, target: r.target.replace(/:[^:/]*$/, ''), via } });
       else if (r.missingExport) out.push({ kind: 'unknownExport', at: r.ref, pointer: r.ref.pointer, data: { name: r.name, target: r.target, export: r.target.split(':').pop() ?? '', via } });

@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { PythonProject } from '../../lang/python/types.js';
 import { registryCandidates } from './registry.js';
+import { pythonDataNearMisses } from './py-tasks.js';
 import type { ModuleRoute } from './routes.js';
 import type { KindRoute } from './kind-sites.js';
 import type { Template } from './template.js';
@@ -30,6 +31,10 @@ export function whyNoSuite(o: { root: string; python: PythonProject; routes: rea
   out.push(reg.found === 0
     ? 'class registries: no collection of task classes sharing a base, no registering function, no type() factory.'
     : `class registries: ${reg.found} found, but no method all their classes share is called by a runner with its result used and returns a verdict.`);
+  const near = pythonDataNearMisses(o.python);
+  out.push(near.length === 0
+    ? 'Python data: no module-level collection of records that harness code loads (iterates, indexes or passes on) and routes by a member (getattr on a module, a registry key).'
+    : `Python data: ${near.slice(0, 2).map((m) => `${m.name} (${rel(m.file)}) is loaded at ${rel(m.via.file)}:${m.via.line}`).join('; ')}${near.length > 2 ? ` (and ${near.length - 2} more)` : ''}, but no member of its records is looked up in a module (getattr) or a registry whose keys vaudit knows.`);
   out.push('Declare them in vaudit.config.json: "tasks" (files of task records and the module each names) or "entrypoints" (the functions that grade); `vaudit init` writes a config to complete.');
   return out;
 }
