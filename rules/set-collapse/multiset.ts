@@ -1,11 +1,11 @@
 /**
- * Matching without consuming (set-collapse `anyMatch`, `jsAnyMatch`): every element of one collection
+ * Matching without consuming (set-collapse `anyMatch`, Python and JS/TS): every element of one collection
  * is looked up among *all* elements of another — `all(any(cmp(x, y) for y in ys) for x in xs)`,
  * `all(x in ys for x in xs)`, `for x in xs: if x not in ys: return False`, `xs.every(x => ys.some(…))`,
  * `xs.every(x => ys.includes(x))` — while the lengths were compared for equality, so the code reads as
  * an exact, order-free comparison. It is not one: a match is never used up, so `xs = [A, A]` passes
  * against `ys = [A, B]` of the same length. Silent when the iterated side cannot repeat (a set, dict
- * keys, `range`, a written-out list of distinct items) or is the task's own expected input (routing says).
+ * keys, `range`, a written-out list of distinct items).
  */
 import type { AnyNode, Function as JsFunction } from 'acorn';
 import { type PyNode, field, named, unparen, comparisonOperators, walk } from '../../src/lang/python/tree.js';
@@ -53,7 +53,7 @@ const mentions = (n: PyNode, name: string): boolean => {
   return hit;
 };
 
-/** The iterated side cannot hold a repeated element: a set, dict keys, `range`, `enumerate`'s index,
+/** The iterated side cannot hold a repeated element: a set, dict keys, `range`, `os.listdir`, a dict,
  *  or a written-out list/tuple of distinct literals. */
 export function pyUnique(a: PythonAnalysis, x: PyNode): boolean {
   if (isSetValued(a, x)) return true;
@@ -122,16 +122,16 @@ const falsyReturn = (n: PyNode): boolean => {
   return !!v && /^(False|0|0\.0|None)$/.test(v.text);
 };
 
-function pyReport(a: PythonAnalysis, at: PyNode, xs: PyNode, ys: PyNode, isTask: (e: PyNode) => boolean): AnyMatch | undefined {
+function pyReport(a: PythonAnalysis, at: PyNode, xs: PyNode, ys: PyNode): AnyMatch | undefined {
   const x = a.src(unparen(xs));
   const y = a.src(unparen(ys));
-  if (x === y || pyUnique(a, xs) || isTask(xs)) return undefined;
+  if (x === y || pyUnique(a, xs)) return undefined;
   if (!pyLengthsCompared(a, at, x, y)) return undefined;
   return { each: x, among: y, at };
 }
 
 /** `all(<lookup of x> for x in xs)` with the lengths of xs and ys compared. */
-export function pyAllAny(a: PythonAnalysis, node: PyNode, isTask: (e: PyNode) => boolean): AnyMatch | undefined {
+export function pyAllAny(a: PythonAnalysis, node: PyNode): AnyMatch | undefined {
   const c = callOf(a, node);
   if (!c || c.qualified !== 'all' || c.args.length !== 1) return undefined;
   const g = unparen(c.args[0]!);
@@ -140,11 +140,11 @@ export function pyAllAny(a: PythonAnalysis, node: PyNode, isTask: (e: PyNode) =>
   const body = field(g, 'body');
   if (!clause || !body) return undefined;
   const ys = pyLookup(a, body, clause[0]);
-  return ys ? pyReport(a, node, clause[1], ys, isTask) : undefined;
+  return ys ? pyReport(a, node, clause[1], ys) : undefined;
 }
 
 /** `for x in xs: if <x not found in ys>: return False` with the lengths of xs and ys compared. */
-export function pyLoopLookup(a: PythonAnalysis, node: PyNode, isTask: (e: PyNode) => boolean): AnyMatch | undefined {
+export function pyLoopLookup(a: PythonAnalysis, node: PyNode): AnyMatch | undefined {
   const left = field(node, 'left');
   const xs = field(node, 'right');
   const body = field(node, 'body');
@@ -158,7 +158,7 @@ export function pyLoopLookup(a: PythonAnalysis, node: PyNode, isTask: (e: PyNode
     if (!ys || !named(then).some(falsyReturn)) continue;
     // the matched element is removed from ys (`ys.remove(x)`): matches are consumed
     if (new RegExp(`${esc(a.src(ys))}\\s*\\.\\s*(remove|pop)\\s*\\(`).test(a.src(body))) return undefined;
-    return pyReport(a, node, xs, ys, isTask);
+    return pyReport(a, node, xs, ys);
   }
   return undefined;
 }

@@ -9,7 +9,6 @@ import { literalSet } from '../../src/lang/python/literal-values.js';
 import { setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual, programOf } from '../../src/lang/js/index.js';
 import type { LogicalExpression } from 'acorn';
 import { pyAllAny, pyLoopLookup, pyUnique, jsEveryLookup, jsLoopLookup, type AnyMatch } from './multiset.js';
-import { expectedParams } from '../../src/suites/expected-input.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 
 type Msg = 'collapse' | 'jsSize' | 'jsEveryHas' | 'jsContent' | 'anyMatch';
@@ -46,18 +45,6 @@ function lengthsCompared(a: PythonAnalysis, n: PyNode, l: PyNode, r: PyNode): bo
     if (k && k[1] !== k[2]) return true;
   }
   return false;
-}
-
-/** Whether an expression is the task's expected input by the suite's routing (a parameter it names the task's,
- *  or a read of one). */
-function taskSide(a: PythonAnalysis, n: PyNode, project: Parameters<typeof expectedParams>[0]): (e: PyNode) => boolean {
-  const fn = a.functionAt(n);
-  const params = fn ? expectedParams(project, a.path, fn) : undefined;
-  if (!params?.task.size) return () => false;
-  return (e) => {
-    const roots = [unparen(e), ...a.valueSources(e)].map((s) => /^[A-Za-z_][A-Za-z0-9_]*/.exec(a.src(s))?.[0]);
-    return roots.some((r) => !!r && params.task.has(r));
-  };
 }
 
 function reportAnyMatch(c: { report: (r: { messageId: Msg; data: Record<string, string>; at: { start: number; end: number } }) => void }, m: AnyMatch): void {
@@ -101,7 +88,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. Not when the other operand is a set written out in the code as a set (`{"tue", "thu"}`, `frozenset({…})`; a list written out and collapsed, `set(["1", "2"])`, is still a sequence): every item of it must then be present, so a repeated item cannot stand in for a missing one — the check has set semantics by design (weekdays, labels, permissions). In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. Also a match that is never used up while the lengths were compared, so the check reads as an exact order-free comparison: `all(any(cmp(x, y) for y in ys) for x in xs)`, `all(x in ys for x in xs)` or `for x in xs: if x not in ys: return False` next to `len(xs) == len(ys)` (or an earlier `len(xs) != len(ys)` exit), and in JavaScript `xs.every((x) => ys.some(…) / ys.includes(x) / ys.indexOf(x) !== -1)` or the same `for…of` loop next to `xs.length === ys.length` — not when the iterated side cannot repeat (a set, dict keys, `range`, `Object.keys`, a written-out list of distinct items) or is the expected input of the task by the suite routing (an expected list of distinct items contained in an answer of the same length is the answer). `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
+      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. Not when the other operand is a set written out in the code as a set (`{"tue", "thu"}`, `frozenset({…})`; a list written out and collapsed, `set(["1", "2"])`, is still a sequence): every item of it must then be present, so a repeated item cannot stand in for a missing one — the check has set semantics by design (weekdays, labels, permissions). In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. Also a match that is never used up while the lengths were compared, so the check reads as an exact order-free comparison: `all(any(cmp(x, y) for y in ys) for x in xs)`, `all(x in ys for x in xs)` or `for x in xs: if x not in ys: return False` next to `len(xs) == len(ys)` (or an earlier `len(xs) != len(ys)` exit), and in JavaScript `xs.every((x) => ys.some(…) / ys.includes(x) / ys.indexOf(x) !== -1)` or the same `for…of` loop next to `xs.length === ys.length` — not when the iterated side cannot repeat (a set, dict keys, `range`, `Object.keys`, a written-out list of distinct items). `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
       why: 'The expected output `["a", "a", "b"]` and the observed `["a", "b", "b"]` are equal as sets. The verifier passes output that is missing or duplicating lines (VER-004).',
       references: ['VER-004'],
     },
@@ -146,7 +133,7 @@ export default defineRule<Msg>({
       },
       python: {
         for_statement(n, c) {
-          const m = pyLoopLookup(c.python, n, taskSide(c.python, n, c.project));
+          const m = pyLoopLookup(c.python, n);
           if (m) reportAnyMatch(c, m);
         },
         comparison_operator(n, c) {
@@ -165,7 +152,7 @@ export default defineRule<Msg>({
             const among = each === l ? r : l;
             const seqNode = setFromSequence(a, each);
             const inner = seqNode ? callOf(a, seqNode)?.args[0] : undefined;
-            if (!inner || pyUnique(a, inner) || taskSide(a, n, c.project)(inner)) return;
+            if (!inner || pyUnique(a, inner)) return;
             reportAnyMatch(c, { each: a.src(unparen(inner)), among: sequenceOf(a, among) ?? a.src(among), at: n });
             return;
           }
@@ -182,7 +169,7 @@ export default defineRule<Msg>({
         },
         call(node, c) {
           const a = c.python;
-          const m = pyAllAny(a, node, taskSide(a, node, c.project));
+          const m = pyAllAny(a, node);
           if (m) {
             reportAnyMatch(c, m);
             return;
