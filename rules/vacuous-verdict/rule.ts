@@ -379,7 +379,7 @@ export default defineRule<Msg>({
     },
     confirm: {
       oracle: 'vacuous-verdict',
-      description: 'Runs the function with the named collection empty (and, for zip, the other side non-empty); a passing verdict confirms the check is vacuous.',
+      description: 'Runs the function with the named collection empty (and, for zip, the other side non-empty); a passing verdict confirms the check is vacuous. JavaScript/TypeScript findings are static (no control case).',
     },
   },
   create(ctx) {
