@@ -4,13 +4,14 @@
  */
 import { defineRule } from '../../src/contract/rule.js';
 import { type PyNode, named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
-import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isSetValued, setFromSequence, callOf } from '../../src/lang/python/facts.js';
 import { literalSet } from '../../src/lang/python/literal-values.js';
 import { setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual, programOf } from '../../src/lang/js/index.js';
 import type { LogicalExpression } from 'acorn';
+import { pyAllAny, pyLoopLookup, pyUnique, jsEveryLookup, jsLoopLookup, type AnyMatch } from './multiset.js';
+import type { PythonAnalysis } from '../../src/lang/python/types.js';
 
-type Msg = 'collapse' | 'jsSize' | 'jsEveryHas' | 'jsContent';
+type Msg = 'collapse' | 'jsSize' | 'jsEveryHas' | 'jsContent' | 'anyMatch';
 
 const OPS = new Set(['==', '!=', '<=', '>=', '<', '>']);
 
@@ -46,6 +47,11 @@ function lengthsCompared(a: PythonAnalysis, n: PyNode, l: PyNode, r: PyNode): bo
   return false;
 }
 
+function reportAnyMatch(c: { report: (r: { messageId: Msg; data: Record<string, string>; at: { start: number; end: number } }) => void }, m: AnyMatch): void {
+  const short = (t: string) => (t.replace(/\s+/g, ' ').length > 60 ? `${t.replace(/\s+/g, ' ').slice(0, 57)}...` : t.replace(/\s+/g, ' '));
+  c.report({ messageId: 'anyMatch', data: { each: short(m.each), among: short(m.among) }, at: m.at });
+}
+
 export default defineRule<Msg>({
   meta: {
     id: 'set-collapse',
@@ -55,6 +61,11 @@ export default defineRule<Msg>({
     unitLocal: true,
     languages: ['python', 'javascript'],
     messages: {
+      anyMatch: {
+        what: 'Each element of `{{each}}` is looked up among all of `{{among}}`, and only the lengths were compared besides: a match is never used up.',
+        why: '`{{each}}` = [A, A] passes against `{{among}}` = [A, B] of the same length, so a repeated answer stands in for a missing one.',
+        fix: 'Compare multisets: `Counter(a) == Counter(b)` / `sorted(a) == sorted(b)` (with a tolerance, pair sorted values), or remove each matched element from a copy of the other side before matching the next.',
+      },
       jsSize: {
         what: '`{{expr}}` compares the sizes of `new Set(...)` built from sequences, so duplicates collapse.',
         why: 'Output with a repeated line and a missing distinct line has the same set size as the expected lines.',
@@ -77,7 +88,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. Not when the other operand is a set written out in the code as a set (`{"tue", "thu"}`, `frozenset({…})`; a list written out and collapsed, `set(["1", "2"])`, is still a sequence): every item of it must then be present, so a repeated item cannot stand in for a missing one — the check has set semantics by design (weekdays, labels, permissions). In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
+      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. Not when the other operand is a set written out in the code as a set (`{"tue", "thu"}`, `frozenset({…})`; a list written out and collapsed, `set(["1", "2"])`, is still a sequence): every item of it must then be present, so a repeated item cannot stand in for a missing one — the check has set semantics by design (weekdays, labels, permissions). In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. Also a match that is never used up while the lengths were compared, so the check reads as an exact order-free comparison: `all(any(cmp(x, y) for y in ys) for x in xs)`, `all(x in ys for x in xs)` or `for x in xs: if x not in ys: return False` next to `len(xs) == len(ys)` (or an earlier `len(xs) != len(ys)` exit), and in JavaScript `xs.every((x) => ys.some(…) / ys.includes(x) / ys.indexOf(x) !== -1)` or the same `for…of` loop next to `xs.length === ys.length` — not when the iterated side cannot repeat (a set, dict keys, `range`, `Object.keys`, a written-out list of distinct items). `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
       why: 'The expected output `["a", "a", "b"]` and the observed `["a", "b", "b"]` are equal as sets. The verifier passes output that is missing or duplicating lines (VER-004).',
       references: ['VER-004'],
     },
@@ -89,6 +100,10 @@ export default defineRule<Msg>({
   create() {
     return {
       javascript: {
+        ForOfStatement(node, c, ancestors) {
+          const m = jsLoopLookup(node, ancestors, c.text);
+          if (m) reportAnyMatch(c, m);
+        },
         BinaryExpression(node, c, ancestors) {
           const program = programOf(ancestors);
           if (program && collapsedContentComparison(node, program)) {
@@ -104,6 +119,11 @@ export default defineRule<Msg>({
             c.report({ messageId: 'jsContent', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' ').slice(0, 100) }, at: node });
             return;
           }
+          const any = jsEveryLookup(node, ancestors, c.text);
+          if (any) {
+            reportAnyMatch(c, any);
+            return;
+          }
           if (!program || !everyHasComparison(node, program)) return;
           // `A.size === B.size && [...A].every(x => B.has(x))` is one comparison: reported once, at the size test.
           const and = [...ancestors].reverse().find((a): a is LogicalExpression => a.type === 'LogicalExpression' && a.operator === '&&');
@@ -112,6 +132,10 @@ export default defineRule<Msg>({
         },
       },
       python: {
+        for_statement(n, c) {
+          const m = pyLoopLookup(c.python, n);
+          if (m) reportAnyMatch(c, m);
+        },
         comparison_operator(n, c) {
           const a = c.python;
           const kids = named(n);
@@ -120,7 +144,18 @@ export default defineRule<Msg>({
           const [l, r] = [unparen(kids[0]!), unparen(kids[1]!)];
           const seq = setFromSequence(a, l) ?? setFromSequence(a, r);
           if (!seq || !isSetValued(a, l) || !isSetValued(a, r)) return;
-          if (lengthsCompared(a, n, l, r)) return;
+          if (lengthsCompared(a, n, l, r)) {
+            // equal lengths and a subset (`len(xs) == len(ys) and set(xs) <= set(ys)`): xs = [A, A] is a subset of ys = [A, B]
+            const op = ops[0]!;
+            if (op === '==' || op === '!=') return;
+            const each = op === '<=' || op === '<' ? l : r;
+            const among = each === l ? r : l;
+            const seqNode = setFromSequence(a, each);
+            const inner = seqNode ? callOf(a, seqNode)?.args[0] : undefined;
+            if (!inner || pyUnique(a, inner)) return;
+            reportAnyMatch(c, { each: a.src(unparen(inner)), among: sequenceOf(a, among) ?? a.src(among), at: n });
+            return;
+          }
           // one side is a set written out as a set (`{"tue", "thu"}`): every item of it must be present in the other,
           // so a repeated item can never stand in for a missing one; the comparison is a set comparison by design
           if (literalSet(a, l) || literalSet(a, r)) return;
@@ -134,6 +169,11 @@ export default defineRule<Msg>({
         },
         call(node, c) {
           const a = c.python;
+          const m = pyAllAny(a, node);
+          if (m) {
+            reportAnyMatch(c, m);
+            return;
+          }
           const call = a.call(node);
           if (!call || !call.receiver || (call.method !== 'issubset' && call.method !== 'issuperset') || call.args.length !== 1) return;
           const other = call.args[0]!;

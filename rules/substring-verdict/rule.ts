@@ -9,7 +9,9 @@
  * does not confirm (static only).
  *
  * Defect vs legitimate (the boundary, from the real corpora):
- * - the needle is a bare token — letters, digits, spaces, `-`, `_`, `'`, at most three words — that
+ * - the needle is a bare token — letters, digits, spaces, `-`, `_`, `'`, at most three words (in text a web
+ *   page renders, which the agent does not write, a three-word phrase of 20 characters or more such as
+ *   `button successfully clicked` is specific and is not reported) — that
  *   free text can hold inside a longer word or number or after a negation ("Canada" in "Canadair"
  *   and "not Canada", "1 passed" in "11 passed", "succeed" in "failed to succeed"). A needle with
  *   punctuation (a path `/home/user/x`, a marker `ATOM     14  CA`, `key=value`, a URL, an
@@ -20,6 +22,8 @@
  *   the result of `.read()`,
  *   `.lower()`, `.strip()`, `.join()`, `str()`, `.stdout`/`.text`, `get_text()`/`extract_text()`,
  *   JS `.textContent`/`.innerText`/`await page.content()`/`.toLowerCase()`/`readFileSync(p, 'utf8')`,
+ *   `ariaSnapshot()`, a browser agent's page text (`extract().pageText`, `extract("instruction").extraction`;
+ *   there only a token the agent was told to enter or choose, found in a string of the function),
  *   or a local holding one. A list, set or dict (`x in text.split()`, `lines.includes(x)`) is
  *   membership and is not reported; nor are `startswith`/`endswith` and anchored regexes. A value
  *   that is one of a few literals the code fixes (a program whose script echoes `Exists` or `Does not
@@ -40,6 +44,7 @@ import type { Project } from '../../src/contract/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
 import { isJsFunction, jsScopes, propName, programOf } from '../../src/lang/js/index.js';
+import { forEachChild } from '../../src/lang/js/nodes.js';
 import { argumentsFor, closedStrings } from '../../src/lang/python/value-origin.js';
 import { jsClosedStrings } from '../../src/lang/js/value-origin.js';
 import { appStateNear } from '../../src/lang/js/app-state.js';
@@ -58,8 +63,13 @@ type AnyJs = AnyNode;
 function bareToken(s: string): boolean {
   if (s.length === 0 || s.length > 32 || s !== s.trim()) return false;
   if (!/^[\p{L}\p{N}_](?:[\p{L}\p{N}_' -]*[\p{L}\p{N}_])?$/u.test(s)) return false;
+  // a phrase of three words that long (`overengineered anchor links`) is specific: text holding it means it
   return s.split(/\s+/).length <= 3;
 }
+
+/** A three-word phrase of 20 characters or more (`overengineered anchor links`, `button successfully clicked`):
+ *  in text a web page renders (not text the agent writes) it is put there by the site and means what it says. */
+const longPhrase = (s: string): boolean => s.split(/\s+/).length === 3 && s.length >= 20;
 
 /** A text that contains the token but does not mean it. */
 function witness(s: string): string {
@@ -212,8 +222,70 @@ function taskEvidence(project: Project, file: string, fn: FunctionInfo, key: str
 
 // ------------------------------------------------------------------ JavaScript / TypeScript
 
-const JS_TEXT_PROPS = new Set(['textContent', 'innerText', 'innerHTML', 'outerHTML', 'stdout', 'stderr', 'body', 'title']);
-const JS_TEXT_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimStart', 'trimEnd', 'join', 'text', 'content', 'innerText', 'textContent', 'innerHTML', 'toString', 'normalize', 'replace', 'replaceAll', 'readFileSync', 'readFile', 'title', 'stringify']);
+const JS_TEXT_PROPS = new Set(['textContent', 'innerText', 'innerHTML', 'outerHTML', 'stdout', 'stderr', 'body', 'title', 'pageText']);
+const JS_TEXT_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimStart', 'trimEnd', 'join', 'text', 'content', 'innerText', 'textContent', 'innerHTML', 'toString', 'normalize', 'replace', 'replaceAll', 'readFileSync', 'readFile', 'title', 'stringify', 'ariaSnapshot']);
+
+/** `r.extraction` where `r = await x.extract("instruction")`: an extraction asked for with an instruction
+ *  only (no schema), whose result is the model's free text about the page (`extract("extract the page text")`). */
+function freeExtraction(e: AnyJs & { type: 'MemberExpression' }, sc: ReturnType<typeof jsScopes>): boolean {
+  if (propName(e) !== 'extraction' || e.object.type !== 'Identifier') return false;
+  const b = sc.resolve(e.object);
+  let init: AnyJs | undefined = b?.kind === 'const' ? b.init : undefined;
+  while (init?.type === 'AwaitExpression') init = init.argument;
+  if (init?.type !== 'CallExpression' || init.callee.type !== 'MemberExpression' || propName(init.callee) !== 'extract') return false;
+  return init.arguments.length === 1 && jsConst(init.arguments[0]).kind === 'string';
+}
+
+const PAGE_PROPS = new Set(['textContent', 'innerText', 'innerHTML', 'outerHTML', 'pageText']);
+const PAGE_METHODS = new Set(['content', 'innerText', 'textContent', 'innerHTML', 'title', 'ariaSnapshot', 'allTextContents', 'allInnerTexts', 'extract']);
+const KEEP_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimStart', 'trimEnd', 'normalize', 'join', 'toString']);
+
+/** Is the text one a web page renders (a DOM read, the page's content, an extraction of the page), through
+ *  `const`s, `await`, field reads and case/space normalisation? */
+function jsPageText(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, depth = 0): boolean {
+  if (!e || depth > 6) return false;
+  if (e.type === 'AwaitExpression') return jsPageText(e.argument, sc, depth + 1);
+  if (e.type === 'ChainExpression') return jsPageText(e.expression, sc, depth + 1);
+  if (e.type === 'MemberExpression' && !e.computed) return PAGE_PROPS.has(propName(e) ?? '') || jsPageText(e.object, sc, depth + 1);
+  if (e.type === 'CallExpression' && e.callee.type === 'MemberExpression' && !e.callee.computed) {
+    const m = propName(e.callee) ?? '';
+    if (PAGE_METHODS.has(m)) return true;
+    return KEEP_METHODS.has(m) && jsPageText(e.callee.object, sc, depth + 1);
+  }
+  if (e.type === 'Identifier') {
+    const b = sc.resolve(e);
+    return b?.kind === 'const' && !!b.init && jsPageText(b.init, sc, depth + 1);
+  }
+  return false;
+}
+
+/** The text is a browser agent's reading of the whole page: `r.pageText` or a free-text `r.extraction`
+ *  of `r = await x.extract(…)`, through `const`s and case/space normalisation. */
+function jsAgentPage(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, depth = 0): boolean {
+  if (!e || depth > 6) return false;
+  if (e.type === 'AwaitExpression') return jsAgentPage(e.argument, sc, depth + 1);
+  if (e.type === 'ChainExpression') return jsAgentPage(e.expression, sc, depth + 1);
+  if (e.type === 'MemberExpression' && !e.computed) return propName(e) === 'pageText' || freeExtraction(e, sc);
+  if (e.type === 'CallExpression' && e.callee.type === 'MemberExpression' && !e.callee.computed) return KEEP_METHODS.has(propName(e.callee) ?? '') && jsAgentPage(e.callee.object, sc, depth + 1);
+  if (e.type === 'Identifier') {
+    const b = sc.resolve(e);
+    return b?.kind === 'const' && !!b.init && jsAgentPage(b.init, sc, depth + 1);
+  }
+  return false;
+}
+
+/** The string literals (and template texts) of a function that come before `pos` (comments are not read). */
+function jsStringsBefore(fn: AnyJs, pos: number): string[] {
+  const out: string[] = [];
+  const visit = (n: AnyJs): void => {
+    if (n.start >= pos) return;
+    if (n.type === 'Literal' && typeof n.value === 'string') out.push(n.value);
+    else if (n.type === 'TemplateElement') out.push(n.value.cooked ?? n.value.raw);
+    forEachChild(n, visit);
+  };
+  visit(fn);
+  return out;
+}
 
 function jsIsText(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, text: string, depth = 0): boolean {
   if (!e || depth > 4) return false;
@@ -221,7 +293,7 @@ function jsIsText(e: AnyJs | undefined, sc: ReturnType<typeof jsScopes>, text: s
   if (e.type === 'ChainExpression') return jsIsText(e.expression, sc, text, depth + 1);
   if (e.type === 'TemplateLiteral') return true;
   if (e.type === 'Literal') return typeof e.value === 'string';
-  if (e.type === 'MemberExpression' && !e.computed) return JS_TEXT_PROPS.has(propName(e) ?? '');
+  if (e.type === 'MemberExpression' && !e.computed) return JS_TEXT_PROPS.has(propName(e) ?? '') || freeExtraction(e, sc);
   if (e.type === 'CallExpression') {
     const c = e.callee;
     if (c.type === 'Identifier') return c.name === 'String' || ((c.name === 'readFileSync' || c.name === 'readFile') && e.arguments.length >= 2);
@@ -381,7 +453,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Whether the haystack is free text is read from where it comes from: a parameter is text when every call of the function in the project passes text for it (its `str` annotation counts only when no call is found), so a structured field passed in (an activity name from an RPC response) is not; a value that is one of a few literals the code fixes — a program whose shell script prints one literal per branch (`echo "Exists"` / `echo "Does not exist"`), a choice between literals, a function returning only literals — is a closed domain, where a token found in at most one value is an exact test. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up), tokens that tell the values of a closed domain apart.',
+        'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`, Playwright `ariaSnapshot()`, a browser agent\'s whole-page text (`(await stagehand.extract()).pageText`) and its free-text extraction asked for with an instruction only (`(await stagehand.extract("extract the page text")).extraction`) — there only a token the agent was told to enter or choose in the same function (`act("fill \'nunya\' into the first name field")`) is reported: the page then shows it wherever the agent put it, while a word the agent was not given is the page\'s own, such as an option list shown after expanding a menu) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words — in text a web page renders (`textContent`, `innerText`, `page.content()`, an extraction of the page), which the site writes and the agent does not, a three-word phrase of 20 characters or more is specific and is not reported, while in text the agent writes a negation can still hold it): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Whether the haystack is free text is read from where it comes from: a parameter is text when every call of the function in the project passes text for it (its `str` annotation counts only when no call is found), so a structured field passed in (an activity name from an RPC response) is not; a value that is one of a few literals the code fixes — a program whose shell script prints one literal per branch (`echo "Exists"` / `echo "Does not exist"`), a choice between literals, a function returning only literals — is a closed domain, where a token found in at most one value is an exact test. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up), tokens that tell the values of a closed domain apart.',
       why: 'A substring test accepts any text that holds the token: "Canada" passes "Canadair" and "not Canada", "1 passed" passes "11 passed", "succeed" passes "failed to succeed". The benchmark then credits output that is wrong. This is the code-level twin of `substring-containment` (lambdas in task JSON).',
     },
   },
@@ -425,7 +497,16 @@ export default defineRule<Msg>({
       if ((scope.known || scope.functions.size) && !scope.functions.has(d.fn)) return;
       // the text is one of a few literals (a program printing one of them): exact when the token is in at most one
       const domain = jsClosedStrings(hay, sc);
-      const lit = jsNeedle(needleNode, sc, ancestors).literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1));
+      const page = jsPageText(hay, sc);
+      // a browser agent's own reading of the whole page (`extract().pageText`, a free-text extraction): the
+      // token tells something only when it is the value the agent was told to enter or choose (`act("fill
+      // 'nunya' into the first name field")`), which the page then shows wherever the agent put it; a word
+      // the agent was not given is the page's own (an option list shown after expanding a menu)
+      const told = (t: string) => jsStringsBefore(d.fn as AnyJs, node.start).some((v) => new RegExp(`\\b${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(v));
+      const agentPage = jsAgentPage(hay, sc);
+      const lit = jsNeedle(needleNode, sc, ancestors).literals.find(
+        (t) => bareToken(t) && !(page && longPhrase(t)) && !(agentPage && !told(t)) && !(domain && domain.filter((v) => v.includes(t)).length <= 1),
+      );
       if (lit === undefined) return;
       c.report({ messageId: 'literal', data: { expr: c.text.slice(node.start, node.end).replace(/\s+/g, ' '), needle: lit, witness: witness(lit) }, at: node });
     };

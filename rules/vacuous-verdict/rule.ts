@@ -7,14 +7,18 @@
  * operand; these are about iteration that never runs, and about failing guards that can never fire
  * (`if len(x) < 0: return 0`, `if x is None` / `if not isinstance(x, list)` right after `x = list(...)`).
  */
-import { defineRule, type PythonVisitor } from '../../src/contract/rule.js';
+import { defineRule, type PythonVisitor, type RuleContext } from '../../src/contract/rule.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isVerdictFunction } from '../../src/suites/verdict.js';
 import { valueKind } from '../../src/lang/python/value-kind.js';
 import { signatureOf } from '../../src/lang/python/signature.js';
+import { jsVerdictScope } from '../../src/suites/verdict.js';
+import { programOf } from '../../src/lang/js/index.js';
+import { jsEmptyVerdict } from './js-empty.js';
+import type { AnyNode } from 'acorn';
 
-type Msg = 'zipTruncation' | 'zipPrefix' | 'emptyLoop' | 'emptyAll' | 'deadGuard';
+type Msg = 'zipTruncation' | 'zipPrefix' | 'emptyLoop' | 'emptyAll' | 'deadGuard' | 'jsEmptyResult';
 
 /** `0`/`False`/`0.0`/`(False, …)` → false, `1`/`True`/`1.0` → true. */
 function constTruth(a: PythonAnalysis, n: PyNode | undefined): boolean | undefined {
@@ -334,8 +338,8 @@ export default defineRule<Msg>({
     id: 'vacuous-verdict',
     description: 'A verdict that passes without comparing: `zip()` truncation with no length check, a fail-only loop or `all()` over a collection that may be empty, a failing guard that can never fire.',
     defaultSeverity: 'warn',
-    layers: ['python'],
-    languages: ['python'],
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript'],
     messages: {
       zipTruncation: {
         what: '`{{call}}` stops at the shorter of `{{a}}` and `{{b}}` and nothing checks their lengths.',
@@ -357,6 +361,11 @@ export default defineRule<Msg>({
         why: 'Then {{input}} passes without any check running.',
         fix: 'Require a non-empty `{{collection}}` (`bool({{collection}}) and all(...)`).',
       },
+      jsEmptyResult: {
+        what: '`{{test}}` is the whole verdict: it passes when `{{call}}` returns nothing.',
+        why: 'A call that failed quietly, a page that did not load or a model that answered nothing also returns an empty `{{array}}`, so the check passes without anything having been looked at.',
+        fix: 'Add a positive control next to the absence check (the page or element that must be there, a non-empty result of a related query), or fail when the call itself reports an error.',
+      },
       deadGuard: {
         what: 'This failing guard can never fire: {{reason}}.',
         why: 'The `{{verdict}}` it should return is never reached, so {{input}} is not rejected here and the verdict is decided by the code after it (which may pass on nothing).',
@@ -365,16 +374,24 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound), flags `zip(a, b)` loops and generators that compare items when the function never tests the length of `a` or `b` (and no `strict=True`): as passing on an empty result when the loop can only fail inside and a passing constant follows it (or the pairs feed `all()`), as graded on the shared items otherwise; not when the loop can only pass inside (on a match) and a failing constant follows it, or the pairs feed `any()` (an empty result fails there), nor when both operands are tuples of one fixed length (`tuple[float, float]` parameters, tuple displays). Also flags `for` loops whose body can only return a failing constant and that are followed by `return <passing constant>` when the function never tests the collection for emptiness, and `return all(... for x in c)` with the same condition. The loop and `all()` shapes are reported only when the collection holds the agent\'s result (the first parameter, `metric(result_state, expected_state)`, or a parameter named like a result): a loop over the task\'s own expectations is a task-authoring question. Also flags a guard that returns a failing constant (`if …: return 0`) whose condition, or one of its `and`/`or` parts, can never be true: `len(x) < 0` (or `<= -1`, `== -1`, `0 > len(x)`); `x is None` / `x == None` when every value `x` can hold there is built by a literal, a comprehension, a builtin that never returns None (`list(…)`, `sorted(…)`, `dict(…)`…) or `… or <such a value>`; `not isinstance(x, T)` when every such value is a `T`. The finding names the input that passes vacuously; `--confirm` runs the function with that collection (for a guard, the parameter the guarded local is built from) empty.',
+        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound), flags `zip(a, b)` loops and generators that compare items when the function never tests the length of `a` or `b` (and no `strict=True`): as passing on an empty result when the loop can only fail inside and a passing constant follows it (or the pairs feed `all()`), as graded on the shared items otherwise; not when the loop can only pass inside (on a match) and a failing constant follows it, or the pairs feed `any()` (an empty result fails there), nor when both operands are tuples of one fixed length (`tuple[float, float]` parameters, tuple displays). Also flags `for` loops whose body can only return a failing constant and that are followed by `return <passing constant>` when the function never tests the collection for emptiness, and `return all(... for x in c)` with the same condition. The loop and `all()` shapes are reported only when the collection holds the agent\'s result (the first parameter, `metric(result_state, expected_state)`, or a parameter named like a result): a loop over the task\'s own expectations is a task-authoring question. Also flags a guard that returns a failing constant (`if …: return 0`) whose condition, or one of its `and`/`or` parts, can never be true: `len(x) < 0` (or `<= -1`, `== -1`, `0 > len(x)`); `x is None` / `x == None` when every value `x` can hold there is built by a literal, a comprehension, a builtin that never returns None (`list(…)`, `sorted(…)`, `dict(…)`…) or `… or <such a value>`; `not isinstance(x, T)` when every such value is a `T`. In JavaScript and TypeScript: a verdict that is, by itself, the emptiness of what a method call returned (`_success: observations.length === 0`, `return !found.length`, or a `const` holding that test which becomes the verdict), where the array is the awaited result of a call on another object (`await v3.observe(…)`, `await page.$$(…)`) — not an array the verifier fills itself (`errors.push(…)`), not one derived with built-in methods (`checks.filter(…)`, `Object.keys(…)`), and not when the emptiness is one part of a larger verdict (`… && title === "Vanta"`). The finding names the input that passes vacuously; `--confirm` runs the function with that collection (for a guard, the parameter the guarded local is built from) empty.',
       why: 'An agent that produces nothing, or fewer paragraphs, rows, cells or slides than expected, passes: the comparison only runs over the items both sides have; a guard written to reject that input but whose condition cannot hold rejects nothing. OSWorld-family metrics compare documents with `zip(doc1.paragraphs, doc2.paragraphs)` and notebooks with `zip(a.items(), b.items())`.',
     },
     confirm: {
       oracle: 'vacuous-verdict',
-      description: 'Runs the function with the named collection empty (and, for zip, the other side non-empty); a passing verdict confirms the check is vacuous.',
+      description: 'Runs the function with the named collection empty (and, for zip, the other side non-empty); a passing verdict confirms the check is vacuous. JavaScript/TypeScript findings are static (no control case).',
     },
   },
-  create() {
+  create(ctx) {
     return {
+      javascript: {
+        BinaryExpression(node, c, ancestors) {
+          jsEmpty(node, c, ancestors);
+        },
+        UnaryExpression(node, c, ancestors) {
+          jsEmpty(node, c, ancestors);
+        },
+      },
       python: {
         call(n, c) {
           const a = c.python;
@@ -472,5 +489,16 @@ export default defineRule<Msg>({
         },
       },
     };
+
+    function jsEmpty(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[]): void {
+      const program = programOf(ancestors);
+      if (!program) return;
+      const scope = jsVerdictScope(ctx.project, c.unit.file.path, program);
+      // with entries or exports naming the verdict functions: only those; else any function returning the test
+      const onPath = (fn: unknown) => !(scope.known || scope.functions.size) || scope.functions.has(fn as never);
+      const v = jsEmptyVerdict(node, ancestors, program, c.text, scope.shapes, onPath);
+      if (!v) return;
+      c.report({ messageId: 'jsEmptyResult', data: { test: c.text.slice(v.test.start, v.test.end), call: v.call, array: v.array }, at: v.test });
+    }
   },
 });

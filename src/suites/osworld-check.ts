@@ -34,7 +34,8 @@ export type EvaluatorProblemKind =
   | 'unreadStepParam'
   | 'stateKind'
   | 'missingRuleKey'
-  | 'missingOption';
+  | 'missingOption'
+  | 'memberKind';
 
 export interface EvaluatorProblem {
   kind: EvaluatorProblemKind;
@@ -187,7 +188,7 @@ export function entryProblems(entry: VerifierEntry, python: PythonProject): Eval
     const f = entry.fields[r.role];
     const ga = python.analysis(r.binding.file);
     const gfn = ga?.functionByQualname(r.binding.qualname);
-    const member = ga && gfn ? configMember(ga, gfn.node) : undefined;
+    const member = ga && gfn ? passThroughKey(ga, gfn.node) : undefined;
     const given = member !== undefined && f && isObject(f.value) ? f.value[member] : undefined;
     if (idx >= positional || !param || !f || !isObject(given)) continue;
     const reads = paramReads(python, metric, () => param.name, true);
@@ -206,6 +207,8 @@ export function entryProblems(entry: VerifierEntry, python: PythonProject): Eval
       out.push({ kind: 'missingOption', at: at(where), pointer: where.pointer, data: { key: k, metric: name, kwargs: sig.kwargs!, read: read.text, where: readSite(entry, metric.file, read.line) } });
     }
   }
+  // a task value that is a list or an object, tested as one element of the result state
+  if (positional === 2) for (const p of memberProblems(entry, python, a, fn.node, sig, name)) out.push(p);
   // options that land in **kwargs but that the metric never reads
   if (sig.kwargs && keys.length) {
     const read = kwargsReads(a.ast, fn.node, sig.kwargs, (n) => a.src(n));
@@ -480,29 +483,117 @@ function findKwargsReads(fnNode: PyNode, kw: string, src: (n: PyNode) => string)
   return escapes ? undefined : keys;
 }
 
-/**
- * The member of its config a getter returns as-is (`return config["rules"]`, its only return), so the
- * metric receives what the task wrote under that member.
- */
-function configMember(a: PythonAnalysis, fnNode: PyNode): string | undefined {
-  const params = field(fnNode, 'parameters');
-  const names = params ? named(params).filter((p) => p.type === 'identifier' || p.type === 'typed_parameter').map((p) => (p.type === 'identifier' ? p : named(p)[0])) : [];
-  const config = names[1];
-  if (!config || config.type !== 'identifier') return undefined;
-  const returns: PyNode[] = [];
-  walk(field(fnNode, 'body')!, (n) => {
-    if (n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition') return false;
-    if (n.type === 'return_statement') returns.push(n);
-    return undefined;
-  });
-  const v = returns.length === 1 ? named(returns[0]!)[0] : undefined;
-  if (v?.type !== 'subscript' || a.src(field(v, 'value')!) !== a.src(config)) return undefined;
-  const key = field(v, 'subscript');
-  const m = key?.type === 'string' ? /^(['"])([^'"\\{]*)\1$/.exec(a.src(key)) : null;
-  return m?.[2];
-}
-
 /** `desktop_env/evaluators/metrics/table.py:18`, relative to the suite root. */
 function readSite(entry: VerifierEntry, file: string, line: number): string {
   return `${path.relative(entry.task.suite.root, file).split(path.sep).join('/')}:${line}`;
+}
+
+/** The key `K` of a getter that returns its config's member as-is (`def get_rule(env, config): return config["rules"]`). */
+function passThroughKey(a: PythonAnalysis, fnNode: PyNode): string | undefined {
+  const params = field(fnNode, 'parameters');
+  const cfg = params ? named(params)[1] : undefined;
+  const cfgName = cfg?.type === 'identifier' ? cfg.text : cfg ? (field(cfg, 'name') ?? named(cfg)[0])?.text : undefined;
+  const body = field(fnNode, 'body');
+  const stmts = body ? named(body).filter((n) => n.type !== 'expression_statement' || named(n)[0]?.type !== 'string') : [];
+  if (!cfgName || stmts.length !== 1 || stmts[0]!.type !== 'return_statement') return undefined;
+  const v = named(stmts[0]!)[0];
+  if (v?.type !== 'subscript' || a.src(field(v, 'value') ?? v) !== cfgName) return undefined;
+  const k = field(v, 'subscript');
+  return k?.type === 'string' ? a.src(k).slice(1, -1) : undefined;
+}
+
+/** The expressions a getter appends to the list it returns (`names = []; … names.append(d.dataset_id); return names`),
+ *  when that is the only way the list grows; undefined otherwise. */
+function appendedElements(a: PythonAnalysis, fnNode: PyNode): PyNode[] | undefined {
+  let returned: string | undefined;
+  let several = false;
+  walk(field(fnNode, 'body') ?? fnNode, (n) => {
+    if (n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition') return false;
+    if (n.type !== 'return_statement') return undefined;
+    const v = named(n)[0];
+    if (!v || v.type === 'none') return undefined;
+    if (v.type !== 'identifier' || (returned && returned !== v.text)) several = true;
+    else returned = v.text;
+    return undefined;
+  });
+  if (!returned || several) return undefined;
+  const out: PyNode[] = [];
+  let other = false;
+  walk(field(fnNode, 'body') ?? fnNode, (n) => {
+    if (other) return false;
+    if (n.type === 'assignment' && a.src(field(n, 'left') ?? n) === returned) {
+      const r = field(n, 'right');
+      if (r?.type !== 'list' || named(r).length) other = true;
+    } else if (n.type === 'augmented_assignment' && a.src(field(n, 'left') ?? n) === returned) other = true;
+    else if (n.type === 'call') {
+      const f = field(n, 'function');
+      if (f?.type === 'attribute' && a.src(field(f, 'object') ?? f) === returned) {
+        const m = field(f, 'attribute')?.text;
+        const args = named(field(n, 'arguments') ?? n);
+        if (m === 'append' && args.length === 1) out.push(args[0]!);
+        else other = true;
+      }
+    }
+    return undefined;
+  });
+  return other || !out.length ? undefined : out;
+}
+
+/** A list/object-valued task value `rules["k"]` used as `rules["k"] in result` (directly or through a local)
+ *  while the result getter's list holds appended values that are no lists: the test never depends on the state. */
+function memberProblems(entry: VerifierEntry, python: PythonProject, a: PythonAnalysis, fnNode: PyNode, sig: Signature, metric: string): EvaluatorProblem[] {
+  const out: EvaluatorProblem[] = [];
+  const exp = entry.fields.expected;
+  const expRoute = entry.routes?.find((r) => r.role === 'expected' && r.binding);
+  const resRoute = entry.routes?.find((r) => r.role === 'result' && r.binding);
+  if (!exp || !expRoute?.binding || !resRoute?.binding || !isObject(exp.value)) return out;
+  const ea = python.analysis(expRoute.binding.file);
+  const efn = ea?.functionByQualname(expRoute.binding.qualname);
+  const key = ea && efn ? passThroughKey(ea, efn.node) : undefined;
+  const passed = key !== undefined ? exp.value[key] : undefined;
+  if (key === undefined || !isObject(passed)) return out;
+  const ra = python.analysis(resRoute.binding.file);
+  const rfn = ra?.functionByQualname(resRoute.binding.qualname);
+  const elems = ra && rfn ? appendedElements(ra, rfn.node) : undefined;
+  // every appended value is of a kind other than a list (a list display, `list(…)`, a comprehension are lists)
+  if (!ra || !elems || elems.some((e) => ['list', 'list_comprehension', 'tuple', 'dictionary'].includes(e.type) || ['list', 'dict'].includes(valueKind(ra, e) ?? ''))) return out;
+  const [res, rules] = sig.params.filter((p) => p.kind !== 'keyword').map((p) => p.name);
+  if (!res || !rules) return out;
+  /** The task member an operand reads: `rules["k"]`, or a local assigned only from it. */
+  const member = (e: PyNode): string | undefined => {
+    const srcs = e.type === 'identifier' ? a.valueSources(e) : [e];
+    if (srcs.length !== 1) return undefined;
+    const s = srcs[0]!;
+    if (s.type !== 'subscript' || a.src(field(s, 'value') ?? s) !== rules) return undefined;
+    const k = field(s, 'subscript');
+    return k?.type === 'string' ? a.src(k).slice(1, -1) : undefined;
+  };
+  walk(field(fnNode, 'body') ?? fnNode, (n) => {
+    if (n.type !== 'comparison_operator') return undefined;
+    const kids = named(n);
+    const op = a.text.slice(kids[0]?.end ?? n.start, kids[1]?.start ?? n.end).trim().replace(/\s+/g, ' ');
+    if (kids.length !== 2 || (op !== 'in' && op !== 'not in') || a.src(kids[1]!) !== res) return undefined;
+    const k = member(kids[0]!);
+    const v = k !== undefined ? passed[k] : undefined;
+    if (k === undefined || (!Array.isArray(v) && !isObject(v))) return undefined;
+    const ptr = joinPointer(joinPointer(exp.pointer, key), k);
+    const ref = entry.task.values.get(ptr);
+    if (!ref) return undefined;
+    out.push({
+      kind: 'memberKind',
+      at: { start: ref.start, end: ref.end },
+      pointer: ptr,
+      data: {
+        value: JSON.stringify(v).slice(0, 60),
+        kind: Array.isArray(v) ? 'a list' : 'an object',
+        test: a.src(n),
+        metric,
+        getter: resRoute.binding!.qualname,
+        elem: ra.src(elems[0]!),
+        always: op === 'in' ? 'False' : 'True',
+      },
+    });
+    return undefined;
+  });
+  return out;
 }
