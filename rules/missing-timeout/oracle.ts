@@ -28,12 +28,15 @@ const oracle: Oracle = {
   async plan(ctx) {
     const t = await pythonTarget(ctx);
     if (!('slice' in t)) return t;
-    const { tools, port, wrapperStubs } = stubTargets(t, ctx.control);
+    const found = stubTargets(t, ctx.control);
+    // a URL template taken for a program (`requests.post(f"{self.base}/file")`) is no tool to stub
+    const tools = found.tools.filter((n) => !/[{}]|:\/\//.test(n));
+    const { port, wrapperStubs } = found;
     const flagged = functionSource(t).split('\n')[t.line - t.slice.info.startLine] ?? '';
     if (/\.connect\(|\bcreate_connection\(/.test(flagged) && !/\b(?:recv|read|makefile)\b/.test(flagged))
       return { status: 'unsupported', detail: 'a TCP connect without a timeout stalls only on a peer that drops the handshake, which a local control case cannot simulate' };
     // `requests.get(self.http_server + "/x")`: a stalling endpoint on a port allocated for the case
-    const httpSelf = !tools.length && !port && t.slice.info.isMethod ? httpSelfAddress(flagged) : undefined;
+    const httpSelf = t.slice.info.isMethod ? httpSelfAddress(flagged) : undefined;
     if (!tools.length && !port && !httpSelf)
       return { status: 'unsupported', detail: `vaudit found no peer to stall for the call at line ${t.line}: it names no command, no http://localhost:PORT address and no address held in \`self\`; the finding stands as a static one` };
     const own = num(ctx.control.ownTimeoutSeconds);
@@ -50,7 +53,8 @@ const oracle: Oracle = {
           ...w,
           ...(httpSelf ? { self: httpSelf.self } : {}),
           stubTools: { ...stubTools, ...(w.stubTools ?? {}) },
-          servers: w.servers?.length ? w.servers : port ? [{ port, stall: true }] : httpSelf ? [{ port: 0, stall: true }] : undefined,
+          // the `self` address names the first endpoint (`{vaudit-port0}`)
+          servers: w.servers?.length ? w.servers : httpSelf ? [{ port: 0, stall: true }, ...(port ? [{ port, stall: true }] : [])] : port ? [{ port, stall: true }] : undefined,
         },
         ctx,
         { timeoutMs: bound, slow: true },

@@ -284,6 +284,8 @@ async function runBatch(
   });
   const runId = res.record.runId;
   noteDoubles(res.record, answered);
+  const times = answered.filter((a) => a.setupMs !== undefined || a.ms !== undefined).map((a) => ({ case: a.id, setupMs: a.setupMs, ms: a.ms }));
+  if (times.length) res.record.caseTimes = [...(res.record.caseTimes ?? []), ...times];
   opts.onRun?.(res.record);
   for (const a of answered) {
     // A case whose code the guard stopped is a non-result: nothing it did is evidence.
