@@ -164,6 +164,9 @@ const oracle: Oracle = {
       // (A baseline that got past the flagged statement and failed later still shows that the read
       // itself works with a healthy state; then only another exception, raised at the read, counts.)
       const pastRead = base!.status === 'raised' && base!.exception?.file === t.file && (base!.exception?.line ?? 0) > last;
+      // a baseline that never got to the read: the witness stops earlier (where and why)
+      if (base!.status === 'raised' && !pastRead && !executedLine(base, t.file, t.line))
+        return { status: 'unreached', detail: `no witness reached the state read at line ${t.line}: with a healthy state the witness ${outcomeOf(base)}`, runId: base!.runId };
       if (base!.status === 'raised' && !pastRead)
         return { status: 'crash', detail: `the healthy baseline failed (${outcomeOf(base)}), so the failing states cannot be told apart from the witness's own failure`, runId: base!.runId };
       let elsewhere: string | undefined;
