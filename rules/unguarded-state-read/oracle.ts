@@ -48,6 +48,13 @@ function healthyState(statement: string): Record<string, unknown> {
   return state;
 }
 
+/** A witness label that says which class the stand-in raised in the case (the library its method's
+ *  module uses, when the harness could tell), in place of the plan's candidates. */
+function withRaised(label: string, r: CaseResult | undefined): string {
+  const raised = (r?.calls as Array<{ raised?: string }> | undefined)?.find((c) => c && typeof c.raised === 'string')?.raised;
+  return raised ? label.replace(/ raises (?:the connection error of [\w, ]+|[\w.]+) \(state unavailable\)/, ` raises ${raised} (state unavailable)`) : label;
+}
+
 /** What the stand-in for `self.<path>(…)` returns: a response whose body is `text` when the call site
  *  reads it with `.json()` (as the library's Response; its `json()` fails as the library's does),
  *  else the text itself. */
@@ -179,7 +186,7 @@ const oracle: Oracle = {
           elsewhere ??= `${r.exception?.type} escaped from ${r.exception?.file?.split('/').pop()}:${r.exception?.line}, not from the state read at line ${t.line}`;
           continue;
         }
-        return { status: 'confirmed', witness: labels[i]!.label, expected, observed: `${r.exception?.type}: ${r.exception?.message} raised at line ${at} escaped the verifier`, runId: r.runId };
+        return { status: 'confirmed', witness: withRaised(labels[i]!.label, r), expected, observed: `${r.exception?.type}: ${r.exception?.message} raised at line ${at} escaped the verifier`, runId: r.runId };
       }
       const nr = firstNonResult(set.map((c) => results.get(c.id)));
       if (nr) return nr;
@@ -189,7 +196,7 @@ const oracle: Oracle = {
       const r = results.get(set[1]!.id)!;
       if (!set.slice(1).some((c) => executedLine(results.get(c.id), t.file, t.line)))
         return { status: 'unreached', detail: `no witness reached the state read at line ${t.line} (${outcomesOf(set.slice(1).map((c) => results.get(c.id)))})`, runId: r.runId };
-      return { status: 'refuted', witness: labels.slice(1).map((v) => v.label).join('; '), expected, observed: set.slice(1).map((c) => `returned ${show(results.get(c.id)?.value)}`).join(' / '), runId: r.runId };
+      return { status: 'refuted', witness: labels.slice(1).map((v, k) => withRaised(v.label, results.get(set[k + 1]!.id))).join('; '), expected, observed: set.slice(1).map((c) => `returned ${show(results.get(c.id)?.value)}`).join(' / '), runId: r.runId };
     };
     return {
       cases: [...cases, ...flaggedCases],

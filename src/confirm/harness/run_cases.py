@@ -214,7 +214,10 @@ class CallableDouble:
         self._rec.calls.append({"path": self._path, "args": to_json(list(a)), "kwargs": to_json(kw)})
         s = self._spec
         if "raises" in s:
-            raise exc_from(s["raises"])
+            e = exc_from(s["raises"])
+            bases = type(e).__bases__ if type(e).__module__ == "vaudit.stand-in" else (type(e),)
+            self._rec.calls[-1]["raised"] = " and ".join("%s.%s" % (c.__module__, c.__qualname__) if c.__module__ != "builtins" else c.__qualname__ for c in bases)
+            raise e
         if "sequence" in s:
             seq = s["sequence"]
             i = min(self._n, len(seq) - 1)
@@ -273,8 +276,36 @@ def make_self(cls, attrs):
             init(obj)
         except Exception:
             pass
+    for name, v in attrs.items():
+        narrow_library(cls, name, v)
     obj.__dict__.update(attrs)
     return obj
+
+
+def narrow_library(cls, name, double):
+    """A stand-in for a method of the real class fails as the library that method uses: of the
+    candidate libraries, those the method's own module imports (`VManager._request` in a module that
+    imports requests raises requests' class, not one that is also urllib's)."""
+    spec = getattr(double, "_spec", None) if isinstance(double, CallableDouble) else None
+    if not isinstance(spec, dict):
+        return
+    raises = spec.get("raises") if isinstance(spec.get("raises"), dict) else None
+    returns = spec.get("returns") if isinstance(spec.get("returns"), dict) and spec["returns"].get("$double") == "response" else None
+    part = raises if raises is not None else returns
+    libs = part.get("library") if part is not None else None
+    if not libs or len(libs) < 2:
+        return
+    try:
+        real = inspect.getattr_static(cls, name)
+    except AttributeError:
+        return
+    g = getattr(getattr(real, "__func__", real), "__globals__", None)
+    if not isinstance(g, dict):
+        return
+    used = {m.__name__ for m in g.values() if isinstance(m, types.ModuleType)}
+    keep = [lib for lib in libs if any(u == lib or u.startswith(lib + ".") for u in used)]
+    if keep:
+        double._spec = dict(spec, **{"raises" if raises is not None else "returns": dict(part, library=keep)})
 
 
 def decode(spec, rec, path="", cls=None):
