@@ -25,6 +25,7 @@ const slow = [
   'test/install.test.ts',
   'test/report-audit.test.ts',
   'test/cli-confirm-summary.test.ts',
+  'test/confirm-honest-statuses.test.ts',
   'test/cli-docs-hints.test.ts',
   'test/cli-init.test.ts',
   'test/cli-related.test.ts',

@@ -1,7 +1,7 @@
 /**
  * test-status-verdict's control case: the grading function run with the required test SKIPPED/XFAIL in
  * the status map, absent from it, or the map empty. Findings whose status map is a parameter are
- * confirmed with a run record; findings whose map the function loads itself are `unreached`, never
+ * confirmed with a run record; findings whose map the function loads itself are `unsupported` (no case ran), never
  * confirmed; the classification shapes (`dropped`, the if/else deny-list) carry no control case.
  */
 import { expect, it } from 'vitest';
@@ -21,7 +21,7 @@ it('confirms the docs examples: XFAIL accepted, and an absent required test pass
   expect(await confirmStatuses('test-status-verdict', 'docs/incorrect/2')).toEqual([['absentAsPass', 3, 'confirmed']]);
 }, 60_000);
 
-it('a status map the function loads itself is unreached, not confirmed', async () => {
+it('a status map the function loads itself is unsupported (no case ran), not confirmed', async () => {
   const got = await confirmStatuses('test-status-verdict', 'fixtures/incorrect/junit-xml');
-  expect(got.map((g) => g[2])).toEqual(['unreached', 'unreached']);
+  expect(got.map((g) => g[2])).toEqual(['unsupported', 'unsupported']);
 }, 60_000);

@@ -21,7 +21,7 @@ describe('vacuous-verdict --confirm', () => {
       const statuses = mine.map((f) => [f.range.start.line, f.confirmation?.status]);
       // the notebook zip reads two files inside the function: no witness can empty it
       const built = dir === 'zip-truncation' ? [13] : [];
-      expect(statuses).toEqual(mine.map((f) => [f.range.start.line, built.includes(f.range.start.line) ? 'unreached' : 'confirmed']));
+      expect(statuses).toEqual(mine.map((f) => [f.range.start.line, built.includes(f.range.start.line) ? 'unsupported' : 'confirmed']));
       for (const f of mine) if (f.confirmation?.status === 'confirmed') expect(ids.has(f.confirmation.runId!)).toBe(true);
       res.dispose();
     }, 60_000);

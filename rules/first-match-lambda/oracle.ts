@@ -42,13 +42,13 @@ const oracle: Oracle = {
   id: 'first-match-lambda',
   async plan(ctx) {
     const code = embeddedAt(ctx)?.code;
-    if (code === undefined) return { status: 'unsupported', detail: 'first-match-lambda: no lambda string found at the finding (give control.code)' };
+    if (code === undefined) return { status: 'unsupported', detail: 'vaudit found no lambda string at the finding to run; the finding stands as a static one' };
     const empty = (ctx.control.empty as Spec[] | undefined) ?? emptyArgs(code);
     const orders = ctx.control.orders as [Spec[], Spec[]] | undefined;
     const cases: PyCase[] = [];
     if (empty) cases.push({ id: 'empty', op: 'lambda', source: code, args: empty, timeoutMs: ctx.timeoutMs });
     if (orders) cases.push({ id: 'a', op: 'lambda', source: code, args: orders[0], timeoutMs: ctx.timeoutMs }, { id: 'b', op: 'lambda', source: code, args: orders[1], timeoutMs: ctx.timeoutMs });
-    if (!cases.length) return { status: 'unreached', detail: 'no witness could be built for this lambda (give control.empty or control.orders)' };
+    if (!cases.length) return { status: 'unsupported', detail: 'vaudit could not build an input for this lambda (no empty list or reordered list it can call it with); no control case ran, and the finding stands as a static one' };
     return {
       cases,
       judge(results): Confirmation {

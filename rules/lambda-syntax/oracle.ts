@@ -14,7 +14,7 @@ const oracle: Oracle = {
   id: 'lambda-syntax',
   async plan(ctx) {
     const code = embeddedAt(ctx)?.code;
-    if (code === undefined) return { status: 'unsupported', detail: 'lambda-syntax: no lambda string found at the finding (give control.code)' };
+    if (code === undefined) return { status: 'unsupported', detail: 'vaudit found no lambda string at the finding to compile; the finding stands as a static one' };
     return {
       cases: [{ id: 'compile', op: 'compile', source: code, mode: 'eval', filename: '<task-lambda>' }],
       judge(results): Confirmation {

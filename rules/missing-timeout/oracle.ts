@@ -11,23 +11,34 @@
  *   ownTimeoutSeconds?: number   a timeout the call may carry (the bound is raised above it, ≤ 10 s),
  *   callKind?: string         'interactive': the stub prompts and waits on stdin instead of stalling
  *                             outright (a call with stdin=DEVNULL or input= gets EOF and returns) }
- * confirmed: the flagged line ran and the function had not returned at the bound ·
- * refuted: it returned or raised before the bound (e.g. its own TimeoutExpired) ·
- * unreached: the flagged line never ran.
+ * An HTTP call whose address comes from `self` (`requests.get(self.http_server + "/x")`) gets a
+ * stalling endpoint on a port allocated for the case, named through that attribute.
+ * confirmed: the call met its stalling peer (a stub ran, or the endpoint was connected to) and the
+ * function had not returned at the bound · refuted: the call met its stalling peer and returned or
+ * raised before the bound (e.g. its own TimeoutExpired) · unreached: no witness got the call to its
+ * stalling peer (the detail says where each one stopped and why) · unsupported: there is no peer a
+ * control case can stall for this call (no tool, no local port, no address in `self`).
  */
 import type { Confirmation } from '../../src/core/types.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle } from '../../src/confirm/oracle-kit.js';
-import { PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
+import { httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
 
 const oracle: Oracle = {
   id: 'missing-timeout',
   async plan(ctx) {
     const t = await pythonTarget(ctx);
     if (!('slice' in t)) return t;
-    const { tools, port, wrapperStubs } = stubTargets(t, ctx.control);
+    const found = stubTargets(t, ctx.control);
+    // a URL template taken for a program (`requests.post(f"{self.base}/file")`) is no tool to stub
+    const tools = found.tools.filter((n) => !/[{}]|:\/\//.test(n));
+    const { port, wrapperStubs } = found;
     const flagged = functionSource(t).split('\n')[t.line - t.slice.info.startLine] ?? '';
     if (/\.connect\(|\bcreate_connection\(/.test(flagged) && !/\b(?:recv|read|makefile)\b/.test(flagged))
       return { status: 'unsupported', detail: 'a TCP connect without a timeout stalls only on a peer that drops the handshake, which a local control case cannot simulate' };
+    // `requests.get(self.http_server + "/x")`: a stalling endpoint on a port allocated for the case
+    const httpSelf = t.slice.info.isMethod ? httpSelfAddress(flagged) : undefined;
+    if (!tools.length && !port && !httpSelf)
+      return { status: 'unsupported', detail: `vaudit found no peer to stall for the call at line ${t.line}: it names no command, no http://localhost:PORT address and no address held in \`self\`; the finding stands as a static one` };
     const own = num(ctx.control.ownTimeoutSeconds);
     const bound = own !== undefined ? Math.min(10_000, own * 1000 + 1000) : ctx.timeoutMs;
     const interactive = ctx.control.callKind === 'interactive';
@@ -35,9 +46,26 @@ const oracle: Oracle = {
     // Each witness may wait the whole bound: few of them, the most typical first.
     const ws = defaultWitnesses(t, ctx).slice(0, 2);
     const cases = ws.map((w, i) =>
-      callCase(t, `w${i}`, { ...w, stubTools: { ...stubTools, ...(w.stubTools ?? {}) }, servers: w.servers?.length ? w.servers : port ? [{ port, stall: true }] : undefined }, ctx, { timeoutMs: bound, slow: true }),
+      callCase(
+        t,
+        `w${i}`,
+        {
+          ...w,
+          ...(httpSelf ? { self: httpSelf.self } : {}),
+          stubTools: { ...stubTools, ...(w.stubTools ?? {}) },
+          // the `self` address names the first endpoint (`{vaudit-port0}`)
+          servers: w.servers?.length ? w.servers : httpSelf ? [{ port: 0, stall: true }, ...(port ? [{ port, stall: true }] : [])] : port ? [{ port, stall: true }] : undefined,
+        },
+        ctx,
+        { timeoutMs: bound, slow: true },
+      ),
     );
-    const stalls = [...tools.map((n) => (interactive ? `a stub '${n}' that prompts on stdin` : `a stub '${n}' that never exits`)), ...(port ? [`an endpoint on 127.0.0.1:${port} that never answers`] : [])].join(' and ') || 'stalling stubs';
+    const stalls =
+      [
+        ...tools.map((n) => (interactive ? `a stub '${n}' that prompts on stdin` : `a stub '${n}' that never exits`)),
+        ...(port ? [`an endpoint on 127.0.0.1:${port} that never answers`] : []),
+        ...(httpSelf ? [`an endpoint that never answers (self.${httpSelf.attr} names it)`] : []),
+      ].join(' and ') || 'stalling stubs';
     return {
       cases,
       judge(results): Confirmation {
@@ -47,10 +75,12 @@ const oracle: Oracle = {
         for (let i = 0; i < cases.length; i++) {
           const r = results.get(cases[i]!.id);
           if (!r || !executedLine(r, t.file, t.line)) continue;
-          // The call met the stalling peer (a stub ran, or the endpoint was connected to).
-          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > 0 || (!tools.length && !port);
+          // The call met the stalling peer (a stub ran, or the endpoint was connected to): only then
+          // does the outcome say anything about the call's timeout. A witness that raised on the way
+          // (even on the flagged line itself, e.g. building the URL) never made the call.
+          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > 0;
           if (!met) {
-            if (r.status === 'raised') early ??= `the witness raised ${r.exception?.type} before the call reached a stub`;
+            if (r.status === 'raised') early ??= `${ws[i]!.label}: the witness raised ${outcomeOf(r).replace(/^raised /, '')} before the call reached its stalling peer`;
             continue;
           }
           if (r.status === 'deadline')
@@ -67,7 +97,7 @@ const oracle: Oracle = {
         const nr = firstNonResult(cases.map((c) => results.get(c.id)), { deadlineIsTimeout: false });
         if (nr) return nr;
         const met = cases.map((c, i) => `${ws[i]!.label}: ${outcomeOf(results.get(c.id))}`).join('; ');
-        return refuted ?? { status: 'unreached', detail: early ?? `no witness reached line ${t.line} and its stalling peer (${met})`, runId: results.get(cases[0]?.id ?? '')?.runId };
+        return refuted ?? { status: 'unreached', detail: early ? `${early} (no witness reached the call at line ${t.line} and its peer)` : `no witness reached line ${t.line} and its stalling peer (${met})`, runId: results.get(cases[0]?.id ?? '')?.runId };
       },
     };
   },

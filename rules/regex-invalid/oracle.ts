@@ -12,7 +12,7 @@ const oracle: Oracle = {
   id: 'regex-invalid',
   async plan(ctx) {
     const pattern = str(ctx.control.pattern) ?? embeddedAt(ctx)?.code;
-    if (pattern === undefined) return { status: 'unsupported', detail: 'regex-invalid: no pattern found at the finding (give control.pattern)' };
+    if (pattern === undefined) return { status: 'unsupported', detail: 'vaudit found no pattern string at the finding to compile; the finding stands as a static one' };
     const flags = num(ctx.control.flags) ?? 0;
     return {
       cases: [{ id: 're', op: 'regex', pattern, flags }],

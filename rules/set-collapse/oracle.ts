@@ -93,7 +93,7 @@ const oracle: Oracle = {
         if ('param' in e && 'param' in o && e.param === o.param) continue;
         for (let er = 0; er < 2; er++) for (let or = 0; or < 2; or++) combos.push({ e, o, er, or });
       }
-    if (!combos.length) return { status: 'unsupported', detail: 'set-collapse: no parameter or state call to carry the observed output (give control.observed)' };
+    if (!combos.length) return { status: 'unsupported', detail: 'vaudit found no parameter or state call through which a control case can hand the function an output; the finding stands as a static one' };
     const chosen = combos.slice(0, 24);
     const build = (c: (typeof chosen)[number], exp: string[], obs: string[]) => {
       const args: unknown[] = t.params.map(() => null);

@@ -28,12 +28,12 @@ const oracle: Oracle = {
     const t = await pythonTarget(ctx);
     if (!('slice' in t)) return t;
     const needle = str(ctx.control.needle);
-    if (!needle) return { status: 'unsupported', detail: 'stream-blind needs control.needle (the marker the check searches for)' };
+    if (!needle) return { status: 'unsupported', detail: 'vaudit found no marker string the check searches the output for; the finding stands as a static one' };
     const searched = ctx.control.stream === 'stderr' ? 'stderr' : 'stdout';
     const other = searched === 'stdout' ? 'stderr' : 'stdout';
     const code = num(ctx.control.exitCode) ?? 0;
     const { tools, wrapperStubs } = stubTargets(t, ctx.control);
-    if (!tools.length) return { status: 'unsupported', detail: 'stream-blind: no tool found to stub (give control.tool)' };
+    if (!tools.length) return { status: 'unsupported', detail: 'vaudit found no command the function runs that a control case can stub; the finding stands as a static one' };
     const message = `warning: ${needle}`;
     const w0 = defaultWitnesses(t, ctx)[0] ?? { args: [] };
     const on = (s: 'stdout' | 'stderr') => ({ ...wrapperStubs, ...Object.fromEntries(tools.map((n) => [n, stub(message, s, code)])) });

@@ -21,7 +21,7 @@ const oracle: Oracle = {
   id: 'substring-containment',
   async plan(ctx) {
     const facts = embeddedAt(ctx);
-    if (!facts) return { status: 'unsupported', detail: 'substring-containment: no lambda string found at the finding (give control.code)' };
+    if (!facts) return { status: 'unsupported', detail: 'vaudit found no lambda string at the finding to run; the finding stands as a static one' };
     const code = facts.code;
     const params = lambdaParams(code);
     if (!params.length || params.length > 3) return { status: 'unsupported', detail: 'substring-containment: the lambda does not take 1–3 positional parameters' };

@@ -7,7 +7,9 @@
  *   source?: { self: string }   dotted `self` attribute path whose call returns the raw state
  *                               (e.g. 'manager._call'); default: the first `self.a.b(` call in the function
  *          | { port: number, path?: string }   a local HTTP endpoint (default: an http://localhost:PORT literal) }
- * A baseline with a healthy state ('{}') comes first: an exception of the same type with a healthy
+ * A baseline with a healthy state comes first (a JSON object holding the keys the flagged statement
+ * subscripts on the parsed state, `….json()["AT"]` → `{"AT": "state"}`, else `{}`); a baseline that
+ * fails at or before the read is a non-result (`crash`). An exception of the same type with a healthy
  * state says nothing about the state read; only a different one (the state failure's own) counts.
  * When the flagged line reads state through another `self` call than the function's first one
  * (`assert self._call(...)[1]` then `json.loads(self.read_file(path))` on the flagged line), a second
@@ -16,10 +18,11 @@
  * when the first set reached no verdict at the flagged line.
  * confirmed: an exception escapes for an unavailable or non-JSON state · refuted: both give a verdict.
  */
+import { readFileSync } from 'node:fs';
 import type { Confirmation } from '../../src/core/types.js';
 import type { CaseResult, Spec } from '../../src/confirm/harness.js';
-import { callCase, defaultWitnesses, executedLine, firstNonResult, pythonTarget, shapedReturn, show, type Oracle, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
-import { functionText, stubTargets } from '../../src/confirm/stubs.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, httpLibraries, outcomeOf, pythonTarget, shapedReturn, show, type Oracle, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
+import { functionText, httpSelfAddress, stubTargets } from '../../src/confirm/stubs.js';
 
 function selfWith(path: string, callable: Spec): Spec {
   const parts = path.split('.');
@@ -29,6 +32,37 @@ function selfWith(path: string, callable: Spec): Spec {
 }
 
 const NON_JSON = '<html><body>502 Bad Gateway</body></html>';
+
+/** A healthy state for the flagged statement: the keys it subscripts right after the read's call
+ *  (`.json()["AT"]`, `json.loads(raw)["a"]["b"]`) hold a value, so a working read gets past them. */
+function healthyState(statement: string): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  for (const m of statement.matchAll(/\)((?:\s*\[\s*(['"])[^'"\n]+\2\s*\])+)/g)) {
+    const keys = [...m[1]!.matchAll(/\[\s*(['"])([^'"\n]+)\1\s*\]/g)].map((k) => k[2]!);
+    let at = state;
+    keys.forEach((k, i) => {
+      if (i === keys.length - 1) at[k] ??= 'state';
+      else at = (at[k] = typeof at[k] === 'object' && at[k] ? at[k] : {}) as Record<string, unknown>;
+    });
+  }
+  return state;
+}
+
+/** A witness label that says which class the stand-in raised in the case (the library its method's
+ *  module uses, when the harness could tell), in place of the plan's candidates. */
+function withRaised(label: string, r: CaseResult | undefined): string {
+  const raised = (r?.calls as Array<{ raised?: string }> | undefined)?.find((c) => c && typeof c.raised === 'string')?.raised;
+  return raised ? label.replace(/ raises (?:the connection error of [\w, ]+|[\w.]+) \(state unavailable\)/, ` raises ${raised} (state unavailable)`) : label;
+}
+
+/** What the stand-in for `self.<path>(…)` returns: a response whose body is `text` when the call site
+ *  reads it with `.json()` (as the library's Response; its `json()` fails as the library's does),
+ *  else the text itself. */
+function stateReturn(code: string, path: string, text: string, library: string[]): Spec {
+  const shaped = shapedReturn(code, path, text);
+  if (shaped && typeof shaped === 'object' && '$double' in shaped && shaped.$double === 'response') return { $double: 'response', status: 200, text, library };
+  return text;
+}
 
 /** `self.<path>` doubles combined into one `self` spec (each path's attributes nested as objects). */
 function selfWithAll(doubles: Array<[string, Spec]>): Spec {
@@ -67,17 +101,6 @@ function flaggedSelfCall(code: string, startLine: number, first: number, last: n
   return undefined;
 }
 
-/** `requests.get(…self.<port>…)` / `urlopen(self.<url>)`: the `self` attribute carrying the address. */
-function httpSelfAddress(code: string): { attr: string; self: Spec } | undefined {
-  const call = /\b(?:requests\.(?:get|post|put|request|head)|urlopen|httpx\.(?:get|post))\(\s*([^,]+?)\s*(?:,|\)\s*\.)/s.exec(code);
-  const url = call?.[1] ?? '';
-  const portAttr = /\bself\.(\w*port\w*)\b/i.exec(url)?.[1];
-  if (portAttr) return { attr: portAttr, self: { $double: 'self', attrs: { [portAttr]: { $port: 0 } } } };
-  const urlAttr = /^self\.(\w+)$/.exec(url.trim())?.[1];
-  if (urlAttr) return { attr: urlAttr, self: { $double: 'self', attrs: { [urlAttr]: 'http://127.0.0.1:{vaudit-port0}/state' } } };
-  return undefined;
-}
-
 const oracle: Oracle = {
   id: 'unguarded-state-read',
   async plan(ctx) {
@@ -90,37 +113,44 @@ const oracle: Oracle = {
     const httpSelf = src ? undefined : httpSelfAddress(code);
     const selfPath = src?.self ?? (src?.port || httpSelf ? undefined : /\bself\.((?:\w+\.)*\w+)\s*\(/.exec(code)?.[1]);
     const port = src?.port ?? (selfPath || httpSelf ? undefined : stubTargets(t, ctx.control).port);
-    if (!selfPath && !port && !httpSelf) return { status: 'unsupported', detail: 'no state source found: give control.source ({self} or {port})' };
+    if (!selfPath && !port && !httpSelf)
+      return { status: 'unsupported', detail: 'vaudit found no state source to double in this function (no `self` method call, no http://localhost:PORT address, no address held in `self`); the finding stands as a static one' };
+    // A stand-in fails as the library the state read goes through fails (the libraries the verifier's
+    // module imports; one class that is each of them when there are several or none).
+    const libs = httpLibraries(readFileSync(t.file, 'utf8'));
+    const unavailable: Spec = { type: 'ConnectionError', message: 'state endpoint unavailable', library: libs };
+    const unavailableName = libs.length === 1 ? { requests: 'requests.exceptions.ConnectionError', httpx: 'httpx.ConnectError', urllib: 'urllib.error.URLError', aiohttp: 'aiohttp.ClientConnectionError', socket: 'ConnectionRefusedError' }[libs[0]!] ?? 'ConnectionError' : `the connection error of ${libs.join(', ')}`;
     const w0 = defaultWitnesses(t, ctx)[0] ?? { args: [] };
+    const last = Math.max(t.line, ctx.finding.range.end.line);
+    const healthyBody = JSON.stringify(healthyState(code.split('\n').slice(t.line - t.slice.info.startLine, last - t.slice.info.startLine + 1).join('\n')));
     const variants: Array<{ label: string; w: Witness }> = httpSelf
       ? [
-          { label: 'healthy state (baseline)', w: { ...w0, self: httpSelf.self, servers: [{ port: 0, status: 200, body: '{}', contentType: 'application/json' }] } },
+          { label: 'healthy state (baseline)', w: { ...w0, self: httpSelf.self, servers: [{ port: 0, status: 200, body: healthyBody, contentType: 'application/json' }] } },
           { label: `nothing listens on the state endpoint (self.${httpSelf.attr} names a closed port)`, w: { ...w0, self: httpSelf.self, servers: [{ port: 0, closed: true }] } },
           { label: `the state endpoint (self.${httpSelf.attr}) answers 502 with ${show(NON_JSON)}`, w: { ...w0, self: httpSelf.self, servers: [{ port: 0, status: 502, body: NON_JSON, contentType: 'text/html' }] } },
           { label: `the state endpoint (self.${httpSelf.attr}) answers 200 with ${show(NON_JSON)}`, w: { ...w0, self: httpSelf.self, servers: [{ port: 0, status: 200, body: NON_JSON, contentType: 'text/html' }] } },
         ]
       : selfPath
       ? [
-          { label: 'healthy state (baseline)', w: { ...w0, self: selfWith(selfPath, { $double: 'callable', returns: '{}' }) } },
-          { label: `self.${selfPath}(…) raises ConnectionError (state unavailable)`, w: { ...w0, self: selfWith(selfPath, { $double: 'callable', raises: { type: 'ConnectionError', message: 'state endpoint unavailable' } }) } },
-          { label: `self.${selfPath}(…) returns ${show(NON_JSON)}`, w: { ...w0, self: selfWith(selfPath, { $double: 'callable', returns: NON_JSON }) } },
+          { label: 'healthy state (baseline)', w: { ...w0, self: selfWith(selfPath, { $double: 'callable', returns: stateReturn(code, selfPath, healthyBody, libs) }) } },
+          { label: `self.${selfPath}(…) raises ${unavailableName} (state unavailable)`, w: { ...w0, self: selfWith(selfPath, { $double: 'callable', raises: unavailable }) } },
+          { label: `self.${selfPath}(…) returns ${show(NON_JSON)}`, w: { ...w0, self: selfWith(selfPath, { $double: 'callable', returns: stateReturn(code, selfPath, NON_JSON, libs) }) } },
         ]
       : [
-          { label: 'healthy state (baseline)', w: { ...w0, servers: [{ port: port!, status: 200, body: '{}', contentType: 'application/json' }] } },
+          { label: 'healthy state (baseline)', w: { ...w0, servers: [{ port: port!, status: 200, body: healthyBody, contentType: 'application/json' }] } },
           { label: `nothing listens on 127.0.0.1:${port} (state unavailable)`, w: { ...w0 } },
           { label: `127.0.0.1:${port} answers 502 with ${show(NON_JSON)}`, w: { ...w0, servers: [{ port: port!, status: 502, body: NON_JSON, contentType: 'text/html' }] } },
           { label: `127.0.0.1:${port} answers 200 with ${show(NON_JSON)}`, w: { ...w0, servers: [{ port: port!, status: 200, body: NON_JSON, contentType: 'text/html' }] } },
         ];
     const cases = variants.map((v, i) => callCase(t, `v${i}`, v.w, ctx));
-    const last = Math.max(t.line, ctx.finding.range.end.line);
     // The state read on the flagged line itself, with the earlier `self` calls answered as on a healthy run.
     const flagged = !src && !httpSelf && selfPath ? flaggedSelfCall(code, t.slice.info.startLine, t.line, last) : undefined;
     const healthy: Array<[string, Spec]> = (flagged?.before ?? []).map((p) => [p, { $double: 'callable', returns: shapedReturn(code, p, true) }]);
     const onFlagged: Array<{ label: string; w: Witness }> = flagged
       ? [
-          { label: 'healthy state (baseline)', w: { ...w0, self: selfWithAll([...healthy, [flagged.read, { $double: 'callable', returns: '{}' }]]) } },
-          { label: `self.${flagged.read}(…) returns ${show(NON_JSON)}`, w: { ...w0, self: selfWithAll([...healthy, [flagged.read, { $double: 'callable', returns: NON_JSON }]]) } },
-          { label: `self.${flagged.read}(…) raises ConnectionError (state unavailable)`, w: { ...w0, self: selfWithAll([...healthy, [flagged.read, { $double: 'callable', raises: { type: 'ConnectionError', message: 'state endpoint unavailable' } }]]) } },
+          { label: 'healthy state (baseline)', w: { ...w0, self: selfWithAll([...healthy, [flagged.read, { $double: 'callable', returns: stateReturn(code, flagged.read, healthyBody, libs) }]]) } },
+          { label: `self.${flagged.read}(…) returns ${show(NON_JSON)}`, w: { ...w0, self: selfWithAll([...healthy, [flagged.read, { $double: 'callable', returns: stateReturn(code, flagged.read, NON_JSON, libs) }]]) } },
+          { label: `self.${flagged.read}(…) raises ${unavailableName} (state unavailable)`, w: { ...w0, self: selfWithAll([...healthy, [flagged.read, { $double: 'callable', raises: unavailable }]]) } },
         ].map((v) => ({ ...v, label: `${v.label}; ${flagged.before.map((p) => `self.${p}(…)`).join(', ')} answered as on a healthy run (shaped by the call site)` }))
       : [];
     const flaggedCases = onFlagged.map((v, i) => callCase(t, `f${i}`, v.w, ctx));
@@ -136,29 +166,37 @@ const oracle: Oracle = {
       const base = results.get(set[0]!.id);
       const nr0 = firstNonResult([base]);
       if (nr0) return nr0;
-      // An exception the witness raises even with a healthy state says nothing about the state read;
-      // only a different exception (the unavailable or malformed state's own) counts.
-      const baseType = base!.status === 'raised' ? base!.exception?.type : undefined;
+      // A witness that fails with a healthy state is not a working input: what the failing states do
+      // with it says nothing about the state read, so the case is a non-result, never a verdict.
+      // (A baseline that got past the flagged statement and failed later still shows that the read
+      // itself works with a healthy state; then only another exception, raised at the read, counts.)
+      const pastRead = base!.status === 'raised' && base!.exception?.file === t.file && (base!.exception?.line ?? 0) > last;
+      // a baseline that never got to the read: the witness stops earlier (where and why)
+      if (base!.status === 'raised' && !pastRead && !executedLine(base, t.file, t.line))
+        return { status: 'unreached', detail: `no witness reached the state read at line ${t.line}: with a healthy state the witness ${outcomeOf(base)}`, runId: base!.runId };
+      if (base!.status === 'raised' && !pastRead)
+        return { status: 'crash', detail: `the healthy baseline failed (${outcomeOf(base)}), so the failing states cannot be told apart from the witness's own failure`, runId: base!.runId };
       let elsewhere: string | undefined;
       for (let i = 1; i < set.length; i++) {
         const r = results.get(set[i]!.id);
-        if (r?.status !== 'raised' || r.exception?.type === baseType) continue;
+        if (r?.status !== 'raised' || (pastRead && r.exception?.type === base!.exception?.type)) continue;
         // the exception must come from the flagged read, not from anywhere on the path
         const at = atFlagged(r);
         if (at === undefined) {
           elsewhere ??= `${r.exception?.type} escaped from ${r.exception?.file?.split('/').pop()}:${r.exception?.line}, not from the state read at line ${t.line}`;
           continue;
         }
-        return { status: 'confirmed', witness: labels[i]!.label, expected, observed: `${r.exception?.type}: ${r.exception?.message} raised at line ${at} escaped the verifier`, runId: r.runId };
+        return { status: 'confirmed', witness: withRaised(labels[i]!.label, r), expected, observed: `${r.exception?.type}: ${r.exception?.message} raised at line ${at} escaped the verifier`, runId: r.runId };
       }
       const nr = firstNonResult(set.map((c) => results.get(c.id)));
       if (nr) return nr;
       if (elsewhere) return { status: 'unreached', detail: elsewhere, runId: base!.runId };
-      if (baseType) return { status: 'unreached', detail: `the witness raised ${baseType} with a healthy state too: ${base!.exception?.message}`, runId: base!.runId };
+      if (pastRead)
+        return { status: 'crash', detail: `the healthy baseline failed after the state read (${outcomeOf(base)}) and the failing states met no other failure at the read, so the witness gives no verdict`, runId: base!.runId };
       const r = results.get(set[1]!.id)!;
       if (!set.slice(1).some((c) => executedLine(results.get(c.id), t.file, t.line)))
         return { status: 'unreached', detail: `no witness reached the state read at line ${t.line} (${outcomesOf(set.slice(1).map((c) => results.get(c.id)))})`, runId: r.runId };
-      return { status: 'refuted', witness: labels.slice(1).map((v) => v.label).join('; '), expected, observed: set.slice(1).map((c) => `returned ${show(results.get(c.id)?.value)}`).join(' / '), runId: r.runId };
+      return { status: 'refuted', witness: labels.slice(1).map((v, k) => withRaised(v.label, results.get(set[k + 1]!.id))).join('; '), expected, observed: set.slice(1).map((c) => `returned ${show(results.get(c.id)?.value)}`).join(' / '), runId: r.runId };
     };
     return {
       cases: [...cases, ...flaggedCases],

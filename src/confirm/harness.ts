@@ -43,6 +43,8 @@ export interface PyCallCase {
   /** Top-level names of third-party modules the verifier's own files import: served as import-time
    *  doubles when this Python lacks them (touching one on the path → `unavailable`). */
   doubleModules?: string[];
+  /** Of those, the suite's own (a package or module on disk near the verifier): name → path. */
+  suiteModules?: Record<string, string>;
   /** File fixtures at absolute paths (written fresh for the case; a stub tool named by an absolute
    *  path goes in `stubTools`). Need bubblewrap: under process isolation the case is `sandbox`. */
   files?: Record<string, string | { content: string; mode?: number }>;
@@ -109,7 +111,12 @@ export interface CaseResult {
   stubCalls?: string[];
   /** Connections each stub server received. */
   serverHits?: number;
+  /** The case itself, on its own clock (the call). */
   ms?: number;
+  /** Set-up before the case's clock started (fixtures, doubles, importing the verifier's modules). */
+  setupMs?: number;
+  /** 'setup' when the case never started because its set-up failed or ran out of time. */
+  phase?: string;
   detail?: string;
   /** The run record of the batch that produced this answer. */
   runId: string;
@@ -206,6 +213,9 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
 }
 
 /** Cases whose answers were lost once (retried a single time). */
+/** The bound on one case's set-up, off its own clock (run_cases.py keeps the same default). */
+const SETUP_MS = 10_000;
+
 const lostOnce = new Set<string>();
 
 async function runBatch(
@@ -236,10 +246,11 @@ async function runBatch(
     }
     return c;
   });
-  // Each case: its bound for loading the modules and its bound for the call; the harness kills a
-  // case's process at those bounds (+1 s), so the host's bound on the whole batch is the backstop,
-  // with room for the interpreter's start on a loaded machine.
-  const boundMs = batch.reduce((s, c) => s + 2 * ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 1100, 0) + 4000;
+  // Each case: its bound for set-up (fixtures, doubles, importing its modules: SETUP_MS, off the
+  // case's clock) and its bound for the call; the harness kills a case's process at those bounds
+  // (+1 s), so the host's bound on the whole batch is the backstop, with room for the interpreter's
+  // start on a loaded machine.
+  const boundMs = batch.reduce((s, c) => s + SETUP_MS + ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 1100, 0) + 4000;
   const timeoutMs = Math.min(boundMs, opts.maxBatchMs ?? 120_000);
   let buffered = '';
   const answered: CaseResult[] = [];
@@ -273,6 +284,8 @@ async function runBatch(
   });
   const runId = res.record.runId;
   noteDoubles(res.record, answered);
+  const times = answered.filter((a) => a.setupMs !== undefined || a.ms !== undefined).map((a) => ({ case: a.id, setupMs: a.setupMs, ms: a.ms }));
+  if (times.length) res.record.caseTimes = [...(res.record.caseTimes ?? []), ...times];
   opts.onRun?.(res.record);
   for (const a of answered) {
     // A case whose code the guard stopped is a non-result: nothing it did is evidence.

@@ -64,7 +64,7 @@ export async function confirmFindings(findings: Finding[], project: Project | un
       continue;
     }
     if (!('cases' in plan)) {
-      finding.confirmation = plan;
+      finding.confirmation = withoutCase(plan);
       continue;
     }
     const prefix = `${finding.ruleId}#${i}:`;
@@ -100,13 +100,28 @@ export async function confirmFindings(findings: Finding[], project: Project | un
       if (r) view.set(c.id, { ...r, id: c.id });
     }
     try {
-      finding.confirmation = withDoubles(plan.judge(view), view);
+      finding.confirmation = withRun(withDoubles(plan.judge(view), view), view);
     } catch (e) {
-      finding.confirmation = { status: 'crash', detail: `oracle judgement failed: ${(e as Error).message}` };
+      finding.confirmation = withRun({ status: 'crash', detail: `oracle judgement failed: ${(e as Error).message}` }, view);
     }
   }
   if (progress && all.length) progress('\r\x1b[K');
   return { runs: host.records };
+}
+
+/** A finding whose oracle planned no case: `unreached` would claim a case ran and missed the line, so
+ *  it is `unsupported`, saying no case ran. */
+function withoutCase(c: Confirmation): Confirmation {
+  if (c.status !== 'unreached' || c.runId) return c;
+  return { status: 'unsupported', detail: `${c.detail ? `${c.detail}; ` : ''}no control case ran, and the finding stands as a static one` };
+}
+
+/** Every status that rests on a case run points at its run record (the first case's, when the oracle
+ *  named none). */
+function withRun(c: Confirmation, view: Map<string, CaseResult>): Confirmation {
+  if (c.runId) return c;
+  const runId = [...view.values()].find((r) => r.runId)?.runId;
+  return runId ? { ...c, runId } : c;
 }
 
 /** A result reached through vaudit's functional doubles of libraries this Python lacks says so. */

@@ -18,6 +18,8 @@ import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
 import type { OracleContext, Target, Witness } from './oracle-types.js';
 import { ownValue } from '../core/own.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 export type { Witness, OracleContext, Plan, Oracle, Target } from './oracle-types.js';
 
@@ -107,9 +109,46 @@ export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, 
     ...(verdictOf(functionSource(t)) ? { verdict: verdictOf(functionSource(t)) } : {}),
     traceFiles: t.slice.traceFiles,
     ...(t.slice.externalImports.length ? { doubleModules: t.slice.externalImports } : {}),
+    ...(suiteModulesOf(t, ctx) ? { suiteModules: suiteModulesOf(t, ctx) } : {}),
     timeoutMs: ctx.timeoutMs,
     ...extra,
   };
+}
+
+/** Modules the slicer left to import (`externalImports`) that are the suite's own: the module (or its
+ *  top-level package, with `__init__.py`) on disk in a folder above the verifier. A case that misses
+ *  one says so, instead of calling the suite's own package "not installed". Top-level name → path. */
+function suiteModulesOf(t: Target, ctx: OracleContext): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  const root = resolve(ctx.root);
+  for (const dotted of new Set(t.slice.externalImports)) {
+    const parts = dotted.split('.');
+    if (out[parts[0]!]) continue;
+    let dir = dirname(resolve(t.file));
+    for (let up = 0; up < 8; up++, dir = dirname(dir)) {
+      const hit =
+        [join(dir, ...parts) + '.py', join(dir, ...parts, '__init__.py'), join(dir, parts[0]!, '__init__.py'), join(dir, `${parts[0]!}.py`)].find((p) => existsSync(p)) ??
+        (namespacePackage(join(dir, parts[0]!)) ? join(dir, parts[0]!) : undefined);
+      if (hit) {
+        out[parts[0]!] = hit.startsWith(root + '/') ? relative(root, hit) : hit;
+        break;
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** A folder without `__init__.py` that Python imports as a (namespace) package: it holds Python files,
+ *  itself or in a sub-folder. */
+function namespacePackage(dir: string): boolean {
+  try {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name.endsWith('.py'))) return true;
+    return entries.some((e) => e.isDirectory() && existsSync(join(dir, e.name, '__init__.py')));
+  } catch {
+    return false;
+  }
 }
 
 /** How the caller reads this function's verdict: a body key (`{"pass": …}`, as a client's
@@ -370,6 +409,14 @@ export function shapedReturn(code: string, path: string, value: unknown): Spec {
     if (/^\s*\.json\(\s*\)/.test(after)) return { $double: 'response', status: 200, text: JSON.stringify(value) };
   }
   return value;
+}
+
+/** The HTTP libraries a verifier module imports (what its state reads can raise), in a fixed order;
+ *  every library vaudit knows when it imports none of them (the read goes through another module). */
+export function httpLibraries(source: string): string[] {
+  const has = (m: string) => new RegExp(String.raw`^[ \t]*(?:import[ \t]+${m}\b|from[ \t]+${m}\b)`, 'm').test(source);
+  const libs = ['requests', 'httpx', 'urllib', 'aiohttp'].filter(has);
+  return libs.length ? libs : ['requests', 'httpx', 'urllib', 'aiohttp', 'socket'];
 }
 
 /** What a case did, in a few words (for `unreached` details: what the witness met instead). */

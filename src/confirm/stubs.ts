@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { functionSource, num, paramUsage, str, WITNESS_PORT, WITNESS_TOOL, type Target } from './oracle-kit.js';
+import type { Spec } from './harness.js';
 
 export const STALL = '#!/bin/sh\nexec sleep 3600\n';
 /** An interactive tool: waits for an answer on its stdin (the harness's stdin never answers;
@@ -116,4 +117,20 @@ export function stubTargets(t: Target, control: Record<string, unknown>): { tool
   const connectPort = /\b(?:connect|create_connection)\(\s*\(\s*[^,()]+,\s*(\d+)\s*\)/.exec(code)?.[1];
   const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? localPort(code) ?? (connectPort ? Number(connectPort) : undefined);
   return { tools: [...new Set(tools)], port, wrapperStubs };
+}
+
+/** `requests.get(…self.<port>…)` / `urlopen(self.<url>)` / `requests.get(self.http_server + "/x")`: the
+ *  `self` attribute carrying the address of an HTTP call, and a `self` double that points it at the
+ *  case's first endpoint (`{vaudit-port0}`, a port allocated for the case). */
+export function httpSelfAddress(code: string): { attr: string; self: Spec } | undefined {
+  const call = /\b(?:requests\.(?:get|post|put|patch|delete|request|head)|urlopen|httpx\.(?:get|post|put|patch|delete|request))\(\s*([^,]+?)\s*(?:,|\)\s*(?:\.|$|\n))/s.exec(code);
+  const url = (call?.[1] ?? '').trim();
+  const portAttr = /\bself\.(\w*port\w*)\b/i.exec(url)?.[1];
+  if (portAttr) return { attr: portAttr, self: { $double: 'self', attrs: { [portAttr]: { $port: 0 } } } };
+  const urlAttr = /^self\.(\w+)$/.exec(url)?.[1];
+  if (urlAttr) return { attr: urlAttr, self: { $double: 'self', attrs: { [urlAttr]: 'http://127.0.0.1:{vaudit-port0}/state' } } };
+  // a base address the call extends: `self.http_server + "/terminal"`, f"{self.base}/run"
+  const base = /^self\.(\w+)\s*\+/.exec(url)?.[1] ?? /^[rbu]?f(['"])\{self\.(\w+)\}/.exec(url)?.[2];
+  if (base) return { attr: base, self: { $double: 'self', attrs: { [base]: 'http://127.0.0.1:{vaudit-port0}' } } };
+  return undefined;
 }

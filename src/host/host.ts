@@ -146,6 +146,9 @@ export interface RunRecord {
    *  `functional` = vaudit's working double of the library (src/confirm/harness/vaudit_doubles),
    *  `import-time` = a stand-in that only lets the module load; with the cases that loaded each. */
   moduleDoubles?: Array<{ module: string; kind: 'functional' | 'import-time'; cases: string[] }>;
+  /** Control cases: per case, its set-up (fixtures, doubles, importing its modules; off the case's
+   *  clock) and the case itself (the call, on its own bound), in ms. */
+  caseTimes?: Array<{ case: string; setupMs?: number; ms?: number }>;
   startedAt: string;
   detail?: string;
   /** What the user can do about a `sandbox` outcome (install bubblewrap, or choose process isolation). */

@@ -65,8 +65,9 @@ function confirmationLine(f: Finding, c: typeof C): string | undefined {
   const conf = f.confirmation;
   if (!conf) return undefined;
   const status = conf.status === 'confirmed' ? c.red('confirmed') : conf.status === 'refuted' ? c.green('refuted') : c.yellow(conf.status);
-  // A non-result says why (a sandbox reason, a missing module): the reason is the news.
-  const why = !RESULT_STATUSES.has(conf.status) && conf.detail ? conf.detail : undefined;
+  // A non-result says why (a sandbox reason, a missing module), and `unreached` where the witnesses
+  // stopped and why: the reason is the news.
+  const why = (!RESULT_STATUSES.has(conf.status) || conf.status === 'unreached') && conf.detail ? conf.detail : undefined;
   const bits = [why, conf.witness && `witness: ${conf.witness}`, conf.observed && `observed: ${conf.observed}`, conf.runId && `run ${conf.runId}`].filter(Boolean);
   return `${c.dim('↳')} ${status}${bits.length ? c.dim(` — ${oneLine(bits.join('; '))}`) : ''}`;
 }

@@ -146,9 +146,61 @@ class Recorder:
         self.calls = []
 
 
+# What each library raises for a failure a stand-in simulates (a state source that is down, a reply
+# that is not JSON, an HTTP error status): a stand-in raises the real library's class, so a verifier
+# that catches the library's exception catches the stand-in's too (builtin `ConnectionError` is not a
+# `requests.exceptions.ConnectionError`, and a handler of the latter lets the former escape).
+LIBRARY_ERRORS = {
+    "requests": {"ConnectionError": "requests.exceptions.ConnectionError", "JSONDecodeError": "requests.exceptions.JSONDecodeError",
+                 "HTTPError": "requests.exceptions.HTTPError"},
+    "httpx": {"ConnectionError": "httpx.ConnectError"},
+    "urllib": {"ConnectionError": "urllib.error.URLError"},
+    "aiohttp": {"ConnectionError": "aiohttp.ClientConnectionError"},
+    "socket": {"ConnectionError": "builtins.ConnectionRefusedError"},
+}
+
+
+def _library_class(dotted):
+    parts = dotted.split(".")
+    cls = None
+    for i in range(len(parts) - 1, 0, -1):  # the longest importable module prefix, then attributes
+        try:
+            obj = sys.modules.get(".".join(parts[:i])) or importlib.import_module(".".join(parts[:i]))
+        except Exception:  # not in this Python (and no double serves it): try a shorter prefix
+            continue
+        for name in parts[i:]:
+            obj = getattr(obj, name, None)
+        cls = obj
+        break
+    return cls if isinstance(cls, type) and issubclass(cls, BaseException) else None
+
+
+def library_exception(kind, libraries):
+    """The class a failure of `kind` raises in the libraries the call may belong to: the library's own
+    class when there is one candidate; when the library cannot be told (several candidates), one class
+    that is an instance of each, so whichever of them the verifier catches, it catches this."""
+    classes = []
+    for lib in libraries or []:
+        dotted = LIBRARY_ERRORS.get(lib, {}).get(kind)
+        cls = _library_class(dotted) if dotted else None
+        if cls is not None and cls not in classes:
+            classes.append(cls)
+    classes = [c for c in classes if not any(o is not c and issubclass(o, c) for o in classes)]
+    if not classes:
+        return None
+    if len(classes) == 1:
+        return classes[0]
+    try:
+        return type(kind, tuple(classes), {"__module__": "vaudit.stand-in", "__str__": lambda self: str(self.args[0]) if self.args else kind})
+    except TypeError:  # incompatible layouts: the first candidate's own class
+        return classes[0]
+
+
 def exc_from(spec):
     name = spec.get("type", "RuntimeError")
-    cls = getattr(builtins, name, None)
+    cls = library_exception(name, spec.get("library")) if spec.get("library") else None
+    if cls is None:
+        cls = getattr(builtins, name, None)
     if not (isinstance(cls, type) and issubclass(cls, BaseException)):
         cls = type(name, (Exception,), {})
     return cls(spec.get("message", "state double"))
@@ -162,7 +214,10 @@ class CallableDouble:
         self._rec.calls.append({"path": self._path, "args": to_json(list(a)), "kwargs": to_json(kw)})
         s = self._spec
         if "raises" in s:
-            raise exc_from(s["raises"])
+            e = exc_from(s["raises"])
+            bases = type(e).__bases__ if type(e).__module__ == "vaudit.stand-in" else (type(e),)
+            self._rec.calls[-1]["raised"] = " and ".join("%s.%s" % (c.__module__, c.__qualname__) if c.__module__ != "builtins" else c.__qualname__ for c in bases)
+            raise e
         if "sequence" in s:
             seq = s["sequence"]
             i = min(self._n, len(seq) - 1)
@@ -172,19 +227,27 @@ class CallableDouble:
 
 
 class Response:
-    def __init__(self, status, text):
+    def __init__(self, status, text, library=None):
         self.status_code = status
         self.status = status
         self.text = text
         self.content = text.encode()
         self.ok = 200 <= status < 400
+        self._library = library or []
 
     def json(self):
-        return json.loads(self.text)
+        try:
+            return json.loads(self.text)
+        except json.JSONDecodeError as e:  # as the library's Response.json() raises it
+            cls = library_exception("JSONDecodeError", self._library)
+            if cls is None:
+                raise
+            raise cls(e.msg, e.doc, e.pos) from None
 
     def raise_for_status(self):
         if not self.ok:
-            raise OSError("HTTP %d" % self.status_code)
+            cls = library_exception("HTTPError", self._library) or OSError
+            raise cls("%d Server Error for url: state endpoint" % self.status_code)
 
     def read(self):
         return self.content
@@ -213,8 +276,36 @@ def make_self(cls, attrs):
             init(obj)
         except Exception:
             pass
+    for name, v in attrs.items():
+        narrow_library(cls, name, v)
     obj.__dict__.update(attrs)
     return obj
+
+
+def narrow_library(cls, name, double):
+    """A stand-in for a method of the real class fails as the library that method uses: of the
+    candidate libraries, those the method's own module imports (`VManager._request` in a module that
+    imports requests raises requests' class, not one that is also urllib's)."""
+    spec = getattr(double, "_spec", None) if isinstance(double, CallableDouble) else None
+    if not isinstance(spec, dict):
+        return
+    raises = spec.get("raises") if isinstance(spec.get("raises"), dict) else None
+    returns = spec.get("returns") if isinstance(spec.get("returns"), dict) and spec["returns"].get("$double") == "response" else None
+    part = raises if raises is not None else returns
+    libs = part.get("library") if part is not None else None
+    if not libs or len(libs) < 2:
+        return
+    try:
+        real = inspect.getattr_static(cls, name)
+    except AttributeError:
+        return
+    g = getattr(getattr(real, "__func__", real), "__globals__", None)
+    if not isinstance(g, dict):
+        return
+    used = {m.__name__ for m in g.values() if isinstance(m, types.ModuleType)}
+    keep = [lib for lib in libs if any(u == lib or u.startswith(lib + ".") for u in used)]
+    if keep:
+        double._spec = dict(spec, **{"raises" if raises is not None else "returns": dict(part, library=keep)})
 
 
 def decode(spec, rec, path="", cls=None):
@@ -244,7 +335,7 @@ def decode(spec, rec, path="", cls=None):
     if kind == "callable":
         return CallableDouble(spec, rec, path)
     if kind == "response":
-        return Response(int(spec.get("status", 200)), spec.get("text", ""))
+        return Response(int(spec.get("status", 200)), spec.get("text", ""), spec.get("library"))
     attrs = {k: decode(v, rec, path + "." + k) for k, v in (spec.get("attrs") or {}).items()}
     if kind == "self" and cls is not None:
         return make_self(cls, attrs)
@@ -563,6 +654,7 @@ def install_guard(case):
 # ---------------------------------------------------------------- one case, in its own process
 ANSWER_LIMIT = 16 * 1024 * 1024
 GRACE_S = 1.0
+SETUP_MS = 10000  # the bound on a case's set-up (harness.ts keeps the same default)
 STATUSES = {"returned", "raised", "deadline", "unavailable", "nowitness", "error", "sandbox"}
 
 
@@ -602,8 +694,8 @@ def run_forked(case):
         finally:
             os._exit(code)
     os.close(wfd)
-    # a call case has one bound for loading its modules and one for the call
-    bound = 2 * case.get("timeoutMs", 2000) / 1000.0 if case.get("op", "call") in ("call", "lambda") else 10.0
+    # a call case has one bound for its set-up (loading its modules) and one for the call
+    bound = (case.get("setupMs", SETUP_MS) + case.get("timeoutMs", 2000)) / 1000.0 if case.get("op", "call") in ("call", "lambda") else 10.0
     deadline = time.monotonic() + bound + GRACE_S
     chunks, size, why = [], 0, None
     while True:
@@ -648,6 +740,16 @@ def run_forked(case):
     return res
 
 
+def missing_detail(case, module, rest):
+    """Why a module was missing: a library this Python lacks, or the suite's own module that exists on
+    disk (`suiteModules`, found by the oracle next to the verifier) but was not loaded into the case."""
+    own = (case.get("suiteModules") or {}).get((module or "").split(".")[0])
+    if own:
+        return ("module %s is the suite's own (%s), present on disk, but vaudit did not load it into the control case "
+                "(it loads only the files the function reaches through imports it can resolve)%s" % (module, own, rest))
+    return "module %s is not installed in this Python (%s)%s" % (module, sys.executable, rest)
+
+
 # ---------------------------------------------------------------- one case
 def run_case(case):
     cid = case.get("id")
@@ -655,8 +757,11 @@ def run_case(case):
     fn = owner = module = None  # bound on every path: only "call"/"lambda" cases set them
     out = {"id": cid, "status": "error", "events": [], "lines": {}}
     t0 = time.perf_counter()
+    t_call = [None]  # when the case's clock started (the call); set-up before it is timed apart
     bound = case.get("timeoutMs", 2000) / 1000.0
-    deadline = [t0 + bound]  # loading the modules has the bound; the call gets it afresh
+    # Set-up (fixtures, module doubles, importing the verifier's modules and the libraries they import)
+    # has its own bound and does not count against the case's: importing Flask can take seconds.
+    deadline = [t0 + case.get("setupMs", SETUP_MS) / 1000.0]
     traced = set(case.get("traceFiles") or [m["filename"] for m in case.get("modules", [])])
     if op == "lambda":
         traced.add("<lambda>")
@@ -781,7 +886,9 @@ def run_case(case):
                     raise RuntimeError("route %s: %s" % (route.get("path", "?"), why))
                 out["route"] = {"rule": found[1].rule, "method": found[2]}
             case_context.PHASE["call"] = True
-            deadline[0] = time.perf_counter() + bound
+            t_call[0] = time.perf_counter()
+            out["setupMs"] = round((t_call[0] - t0) * 1000, 3)
+            deadline[0] = t_call[0] + bound
             signal.setitimer(signal.ITIMER_REAL, bound + 0.05)
             sys.settrace(tracer)
             try:
@@ -811,14 +918,20 @@ def run_case(case):
                 sys.settrace(None)
     except CaseDeadline:
         sys.settrace(None)
-        out["status"] = "deadline"
-        out["detail"] = "the case did not finish within %d ms" % case.get("timeoutMs", 2000)
+        if t_call[0] is None and op == "call":
+            # set-up never finished: no case ran, so there is nothing to judge (a non-result)
+            out["status"] = "error"
+            out["phase"] = "setup"
+            out["detail"] = "set-up (fixtures, doubles, importing the verifier's modules) did not finish within %d ms; the case never started" % case.get("setupMs", SETUP_MS)
+        else:
+            out["status"] = "deadline"
+            out["detail"] = "the case did not finish within %d ms" % case.get("timeoutMs", 2000)
     except case_context.MissingModule as e:
         sys.settrace(None)
         out["status"] = "unavailable"
         out["missing"] = {"module": e.module, "uses": e.what, "file": e.file, "line": e.line}
-        out["detail"] = "module %s is not installed in this Python (%s); the path under test uses %s%s" % (
-            e.module, sys.executable, e.what, " at %s:%s" % (os.path.basename(e.file), e.line) if e.file else "")
+        out["detail"] = missing_detail(case, e.module, "; the path under test uses %s%s" % (
+            e.what, " at %s:%s" % (os.path.basename(e.file), e.line) if e.file else ""))
     except NoWitness as e:
         sys.settrace(None)
         out["status"] = "nowitness"
@@ -826,8 +939,7 @@ def run_case(case):
     except ModuleNotFoundError as e:
         sys.settrace(None)
         out["status"] = "unavailable"
-        out["detail"] = "module %s is not installed in this Python (%s)%s" % (
-            e.name, sys.executable, "; no top-level import in the verifier's own files names it (a library's import, or one inside a function or try)" if doubles is not None and (e.name or "").split(".")[0] not in doubles.written else "")
+        out["detail"] = missing_detail(case, e.name or "?", "; vaudit doubles only modules the verifier's own files import unconditionally at top level, and this import is not one (a library's import, or one inside a function, `try` or `if` block)" if doubles is not None and (e.name or "").split(".")[0] not in doubles.written else "")
     except BaseException as e:  # loading the module failed, or a case-level error
         sys.settrace(None)
         if isinstance(e, (KeyboardInterrupt,)):
@@ -870,8 +982,8 @@ def run_case(case):
     if touched is not None and out["status"] != "unavailable":
         out["status"] = "unavailable"
         out["missing"] = {"module": touched.module, "uses": touched.what, "file": touched.file, "line": touched.line}
-        out["detail"] = "module %s is not installed in this Python (%s); the path under test uses %s%s (and swallowed the failure)" % (
-            touched.module, sys.executable, touched.what, " at %s:%s" % (os.path.basename(touched.file), touched.line) if touched.file else "")
+        out["detail"] = missing_detail(case, touched.module, "; the path under test uses %s%s (and swallowed the failure)" % (
+            touched.what, " at %s:%s" % (os.path.basename(touched.file), touched.line) if touched.file else ""))
     if doubles is not None and doubles.served:
         out["doubles"] = doubles.served
         if doubles.functional:
@@ -885,7 +997,8 @@ def run_case(case):
     out["events"] = events
     out["lines"] = {f: sorted(v) for f, v in lines.items()}
     out["calls"] = rec.calls[:50]
-    out["ms"] = round((time.perf_counter() - t0) * 1000, 3)
+    # `ms`: the case itself (the call, on its own clock); `setupMs`: what came before it
+    out["ms"] = round((time.perf_counter() - (t_call[0] if t_call[0] is not None else t0)) * 1000, 3)
     return out
 
 
