@@ -27,7 +27,8 @@ const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** `len(x) == len(y)` (in an `and` chain around `n`) or `len(x) != len(y)` earlier in the function. */
 function pyLengthsCompared(a: PythonAnalysis, n: PyNode, x: string, y: string): boolean {
   const either = `(${esc(x)}|${esc(y)})`;
-  const lens = (op: string) => new RegExp(`len\\(\\s*${either}\\s*\\)\\s*${op}\\s*len\\(\\s*${either}\\s*\\)`);
+  // the two lengths themselves, not a sum (`len(after) != len(before) + len(added)` compares other counts)
+  const lens = (op: string) => new RegExp(`(?<![-+*/%]\\s*)len\\(\\s*${either}\\s*\\)\\s*${op}\\s*len\\(\\s*${either}\\s*\\)(?!\\s*[-+*/%])`);
   const fn = a.functionAt(n);
   const before = a.text.slice(fn?.node.start ?? 0, n.start);
   if (before.includes('len')) {
@@ -237,7 +238,7 @@ function jsUnique(n: AnyNode, text: string): boolean {
 /** `a.length === b.length` in an enclosing `&&` chain, or `a.length !== b.length` earlier in the function. */
 function jsLengthsCompared(node: AnyNode, ancestors: readonly AnyNode[], text: string, x: string, y: string): boolean {
   const either = `(${esc(x)}|${esc(y)})`;
-  const lens = (op: string) => new RegExp(`${either}\\s*\\.\\s*length\\s*${op}\\s*${either}\\s*\\.\\s*length`);
+  const lens = (op: string) => new RegExp(`(?<![-+*/%]\\s*)${either}\\s*\\.\\s*length\\s*${op}\\s*${either}\\s*\\.\\s*length(?!\\s*[-+*/%])`);
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const p = ancestors[i]!;
     if (p === node) continue;
