@@ -38,8 +38,14 @@ interface Index {
   pushes: Map<string, Located[]>;
   /** Fields assigned in place (`x.field = …`, `x.field += …`), and objects merged into (`Object.assign(t, …)`). */
   assignedFields: Set<string>;
+  /** Fields updated by arithmetic in place (`x.field += …`, `x.field++`). */
+  updatedFields: Set<string>;
+  /** For a written value: the key of the object it is written into (`P: { key: v }`, `x.P = { key: v }`, `x.P.key = v`). */
+  owners: WeakMap<AnyNode, string>;
   /** Objects merged into (`Object.assign(t, …)`) or written with a computed key (`obj[k] = v`): the names their expressions mention. */
   dynamicTargets: Array<Set<string>>;
+  /** The computed key of each `obj[k] = v` in `dynamicTargets` (same index; undefined for a merge). */
+  dynamicKeys: Array<Located | undefined>;
   /** Every call, with its enclosing functions. */
   calls: Located[];
   /** Methods and functions by name: `name(params) {…}` in object literals and classes, `function name`. */
@@ -67,7 +73,7 @@ function isFn(n: AnyNode): boolean {
 }
 
 function buildIndex(programs: Program[]): Index {
-  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), dynamicTargets: [], calls: [], functions: new Map() };
+  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicKeys: [], calls: [], functions: new Map() };
   for (const p of programs) {
     for (const st of p.body) {
       if (st.type === 'VariableDeclaration') for (const d of st.declarations) if (d.id.type === 'Identifier' && d.init) ix.globals.set(d.id.name, d.init);
@@ -80,6 +86,7 @@ function buildIndex(programs: Program[]): Index {
           const k = keyName(n.key, n.computed);
           if (k !== undefined) {
             push(ix.writes, k, { node: n.value, fns });
+            ownInto(ix, n.value, k);
             if (n.value.type === 'FunctionExpression') push(ix.functions, k, n.value);
           }
           break;
@@ -95,8 +102,20 @@ function buildIndex(programs: Program[]): Index {
             // `x.items = x.items.filter(…)`: the same elements, fewer of them
             if (n.operator === '=' && selfRead(n.right, k)) break;
             if (n.operator === '=') push(ix.writes, k, { node: n.right, fns });
+            else ix.updatedFields.add(k);
+            ownInto(ix, n.right, k);
+            const owner = n.left.type === 'MemberExpression' && n.left.object.type === 'MemberExpression' ? propName(n.left.object) : undefined;
+            if (owner !== undefined) ix.owners.set(n.right, owner);
             ix.assignedFields.add(k);
-          } else if (n.left.type === 'MemberExpression' && n.left.object.type !== 'Super') ix.dynamicTargets.push(mentioned(n.left.object, fns));
+          } else if (n.left.type === 'MemberExpression' && n.left.object.type !== 'Super') {
+            ix.dynamicTargets.push(mentioned(n.left.object, fns));
+            ix.dynamicKeys.push(n.left.property.type === 'PrivateIdentifier' ? undefined : { node: n.left.property, fns });
+          }
+          break;
+        }
+        case 'UpdateExpression': {
+          const k = n.argument.type === 'MemberExpression' ? propName(n.argument) : undefined;
+          if (k !== undefined) ix.updatedFields.add(k);
           break;
         }
         case 'CallExpression': {
@@ -107,7 +126,10 @@ function buildIndex(programs: Program[]): Index {
             const k = propName(c.object);
             if (k !== undefined) for (const a of n.arguments) push(ix.pushes, k, { node: a, fns });
           }
-          if (c.type === 'MemberExpression' && propName(c) === 'assign' && c.object.type === 'Identifier' && c.object.name === 'Object' && n.arguments[0]) ix.dynamicTargets.push(mentioned(n.arguments[0], fns));
+          if (c.type === 'MemberExpression' && propName(c) === 'assign' && c.object.type === 'Identifier' && c.object.name === 'Object' && n.arguments[0]) {
+            ix.dynamicTargets.push(mentioned(n.arguments[0], fns));
+            ix.dynamicKeys.push(undefined);
+          }
           break;
         }
         default:
@@ -118,6 +140,12 @@ function buildIndex(programs: Program[]): Index {
     walk(p, []);
   }
   return ix;
+}
+
+/** The values of an object literal written under `key`: owned by that key. */
+function ownInto(ix: Index, value: AnyNode, key: string): void {
+  if (value.type !== 'ObjectExpression') return;
+  for (const p of value.properties) if (p.type === 'Property') ix.owners.set(p.value, key);
 }
 
 /** The property and variable names an expression mentions, and those of the local it names (its initializer and reassignments). */
@@ -323,6 +351,133 @@ class Model {
     }
   }
 
+  /**
+   * Does the app store at `path` only numbers it never computes — literals, the parse of a typed text
+   * (`parseFloat(input.value)`), copies of the same field? Read by key, over every write of the
+   * field's name in the app (`key: v`, `x.key = v`); an update in place (`x.key += d`), a write
+   * through a computed key into the state's root, or any other value (arithmetic, a call) makes the
+   * answer false. A parse of text keeps the decimal the user typed: the double JSON carries is the one
+   * a literal of the same digits gives.
+   */
+  verbatimNumbers(path: readonly string[]): boolean {
+    const key = path[path.length - 1];
+    if (key === undefined || key === '*' || this.ix.updatedFields.has(key)) return false;
+    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return false;
+    const parent = path.length >= 2 ? path[path.length - 2]! : '*';
+    if (parent === '*') {
+      const writes = this.ix.writes.get(key);
+      return !!writes?.length && writes.every((w) => this.verbatim(w, key, 0));
+    }
+    // a field of a named object (`letterSpacing.value`): the writes into objects of that key, and every
+    // object written under it must be a literal (its field checked) or a copy of the same key
+    const own = (this.ix.writes.get(key) ?? []).filter((w) => this.ix.owners.get(w.node) === parent);
+    const holders = this.ix.writes.get(parent) ?? [];
+    return holders.length > 0 && own.every((w) => this.verbatim(w, key, 0)) && holders.every((h) => this.holds(h, parent, key, 0));
+  }
+
+  /**
+   * Can the computed key of `obj[k] = v` be one of the path's keys? Yes unless it is a literal, or a
+   * parameter every call of its function fills with literals, and none of them is on the path.
+   */
+  private mayWrite(k: Located | undefined, path: readonly string[]): boolean {
+    if (!k) return true;
+    const n = k.node;
+    if (n.type === 'Literal') return typeof n.value !== 'string' || path.includes(n.value);
+    if (n.type !== 'Identifier') return true;
+    const param = paramOf(n.name, k.fns);
+    const name = param && this.nameOf(param.fn);
+    if (!param || !name) return true;
+    let any = false;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const callee = call.callee;
+      if ((callee.type === 'Identifier' ? callee.name : propName(callee)) !== name) continue;
+      const arg = call.arguments[param.index];
+      if (arg?.type !== 'Literal' || typeof arg.value !== 'string' || path.includes(arg.value)) return true;
+      any = true;
+    }
+    return !any;
+  }
+
+  /** An object written under `parent`: a literal whose `key` is verbatim, a copy of another `parent`, or nothing. */
+  private holds(v: Located, parent: string, key: string, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    const n = v.node;
+    const sub = (x: AnyNode, fns = v.fns) => this.holds({ node: x, fns }, parent, key, depth + 1);
+    switch (n.type) {
+      case 'Literal':
+        return n.value === null;
+      case 'ObjectExpression': {
+        if (n.properties.some((p) => p.type === 'SpreadElement')) return false;
+        const prop = n.properties.find((p) => p.type === 'Property' && keyName(p.key, p.computed) === key);
+        return !prop || (prop.type === 'Property' && this.verbatim({ node: prop.value, fns: v.fns }, key, 0));
+      }
+      case 'LogicalExpression':
+        return sub(n.left) && sub(n.right);
+      case 'ConditionalExpression':
+        return sub(n.consequent) && sub(n.alternate);
+      case 'ChainExpression':
+        return sub(n.expression);
+      case 'MemberExpression': {
+        // a copy of the same key, or of another key whose every object holds the field verbatim
+        const q = propName(n);
+        if (q === parent) return true;
+        if (q === undefined) return false;
+        // a merge or computed-key write into the object it is read from (names shared, `this` aside)
+        const from = [...mentioned(n.object, v.fns)].filter((x) => x !== 'this');
+        if (this.ix.dynamicTargets.some((t, i) => from.some((x) => t.has(x)) && this.mayWrite(this.ix.dynamicKeys[i], [q, key]))) return false;
+        const others = this.ix.writes.get(q) ?? [];
+        return others.length > 0 && others.every((o) => this.holds(o, q, key, depth + 1));
+      }
+      case 'Identifier': {
+        const init = localInit(this.ix, n.name, v.fns);
+        return !!init && sub(init, init === this.ix.globals.get(n.name) ? [] : v.fns);
+      }
+      case 'CallExpression': {
+        const copy = deepCopyOf(n);
+        return !!copy && sub(copy);
+      }
+      default:
+        return false;
+    }
+  }
+
+  private verbatim(v: Located, key: string, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    const n = v.node;
+    const sub = (x: AnyNode) => this.verbatim({ node: x, fns: v.fns }, key, depth + 1);
+    switch (n.type) {
+      case 'Literal':
+        return !n.regex;
+      case 'UnaryExpression':
+        return (n.operator === '-' || n.operator === '+') && n.argument.type === 'Literal' && typeof n.argument.value === 'number';
+      case 'LogicalExpression':
+        return sub(n.left) && sub(n.right);
+      case 'ConditionalExpression':
+        return sub(n.consequent) && sub(n.alternate);
+      case 'ChainExpression':
+        return sub(n.expression);
+      case 'MemberExpression':
+        // a copy of the same field from another record
+        return propName(n) === key;
+      case 'Identifier': {
+        if (n.name === 'undefined') return true;
+        const init = localInit(this.ix, n.name, v.fns);
+        return !!init && this.verbatim({ node: init, fns: init === this.ix.globals.get(n.name) ? [] : v.fns }, key, depth + 1);
+      }
+      case 'CallExpression': {
+        const copy = deepCopyOf(n);
+        if (copy) return sub(copy);
+        const c = n.callee;
+        const name = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && c.object.type === 'Identifier' && c.object.name === 'Number' ? propName(c) : undefined;
+        return name === 'parseFloat' || name === 'parseInt' || name === 'Number';
+      }
+      default:
+        return false;
+    }
+  }
+
   strings(path: readonly string[]): string[] | undefined {
     const vals = this.values(path);
     if (!vals?.length) return undefined;
@@ -448,6 +603,7 @@ function elementId(n: AnyNode): string | undefined {
 
 export interface AppState {
   kind(path: readonly string[]): 'array' | 'object' | undefined;
+  verbatimNumbers(path: readonly string[]): boolean;
   strings(path: readonly string[]): string[] | undefined;
 }
 
