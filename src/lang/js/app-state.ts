@@ -480,7 +480,7 @@ class Model {
 
   strings(path: readonly string[]): string[] | undefined {
     const vals = this.values(path);
-    if (!vals?.length) return undefined;
+    if (!vals?.length) return this.controlStrings(path);
     let out: string[] = [];
     for (const v of vals) {
       const d = this.stringsOf(v, 0);
@@ -489,6 +489,59 @@ class Model {
       if (out.length > MAX_DOMAIN) return undefined;
     }
     return out;
+  }
+
+  /**
+   * A field the app edits only through a choice control: a control built with a literal list of options
+   * (`dropdown('timezone', [{ value: 'America/New_York', … }, …], s.timezone)`) shows the field as its
+   * selected value, so the setter it drives (often a path setter the model cannot follow,
+   * `updateSetting('timezone', value)`) writes one of those options. Every other control that shows
+   * the field must be a choice too (a text box bound to it opens the field), and every write of the
+   * field's name the model sees must be a closed string (the seed). The domain: options, selected
+   * literals and those writes.
+   */
+  private controlStrings(path: readonly string[]): string[] | undefined {
+    const key = path[path.length - 1];
+    const parent = path.length >= 2 ? path[path.length - 2]! : '*';
+    if (key === undefined || key === '*') return undefined;
+    // `s.timezone` under `const s = AppState.settings`: the object is read through a local
+    const ofParent = (o: AnyNode, fns: AnyNode[]): boolean => {
+      if (o.type === 'MemberExpression') return propName(o) === parent;
+      const init = o.type === 'Identifier' ? localInit(this.ix, o.name, fns) : undefined;
+      return init?.type === 'MemberExpression' && propName(init) === parent;
+    };
+    const showsField = (e: AnyNode, fns: AnyNode[]): boolean => {
+      let hit = false;
+      const visit = (x: AnyNode): void => {
+        if (hit) return;
+        if (x.type === 'MemberExpression' && propName(x) === key && (parent === '*' || ofParent(x.object, fns))) hit = true;
+        forEachChild(x, visit);
+      };
+      visit(e);
+      return hit;
+    };
+    let out: string[] = [];
+    let choice = false;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const [first, ...rest] = call.arguments;
+      if (first?.type !== 'Literal' || typeof first.value !== 'string') continue;
+      const shown = rest.filter((a) => a.type !== 'ArrayExpression' && showsField(a, c.fns));
+      if (!shown.length) continue;
+      const opts = this.optionsOf(first.value);
+      if (!opts) return undefined;
+      choice = true;
+      out = [...new Set([...out, ...opts])];
+    }
+    if (!choice) return undefined;
+    const writes = (this.ix.writes.get(key) ?? []).filter((w) => parent === '*' || this.ix.owners.get(w.node) === parent);
+    for (const w of writes) {
+      const d = this.stringsOf(w, 0);
+      if (!d) return undefined;
+      out = [...new Set([...out, ...d])];
+    }
+    return out.length <= MAX_DOMAIN ? out : undefined;
   }
 
   private stringsOf(v: Located, depth: number): string[] | undefined {

@@ -194,6 +194,11 @@ export function closedStrings(a: PythonAnalysis, project: PythonProject | undefi
           const inner = closedStrings(a, project, recv, depth + 1, state) ?? programOutput(a, recv);
           return inner?.map(map);
         }
+        // s.replace(" ", "_"): each value mapped to one value
+        const args = named(field(e, 'arguments') ?? e);
+        const from = m === 'replace' && args.length === 2 ? literalText(unparen(args[0]!)) : undefined;
+        const to = from ? literalText(unparen(args[1]!)) : undefined;
+        if (recv && from && to !== undefined) return closedStrings(a, project, recv, depth + 1, state)?.map((v) => v.split(from).join(to));
       }
       if (f?.type === 'identifier' && a.src(f) === 'str') {
         const arg = named(field(e, 'arguments') ?? e)[0];
