@@ -41,7 +41,7 @@ import type { Project } from '../../src/contract/project.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
 import { isJsFunction, jsScopes, propName, programOf } from '../../src/lang/js/index.js';
-import { argumentsFor, closedStrings } from '../../src/lang/python/value-origin.js';
+import { argumentsFor, closedStrings, jsonStatePath } from '../../src/lang/python/value-origin.js';
 import { jsClosedStrings } from '../../src/lang/js/value-origin.js';
 import { appStateNear } from '../../src/lang/js/app-state.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
@@ -60,6 +60,11 @@ function bareToken(s: string): boolean {
   if (s.length === 0 || s.length > 32 || s !== s.trim()) return false;
   if (!/^[\p{L}\p{N}_](?:[\p{L}\p{N}_' -]*[\p{L}\p{N}_])?$/u.test(s)) return false;
   return s.split(/\s+/).length <= 3;
+}
+
+/** A year-month or a full ISO date (`2026-12`, `2026-03-08`). */
+function isoDate(s: string): boolean {
+  return /^\d{4}-\d{2}(?:-\d{2})?$/.test(s);
 }
 
 /** A text that contains the token but does not mean it. */
@@ -382,7 +387,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Whether the haystack is free text is read from where it comes from: a parameter is text when every call of the function in the project passes text for it (its `str` annotation counts only when no call is found), so a structured field passed in (an activity name from an RPC response) is not; a value that is one of a few literals the code fixes — a program whose shell script prints one literal per branch (`echo "Exists"` / `echo "Does not exist"`), a choice between literals, a function returning only literals, a field of the state an app serves whose app code only ever shows it in choice controls built from literal options (`dropdown(\'timezone\', [{ value: \'America/New_York\' }, …], s.timezone)`, no text box bound to it) — is a closed domain, where a token found in at most one value is an exact test. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up), tokens that tell the values of a closed domain apart.',
+        'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Whether the haystack is free text is read from where it comes from: a parameter is text when every call of the function in the project passes text for it (its `str` annotation counts only when no call is found), so a structured field passed in (an activity name from an RPC response) is not; a value that is one of a few literals the code fixes — a program whose shell script prints one literal per branch (`echo "Exists"` / `echo "Does not exist"`), a choice between literals, a function returning only literals, a field of the state an app serves whose app code only ever shows it in choice controls built from literal options (`dropdown(\'timezone\', [{ value: \'America/New_York\' }, …], s.timezone)`, no text box bound to it) — is a closed domain, where a token found in at most one value is an exact test. A date needle (`2026-12`, `2026-03-08`) on an app-state field the app fills only with ISO dates (date literals, `toISOString()`, a date picker or a text box whose pattern is an ISO date) tests the date part and is not flagged. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up), tokens that tell the values of a closed domain apart.',
       why: 'A substring test accepts any text that holds the token: "Canada" passes "Canadair" and "not Canada", "1 passed" passes "11 passed", "succeed" passes "failed to succeed". The benchmark then credits output that is wrong. This is the code-level twin of `substring-containment` (lambdas in task JSON).',
     },
   },
@@ -403,7 +408,10 @@ export default defineRule<Msg>({
       // exact there when the token is in at most one of them
       const app = appStateNear(project.files, a.path, project.root);
       const domain = closedStrings(a, project.python, hay, 0, app && ((path) => app.strings(path)));
-      const lit = needle.literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1));
+      // a date needle in a field the app only fills with ISO dates tests the date part
+      const sp = app && needle.literals.some(isoDate) ? jsonStatePath(a, hay) : undefined;
+      const dated = !!sp && app!.dates(sp.path);
+      const lit = needle.literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1) && !(dated && isoDate(t)));
       const expr = a.src(node).replace(/\s+/g, ' ');
       if (lit !== undefined) {
         c.report({ messageId: 'literal', data: { expr, needle: lit, witness: witness(lit) }, at: node });

@@ -44,8 +44,8 @@ interface Index {
   owners: WeakMap<AnyNode, string>;
   /** Objects merged into (`Object.assign(t, …)`) or written with a computed key (`obj[k] = v`): the names their expressions mention. */
   dynamicTargets: Array<Set<string>>;
-  /** The computed key of each `obj[k] = v` in `dynamicTargets` (same index; undefined for a merge). */
-  dynamicKeys: Array<Located | undefined>;
+  /** The computed key of each `obj[k] = v` in `dynamicTargets` (same index), or the sources of a merge. */
+  dynamicKeys: Array<Located | { sources: Located[] } | undefined>;
   /** Every call, with its enclosing functions. */
   calls: Located[];
   /** Methods and functions by name: `name(params) {…}` in object literals and classes, `function name`. */
@@ -53,6 +53,8 @@ interface Index {
 }
 
 const MAX_DEPTH = 8;
+/** An ISO date, optionally with a time (`2026-03-08`, `2026-03-08T10:00:00Z`, `2026-03-08T10:00:00.000+02:00`). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const MAX_DOMAIN = 32;
 
 function keyName(k: AnyNode | null | undefined, computed: boolean): string | undefined {
@@ -128,7 +130,7 @@ function buildIndex(programs: Program[]): Index {
           }
           if (c.type === 'MemberExpression' && propName(c) === 'assign' && c.object.type === 'Identifier' && c.object.name === 'Object' && n.arguments[0]) {
             ix.dynamicTargets.push(mentioned(n.arguments[0], fns));
-            ix.dynamicKeys.push(undefined);
+            ix.dynamicKeys.push({ sources: n.arguments.slice(1).map((a) => ({ node: a, fns })) });
           }
           break;
         }
@@ -379,8 +381,10 @@ class Model {
    * Can the computed key of `obj[k] = v` be one of the path's keys? Yes unless it is a literal, or a
    * parameter every call of its function fills with literals, and none of them is on the path.
    */
-  private mayWrite(k: Located | undefined, path: readonly string[]): boolean {
+  private mayWrite(k: Located | { sources: Located[] } | undefined, path: readonly string[]): boolean {
     if (!k) return true;
+    // a merge of object literals: their keys are writes the index already holds
+    if ('sources' in k) return k.sources.some((x) => x.node.type !== 'ObjectExpression' || x.node.properties.some((p) => p.type === 'SpreadElement'));
     const n = k.node;
     if (n.type === 'Literal') return typeof n.value !== 'string' || path.includes(n.value);
     if (n.type !== 'Identifier') return true;
@@ -398,6 +402,108 @@ class Model {
       any = true;
     }
     return !any;
+  }
+
+  /**
+   * Does the app store at `path` only dates — ISO date or timestamp literals (`'2026-03-08'`,
+   * `'2026-03-08T10:00:00Z'`), `''`/null for none, `d.toISOString()` (or its date part), copies of the
+   * same field, or the value of a date control (`<input type="date">`, a text box whose pattern is
+   * `\d{4}-\d{2}-\d{2}`)? Read by key over every write of the field's name, parameters followed to
+   * their callers. A date needle (`2026-03-08`, `2026-12`) then tests the date part of the value.
+   */
+  dates(path: readonly string[]): boolean {
+    const key = path[path.length - 1];
+    if (key === undefined || key === '*') return false;
+    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return false;
+    const writes = this.ix.writes.get(key);
+    return !!writes?.length && writes.every((w) => this.dated(w, key, 0));
+  }
+
+  private dated(v: Located, key: string, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    const n = v.node;
+    const sub = (x: AnyNode, fns = v.fns) => this.dated({ node: x, fns }, key, depth + 1);
+    switch (n.type) {
+      case 'Literal':
+        return n.value === null || n.value === '' || (typeof n.value === 'string' && ISO_DATE.test(n.value));
+      case 'LogicalExpression':
+        return sub(n.left) && sub(n.right);
+      case 'ConditionalExpression':
+        return sub(n.consequent) && sub(n.alternate);
+      case 'ChainExpression':
+        return sub(n.expression);
+      case 'MemberExpression': {
+        if (propName(n) === key) return true;
+        // d.toISOString().split('T')[0]: the date part
+        const o = n.object;
+        if (n.computed && n.property.type === 'Literal' && n.property.value === 0 && o.type === 'CallExpression' && o.callee.type === 'MemberExpression' && propName(o.callee) === 'split') return sub(o.callee.object);
+        // el.value of a date control
+        if (propName(n) !== 'value' || n.object.type !== 'Identifier' && n.object.type !== 'CallExpression' && n.object.type !== 'ChainExpression') return false;
+        const el = n.object.type === 'Identifier' ? localInit(this.ix, n.object.name, v.fns) : n.object;
+        const id = el ? elementId(el) : undefined;
+        return id !== undefined && this.dateControl(id);
+      }
+      case 'Identifier': {
+        if (n.name === 'undefined') return true;
+        const init = localInit(this.ix, n.name, v.fns);
+        if (init) return sub(init, init === this.ix.globals.get(n.name) ? [] : v.fns);
+        const param = paramOf(n.name, v.fns);
+        const name = param && this.nameOf(param.fn);
+        if (!param || !name) return false;
+        let any = false;
+        for (const c of this.ix.calls) {
+          const call = c.node;
+          if (call.type !== 'CallExpression') continue;
+          const callee = call.callee;
+          if ((callee.type === 'Identifier' ? callee.name : propName(callee)) !== name) continue;
+          const arg = call.arguments[param.index];
+          if (!arg || arg.type === 'SpreadElement' || !sub(arg, c.fns)) return false;
+          any = true;
+        }
+        return any;
+      }
+      case 'CallExpression': {
+        // d.toISOString(), d.toISOString().split('T')[0] is a member read; .slice(0, 10) / .substring(0, 10)
+        const m = propName(n.callee);
+        if (m === 'toISOString') return true;
+        if ((m === 'slice' || m === 'substring') && n.callee.type === 'MemberExpression') return sub(n.callee.object);
+        return false;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** A control created with this id is a date picker or a text box whose pattern is an ISO date. */
+  private dateControl(id: string): boolean {
+    let found = false;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const first = call.arguments[0];
+      if (first?.type !== 'Literal' || first.value !== id) continue;
+      const name = call.callee.type === 'Identifier' ? call.callee.name : propName(call.callee);
+      const fn = name ? this.ix.functions.get(name) : undefined;
+      // a lookup of the element (`getElementById('x')`), not its creation
+      if (!fn) continue;
+      if (fn.length !== 1) return false;
+      const text = this.textOf(fn[0]!);
+      if (!/type=\\?["']date["']|pattern=\\?["']\\+d\{4\}-\\+d\{2\}-\\+d\{2\}/.test(text)) return false;
+      found = true;
+    }
+    return found;
+  }
+
+  /** The string and template text inside a function. */
+  private textOf(fn: AnyNode): string {
+    const parts: string[] = [];
+    const visit = (x: AnyNode): void => {
+      if (x.type === 'Literal' && typeof x.value === 'string') parts.push(x.value);
+      if (x.type === 'TemplateElement') parts.push(x.value.cooked ?? '');
+      forEachChild(x, visit);
+    };
+    visit(fn);
+    return parts.join('\u0000');
   }
 
   /** An object written under `parent`: a literal whose `key` is verbatim, a copy of another `parent`, or nothing. */
@@ -657,6 +763,7 @@ function elementId(n: AnyNode): string | undefined {
 export interface AppState {
   kind(path: readonly string[]): 'array' | 'object' | undefined;
   verbatimNumbers(path: readonly string[]): boolean;
+  dates(path: readonly string[]): boolean;
   strings(path: readonly string[]): string[] | undefined;
 }
 
