@@ -586,11 +586,11 @@ class Model {
 
   strings(path: readonly string[]): string[] | undefined {
     const vals = this.values(path);
-    if (!vals?.length) return this.controlStrings(path);
+    if (!vals?.length) return this.controlStrings(path) ?? this.keyStrings(path);
     let out: string[] = [];
     for (const v of vals) {
       const d = this.stringsOf(v, 0);
-      if (!d) return undefined;
+      if (!d) return this.keyStrings(path);
       out = [...new Set([...out, ...d])];
       if (out.length > MAX_DOMAIN) return undefined;
     }
@@ -689,6 +689,13 @@ class Model {
       const id = init ? elementId(init) : undefined;
       if (id !== undefined) return this.optionsOf(id);
     }
+    // `p.name` of a record found in a collection of the state (`const p = AppState.getPharmacy(id)`,
+    // a method that returns `this.pharmacies.find(…)`): that field of the collection's elements
+    if (n.object.type === 'Identifier') {
+      const init = localInit(this.ix, n.object.name, fns);
+      const coll = init ? this.foundIn(init, depth) : undefined;
+      if (coll) return this.strings([coll, '*', field]);
+    }
     if (n.object.type !== 'Identifier') return undefined;
     const param = paramOf(n.object.name, fns);
     if (!param) return undefined;
@@ -715,6 +722,58 @@ class Model {
       out = [...new Set([...out, ...d])];
     }
     return any ? out : undefined;
+  }
+
+  /** The state collection a record comes from: `this.k.find(…)` (or `|| null`), directly or as what every return of the called method gives. */
+  private foundIn(e: AnyNode, depth: number): string | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    if (e.type === 'LogicalExpression' && e.right.type === 'Literal' && e.right.value === null) return this.foundIn(e.left, depth + 1);
+    if (e.type === 'ChainExpression') return this.foundIn(e.expression, depth + 1);
+    if (e.type !== 'CallExpression' || e.callee.type !== 'MemberExpression') return undefined;
+    const m = propName(e.callee);
+    if (m === 'find') {
+      const o = e.callee.object;
+      return o.type === 'MemberExpression' && o.object.type === 'ThisExpression' ? propName(o) : undefined;
+    }
+    const fns = m ? this.ix.functions.get(m) : undefined;
+    if (fns?.length !== 1) return undefined;
+    const fn = fns[0]!;
+    const rets: AnyNode[] = [];
+    const visit = (x: AnyNode): void => {
+      if (x !== fn && isFn(x)) return;
+      if (x.type === 'ReturnStatement' && x.argument) rets.push(x.argument);
+      forEachChild(x, visit);
+    };
+    visit(fn);
+    if (fn.type === 'ArrowFunctionExpression' && fn.expression) rets.push(fn.body);
+    const colls = new Set(rets.map((r) => this.foundIn(r, depth + 1)));
+    return colls.size === 1 && !colls.has(undefined) ? [...colls][0] : undefined;
+  }
+
+  /**
+   * The strings written under a field's name anywhere in the app (`key: v`, `x.key = v`), when every
+   * one is closed: a copy of the same field (`med.pharmacyName`) adds nothing, null is no string. Used
+   * when the path itself cannot be followed; a computed-key write or a merge into the state's root
+   * object that may write the name leaves it open.
+   */
+  private keyStrings(path: readonly string[]): string[] | undefined {
+    const key = path[path.length - 1];
+    if (key === undefined || key === '*') return undefined;
+    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
+    const writes = this.ix.writes.get(key);
+    if (!writes?.length) return undefined;
+    let out: string[] = [];
+    for (const w of writes) {
+      const n = w.node;
+      if ((n.type === 'Literal' && n.value === null) || (n.type === 'MemberExpression' && propName(n) === key)) continue;
+      const r = n.type === 'LogicalExpression' && n.left.type === 'MemberExpression' && propName(n.left) === key ? n.right : n;
+      if (r !== n && r.type === 'Literal' && r.value === null) continue;
+      const d = this.stringsOf({ node: r, fns: w.fns }, 0);
+      if (!d) return undefined;
+      out = [...new Set([...out, ...d])];
+      if (out.length > MAX_DOMAIN) return undefined;
+    }
+    return out.length ? out : undefined;
   }
 
   /** The name a function is called by (a method key, or a declaration's name). */
