@@ -48,6 +48,8 @@ interface Index {
   dynamicKeys: Array<Located | { sources: Located[] } | undefined>;
   /** Every call, with its enclosing functions. */
   calls: Located[];
+  /** What the app sends as a request body: `body: JSON.stringify(x)`. */
+  posted: Located[];
   /** Methods and functions by name: `name(params) {…}` in object literals and classes, `function name`. */
   functions: Map<string, AnyNode[]>;
 }
@@ -75,7 +77,7 @@ function isFn(n: AnyNode): boolean {
 }
 
 function buildIndex(programs: Program[]): Index {
-  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicKeys: [], calls: [], functions: new Map() };
+  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicKeys: [], calls: [], posted: [], functions: new Map() };
   for (const p of programs) {
     for (const st of p.body) {
       if (st.type === 'VariableDeclaration') for (const d of st.declarations) if (d.id.type === 'Identifier' && d.init) ix.globals.set(d.id.name, d.init);
@@ -89,6 +91,8 @@ function buildIndex(programs: Program[]): Index {
           if (k !== undefined) {
             push(ix.writes, k, { node: n.value, fns });
             ownInto(ix, n.value, k);
+            const v = n.value;
+            if (k === 'body' && v.type === 'CallExpression' && v.callee.type === 'MemberExpression' && propName(v.callee) === 'stringify' && v.arguments[0] && v.arguments[0].type !== 'SpreadElement') ix.posted.push({ node: v.arguments[0], fns });
             if (n.value.type === 'FunctionExpression') push(ix.functions, k, n.value);
           }
           break;
@@ -776,6 +780,47 @@ class Model {
     return out.length ? out : undefined;
   }
 
+  /**
+   * The top-level keys of the state the app sends (`fetch(url, { body: JSON.stringify(state) })`, the
+   * state an object literal, a local holding one, or what a method returns): undefined unless every
+   * body sent is such a literal with no spread.
+   */
+  postedKeys(): Set<string> | undefined {
+    if (!this.ix.posted.length) return undefined;
+    const out = new Set<string>();
+    for (const p of this.ix.posted) {
+      const o = this.literalOf(p, 0);
+      if (!o || o.type !== 'ObjectExpression' || o.properties.some((x) => x.type === 'SpreadElement')) return undefined;
+      for (const x of o.properties) if (x.type === 'Property') { const k = keyName(x.key, x.computed); if (k === undefined) return undefined; out.add(k); }
+    }
+    return out;
+  }
+
+  private literalOf(v: Located, depth: number): AnyNode | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const n = v.node;
+    if (n.type === 'ObjectExpression') return n;
+    if (n.type === 'Identifier') {
+      const init = localInit(this.ix, n.name, v.fns);
+      return init ? this.literalOf({ node: init, fns: v.fns }, depth + 1) : undefined;
+    }
+    if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.arguments.length === 0) {
+      const m = propName(n.callee);
+      const fns = m ? this.ix.functions.get(m) : undefined;
+      if (fns?.length !== 1) return undefined;
+      const fn = fns[0]!;
+      const rets: AnyNode[] = [];
+      const visit = (x: AnyNode): void => {
+        if (x !== fn && isFn(x)) return;
+        if (x.type === 'ReturnStatement' && x.argument) rets.push(x.argument);
+        forEachChild(x, visit);
+      };
+      visit(fn);
+      return rets.length === 1 ? this.literalOf({ node: rets[0]!, fns: [fn] }, depth + 1) : undefined;
+    }
+    return undefined;
+  }
+
   /** The name a function is called by (a method key, or a declaration's name). */
   private nameOf(fn: AnyNode): string | undefined {
     for (const [name, list] of this.ix.functions) if (list.includes(fn)) return name;
@@ -823,6 +868,7 @@ export interface AppState {
   kind(path: readonly string[]): 'array' | 'object' | undefined;
   verbatimNumbers(path: readonly string[]): boolean;
   dates(path: readonly string[]): boolean;
+  postedKeys(): Set<string> | undefined;
   strings(path: readonly string[]): string[] | undefined;
 }
 
