@@ -388,7 +388,7 @@ class Model {
   private mayWrite(k: Located | { sources: Located[] } | undefined, path: readonly string[]): boolean {
     if (!k) return true;
     // a merge of object literals: their keys are writes the index already holds
-    if ('sources' in k) return k.sources.some((x) => x.node.type !== 'ObjectExpression' || x.node.properties.some((p) => p.type === 'SpreadElement'));
+    if ('sources' in k) return k.sources.some((x) => !this.literalSource(x, 0));
     const n = k.node;
     if (n.type === 'Literal') return typeof n.value !== 'string' || path.includes(n.value);
     if (n.type !== 'Identifier') return true;
@@ -508,6 +508,33 @@ class Model {
     };
     visit(fn);
     return parts.join('\u0000');
+  }
+
+  /**
+   * A merged object whose keys the index holds: an object literal with no spread, a local built from one
+   * with `x.key = v` (no computed-key write into it), or a parameter every caller fills with such.
+   */
+  private literalSource(v: Located, depth: number): boolean {
+    if (depth > 3) return false;
+    const n = v.node;
+    if (n.type === 'ObjectExpression') return !n.properties.some((p) => p.type === 'SpreadElement');
+    if (n.type !== 'Identifier') return false;
+    const init = localInit(this.ix, n.name, v.fns);
+    if (init) return init.type === 'ObjectExpression' && this.literalSource({ node: init, fns: v.fns }, depth + 1) && !this.ix.dynamicTargets.some((t) => t.has(n.name));
+    const param = paramOf(n.name, v.fns);
+    const name = param && this.nameOf(param.fn);
+    if (!param || !name) return false;
+    let any = false;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const callee = call.callee;
+      if ((callee.type === 'Identifier' ? callee.name : propName(callee)) !== name) continue;
+      const arg = call.arguments[param.index];
+      if (!arg || arg.type === 'SpreadElement' || !this.literalSource({ node: arg, fns: c.fns }, depth + 1)) return false;
+      any = true;
+    }
+    return any;
   }
 
   /** An object written under `parent`: a literal whose `key` is verbatim, a copy of another `parent`, or nothing. */
