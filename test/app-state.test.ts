@@ -47,11 +47,30 @@ describe('app state model', () => {
     for (const extra of [
       'function u(id, up) { const p = AppState.pages.find((x) => x.id === id); Object.assign(p, up); }',
       'function u(p, v) { p.location = v; }',
-      "function u() { AppState.pages = AppState.pages.map((p) => ({ ...p, location: 'X' })); }",
       "function u(k, v) { let o = AppState.pages; o[k] = v; }",
     ]) expect(model({ 's.js': base, 'a.js': `AppState.create({ location: 'Meet' }); ${extra}` })?.strings(['pages', '*', 'location']), extra).toBeUndefined();
+    // elements rewritten by map: the path is lost, but every write of the field's name is still a literal
+    const mapped = "function u() { AppState.pages = AppState.pages.map((p) => ({ ...p, location: 'X' })); }";
+    expect(model({ 's.js': base, 'a.js': `AppState.create({ location: 'Meet' }); ${mapped}` })?.strings(['pages', '*', 'location'])?.sort()).toEqual(['Meet', 'X', 'Zoom']);
     // written as an array in one place and an object in another
     expect(model({ 's.js': 'const S = { styles: [] }; function f(x) { S.styles = { a: x }; }' })?.kind(['styles'])).toBeUndefined();
+  });
+
+  it('tells numbers the app stores as typed or copied from numbers it computes', () => {
+    const typed = model({ 's.js': "const S = { rows: [{ temp: 98.4, spacing: { value: -0.02 } }], add(t) { this.rows.push({ temp: parseFloat(t) || null, spacing: { value: Number(t) } }); }, copy(r) { this.rows.push({ temp: r.temp, spacing: JSON.parse(JSON.stringify(r.spacing)) }); } };" });
+    expect(typed?.verbatimNumbers(['rows', '*', 'temp'])).toBe(true);
+    expect(typed?.verbatimNumbers(['rows', '*', 'spacing', 'value'])).toBe(true);
+    for (const extra of ['function f(r) { r.temp += 0.1; }', 'function f(r, c) { S.rows.push({ temp: c * 9 / 5 + 32 }); }', "function f(k, v) { S.rows[k] = v; }"])
+      expect(model({ 's.js': "const S = { rows: [{ temp: 98.4 }] };", 'a.js': extra })?.verbatimNumbers(['rows', '*', 'temp']), extra).toBe(false);
+  });
+
+  it('reads the options of a choice control that shows a field, and ISO dates', () => {
+    const ui = "const S = { settings: { tz: 'UTC' } }; function set(p, v) { S.settings[p] = v; } function render() { const s = S.settings; return dd('tz', [{ value: 'UTC' }, { value: 'Asia/Tokyo' }], s.tz); }";
+    expect(model({ 'a.js': ui })?.strings(['settings', 'tz'])?.sort()).toEqual(['Asia/Tokyo', 'UTC']);
+    expect(model({ 'a.js': `${ui} function edit() { return box('tz-text', S.settings.tz); }` })?.strings(['settings', 'tz'])).toBeUndefined();
+    const dates = "const S = { tasks: [{ due: '2026-03-09T09:00:00Z' }, { due: null }] }; function setDue(t, d) { t.due = d; } function snooze(t) { setDue(t, new Date().toISOString().split('T')[0]); }";
+    expect(model({ 'a.js': dates })?.dates(['tasks', '*', 'due'])).toBe(true);
+    expect(model({ 'a.js': `${dates} function note(t) { setDue(t, document.getElementById('note').value); }` })?.dates(['tasks', '*', 'due'])).toBe(false);
   });
 
   it('finds the scripts of the nearest folder that has any, and none when there are none', () => {

@@ -6,6 +6,8 @@ import { defineRule } from '../../src/contract/rule.js';
 import { named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
 import { fieldEqualities, isNonIntegerFloat } from '../../src/lang/python/facts.js';
 import { floatEquality, programOf } from '../../src/lang/js/index.js';
+import { jsonStatePath } from '../../src/lang/python/value-origin.js';
+import { appStateNear } from '../../src/lang/js/app-state.js';
 
 type Msg = 'literal' | 'entry' | 'jsLiteral' | 'jsComputed';
 
@@ -41,7 +43,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `==`/`!=` between a computed value and a non-integer float literal (or a local that holds one), and task entries whose non-integer `value` routes (through the verifier binding) to a function that compares the entry\'s `value` with `==`/`!=` when the entry has no `pred`. In JavaScript and TypeScript, flags `===`/`==`/`!==`/`!=` between a computed value and a non-integer literal (or a `const` holding one: `parseFloat(x) === 0.3`), and between floating-point arithmetic — a division (not by a power of two), `**`, `Math.sqrt`/`log`/`pow`…, arithmetic over a float literal, or a `const` holding one — and any non-literal value (`sum / n === parseFloat(expected)`). Integer-valued arithmetic (`Math.round`, `.length`) and two parsed texts (`parseFloat(a) === parseFloat(b)`) are not flagged. No confirmation (static only, both languages).',
+      whatItDoes: 'Flags `==`/`!=` between a computed value and a non-integer float literal (or a local that holds one), and task entries whose non-integer `value` routes (through the verifier binding) to a function that compares the entry\'s `value` with `==`/`!=` when the entry has no `pred`. A field of the state an application serves as JSON (`requests.get(…).json()["items"][i]["price"]`) is not computed when the app\'s own JavaScript shipped beside the verifier only ever stores literals, parses of typed text (`parseFloat(input.value)`) or copies there (no arithmetic, no in-place update, no merge it cannot follow): JSON carries the double of those digits, the one the literal gives, and it is not flagged. In JavaScript and TypeScript, flags `===`/`==`/`!==`/`!=` between a computed value and a non-integer literal (or a `const` holding one: `parseFloat(x) === 0.3`), and between floating-point arithmetic — a division (not by a power of two), `**`, `Math.sqrt`/`log`/`pow`…, arithmetic over a float literal, or a `const` holding one — and any non-literal value (`sum / n === parseFloat(expected)`). Integer-valued arithmetic (`Math.round`, `.length`) and two parsed texts (`parseFloat(a) === parseFloat(b)`) are not flagged. No confirmation (static only, both languages).',
       why: 'A calculator that shows 0.30000000000000004 for 0.1 + 0.2 is correct, but `==` against 0.3 fails it: agents are failed for floating-point noise.',
     },
   },
@@ -68,6 +70,10 @@ export default defineRule<Msg>({
           if (!floatSide) return;
           const other = floatSide === l ? r : l;
           if (LITERALS.has(other.type)) return;
+          // a field of the state an app serves as JSON, which the app's code only ever fills with typed,
+          // seeded or copied numbers: JSON carries the double of those digits, the literal's double
+          const sp = jsonStatePath(a, other);
+          if (sp && appStateNear(c.project.files, a.path, c.project.root)?.verbatimNumbers(sp.path)) return;
           const value = isNonIntegerFloat(a, floatSide) ? a.src(floatSide) : a.src(a.valueSources(floatSide)[0]!);
           c.report({ messageId: 'literal', data: { expr: a.src(n), value, op: ops[0]! }, at: n });
         },

@@ -44,11 +44,28 @@ function deadStateBranch(a: PythonAnalysis, n: PyNode, app: AppState | undefined
     if (call?.qualified !== 'isinstance' || call.args.length !== 2) continue;
     const t = a.src(call.args[1]!);
     const want = t === 'dict' ? 'object' : t === 'list' ? 'array' : undefined;
-    const sp = want ? jsonStatePath(a, call.args[0]!) : undefined;
-    const kind = sp ? app.kind(sp.path) : undefined;
+    const kind = want ? stateKind(a, call.args[0]!, app, 0) : undefined;
     if (kind && kind !== want) return true;
   }
   return false;
+}
+
+/**
+ * The kind of a value read from the app's state: what the app writes at its path, or — for a top-level
+ * key the state the app sends does not have — the kind of the reader's default (`state.get("groups", [])`).
+ */
+function stateKind(a: PythonAnalysis, e: PyNode, app: AppState, depth: number): 'array' | 'object' | undefined {
+  if (depth > 3) return undefined;
+  const sp = jsonStatePath(a, e);
+  if (!sp) {
+    const u = unparen(e);
+    return u.type === 'list' || u.type === 'list_comprehension' ? 'array' : u.type === 'dictionary' || u.type === 'dictionary_comprehension' ? 'object' : undefined;
+  }
+  const kind = app.kind(sp.path);
+  if (kind) return kind;
+  const keys = sp.path.length === 1 ? app.postedKeys() : undefined;
+  if (!keys || keys.has(sp.path[0]!) || sp.defaults.length !== 1) return undefined;
+  return stateKind(a, sp.defaults[0]!, app, depth + 1);
 }
 
 /** Names bound by a loop/comprehension target. */
@@ -201,7 +218,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `for` loops over dict views, sets and directory listings that break or return on the first match while keeping something derived from the matched item, and `next(...)`, `[...][0]` or `list(...)[0]` over the same sources. Not flagged: a loop in a branch the application\'s state never takes (`elif isinstance(styles, dict):` where the app that serves the state only ever writes an array there, as read from its JavaScript: `lang/js/app-state.ts`), a loop that returns a constant verdict (`return False, f"… {name} …"`: a fail-fast check over every item, whichever fails first), iteration of a dict written out in the code and never changed (its order is the order written), and a filtered list selected by equality with a record id (`[k for k, v in m.items() if note.parent_id == v][0]`: at most one item matches).',
+      whatItDoes: 'Flags `for` loops over dict views, sets and directory listings that break or return on the first match while keeping something derived from the matched item, and `next(...)`, `[...][0]` or `list(...)[0]` over the same sources. Not flagged: a loop in a branch the application\'s state never takes (`elif isinstance(styles, dict):` where the app that serves the state only ever writes an array there (or, for a top-level key the state it sends has no such key, the reader\'s default `state.get("groups", [])` is a list; a record picked in either branch keeps its path), as read from its JavaScript: `lang/js/app-state.ts`), a loop that returns a constant verdict (`return False, f"… {name} …"`: a fail-fast check over every item, whichever fails first), iteration of a dict written out in the code and never changed (its order is the order written), and a filtered list selected by equality with a record id (`[k for k, v in m.items() if note.parent_id == v][0]`: at most one item matches).',
       why: 'When two serialized keys match a `find` predicate, the verifier grades whichever comes first in the state dump (VER-003): the same correct agent passes or fails depending on insertion order.',
       references: ['VER-003'],
     },

@@ -3,13 +3,13 @@
  * (A `javascript` visitor can be added next to `python` below.)
  */
 import { defineRule } from '../../src/contract/rule.js';
-import { type PyNode, named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
+import { type PyNode, field, named, unparen, comparisonOperators } from '../../src/lang/python/tree.js';
+import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isSetValued, setFromSequence, callOf } from '../../src/lang/python/facts.js';
-import { literalSet } from '../../src/lang/python/literal-values.js';
+import { literalSet, literalSetSize } from '../../src/lang/python/literal-values.js';
 import { setSizeComparison, everyHasComparison, collapsedContentComparison, setDeepEqual, programOf } from '../../src/lang/js/index.js';
 import type { LogicalExpression } from 'acorn';
 import { pyAllAny, pyLoopLookup, pyUnique, jsEveryLookup, jsLoopLookup, type AnyMatch } from './multiset.js';
-import type { PythonAnalysis } from '../../src/lang/python/types.js';
 
 type Msg = 'collapse' | 'jsSize' | 'jsEveryHas' | 'jsContent' | 'anyMatch';
 
@@ -52,6 +52,34 @@ function reportAnyMatch(c: { report: (r: { messageId: Msg; data: Record<string, 
   c.report({ messageId: 'anyMatch', data: { each: short(m.each), among: short(m.among) }, at: m.at });
 }
 
+/**
+ * `set(xs) == set((A, B))` after an exit for `len(xs) > 2` (`if len(xs) > 2: raise …`, `>= 3`, `!= 2`):
+ * with at most k items, xs can only equal a set of k distinct constants by holding each exactly once,
+ * so no duplicate can stand in for a missing item.
+ */
+function boundedByLiteral(a: PythonAnalysis, n: PyNode, seqSide: PyNode, litSide: PyNode): boolean {
+  const k = literalSetSize(a, litSide);
+  const seq = sequenceOf(a, seqSide);
+  if (k === undefined || !seq) return false;
+  const esc = seq.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const bound = new RegExp(`len\\(\\s*${esc}\\s*\\)\\s*(?:>\\s*${k}|>=\\s*${k + 1}|!=\\s*${k})(?![\\d.])`);
+  const fn = a.functionAt(n);
+  if (!fn) return false;
+  // an `if` before the comparison, in a block that encloses it, whose body ends by leaving the function
+  for (let c: PyNode = n, p = n.parent; p && p !== fn.node; c = p, p = p.parent) {
+    if (p.type !== 'block') continue;
+    for (const st of named(p)) {
+      if (st.start >= c.start) break;
+      if (st.type !== 'if_statement') continue;
+      const cond = field(st, 'condition');
+      const body = field(st, 'consequence');
+      const last = body ? named(body).filter((x) => x.type !== 'comment').pop() : undefined;
+      if (cond && bound.test(a.src(cond)) && (last?.type === 'raise_statement' || last?.type === 'return_statement')) return true;
+    }
+  }
+  return false;
+}
+
 export default defineRule<Msg>({
   meta: {
     id: 'set-collapse',
@@ -88,7 +116,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. Not when the other operand is a set written out in the code as a set (`{"tue", "thu"}`, `frozenset({…})`; a list written out and collapsed, `set(["1", "2"])`, is still a sequence): every item of it must then be present, so a repeated item cannot stand in for a missing one — the check has set semantics by design (weekdays, labels, permissions). In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. Also a match that is never used up while the lengths were compared, so the check reads as an exact order-free comparison: `all(any(cmp(x, y) for y in ys) for x in xs)`, `all(x in ys for x in xs)` or `for x in xs: if x not in ys: return False` next to `len(xs) == len(ys)` (or an earlier `len(xs) != len(ys)` exit), and in JavaScript `xs.every((x) => ys.some(…) / ys.includes(x) / ys.indexOf(x) !== -1)` or the same `for…of` loop next to `xs.length === ys.length` — not when the iterated side cannot repeat (a set, dict keys, `range`, `Object.keys`, a written-out list of distinct items). `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
+      whatItDoes: 'Flags `==`, `!=` and subset comparisons (`<=`, `issubset`, `issuperset`) whose operands are sets built from sequences — `set(lines)`, `frozenset(...)`, set comprehensions, `dict.fromkeys(...)` — directly or through a local variable. Not when the other operand is a set written out in the code as a set (`{"tue", "thu"}`, `frozenset({…})`; a list written out and collapsed, `set(["1", "2"])`, is still a sequence): every item of it must then be present, so a repeated item cannot stand in for a missing one — the check has set semantics by design (weekdays, labels, permissions). Nor when `==`/`!=` compares the set of a sequence with k distinct constants after an exit for `len(xs) > k` (`>= k+1`, `!= k`): with at most k items the sequence equals the set only by holding each constant once. In JavaScript and TypeScript: `new Set(a).size === new Set(b).size`, containment `a.every((x) => S.has(x))` in a set built from a sequence, and content compared after `new Set(...)` removed duplicates — `[...new Set(a)].sort().join() === …`, `JSON.stringify(Array.from(new Set(a)).sort())`, `String([...new Set(a)])`, `isDeepStrictEqual(new Set(a), new Set(b))`, `assert.deepStrictEqual(…)`, `_.isEqual(…)`. Also a match that is never used up while the lengths were compared, so the check reads as an exact order-free comparison: `all(any(cmp(x, y) for y in ys) for x in xs)`, `all(x in ys for x in xs)` or `for x in xs: if x not in ys: return False` next to `len(xs) == len(ys)` (or an earlier `len(xs) != len(ys)` exit), and in JavaScript `xs.every((x) => ys.some(…) / ys.includes(x) / ys.indexOf(x) !== -1)` or the same `for…of` loop next to `xs.length === ys.length` — not when the iterated side cannot repeat (a set, dict keys, `range`, `Object.keys`, a written-out list of distinct items). `--confirm` runs Python functions only: JS/TS findings are static (no control case).',
       why: 'The expected output `["a", "a", "b"]` and the observed `["a", "b", "b"]` are equal as sets. The verifier passes output that is missing or duplicating lines (VER-004).',
       references: ['VER-004'],
     },
@@ -159,6 +187,7 @@ export default defineRule<Msg>({
           // one side is a set written out as a set (`{"tue", "thu"}`): every item of it must be present in the other,
           // so a repeated item can never stand in for a missing one; the comparison is a set comparison by design
           if (literalSet(a, l) || literalSet(a, r)) return;
+          if ((ops[0] === '==' || ops[0] === '!=') && (boundedByLiteral(a, n, l, r) || boundedByLiteral(a, n, r, l))) return;
           const fn = a.functionAt(n);
           c.report({
             messageId: 'collapse',

@@ -27,7 +27,8 @@
  *   or a local holding one. A list, set or dict (`x in text.split()`, `lines.includes(x)`) is
  *   membership and is not reported; nor are `startswith`/`endswith` and anchored regexes. A value
  *   that is one of a few literals the code fixes (a program whose script echoes `Exists` or `Does not
- *   exist`, a choice of literals, a function returning only literals) is a closed domain: a token
+ *   exist`, a choice of literals, a function returning only literals, an app-state field only shown
+ *   in choice controls with literal options) is a closed domain: a token
  *   found in at most one of its values is an exact test and is not reported;
  * - the containment decides the verdict in the pass direction: returned (alone or under
  *   `not`/`and`/`or`/`all()`/`every()`/`float()`), or the condition of an `if` that returns a constant
@@ -45,7 +46,7 @@ import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.j
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
 import { isJsFunction, jsScopes, propName, programOf } from '../../src/lang/js/index.js';
 import { forEachChild } from '../../src/lang/js/nodes.js';
-import { argumentsFor, closedStrings } from '../../src/lang/python/value-origin.js';
+import { argumentsFor, closedStrings, jsonStatePath } from '../../src/lang/python/value-origin.js';
 import { jsClosedStrings } from '../../src/lang/js/value-origin.js';
 import { appStateNear } from '../../src/lang/js/app-state.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes } from '../../src/suites/verdict.js';
@@ -70,6 +71,11 @@ function bareToken(s: string): boolean {
 /** A three-word phrase of 20 characters or more (`overengineered anchor links`, `button successfully clicked`):
  *  in text a web page renders (not text the agent writes) it is put there by the site and means what it says. */
 const longPhrase = (s: string): boolean => s.split(/\s+/).length === 3 && s.length >= 20;
+
+/** A year-month or a full ISO date (`2026-12`, `2026-03-08`). */
+function isoDate(s: string): boolean {
+  return /^\d{4}-\d{2}(?:-\d{2})?$/.test(s);
+}
 
 /** A text that contains the token but does not mean it. */
 function witness(s: string): string {
@@ -453,7 +459,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`, Playwright `ariaSnapshot()`, a browser agent\'s whole-page text (`(await stagehand.extract()).pageText`) and its free-text extraction asked for with an instruction only (`(await stagehand.extract("extract the page text")).extraction`) — there only a token the agent was told to enter or choose in the same function (`act("fill \'nunya\' into the first name field")`) is reported: the page then shows it wherever the agent put it, while a word the agent was not given is the page\'s own, such as an option list shown after expanding a menu) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words — in text a web page renders (`textContent`, `innerText`, `page.content()`, an extraction of the page), which the site writes and the agent does not, a three-word phrase of 20 characters or more is specific and is not reported, while in text the agent writes a negation can still hold it): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Whether the haystack is free text is read from where it comes from: a parameter is text when every call of the function in the project passes text for it (its `str` annotation counts only when no call is found), so a structured field passed in (an activity name from an RPC response) is not; a value that is one of a few literals the code fixes — a program whose shell script prints one literal per branch (`echo "Exists"` / `echo "Does not exist"`), a choice between literals, a function returning only literals — is a closed domain, where a token found in at most one value is an exact test. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up), tokens that tell the values of a closed domain apart.',
+        'In verifier functions (Python and JS/TS), flags a containment test that decides the verdict in the pass direction — returned, or the condition of an `if` that returns a constant verdict, through `not`/`and`/`or`/`all()`/`every()` — when the haystack is known free text (a `str` parameter, `.read()`/`.lower()`/`.join()`/`str()`/`.stdout`, JS `.textContent`/`.innerText`/`await page.content()`/`readFileSync(p, \'utf8\')`, Playwright `ariaSnapshot()`, a browser agent\'s whole-page text (`(await stagehand.extract()).pageText`) and its free-text extraction asked for with an instruction only (`(await stagehand.extract("extract the page text")).extraction`) — there only a token the agent was told to enter or choose in the same function (`act("fill \'nunya\' into the first name field")`) is reported: the page then shows it wherever the agent put it, while a word the agent was not given is the page\'s own, such as an option list shown after expanding a menu) and the needle is a bare token (letters, digits, spaces, `-`, `_`; at most three words — in text a web page renders (`textContent`, `innerText`, `page.content()`, an extraction of the page), which the site writes and the agent does not, a three-word phrase of 20 characters or more is specific and is not reported, while in text the agent writes a negation can still hold it): a literal, a literal list iterated, or a task value under the key the code reads (`rules["include"]`). Forms: `t in s`, `s.find(t) != -1`, `s.count(t) > 0`, `re.search("t", s)`, `s.includes(t)`, `s.indexOf(t) !== -1`, `/t/.test(s)`. Whether the haystack is free text is read from where it comes from: a parameter is text when every call of the function in the project passes text for it (its `str` annotation counts only when no call is found), so a structured field passed in (an activity name from an RPC response) is not; a value that is one of a few literals the code fixes — a program whose shell script prints one literal per branch (`echo "Exists"` / `echo "Does not exist"`), a choice between literals, a function returning only literals, a field of the state an app serves whose app code only ever shows it in choice controls built from literal options (`dropdown(\'timezone\', [{ value: \'America/New_York\' }, …], s.timezone)`, no text box bound to it), a field the app fills only with literals and copies of a record of a fixed list of its state (`pharmacyName = p.name` where `p = this.pharmacies.find(…)`) — is a closed domain, where a token found in at most one value is an exact test. A date needle (`2026-12`, `2026-03-08`) on an app-state field the app fills only with ISO dates (date literals, `toISOString()`, a date picker or a text box whose pattern is an ISO date) tests the date part and is not flagged. Not flagged: needles with punctuation (paths, URLs, `key=value`, fixed-width markers), membership in lists/sets/dicts, `startswith`/`endswith`, exclusion tests that fail the agent, containment off the verdict path (getters, set-up), tokens that tell the values of a closed domain apart.',
       why: 'A substring test accepts any text that holds the token: "Canada" passes "Canadair" and "not Canada", "1 passed" passes "11 passed", "succeed" passes "failed to succeed". The benchmark then credits output that is wrong. This is the code-level twin of `substring-containment` (lambdas in task JSON).',
     },
   },
@@ -474,7 +480,10 @@ export default defineRule<Msg>({
       // exact there when the token is in at most one of them
       const app = appStateNear(project.files, a.path, project.root);
       const domain = closedStrings(a, project.python, hay, 0, app && ((path) => app.strings(path)));
-      const lit = needle.literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1));
+      // a date needle in a field the app only fills with ISO dates tests the date part
+      const sp = app && needle.literals.some(isoDate) ? jsonStatePath(a, hay) : undefined;
+      const dated = !!sp && app!.dates(sp.path);
+      const lit = needle.literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1) && !(dated && isoDate(t)));
       const expr = a.src(node).replace(/\s+/g, ' ');
       if (lit !== undefined) {
         c.report({ messageId: 'literal', data: { expr, needle: lit, witness: witness(lit) }, at: node });

@@ -26,7 +26,8 @@ import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes, verdictFunctions } from '../../src/suites/verdict.js';
 import { jsConst, pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { carriesCaught, findOwn, isJsFunction, programOf } from '../../src/lang/js/index.js';
-import type { AnyNode } from 'acorn';
+import type { AnyNode, CatchClause } from 'acorn';
+import { forEachChild } from '../../src/lang/js/nodes.js';
 
 type Msg = 'swallowed' | 'fallthrough' | 'jsSwallowed' | 'jsFallthrough' | 'expectedLoad';
 
@@ -101,6 +102,35 @@ function returnAfter(tryNode: PyNode): PyNode | undefined {
   return next?.type === 'return_statement' ? named(next)[0] : undefined;
 }
 
+/** A result object with a truthy `error` field beside the verdict (a literal message, a flag). */
+function errorField(obj: AnyJs): boolean {
+  if (obj.type !== 'ObjectExpression') return false;
+  return obj.properties.some((p) => {
+    if (p.type !== 'Property' || p.computed) return false;
+    const k = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : '';
+    if (k !== 'error') return false;
+    const v = p.value;
+    return v.type === 'Literal' ? !!v.value : v.type === 'TemplateLiteral' || v.type === 'ObjectExpression';
+  });
+}
+
+/** The handler passes the caught error (or what it reads from it) to a call of its own statements (`logger.error({ … error.message … })`). */
+function logsCaught(handler: CatchClause): boolean {
+  const param = handler.param?.type === 'Identifier' ? handler.param.name : undefined;
+  if (!param) return false;
+  const mentions = (n: AnyJs): boolean => {
+    let hit = false;
+    const rec = (k: AnyJs): void => {
+      if (hit) return;
+      if (k.type === 'Identifier' && k.name === param) { hit = true; return; }
+      forEachChild(k, rec);
+    };
+    rec(n);
+    return hit;
+  };
+  return handler.body.body.some((st) => st.type === 'ExpressionStatement' && st.expression.type === 'CallExpression' && st.expression.arguments.some((a) => mentions(a)));
+}
+
 export default defineRule<Msg>({
   meta: {
     id: 'swallowed-error-verdict',
@@ -137,7 +167,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'Flags `except:`, `except Exception` and `except BaseException` handlers on a verdict path that do not re-raise and return a constant verdict — `True`/`False`, `0`/`1`/`0.0`, `(False, msg)`, `{"pass": False}` — or log and fall through to `return <verdict>` after the `try`, when the `try` computes the verdict (returns from inside it). Also the parameter of a decorator factory such as `error_factory(default)` applied to a verdict function. A verdict function is one a task entry is bound to or one whose result it returns; set-up helpers, retries and predicates are not reported. In JavaScript and TypeScript verifiers, flags a `catch` with no `throw` in it that returns such a constant verdict — `false`, `0`, `[false, msg]`, `{ pass: false }`, `{ verdict: \'fail\' }` — or only logs and falls through to `return <verdict>` (a returned result object that carries the caught error beside the verdict, `{ _success: false, error }` or `message: err.message`, records it and is not reported), when the `try` returns the verdict and the function is the eval module\'s export a task names (or a same-file function whose result it returns). Result-object keys are learned from what the entrypoint returns: an eval module that returns `{ _success: … }` makes `return { _success: false }` a verdict. Separately (`expectedLoad`), any handler — broad or narrow — that returns or falls through to a failing verdict when its `try` loads the task\'s expected input: a parameter the suite routes the expected value or the options to (OSWorld family: a metric\'s second positional parameter when its task has an `expected` getter, and its `**options`; the first parameter, the agent\'s output, is not it), or a file the verifier reads from its own folder (a path of literals, `__file__` and module constants). Loading the agent\'s output and failing is a legitimate 0 and is not reported this way.',
+        'Flags `except:`, `except Exception` and `except BaseException` handlers on a verdict path that do not re-raise and return a constant verdict — `True`/`False`, `0`/`1`/`0.0`, `(False, msg)`, `{"pass": False}` — or log and fall through to `return <verdict>` after the `try`, when the `try` computes the verdict (returns from inside it). Also the parameter of a decorator factory such as `error_factory(default)` applied to a verdict function. A verdict function is one a task entry is bound to or one whose result it returns; set-up helpers, retries and predicates are not reported. In JavaScript and TypeScript verifiers, flags a `catch` with no `throw` in it that returns such a constant verdict — `false`, `0`, `[false, msg]`, `{ pass: false }`, `{ verdict: \'fail\' }` — or only logs and falls through to `return <verdict>` (a returned result object that carries the caught error beside the verdict, `{ _success: false, error }` or `message: err.message`, records it and is not reported; so does a handler that logs the caught error and returns a truthy `error` field beside the verdict, `{ _success: false, error: \'extraction failed\' }`), when the `try` returns the verdict and the function is the eval module\'s export a task names (or a same-file function whose result it returns). Result-object keys are learned from what the entrypoint returns: an eval module that returns `{ _success: … }` makes `return { _success: false }` a verdict. Separately (`expectedLoad`), any handler — broad or narrow — that returns or falls through to a failing verdict when its `try` loads the task\'s expected input: a parameter the suite routes the expected value or the options to (OSWorld family: a metric\'s second positional parameter when its task has an `expected` getter, and its `**options`; the first parameter, the agent\'s output, is not it), or a file the verifier reads from its own folder (a path of literals, `__file__` and module constants). Loading the agent\'s output and failing is a legitimate 0 and is not reported this way.',
       why: 'In the audited benchmark every `_eval_*` method was wrapped in `error_factory(False)`: the NameError of VER-001 was invisible for as long as the benchmark existed, and every agent failed those tasks. OSWorld-family metrics do the same with `except Exception: logger.info(...); return 0`, often around `Document(result); Document(expected)`: a broken gold file scores every agent 0.',
     },
     confirm: {
@@ -178,6 +208,9 @@ export default defineRule<Msg>({
           // a result object that carries the caught error beside the verdict (`error: err`,
           // `message: err.message`) records what went wrong: the run's result tells the error apart
           if (messageId === 'jsSwallowed' && ret.type === 'ObjectExpression' && carriesCaught(node, ret)) return;
+          // or logs the caught error and marks the result as an error (`error: "extraction failed"`): the log
+          // keeps what went wrong and the result's error field tells the run apart from an agent's failure
+          if (messageId === 'jsSwallowed' && ret.type === 'ObjectExpression' && errorField(ret) && logsCaught(node)) return;
           const verdict = c.text.slice(ret!.start, ret!.end).replace(/\s+/g, ' ');
           c.report({ messageId, data: { verdict: verdict.length > 60 ? `${verdict.slice(0, 57)}…` : verdict, looks: truth ? 'succeeded' : 'failed' }, at: { start: node.start, end: body.start } });
         },

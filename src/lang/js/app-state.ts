@@ -38,15 +38,25 @@ interface Index {
   pushes: Map<string, Located[]>;
   /** Fields assigned in place (`x.field = …`, `x.field += …`), and objects merged into (`Object.assign(t, …)`). */
   assignedFields: Set<string>;
+  /** Fields updated by arithmetic in place (`x.field += …`, `x.field++`). */
+  updatedFields: Set<string>;
+  /** For a written value: the key of the object it is written into (`P: { key: v }`, `x.P = { key: v }`, `x.P.key = v`). */
+  owners: WeakMap<AnyNode, string>;
   /** Objects merged into (`Object.assign(t, …)`) or written with a computed key (`obj[k] = v`): the names their expressions mention. */
   dynamicTargets: Array<Set<string>>;
+  /** The computed key of each `obj[k] = v` in `dynamicTargets` (same index), or the sources of a merge. */
+  dynamicKeys: Array<Located | { sources: Located[] } | undefined>;
   /** Every call, with its enclosing functions. */
   calls: Located[];
+  /** What the app sends as a request body: `body: JSON.stringify(x)`. */
+  posted: Located[];
   /** Methods and functions by name: `name(params) {…}` in object literals and classes, `function name`. */
   functions: Map<string, AnyNode[]>;
 }
 
 const MAX_DEPTH = 8;
+/** An ISO date, optionally with a time (`2026-03-08`, `2026-03-08T10:00:00Z`, `2026-03-08T10:00:00.000+02:00`). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const MAX_DOMAIN = 32;
 
 function keyName(k: AnyNode | null | undefined, computed: boolean): string | undefined {
@@ -67,7 +77,7 @@ function isFn(n: AnyNode): boolean {
 }
 
 function buildIndex(programs: Program[]): Index {
-  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), dynamicTargets: [], calls: [], functions: new Map() };
+  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicKeys: [], calls: [], posted: [], functions: new Map() };
   for (const p of programs) {
     for (const st of p.body) {
       if (st.type === 'VariableDeclaration') for (const d of st.declarations) if (d.id.type === 'Identifier' && d.init) ix.globals.set(d.id.name, d.init);
@@ -80,6 +90,9 @@ function buildIndex(programs: Program[]): Index {
           const k = keyName(n.key, n.computed);
           if (k !== undefined) {
             push(ix.writes, k, { node: n.value, fns });
+            ownInto(ix, n.value, k);
+            const v = n.value;
+            if (k === 'body' && v.type === 'CallExpression' && v.callee.type === 'MemberExpression' && propName(v.callee) === 'stringify' && v.arguments[0] && v.arguments[0].type !== 'SpreadElement') ix.posted.push({ node: v.arguments[0], fns });
             if (n.value.type === 'FunctionExpression') push(ix.functions, k, n.value);
           }
           break;
@@ -95,8 +108,20 @@ function buildIndex(programs: Program[]): Index {
             // `x.items = x.items.filter(…)`: the same elements, fewer of them
             if (n.operator === '=' && selfRead(n.right, k)) break;
             if (n.operator === '=') push(ix.writes, k, { node: n.right, fns });
+            else ix.updatedFields.add(k);
+            ownInto(ix, n.right, k);
+            const owner = n.left.type === 'MemberExpression' && n.left.object.type === 'MemberExpression' ? propName(n.left.object) : undefined;
+            if (owner !== undefined) ix.owners.set(n.right, owner);
             ix.assignedFields.add(k);
-          } else if (n.left.type === 'MemberExpression' && n.left.object.type !== 'Super') ix.dynamicTargets.push(mentioned(n.left.object, fns));
+          } else if (n.left.type === 'MemberExpression' && n.left.object.type !== 'Super') {
+            ix.dynamicTargets.push(mentioned(n.left.object, fns));
+            ix.dynamicKeys.push(n.left.property.type === 'PrivateIdentifier' ? undefined : { node: n.left.property, fns });
+          }
+          break;
+        }
+        case 'UpdateExpression': {
+          const k = n.argument.type === 'MemberExpression' ? propName(n.argument) : undefined;
+          if (k !== undefined) ix.updatedFields.add(k);
           break;
         }
         case 'CallExpression': {
@@ -107,7 +132,10 @@ function buildIndex(programs: Program[]): Index {
             const k = propName(c.object);
             if (k !== undefined) for (const a of n.arguments) push(ix.pushes, k, { node: a, fns });
           }
-          if (c.type === 'MemberExpression' && propName(c) === 'assign' && c.object.type === 'Identifier' && c.object.name === 'Object' && n.arguments[0]) ix.dynamicTargets.push(mentioned(n.arguments[0], fns));
+          if (c.type === 'MemberExpression' && propName(c) === 'assign' && c.object.type === 'Identifier' && c.object.name === 'Object' && n.arguments[0]) {
+            ix.dynamicTargets.push(mentioned(n.arguments[0], fns));
+            ix.dynamicKeys.push({ sources: n.arguments.slice(1).map((a) => ({ node: a, fns })) });
+          }
           break;
         }
         default:
@@ -118,6 +146,12 @@ function buildIndex(programs: Program[]): Index {
     walk(p, []);
   }
   return ix;
+}
+
+/** The values of an object literal written under `key`: owned by that key. */
+function ownInto(ix: Index, value: AnyNode, key: string): void {
+  if (value.type !== 'ObjectExpression') return;
+  for (const p of value.properties) if (p.type === 'Property') ix.owners.set(p.value, key);
 }
 
 /** The property and variable names an expression mentions, and those of the local it names (its initializer and reassignments). */
@@ -323,17 +357,328 @@ class Model {
     }
   }
 
+  /**
+   * Does the app store at `path` only numbers it never computes — literals, the parse of a typed text
+   * (`parseFloat(input.value)`), copies of the same field? Read by key, over every write of the
+   * field's name in the app (`key: v`, `x.key = v`); an update in place (`x.key += d`), a write
+   * through a computed key into the state's root, or any other value (arithmetic, a call) makes the
+   * answer false. A parse of text keeps the decimal the user typed: the double JSON carries is the one
+   * a literal of the same digits gives.
+   */
+  verbatimNumbers(path: readonly string[]): boolean {
+    const key = path[path.length - 1];
+    if (key === undefined || key === '*' || this.ix.updatedFields.has(key)) return false;
+    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return false;
+    const parent = path.length >= 2 ? path[path.length - 2]! : '*';
+    if (parent === '*') {
+      const writes = this.ix.writes.get(key);
+      return !!writes?.length && writes.every((w) => this.verbatim(w, key, 0));
+    }
+    // a field of a named object (`letterSpacing.value`): the writes into objects of that key, and every
+    // object written under it must be a literal (its field checked) or a copy of the same key
+    const own = (this.ix.writes.get(key) ?? []).filter((w) => this.ix.owners.get(w.node) === parent);
+    const holders = this.ix.writes.get(parent) ?? [];
+    return holders.length > 0 && own.every((w) => this.verbatim(w, key, 0)) && holders.every((h) => this.holds(h, parent, key, 0));
+  }
+
+  /**
+   * Can the computed key of `obj[k] = v` be one of the path's keys? Yes unless it is a literal, or a
+   * parameter every call of its function fills with literals, and none of them is on the path.
+   */
+  private mayWrite(k: Located | { sources: Located[] } | undefined, path: readonly string[]): boolean {
+    if (!k) return true;
+    // a merge of object literals: their keys are writes the index already holds
+    if ('sources' in k) return k.sources.some((x) => !this.literalSource(x, 0));
+    const n = k.node;
+    if (n.type === 'Literal') return typeof n.value !== 'string' || path.includes(n.value);
+    if (n.type !== 'Identifier') return true;
+    const param = paramOf(n.name, k.fns);
+    const name = param && this.nameOf(param.fn);
+    if (!param || !name) return true;
+    let any = false;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const callee = call.callee;
+      if ((callee.type === 'Identifier' ? callee.name : propName(callee)) !== name) continue;
+      const arg = call.arguments[param.index];
+      if (arg?.type !== 'Literal' || typeof arg.value !== 'string' || path.includes(arg.value)) return true;
+      any = true;
+    }
+    return !any;
+  }
+
+  /**
+   * Does the app store at `path` only dates — ISO date or timestamp literals (`'2026-03-08'`,
+   * `'2026-03-08T10:00:00Z'`), `''`/null for none, `d.toISOString()` (or its date part), copies of the
+   * same field, or the value of a date control (`<input type="date">`, a text box whose pattern is
+   * `\d{4}-\d{2}-\d{2}`)? Read by key over every write of the field's name, parameters followed to
+   * their callers. A date needle (`2026-03-08`, `2026-12`) then tests the date part of the value.
+   */
+  dates(path: readonly string[]): boolean {
+    const key = path[path.length - 1];
+    if (key === undefined || key === '*') return false;
+    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return false;
+    const writes = this.ix.writes.get(key);
+    return !!writes?.length && writes.every((w) => this.dated(w, key, 0));
+  }
+
+  private dated(v: Located, key: string, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    const n = v.node;
+    const sub = (x: AnyNode, fns = v.fns) => this.dated({ node: x, fns }, key, depth + 1);
+    switch (n.type) {
+      case 'Literal':
+        return n.value === null || n.value === '' || (typeof n.value === 'string' && ISO_DATE.test(n.value));
+      case 'LogicalExpression':
+        return sub(n.left) && sub(n.right);
+      case 'ConditionalExpression':
+        return sub(n.consequent) && sub(n.alternate);
+      case 'ChainExpression':
+        return sub(n.expression);
+      case 'MemberExpression': {
+        if (propName(n) === key) return true;
+        // d.toISOString().split('T')[0]: the date part
+        const o = n.object;
+        if (n.computed && n.property.type === 'Literal' && n.property.value === 0 && o.type === 'CallExpression' && o.callee.type === 'MemberExpression' && propName(o.callee) === 'split') return sub(o.callee.object);
+        // el.value of a date control
+        if (propName(n) !== 'value' || n.object.type !== 'Identifier' && n.object.type !== 'CallExpression' && n.object.type !== 'ChainExpression') return false;
+        const el = n.object.type === 'Identifier' ? localInit(this.ix, n.object.name, v.fns) : n.object;
+        const id = el ? elementId(el) : undefined;
+        return id !== undefined && this.dateControl(id);
+      }
+      case 'Identifier': {
+        if (n.name === 'undefined') return true;
+        const init = localInit(this.ix, n.name, v.fns);
+        if (init) return sub(init, init === this.ix.globals.get(n.name) ? [] : v.fns);
+        const param = paramOf(n.name, v.fns);
+        const name = param && this.nameOf(param.fn);
+        if (!param || !name) return false;
+        let any = false;
+        for (const c of this.ix.calls) {
+          const call = c.node;
+          if (call.type !== 'CallExpression') continue;
+          const callee = call.callee;
+          if ((callee.type === 'Identifier' ? callee.name : propName(callee)) !== name) continue;
+          const arg = call.arguments[param.index];
+          if (!arg || arg.type === 'SpreadElement' || !sub(arg, c.fns)) return false;
+          any = true;
+        }
+        return any;
+      }
+      case 'CallExpression': {
+        // d.toISOString(), d.toISOString().split('T')[0] is a member read; .slice(0, 10) / .substring(0, 10)
+        const m = propName(n.callee);
+        if (m === 'toISOString') return true;
+        if ((m === 'slice' || m === 'substring') && n.callee.type === 'MemberExpression') return sub(n.callee.object);
+        return false;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** A control created with this id is a date picker or a text box whose pattern is an ISO date. */
+  private dateControl(id: string): boolean {
+    let found = false;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const first = call.arguments[0];
+      if (first?.type !== 'Literal' || first.value !== id) continue;
+      const name = call.callee.type === 'Identifier' ? call.callee.name : propName(call.callee);
+      const fn = name ? this.ix.functions.get(name) : undefined;
+      // a lookup of the element (`getElementById('x')`), not its creation
+      if (!fn) continue;
+      if (fn.length !== 1) return false;
+      const text = this.textOf(fn[0]!);
+      if (!/type=\\?["']date["']|pattern=\\?["']\\+d\{4\}-\\+d\{2\}-\\+d\{2\}/.test(text)) return false;
+      found = true;
+    }
+    return found;
+  }
+
+  /** The string and template text inside a function. */
+  private textOf(fn: AnyNode): string {
+    const parts: string[] = [];
+    const visit = (x: AnyNode): void => {
+      if (x.type === 'Literal' && typeof x.value === 'string') parts.push(x.value);
+      if (x.type === 'TemplateElement') parts.push(x.value.cooked ?? '');
+      forEachChild(x, visit);
+    };
+    visit(fn);
+    return parts.join('\u0000');
+  }
+
+  /**
+   * A merged object whose keys the index holds: an object literal with no spread, a local built from one
+   * with `x.key = v` (no computed-key write into it), or a parameter every caller fills with such.
+   */
+  private literalSource(v: Located, depth: number): boolean {
+    if (depth > 3) return false;
+    const n = v.node;
+    if (n.type === 'ObjectExpression') return !n.properties.some((p) => p.type === 'SpreadElement');
+    if (n.type !== 'Identifier') return false;
+    const init = localInit(this.ix, n.name, v.fns);
+    if (init) return init.type === 'ObjectExpression' && this.literalSource({ node: init, fns: v.fns }, depth + 1) && !this.ix.dynamicTargets.some((t) => t.has(n.name));
+    const param = paramOf(n.name, v.fns);
+    const name = param && this.nameOf(param.fn);
+    if (!param || !name) return false;
+    let any = false;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const callee = call.callee;
+      if ((callee.type === 'Identifier' ? callee.name : propName(callee)) !== name) continue;
+      const arg = call.arguments[param.index];
+      if (!arg || arg.type === 'SpreadElement' || !this.literalSource({ node: arg, fns: c.fns }, depth + 1)) return false;
+      any = true;
+    }
+    return any;
+  }
+
+  /** An object written under `parent`: a literal whose `key` is verbatim, a copy of another `parent`, or nothing. */
+  private holds(v: Located, parent: string, key: string, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    const n = v.node;
+    const sub = (x: AnyNode, fns = v.fns) => this.holds({ node: x, fns }, parent, key, depth + 1);
+    switch (n.type) {
+      case 'Literal':
+        return n.value === null;
+      case 'ObjectExpression': {
+        if (n.properties.some((p) => p.type === 'SpreadElement')) return false;
+        const prop = n.properties.find((p) => p.type === 'Property' && keyName(p.key, p.computed) === key);
+        return !prop || (prop.type === 'Property' && this.verbatim({ node: prop.value, fns: v.fns }, key, 0));
+      }
+      case 'LogicalExpression':
+        return sub(n.left) && sub(n.right);
+      case 'ConditionalExpression':
+        return sub(n.consequent) && sub(n.alternate);
+      case 'ChainExpression':
+        return sub(n.expression);
+      case 'MemberExpression': {
+        // a copy of the same key, or of another key whose every object holds the field verbatim
+        const q = propName(n);
+        if (q === parent) return true;
+        if (q === undefined) return false;
+        // a merge or computed-key write into the object it is read from (names shared, `this` aside)
+        const from = [...mentioned(n.object, v.fns)].filter((x) => x !== 'this');
+        if (this.ix.dynamicTargets.some((t, i) => from.some((x) => t.has(x)) && this.mayWrite(this.ix.dynamicKeys[i], [q, key]))) return false;
+        const others = this.ix.writes.get(q) ?? [];
+        return others.length > 0 && others.every((o) => this.holds(o, q, key, depth + 1));
+      }
+      case 'Identifier': {
+        const init = localInit(this.ix, n.name, v.fns);
+        return !!init && sub(init, init === this.ix.globals.get(n.name) ? [] : v.fns);
+      }
+      case 'CallExpression': {
+        const copy = deepCopyOf(n);
+        return !!copy && sub(copy);
+      }
+      default:
+        return false;
+    }
+  }
+
+  private verbatim(v: Located, key: string, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    const n = v.node;
+    const sub = (x: AnyNode) => this.verbatim({ node: x, fns: v.fns }, key, depth + 1);
+    switch (n.type) {
+      case 'Literal':
+        return !n.regex;
+      case 'UnaryExpression':
+        return (n.operator === '-' || n.operator === '+') && n.argument.type === 'Literal' && typeof n.argument.value === 'number';
+      case 'LogicalExpression':
+        return sub(n.left) && sub(n.right);
+      case 'ConditionalExpression':
+        return sub(n.consequent) && sub(n.alternate);
+      case 'ChainExpression':
+        return sub(n.expression);
+      case 'MemberExpression':
+        // a copy of the same field from another record
+        return propName(n) === key;
+      case 'Identifier': {
+        if (n.name === 'undefined') return true;
+        const init = localInit(this.ix, n.name, v.fns);
+        return !!init && this.verbatim({ node: init, fns: init === this.ix.globals.get(n.name) ? [] : v.fns }, key, depth + 1);
+      }
+      case 'CallExpression': {
+        const copy = deepCopyOf(n);
+        if (copy) return sub(copy);
+        const c = n.callee;
+        const name = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && c.object.type === 'Identifier' && c.object.name === 'Number' ? propName(c) : undefined;
+        return name === 'parseFloat' || name === 'parseInt' || name === 'Number';
+      }
+      default:
+        return false;
+    }
+  }
+
   strings(path: readonly string[]): string[] | undefined {
     const vals = this.values(path);
-    if (!vals?.length) return undefined;
+    if (!vals?.length) return this.controlStrings(path) ?? this.keyStrings(path);
     let out: string[] = [];
     for (const v of vals) {
       const d = this.stringsOf(v, 0);
-      if (!d) return undefined;
+      if (!d) return this.keyStrings(path);
       out = [...new Set([...out, ...d])];
       if (out.length > MAX_DOMAIN) return undefined;
     }
     return out;
+  }
+
+  /**
+   * A field the app edits only through a choice control: a control built with a literal list of options
+   * (`dropdown('timezone', [{ value: 'America/New_York', … }, …], s.timezone)`) shows the field as its
+   * selected value, so the setter it drives (often a path setter the model cannot follow,
+   * `updateSetting('timezone', value)`) writes one of those options. Every other control that shows
+   * the field must be a choice too (a text box bound to it opens the field), and every write of the
+   * field's name the model sees must be a closed string (the seed). The domain: options, selected
+   * literals and those writes.
+   */
+  private controlStrings(path: readonly string[]): string[] | undefined {
+    const key = path[path.length - 1];
+    const parent = path.length >= 2 ? path[path.length - 2]! : '*';
+    if (key === undefined || key === '*') return undefined;
+    // `s.timezone` under `const s = AppState.settings`: the object is read through a local
+    const ofParent = (o: AnyNode, fns: AnyNode[]): boolean => {
+      if (o.type === 'MemberExpression') return propName(o) === parent;
+      const init = o.type === 'Identifier' ? localInit(this.ix, o.name, fns) : undefined;
+      return init?.type === 'MemberExpression' && propName(init) === parent;
+    };
+    const showsField = (e: AnyNode, fns: AnyNode[]): boolean => {
+      let hit = false;
+      const visit = (x: AnyNode): void => {
+        if (hit) return;
+        if (x.type === 'MemberExpression' && propName(x) === key && (parent === '*' || ofParent(x.object, fns))) hit = true;
+        forEachChild(x, visit);
+      };
+      visit(e);
+      return hit;
+    };
+    let out: string[] = [];
+    let choice = false;
+    for (const c of this.ix.calls) {
+      const call = c.node;
+      if (call.type !== 'CallExpression') continue;
+      const [first, ...rest] = call.arguments;
+      if (first?.type !== 'Literal' || typeof first.value !== 'string') continue;
+      const shown = rest.filter((a) => a.type !== 'ArrayExpression' && showsField(a, c.fns));
+      if (!shown.length) continue;
+      const opts = this.optionsOf(first.value);
+      if (!opts) return undefined;
+      choice = true;
+      out = [...new Set([...out, ...opts])];
+    }
+    if (!choice) return undefined;
+    const writes = (this.ix.writes.get(key) ?? []).filter((w) => parent === '*' || this.ix.owners.get(w.node) === parent);
+    for (const w of writes) {
+      const d = this.stringsOf(w, 0);
+      if (!d) return undefined;
+      out = [...new Set([...out, ...d])];
+    }
+    return out.length <= MAX_DOMAIN ? out : undefined;
   }
 
   private stringsOf(v: Located, depth: number): string[] | undefined {
@@ -375,6 +720,13 @@ class Model {
       const id = init ? elementId(init) : undefined;
       if (id !== undefined) return this.optionsOf(id);
     }
+    // `p.name` of a record found in a collection of the state (`const p = AppState.getPharmacy(id)`,
+    // a method that returns `this.pharmacies.find(…)`): that field of the collection's elements
+    if (n.object.type === 'Identifier') {
+      const init = localInit(this.ix, n.object.name, fns);
+      const coll = init ? this.foundIn(init, depth) : undefined;
+      if (coll) return this.strings([coll, '*', field]);
+    }
     if (n.object.type !== 'Identifier') return undefined;
     const param = paramOf(n.object.name, fns);
     if (!param) return undefined;
@@ -401,6 +753,99 @@ class Model {
       out = [...new Set([...out, ...d])];
     }
     return any ? out : undefined;
+  }
+
+  /** The state collection a record comes from: `this.k.find(…)` (or `|| null`), directly or as what every return of the called method gives. */
+  private foundIn(e: AnyNode, depth: number): string | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    if (e.type === 'LogicalExpression' && e.right.type === 'Literal' && e.right.value === null) return this.foundIn(e.left, depth + 1);
+    if (e.type === 'ChainExpression') return this.foundIn(e.expression, depth + 1);
+    if (e.type !== 'CallExpression' || e.callee.type !== 'MemberExpression') return undefined;
+    const m = propName(e.callee);
+    if (m === 'find') {
+      const o = e.callee.object;
+      return o.type === 'MemberExpression' && o.object.type === 'ThisExpression' ? propName(o) : undefined;
+    }
+    const fns = m ? this.ix.functions.get(m) : undefined;
+    if (fns?.length !== 1) return undefined;
+    const fn = fns[0]!;
+    const rets: AnyNode[] = [];
+    const visit = (x: AnyNode): void => {
+      if (x !== fn && isFn(x)) return;
+      if (x.type === 'ReturnStatement' && x.argument) rets.push(x.argument);
+      forEachChild(x, visit);
+    };
+    visit(fn);
+    if (fn.type === 'ArrowFunctionExpression' && fn.expression) rets.push(fn.body);
+    const colls = new Set(rets.map((r) => this.foundIn(r, depth + 1)));
+    return colls.size === 1 && !colls.has(undefined) ? [...colls][0] : undefined;
+  }
+
+  /**
+   * The strings written under a field's name anywhere in the app (`key: v`, `x.key = v`), when every
+   * one is closed: a copy of the same field (`med.pharmacyName`) adds nothing, null is no string. Used
+   * when the path itself cannot be followed; a computed-key write or a merge into the state's root
+   * object that may write the name leaves it open.
+   */
+  private keyStrings(path: readonly string[]): string[] | undefined {
+    const key = path[path.length - 1];
+    if (key === undefined || key === '*') return undefined;
+    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
+    const writes = this.ix.writes.get(key);
+    if (!writes?.length) return undefined;
+    let out: string[] = [];
+    for (const w of writes) {
+      const n = w.node;
+      if ((n.type === 'Literal' && n.value === null) || (n.type === 'MemberExpression' && propName(n) === key)) continue;
+      const r = n.type === 'LogicalExpression' && n.left.type === 'MemberExpression' && propName(n.left) === key ? n.right : n;
+      if (r !== n && r.type === 'Literal' && r.value === null) continue;
+      const d = this.stringsOf({ node: r, fns: w.fns }, 0);
+      if (!d) return undefined;
+      out = [...new Set([...out, ...d])];
+      if (out.length > MAX_DOMAIN) return undefined;
+    }
+    return out.length ? out : undefined;
+  }
+
+  /**
+   * The top-level keys of the state the app sends (`fetch(url, { body: JSON.stringify(state) })`, the
+   * state an object literal, a local holding one, or what a method returns): undefined unless every
+   * body sent is such a literal with no spread.
+   */
+  postedKeys(): Set<string> | undefined {
+    if (!this.ix.posted.length) return undefined;
+    const out = new Set<string>();
+    for (const p of this.ix.posted) {
+      const o = this.literalOf(p, 0);
+      if (!o || o.type !== 'ObjectExpression' || o.properties.some((x) => x.type === 'SpreadElement')) return undefined;
+      for (const x of o.properties) if (x.type === 'Property') { const k = keyName(x.key, x.computed); if (k === undefined) return undefined; out.add(k); }
+    }
+    return out;
+  }
+
+  private literalOf(v: Located, depth: number): AnyNode | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const n = v.node;
+    if (n.type === 'ObjectExpression') return n;
+    if (n.type === 'Identifier') {
+      const init = localInit(this.ix, n.name, v.fns);
+      return init ? this.literalOf({ node: init, fns: v.fns }, depth + 1) : undefined;
+    }
+    if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.arguments.length === 0) {
+      const m = propName(n.callee);
+      const fns = m ? this.ix.functions.get(m) : undefined;
+      if (fns?.length !== 1) return undefined;
+      const fn = fns[0]!;
+      const rets: AnyNode[] = [];
+      const visit = (x: AnyNode): void => {
+        if (x !== fn && isFn(x)) return;
+        if (x.type === 'ReturnStatement' && x.argument) rets.push(x.argument);
+        forEachChild(x, visit);
+      };
+      visit(fn);
+      return rets.length === 1 ? this.literalOf({ node: rets[0]!, fns: [fn] }, depth + 1) : undefined;
+    }
+    return undefined;
   }
 
   /** The name a function is called by (a method key, or a declaration's name). */
@@ -448,6 +893,9 @@ function elementId(n: AnyNode): string | undefined {
 
 export interface AppState {
   kind(path: readonly string[]): 'array' | 'object' | undefined;
+  verbatimNumbers(path: readonly string[]): boolean;
+  dates(path: readonly string[]): boolean;
+  postedKeys(): Set<string> | undefined;
   strings(path: readonly string[]): string[] | undefined;
 }
 

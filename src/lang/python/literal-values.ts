@@ -73,6 +73,16 @@ export function literalSet(a: PythonAnalysis, e: PyNode): string[] | undefined {
   return out;
 }
 
+/**
+ * How many distinct constants a set written out in the code holds, whether written as a set or as a
+ * sequence it collapses (`set((A.X, A.Y))`): undefined when any item is computed.
+ */
+export function literalSetSize(a: PythonAnalysis, e: PyNode): number | undefined {
+  const items = displayItems(a, e, ['set', 'list', 'tuple']);
+  const texts = items?.map((k) => constantText(a, k));
+  return texts && !texts.some((t) => t === undefined) ? new Set(texts).size : undefined;
+}
+
 /** Mappings that keep the order of the display they are built from (and, but for OrderedDict, cannot change). */
 const ORDER_KEEPING_MAPPINGS = new Set(['immutabledict', 'frozendict', 'FrozenDict', 'MappingProxyType', 'OrderedDict']);
 

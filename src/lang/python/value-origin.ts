@@ -78,7 +78,27 @@ export function jsonStatePath(a: PythonAnalysis, e0: PyNode, depth = 0): StatePa
       }
       if (f && a.qualifiedName(f) === 'json.loads' && args[0]?.type === 'attribute' && a.src(field(args[0], 'attribute') ?? args[0]) === 'text') return fromHttp(a, field(args[0], 'object')!) ? { path: [], defaults: [] } : undefined;
       if (f?.type === 'identifier' && a.src(f) === 'str' && args.length === 1) return jsonStatePath(a, args[0]!, depth + 1);
+      // next((x for x in items if …), default): an element of items, or the default
+      if (f?.type === 'identifier' && a.src(f) === 'next' && args.length >= 1 && args.length <= 2 && unparen(args[0]!).type === 'generator_expression') {
+        const gen = unparen(args[0]!);
+        const body = field(gen, 'body');
+        const clauses = named(gen).filter((k) => k.type === 'for_in_clause');
+        const left = clauses.length === 1 ? field(clauses[0]!, 'left') : undefined;
+        const right = clauses.length === 1 ? field(clauses[0]!, 'right') : undefined;
+        if (!body || !left || !right || left.type !== 'identifier' || unparen(body).type !== 'identifier' || a.src(unparen(body)) !== a.src(left)) return undefined;
+        const inner = jsonStatePath(a, right, depth + 1);
+        return inner && { path: [...inner.path, '*'], defaults: args[1] ? [args[1]] : [] };
+      }
       return undefined;
+    }
+    case 'list_comprehension': {
+      // [x for x in items if …]: some of the elements of items, as they are
+      const body = field(e, 'body');
+      const clauses = named(e).filter((k) => k.type === 'for_in_clause');
+      const left = clauses.length === 1 ? field(clauses[0]!, 'left') : undefined;
+      const right = clauses.length === 1 ? field(clauses[0]!, 'right') : undefined;
+      if (!body || !left || !right || left.type !== 'identifier' || unparen(body).type !== 'identifier' || a.src(unparen(body)) !== a.src(left)) return undefined;
+      return jsonStatePath(a, right, depth + 1);
     }
     case 'subscript': {
       const inner = jsonStatePath(a, field(e, 'value') ?? e, depth + 1);
@@ -99,10 +119,13 @@ export function jsonStatePath(a: PythonAnalysis, e0: PyNode, depth = 0): StatePa
       const flat = defs.flatMap((d) => (d.kind === 'narrow' ? (d.base ?? []) : [d]));
       let out: StatePath | undefined;
       for (const d of flat) {
-        if (d.kind === 'unbound' || d.index?.length || !d.value) return undefined;
+        if (d.kind === 'unbound' || !d.value) return undefined;
         if ((d.kind === 'assign' || d.kind === 'annassign') && unparen(d.value).type === 'none') continue;
         const each = d.kind === 'for' || d.kind === 'comprehension';
-        const p = each || d.kind === 'assign' || d.kind === 'annassign' ? jsonStatePath(a, d.value, depth + 1) : undefined;
+        // `for k, v in x.items()` / `for v in x.values()`: v is a value of the object x (the path's `*`)
+        const values = each ? dictValues(a, d.value, d.index) : undefined;
+        if (d.index?.length && !values) return undefined;
+        const p = values ? jsonStatePath(a, values, depth + 1) : each || d.kind === 'assign' || d.kind === 'annassign' ? jsonStatePath(a, d.value, depth + 1) : undefined;
         if (!p) return undefined;
         const path = each ? [...p.path, '*'] : p.path;
         if (out && out.path.join('\0') !== path.join('\0')) return undefined;
@@ -113,6 +136,16 @@ export function jsonStatePath(a: PythonAnalysis, e0: PyNode, depth = 0): StatePa
     default:
       return undefined;
   }
+}
+
+/** The object whose values a loop target takes: `x` of `for v in x.values()` or of `for k, v in x.items()` (target index [1]). */
+function dictValues(a: PythonAnalysis, iter: PyNode, index: number[] | undefined): PyNode | undefined {
+  const u = unparen(iter);
+  const f = u.type === 'call' ? field(u, 'function') : undefined;
+  if (f?.type !== 'attribute' || named(field(u, 'arguments') ?? u).length) return undefined;
+  const m = a.src(field(f, 'attribute') ?? f);
+  const ok = (m === 'values' && !index?.length) || (m === 'items' && index?.length === 1 && index[0] === 1);
+  return ok ? field(f, 'object') : undefined;
 }
 
 /** An HTTP response object: a call of an HTTP verb (`requests.get(…)`, `session.post(…)`), directly or through a local. */
@@ -161,6 +194,11 @@ export function closedStrings(a: PythonAnalysis, project: PythonProject | undefi
           const inner = closedStrings(a, project, recv, depth + 1, state) ?? programOutput(a, recv);
           return inner?.map(map);
         }
+        // s.replace(" ", "_"): each value mapped to one value
+        const args = named(field(e, 'arguments') ?? e);
+        const from = m === 'replace' && args.length === 2 ? literalText(unparen(args[0]!)) : undefined;
+        const to = from ? literalText(unparen(args[1]!)) : undefined;
+        if (recv && from && to !== undefined) return closedStrings(a, project, recv, depth + 1, state)?.map((v) => v.split(from).join(to));
       }
       if (f?.type === 'identifier' && a.src(f) === 'str') {
         const arg = named(field(e, 'arguments') ?? e)[0];
