@@ -19,7 +19,7 @@ import type { FileProblem } from '../core/load.js';
 import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './dispatch.js';
 import { carryFrom, recordedFinding, topLevelUnits, type Carried, type CarryStore } from './carry.js';
 import { jsNesting, MAX_JS_NESTING, parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
-import { commentSuppressions, configSuppressions, jsonSuppressions, suppresses, type Suppression } from './suppress.js';
+import { commentSuppressions, configSuppressions, jsonSuppressions, SuppressionIndex, type Suppression } from './suppress.js';
 import { unusedSuppressionFix } from './suppression-fix.js';
 import type { ConfigResolver, LoadedConfig } from '../config/load.js';
 import { loadSuites, type SuiteProblem } from '../suites/index.js';
@@ -561,19 +561,20 @@ function applySuppressions(input: PassInput, findings: readonly Finding[]): { ke
   const seenCfg = new Set<string>();
   for (const f of files.values()) {
     if (!reportOn.has(f.path)) continue;
-    sups.push(...commentSuppressions(f));
+    for (const s of commentSuppressions(f)) sups.push(s);
     const task = tasksByFile.get(f.path)?.[0];
-    if (task) sups.push(...jsonSuppressions(f, task.values));
+    if (task) for (const s of jsonSuppressions(f, task.values)) sups.push(s);
     const cfg = configs.forFile(f.path);
     if (cfg.path && !seenCfg.has(cfg.path)) {
       seenCfg.add(cfg.path);
-      sups.push(...configSuppressions(cfg));
+      for (const s of configSuppressions(cfg)) sups.push(s);
     }
   }
   const kept: Finding[] = [];
   const suppressed: Finding[] = [];
+  const index = new SuppressionIndex(sups);
   for (const f of findings) {
-    if (f.ruleId !== PARSE_ERROR_RULE && sups.some((s) => suppresses(s, f))) suppressed.push(f);
+    if (f.ruleId !== PARSE_ERROR_RULE && index.first(f)) suppressed.push(f);
     else kept.push(f);
   }
   if (input.reportUnusedSuppressions === false) return { kept, suppressed };
