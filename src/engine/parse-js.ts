@@ -17,7 +17,7 @@ export type JsParse = { ok: true; program: Program } | { ok: false; message: str
 
 /** Deepest nesting a JavaScript or TypeScript file may have (`nestingDepth`, or brackets), and the
  *  deepest syntax tree the JS rules walk (their helpers recurse); real verifiers stay far below. */
-export const MAX_JS_DEPTH = 1000;
+const MAX_JS_DEPTH = 1000;
 
 /** Deepest `jsNesting` parsed: each level of a statement prefix or template costs the parsers several
  *  frames more than a bracket (5,000 nested \`if\` ran acorn out of stack), so the bound is lower

@@ -110,7 +110,7 @@ export class FlowBudgetExceeded extends Error {
 let work = 0;
 let widest = 0;
 /** Count `n` steps of the flow analysis running (`runFlow` resets the count). */
-export function spend(n: number): void {
+function spend(n: number): void {
   if (n > widest) widest = n;
   if ((work += n) > FLOW_BUDGET) throw new FlowBudgetExceeded(widest);
 }
