@@ -88,15 +88,16 @@ export function writeSuite(dir, files) {
 /** Run the CLI once: exit, signal, wall ms, peak RSS (KB), the report's findings. */
 function runCheck(dir, timeout) {
   const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'check', '.', '--format', 'json'], {
-    cwd: dir, encoding: 'utf8', timeout, maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
+  // the bound is `timeout`'s (it kills the CLI itself: a spawnSync timeout would only end /usr/bin/time)
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', 'timeout', '-s', 'KILL', `${Math.ceil(timeout / 1000)}`, process.execPath, bin, 'check', '.', '--format', 'json'], {
+    cwd: dir, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
   });
   const ms = Math.round(performance.now() - t0);
   const lines = (r.stderr ?? '').trim().split('\n');
   const rss = Number(lines.at(-1));
   let findings;
   try { findings = JSON.parse(r.stdout).findings; } catch { findings = undefined; }
-  const status = r.error?.code === 'ETIMEDOUT' ? 'timeout' : r.status;
+  const status = r.status === 137 || r.status === 124 ? 'timeout' : r.status;
   return { status, signal: r.signal, ms, rssMb: Number.isFinite(rss) ? Math.round(rss / 1024) : 0, findings, stderr: lines.slice(0, -1).join('\n').slice(0, 400) };
 }
 

@@ -147,6 +147,17 @@ export class SuppressionIndex {
     });
   }
 
+  /** Config entries naming `rule` whose globs match `file`, computed once per file and rule (not per finding). */
+  private readonly byFileRule = new Map<string, Array<[number, Suppression]>>();
+  private configFor(file: string, rule: string): Array<[number, Suppression]> | undefined {
+    const all = this.byRule.get(rule);
+    if (!all) return undefined;
+    const k = `${file}\0${rule}`;
+    let l = this.byFileRule.get(k);
+    if (!l) this.byFileRule.set(k, (l = all.filter(([, s]) => s.matchesFile!(rel(s.configDir!, file)))));
+    return l;
+  }
+
   first(f: Finding): Suppression | undefined {
     let best: [number, Suppression] | undefined;
     const scan = (l: Array<[number, Suppression]> | undefined) => {
@@ -161,8 +172,8 @@ export class SuppressionIndex {
     };
     scan(this.byLine.get(`${f.file}\0${f.range.start.line}`));
     scan(this.byFile.get(f.file));
-    scan(this.byRule.get(f.ruleId));
-    scan(this.byRule.get('all'));
+    scan(this.configFor(f.file, f.ruleId));
+    scan(this.configFor(f.file, 'all'));
     best?.[1].used.add(f.ruleId);
     return best?.[1];
   }
