@@ -13,6 +13,7 @@ const slow = [
   'test/confirm-corpus.test.ts',
   'test/host-hostile.test.ts',
   'test/hostile-suite.test.ts',
+  'test/hostile-shapes.test.ts',
   'test/baseline-cli.test.ts',
   'test/cli-changed.test.ts',
   'test/cli-shard-merge.test.ts',

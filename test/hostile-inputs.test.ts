@@ -112,3 +112,4 @@ describe('hostile inputs: JavaScript and TypeScript verifiers', () => {
     expect(fs[0]!.message).toMatch(/does not analyse this file/);
   });
 });
+

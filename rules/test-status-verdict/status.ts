@@ -70,25 +70,45 @@ function statusSet(a: PythonAnalysis, n0: PyNode, depth = 0): Status[] | undefin
 
 /** The value of a module-level `NAME = <expr>` (or of NAME's place in `A, NAME = x, y`), when it is bound once. */
 function moduleValue(a: PythonAnalysis, name: string): PyNode | undefined {
-  let hit: PyNode | undefined;
-  let count = 0;
+  const b = moduleBindings(a).get(name);
+  return b?.count === 1 ? b.hit : undefined;
+}
+
+/** Every name module-level assignments bind, with the last value and how many times, built once per
+ *  analysis: a scan per name read was quadratic in a module's statements (issue 30). */
+const bindingsOf = new WeakMap<PythonAnalysis, Map<string, { count: number; hit: PyNode | undefined }>>();
+function moduleBindings(a: PythonAnalysis): Map<string, { count: number; hit: PyNode | undefined }> {
+  let m = bindingsOf.get(a);
+  if (m) return m;
+  m = new Map();
+  const bind = (name: string, hit: PyNode | undefined) => {
+    const b = m!.get(name);
+    if (b) {
+      b.count++;
+      b.hit = hit;
+    } else m!.set(name, { count: 1, hit });
+  };
   for (const st of named(a.ast)) {
     const asg = st.type === 'expression_statement' ? named(st)[0] : undefined;
     if (asg?.type !== 'assignment') continue;
     const l = field(asg, 'left');
     const r = field(asg, 'right');
-    if (l?.type === 'identifier' && a.src(l) === name) {
-      count++;
-      hit = r;
-    } else if ((l?.type === 'pattern_list' || l?.type === 'tuple_pattern') && (r?.type === 'expression_list' || r?.type === 'tuple')) {
-      const i = named(l).findIndex((x) => x.type === 'identifier' && a.src(x) === name);
-      if (i >= 0) {
-        count++;
-        hit = named(r)[i];
-      }
+    if (l?.type === 'identifier') bind(a.src(l), r);
+    else if ((l?.type === 'pattern_list' || l?.type === 'tuple_pattern') && (r?.type === 'expression_list' || r?.type === 'tuple')) {
+      // the first place of a name counts (a name twice in one target is one binding of the old scan)
+      const seen = new Set<string>();
+      const items = named(r);
+      named(l).forEach((x, i) => {
+        if (x.type !== 'identifier') return;
+        const name = a.src(x);
+        if (seen.has(name)) return;
+        seen.add(name);
+        bind(name, items[i]);
+      });
     }
   }
-  return count === 1 ? hit : undefined;
+  bindingsOf.set(a, m);
+  return m;
 }
 
 /** `s` bound by an enclosing comprehension's `for s in <status set>`: the set (`any(x == s for s in [...])`). */

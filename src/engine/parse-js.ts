@@ -5,13 +5,24 @@
  * TypeScript compiler that ts-blank-space uses is loaded only when a TypeScript verifier
  * exists (`prepareTypeStripping`).
  */
-import { parse, type Program } from 'acorn';
+import { parse, Parser, tokTypes as tt, type Program, type Token as AcornToken, type TokenType as AcornTokenType } from 'acorn';
+
+/** acorn's token and token type, with the fields its typings leave out. */
+type TokenType = AcornTokenType & { binop?: number | null; prefix?: boolean };
+type Token = AcornToken & { type: TokenType; value?: unknown };
+const Tokenizer = Parser as unknown as new (options: { ecmaVersion: 'latest'; allowHashBang: boolean; sourceType: 'module' }, input: string, startPos: number) => { getToken(): Token };
 import { importModule } from '../core/dynamic-import.js';
 
 export type JsParse = { ok: true; program: Program } | { ok: false; message: string; offset: number; unsupported?: boolean; tooDeep?: boolean };
 
-/** Deepest syntax tree the JS rules walk (their helpers recurse); real verifiers stay far below. */
-export const MAX_JS_DEPTH = 1000;
+/** Deepest nesting a JavaScript or TypeScript file may have (`nestingDepth`, or brackets), and the
+ *  deepest syntax tree the JS rules walk (their helpers recurse); real verifiers stay far below. */
+const MAX_JS_DEPTH = 1000;
+
+/** Deepest `jsNesting` parsed: each level of a statement prefix or template costs the parsers several
+ *  frames more than a bracket (5,000 nested \`if\` ran acorn out of stack), so the bound is lower
+ *  than the tree's; real verifiers stay under 100. */
+export const MAX_JS_NESTING = 500;
 
 function parseJs(text: string): JsParse {
   const base = { ecmaVersion: 'latest' as const, locations: true, allowHashBang: true, allowReturnOutsideFunction: true };
@@ -81,11 +92,11 @@ function parseTs(text: string): JsParse {
  *  compiler, ts-blank-space) recurse per nesting level, so running out of stack in them, or a tree deeper
  *  than `MAX_JS_DEPTH`, is a `tooDeep` failure for this file only. */
 export function parseScript(language: 'javascript' | 'typescript', text: string): JsParse {
-  const brackets = bracketDepth(text);
-  if (brackets > MAX_JS_DEPTH) {
+  const nesting = jsNesting(text);
+  if (nesting > MAX_JS_NESTING) {
     // not even parsed: near the end of the stack V8 can abort the process (a regex compiled there fails
     // with "RegExpCompiler Allocation failed"), which no catch contains
-    return { ok: false, message: `nested ${brackets} brackets deep (vaudit analyses at most ${MAX_JS_DEPTH} levels)`, offset: 0, tooDeep: true };
+    return { ok: false, message: `nested ${nesting} levels deep, counting brackets, statements, templates and operators (vaudit analyses at most ${MAX_JS_NESTING})`, offset: 0, tooDeep: true };
   }
   let r: JsParse;
   try {
@@ -102,9 +113,18 @@ export function parseScript(language: 'javascript' | 'typescript', text: string)
   return depth > MAX_JS_DEPTH ? { ok: false, message: `nested ${depth} levels deep (vaudit analyses at most ${MAX_JS_DEPTH})`, offset: 0, tooDeep: true } : r;
 }
 
+/** How deep a JavaScript or TypeScript file nests before any parser reads it: brackets, and every
+ *  nesting form that is not one (`nestingDepth`). */
+export function jsNesting(text: string): number {
+  const { tokens, complete } = tokenize(text);
+  const depth = nestingDepth(text, tokens);
+  // a file acorn could not tokenize to the end: its brackets bound what was not measured
+  return complete ? depth : Math.max(depth, bracketDepth(text));
+}
+
 /** Deepest nesting of `(`, `[` and `{` outside strings and comments (regex literals are not told apart:
  *  an upper bound, which is what a bound needs). */
-export function bracketDepth(text: string): number {
+function bracketDepth(text: string): number {
   let depth = 0;
   let max = 0;
   for (let i = 0; i < text.length; i++) {
@@ -129,6 +149,157 @@ export function bracketDepth(text: string): number {
     }
   }
   return max;
+}
+
+/** Nesting depth of a JavaScript or TypeScript source, measured on its tokens before any parser runs
+ *  (issue 30): an upper bound on how deep the parsers (acorn, the TypeScript compiler, ts-blank-space)
+ *  recurse, for every nesting form, not only brackets — statement prefixes (`if`, `else`, `for`,
+ *  `while`, `do`, `with`, labels), template literals (`${`), and expression chains (operators,
+ *  ternaries, arrows, unary keywords, member and call chains). Each bracket level counts one plus the
+ *  statement prefixes and expression operators still open at that level: a `;` ends both (unless an
+ *  `else` follows), a `,` ends an expression, the `}` of a statement block ends the statements it was
+ *  the body of (unless an `else` follows), and a line break where JavaScript inserts a semicolon ends
+ *  both. Linear in the length of the text, without recursion. */
+function nestingDepth(text: string, tokens: readonly Token[]): number {
+  const frames: Array<{ weight: number; stmt: number; expr: number; block: boolean; head: boolean }> = [{ weight: 1, stmt: 0, expr: 0, block: true, head: false }];
+  let total = 1;
+  let max = 1;
+  let prev: Token | undefined;
+  let prevClosedHead = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!;
+    const t = tok.type;
+    const top = frames[frames.length - 1]!;
+    const newline = prev !== undefined && hasLineBreak(text, prev.end, tok.start);
+    if (newline && prev && !prevClosedHead && endsExpression(prev) && !continuesExpression(tok)) {
+      // a semicolon is inserted here: the statement (and its prefixes) ended
+      total -= top.expr;
+      top.expr = 0;
+      if (t !== tt._else) {
+        total -= top.stmt;
+        top.stmt = 0;
+      }
+    }
+    if (t === tt.parenL || t === tt.bracketL || t === tt.braceL || t === tt.dollarBraceL) {
+      // a call or an index continues a member chain: one more level of the expression around it
+      if ((t === tt.parenL || t === tt.bracketL) && prev && endsExpression(prev) && !isHeadKeyword(prev.type)) {
+        top.expr++;
+        total++;
+      }
+      const block = t === tt.braceL && (prev === undefined || prevClosedHead || prev.type === tt._else || prev.type === tt._do || prev.type === tt._try
+        || prev.type === tt._finally || prev.type === tt.semi || prev.type === tt.braceL || prev.type === tt.braceR);
+      // levels the parsers spend more frames on weigh more (`WEIGHTS`)
+      const weight = t === tt.dollarBraceL ? TEMPLATE_WEIGHT : t === tt.parenL ? PAREN_WEIGHT : 1;
+      frames.push({ weight, stmt: 0, expr: 0, block, head: t === tt.parenL && prev !== undefined && isHeadKeyword(prev.type) });
+      total += weight;
+    } else if (t === tt.parenR || t === tt.bracketR || t === tt.braceR) {
+      if (frames.length > 1) {
+        const f = frames.pop()!;
+        total -= f.weight + f.stmt + f.expr;
+        const parent = frames[frames.length - 1]!;
+        if (f.head) {
+          prevClosedHead = true;
+          prev = tok;
+          continue;
+        }
+        if (f.block && tokens[i + 1]?.type !== tt._else && tokens[i + 1]?.type !== tt._catch && tokens[i + 1]?.type !== tt._finally) {
+          // the statements this block was the body of end with it
+          total -= parent.stmt + parent.expr;
+          parent.stmt = 0;
+          parent.expr = 0;
+        }
+      }
+    } else if (t === tt.semi) {
+      total -= top.expr;
+      top.expr = 0;
+      if (tokens[i + 1]?.type !== tt._else) {
+        total -= top.stmt;
+        top.stmt = 0;
+      }
+    } else if (t === tt.comma) {
+      total -= top.expr;
+      top.expr = 0;
+    } else if (t === tt._if || t === tt._else || t === tt._for || t === tt._while || t === tt._do || t === tt._with) {
+      top.stmt++;
+      total++;
+    } else if (t === tt.arrow) {
+      top.expr += ARROW_WEIGHT;
+      total += ARROW_WEIGHT;
+    } else if (nestsExpression(tok)) {
+      top.expr++;
+      total++;
+    }
+    if (total > max) max = total;
+    prevClosedHead = false;
+    prev = tok;
+  }
+  return max;
+}
+
+/** What one level costs the parsers against one `if` (the fewest nested levels that ran a parser out of
+ *  stack, measured with acorn, the TypeScript compiler and ts-blank-space on Node 20: 1,445 `if`, `while`,
+ *  labels or `else if`; 1,484 `!`; 1,562 `?:`; 664 `(`; 625 `=>`; 546 template literals). */
+const TEMPLATE_WEIGHT = 4;
+const PAREN_WEIGHT = 2;
+const ARROW_WEIGHT = 2;
+
+const HEAD_KEYWORDS = new Set<TokenType>([tt._if, tt._for, tt._while, tt._with, tt._switch, tt._catch]);
+const isHeadKeyword = (t: TokenType): boolean => HEAD_KEYWORDS.has(t);
+
+const EXPRESSION_ENDS = new Set<TokenType>([tt.num, tt.string, tt.regexp, tt.name, tt.privateId, tt.parenR, tt.bracketR, tt.braceR, tt.backQuote, tt.incDec, tt._this, tt._super, tt._null, tt._true, tt._false]);
+function endsExpression(tok: Token): boolean {
+  return EXPRESSION_ENDS.has(tok.type);
+}
+
+/** Tokens that can continue an expression across a line break (no semicolon is inserted before them). */
+function continuesExpression(tok: Token): boolean {
+  const t = tok.type;
+  return t.binop != null || t === tt.dot || t === tt.questionDot || t === tt.parenL || t === tt.bracketL || t === tt.backQuote
+    || t === tt.question || t === tt.colon || t === tt.eq || t === tt.assign || t === tt.comma || t === tt.semi || t === tt.arrow
+    || t === tt._in || t === tt._instanceof || t === tt.parenR || t === tt.bracketR || t === tt.braceR || t === tt.eof;
+}
+
+const UNARY_NAMES = new Set(['await', 'yield', 'as', 'satisfies', 'keyof']);
+/** Tokens that open one more level of an expression (the parsers recurse once per operator). */
+function nestsExpression(tok: Token): boolean {
+  const t = tok.type;
+  if (t === tt.name) return typeof tok.value === 'string' && UNARY_NAMES.has(tok.value);
+  return t.binop != null || t.prefix || t === tt.question || t === tt.colon || t === tt.arrow || t === tt.eq || t === tt.assign
+    || t === tt.dot || t === tt.questionDot || t === tt.ellipsis || t === tt._new || t === tt._typeof || t === tt._void || t === tt._delete
+    || t === tt._throw || t === tt._return || t === tt._extends;
+}
+
+function hasLineBreak(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
+
+/** acorn's tokens (its tokenizer is iterative); where it stops on a character it does not know (type
+ *  syntax such as a decorator `@`, or a broken file), the text after that character is tokenized on,
+ *  so that no prefix of a file can hide what follows. */
+function tokenize(text: string): { tokens: Token[]; complete: boolean } {
+  const out: Token[] = [];
+  let pos = 0;
+  // each restart costs a scan back to the line start: a file broken everywhere is measured in part (the
+  // bracket count covers the rest)
+  for (let restarts = 0; pos <= text.length && restarts < 64; restarts++) {
+    const p = new Tokenizer({ ecmaVersion: 'latest', allowHashBang: true, sourceType: 'module' }, text, pos);
+    try {
+      for (;;) {
+        const tok = p.getToken();
+        if (tok.type === tt.eof) return { tokens: out, complete: true };
+        out.push(tok);
+        pos = tok.end;
+      }
+    } catch (e) {
+      const at = (e as { pos?: number }).pos;
+      pos = Math.max(pos, typeof at === 'number' ? at : pos) + 1;
+    }
+  }
+  return { tokens: out, complete: false };
 }
 
 /** Depth of an ESTree tree, without recursion. */

@@ -18,8 +18,8 @@ import type { SourceFile } from '../core/source.js';
 import type { FileProblem } from '../core/load.js';
 import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './dispatch.js';
 import { carryFrom, recordedFinding, topLevelUnits, type Carried, type CarryStore } from './carry.js';
-import { bracketDepth, MAX_JS_DEPTH, parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
-import { commentSuppressions, configSuppressions, jsonSuppressions, suppresses, type Suppression } from './suppress.js';
+import { jsNesting, MAX_JS_NESTING, parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
+import { commentSuppressions, configSuppressions, jsonSuppressions, SuppressionIndex, type Suppression } from './suppress.js';
 import { unusedSuppressionFix } from './suppression-fix.js';
 import type { ConfigResolver, LoadedConfig } from '../config/load.js';
 import { loadSuites, type SuiteProblem } from '../suites/index.js';
@@ -32,6 +32,7 @@ import type { ModuleRoute } from '../suites/harness/routes.js';
 import type { KindRoute } from '../suites/harness/kind-sites.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
+import { FLOW_BUDGET } from '../lang/python/flow/state.js';
 import { CPYTHON_MAX_DEPTH, MAX_ANALYSED_DEPTH, type PyNode } from '../lang/python/tree.js';
 import type { NotAnalysed } from '../lang/python/types.js';
 import { rel } from '../core/paths.js';
@@ -149,7 +150,7 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
     if (f.language !== 'typescript' && f.language !== 'javascript') continue;
     // the TypeScript compiler recurses per level, and V8 may abort outright near the end of the stack:
     // such a file is not modelled, and the JS pass reports it as too deep (parseScript)
-    if (bracketDepth(f.source.text) > MAX_JS_DEPTH) continue;
+    if (jsNesting(f.source.text) > MAX_JS_NESTING) continue;
     try {
       const b = bundleOf(f);
       if (b) bundles.set(f.path, b);
@@ -173,7 +174,7 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
 /** A harness file's program for route learning (types stripped; undefined when it does not parse). */
 function harnessProgram(f: SourceFile): Program | undefined {
   if (f.language !== 'javascript' && f.language !== 'typescript') return undefined;
-  if (bracketDepth(f.source.text) > MAX_JS_DEPTH) return undefined;
+  if (jsNesting(f.source.text) > MAX_JS_NESTING) return undefined;
   const r = parseScript(f.language, f.source.text);
   return r.ok ? r.program : undefined;
 }
@@ -446,6 +447,16 @@ class CentralPass {
     if (err) {
       this.findings.push(parseError(file, err.start, err.end, { what: `Python syntax error: ${err.message}.`, why: 'The verifier cannot be imported, so every task it grades fails.', fix: 'Fix the syntax.' }));
     }
+    // the flow analysis first: a file over its budget is reported once, and no rule reads an empty flow
+    void analysis.flow;
+    if (analysis.flowOverBudget) {
+      this.findings.push(parseError(file, 0, 0, {
+        what: `Python file too large to analyse: its flow analysis went over its budget of ${FLOW_BUDGET.toLocaleString('en-US')} steps (a scope of ${analysis.flowOverBudget.names.toLocaleString('en-US')} names; the analysis follows every name through every binding and branch).`,
+        why: 'vaudit does not analyse this file (real modules take under 1 % of the budget).',
+        fix: 'Split the module or function.',
+      }, 'too-large'));
+      return;
+    }
     this.runPythonUnit(file, analysis);
   }
 
@@ -554,19 +565,20 @@ function applySuppressions(input: PassInput, findings: readonly Finding[]): { ke
   const seenCfg = new Set<string>();
   for (const f of files.values()) {
     if (!reportOn.has(f.path)) continue;
-    sups.push(...commentSuppressions(f));
+    for (const s of commentSuppressions(f)) sups.push(s);
     const task = tasksByFile.get(f.path)?.[0];
-    if (task) sups.push(...jsonSuppressions(f, task.values));
+    if (task) for (const s of jsonSuppressions(f, task.values)) sups.push(s);
     const cfg = configs.forFile(f.path);
     if (cfg.path && !seenCfg.has(cfg.path)) {
       seenCfg.add(cfg.path);
-      sups.push(...configSuppressions(cfg));
+      for (const s of configSuppressions(cfg)) sups.push(s);
     }
   }
   const kept: Finding[] = [];
   const suppressed: Finding[] = [];
+  const index = new SuppressionIndex(sups);
   for (const f of findings) {
-    if (f.ruleId !== PARSE_ERROR_RULE && sups.some((s) => suppresses(s, f))) suppressed.push(f);
+    if (f.ruleId !== PARSE_ERROR_RULE && index.first(f)) suppressed.push(f);
     else kept.push(f);
   }
   if (input.reportUnusedSuppressions === false) return { kept, suppressed };
@@ -682,7 +694,7 @@ function assignFingerprints(findings: Finding[], root: string, files: ReadonlyMa
   const relPaths = new Map<string, string>();
   for (const f of findings) {
     const source = files.get(f.file)?.source;
-    const line = source?.lineText(f.range.start.line).trim();
+    const line = source && anchorLine(source.lineText(f.range.start.line), f.range.start.column);
     if (source) {
       const { start, end } = f.range;
       // a long range is read no further than its shape can show
@@ -697,6 +709,17 @@ function assignFingerprints(findings: Finding[], root: string, files: ReadonlyMa
     counts.set(base, n + 1);
     f.fingerprint = fingerprintOf(`${base}\0${n}`);
   }
+}
+
+/** Longest line text a fingerprint anchors on: of a longer line (a one-line file, minified code, a
+ *  config on one line) only the part around the finding, so that hashing stays linear in the findings,
+ *  not findings × line length (issue 30: 14,000 findings on a 1 MB line hashed 14 GB). */
+const ANCHOR_MAX = 4 * SHAPE_MAX;
+
+function anchorLine(text: string, column: number): string {
+  if (text.length <= ANCHOR_MAX) return text.trim();
+  const from = Math.max(0, Math.min(column - ANCHOR_MAX / 2, text.length - ANCHOR_MAX));
+  return text.slice(from, from + ANCHOR_MAX).trim();
 }
 
 /** Fingerprints of the last run's findings (an editor re-lints the same findings on every keystroke),

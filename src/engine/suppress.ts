@@ -107,8 +107,8 @@ export function configSuppressions(cfg: LoadedConfig): Suppression[] {
   }));
 }
 
-/** Does `s` suppress `f`? Marks it used. */
-export function suppresses(s: Suppression, f: Finding): boolean {
+/** Whether `s` covers finding `f` (nothing recorded). */
+function covers(s: Suppression, f: Finding): boolean {
   if (!s.rules.includes(f.ruleId) && !s.rules.includes('all')) return false;
   if (s.source === 'config') {
     if (!s.matchesFile!(rel(s.configDir!, f.file))) return false;
@@ -120,6 +120,61 @@ export function suppresses(s: Suppression, f: Finding): boolean {
   } else if (s.line !== f.range.start.line) {
     return false;
   }
-  s.used.add(f.ruleId);
   return true;
+}
+
+/**
+ * The suppressions of a run, indexed so that finding the one that covers a finding does not scan them
+ * all (issue 30: 140,000 suppression comments or config entries times the findings was quadratic): a
+ * comment's by file and line, a task's by file, a config entry's by rule. `first` returns the
+ * suppression `suppresses` would have found first in the list order, and marks it used.
+ */
+export class SuppressionIndex {
+  private readonly byLine = new Map<string, Array<[number, Suppression]>>();
+  private readonly byFile = new Map<string, Array<[number, Suppression]>>();
+  private readonly byRule = new Map<string, Array<[number, Suppression]>>();
+
+  constructor(sups: readonly Suppression[]) {
+    const add = (m: Map<string, Array<[number, Suppression]>>, k: string, e: [number, Suppression]) => {
+      const l = m.get(k);
+      if (l) l.push(e);
+      else m.set(k, [e]);
+    };
+    sups.forEach((s, i) => {
+      if (s.source === 'config') for (const r of new Set(s.rules)) add(this.byRule, r, [i, s]);
+      else if (s.source === 'json') add(this.byFile, s.file, [i, s]);
+      else add(this.byLine, `${s.file}\0${s.line}`, [i, s]);
+    });
+  }
+
+  /** Config entries naming `rule` whose globs match `file`, computed once per file and rule (not per finding). */
+  private readonly byFileRule = new Map<string, Array<[number, Suppression]>>();
+  private configFor(file: string, rule: string): Array<[number, Suppression]> | undefined {
+    const all = this.byRule.get(rule);
+    if (!all) return undefined;
+    const k = `${file}\0${rule}`;
+    let l = this.byFileRule.get(k);
+    if (!l) this.byFileRule.set(k, (l = all.filter(([, s]) => s.matchesFile!(rel(s.configDir!, file)))));
+    return l;
+  }
+
+  first(f: Finding): Suppression | undefined {
+    let best: [number, Suppression] | undefined;
+    const scan = (l: Array<[number, Suppression]> | undefined) => {
+      if (!l) return;
+      for (const e of l) {
+        if (best && e[0] >= best[0]) return;
+        if (covers(e[1], f)) {
+          best = e;
+          return;
+        }
+      }
+    };
+    scan(this.byLine.get(`${f.file}\0${f.range.start.line}`));
+    scan(this.byFile.get(f.file));
+    scan(this.configFor(f.file, f.ruleId));
+    scan(this.configFor(f.file, 'all'));
+    best?.[1].used.add(f.ruleId);
+    return best?.[1];
+  }
 }

@@ -7,6 +7,7 @@
 import { type PyNode, type NodeLike, locate, field, fields, named, firstNamed, unparen, walk, nodeStart } from './tree.js';
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
 import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, constKind } from './flow.js';
+import { FlowBudgetExceeded } from './flow/state.js';
 import { PYTHON_BUILTINS } from './builtins.js';
 import { editBetween, type KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
@@ -172,20 +173,34 @@ export class Analysis implements PythonAnalysis {
     return (this._conditions ??= new Conditions(this.text, this.scopes));
   }
 
+  /** Set when the flow analysis of this file went over its budget (`FLOW_BUDGET`): `flow` is then empty
+   *  (no read has known definitions) and the pass reports the file once instead of running its rules. */
+  flowOverBudget?: { names: number };
+
   get flow(): FlowResult {
     if (!this._flow) {
-      const table = this.scopes;
-      const reuse = this.reuseDecision();
-      this._flow = runFlow({
-        text: this.text,
-        table,
-        isBuiltin: (n) => PYTHON_BUILTINS.has(n),
-        staticTruth: (n) => this.staticTruth(n),
-        isNoReturnCall: (call, scope) => this.isNoReturnCall(call, scope),
-        atomTest: (n) => this.conditions.test(n),
-      }, reuse);
+      try {
+        this._flow = this.runFlow();
+      } catch (e) {
+        if (!(e instanceof FlowBudgetExceeded)) throw e;
+        this.flowOverBudget = { names: e.names };
+        this._flow = { readDefs: new Map(), reachable: new Set(), defAt: new Map(), classFallback: new Set(), moduleEnd: null, defState: new Map(), callState: new Map(), units: new Map(), maxId: 0 };
+      }
     }
     return this._flow;
+  }
+
+  private runFlow(): FlowResult {
+    const table = this.scopes;
+    const reuse = this.reuseDecision();
+    return runFlow({
+      text: this.text,
+      table,
+      isBuiltin: (n) => PYTHON_BUILTINS.has(n),
+      staticTruth: (n) => this.staticTruth(n),
+      isNoReturnCall: (call, scope) => this.isNoReturnCall(call, scope),
+      atomTest: (n) => this.conditions.test(n),
+    }, reuse);
   }
 
   /** The flow of the previous text of this file (an editor session's incremental re-parse), set by the project. */

@@ -20,7 +20,7 @@
  */
 import { type PyNode, field, named } from './tree.js';
 import type { Scope } from './scopes.js';
-import { type FlowEnv, type FlowResult, type State, FlowState } from './flow/state.js';
+import { type FlowEnv, type FlowResult, type State, FlowState, withFlowBudget } from './flow/state.js';
 import { evalExpr } from './flow/expressions.js';
 import { execBlock } from './flow/statements.js';
 
@@ -39,6 +39,10 @@ export interface FlowReuse {
 }
 
 export function runFlow(env: FlowEnv, reuse?: FlowReuse): FlowResult {
+  return withFlowBudget(() => runFlowUnits(env, reuse));
+}
+
+function runFlowUnits(env: FlowEnv, reuse?: FlowReuse): FlowResult {
   const cx = new FlowState(env);
   // copied definitions keep their ids: new ones are numbered above them
   if (reuse) cx.idsAbove(reuse.prev.maxId);

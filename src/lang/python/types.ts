@@ -146,6 +146,8 @@ export interface PythonAnalysis {
   /** Set when the unit is nested deeper than CPython's tokenizer or vaudit's analyses accept: `ast` is
    *  then an empty module and nothing of the unit is analysed (the pass reports it once). */
   readonly notAnalysed?: NotAnalysed;
+  /** Set once `flow` went over its budget: the flow is empty, and the pass reports the file instead of running its rules. */
+  readonly flowOverBudget?: { names: number };
   /** The light node for a tree-sitter node (or any node with the same range and type). */
   node(n: NodeLike): PyNode | undefined;
   src(n: NodeLike): string;

@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+/**
+ * Hostile input shapes (issue 30, item 5): generators that scale one construct — count × nesting ×
+ * line length × encoding — and a runner that checks each shape with the real CLI beside neighbour
+ * files whose findings are known (a task file with `task-schema`? no: a Python verifier with
+ * `unbound-name` and a JavaScript verifier with `missing-timeout`). A shape passes when the run exits
+ * 0 or 1 with no signal, within the bound, and the neighbours' findings are intact.
+ *
+ *   node bench/hostile-shapes.mjs [--only a,b] [--scale 1] [--timeout-ms 120000] [--list]
+ *   node bench/hostile-shapes.mjs --scaling [--sizes 1000,4000,16000] [--only functions,variables,...]
+ *
+ * `--scaling` prints wall time and peak RSS of one file at each size, and the ratio to the smallest
+ * (linear: ×4 per ×4). Needs `npm run build`. The generators are exported for test/hostile-inputs.test.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const repo = path.resolve(import.meta.dirname, '..');
+const bin = path.join(repo, 'bin', 'vaudit.js');
+
+const PY = 'verifier/chimerax/';
+const JS = 'js/evals/';
+
+/** Neighbour files: a Python verifier with one `unbound-name`, a JS verifier with one `missing-timeout`. */
+export const NEIGHBOURS = {
+  [`${PY}healthy.py`]: 'def grade(state):\n    return stat == 1\n',
+  [`${JS}healthy.js`]: 'export default async function evaluate(page) {\n  const state = await fetch(page.url);\n  return { _success: state.ok === true };\n}\n',
+  'tasks/VM/ChimeraX/healthy.json': JSON.stringify({ type: 'ChimeraX', instruction: 'Open the structure.', steps: 0, initialize: [], evaluate: [{ type: 'states', key: "lambda dump: dump['models']", value: 1 }] }),
+};
+/** What each neighbour must still report. */
+export const NEIGHBOUR_FINDINGS = { [`${PY}healthy.py`]: ['unbound-name'], [`${JS}healthy.js`]: ['missing-timeout'] };
+
+const rep = (n, f) => Array.from({ length: n }, (_, i) => f(i)).join('');
+const ind = (k) => '    '.repeat(k);
+
+/** Each shape: files (path → text or bytes) for a scale n; `n` is the size the issue reported. */
+export const SHAPES = {
+  // JavaScript / TypeScript: nesting that is not brackets
+  'js-nested-if': { n: 5000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n${rep(n, () => 'if (p) ')}p.x = 1;\n  return { _success: true };\n}\n` }) },
+  'js-nested-else': { n: 5000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n${rep(n, () => 'if (p) p.x = 1; else ')}p.x = 2;\n  return { _success: true };\n}\n` }) },
+  'js-nested-for': { n: 5000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n${rep(n, (i) => `for (let i${i} = 0; i${i} < 1; i${i}++) `)}p.x = 1;\n  return { _success: true };\n}\n` }) },
+  'js-nested-while': { n: 5000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n${rep(n, () => 'while (p.y) ')}p.x = 1;\n  return { _success: true };\n}\n` }) },
+  'js-nested-labels': { n: 5000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n${rep(n, (i) => `l${i}: `)}p.x = 1;\n  return { _success: true };\n}\n` }) },
+  'js-nested-templates': { n: 607, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n  const s = ${rep(n, () => '`a${')}p${rep(n, () => '}`')};\n  return { _success: s === 'a' };\n}\n` }) },
+  'js-else-if-chain': { n: 20000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n  if (p.x === 0) { p.y = 0; }\n${rep(n, (i) => `  else if (p.x === ${i + 1}) { p.y = ${i}; }\n`)}  return { _success: true };\n}\n` }) },
+  'ts-nested-if': { n: 700, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: any): Promise<{ _success: boolean }> {\n${rep(n, () => 'if (p) ')}p.x = 1;\n  return { _success: true };\n}\n` }) },
+  'ts-nested-templates': { n: 700, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: string): Promise<{ _success: boolean }> {\n  const s: string = ${rep(n, () => '`a${')}p${rep(n, () => '}`')};\n  return { _success: s === 'a' };\n}\n` }) },
+  'ts-nested-labels': { n: 700, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: any): Promise<{ _success: boolean }> {\n${rep(n, (i) => `l${i}: `)}p.x = 1;\n  return { _success: true };\n}\n` }) },
+  // Python: counts
+  'py-function-variables': { n: 40000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    v${i} = state.get(${i})\n`)}    return v0 == 1\n` }) },
+  'py-module-variables': { n: 40000, files: (n) => ({ [`${PY}shape.py`]: `${rep(n, (i) => `v${i} = ${i}\n`)}def grade(state):\n    return state == v0\n` }) },
+  'py-try-handlers': { n: 10000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    try:\n        x = state['a']\n${rep(n, (i) => `    except E${i} as e${i}:\n        x = e${i}\n`)}    return x == 1\n` }) },
+  'py-try-variables': { n: 40000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    try:\n${rep(n, (i) => `        v${i} = state.get(${i})\n`)}    except KeyError:\n        return False\n    return v0 == 1\n` }) },
+  'py-nested-try-finally': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (k) => `${ind(k + 1)}try:\n`)}${ind(n + 1)}x = state['a']\n${rep(n, (k) => `${ind(n - k)}finally:\n${ind(n - k + 1)}state.clear()\n`)}    return x == 1\n` }) },
+  'py-nested-try-except': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (k) => `${ind(k + 1)}try:\n`)}${ind(n + 1)}x = state['a']\n${rep(n, (k) => `${ind(n - k)}except KeyError:\n${ind(n - k + 1)}x = ${k}\n`)}    return x == 1\n` }) },
+  'py-elif': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    if state == 0:\n        x = 0\n${rep(n, (i) => `    elif state == ${i + 1}:\n        x = ${i}\n`)}    return x == 1\n` }) },
+  'py-module-elif': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `import sys\nif sys.argv == 0:\n    x = 0\n${rep(n, (i) => `elif sys.argv == ${i + 1}:\n    x = ${i}\n`)}def grade(state):\n    return state == x\n` }) },
+  'py-one-line': { n: 200000, files: (n) => ({ [`${PY}shape.py`]: `${rep(Math.ceil(n / 12), (i) => `u${i % 1000}==1;`)}\n` }) },
+  'py-one-line-findings': { n: 200000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state): ${rep(Math.ceil(n / 16), (i) => `y=q${i % 1000}==1;`)}return y\n` }) },
+  'py-bad-utf8-end': { n: 200000, files: (n) => ({ [`${PY}shape.py`]: Buffer.concat([Buffer.from(`def grade(state):\n${rep(Math.ceil(n / 24), (i) => `    v${i} = state[${i}]\n`)}    return v0 == 1\n# `), Buffer.from([0xff, 0xfe, 0xc3])]) }) },
+  'py-functions': { n: 16000, files: (n) => ({ [`${PY}shape.py`]: rep(n, (i) => `def f${i}(state):\n    return state.get(${i}) == f${(i + 1) % n}\n\n`) + 'def grade(state):\n    return f0(state)\n' }) },
+  'py-large-file': { n: 4_800_000, files: (n) => ({ [`${PY}shape.py`]: rep(Math.ceil(n / 40), (i) => `def f${i}(s):\n    return s.get(${i}) == ${i}\n\n`) }) },
+  // exit 2
+  'py-suppressions': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    x${i} = 1  # vaudit: ignore[unbound-name]\n`)}    return True\n` }) },
+  'py-returns': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    if state == ${i}:\n        return True\n`)}    return False\n` }) },
+  'config-ignores': { n: 140000, files: (n) => ({ 'vaudit.config.json': JSON.stringify({ ignores: Array.from({ length: n }, (_, i) => ({ files: `nowhere/f${i}.py`, rules: ['unbound-name'] })) }) }) },
+  'json-duplicate-members': { n: 5_000_000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': `{"type":"ChimeraX","instruction":"x","evaluate":[],${rep(Math.ceil(n / 12), (i) => `"k":${i % 1000000},`)}"k":0}` }) },
+};
+
+/** Every file of a check: the neighbours, the shape, and the eval list naming the JS verifiers. */
+export function suiteFiles(shape, n) {
+  const files = { ...NEIGHBOURS, ...SHAPES[shape].files(n) };
+  const evals = Object.keys(files).filter((f) => f.startsWith(JS)).map((f) => path.basename(f).replace(/\.[jt]s$/, ''));
+  files['js/evals.json'] = JSON.stringify({ evals });
+  return files;
+}
+
+export function writeSuite(dir, files) {
+  for (const [rel, data] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), data);
+  }
+}
+
+/** Run the CLI once: exit, signal, wall ms, peak RSS (KB), the report's findings. */
+function runCheck(dir, timeout) {
+  const t0 = performance.now();
+  // the bound is `timeout`'s (it kills the CLI itself: a spawnSync timeout would only end /usr/bin/time)
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', 'timeout', '-s', 'KILL', `${Math.ceil(timeout / 1000)}`, process.execPath, bin, 'check', '.', '--format', 'json'], {
+    cwd: dir, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
+  });
+  const ms = Math.round(performance.now() - t0);
+  const lines = (r.stderr ?? '').trim().split('\n');
+  const rss = Number(lines.at(-1));
+  let findings;
+  try { findings = JSON.parse(r.stdout).findings; } catch { findings = undefined; }
+  const status = r.status === 137 || r.status === 124 ? 'timeout' : r.status;
+  return { status, signal: r.signal, ms, rssMb: Number.isFinite(rss) ? Math.round(rss / 1024) : 0, findings, stderr: lines.slice(0, -1).join('\n').slice(0, 400) };
+}
+
+function summarise(shape, n, res) {
+  const ok = (res.status === 0 || res.status === 1) && !res.signal && res.findings
+    && Object.entries(NEIGHBOUR_FINDINGS).every(([f, ids]) => ids.every((id) => res.findings.some((x) => x.file === f && x.ruleId === id)));
+  const own = res.findings ? res.findings.filter((f) => !(f.file in NEIGHBOURS)) : [];
+  const byRule = {};
+  for (const f of own) byRule[`${f.ruleId}${f.messageId && f.ruleId === 'parse-error' ? `/${f.messageId}` : ''}`] = (byRule[`${f.ruleId}${f.messageId && f.ruleId === 'parse-error' ? `/${f.messageId}` : ''}`] ?? 0) + 1;
+  const special = own.find((f) => ['parse-error', 'internal-error'].includes(f.ruleId));
+  return { shape, n, ok, exit: res.status, signal: res.signal, ms: res.ms, rssMb: res.rssMb, findings: byRule, message: special?.message.slice(0, 200), stderr: ok ? undefined : res.stderr };
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  const opt = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
+  if (args.includes('--list')) { for (const [k, v] of Object.entries(SHAPES)) console.log(`${k}\t${v.n}`); return; }
+  const only = opt('only', undefined)?.split(',');
+  const timeout = Number(opt('timeout-ms', 120000));
+  const work = mkdtempSync(path.join(tmpdir(), 'vaudit-shapes-'));
+  try {
+    if (args.includes('--scaling')) {
+      const sizes = opt('sizes', '1000,4000,16000').split(',').map(Number);
+      const shapes = only ?? ['py-functions', 'py-function-variables', 'py-module-variables', 'py-elif', 'py-try-handlers', 'py-returns', 'js-else-if-chain'];
+      for (const shape of shapes) {
+        let base;
+        for (const n of sizes) {
+          const dir = path.join(work, `${shape}-${n}`);
+          writeSuite(dir, suiteFiles(shape, n));
+          const s = summarise(shape, n, runCheck(dir, timeout));
+          base ??= s;
+          console.log(JSON.stringify({ shape, n, ok: s.ok, ms: s.ms, rssMb: s.rssMb, timeRatio: +(s.ms / base.ms).toFixed(2), rssRatio: +(s.rssMb / base.rssMb).toFixed(2), findings: s.findings }));
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }
+      return;
+    }
+    const scale = Number(opt('scale', 1));
+    let failed = 0;
+    for (const [shape, def] of Object.entries(SHAPES)) {
+      if (only && !only.includes(shape)) continue;
+      const n = Math.round(def.n * scale);
+      const dir = path.join(work, shape);
+      writeSuite(dir, suiteFiles(shape, n));
+      const s = summarise(shape, n, runCheck(dir, timeout));
+      if (!s.ok) failed++;
+      console.log(JSON.stringify(s));
+      rmSync(dir, { recursive: true, force: true });
+    }
+    console.error(`${failed} shape(s) failed`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

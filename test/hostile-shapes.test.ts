@@ -1,0 +1,96 @@
+/**
+ * Hostile input shapes (issue 30, item 5), scaled past a limit: one real CLI run over every shape beside
+ * neighbour files with known findings (slow project: one run of about a minute on the 2-core machine).
+ * The subprocess timeout is a hang detector, not a speed assertion.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN } from './helpers/run-cli.js';
+
+const HANG_BOUND_MS = 600_000;
+
+interface Finding { ruleId: string; messageId: string; file: string; message: string }
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const only = (fs: Finding[], file: string) => fs.filter((f) => f.file === file);
+
+/**
+ * Issue 30: shapes scaled past a limit (bench/hostile-shapes.mjs generates them; the same generators
+ * scale each to the size the independent fuzz pass reported). One run over every shape beside neighbour
+ * files with known findings: the run ends 0 or 1, each shape gets its own finding or none, and the
+ * neighbours' findings are intact. Sizes are above each limit but quick to check.
+ */
+describe('hostile inputs: shapes scaled past a limit (issue 30)', async () => {
+  const { SHAPES, NEIGHBOURS, NEIGHBOUR_FINDINGS } = (await import(pathToFileURL(path.resolve(import.meta.dirname, '../bench/hostile-shapes.mjs')).href)) as {
+    SHAPES: Record<string, { n: number; files(n: number): Record<string, string | Buffer> }>;
+    NEIGHBOURS: Record<string, string>;
+    NEIGHBOUR_FINDINGS: Record<string, string[]>;
+  };
+  const sizes: Record<string, number> = {
+    'js-nested-if': 1000, 'js-nested-else': 1000, 'js-nested-for': 1000, 'js-nested-while': 1000, 'js-nested-labels': 1000,
+    'js-nested-templates': 200, 'js-else-if-chain': 2000, 'ts-nested-if': 700, 'ts-nested-templates': 200, 'ts-nested-labels': 700,
+    'py-function-variables': 6000, 'py-module-variables': 6000, 'py-functions': 6000, 'py-try-handlers': 1000,
+    'py-nested-try-finally': 40, 'py-nested-try-except': 40, 'py-elif': 5000, 'py-one-line': 200_000, 'py-one-line-findings': 100_000,
+    'py-bad-utf8-end': 20_000, 'py-suppressions': 20_000, 'py-returns': 20_000, 'config-ignores': 20_000, 'json-duplicate-members': 200_000,
+  };
+  const extra: Record<string, string | Buffer> = { ...NEIGHBOURS };
+  const fileOf: Record<string, string> = {};
+  for (const [shape, n] of Object.entries(sizes)) {
+    for (const [rel, data] of Object.entries(SHAPES[shape]!.files(n))) {
+      // each shape under its own name (the config stays the suite's config)
+      const named = rel === 'vaudit.config.json' ? rel : rel.replace(/shape(\.\w+)$/, `${shape}$1`);
+      extra[named] = data;
+      fileOf[shape] = named;
+    }
+  }
+  extra['js/evals.json'] = JSON.stringify({ evals: ['healthy', ...Object.keys(fileOf).filter((s) => /^(js|ts)-/.test(s))] });
+  const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-hostile-shapes-'));
+  dirs.push(dir);
+  for (const [rel, data] of Object.entries(extra)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), data);
+  }
+  const r = spawnSync(process.execPath, [BIN, 'check', '.', '--format', 'json'], {
+    cwd: dir, encoding: 'utf8', timeout: HANG_BOUND_MS, maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
+  });
+  if (r.error) throw r.error;
+  const findings = r.stdout ? (JSON.parse(r.stdout) as { findings: Finding[] }).findings : [];
+
+  it('ends with exit 1, no signal, no internal error, and the neighbours\' findings intact', () => {
+    expect(r.signal, r.stderr).toBeNull();
+    expect(r.status, r.stderr).toBe(1);
+    expect(findings.filter((f) => f.ruleId === 'internal-error')).toEqual([]);
+    for (const [file, ids] of Object.entries(NEIGHBOUR_FINDINGS)) expect(only(findings, file).map((f) => f.ruleId)).toEqual(ids);
+  });
+
+  it.each(['js-nested-if', 'js-nested-else', 'js-nested-for', 'js-nested-while', 'js-nested-labels', 'js-nested-templates', 'js-else-if-chain', 'ts-nested-if', 'ts-nested-templates', 'ts-nested-labels'])(
+    '%s (nesting that is not brackets) is one too-deep parse-error, before any parser runs',
+    (shape) => {
+      const fs = only(findings, fileOf[shape]!);
+      expect(fs.map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['parse-error/too-deep']);
+      expect(fs[0]!.message).toMatch(/counting brackets, statements, templates and operators \(vaudit analyses at most 500\)/);
+    },
+  );
+
+  it.each(['py-function-variables', 'py-module-variables', 'py-functions'])('%s is one too-large parse-error saying which budget', (shape) => {
+    const fs = only(findings, fileOf[shape]!);
+    expect(fs.map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['parse-error/too-large']);
+    expect(fs[0]!.message).toMatch(/flow analysis went over its budget of 10,000,000 steps/);
+  });
+
+  it('invalid UTF-8 at the end of a file is that file\'s own finding', () => {
+    expect(only(findings, fileOf['py-bad-utf8-end']!).map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['parse-error/unreadable']);
+  });
+
+  it('20,000 config ignores that match nothing are each reported unused', () => {
+    expect(findings.filter((f) => f.ruleId === 'unused-suppression' && f.file === 'vaudit.config.json').length).toBe(20_000);
+  });
+});
