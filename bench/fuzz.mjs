@@ -152,8 +152,9 @@ function writeInputs(dir, inputs) {
 /** Run the CLI over a folder: wall time, peak RSS, exit, report. */
 function run(dir) {
   const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'check', '.', '--format', 'json'], {
-    cwd: dir, encoding: 'utf8', timeout: TIMEOUT, maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
+  // the bound is `timeout`'s: it kills the CLI itself (a spawnSync timeout would end /usr/bin/time and leave the CLI running)
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', 'timeout', '-s', 'KILL', `${Math.ceil(TIMEOUT / 1000)}`, process.execPath, bin, 'check', '.', '--format', 'json'], {
+    cwd: dir, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
   });
   const ms = performance.now() - t0;
   const rss = Number((r.stderr ?? '').trim().split('\n').pop());
@@ -174,7 +175,8 @@ for (let b = 0; figures.inputs < INPUTS; b++) {
   figures.batches++;
   figures.peakRssKb = Math.max(figures.peakRssKb, rss);
   let failed = false;
-  if (r.error?.code === 'ETIMEDOUT' || (r.signal === 'SIGTERM' && ms >= TIMEOUT - 100)) {
+  // timeout(1) killed the CLI (137: KILL; 124: timed out)
+  if (r.status === 137 || r.status === 124) {
     figures.hangs++;
     failures.push({ batch: b, kind: 'hang', dir });
     failed = true;
