@@ -40,6 +40,7 @@ const slow = [
   'test/verdict-composition-confirm.test.ts',
   'test/expected-load-confirm.test.ts',
   'test/control-flow-slip-confirm.test.ts',
+  'test/unset-dependency-confirm.test.ts',
   'test/suite-osworld.test.ts',
   'test/regex-redos-load.test.ts',
 ];

@@ -29,6 +29,8 @@ type PyCtx = Parameters<PythonVisitor<Msg>>[1];
 
 /** A call that needs the dependency: where it is and how it reads. */
 interface Use {
+  /** Called in the function that takes the parameter (not in a method of an object it builds). */
+  direct: boolean;
   file: string;
   node: PyNode;
   text: string;
@@ -104,7 +106,7 @@ function directUses(a: PythonAnalysis, fn: FunctionInfo, name: string, root: str
   if (!body) return [];
   return callsOf(a, body, name)
     .filter((c) => !guardedIn(a, body, c, name))
-    .map((c) => ({ file: a.path, node: c, text: a.src(c).replace(/\s+/g, ' ').slice(0, 60), where: site(python, root, a.path, c) }));
+    .map((c) => ({ direct: true, file: a.path, node: c, text: a.src(c).replace(/\s+/g, ' ').slice(0, 60), where: site(python, root, a.path, c) }));
 }
 
 /** The parameter handed to a project class's constructor that stores it on `self` and calls it unguarded. */
@@ -187,7 +189,7 @@ function attributeUses(python: PythonProject, cls: ClassRef, attr: string, root:
     if (!body) continue;
     for (const c of callsOf(a, body, name)) {
       if (guardedIn(a, body, c, name)) continue;
-      out.push({ file: cls.file, node: c, text: a.src(c).replace(/\s+/g, ' ').slice(0, 60), where: site(python, root, cls.file, c) });
+      out.push({ direct: false, file: cls.file, node: c, text: a.src(c).replace(/\s+/g, ' ').slice(0, 60), where: site(python, root, cls.file, c) });
     }
   }
   return out;
@@ -218,6 +220,10 @@ export default defineRule<Msg>({
         why: 'Every task that reaches that call crashes on None (TypeError: \'NoneType\' object is not callable, or an AttributeError), whatever the agent did; a harness that scores a crash as a failure reports it as the agent\'s.',
         fix: 'Pass `{{param}}` at that call, or check it before use (raise a clear configuration error, or fall back to a default implementation).',
       },
+    },
+    confirm: {
+      oracle: 'unset-dependency',
+      description: 'When the function itself calls the dependency, calls the function with it left at None and the other parameters from the usual witnesses: TypeError/AttributeError at the unguarded call confirms. A dependency called in a method of an evaluator the function builds has no case (only the harness calls that method).',
     },
     docs: {
       whatItDoes:
@@ -257,6 +263,7 @@ export default defineRule<Msg>({
           data: { param: p.name, use: use.text, useAt: use.where, call: first.a.src(first.node).replace(/\s+/g, ' ').slice(0, 60), callAt: site(python, root, first.a.path, first.node) },
           at: p.node,
           related,
+          control: { oracle: 'unset-dependency', direct: use.direct, file: use.file, line: python.analysis(use.file)?.line(use.node) ?? 0, qualname: use.direct ? fn.qualname : undefined, param: p.index },
         });
       }
     }
