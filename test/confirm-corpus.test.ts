@@ -125,6 +125,14 @@ describe.skipIf(!present)(present ? `control cases on the real ScienceBoard (pyt
     });
   }
 
+  it('the JSON report carries whole witnesses: VER-001\'s decisive `"value": null` is in it (views shorten it)', () => {
+    expect(report).toBeDefined();
+    const c = findingOf(SEEDS.find((s) => s.id === 'VER-001')!)?.confirmation;
+    expect(c?.status).toBe('confirmed');
+    expect(c!.witness!.length).toBeGreaterThan(160);
+    expect(c!.witness).toMatch(/"value":null/);
+  });
+
   it('at least 7 of the 8 seed defects are confirmed, each at every site listed for it', () => {
     expect(report).toBeDefined();
     const statuses = SEEDS.map((s) => `${s.id} ${s.file}:${s.line} ${findingOf(s)?.confirmation?.status}`);

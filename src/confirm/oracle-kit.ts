@@ -56,9 +56,11 @@ export function truthy(v: unknown): boolean {
   return true;
 }
 
+/** A value as the JSON report carries it: whole (a witness cut short can hide what decided the case,
+ *  VER-001's `"value": null`), bounded only against a runaway value. Views shorten it (report/shorten.ts). */
 export function show(v: unknown): string {
   const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 160 ? s.slice(0, 157) + '…' : s;
+  return s === undefined ? String(v) : s.length > 4000 ? s.slice(0, 3999) + '…' : s;
 }
 
 export function num(v: unknown): number | undefined {

@@ -12,6 +12,8 @@ import type { ReportInput } from './model.js';
 import { countBySeverity, relPath } from './model.js';
 import { isolationLines, isolationSummary } from './isolation.js';
 import { count, groupFindings } from './groups.js';
+import { shorten } from './shorten.js';
+
 
 const NO_FAMILY = '(no family)';
 
@@ -93,9 +95,9 @@ function evidence(f: Finding, confirmable: boolean, confirmRan: boolean): AuditR
   const c = f.confirmation;
   if (c) {
     const bits = [
-      c.witness && `witness ${c.witness}`,
+      c.witness && `witness ${shorten(c.witness)}`,
       c.expected !== undefined && `expected ${c.expected}`,
-      c.observed !== undefined && `observed ${c.observed}`,
+      c.observed !== undefined && `observed ${shorten(c.observed)}`,
       c.detail,
       c.runId && `run ${c.runId}`,
     ].filter((b): b is string => !!b);

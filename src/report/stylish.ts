@@ -4,6 +4,8 @@ import { relPath } from './model.js';
 import { summaryBlock } from './summary.js';
 import { count, GROUP_MIN_FILES, groupFindings, type FindingGroup } from './groups.js';
 import type { Finding } from '../core/types.js';
+import { shorten } from './shorten.js';
+
 
 const RESULT_STATUSES = new Set(['confirmed', 'refuted', 'unreached']);
 
@@ -68,7 +70,7 @@ function confirmationLine(f: Finding, c: typeof C): string | undefined {
   // A non-result says why (a sandbox reason, a missing module), and `unreached` where the witnesses
   // stopped and why: the reason is the news.
   const why = (!RESULT_STATUSES.has(conf.status) || conf.status === 'unreached') && conf.detail ? conf.detail : undefined;
-  const bits = [why, conf.witness && `witness: ${conf.witness}`, conf.observed && `observed: ${conf.observed}`, conf.runId && `run ${conf.runId}`].filter(Boolean);
+  const bits = [why, conf.witness && `witness: ${shorten(conf.witness)}`, conf.observed && `observed: ${shorten(conf.observed)}`, conf.runId && `run ${conf.runId}`].filter(Boolean);
   return `${c.dim('↳')} ${status}${bits.length ? c.dim(` — ${oneLine(bits.join('; '))}`) : ''}`;
 }
 
