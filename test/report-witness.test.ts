@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatJson } from '../src/report/json.js';
 import { formatStylish } from '../src/report/stylish.js';
+import type { ReportInput } from '../src/report/model.js';
 import { formatMarkdown } from '../src/report/markdown.js';
 import { richInput } from './helpers/report-input.js';
 
@@ -27,5 +28,18 @@ describe('witnesses in reports', () => {
       expect(text).not.toContain(' END');
       expect(text).toContain('…');
     }
+  });
+});
+
+describe('control cases refused by the isolation policy', () => {
+  it('are not counted as runs, and each finding points to the one reason in the summary', () => {
+    const input: ReportInput = richInput();
+    const detail = 'bubblewrap is not installed';
+    for (const f of input.findings) f.confirmation = { status: 'sandbox', detail, runId: undefined };
+    input.runs = input.findings.map((_, i) => ({ runId: `r-${i}`, outcome: 'sandbox' }));
+    const text = formatStylish(input);
+    expect(text).toContain(`(0 control-case runs; ${input.findings.length} refused by the isolation policy)`);
+    expect(text.split(detail).length - 1).toBe(1);
+    expect(text).toContain('↳ sandbox — no isolation available (see the summary)');
   });
 });

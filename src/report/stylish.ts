@@ -69,7 +69,8 @@ function confirmationLine(f: Finding, c: typeof C): string | undefined {
   const status = conf.status === 'confirmed' ? c.red('confirmed') : conf.status === 'refuted' ? c.green('refuted') : c.yellow(conf.status);
   // A non-result says why (a sandbox reason, a missing module), and `unreached` where the witnesses
   // stopped and why: the reason is the news.
-  const why = (!RESULT_STATUSES.has(conf.status) || conf.status === 'unreached') && conf.detail ? conf.detail : undefined;
+  // `sandbox` is the same reason for every finding: the summary says it once
+  const why = conf.status === 'sandbox' ? 'no isolation available (see the summary)' : (!RESULT_STATUSES.has(conf.status) || conf.status === 'unreached') && conf.detail ? conf.detail : undefined;
   const bits = [why, conf.witness && `witness: ${shorten(conf.witness)}`, conf.observed && `observed: ${shorten(conf.observed)}`, conf.runId && `run ${conf.runId}`].filter(Boolean);
   return `${c.dim('↳')} ${status}${bits.length ? c.dim(` — ${oneLine(bits.join('; '))}`) : ''}`;
 }

@@ -82,7 +82,9 @@ const confirmations: SummarySection = (input, c) => {
   const paint = (s: ConfirmationStatus, text: string) => (s === 'confirmed' ? c.red(text) : s === 'refuted' ? c.green(text) : c.yellow(text));
   const parts = STATUS_ORDER.filter((s) => byStatus.has(s)).map((s) => paint(s, `${byStatus.get(s)} ${s}`));
   if (notRun) parts.push(`${notRun} not run`);
-  const runs = plural(input.runs.length, 'control-case run');
+  // a run the isolation policy refused (no sandbox available) ran nothing: it is not a control-case run
+  const refused = input.runs.filter((r) => r.outcome === 'sandbox').length;
+  const runs = `${plural(input.runs.length - refused, 'control-case run')}${refused ? `; ${refused} refused by the isolation policy` : ''}`;
   const out = [`  ${c.dim('confirmation:')} ${parts.length ? parts.join(', ') : 'no finding has a control case'} (${runs})`];
   const top = [...reasons.values()].sort((a, b) => b.n - a.n || a.status.localeCompare(b.status) || a.detail.localeCompare(b.detail));
   for (const r of top.slice(0, TOP_REASONS)) out.push(c.dim(`    ${r.status} ×${r.n}: ${r.detail}`));
