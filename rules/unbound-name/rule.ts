@@ -8,6 +8,7 @@ import { defineRule } from '../../src/contract/rule.js';
 import type { PyNode, PythonAnalysis, UnboundRead } from '../../src/lang/python/types.js';
 import { jsScopes, swallowingCatch, programOf } from '../../src/lang/js/index.js';
 import { boundForEveryCaller, type CallerContext } from '../../src/lang/python/caller-guards.js';
+import { boundWhenLoopRuns } from './loop-count.js';
 import type { Project } from '../../src/contract/project.js';
 
 type Msg = 'undefined' | 'unbound' | 'maybe' | 'swallowed' | 'embedded' | 'jsUndefined' | 'jsSwallowed';
@@ -145,6 +146,8 @@ export default defineRule<Msg, Opts>({
             if (insideError(r.node)) continue;
             // bound under a test that every caller's argument satisfies (src/lang/python/caller-guards.ts)
             if (r.kind === 'maybe' && boundForEveryCaller(a, r, (callers ??= callerContext(c.project)))) continue;
+            // bound inside `for … in range(P)` that every call runs at least once (loop-count.ts)
+            if (r.kind === 'maybe' && boundWhenLoopRuns(a, r, c.project.python, (callers ??= callerContext(c.project)).boundByTask)) continue;
             const how = KIND_TEXT[r.kind];
             // one name unbound in one function is one defect, however many lines read it
             const group = `${r.qualname}\0${r.name}`;
