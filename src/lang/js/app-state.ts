@@ -395,17 +395,22 @@ class Model {
     const param = paramOf(n.name, k.fns);
     const name = param && this.nameOf(param.fn);
     if (!param || !name) return true;
-    let any = false;
+    const args = this.argumentsAt(name, param.index);
+    return args.length === 0 || args.some(({ arg }) => arg?.type !== 'Literal' || typeof arg.value !== 'string' || path.includes(arg.value));
+  }
+
+  /** The argument at `index` of every call of the function named `name`, with the scope it is written in
+   *  (`arg` undefined: that call passes fewer arguments). */
+  private argumentsAt(name: string, index: number): Array<{ arg: AnyNode | undefined; fns: Located['fns'] }> {
+    const out: Array<{ arg: AnyNode | undefined; fns: Located['fns'] }> = [];
     for (const c of this.ix.calls) {
       const call = c.node;
       if (call.type !== 'CallExpression') continue;
       const callee = call.callee;
       if ((callee.type === 'Identifier' ? callee.name : propName(callee)) !== name) continue;
-      const arg = call.arguments[param.index];
-      if (arg?.type !== 'Literal' || typeof arg.value !== 'string' || path.includes(arg.value)) return true;
-      any = true;
+      out.push({ arg: call.arguments[index], fns: c.fns });
     }
-    return !any;
+    return out;
   }
 
   /**
@@ -454,17 +459,8 @@ class Model {
         const param = paramOf(n.name, v.fns);
         const name = param && this.nameOf(param.fn);
         if (!param || !name) return false;
-        let any = false;
-        for (const c of this.ix.calls) {
-          const call = c.node;
-          if (call.type !== 'CallExpression') continue;
-          const callee = call.callee;
-          if ((callee.type === 'Identifier' ? callee.name : propName(callee)) !== name) continue;
-          const arg = call.arguments[param.index];
-          if (!arg || arg.type === 'SpreadElement' || !sub(arg, c.fns)) return false;
-          any = true;
-        }
-        return any;
+        const args = this.argumentsAt(name, param.index);
+        return args.length > 0 && args.every(({ arg, fns }) => !!arg && arg.type !== 'SpreadElement' && sub(arg, fns));
       }
       case 'CallExpression': {
         // d.toISOString(), d.toISOString().split('T')[0] is a member read; .slice(0, 10) / .substring(0, 10)
@@ -524,17 +520,8 @@ class Model {
     const param = paramOf(n.name, v.fns);
     const name = param && this.nameOf(param.fn);
     if (!param || !name) return false;
-    let any = false;
-    for (const c of this.ix.calls) {
-      const call = c.node;
-      if (call.type !== 'CallExpression') continue;
-      const callee = call.callee;
-      if ((callee.type === 'Identifier' ? callee.name : propName(callee)) !== name) continue;
-      const arg = call.arguments[param.index];
-      if (!arg || arg.type === 'SpreadElement' || !this.literalSource({ node: arg, fns: c.fns }, depth + 1)) return false;
-      any = true;
-    }
-    return any;
+    const args = this.argumentsAt(name, param.index);
+    return args.length > 0 && args.every(({ arg, fns }) => !!arg && arg.type !== 'SpreadElement' && this.literalSource({ node: arg, fns }, depth + 1));
   }
 
   /** An object written under `parent`: a literal whose `key` is verbatim, a copy of another `parent`, or nothing. */
