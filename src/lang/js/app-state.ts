@@ -753,16 +753,9 @@ class Model {
       const o = e.callee.object;
       return o.type === 'MemberExpression' && o.object.type === 'ThisExpression' ? propName(o) : undefined;
     }
-    const fns = m ? this.ix.functions.get(m) : undefined;
-    if (fns?.length !== 1) return undefined;
-    const fn = fns[0]!;
-    const rets: AnyNode[] = [];
-    const visit = (x: AnyNode): void => {
-      if (x !== fn && isFn(x)) return;
-      if (x.type === 'ReturnStatement' && x.argument) rets.push(x.argument);
-      forEachChild(x, visit);
-    };
-    visit(fn);
+    const sole = this.soleFunctionReturns(m);
+    if (!sole) return undefined;
+    const { fn, rets } = sole;
     if (fn.type === 'ArrowFunctionExpression' && fn.expression) rets.push(fn.body);
     const colls = new Set(rets.map((r) => this.foundIn(r, depth + 1)));
     return colls.size === 1 && !colls.has(undefined) ? [...colls][0] : undefined;
@@ -820,19 +813,27 @@ class Model {
     }
     if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.arguments.length === 0) {
       const m = propName(n.callee);
-      const fns = m ? this.ix.functions.get(m) : undefined;
-      if (fns?.length !== 1) return undefined;
-      const fn = fns[0]!;
-      const rets: AnyNode[] = [];
-      const visit = (x: AnyNode): void => {
-        if (x !== fn && isFn(x)) return;
-        if (x.type === 'ReturnStatement' && x.argument) rets.push(x.argument);
-        forEachChild(x, visit);
-      };
-      visit(fn);
+      const sole = this.soleFunctionReturns(m);
+      if (!sole) return undefined;
+      const { fn, rets } = sole;
       return rets.length === 1 ? this.literalOf({ node: rets[0]!, fns: [fn] }, depth + 1) : undefined;
     }
     return undefined;
+  }
+
+  /** The one function of the app named `m` and what its `return` statements give (nested functions aside). */
+  private soleFunctionReturns(m: string | undefined): { fn: AnyNode; rets: AnyNode[] } | undefined {
+    const fns = m ? this.ix.functions.get(m) : undefined;
+    if (fns?.length !== 1) return undefined;
+    const fn = fns[0]!;
+    const rets: AnyNode[] = [];
+    const visit = (x: AnyNode): void => {
+      if (x !== fn && isFn(x)) return;
+      if (x.type === 'ReturnStatement' && x.argument) rets.push(x.argument);
+      forEachChild(x, visit);
+    };
+    visit(fn);
+    return { fn, rets };
   }
 
   /** The name a function is called by (a method key, or a declaration's name). */
