@@ -18,7 +18,8 @@ import type { FunctionInfo, PythonAnalysis, PythonProject } from '../../lang/pyt
 import { field, named, unparen, walk, type PyNode } from '../../lang/python/tree.js';
 import { pyStringLiteral } from './py-values.js';
 import { classOfExpr, methodOf, ancestry, type ClassRef } from './py-classes.js';
-import { pyReturnValues } from '../verdict-shape.js';
+import { verdictLike } from './registry.js';
+import { moduleAssignmentList } from './py-data.js';
 
 /** The code a case routes to: a function, or a class's grading method. */
 export interface KindTarget {
@@ -44,7 +45,9 @@ export interface KindRoute {
   fn: string;
 }
 
-const SCREEN = /\bmatch\b|==|\bin\b/;
+/** Text every dispatch form needs (a string case, an equality or membership test with a string, a
+ *  module-level dict with string keys): files without it are not parsed for dispatches. */
+const SCREEN = /\bcase\s+[rRuU]?['"]|==\s*[rRuU]?['"]|['"]\s*==|\bin\s*[([{]\s*[rRuU]?['"]|['"]\s+in\s|^\s*\w+\s*(?::[^=\n]*)?=\s*\{\s*[rRuU]?['"]/m;
 
 /** Routes one Python harness file takes. */
 export function kindRoutes(python: PythonProject, file: string): KindRoute[] {
@@ -177,8 +180,7 @@ function classTarget(python: PythonProject, cls: ClassRef): KindTarget | undefin
     if (!ka) continue;
     for (const m of k.info.methods.values()) {
       if (m.name.startsWith('_')) continue;
-      const rs = pyReturnValues(ka, m);
-      const score = rs.length && rs.every((r) => r.kind === 'bool' || r.kind === 'number' || r.kind === 'boolish') ? 2 : rs.some((r) => r.kind === 'bool' || r.kind === 'boolish') ? 1 : 0;
+      const score = verdictLike(ka, m);
       if (score > 0 && (!best || score > best.score)) best = { file: k.file, fn: m, score };
     }
   }
@@ -330,7 +332,8 @@ function dictRoute(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n
   if (!s) return undefined;
   const defs = a.reachingDefs(dictExpr) ?? [];
   const d = defs.length === 1 ? defs[0]! : undefined;
-  const value = d ? (d.kind === 'assign' && d.value ? unparen(d.value) : undefined) : moduleValue(a, a.src(dictExpr));
+  const assigned = d ? undefined : moduleAssignmentList(a).filter((x) => x.name === a.src(dictExpr));
+  const value = d ? (d.kind === 'assign' && d.value ? unparen(d.value) : undefined) : assigned?.length === 1 ? assigned[0]!.value : undefined;
   if (value?.type !== 'dictionary') return undefined;
   const route: KindRoute = { file: a.path, line: a.line(n), ...s, cases: new Map(), otherwise, fn: fn.qualname };
   for (const pair of named(value).filter((p) => p.type === 'pair')) {
@@ -339,17 +342,4 @@ function dictRoute(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n
     route.cases.set(k, targetIn(python, a, field(pair, 'value')!));
   }
   return route;
-}
-
-/** The value of a module-level `NAME = <expr>` assigned once. */
-function moduleValue(a: PythonAnalysis, name: string): PyNode | undefined {
-  const values: PyNode[] = [];
-  for (const st of named(a.ast)) {
-    const asg = st.type === 'expression_statement' ? named(st)[0] : undefined;
-    if (asg?.type !== 'assignment') continue;
-    const left = field(asg, 'left');
-    const right = field(asg, 'right');
-    if (left?.type === 'identifier' && a.src(left) === name && right) values.push(unparen(right));
-  }
-  return values.length === 1 ? values[0] : undefined;
 }

@@ -18,14 +18,19 @@ import { pyStringLiteral } from './py-values.js';
 
 /** Module-level assignments `NAME = value` / `NAME: T = value` (the last one of a name wins). */
 export function moduleAssignments(a: PythonAnalysis): Map<string, { value: PyNode; node: PyNode }> {
-  const out = new Map<string, { value: PyNode; node: PyNode }>();
+  return new Map(moduleAssignmentList(a).map(({ name, value, node }) => [name, { value, node }]));
+}
+
+/** Every module-level `NAME = <expr>`, in source order (a name assigned twice appears twice). */
+export function moduleAssignmentList(a: PythonAnalysis): Array<{ name: string; value: PyNode; node: PyNode }> {
+  const out: Array<{ name: string; value: PyNode; node: PyNode }> = [];
   for (const st of named(a.ast)) {
     if (st.type !== 'expression_statement') continue;
     const asg = named(st)[0];
     if (asg?.type !== 'assignment') continue;
     const l = field(asg, 'left');
     const r = field(asg, 'right');
-    if (l?.type === 'identifier' && r) out.set(l.text, { value: unparen(r), node: asg });
+    if (l?.type === 'identifier' && r) out.push({ name: l.text, value: unparen(r), node: asg });
   }
   return out;
 }

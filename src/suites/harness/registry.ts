@@ -277,7 +277,8 @@ function usedCalls(python: PythonProject): Set<string> {
   return out;
 }
 
-const verdictLike = (a: PythonAnalysis, fn: FunctionInfo): number => {
+/** How much a function's returns look like a verdict: 2 all bool/number, 1 some bool, 0 none. */
+export const verdictLike = (a: PythonAnalysis, fn: FunctionInfo): number => {
   const rs = pyReturnValues(a, fn);
   if (rs.length === 0) return 0;
   return rs.every((r) => r.kind === 'bool' || r.kind === 'number' || r.kind === 'boolish') ? 2 : rs.some((r) => r.kind === 'bool' || r.kind === 'boolish') ? 1 : 0;
