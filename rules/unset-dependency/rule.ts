@@ -16,7 +16,7 @@
  * the argument by position nor by keyword (nor `*args`/`**kwargs`). Without such a caller the default is
  * only an API choice and nothing is reported.
  */
-import path from 'node:path';
+import { rel } from '../../src/core/paths.js';
 import { defineRule, type PythonVisitor } from '../../src/contract/rule.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
@@ -57,12 +57,20 @@ function noneDefaults(a: PythonAnalysis, fn: FunctionInfo): Array<{ name: string
   return out;
 }
 
+/** The test of an `if`/`elif`/`while` (its condition), an `assert`, `a if <test> else b` or `<test> and/or b`. */
+function conditionOf(m: PyNode): PyNode | undefined {
+  if (m.type === 'assert_statement') return named(m)[0];
+  if (m.type === 'conditional_expression') return named(m)[1];
+  if (m.type === 'boolean_operator') return field(m, 'left') ?? undefined;
+  return field(m, 'condition') ?? undefined;
+}
+
 /** Statements before `n` in the function (any enclosing block) that check or rebind `name`, or a condition around it. */
 function guardedIn(a: PythonAnalysis, body: PyNode, n: PyNode, name: string): boolean {
   const re = mentionsRe(name);
   for (let p: PyNode | null = n.parent, child: PyNode = n; p && child !== body; child = p, p = p.parent) {
     if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'while_statement' || p.type === 'conditional_expression' || p.type === 'boolean_operator') {
-      const cond = p.type === 'conditional_expression' ? named(p)[1] : p.type === 'boolean_operator' ? field(p, 'left') : field(p, 'condition');
+      const cond = conditionOf(p);
       if (cond && cond !== child && re.test(a.src(cond))) return true;
     }
     if (p.type === 'try_statement') return true; // what a handler makes of the TypeError is another rule's question
@@ -72,7 +80,7 @@ function guardedIn(a: PythonAnalysis, body: PyNode, n: PyNode, name: string): bo
     if (guarded || m.start >= n.start) return false;
     if (m.type === 'function_definition' || m.type === 'class_definition' || m.type === 'lambda') return false;
     if (m.type === 'if_statement' || m.type === 'assert_statement' || m.type === 'while_statement') {
-      const cond = m.type === 'assert_statement' ? named(m)[0] : field(m, 'condition');
+      const cond = conditionOf(m);
       if (cond && re.test(a.src(cond))) guarded = true;
     }
     if ((m.type === 'assignment' || m.type === 'augmented_assignment') && re.test(a.src(field(m, 'left')!))) guarded = true;
@@ -97,7 +105,7 @@ function callsOf(a: PythonAnalysis, scope: PyNode, name: string): PyNode[] {
 
 function site(python: PythonProject, root: string, file: string, n: PyNode): string {
   const a = python.analysis(file);
-  return `${path.relative(root, file).split(path.sep).join('/')}:${a ? a.line(n) : 0}`;
+  return `${rel(root, file)}:${a ? a.line(n) : 0}`;
 }
 
 /** Unguarded calls of the parameter in the function itself. */
@@ -155,7 +163,7 @@ function storedAs(a: PythonAnalysis, init: FunctionInfo, param: string): string 
   let checked = false;
   walk(body, (m) => {
     if (m.type === 'if_statement' || m.type === 'assert_statement' || m.type === 'conditional_expression' || m.type === 'boolean_operator') {
-      const cond = m.type === 'assert_statement' ? named(m)[0] : m.type === 'conditional_expression' ? named(m)[1] : m.type === 'boolean_operator' ? field(m, 'left') : field(m, 'condition');
+      const cond = conditionOf(m);
       if (cond && mentionsRe(param).test(a.src(cond))) checked = true;
     }
     return undefined;
@@ -174,7 +182,7 @@ function attributeUses(python: PythonProject, cls: ClassRef, attr: string, root:
   walk(cls.info.node, (m) => {
     if (checked) return false;
     if (m.type === 'if_statement' || m.type === 'elif_clause' || m.type === 'while_statement' || m.type === 'assert_statement' || m.type === 'conditional_expression' || m.type === 'boolean_operator') {
-      const cond = m.type === 'assert_statement' ? named(m)[0] : m.type === 'conditional_expression' ? named(m)[1] : m.type === 'boolean_operator' ? field(m, 'left') : field(m, 'condition');
+      const cond = conditionOf(m);
       if (cond && re.test(a.src(cond))) checked = true;
     }
     if ((m.type === 'assignment' || m.type === 'augmented_assignment') && a.src(field(m, 'left')!) === name) assigned++;

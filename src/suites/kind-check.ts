@@ -4,7 +4,7 @@
  * JSON again (`configs = json.load(f)`) and reads `configs["eval"]["reference_url"]` raises KeyError
  * (or TypeError through a null) on a task that lacks it, so that task is never graded.
  */
-import * as path from 'node:path';
+import { rel } from '../core/paths.js';
 import type { PythonProject } from '../lang/python/types.js';
 import { field, type PyNode } from '../lang/python/tree.js';
 import type { JsonValueRef } from '../lang/json/parse.js';
@@ -61,7 +61,7 @@ export function kindFieldProblems(entry: VerifierEntry, python: PythonProject): 
   if (!b || !task.json || typeof task.json !== 'object') return [];
   const out: KindFieldProblem[] = [];
   const seen = new Set<string>();
-  const where = (line: number) => `${path.relative(task.suite.root, b.file).split(path.sep).join('/')}:${line}`;
+  const where = (line: number) => `${rel(task.suite.root, b.file)}:${line}`;
   for (const [k, read] of requiredOf(python, b.file, b.qualname)) {
     const p = JSON.parse(k) as string[];
     let v: unknown = task.json;

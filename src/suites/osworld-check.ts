@@ -3,7 +3,7 @@
  * `desktop_env.py` would do with the evaluator before any metric runs (look-ups, list shapes) and
  * whether the metric call `metric(result_state[, expected_state], **options)` binds.
  */
-import path from 'node:path';
+import { rel } from '../core/paths.js';
 import type { Task, VerifierEntry } from './types.js';
 import type { JsonValueRef } from '../lang/json/parse.js';
 import { setupDispatch } from './osworld.js';
@@ -485,7 +485,7 @@ function findKwargsReads(fnNode: PyNode, kw: string, src: (n: PyNode) => string)
 
 /** `desktop_env/evaluators/metrics/table.py:18`, relative to the suite root. */
 function readSite(entry: VerifierEntry, file: string, line: number): string {
-  return `${path.relative(entry.task.suite.root, file).split(path.sep).join('/')}:${line}`;
+  return `${rel(entry.task.suite.root, file)}:${line}`;
 }
 
 /** The key `K` of a getter that returns its config's member as-is (`def get_rule(env, config): return config["rules"]`). */

@@ -7,8 +7,7 @@
  * half of its values are cases the harness handles. Each value is one entry, bound to the grading
  * method of the class (or the function) its case routes to; a value no case names is an unbound route.
  */
-import * as path from 'node:path';
-import { commonDir } from '../../core/paths.js';
+import { commonDir, rel } from '../../core/paths.js';
 import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, EntrypointDecl, SuiteAdapter } from '../adapter.js';
 import type { JsonDocument } from '../../lang/json/parse.js';
 import { joinPointer } from '../../lang/json/parse.js';
@@ -153,7 +152,7 @@ export const kindDispatchAdapter: SuiteAdapter = {
     // the dispatching function reads the task record too (what it loads, what it passes on)
     const route = routeOfSuite.get(suite);
     if (!route) return [];
-    const files = path.relative(suite.root, route.file).split(path.sep).join('/');
+    const files = rel(suite.root, route.file);
     const parts = route.fn.split('.');
     return parts.length === 1 ? [{ files, export: route.fn }] : [{ files, class: parts[0]!, method: parts[parts.length - 1]! }];
   },
