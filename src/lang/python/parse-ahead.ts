@@ -37,6 +37,10 @@ export const MIN_AHEAD_CHARS = 60_000;
 /** How long the main thread waits for one file a thread claimed before it parses the file itself (a
  *  thread that died never posts): far beyond any real parse. */
 const WAIT_LIMIT_MS = 10_000;
+/** With `VAUDIT_PARSE_AHEAD_DEFER=1` the main thread leaves every file to the threads and waits for
+ *  it (a test knob: which thread parsed a file then does not depend on scheduling or load); the wait
+ *  for a file no thread has reached yet is bounded by this instead. */
+const DEFER_WAIT_LIMIT_MS = 120_000;
 
 interface ThreadData {
   texts: string[];
@@ -66,7 +70,12 @@ export class ParseAhead {
   private broken = false;
 
   /** `threads` run this module (`PARSE_AHEAD_MODULE`) and wait for the files; they are this object's now. */
-  constructor(private readonly files: ReadonlyArray<{ path: string; text: string }>, threads: WorkerThreads, private readonly waitLimitMs = WAIT_LIMIT_MS) {
+  constructor(
+    private readonly files: ReadonlyArray<{ path: string; text: string }>,
+    threads: WorkerThreads,
+    private readonly waitLimitMs = WAIT_LIMIT_MS,
+    private readonly defer = process.env.VAUDIT_PARSE_AHEAD_DEFER === '1',
+  ) {
     files.forEach((f, i) => this.index.set(f.path, i));
     this.state = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, files.length)));
     this.control = new Int32Array(new SharedArrayBuffer(8));
@@ -80,8 +89,8 @@ export class ParseAhead {
   take(path: string, text: string): PyNode | undefined {
     const i = this.index.get(path);
     if (i === undefined || this.files[i]!.text !== text) return undefined;
-    const s = Atomics.compareExchange(this.state, i, FREE, MAIN);
-    if (s === FREE || s === MAIN || s === TAKEN) return undefined;
+    const s = this.defer && !this.broken ? Atomics.load(this.state, i) : Atomics.compareExchange(this.state, i, FREE, MAIN);
+    if ((s === FREE && !this.defer) || s === MAIN || s === TAKEN) return undefined;
     const t0 = performance.now();
     const msg = this.wait(i);
     aheadStats.waitMs += performance.now() - t0;
@@ -103,7 +112,7 @@ export class ParseAhead {
   }
 
   private wait(i: number): Posted | undefined {
-    const deadline = performance.now() + this.waitLimitMs;
+    const deadline = performance.now() + (this.defer ? Math.max(this.waitLimitMs, DEFER_WAIT_LIMIT_MS) : this.waitLimitMs);
     for (;;) {
       this.drain();
       const msg = this.received.get(i);
