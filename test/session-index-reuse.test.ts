@@ -10,7 +10,8 @@
  * indexes over the body edit; Spider2-V (OSWorld family: its binder reads method
  * bodies) rebuilds them.
  */
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LintSession } from '../src/engine/session.js';
@@ -80,4 +81,80 @@ describe.each([
       await s.dispose();
     }
   }, 300_000);
+});
+
+/**
+ * What the suites' loading learns from Python bodies (the harness's kind dispatches and module routes):
+ * an edit inside a function body that adds a dispatch leaves every module's summary as it was, yet makes
+ * task records of the JSON files the dispatch reads. The session must see them as a fresh run does.
+ */
+describe('suite indexes over an edit of the harness', () => {
+  it('a dispatch added inside a function body: the session rebuilds and reports what a fresh session reports', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'vaudit-harness-edit-'));
+    try {
+      cpSync(path.join(repoRoot, 'fixtures/demo-suite'), root, { recursive: true });
+      mkdirSync(path.join(root, 'grading'));
+      mkdirSync(path.join(root, 'config_files'));
+      writeFileSync(path.join(root, 'grading/__init__.py'), '');
+      writeFileSync(path.join(root, 'grading/checks.py'), [
+        'class StringCheck:',
+        '    def __call__(self, answer, config):',
+        '        return float(answer == config["eval"]["reference"])',
+        '',
+        'class UrlCheck:',
+        '    def __call__(self, answer, config):',
+        '        return float(config["eval"]["url"] in answer)',
+        '',
+      ].join('\n'));
+      const before = [
+        'import json',
+        'from grading.checks import StringCheck, UrlCheck',
+        '',
+        'def evaluator_router(config_file):',
+        '    with open(config_file) as f:',
+        '        configs = json.load(f)',
+        '    evaluators = []',
+        '    for eval_type in configs["eval"]["eval_types"]:',
+        '        evaluators.append(eval_type)',
+        '    return evaluators',
+        '',
+      ].join('\n');
+      const after = before.replace('        evaluators.append(eval_type)\n', [
+        '        match eval_type:',
+        '            case "string_match":',
+        '                evaluators.append(StringCheck())',
+        '            case "url_match":',
+        '                evaluators.append(UrlCheck())',
+        '            case _:',
+        '                raise ValueError(eval_type)',
+        '',
+      ].join('\n'));
+      const router = path.join(root, 'grading/router.py');
+      writeFileSync(router, before);
+      for (const [n, types] of [[1, ['string_match']], [2, ['url_match']], [3, ['string_match', 'program_html']]] as const) {
+        writeFileSync(path.join(root, `config_files/${n}.json`), JSON.stringify({ task_id: n, eval: { eval_types: types, reference: 'x', url: 'http://a' } }, null, 2));
+      }
+      const s = await LintSession.create({ root });
+      try {
+        await s.lint([]);
+        const targets = [...s.project!.files.keys()].filter((p) => /\.(py|json)$/.test(p)).sort();
+        const first = (await s.lint(targets)).findings.map(key);
+        expect(first.filter((k) => k.startsWith('evaluator-dispatch') && k.includes('config_files'))).toEqual([]);
+        s.setDocument(router, after);
+        const b = s.stats();
+        const got = (await s.lint(targets)).findings.map(key).sort();
+        const a = s.stats();
+        expect({ builds: a.indexBuilds - b.indexBuilds, reuses: a.indexReuses - b.indexReuses }).toEqual({ builds: 1, reuses: 0 });
+        expect(got.filter((k) => k.startsWith('evaluator-dispatch') && k.includes(`config_files${path.sep}3.json`))).toHaveLength(1);
+        expect(got).toEqual(await fresh(root, router, after, targets));
+        // and back: the dispatch gone, the records are no tasks again
+        s.setDocument(router, before);
+        expect((await s.lint(targets)).findings.map(key).sort()).toEqual(await fresh(root, router, before, targets));
+      } finally {
+        await s.dispose();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

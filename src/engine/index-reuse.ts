@@ -11,12 +11,20 @@
  * the previous indexes are still right except for the offsets of the bindings
  * into the edited module, which `rebaseBindings` moves to the new positions.
  *
+ * The suites' loading also reads Python bodies: the harness's module routes
+ * and kind dispatches, and tasks written as Python data (`harnessKey`). An edit
+ * keeps the indexes only when what those learn is the same after it — else an
+ * edit of the harness (a new dispatch case, another module path) would leave
+ * the session's findings different from a fresh run's.
+ *
  * Not covered (the session rebuilds): adapters with their own binder (the
  * OSWorld family learns its dispatch from method bodies), a JSON file or the
  * set of files changing. Entrypoints and verifier paths are recomputed on every
  * lint: they also read bodies (calls, route strings, runner calls).
  */
 import type { PythonAnalysis } from '../lang/python/types.js';
+import { kindRoutesByFile, learnKindRoutes, learnRoutes, type FileKinds, type HarnessCode } from '../suites/harness/learn.js';
+import { pythonTaskContainers } from '../suites/harness/py-tasks.js';
 import { ADAPTERS } from '../suites/adapters.js';
 import type { Suite, VerifierBinding } from '../suites/types.js';
 
@@ -70,4 +78,31 @@ export function rebaseBindings(suites: readonly Suite[], file: string, before: M
     b.end = end;
   }
   return true;
+}
+
+/** JSON of a learned value: Maps and Sets as their entries, functions left out. */
+function plain(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x instanceof Map ? [...x.entries()] : x instanceof Set ? [...x] : typeof x === 'function' ? undefined : x));
+}
+
+/** What loading the suites learned from Python code, and the per-file kind dispatches behind it. */
+export interface HarnessState {
+  key: string;
+  kinds: ReadonlyMap<string, FileKinds>;
+}
+
+/**
+ * What loading the suites learns from Python code (memoised per project and file list, so a call right
+ * after the loading costs nothing): learned module routes, kind dispatches (with their sites' lines,
+ * shown in findings) and the containers of tasks written as Python data. With `prev` (an edit that left
+ * every summary as it was), the kind dispatches of files the edit cannot have changed are taken over.
+ */
+export function harnessState(code: HarnessCode, prev?: { state: HarnessState; changed: ReadonlySet<string> }): HarnessState {
+  const kinds = learnKindRoutes(code, prev && { files: prev.state.kinds, changed: prev.changed });
+  const key = plain([
+    learnRoutes(code).filter((r) => !r.declared),
+    kinds,
+    pythonTaskContainers(code.python).map((c) => [c.file, c.name, c.via, c.idMember ?? null, c.lookups]),
+  ]);
+  return { key, kinds: kindRoutesByFile(kinds) ?? new Map() };
 }

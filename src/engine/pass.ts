@@ -172,7 +172,7 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
 }
 
 /** A harness file's program for route learning (types stripped; undefined when it does not parse). */
-function harnessProgram(f: SourceFile): Program | undefined {
+export function harnessProgram(f: SourceFile): Program | undefined {
   if (f.language !== 'javascript' && f.language !== 'typescript') return undefined;
   if (jsNesting(f.source.text) > MAX_JS_NESTING) return undefined;
   const r = parseScript(f.language, f.source.text);

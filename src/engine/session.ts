@@ -21,7 +21,7 @@ import { languageOf, loadText, type FileProblem } from '../core/load.js';
 import { loadRules, ruleOptionSchemas } from '../contract/registry.js';
 import { parseScript, type JsParse } from './parse-js.js';
 import { rel } from '../core/paths.js';
-import { buildIndexes, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
+import { buildIndexes, harnessProgram, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
 import type { CarryRecord, CarryStore } from './carry.js';
 import { pageScripts } from './pages.js';
 import { computeScope, narrowTargets, partitionFindings } from './scope.js';
@@ -32,7 +32,7 @@ import { buildBundleModel } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import type { Task } from '../suites/types.js';
-import { moduleSummary, rebaseBindings, reusableSuites, type ModuleSummary } from './index-reuse.js';
+import { harnessState, moduleSummary, rebaseBindings, reusableSuites, type HarnessState, type ModuleSummary } from './index-reuse.js';
 
 export interface SessionOptions {
   /** Project root: files under it give context; relative paths are relative to it. */
@@ -102,7 +102,7 @@ export class LintSession {
   private bundleCache = new WeakMap<SourceFile, { model?: BundleModel; error?: Error }>();
   private jsCache = new WeakMap<SourceFile, JsParse>();
   private embedded = new Map<string, EmbeddedEntry>();
-  private indexes?: { key: Map<string, SourceFile>; value: ProjectIndexes; python: PythonProject };
+  private indexes?: { key: Map<string, SourceFile>; value: ProjectIndexes; python: PythonProject; harness: HarnessState | undefined };
   /** Cross-file summaries of Python files (what the indexes read of them), by content. */
   private summaries = new WeakMap<SourceFile, ModuleSummary>();
   private indexCounts = { builds: 0, reuses: 0 };
@@ -331,9 +331,11 @@ export class LintSession {
   private async currentIndexes(sorted: readonly SourceFile[]): Promise<ProjectIndexes> {
     const python = this.python!.project;
     const prev = this.indexes;
-    if (prev && (prev.python === python && sameFiles(prev.key, this.files) || this.keepIndexes(prev))) {
-      if (prev.python !== python) this.indexCounts.reuses++;
-      this.indexes = { key: new Map(this.files), value: prev.value, python };
+    if (prev && prev.python === python && sameFiles(prev.key, this.files)) return prev.value;
+    const kept = prev && this.keepIndexes(prev, sorted);
+    if (prev && kept) {
+      this.indexCounts.reuses++;
+      this.indexes = { key: new Map(this.files), value: prev.value, python, harness: kept };
       return prev.value;
     }
     const value = await buildIndexes(sorted, {
@@ -344,7 +346,9 @@ export class LintSession {
       bundleOf: (f) => this.bundleOf(f),
     });
     this.indexCounts.builds++;
-    this.indexes = { key: new Map(this.files), value, python };
+    // what the loading learned from Python bodies (memoised: no second walk), for the next edit's keepIndexes
+    const harness = reusableSuites(value.suites) ? harnessState({ python, files: sorted, programOf: harnessProgram }) : undefined;
+    this.indexes = { key: new Map(this.files), value, python, harness };
     return value;
   }
 
@@ -353,21 +357,24 @@ export class LintSession {
    * with the cross-file summary it had (a body edit); the bindings into them are moved to the new
    * offsets. No when a JSON or other file changed, a file came or went, or an adapter binds by itself.
    */
-  private keepIndexes(prev: NonNullable<LintSession['indexes']>): boolean {
-    if (prev.key.size !== this.files.size || !reusableSuites(prev.value.suites)) return false;
+  private keepIndexes(prev: NonNullable<LintSession['indexes']>, sorted: readonly SourceFile[]): HarnessState | undefined {
+    if (prev.key.size !== this.files.size || prev.harness === undefined || !reusableSuites(prev.value.suites)) return undefined;
     const changed: Array<{ path: string; before: ModuleSummary; after: ModuleSummary }> = [];
     for (const [p, f] of this.files) {
       const was = prev.key.get(p);
       if (was === f) continue;
-      if (!was || f.language !== 'python') return false;
+      if (!was || f.language !== 'python') return undefined;
       const before = this.summaries.get(was);
-      if (!before) return false;
+      if (!before) return undefined;
       const after = this.summaryOf(f);
-      if (after?.key !== before.key) return false;
+      if (after?.key !== before.key) return undefined;
       changed.push({ path: p, before, after });
     }
+    // the harness's routes and dispatches, and tasks written as Python data, are learned from bodies
+    const harness = harnessState({ python: this.python!.project, files: sorted, programOf: harnessProgram }, { state: prev.harness, changed: new Set(changed.map((c) => c.path)) });
+    if (harness.key !== prev.harness.key) return undefined;
     // a rebase that fails part-way leaves the old suites half moved: they are rebuilt from scratch then
-    return changed.every((c) => rebaseBindings(prev.value.suites, c.path, c.before, c.after));
+    return changed.every((c) => rebaseBindings(prev.value.suites, c.path, c.before, c.after)) ? harness : undefined;
   }
 
   private summaryOf(f: SourceFile): ModuleSummary | undefined {

@@ -43,12 +43,14 @@ function sitesOf(routes: readonly ModuleRoute[]): ModuleRoute[][] {
   return [...by.values()];
 }
 
-const bindMemo = new WeakMap<JsonDocument, Bound[] | null>();
+/** Per document and per load of the suites (the routes array is new for each: an editor session keeps the
+ *  document's parse while the harness, and so the routes, or the files they resolve to change). */
+const bindMemo = new WeakMap<JsonDocument, { routes: readonly ModuleRoute[]; root: string; bound: Bound[] | null }>();
 
 /** The records of a document bound through a route site: the container and site that bind most, when at least half its fitting records resolve. */
 function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly ModuleRoute[], root: string): Bound[] | undefined {
   const hit = bindMemo.get(doc);
-  if (hit !== undefined) return hit ?? undefined;
+  if (hit?.routes === routes && hit.root === root) return hit.bound ?? undefined;
   let best: Bound[] | undefined;
   for (const site of sitesOf(routes.filter((r) => !r.files || r.files(file.path)))) {
     for (const container of containersOf(doc)) {
@@ -69,7 +71,7 @@ function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly Modu
       if (!best || resolvedCount > best.filter((b) => b.resolved.file).length) best = bound;
     }
   }
-  bindMemo.set(doc, best ?? null);
+  bindMemo.set(doc, { routes, root, bound: best ?? null });
   return best;
 }
 

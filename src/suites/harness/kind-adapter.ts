@@ -49,12 +49,14 @@ function dispatched(record: TaskRecord, route: KindRoute): Bound['values'] | und
   return typeof at.value === 'string' ? [{ value: at.value, pointer: at.pointer }] : undefined;
 }
 
-const bindMemo = new WeakMap<JsonDocument, Bound[] | null>();
+/** Per document and per set of learned routes (a harness edit in an editor session learns new ones, while
+ *  the document's parse is kept). */
+const bindMemo = new WeakMap<JsonDocument, { routes: readonly KindRoute[]; bound: Bound[] | null }>();
 
 /** The records of a document the harness dispatches: the route and container that bind most, when at least half their values are handled. */
 function bindDocument(doc: JsonDocument, routes: readonly KindRoute[]): Bound[] | undefined {
   const hit = bindMemo.get(doc);
-  if (hit !== undefined) return hit ?? undefined;
+  if (hit?.routes === routes) return hit.bound ?? undefined;
   let best: { bound: Bound[]; known: number } | undefined;
   for (const route of routes) {
     for (const container of containersOf(doc)) {
@@ -72,7 +74,7 @@ function bindDocument(doc: JsonDocument, routes: readonly KindRoute[]): Bound[] 
       if (!best || known > best.known) best = { bound, known };
     }
   }
-  bindMemo.set(doc, best?.bound ?? null);
+  bindMemo.set(doc, { routes, bound: best?.bound ?? null });
   return best?.bound;
 }
 

@@ -38,21 +38,69 @@ export function learnRoutes(code: HarnessCode): ModuleRoute[] {
   return out;
 }
 
-const kindMemo = new WeakMap<readonly SourceFile[], KindRoute[]>();
+/** Kind routes one file teaches, and the other files whose code they were learned from (a case's class
+ *  and its methods, a function a case calls): what an editor session must look at again after an edit. */
+export interface FileKinds {
+  routes: KindRoute[];
+  deps: ReadonlySet<string>;
+}
 
-/** Dispatches on a task member (an evaluation type) in the harness's Python code. */
-export function learnKindRoutes(code: HarnessCode): KindRoute[] {
+const kindMemo = new WeakMap<readonly SourceFile[], KindRoute[]>();
+const kindFilesMemo = new WeakMap<readonly KindRoute[], ReadonlyMap<string, FileKinds>>();
+
+/** A view of the project that notes the files whose analysis or functions are taken through it. */
+function recording(python: PythonProject, deps: Set<string>): PythonProject {
+  return {
+    analysis: (p) => (deps.add(p), python.analysis(p)),
+    analyseCode: (t) => python.analyseCode(t),
+    files: () => python.files(),
+    text: (p) => python.text(p),
+    moduleName: (p) => python.moduleName(p),
+    resolveModule: (f, m, l) => python.resolveModule(f, m, l),
+    resolveFunction: (f, n) => {
+      const r = python.resolveFunction(f, n);
+      if (r) deps.add(r.file);
+      return r;
+    },
+    stats: () => python.stats(),
+    releaseThreads: () => python.releaseThreads(),
+    dispose: () => python.dispose(),
+  };
+}
+
+function fileKinds(python: PythonProject, file: string): FileKinds {
+  const deps = new Set<string>();
+  try {
+    return { routes: kindRoutes(recording(python, deps), file), deps };
+  } catch {
+    // a harness file vaudit cannot follow teaches no route; the run goes on
+    return { routes: [], deps };
+  }
+}
+
+/**
+ * Dispatches on a task member (an evaluation type) in the harness's Python code. With `reuse` (an editor
+ * session, after an edit that left every module's cross-file summary as it was): the previous per-file
+ * result of each file that is not in `changed` and learned nothing from a changed file.
+ */
+export function learnKindRoutes(code: HarnessCode, reuse?: { files: ReadonlyMap<string, FileKinds>; changed: ReadonlySet<string> }): KindRoute[] {
   const hit = kindMemo.get(code.files);
   if (hit) return hit;
   const out: KindRoute[] = [];
+  const byFile = new Map<string, FileKinds>();
   for (const f of code.files) {
     if (f.language !== 'python') continue;
-    try {
-      out.push(...kindRoutes(code.python, f.path));
-    } catch {
-      // a harness file vaudit cannot follow teaches no route; the run goes on
-    }
+    const prev = reuse?.files.get(f.path);
+    const k = prev && !reuse!.changed.has(f.path) && ![...prev.deps].some((d) => reuse!.changed.has(d)) ? prev : fileKinds(code.python, f.path);
+    byFile.set(f.path, k);
+    out.push(...k.routes);
   }
   kindMemo.set(code.files, out);
+  kindFilesMemo.set(out, byFile);
   return out;
+}
+
+/** The per-file results behind a `learnKindRoutes` answer. */
+export function kindRoutesByFile(routes: readonly KindRoute[]): ReadonlyMap<string, FileKinds> | undefined {
+  return kindFilesMemo.get(routes);
 }
