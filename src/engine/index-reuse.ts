@@ -22,7 +22,7 @@
  * set of files changing. Entrypoints and verifier paths are recomputed on every
  * lint: they also read bodies (calls, route strings, runner calls).
  */
-import type { PythonAnalysis } from '../lang/python/types.js';
+import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { kindRoutesByFile, learnKindRoutes, learnRoutes, type FileKinds, type HarnessCode } from '../suites/harness/learn.js';
 import { pythonTaskContainers } from '../suites/harness/py-tasks.js';
 import { ADAPTERS } from '../suites/adapters.js';
@@ -45,9 +45,23 @@ export function moduleSummary(a: PythonAnalysis): ModuleSummary {
   return { key, spans: fns.map((f) => [f.node.start, f.node.end] as const) };
 }
 
-/** Can the suites' indexes be kept over a Python edit? Not when an adapter binds with its own code. */
+/** Can the suites' indexes be kept over a Python edit? Not when an adapter binds with its own code and
+ *  cannot say what of the code it read (`bindKey`). */
 export function reusableSuites(suites: readonly Suite[]): boolean {
-  return suites.every((s) => !ADAPTERS.find((a) => a.id === s.adapter)?.bind);
+  return suites.every((s) => {
+    const a = ADAPTERS.find((x) => x.id === s.adapter);
+    return !a?.bind || !!a.bindKey;
+  });
+}
+
+/** What the suites' own binders read of bodies (`SuiteAdapter.bindKey`), per adapter present. */
+function bindKeys(suites: readonly Suite[], python: PythonProject): string[] {
+  const out: string[] = [];
+  for (const a of ADAPTERS) {
+    const own = suites.filter((s) => s.adapter === a.id);
+    if (own.length && a.bindKey) out.push(`${a.id}:${a.bindKey(own, python)}`);
+  }
+  return out;
 }
 
 /**
@@ -97,12 +111,13 @@ export interface HarnessState {
  * shown in findings) and the containers of tasks written as Python data. With `prev` (an edit that left
  * every summary as it was), the kind dispatches of files the edit cannot have changed are taken over.
  */
-export function harnessState(code: HarnessCode, prev?: { state: HarnessState; changed: ReadonlySet<string> }): HarnessState {
+export function harnessState(code: HarnessCode, suites: readonly Suite[], prev?: { state: HarnessState; changed: ReadonlySet<string> }): HarnessState {
   const kinds = learnKindRoutes(code, prev && { files: prev.state.kinds, changed: prev.changed });
   const key = plain([
     learnRoutes(code).filter((r) => !r.declared),
     kinds,
     pythonTaskContainers(code.python).map((c) => [c.file, c.name, c.via, c.idMember ?? null, c.lookups]),
+    bindKeys(suites, code.python),
   ]);
   return { key, kinds: kindRoutesByFile(kinds) ?? new Map() };
 }

@@ -171,6 +171,10 @@ export class LintSession {
 
   /** Set (text) or clear (undefined) the editor buffer of a file. Cheap: nothing is parsed until `lint`. */
   setDocument(file: string, text: string | undefined): void {
+    // the summary of what the indexes were built from, for keepIndexes after this edit (its analysis is
+    // at hand now; the project that holds it is replaced at the next lint)
+    const was = this.files.get(file);
+    if (was?.language === 'python' && this.indexes?.key.get(file) === was) this.summaryOf(was);
     if (text === undefined) this.overrides.delete(file);
     else this.overrides.set(file, text);
     this.sync(file);
@@ -347,7 +351,7 @@ export class LintSession {
     });
     this.indexCounts.builds++;
     // what the loading learned from Python bodies (memoised: no second walk), for the next edit's keepIndexes
-    const harness = reusableSuites(value.suites) ? harnessState({ python, files: sorted, programOf: harnessProgram }) : undefined;
+    const harness = reusableSuites(value.suites) ? harnessState({ python, files: sorted, programOf: harnessProgram }, value.suites) : undefined;
     this.indexes = { key: new Map(this.files), value, python, harness };
     return value;
   }
@@ -371,7 +375,7 @@ export class LintSession {
       changed.push({ path: p, before, after });
     }
     // the harness's routes and dispatches, and tasks written as Python data, are learned from bodies
-    const harness = harnessState({ python: this.python!.project, files: sorted, programOf: harnessProgram }, { state: prev.harness, changed: new Set(changed.map((c) => c.path)) });
+    const harness = harnessState({ python: this.python!.project, files: sorted, programOf: harnessProgram }, prev.value.suites, { state: prev.harness, changed: new Set(changed.map((c) => c.path)) });
     if (harness.key !== prev.harness.key) return undefined;
     // a rebase that fails part-way leaves the old suites half moved: they are rebuilt from scratch then
     return changed.every((c) => rebaseBindings(prev.value.suites, c.path, c.before, c.after)) ? harness : undefined;

@@ -101,6 +101,13 @@ export interface SuiteAdapter {
    */
   bind?(suites: Suite[], python: PythonProject, adapterOptions: Record<string, unknown>): void | Promise<void>;
   /**
+   * What `bind` reads of Python code beyond the modules' cross-file summaries (functions, classes,
+   * imports), as a string: an editor session keeps the bindings over an edit that leaves every summary
+   * and this key as they were (moving their offsets), and binds again otherwise. Without it, a binder's
+   * suites are bound again after every Python edit.
+   */
+  bindKey?(suites: readonly Suite[], python: PythonProject): string;
+  /**
    * Verifier entrypoints the format implies beyond its bound entries (globs relative to the suite
    * root), e.g. the method that dispatches entries to their functions. Optional.
    */

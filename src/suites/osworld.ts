@@ -436,4 +436,8 @@ export const osworldAdapter: SuiteAdapter = {
   bind(suites, python) {
     bindOsworld(suites, python);
   },
+  // the binder reads bodies only to learn the two dispatches (the rest is the modules' summaries)
+  bindKey(_suites, python) {
+    return python.files().length ? JSON.stringify([osworldDispatch(python), setupDispatch(python) ?? null]) : '';
+  },
 };

@@ -154,4 +154,19 @@ export const moduleRouteAdapter: SuiteAdapter = {
       }
     }
   },
+  // beyond functions (the summaries), whether a module defines the export as another name at top level
+  bindKey(suites: readonly Suite[], python: PythonProject) {
+    const out = new Set<string>();
+    for (const s of suites) {
+      for (const t of s.tasks) {
+        for (const e of t.entries) {
+          const tg = e.target;
+          if (!tg?.export || !/\.py$/.test(tg.file)) continue;
+          const a = python.analysis(tg.file);
+          if (a && !a.functionByQualname(tg.export)) out.add(`${tg.file}\0${tg.export}\0${a.moduleNames().has(tg.export)}`);
+        }
+      }
+    }
+    return [...out].sort().join('\n');
+  },
 };

@@ -150,6 +150,8 @@ export const kindDispatchAdapter: SuiteAdapter = {
       }
     }
   },
+  // the targets come from the learned routes (kept only while they are the same), found by qualname
+  bindKey: () => '',
   entrypoints(suite: Suite): EntrypointDecl[] {
     // the dispatching function reads the task record too (what it loads, what it passes on)
     const route = routeOfSuite.get(suite);
