@@ -312,3 +312,152 @@ export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateCon
   if (!origin) return undefined;
   return { what: `a match of \`${search.qualified}\``, origin, node, group: search.node.start };
 }
+
+// ---- a path that is None on failure, opened --------------------------------------------------
+
+/** Calls that open the path (or stream) they are given first. `None` there raises (`open`: TypeError,
+ *  `Image.open`: AttributeError, `read_csv`: ValueError…) or, for `blank`, opens the library's empty
+ *  default document: the missing file is graded as an empty one. */
+const OPENERS = new Map<string, 'raises' | 'blank'>([
+  ...['open', 'io.open', 'codecs.open', 'PIL.Image.open', 'pandas.read_csv', 'pandas.read_excel', 'pandas.read_json', 'pandas.read_table',
+    'pandas.read_parquet', 'pandas.read_xml', 'openpyxl.load_workbook', 'openpyxl.reader.excel.load_workbook', 'zipfile.ZipFile', 'tarfile.open',
+    'PyPDF2.PdfReader', 'PyPDF2.PdfFileReader', 'pypdf.PdfReader', 'cv2.imread', 'imageio.imread', 'imageio.v2.imread', 'xml.etree.ElementTree.parse',
+    'lxml.etree.parse', 'sqlite3.connect', 'pathlib.Path', 'os.path.getsize', 'skimage.io.imread'].map((q) => [q, 'raises'] as const),
+  ...['docx.Document', 'pptx.Presentation', 'fitz.open', 'pymupdf.open'].map((q) => [q, 'blank'] as const),
+]);
+
+/** What the caller knows about values that are None on failure: the getters routed to the agent's
+ *  parameter that return None on some path, and a project function a call reaches that does. */
+export interface NoneContext {
+  /** The routed getters of the agent's parameter that return None (described), when some do. */
+  agentNone?: string;
+  /** A call of a project function that returns None on some path: its description. */
+  calleeNone?: (a: PythonAnalysis, c: CallInfo) => string | undefined;
+}
+
+/** The first `return` of `fn` (not of a nested function) that gives None: `return`, `return None`, or a
+ *  local that is None on that path. Generators and functions without any `return <value>` are left out
+ *  (a procedure, not a getter). */
+export function noneReturn(a: PythonAnalysis, fnNode: PyNode): PyNode | undefined {
+  let site: PyNode | undefined;
+  let valued = false;
+  let generator = false;
+  const body = field(fnNode, 'body');
+  if (!body) return undefined;
+  walk(body, (x) => {
+    if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;
+    if (x.type === 'yield') generator = true;
+    if (x.type !== 'return_statement') return undefined;
+    const v = named(x)[0];
+    if (!v) site ??= x;
+    else if (unparen(v).type === 'none') site ??= x;
+    else {
+      valued = true;
+      for (const e of branches(v)) {
+        if (e.type === 'none' || (e.type === 'identifier' && a.noneOnSomePath(e))) site ??= x;
+        else if (e.type === 'subscript') site ??= noneItem(a, body, e);
+      }
+    }
+    return undefined;
+  });
+  return !generator && valued ? site : undefined;
+}
+
+/** The values an expression may take: both arms of a conditional expression, else itself. */
+function branches(e0: PyNode): PyNode[] {
+  const e = unparen(e0);
+  if (e.type !== 'conditional_expression') return [e];
+  const k = named(e);
+  return [...(k[0] ? branches(k[0]) : []), ...(k[2] ? branches(k[2]) : [])];
+}
+
+/** `xs[k]` of a local list the function fills with None on some path (`xs.append(None)`): that append. */
+function noneItem(a: PythonAnalysis, body: PyNode, sub: PyNode): PyNode | undefined {
+  const list = unparen(field(sub, 'value')!);
+  if (list.type !== 'identifier' || intIndex(a, sub) === undefined) return undefined;
+  const name = a.src(list);
+  let site: PyNode | undefined;
+  walk(body, (x) => {
+    if (site) return false;
+    if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;
+    const c = x.type === 'call' ? a.call(x) : undefined;
+    if (!c?.receiver || a.src(unparen(c.receiver)) !== name) return undefined;
+    const item = c.method === 'append' ? c.args[0] : c.method === 'insert' ? c.args[1] : undefined;
+    if (item && unparen(item).type === 'none') site = x;
+    return undefined;
+  });
+  return site;
+}
+
+/** `name` appears in a test in `scope`: an `if`/`elif`/`while`/`assert` condition, a conditional
+ *  expression's test, a boolean operand, a comprehension's `if` — the verifier looked at it. */
+function mentionedInTest(a: PythonAnalysis, scope: PyNode, name: string): boolean {
+  let hit = false;
+  walk(scope, (x) => {
+    if (hit) return false;
+    if (x.type !== 'identifier' || a.src(x) !== name) return undefined;
+    for (let p: PyNode | null = x.parent, child: PyNode = x; p && p !== scope; child = p, p = p.parent) {
+      if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'while_statement') {
+        if (field(p, 'condition') === child) hit = true;
+        break;
+      }
+      if (p.type === 'assert_statement' || p.type === 'boolean_operator' || p.type === 'not_operator' || p.type === 'if_clause') { hit = true; break; }
+      if (p.type === 'conditional_expression') { if (named(p)[1] === child) hit = true; break; }
+      if (p.type === 'comparison_operator' && /\bNone\b/.test(a.src(p))) { hit = true; break; }
+      if (p.type === 'block' || p.type === 'expression_statement' || p.type === 'return_statement') break;
+    }
+    return undefined;
+  });
+  return hit;
+}
+
+export interface NoneOpen {
+  node: PyNode;
+  /** The opener as written (`Image.open`). */
+  opener: string;
+  /** `raises`, or `blank` (the library opens an empty default document). */
+  kind: 'raises' | 'blank';
+  /** What is None and why: "`path`, the result of the getter `get_vm_file`, which returns None at getters/file.py:42,". */
+  source: string;
+  /** Opens of one value are one defect. */
+  group: number;
+}
+
+/** `open(path)` / `Image.open(path)` / `pd.read_csv(path)` / `Document(path)` on a value that is None
+ *  when the getter or helper that produced it failed, with no test of the value and no handler. */
+export function unguardedNoneOpen(a: PythonAnalysis, node: PyNode, cx: StateContext & NoneContext): NoneOpen | undefined {
+  const c = node.type === 'call' ? a.call(node) : undefined;
+  const kind = c && OPENERS.get(c.qualified ?? '');
+  if (!c || !kind || !c.args[0]) return undefined;
+  const arg = unparen(c.args[0]);
+  const fn = a.functionAt(node);
+  const scope = fn?.node ?? a.ast;
+  let source: string | undefined;
+  let group = arg.start;
+  if (arg.type === 'call') {
+    const inner = a.call(arg);
+    const s = inner && cx.calleeNone?.(a, inner);
+    source = s && `the result of ${s}`;
+  } else if (arg.type === 'identifier') {
+    const defs = a.reachingDefs(arg);
+    if (!defs?.length || defs.some((d) => d.kind === 'narrow' || d.kind === 'unbound')) return undefined;
+    for (const d of defs) {
+      if (d.kind === 'param' && cx.agent?.has(d.name) && cx.agentNone) {
+        source ??= `\`${d.name}\`, the result of ${cx.agentNone}`;
+        group = d.node?.start ?? group;
+      } else if ((d.kind === 'assign' || d.kind === 'annassign') && d.value && !d.index?.length) {
+        const v = unparen(d.value);
+        const inner = v.type === 'call' ? a.call(v) : undefined;
+        const s = inner && cx.calleeNone?.(a, inner);
+        if (s) {
+          source ??= `\`${d.name}\`, the result of ${s}`;
+          group = v.start;
+        }
+      }
+    }
+    if (source && mentionedInTest(a, scope, a.src(arg))) return undefined;
+  } else return undefined;
+  if (!source) return undefined;
+  if (handled(a, node, ['TypeError', 'AttributeError', 'ValueError'])) return undefined;
+  return { node, opener: c.calleeText, kind, source, group };
+}
