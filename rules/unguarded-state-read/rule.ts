@@ -12,7 +12,7 @@ import { verifierSide } from '../../src/suites/verifier-side.js';
 import type { CallInfo, PyNode, PythonAnalysis } from '../../src/lang/python/types.js';
 import type { RuleContext } from '../../src/contract/rule.js';
 
-type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noneOpen';
+type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noRow' | 'noneOpen';
 
 const CATCHES = new Set(['ValueError', 'JSONDecodeError', 'RequestException', 'Exception', 'BaseException', 'HTTPError', 'InvalidJSONError']);
 
@@ -39,6 +39,11 @@ export default defineRule<Msg>({
         why: 'When the state does not match, the search returns None and the AttributeError/TypeError {{outcome}}.',
         fix: 'Test the match (`if m is None: return <failed verdict with a message>`) before reading its groups.',
       },
+      noRow: {
+        what: '`{{expr}}` reads {{what}} with no check that a row matched.',
+        why: 'When no row matches, `fetchone()` returns None and the TypeError {{outcome}}.',
+        fix: 'Test the row first (`row = cur.fetchone()`, `if row is None: return <failed verdict with a message>`).',
+      },
       noneOpen: {
         what: '`{{expr}}` opens {{source}} with no test that it is not None.',
         why: 'When the state is missing (the file was not saved, the app did not answer) {{outcome}}.',
@@ -46,7 +51,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict. Flags reads that assume the shape of state the verifier read (a command\'s output, an HTTP reply, a file, a database query, the agent\'s result a routed metric receives): an item past the first of a split (`line.split(":")[1]`), an item of a query or search result (`re.findall(…)[0]`, `soup.find_all(…)[0]`, `cur.fetchall()[0]`, a filtered list comprehension), or a group of a regular-expression match (`re.search(p, out).group(1)`), when no length, truthiness or separator test and no enclosing handler covers the read. Flags a file opened (`open`, `Image.open`, `pd.read_csv`, `openpyxl.load_workbook`, `Document`, `zipfile.ZipFile`…) on a value that is None when what produced it failed — the result of a getter the task routes to the metric (OSWorld family: `result.type` → `get_<type>`), or of a project function called directly — whose own code returns None on some path (`return None`, a bare `return`, a local left None, an item of a list it fills with None), when the verifier neither tests the value nor handles the exception.',
+      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict. Flags reads that assume the shape of state the verifier read (a command\'s output, an HTTP reply, a file, a database query, the agent\'s result a routed metric receives): an item past the first of a split (`line.split(":")[1]`), an item of a query or search result (`re.findall(…)[0]`, `soup.find_all(…)[0]`, `cur.fetchall()[0]`, a filtered list comprehension), or a group of a regular-expression match (`re.search(p, out).group(1)`), when no length, truthiness or separator test and no enclosing handler covers the read; a length compared with a number that is too small for the item (`if len(parts) > 1:` before `parts[2]`) is no guard, nor is a test of another list. Flags a column of `fetchone()` (`cur.fetchone()[0]`, or a local holding the row) when the query in the code is a SELECT with a WHERE and no aggregate (one that can match no row: `fetchone()` returns None) and the row is not tested. Flags a file opened (`open`, `Image.open`, `pd.read_csv`, `openpyxl.load_workbook`, `Document`, `zipfile.ZipFile`…) on a value that is None when what produced it failed — the result of a getter the task routes to the metric (OSWorld family: `result.type` → `get_<type>`), or of a project function called directly — whose own code returns None on some path (`return None`, a bare `return`, a local left None, an item of a list it fills with None), when the verifier neither tests the value nor handles the exception.',
       why: 'Closing or losing the app made its state endpoint return non-JSON; the exception propagated through evaluation and the task was skipped as an infrastructure error instead of failing (VER-007).',
       references: ['VER-007'],
     },
@@ -62,7 +67,7 @@ export default defineRule<Msg>({
           const a = c.python;
           const cx = stateContext(node, c);
           const r = unguardedItemRead(a, node, cx) ?? unguardedMatchRead(a, node, cx);
-          if (r) reportRead(r, a, c, r.what.startsWith('a match') ? 'noMatch' : 'shortRead');
+          if (r) reportRead(r, a, c, r.row ? 'noRow' : r.what.startsWith('a match') ? 'noMatch' : 'shortRead');
         },
         call(node, c) {
           const a = c.python;
@@ -132,7 +137,7 @@ function resultGetters(project: PyCtx['project']): Set<string> {
   return s;
 }
 
-function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'shortRead' | 'noMatch'): void {
+function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'shortRead' | 'noMatch' | 'noRow'): void {
   const fn = a.functionAt(r.node);
   // on the grading path only, when the suites say where it is (an in-VM server or an agent reads its own state)
   const side = verifierSide(c.project);

@@ -17,7 +17,7 @@ import { blockingCall, callOf } from './facts.js';
 /** Methods whose result is made of the receiver's text or items. */
 const OF_RECEIVER = new Set([
   'decode', 'encode', 'strip', 'lstrip', 'rstrip', 'lower', 'upper', 'casefold', 'replace', 'read', 'readline', 'readlines',
-  'splitlines', 'split', 'rsplit', 'json', 'get', 'values', 'items', 'text_content', 'get_text', 'getText', 'inner_text',
+  'splitlines', 'split', 'rsplit', 'partition', 'rpartition', 'json', 'get', 'values', 'items', 'text_content', 'get_text', 'getText', 'inner_text',
   'find_all', 'findAll', 'select', 'findall', 'xpath', 'iterfind', 'getElementsByTagName', 'iter', 'fetchall', 'fetchone', 'fetchmany',
 ]);
 /** Calls whose result is made of their first argument. */
@@ -159,6 +159,66 @@ function nameTested(a: PythonAnalysis, scope: PyNode, name: string): boolean {
   return hit;
 }
 
+/** What the tests of `name` in `scope` say about reading item `index`: `false` when there is none,
+ *  `true` when one may cover it (any test but a length compared with a number, or such a comparison
+ *  that gives the list enough items), else the text of the strongest length test, too weak for the
+ *  item (`len(parts) > 1` before `parts[2]`). */
+function lengthGuard(a: PythonAnalysis, scope: PyNode, name: string, index: number): boolean | string {
+  if (!nameTested(a, scope, name)) return false;
+  const need = index >= 0 ? index + 1 : -index;
+  let best: { len: number; text: string } | undefined;
+  let other = false;
+  walk(scope, (x) => {
+    if (other) return false;
+    if (x.type !== 'identifier' || a.src(x) !== name) return undefined;
+    let p = x.parent;
+    while (p && (p.type === 'named_expression' || p.type === 'parenthesized_expression')) p = p.parent;
+    if (!p) return undefined;
+    const counts = (CONDITION_PARENTS.has(p.type) && (p.type !== 'conditional_expression' || named(p)[1]?.start === x.start || named(p)[1]?.start === x.parent?.start))
+      || (p.type === 'comparison_operator' && /\b(?:is|is not|==|!=)\s*None\b|\bNone\s*(?:is|==|!=)|^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.src(p)));
+    if (counts) { other = true; return undefined; }
+    if (p.type !== 'argument_list' || !/^len$/.test(a.src(field(p.parent!, 'function') ?? p))) return undefined;
+    const call = p.parent!;
+    const L = lengthBound(a, call);
+    if (L === undefined) other = true;
+    else if (!best || L.len > best.len) best = L;
+    return undefined;
+  });
+  if (other || !best) return true;
+  return best.len >= need ? true : best.text;
+}
+
+/** The length a comparison `len(x) OP n` guarantees on the branch that goes on to read (its true branch,
+ *  or past an early exit for `<`/`<=`/`==0`), when it is a comparison with an integer literal. */
+function lengthBound(a: PythonAnalysis, lenCall: PyNode): { len: number; text: string } | undefined {
+  let cmp = lenCall.parent;
+  while (cmp && cmp.type === 'parenthesized_expression') cmp = cmp.parent;
+  if (!cmp || cmp.type !== 'comparison_operator') return undefined;
+  const kids = named(cmp);
+  const ops = cmp.children.filter((k) => !k.named).map((k) => k.type);
+  if (kids.length !== 2 || ops.length !== 1) return undefined;
+  const left = kids[0] === lenCall || unparen(kids[0]!) === lenCall;
+  const lit = left ? kids[1]! : kids[0]!;
+  const t = a.src(lit).replace(/\s+/g, '');
+  if (!/^\d+$/.test(t)) return undefined;
+  const n = Number(t);
+  // normalise to len OP n
+  const flip: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=' };
+  const op = left ? ops[0]! : flip[ops[0]!];
+  const text = a.src(cmp).replace(/\s+/g, ' ');
+  switch (op) {
+    case '>': return { len: n + 1, text };
+    case '>=': return { len: n, text };
+    // `== 0` / `!= 0` decide emptiness: the branch that reads has an item
+    case '==':
+    case '!=': return { len: Math.max(n, 1), text };
+    // `if len(x) < n: return …` leaves at least n; `len(x) <= n` at least n + 1
+    case '<': return { len: n, text };
+    case '<=': return { len: n + 1, text };
+    default: return undefined;
+  }
+}
+
 /** Exception types whose handler around a read decides what its failure means. */
 function handled(a: PythonAnalysis, n: PyNode, types: readonly string[]): boolean {
   return a.handlersAt(n).some((h) => h.types === null || h.types.some((t) => types.includes(t) || t === 'Exception' || t === 'BaseException'));
@@ -215,11 +275,13 @@ export interface StateRead {
   node: PyNode;
   /** Reads of one list or one match are one defect: the offset of what they read. */
   group: number;
+  /** `row`: a column of `fetchone()`, None when no row matched (a TypeError, not an IndexError). */
+  row?: boolean;
 }
 
 /** What a list expression is, when an index into it can be out of range on short state: a split
  *  (an index past the first only), a query or search result, a filtered comprehension. */
-function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: string; subject?: PyNode; sep?: PyNode | null; source: PyNode } | undefined {
+function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: string; subject?: PyNode; sep?: PyNode | null; source: PyNode; row?: boolean } | undefined {
   const u = unparen(list);
   if (u.type === 'list_comprehension') {
     if (!named(u).some((k) => k.type === 'if_clause')) return undefined;
@@ -238,7 +300,53 @@ function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: stri
   if (c.receiver && QUERY_METHODS.has(c.method) && c.method !== 'findall') return { what: `item ${index} of \`.${c.method}(…)\``, source: c.method === 'fetchall' ? u : c.receiver };
   if (c.receiver && c.method === 'findall' && !(c.qualified ?? '').startsWith('re.')) return { what: `item ${index} of \`.findall(…)\``, source: c.receiver };
   if (c.qualified === 're.findall' && c.args[1]) return { what: `item ${index} of \`re.findall(…)\``, source: c.args[1] };
+  if (c.receiver && c.method === 'fetchone' && c.args.length === 0) {
+    const sql = queryOf(a, c);
+    return sql && mayMatchNoRow(sql) ? { what: `column ${index} of the row \`fetchone()\` returns for \`${sql.replace(/\s+/g, ' ').trim().slice(0, 80)}\``, source: u, row: true } : undefined;
+  }
   return undefined;
+}
+
+/** The SQL text a cursor's `fetchone()` answers, when written in the code: `cur.execute(sql).fetchone()`,
+ *  `cur = conn.execute(sql)`, or the last `cur.execute(sql)` before it in the function (an f-string's
+ *  interpolations read as `?`). */
+function queryOf(a: PythonAnalysis, fetch: CallInfo): string | undefined {
+  const recv = unparen(fetch.receiver!);
+  const sqlOf = (c: CallInfo | undefined) => (c && c.method === 'execute' && c.args[0] ? sqlText(a, c.args[0]) : undefined);
+  if (recv.type === 'call') return sqlOf(a.call(recv));
+  if (recv.type !== 'identifier') return undefined;
+  const name = a.src(recv);
+  const defs = a.reachingDefs(recv);
+  if (defs?.length === 1 && defs[0]!.value && defs[0]!.kind === 'assign') {
+    const own = sqlOf(callOf(a, defs[0]!.value));
+    if (own) return own;
+  }
+  const scope = a.functionAt(fetch.node)?.node ?? a.ast;
+  let last: string | undefined;
+  walk(scope, (x) => {
+    if (x.start >= fetch.node.start) return false;
+    if (x.type === 'function_definition' && x !== scope) return false;
+    const c = x.type === 'call' ? a.call(x) : undefined;
+    if (c?.receiver && c.method === 'execute' && a.src(unparen(c.receiver)) === name) last = sqlOf(c);
+    return undefined;
+  });
+  return last;
+}
+
+function sqlText(a: PythonAnalysis, n: PyNode): string | undefined {
+  const u = unparen(n);
+  if (u.type === 'identifier') {
+    const defs = a.reachingDefs(u);
+    return defs?.length === 1 && defs[0]!.kind === 'assign' && defs[0]!.value && !defs[0]!.index?.length && /string$/.test(unparen(defs[0]!.value).type) ? sqlText(a, defs[0]!.value) : undefined;
+  }
+  if (u.type === 'concatenated_string') return named(u).map((k) => sqlText(a, k) ?? '?').join('');
+  if (u.type !== 'string') return undefined;
+  return u.children.map((k) => (k.type === 'string_content' || k.type === 'escape_sequence' ? k.text : k.type === 'interpolation' ? '?' : '')).join('');
+}
+
+/** A SELECT that may match no row: it has a WHERE (or HAVING) and no aggregate that makes one row of nothing. */
+function mayMatchNoRow(sql: string): boolean {
+  return /^\s*select\b/i.test(sql) && /\b(?:where|having)\b/i.test(sql) && !/\b(?:count|sum|avg|min|max|total|group_concat|string_agg|array_agg|exists|coalesce)\s*\(/i.test(sql) && !/\bgroup\s+by\b/i.test(sql);
 }
 
 /** `xs[k]` where `xs` is a split / query result / filtered list of state, with no check it has item `k`. */
@@ -262,17 +370,20 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
       list ??= shortList(a, d.value, index);
       group = d.value.start;
     }
-    if (!list || nameTested(a, scope, name)) return undefined;
+    if (!list) return undefined;
+    const g = lengthGuard(a, scope, name, index);
+    if (g === true) return undefined;
+    if (g !== false) list = { ...list, what: `${list.what} (whose length is tested only by \`${g}\`)` };
   } else {
     list = shortList(a, value, index);
     if (!list) return undefined;
   }
   if (list.sep && literal(a, list.sep) === undefined) return undefined;
   if (list.subject && separatorTested(a, scope, a.src(list.subject), list.sep ? literal(a, list.sep) : undefined)) return undefined;
-  if (handled(a, sub, ['IndexError', 'LookupError'])) return undefined;
+  if (handled(a, sub, list.row ? ['TypeError'] : ['IndexError', 'LookupError'])) return undefined;
   const origin = stateOrigin(a, list.source, cx);
   if (!origin) return undefined;
-  return { what: list.what, origin, node: sub, group };
+  return { what: list.what, origin, node: sub, group, ...(list.row ? { row: true } : {}) };
 }
 
 const MATCH_READS = new Set(['group', 'groups', 'groupdict', 'start', 'end', 'span']);
