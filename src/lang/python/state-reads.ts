@@ -102,6 +102,7 @@ function callOrigin(a: PythonAnalysis, c: CallInfo, next: (n: PyNode | undefined
   if (FILE_OPEN.has(q)) return 'a file';
   if (c.receiver && (c.method === 'read_text' || c.method === 'read_bytes')) return 'a file';
   if (c.receiver && c.method === 'communicate') return next(c.receiver);
+  if (c.receiver && PAGE_QUERIES.has(c.method)) return 'the live page';
   if (c.receiver && (c.method === 'execute' || c.method === 'fetchall' || c.method === 'fetchone' || c.method === 'fetchmany')) {
     // a cursor's rows: the state of the database the verifier opened
     return 'a database query';
@@ -265,7 +266,9 @@ function intIndex(a: PythonAnalysis, sub: PyNode): number | undefined {
   return /^-?\d+$/.test(t) ? Number(t) : undefined;
 }
 
-const QUERY_METHODS = new Set(['find_all', 'findAll', 'select', 'xpath', 'getElementsByTagName', 'fetchall', 'findall', 'iterfind']);
+const QUERY_METHODS = new Set(['find_all', 'findAll', 'select', 'xpath', 'getElementsByTagName', 'fetchall', 'findall', 'iterfind', ...['query_selector_all', 'find_elements', 'find_elements_by_xpath', 'find_elements_by_css_selector']]);
+/** Element queries of a live browser page (Playwright, Selenium): their result is the app's state itself. */
+const PAGE_QUERIES = new Set(['query_selector_all', 'find_elements', 'find_elements_by_xpath', 'find_elements_by_css_selector']);
 
 export interface StateRead {
   /** What is indexed: `item 1 of a split`, `the first match of \`re.findall\``… */
@@ -297,7 +300,7 @@ function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: stri
     if (index === 0 || index === -1) return undefined;
     return { what: `item ${index} of a split`, subject: unparen(c.receiver), sep: c.args[0] ?? null, source: c.receiver };
   }
-  if (c.receiver && QUERY_METHODS.has(c.method) && c.method !== 'findall') return { what: `item ${index} of \`.${c.method}(…)\``, source: c.method === 'fetchall' ? u : c.receiver };
+  if (c.receiver && QUERY_METHODS.has(c.method) && c.method !== 'findall') return { what: `item ${index} of \`.${c.method}(…)\``, source: c.method === 'fetchall' || PAGE_QUERIES.has(c.method) ? u : c.receiver };
   if (c.receiver && c.method === 'findall' && !(c.qualified ?? '').startsWith('re.')) return { what: `item ${index} of \`.findall(…)\``, source: c.receiver };
   if (c.qualified === 're.findall' && c.args[1]) return { what: `item ${index} of \`re.findall(…)\``, source: c.args[1] };
   if (c.receiver && c.method === 'fetchone' && c.args.length === 0) {
@@ -437,6 +440,9 @@ const OPENERS = new Map<string, 'raises' | 'blank'>([
   ...['docx.Document', 'pptx.Presentation', 'fitz.open', 'pymupdf.open'].map((q) => [q, 'blank'] as const),
 ]);
 
+/** Keyword names of the path the openers take first (`load_workbook(filename=…)`, `read_csv(filepath_or_buffer=…)`). */
+const PATH_KEYWORDS = ['file', 'filename', 'filepath_or_buffer', 'io', 'fp', 'path', 'name', 'docx', 'pptx', 'stream'];
+
 /** What the caller knows about values that are None on failure: the getters routed to the agent's
  *  parameter that return None on some path, and a project function a call reaches that does. */
 export interface NoneContext {
@@ -539,8 +545,9 @@ export interface NoneOpen {
 export function unguardedNoneOpen(a: PythonAnalysis, node: PyNode, cx: StateContext & NoneContext): NoneOpen | undefined {
   const c = node.type === 'call' ? a.call(node) : undefined;
   const kind = c && OPENERS.get(c.qualified ?? '');
-  if (!c || !kind || !c.args[0]) return undefined;
-  const arg = unparen(c.args[0]);
+  const first = c && (c.args[0] ?? PATH_KEYWORDS.map((k) => c.kwargs.get(k)).find((v) => v));
+  if (!c || !kind || !first) return undefined;
+  const arg = unparen(first);
   const fn = a.functionAt(node);
   const scope = fn?.node ?? a.ast;
   let source: string | undefined;
