@@ -4,21 +4,22 @@
  */
 import { defineRule } from '../../src/contract/rule.js';
 import { httpJsonRead } from '../../src/lang/python/facts.js';
-import { stateOrigin, unguardedItemRead, unguardedMatchRead, type StateContext, type StateRead } from '../../src/lang/python/state-reads.js';
+import { noneReturn, stateOrigin, unguardedItemRead, unguardedMatchRead, unguardedNoneOpen, type NoneContext, type StateContext, type StateRead, type NoneOpen } from '../../src/lang/python/state-reads.js';
+import { rel } from '../../src/core/paths.js';
 import { field, named, walk } from '../../src/lang/python/tree.js';
 import { expectedParams } from '../../src/suites/expected-input.js';
 import { verifierSide } from '../../src/suites/verifier-side.js';
 import type { CallInfo, PyNode, PythonAnalysis } from '../../src/lang/python/types.js';
 import type { RuleContext } from '../../src/contract/rule.js';
 
-type Msg = 'unguarded' | 'shortRead' | 'noMatch';
+type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noRow' | 'noneOpen';
 
 const CATCHES = new Set(['ValueError', 'JSONDecodeError', 'RequestException', 'Exception', 'BaseException', 'HTTPError', 'InvalidJSONError']);
 
 export default defineRule<Msg>({
   meta: {
     id: 'unguarded-state-read',
-    description: 'State read from an HTTP endpoint and parsed as JSON with no handling of an unavailable or non-JSON reply.',
+    description: 'State read on the grading path with no handling of its absence: an HTTP reply parsed as JSON, an item or match of short state, a path that is None on failure opened.',
     defaultSeverity: 'error',
     layers: ['python'],
     languages: ['python'],
@@ -38,9 +39,19 @@ export default defineRule<Msg>({
         why: 'When the state does not match, the search returns None and the AttributeError/TypeError {{outcome}}.',
         fix: 'Test the match (`if m is None: return <failed verdict with a message>`) before reading its groups.',
       },
+      noRow: {
+        what: '`{{expr}}` reads {{what}} with no check that a row matched.',
+        why: 'When no row matches, `fetchone()` returns None and the TypeError {{outcome}}.',
+        fix: 'Test the row first (`row = cur.fetchone()`, `if row is None: return <failed verdict with a message>`).',
+      },
+      noneOpen: {
+        what: '`{{expr}}` opens {{source}} with no test that it is not None.',
+        why: 'When the state is missing (the file was not saved, the app did not answer) {{outcome}}.',
+        fix: 'Test the value first (`if path is None: return <failed verdict with a message>`).',
+      },
     },
     docs: {
-      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict. Flags reads that assume the shape of state the verifier read (a command\'s output, an HTTP reply, a file, a database query, the agent\'s result a routed metric receives): an item past the first of a split (`line.split(":")[1]`), an item of a query or search result (`re.findall(…)[0]`, `soup.find_all(…)[0]`, `cur.fetchall()[0]`, a filtered list comprehension), or a group of a regular-expression match (`re.search(p, out).group(1)`), when no length, truthiness or separator test and no enclosing handler covers the read.',
+      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict. Flags reads that assume the shape of state the verifier read (a command\'s output, an HTTP reply, a file, a database query, the agent\'s result a routed metric receives): an item past the first of a split (`line.split(":")[1]`), an item of a query or search result (`re.findall(…)[0]`, `soup.find_all(…)[0]`, `cur.fetchall()[0]`, a live page\'s `page.query_selector_all(…)[0]` / `driver.find_elements(…)[0]`, a filtered list comprehension), or a group of a regular-expression match (`re.search(p, out).group(1)`), when no length, truthiness or separator test and no enclosing handler covers the read; a length compared with a number that is too small for the item (`if len(parts) > 1:` before `parts[2]`) is no guard, nor is a test of another list. Flags a column of `fetchone()` (`cur.fetchone()[0]`, or a local holding the row) when the query in the code is a SELECT with a WHERE and no aggregate (one that can match no row: `fetchone()` returns None) and the row is not tested. Flags a file opened (`open`, `Image.open`, `pd.read_csv`, `openpyxl.load_workbook`, `Document`, `zipfile.ZipFile`…) on a value that is None when what produced it failed — the result of a getter the task routes to the metric (OSWorld family: `result.type` → `get_<type>`), or of a project function called directly — whose own code returns None on some path (`return None`, a bare `return`, a local left None, an item of a list it fills with None), when the verifier neither tests the value nor handles the exception.',
       why: 'Closing or losing the app made its state endpoint return non-JSON; the exception propagated through evaluation and the task was skipped as an infrastructure error instead of failing (VER-007).',
       references: ['VER-007'],
     },
@@ -56,12 +67,14 @@ export default defineRule<Msg>({
           const a = c.python;
           const cx = stateContext(node, c);
           const r = unguardedItemRead(a, node, cx) ?? unguardedMatchRead(a, node, cx);
-          if (r) reportRead(r, a, c, r.what.startsWith('a match') ? 'noMatch' : 'shortRead');
+          if (r) reportRead(r, a, c, r.row ? 'noRow' : r.what.startsWith('a match') ? 'noMatch' : 'shortRead');
         },
         call(node, c) {
           const a = c.python;
           const m = node.type === 'call' && /\.(?:group|groups|groupdict|start|end|span)\s*\($/.test(a.src(field(node, 'function') ?? node) + '(') ? unguardedMatchRead(a, node, stateContext(node, c)) : undefined;
           if (m) reportRead(m, a, c, 'noMatch');
+          const o = node.type === 'call' ? unguardedNoneOpen(a, node, noneContext(node, c)) : undefined;
+          if (o) reportNoneOpen(o, a, c);
           const call = a.call(node);
           if (!call) return;
           const source = httpJsonRead(a, call);
@@ -124,7 +137,7 @@ function resultGetters(project: PyCtx['project']): Set<string> {
   return s;
 }
 
-function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'shortRead' | 'noMatch'): void {
+function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'shortRead' | 'noMatch' | 'noRow'): void {
   const fn = a.functionAt(r.node);
   // on the grading path only, when the suites say where it is (an in-VM server or an agent reads its own state)
   const side = verifierSide(c.project);
@@ -134,4 +147,75 @@ function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'short
     ? `is turned into \`${swallow.verdict}\` by the decorator \`${swallow.decorator ?? ''}\`: the agent is scored as failing for a crash of the verifier`
     : 'escapes the verifier: the run ends in an error instead of a verdict';
   c.report({ messageId, data: { expr: a.src(r.node), what: r.what, origin: r.origin, outcome }, at: r.node, group: `read:${r.group}` });
+}
+
+/** The getters the suites route to the agent's parameter of the function at `node` that return None on
+ *  some path, and the project functions a call reaches that do (described with where they return None). */
+function noneContext(node: PyNode, c: PyCtx): StateContext & NoneContext {
+  const a = c.python;
+  const fn = a.functionAt(node);
+  const params = fn ? expectedParams(c.project, a.path, fn) : undefined;
+  const where = (file: string, line: number) => `${rel(c.project.root, file)}:${line}`;
+  const returnsNone = (file: string, qualname: string): string | undefined => {
+    const b = c.project.python.analysis(file);
+    const f = b?.functionByQualname(qualname);
+    const site = b && f ? noneReturn(b, f.node) : undefined;
+    return site && b ? where(file, b.line(site)) : undefined;
+  };
+  let agentNone: string | undefined;
+  if (fn && params?.agent.size) {
+    const found = new Map<string, string>();
+    for (const g of routedGetters(c.project).get(`${a.path}\0${fn.qualname}`) ?? []) {
+      const [file, qualname] = g.split('\0') as [string, string];
+      const at = returnsNone(file, qualname);
+      if (at) found.set(qualname, at);
+    }
+    const list = [...found].sort((x, y) => x[0].localeCompare(y[0]));
+    if (list.length === 1) agentNone = `the getter \`${list[0]![0]}\`, which can return None (${list[0]![1]}),`;
+    else if (list.length) agentNone = `the getters ${list.slice(0, 3).map(([q, at]) => `\`${q}\` (None at ${at})`).join(', ')}${list.length > 3 ? ` and ${list.length - 3} more` : ''},`;
+  }
+  const calleeNone = (b: PythonAnalysis, call: CallInfo): string | undefined => {
+    if (call.fn.type !== 'identifier') return undefined;
+    const r = c.project.python.resolveFunction(b.path, call.calleeText);
+    if (!r) return undefined;
+    const at = returnsNone(r.file, r.fn.qualname);
+    return at && `\`${call.calleeText}\`, which can return None (${at}),`;
+  };
+  return { ...(params ? { agent: params.agent, task: params.task } : {}), ...(agentNone ? { agentNone } : {}), calleeNone };
+}
+
+const routedCache = new WeakMap<object, Map<string, Set<string>>>();
+/** Per routed metric (`file\0qualname`): the `file\0qualname` of the `result` getters the tasks bound to it route. */
+function routedGetters(project: PyCtx['project']): Map<string, Set<string>> {
+  let m = routedCache.get(project);
+  if (m) return m;
+  m = new Map();
+  for (const suite of project.suites)
+    for (const t of suite.tasks)
+      for (const e of t.entries) {
+        if (!e.binding) continue;
+        const k = `${e.binding.file}\0${e.binding.qualname}`;
+        for (const r of e.routes ?? []) {
+          if (r.role !== 'result' || !r.binding) continue;
+          let set = m.get(k);
+          if (!set) m.set(k, (set = new Set()));
+          set.add(`${r.binding.file}\0${r.binding.qualname}`);
+        }
+      }
+  routedCache.set(project, m);
+  return m;
+}
+
+function reportNoneOpen(o: NoneOpen, a: PythonAnalysis, c: PyCtx): void {
+  const fn = a.functionAt(o.node);
+  const side = verifierSide(c.project);
+  if (side && !(fn && side.has(`${a.path}\0${fn.qualname}`))) return;
+  const swallow = fn ? a.decoratorSwallow(fn) : undefined;
+  const outcome =
+    o.kind === 'blank'
+      ? `\`${o.opener}(None)\` opens the library's blank default document instead of failing: the missing output is graded as an empty document`
+      : swallow?.verdict
+        ? `the exception from \`${o.opener}(None)\` is turned into \`${swallow.verdict}\` by the decorator \`${swallow.decorator ?? ''}\``
+        : `\`${o.opener}(None)\` raises and the exception escapes the verifier: the run ends in an error instead of a verdict`;
+  c.report({ messageId: 'noneOpen', data: { expr: a.src(o.node), source: o.source, outcome }, at: o.node, group: `none:${o.group}` });
 }

@@ -9,7 +9,8 @@ import type { PythonProject } from '../lang/python/types.js';
 import { field, type PyNode } from '../lang/python/tree.js';
 import type { JsonValueRef } from '../lang/json/parse.js';
 import { joinPointer } from '../lang/json/parse.js';
-import { memberPath } from './harness/kind-sites.js';
+import { memberPath, type KindTarget } from './harness/kind-sites.js';
+import { passedRecord } from './harness/kind-adapter.js';
 import { readsOnEveryPath, type ReadMatcher } from './reads.js';
 import type { VerifierEntry } from './types.js';
 
@@ -21,7 +22,7 @@ export interface KindFieldProblem {
 }
 
 /** Member paths of a loaded task document the function reads on every run, with the first read of each. */
-function requiredPaths(python: PythonProject, file: string, qualname: string): Map<string, { text: string; line: number }> {
+function requiredPaths(python: PythonProject, file: string, qualname: string, roots?: ReadonlyMap<string, readonly string[]>): Map<string, { text: string; line: number }> {
   const out = new Map<string, { text: string; line: number }>();
   const a = python.analysis(file);
   const fn = a?.functionByQualname(qualname);
@@ -29,10 +30,10 @@ function requiredPaths(python: PythonProject, file: string, qualname: string): M
   if (!a || !fn || !body) return out;
   const key = (n: PyNode): string | undefined => {
     if (n.type !== 'subscript') return undefined;
-    const p = memberPath(a, fn, n, 0, false);
+    const p = memberPath(a, fn, n, 0, false, roots);
     return p && p.length ? JSON.stringify(p) : undefined;
   };
-  const mentions = (n: PyNode): boolean => (n.type === 'identifier' && memberPath(a, fn, n, 0, false) !== undefined) || n.namedChildren.some(mentions);
+  const mentions = (n: PyNode): boolean => (n.type === 'identifier' && memberPath(a, fn, n, 0, false, roots) !== undefined) || n.namedChildren.some(mentions);
   const m: ReadMatcher = { key, mentions };
   for (const n of readsOnEveryPath(body, m, true)) {
     const k = key(n)!;
@@ -43,18 +44,19 @@ function requiredPaths(python: PythonProject, file: string, qualname: string): M
 
 const memo = new WeakMap<PythonProject, Map<string, Map<string, { text: string; line: number }>>>();
 
-function requiredOf(python: PythonProject, file: string, qualname: string) {
+function requiredOf(python: PythonProject, file: string, qualname: string, passes: KindTarget['passes']) {
   let m = memo.get(python);
   if (!m) memo.set(python, (m = new Map()));
-  const k = `${file}\0${qualname}`;
+  const k = `${file}\0${qualname}\0${JSON.stringify(passes ?? [])}`;
   let r = m.get(k);
-  if (!r) m.set(k, (r = requiredPaths(python, file, qualname)));
+  if (!r) m.set(k, (r = requiredPaths(python, file, qualname, passes && new Map(passes.map((p) => [p.param, p.path])))));
   return r;
 }
 
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
-/** Members the entry's bound code reads from the task that the task lacks (the shortest missing path of each read). */
+/** Members the entry's bound code reads from the task that the task lacks (the shortest missing path of each read):
+ *  from the task document it loads again, or from a parameter the dispatch hands the record or a member of it. */
 export function kindFieldProblems(entry: VerifierEntry, python: PythonProject): KindFieldProblem[] {
   const b = entry.binding;
   const task = entry.task;
@@ -62,7 +64,7 @@ export function kindFieldProblems(entry: VerifierEntry, python: PythonProject): 
   const out: KindFieldProblem[] = [];
   const seen = new Set<string>();
   const where = (line: number) => `${rel(task.suite.root, b.file)}:${line}`;
-  for (const [k, read] of requiredOf(python, b.file, b.qualname)) {
+  for (const [k, read] of requiredOf(python, b.file, b.qualname, passedRecord(entry))) {
     const p = JSON.parse(k) as string[];
     let v: unknown = task.json;
     let pointer = task.pointer ?? '';

@@ -17,7 +17,7 @@ import { blockingCall, callOf } from './facts.js';
 /** Methods whose result is made of the receiver's text or items. */
 const OF_RECEIVER = new Set([
   'decode', 'encode', 'strip', 'lstrip', 'rstrip', 'lower', 'upper', 'casefold', 'replace', 'read', 'readline', 'readlines',
-  'splitlines', 'split', 'rsplit', 'json', 'get', 'values', 'items', 'text_content', 'get_text', 'getText', 'inner_text',
+  'splitlines', 'split', 'rsplit', 'partition', 'rpartition', 'json', 'get', 'values', 'items', 'text_content', 'get_text', 'getText', 'inner_text',
   'find_all', 'findAll', 'select', 'findall', 'xpath', 'iterfind', 'getElementsByTagName', 'iter', 'fetchall', 'fetchone', 'fetchmany',
 ]);
 /** Calls whose result is made of their first argument. */
@@ -102,6 +102,7 @@ function callOrigin(a: PythonAnalysis, c: CallInfo, next: (n: PyNode | undefined
   if (FILE_OPEN.has(q)) return 'a file';
   if (c.receiver && (c.method === 'read_text' || c.method === 'read_bytes')) return 'a file';
   if (c.receiver && c.method === 'communicate') return next(c.receiver);
+  if (c.receiver && PAGE_QUERIES.has(c.method)) return 'the live page';
   if (c.receiver && (c.method === 'execute' || c.method === 'fetchall' || c.method === 'fetchone' || c.method === 'fetchmany')) {
     // a cursor's rows: the state of the database the verifier opened
     return 'a database query';
@@ -159,6 +160,66 @@ function nameTested(a: PythonAnalysis, scope: PyNode, name: string): boolean {
   return hit;
 }
 
+/** What the tests of `name` in `scope` say about reading item `index`: `false` when there is none,
+ *  `true` when one may cover it (any test but a length compared with a number, or such a comparison
+ *  that gives the list enough items), else the text of the strongest length test, too weak for the
+ *  item (`len(parts) > 1` before `parts[2]`). */
+function lengthGuard(a: PythonAnalysis, scope: PyNode, name: string, index: number): boolean | string {
+  if (!nameTested(a, scope, name)) return false;
+  const need = index >= 0 ? index + 1 : -index;
+  let best: { len: number; text: string } | undefined;
+  let other = false;
+  walk(scope, (x) => {
+    if (other) return false;
+    if (x.type !== 'identifier' || a.src(x) !== name) return undefined;
+    let p = x.parent;
+    while (p && (p.type === 'named_expression' || p.type === 'parenthesized_expression')) p = p.parent;
+    if (!p) return undefined;
+    const counts = (CONDITION_PARENTS.has(p.type) && (p.type !== 'conditional_expression' || named(p)[1]?.start === x.start || named(p)[1]?.start === x.parent?.start))
+      || (p.type === 'comparison_operator' && /\b(?:is|is not|==|!=)\s*None\b|\bNone\s*(?:is|==|!=)|^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.src(p)));
+    if (counts) { other = true; return undefined; }
+    if (p.type !== 'argument_list' || !/^len$/.test(a.src(field(p.parent!, 'function') ?? p))) return undefined;
+    const call = p.parent!;
+    const L = lengthBound(a, call);
+    if (L === undefined) other = true;
+    else if (!best || L.len > best.len) best = L;
+    return undefined;
+  });
+  if (other || !best) return true;
+  return best.len >= need ? true : best.text;
+}
+
+/** The length a comparison `len(x) OP n` guarantees on the branch that goes on to read (its true branch,
+ *  or past an early exit for `<`/`<=`/`==0`), when it is a comparison with an integer literal. */
+function lengthBound(a: PythonAnalysis, lenCall: PyNode): { len: number; text: string } | undefined {
+  let cmp = lenCall.parent;
+  while (cmp && cmp.type === 'parenthesized_expression') cmp = cmp.parent;
+  if (!cmp || cmp.type !== 'comparison_operator') return undefined;
+  const kids = named(cmp);
+  const ops = cmp.children.filter((k) => !k.named).map((k) => k.type);
+  if (kids.length !== 2 || ops.length !== 1) return undefined;
+  const left = kids[0] === lenCall || unparen(kids[0]!) === lenCall;
+  const lit = left ? kids[1]! : kids[0]!;
+  const t = a.src(lit).replace(/\s+/g, '');
+  if (!/^\d+$/.test(t)) return undefined;
+  const n = Number(t);
+  // normalise to len OP n
+  const flip: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=' };
+  const op = left ? ops[0]! : flip[ops[0]!];
+  const text = a.src(cmp).replace(/\s+/g, ' ');
+  switch (op) {
+    case '>': return { len: n + 1, text };
+    case '>=': return { len: n, text };
+    // `== 0` / `!= 0` decide emptiness: the branch that reads has an item
+    case '==':
+    case '!=': return { len: Math.max(n, 1), text };
+    // `if len(x) < n: return …` leaves at least n; `len(x) <= n` at least n + 1
+    case '<': return { len: n, text };
+    case '<=': return { len: n + 1, text };
+    default: return undefined;
+  }
+}
+
 /** Exception types whose handler around a read decides what its failure means. */
 function handled(a: PythonAnalysis, n: PyNode, types: readonly string[]): boolean {
   return a.handlersAt(n).some((h) => h.types === null || h.types.some((t) => types.includes(t) || t === 'Exception' || t === 'BaseException'));
@@ -205,7 +266,9 @@ function intIndex(a: PythonAnalysis, sub: PyNode): number | undefined {
   return /^-?\d+$/.test(t) ? Number(t) : undefined;
 }
 
-const QUERY_METHODS = new Set(['find_all', 'findAll', 'select', 'xpath', 'getElementsByTagName', 'fetchall', 'findall', 'iterfind']);
+const QUERY_METHODS = new Set(['find_all', 'findAll', 'select', 'xpath', 'getElementsByTagName', 'fetchall', 'findall', 'iterfind', ...['query_selector_all', 'find_elements', 'find_elements_by_xpath', 'find_elements_by_css_selector']]);
+/** Element queries of a live browser page (Playwright, Selenium): their result is the app's state itself. */
+const PAGE_QUERIES = new Set(['query_selector_all', 'find_elements', 'find_elements_by_xpath', 'find_elements_by_css_selector']);
 
 export interface StateRead {
   /** What is indexed: `item 1 of a split`, `the first match of \`re.findall\``… */
@@ -215,11 +278,13 @@ export interface StateRead {
   node: PyNode;
   /** Reads of one list or one match are one defect: the offset of what they read. */
   group: number;
+  /** `row`: a column of `fetchone()`, None when no row matched (a TypeError, not an IndexError). */
+  row?: boolean;
 }
 
 /** What a list expression is, when an index into it can be out of range on short state: a split
  *  (an index past the first only), a query or search result, a filtered comprehension. */
-function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: string; subject?: PyNode; sep?: PyNode | null; source: PyNode } | undefined {
+function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: string; subject?: PyNode; sep?: PyNode | null; source: PyNode; row?: boolean } | undefined {
   const u = unparen(list);
   if (u.type === 'list_comprehension') {
     if (!named(u).some((k) => k.type === 'if_clause')) return undefined;
@@ -235,10 +300,56 @@ function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: stri
     if (index === 0 || index === -1) return undefined;
     return { what: `item ${index} of a split`, subject: unparen(c.receiver), sep: c.args[0] ?? null, source: c.receiver };
   }
-  if (c.receiver && QUERY_METHODS.has(c.method) && c.method !== 'findall') return { what: `item ${index} of \`.${c.method}(…)\``, source: c.method === 'fetchall' ? u : c.receiver };
+  if (c.receiver && QUERY_METHODS.has(c.method) && c.method !== 'findall') return { what: `item ${index} of \`.${c.method}(…)\``, source: c.method === 'fetchall' || PAGE_QUERIES.has(c.method) ? u : c.receiver };
   if (c.receiver && c.method === 'findall' && !(c.qualified ?? '').startsWith('re.')) return { what: `item ${index} of \`.findall(…)\``, source: c.receiver };
   if (c.qualified === 're.findall' && c.args[1]) return { what: `item ${index} of \`re.findall(…)\``, source: c.args[1] };
+  if (c.receiver && c.method === 'fetchone' && c.args.length === 0) {
+    const sql = queryOf(a, c);
+    return sql && mayMatchNoRow(sql) ? { what: `column ${index} of the row \`fetchone()\` returns for \`${sql.replace(/\s+/g, ' ').trim().slice(0, 80)}\``, source: u, row: true } : undefined;
+  }
   return undefined;
+}
+
+/** The SQL text a cursor's `fetchone()` answers, when written in the code: `cur.execute(sql).fetchone()`,
+ *  `cur = conn.execute(sql)`, or the last `cur.execute(sql)` before it in the function (an f-string's
+ *  interpolations read as `?`). */
+function queryOf(a: PythonAnalysis, fetch: CallInfo): string | undefined {
+  const recv = unparen(fetch.receiver!);
+  const sqlOf = (c: CallInfo | undefined) => (c && c.method === 'execute' && c.args[0] ? sqlText(a, c.args[0]) : undefined);
+  if (recv.type === 'call') return sqlOf(a.call(recv));
+  if (recv.type !== 'identifier') return undefined;
+  const name = a.src(recv);
+  const defs = a.reachingDefs(recv);
+  if (defs?.length === 1 && defs[0]!.value && defs[0]!.kind === 'assign') {
+    const own = sqlOf(callOf(a, defs[0]!.value));
+    if (own) return own;
+  }
+  const scope = a.functionAt(fetch.node)?.node ?? a.ast;
+  let last: string | undefined;
+  walk(scope, (x) => {
+    if (x.start >= fetch.node.start) return false;
+    if (x.type === 'function_definition' && x !== scope) return false;
+    const c = x.type === 'call' ? a.call(x) : undefined;
+    if (c?.receiver && c.method === 'execute' && a.src(unparen(c.receiver)) === name) last = sqlOf(c);
+    return undefined;
+  });
+  return last;
+}
+
+function sqlText(a: PythonAnalysis, n: PyNode): string | undefined {
+  const u = unparen(n);
+  if (u.type === 'identifier') {
+    const defs = a.reachingDefs(u);
+    return defs?.length === 1 && defs[0]!.kind === 'assign' && defs[0]!.value && !defs[0]!.index?.length && /string$/.test(unparen(defs[0]!.value).type) ? sqlText(a, defs[0]!.value) : undefined;
+  }
+  if (u.type === 'concatenated_string') return named(u).map((k) => sqlText(a, k) ?? '?').join('');
+  if (u.type !== 'string') return undefined;
+  return u.children.map((k) => (k.type === 'string_content' || k.type === 'escape_sequence' ? k.text : k.type === 'interpolation' ? '?' : '')).join('');
+}
+
+/** A SELECT that may match no row: it has a WHERE (or HAVING) and no aggregate that makes one row of nothing. */
+function mayMatchNoRow(sql: string): boolean {
+  return /^\s*select\b/i.test(sql) && /\b(?:where|having)\b/i.test(sql) && !/\b(?:count|sum|avg|min|max|total|group_concat|string_agg|array_agg|exists|coalesce)\s*\(/i.test(sql) && !/\bgroup\s+by\b/i.test(sql);
 }
 
 /** `xs[k]` where `xs` is a split / query result / filtered list of state, with no check it has item `k`. */
@@ -262,17 +373,20 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
       list ??= shortList(a, d.value, index);
       group = d.value.start;
     }
-    if (!list || nameTested(a, scope, name)) return undefined;
+    if (!list) return undefined;
+    const g = lengthGuard(a, scope, name, index);
+    if (g === true) return undefined;
+    if (g !== false) list = { ...list, what: `${list.what} (whose length is tested only by \`${g}\`)` };
   } else {
     list = shortList(a, value, index);
     if (!list) return undefined;
   }
   if (list.sep && literal(a, list.sep) === undefined) return undefined;
   if (list.subject && separatorTested(a, scope, a.src(list.subject), list.sep ? literal(a, list.sep) : undefined)) return undefined;
-  if (handled(a, sub, ['IndexError', 'LookupError'])) return undefined;
+  if (handled(a, sub, list.row ? ['TypeError'] : ['IndexError', 'LookupError'])) return undefined;
   const origin = stateOrigin(a, list.source, cx);
   if (!origin) return undefined;
-  return { what: list.what, origin, node: sub, group };
+  return { what: list.what, origin, node: sub, group, ...(list.row ? { row: true } : {}) };
 }
 
 const MATCH_READS = new Set(['group', 'groups', 'groupdict', 'start', 'end', 'span']);
@@ -311,4 +425,157 @@ export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateCon
   const origin = stateOrigin(a, search.args[1], cx);
   if (!origin) return undefined;
   return { what: `a match of \`${search.qualified}\``, origin, node, group: search.node.start };
+}
+
+// ---- a path that is None on failure, opened --------------------------------------------------
+
+/** Calls that open the path (or stream) they are given first. `None` there raises (`open`: TypeError,
+ *  `Image.open`: AttributeError, `read_csv`: ValueError…) or, for `blank`, opens the library's empty
+ *  default document: the missing file is graded as an empty one. */
+const OPENERS = new Map<string, 'raises' | 'blank'>([
+  ...['open', 'io.open', 'codecs.open', 'PIL.Image.open', 'pandas.read_csv', 'pandas.read_excel', 'pandas.read_json', 'pandas.read_table',
+    'pandas.read_parquet', 'pandas.read_xml', 'openpyxl.load_workbook', 'openpyxl.reader.excel.load_workbook', 'zipfile.ZipFile', 'tarfile.open',
+    'PyPDF2.PdfReader', 'PyPDF2.PdfFileReader', 'pypdf.PdfReader', 'cv2.imread', 'imageio.imread', 'imageio.v2.imread', 'xml.etree.ElementTree.parse',
+    'lxml.etree.parse', 'sqlite3.connect', 'pathlib.Path', 'os.path.getsize', 'skimage.io.imread'].map((q) => [q, 'raises'] as const),
+  ...['docx.Document', 'pptx.Presentation', 'fitz.open', 'pymupdf.open'].map((q) => [q, 'blank'] as const),
+]);
+
+/** Keyword names of the path the openers take first (`load_workbook(filename=…)`, `read_csv(filepath_or_buffer=…)`). */
+const PATH_KEYWORDS = ['file', 'filename', 'filepath_or_buffer', 'io', 'fp', 'path', 'name', 'docx', 'pptx', 'stream'];
+
+/** What the caller knows about values that are None on failure: the getters routed to the agent's
+ *  parameter that return None on some path, and a project function a call reaches that does. */
+export interface NoneContext {
+  /** The routed getters of the agent's parameter that return None (described), when some do. */
+  agentNone?: string;
+  /** A call of a project function that returns None on some path: its description. */
+  calleeNone?: (a: PythonAnalysis, c: CallInfo) => string | undefined;
+}
+
+/** The first `return` of `fn` (not of a nested function) that gives None: `return`, `return None`, or a
+ *  local that is None on that path. Generators and functions without any `return <value>` are left out
+ *  (a procedure, not a getter). */
+export function noneReturn(a: PythonAnalysis, fnNode: PyNode): PyNode | undefined {
+  let site: PyNode | undefined;
+  let valued = false;
+  let generator = false;
+  const body = field(fnNode, 'body');
+  if (!body) return undefined;
+  walk(body, (x) => {
+    if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;
+    if (x.type === 'yield') generator = true;
+    if (x.type !== 'return_statement') return undefined;
+    const v = named(x)[0];
+    if (!v) site ??= x;
+    else if (unparen(v).type === 'none') site ??= x;
+    else {
+      valued = true;
+      for (const e of branches(v)) {
+        if (e.type === 'none' || (e.type === 'identifier' && a.noneOnSomePath(e))) site ??= x;
+        else if (e.type === 'subscript') site ??= noneItem(a, body, e);
+      }
+    }
+    return undefined;
+  });
+  return !generator && valued ? site : undefined;
+}
+
+/** The values an expression may take: both arms of a conditional expression, else itself. */
+function branches(e0: PyNode): PyNode[] {
+  const e = unparen(e0);
+  if (e.type !== 'conditional_expression') return [e];
+  const k = named(e);
+  return [...(k[0] ? branches(k[0]) : []), ...(k[2] ? branches(k[2]) : [])];
+}
+
+/** `xs[k]` of a local list the function fills with None on some path (`xs.append(None)`): that append. */
+function noneItem(a: PythonAnalysis, body: PyNode, sub: PyNode): PyNode | undefined {
+  const list = unparen(field(sub, 'value')!);
+  if (list.type !== 'identifier' || intIndex(a, sub) === undefined) return undefined;
+  const name = a.src(list);
+  let site: PyNode | undefined;
+  walk(body, (x) => {
+    if (site) return false;
+    if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;
+    const c = x.type === 'call' ? a.call(x) : undefined;
+    if (!c?.receiver || a.src(unparen(c.receiver)) !== name) return undefined;
+    const item = c.method === 'append' ? c.args[0] : c.method === 'insert' ? c.args[1] : undefined;
+    if (item && unparen(item).type === 'none') site = x;
+    return undefined;
+  });
+  return site;
+}
+
+/** `name` appears in a test in `scope`: an `if`/`elif`/`while`/`assert` condition, a conditional
+ *  expression's test, a boolean operand, a comprehension's `if` — the verifier looked at it. */
+function mentionedInTest(a: PythonAnalysis, scope: PyNode, name: string): boolean {
+  let hit = false;
+  walk(scope, (x) => {
+    if (hit) return false;
+    if (x.type !== 'identifier' || a.src(x) !== name) return undefined;
+    for (let p: PyNode | null = x.parent, child: PyNode = x; p && p !== scope; child = p, p = p.parent) {
+      if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'while_statement') {
+        if (field(p, 'condition') === child) hit = true;
+        break;
+      }
+      if (p.type === 'assert_statement' || p.type === 'boolean_operator' || p.type === 'not_operator' || p.type === 'if_clause') { hit = true; break; }
+      if (p.type === 'conditional_expression') { if (named(p)[1] === child) hit = true; break; }
+      if (p.type === 'comparison_operator' && /\bNone\b/.test(a.src(p))) { hit = true; break; }
+      if (p.type === 'block' || p.type === 'expression_statement' || p.type === 'return_statement') break;
+    }
+    return undefined;
+  });
+  return hit;
+}
+
+export interface NoneOpen {
+  node: PyNode;
+  /** The opener as written (`Image.open`). */
+  opener: string;
+  /** `raises`, or `blank` (the library opens an empty default document). */
+  kind: 'raises' | 'blank';
+  /** What is None and why: "`path`, the result of the getter `get_vm_file`, which returns None at getters/file.py:42,". */
+  source: string;
+  /** Opens of one value are one defect. */
+  group: number;
+}
+
+/** `open(path)` / `Image.open(path)` / `pd.read_csv(path)` / `Document(path)` on a value that is None
+ *  when the getter or helper that produced it failed, with no test of the value and no handler. */
+export function unguardedNoneOpen(a: PythonAnalysis, node: PyNode, cx: StateContext & NoneContext): NoneOpen | undefined {
+  const c = node.type === 'call' ? a.call(node) : undefined;
+  const kind = c && OPENERS.get(c.qualified ?? '');
+  const first = c && (c.args[0] ?? PATH_KEYWORDS.map((k) => c.kwargs.get(k)).find((v) => v));
+  if (!c || !kind || !first) return undefined;
+  const arg = unparen(first);
+  const fn = a.functionAt(node);
+  const scope = fn?.node ?? a.ast;
+  let source: string | undefined;
+  let group = arg.start;
+  if (arg.type === 'call') {
+    const inner = a.call(arg);
+    const s = inner && cx.calleeNone?.(a, inner);
+    source = s && `the result of ${s}`;
+  } else if (arg.type === 'identifier') {
+    const defs = a.reachingDefs(arg);
+    if (!defs?.length || defs.some((d) => d.kind === 'narrow' || d.kind === 'unbound')) return undefined;
+    for (const d of defs) {
+      if (d.kind === 'param' && cx.agent?.has(d.name) && cx.agentNone) {
+        source ??= `\`${d.name}\`, the result of ${cx.agentNone}`;
+        group = d.node?.start ?? group;
+      } else if ((d.kind === 'assign' || d.kind === 'annassign') && d.value && !d.index?.length) {
+        const v = unparen(d.value);
+        const inner = v.type === 'call' ? a.call(v) : undefined;
+        const s = inner && cx.calleeNone?.(a, inner);
+        if (s) {
+          source ??= `\`${d.name}\`, the result of ${s}`;
+          group = v.start;
+        }
+      }
+    }
+    if (source && mentionedInTest(a, scope, a.src(arg))) return undefined;
+  } else return undefined;
+  if (!source) return undefined;
+  if (handled(a, node, ['TypeError', 'AttributeError', 'ValueError'])) return undefined;
+  return { node, opener: c.calleeText, kind, source, group };
 }

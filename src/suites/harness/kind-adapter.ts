@@ -91,6 +91,11 @@ function taskId(record: TaskRecord, index: number): string {
 const targets = new WeakMap<VerifierEntry, KindTarget>();
 const routeOfSuite = new WeakMap<Suite, KindRoute>();
 
+/** The parameters of the entry's bound code that the dispatch hands the task record (or a member of it) to. */
+export function passedRecord(entry: VerifierEntry): KindTarget['passes'] {
+  return targets.get(entry)?.passes;
+}
+
 export const kindDispatchAdapter: SuiteAdapter = {
   id: KIND_DISPATCH_ADAPTER_ID,
   description: 'Task records naming the kind of check that grades them (an evaluation type), routed as the suite\'s harness dispatches on that member (learned from its match, if-chain or dict of cases).',

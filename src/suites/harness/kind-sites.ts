@@ -27,6 +27,9 @@ export interface KindTarget {
   qualname: string;
   /** `StringEvaluator` for a class, the function's name otherwise. */
   shown: string;
+  /** Parameters of the target the dispatch hands the task record, or a member of it, to:
+   *  `check_url(task["eval"])` → `{ param: "spec", path: ["eval"] }`. */
+  passes?: Array<{ param: string; path: string[] }>;
 }
 
 export interface KindRoute {
@@ -100,20 +103,25 @@ function fromParameter(a: PythonAnalysis, fn: FunctionInfo, call: PyNode): boole
 }
 
 /** `root["a"]["b"]`, `root.get("a")`: the member path from a record root (a loaded JSON document; with `params`, a parameter too), or undefined. */
-export function memberPath(a: PythonAnalysis, fn: FunctionInfo, e: PyNode, depth = 0, params = true): string[] | undefined {
+export function memberPath(a: PythonAnalysis, fn: FunctionInfo, e: PyNode, depth = 0, params = true, paramRoots?: ReadonlyMap<string, readonly string[]>): string[] | undefined {
   const u = unparen(e);
   if (depth > 6) return undefined;
   if (u.type === 'identifier') {
+    // a parameter the caller hands the record, or a member of it (`paramRoots`: name → its member path)
+    if (paramRoots?.size) {
+      const ds = a.reachingDefs(u) ?? [];
+      if (ds.length && ds.every((d) => d.kind === 'param' && d.name === ds[0]!.name && paramRoots.has(d.name))) return [...paramRoots.get(ds[0]!.name)!];
+    }
     if (recordRoot(a, fn, u, params)) return [];
     // a local holding a member (`types = configs["eval"]["eval_types"]`)
     const defs = a.reachingDefs(u) ?? [];
-    if (defs.length === 1 && defs[0]!.kind === 'assign' && defs[0]!.value && !defs[0]!.index?.length) return memberPath(a, fn, defs[0]!.value, depth + 1, params);
+    if (defs.length === 1 && defs[0]!.kind === 'assign' && defs[0]!.value && !defs[0]!.index?.length) return memberPath(a, fn, defs[0]!.value, depth + 1, params, paramRoots);
     return undefined;
   }
   if (u.type === 'subscript') {
     const key = field(u, 'subscript');
     const k = key ? pyStringLiteral(a, key) : undefined;
-    const base = k !== undefined ? memberPath(a, fn, field(u, 'value')!, depth + 1, params) : undefined;
+    const base = k !== undefined ? memberPath(a, fn, field(u, 'value')!, depth + 1, params, paramRoots) : undefined;
     return base && [...base, k!];
   }
   if (u.type === 'call') {
@@ -121,7 +129,7 @@ export function memberPath(a: PythonAnalysis, fn: FunctionInfo, e: PyNode, depth
     const args = named(field(u, 'arguments')!);
     if (callee.type === 'attribute' && a.src(field(callee, 'attribute')!) === 'get' && args[0]) {
       const k = pyStringLiteral(a, args[0]);
-      const base = k !== undefined ? memberPath(a, fn, field(callee, 'object')!, depth + 1, params) : undefined;
+      const base = k !== undefined ? memberPath(a, fn, field(callee, 'object')!, depth + 1, params, paramRoots) : undefined;
       return base && [...base, k!];
     }
   }
@@ -140,8 +148,65 @@ function subjectOf(a: PythonAnalysis, fn: FunctionInfo, e: PyNode): { path: stri
   return p && p.length ? { path: p, each: true } : undefined;
 }
 
+/** The identifier a member path starts from (the record root the dispatch reads), through locals. */
+function rootName(a: PythonAnalysis, fn: FunctionInfo, e: PyNode, depth = 0): string | undefined {
+  const u = unparen(e);
+  if (depth > 6) return undefined;
+  if (u.type === 'identifier') {
+    if (recordRoot(a, fn, u)) return a.src(u);
+    const defs = a.reachingDefs(u) ?? [];
+    const d = defs.length === 1 ? defs[0]! : undefined;
+    return d && (d.kind === 'assign' || d.kind === 'for') && d.value && !d.index?.length ? rootName(a, fn, d.value, depth + 1) : undefined;
+  }
+  if (u.type === 'subscript') return rootName(a, fn, field(u, 'value')!, depth + 1);
+  if (u.type === 'call') {
+    const callee = unparen(field(u, 'function')!);
+    return callee.type === 'attribute' && a.src(field(callee, 'attribute')!) === 'get' ? rootName(a, fn, field(callee, 'object')!, depth + 1) : undefined;
+  }
+  return undefined;
+}
+
+/** Positional parameter names of a function (a method's first left out). */
+function positionalParams(fn: FunctionInfo): string[] {
+  const ps = field(fn.node, 'parameters');
+  const out: string[] = [];
+  for (const p of ps ? named(ps) : []) {
+    if (p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern' || p.type === 'keyword_separator' || p.type === 'positional_separator') break;
+    const id = p.type === 'identifier' ? p : (field(p, 'name') ?? named(p)[0]);
+    if (id?.type === 'identifier') out.push(id.text);
+  }
+  return fn.className ? out.slice(1) : out;
+}
+
+/** The record (or members of it) a call hands to the target's parameters: arguments that are a member
+ *  path from the dispatch's own record root. */
+function passesOf(python: PythonProject, a: PythonAnalysis, rec: Rec | undefined, call: PyNode, target: KindTarget | undefined): KindTarget['passes'] {
+  if (!rec?.root || !target) return undefined;
+  const tfn = python.analysis(target.file)?.functionByQualname(target.qualname);
+  if (!tfn) return undefined;
+  const params = positionalParams(tfn);
+  const out: NonNullable<KindTarget['passes']> = [];
+  let i = 0;
+  for (const arg of named(field(call, 'arguments')!)) {
+    if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') return out.length ? out : undefined;
+    const kw = arg.type === 'keyword_argument';
+    const value = kw ? field(arg, 'value')! : arg;
+    const param = kw ? a.src(field(arg, 'name')!) : params[i++];
+    if (!param || !tfn.params.includes(param)) continue;
+    const path = memberPath(a, rec.fn, value);
+    if (path && rootName(a, rec.fn, value) === rec.root) out.push({ param, path });
+  }
+  return out.length ? out : undefined;
+}
+
+/** The dispatching function and the record root its dispatched value is read from. */
+interface Rec {
+  fn: FunctionInfo;
+  root: string | undefined;
+}
+
 /** The project code a branch routes to: the first project class built or project function called in it. */
-function targetIn(python: PythonProject, a: PythonAnalysis, body: PyNode): KindTarget | undefined {
+function targetIn(python: PythonProject, a: PythonAnalysis, body: PyNode, rec?: Rec): KindTarget | undefined {
   let found: KindTarget | undefined;
   walk(body, (n) => {
     if (found) return false;
@@ -161,10 +226,21 @@ function targetIn(python: PythonProject, a: PythonAnalysis, body: PyNode): KindT
     const cls = classOfExpr(python, a, callee);
     if (cls) {
       found = classTarget(python, cls);
+      // `X()(record)` / `X().grade(record)`: what the built object's grading method is handed
+      const up = n.parent;
+      const method = found?.qualname.split('.').pop();
+      const outer = up?.type === 'call' && field(up, 'function') === n ? (method === '__call__' ? up : undefined)
+        : up?.type === 'attribute' && a.src(field(up, 'attribute')!) === method && up.parent?.type === 'call' && field(up.parent, 'function') === up ? up.parent : undefined;
+      const passes = outer ? passesOf(python, a, rec, outer, found) : undefined;
+      if (found && passes) found = { ...found, passes };
       return false;
     }
     const r = callee.type === 'identifier' || callee.type === 'attribute' ? python.resolveFunction(a.path, a.src(callee)) : undefined;
-    if (r) found = { file: r.file, qualname: r.fn.qualname, shown: r.fn.name };
+    if (r) {
+      found = { file: r.file, qualname: r.fn.qualname, shown: r.fn.name };
+      const passes = passesOf(python, a, rec, n, found);
+      if (passes) found.passes = passes;
+    }
     return undefined;
   });
   return found;
@@ -223,7 +299,7 @@ function functionRoutes(python: PythonProject, a: PythonAnalysis, fn: FunctionIn
         const cbody = named(cc).find((c) => c.type === 'block');
         if (strings === undefined) return undefined; // a pattern vaudit does not read: no route
         if (strings.length === 0) route.otherwise = raises(cbody) ? 'raise' : 'ignore';
-        const t = cbody ? targetIn(python, a, cbody) : undefined;
+        const t = cbody ? targetIn(python, a, cbody, { fn, root: subject && rootName(a, fn, subject) }) : undefined;
         for (const v of strings) route.cases.set(v, t);
       }
       out.push(route);
@@ -286,7 +362,7 @@ function ifChain(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n: 
     const v = l ? pyStringLiteral(a, l) : undefined;
     const p = v !== undefined && r ? memberPath(a, fn, r) : undefined;
     if (v !== undefined && p && p.length && !field(n, 'alternative')) {
-      const t = targetIn(python, a, field(n, 'consequence')!);
+      const t = targetIn(python, a, field(n, 'consequence')!, { fn, root: rootName(a, fn, r!) });
       return { kind: 'contains', route: { file: a.path, line: a.line(n), path: p, each: true, cases: new Map([[v, t]]), otherwise: 'ignore', fn: fn.qualname } };
     }
   }
@@ -296,8 +372,9 @@ function ifChain(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n: 
   if (!s) return undefined;
   const subjectText = a.src(unparen(first.subject));
   const route: KindRoute = { file: a.path, line: a.line(n), ...s, cases: new Map(), otherwise: 'ignore', fn: fn.qualname };
+  const rec = { fn, root: rootName(a, fn, first.subject) };
   const add = (values: string[], body: PyNode | null | undefined) => {
-    const t = body ? targetIn(python, a, body) : undefined;
+    const t = body ? targetIn(python, a, body, rec) : undefined;
     for (const v of values) if (!route.cases.has(v)) route.cases.set(v, t);
   };
   add(first.values, field(n, 'consequence'));
@@ -339,7 +416,16 @@ function dictRoute(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n
   for (const pair of named(value).filter((p) => p.type === 'pair')) {
     const k = pyStringLiteral(a, field(pair, 'key')!);
     if (k === undefined) return undefined;
-    route.cases.set(k, targetIn(python, a, field(pair, 'value')!));
+    route.cases.set(k, targetIn(python, a, field(pair, 'value')!, { fn, root: rootName(a, fn, key) }));
+  }
+  // `CHECKS[kind](record)`: what every function of the dict is handed
+  const outer = n.parent?.type === 'call' && field(n.parent, 'function') === n ? n.parent : undefined;
+  if (outer) {
+    const rec = { fn, root: rootName(a, fn, key) };
+    for (const [k, t] of route.cases) {
+      const passes = t && !t.passes ? passesOf(python, a, rec, outer, t) : undefined;
+      if (t && passes) route.cases.set(k, { ...t, passes });
+    }
   }
   return route;
 }
