@@ -1,7 +1,9 @@
 /**
- * A name bound only inside `for … in range(P)`, where `P` is a parameter with a positive integer default
- * that every project call leaves at its default or sets to a positive literal: the loop runs at least
- * once on every call, so the only path that leaves the name unbound (no iteration) is not taken.
+ * A name bound only inside a loop whose iteration count comes from numeric parameters: `for … in
+ * range(P)`, `while i < P`, a countdown `while left > 0` from `left = P`, a deadline `while time.time()
+ * < start + timeout`. When every project call leaves those parameters at their defaults or sets them
+ * to numeric literals, and with those values the loop runs at least once, the only path that leaves
+ * the name unbound (no iteration) is not taken.
  *
  * ```python
  * def get_browser(p, url, trial=15):
@@ -14,18 +16,25 @@
  *     return browser          # unbound only when trial <= 0
  * ```
  *
- * Checked by analysing the function again with `P` replaced by each value its callers give (padded to
- * the name's length, so every offset stays put) and asking whether the read is still possibly unbound.
+ * Checked by analysing the function again with each such parameter replaced by the value each call
+ * gives it (padded to the name's length, so every offset stays put) and asking whether the read is
+ * still possibly unbound (the flow analysis knows `range(3)` is non-empty and `while i < 3` after
+ * `i = 1` runs once: src/lang/python/flow/loop-facts.ts).
  */
 import type { PythonAnalysis, PythonProject, UnboundRead } from '../../src/lang/python/types.js';
-import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
+import { field, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { signatureOf } from '../../src/lang/python/signature.js';
 import { callersOf } from '../../src/suites/harness/py-values.js';
 
-const intValue = (a: PythonAnalysis, n: PyNode | undefined): number | undefined => {
+/** Source text of a numeric literal argument or default (`3`, `6.0`, `-1`), or undefined. */
+const numText = (a: PythonAnalysis, n: PyNode | undefined): string | undefined => {
   const u = n && unparen(n);
-  return u?.type === 'integer' && /^\d+$/.test(a.src(u)) ? Number(a.src(u)) : undefined;
+  if (!u) return undefined;
+  const s = a.src(u);
+  return (u.type === 'integer' || u.type === 'float' || u.type === 'unary_operator') && /^-?\d+(\.\d*)?$/.test(s) ? s : undefined;
 };
+
+const MAX_CASES = 3;
 
 export function boundWhenLoopRuns(a: PythonAnalysis, read: UnboundRead, project: PythonProject, boundByTask: (file: string, qualname: string) => boolean): boolean {
   if (read.kind !== 'maybe') return false;
@@ -34,48 +43,52 @@ export function boundWhenLoopRuns(a: PythonAnalysis, read: UnboundRead, project:
   if (!fn || !body || fn.decorators.length || boundByTask(a.path, fn.qualname)) return false;
   const defs = (a.reachingDefs(read.node) ?? []).filter((d) => d.kind !== 'unbound' && d.node);
   if (!defs.length) return false;
-  // the loop over range(P) that holds every binding of the name, before the read
+  // the loop that holds every binding of the name, before the read
   let loop: PyNode | undefined;
   walk(body, (n) => {
     if (loop || n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return n === body ? undefined : false;
-    if (n.type === 'for_statement' && n.end <= read.node.start && defs.every((d) => d.node!.start >= n.start && d.node!.end <= n.end)) loop = n;
+    if ((n.type === 'for_statement' || n.type === 'while_statement') && n.end <= read.node.start && defs.every((d) => d.node!.start >= n.start && d.node!.end <= n.end)) loop = n;
     return undefined;
   });
-  const it = loop && unparen(field(loop, 'right')!);
-  const callee = it?.type === 'call' ? field(it, 'function') : undefined;
-  const args = it?.type === 'call' ? named(field(it, 'arguments')!) : [];
-  if (!it || !callee || a.src(callee) !== 'range' || args.length !== 1 || unparen(args[0]!).type !== 'identifier') return false;
-  const P = a.src(unparen(args[0]!));
+  if (!loop) return false;
+  // parameters with a numeric default, read in the body and never rebound there
+  const uses = new Map<string, PyNode[]>();
+  walk(body, (n) => {
+    // a name, not an attribute (`self.timeout`) or a keyword (`f(timeout=1)`)
+    const attrOrKw = (n.parent?.type === 'attribute' && field(n.parent, 'attribute') === n) || (n.parent?.type === 'keyword_argument' && field(n.parent, 'name') === n);
+    if (n.type === 'identifier' && !attrOrKw) uses.set(a.src(n), [...(uses.get(a.src(n)) ?? []), n]);
+  });
+  const rebound = (u: PyNode) => {
+    const p = u.parent;
+    return !!p && (((p.type === 'assignment' || p.type === 'augmented_assignment' || p.type === 'for_statement') && field(p, 'left') === u) || p.type === 'pattern_list' || p.type === 'named_expression' || p.type === 'global_statement' || p.type === 'nonlocal_statement');
+  };
   const sig = signatureOf(a, fn);
-  const params = fn.classNode ? sig.params.slice(1) : sig.params;
-  const index = params.findIndex((p) => p.name === P);
-  const param = params[index];
-  const dflt = param && (param.node.type === 'default_parameter' || param.node.type === 'typed_default_parameter') ? intValue(a, field(param.node, 'value')) : undefined;
-  if (!param || !dflt || dflt < 1) return false;
-  // what every call gives P: its default, or a positive literal
+  const params = (fn.classNode ? sig.params.slice(1) : sig.params)
+    .map((p, index) => ({ p, index, dflt: p.node.type === 'default_parameter' || p.node.type === 'typed_default_parameter' ? numText(a, field(p.node, 'value')) : undefined }))
+    .filter((x) => x.dflt !== undefined && uses.get(x.p.name)?.length && !uses.get(x.p.name)!.some(rebound));
+  if (!params.length) return false;
+  // what every call gives them: their defaults, or numeric literals
   const callers = callersOf(project, a.path, fn);
   if (!callers.length) return false;
-  const values = new Set<number>();
+  const cases = new Map<string, string[]>();
   for (const s of callers) {
     const c = s.a.call(s.node);
     if (!c || c.hasStarArgs || c.hasStarKwargs) return false;
-    const given = c.kwargs.get(P) ?? (param.kind !== 'keyword' ? c.args[index] : undefined);
-    const v = given ? intValue(s.a, given) : dflt;
-    if (v === undefined || v < 1) return false;
-    values.add(v);
+    const vals: string[] = [];
+    for (const { p, index, dflt } of params) {
+      const given = c.kwargs.get(p.name) ?? (p.kind !== 'keyword' ? c.args[index] : undefined);
+      const v = given ? numText(s.a, given) : dflt;
+      if (v === undefined || v.length > p.name.length) return false;
+      vals.push(v);
+    }
+    cases.set(vals.join('\0'), vals);
   }
-  if (values.size > 3) return false;
-  // the read is no longer possibly unbound with P fixed to each value
-  const uses: PyNode[] = [];
-  walk(body, (n) => {
-    if (n.type === 'identifier' && a.src(n) === P) uses.push(n);
-  });
-  if (uses.some((u) => u.parent?.type === 'assignment' && field(u.parent, 'left') === u)) return false;
-  for (const v of values) {
-    const lit = String(v);
-    if (lit.length > P.length) return false;
+  if (cases.size > MAX_CASES) return false;
+  // the read is no longer possibly unbound with the parameters fixed to each call's values
+  for (const vals of cases.values()) {
+    const edits = params.flatMap(({ p }, i) => uses.get(p.name)!.map((u) => ({ u, lit: vals[i]! })));
     let text = a.text;
-    for (const u of [...uses].sort((x, y) => y.start - x.start)) text = text.slice(0, u.start) + lit.padEnd(P.length, ' ') + text.slice(u.end);
+    for (const { u, lit } of edits.sort((x, y) => y.u.start - x.u.start)) text = text.slice(0, u.start) + lit.padEnd(u.end - u.start, ' ') + text.slice(u.end);
     const b = project.analyseCode(text);
     if (b.unboundReads().some((r) => r.node.start === read.node.start && r.name === read.name)) return false;
   }

@@ -52,12 +52,18 @@ interface Index {
   posted: Located[];
   /** Methods and functions by name: `name(params) {…}` in object literals and classes, `function name`. */
   functions: Map<string, AnyNode[]>;
+  /** Every template literal (markup the app renders), with its enclosing functions. */
+  templates: Located[];
 }
 
 const MAX_DEPTH = 8;
 /** An ISO date, optionally with a time (`2026-03-08`, `2026-03-08T10:00:00Z`, `2026-03-08T10:00:00.000+02:00`). */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const MAX_DOMAIN = 32;
+/** Stands for an interpolated expression in template markup (no markup holds it). */
+const HOLE = '\u0000';
+/** Array methods whose callback gets each element as its first argument. */
+const ITERATORS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex']);
 
 function keyName(k: AnyNode | null | undefined, computed: boolean): string | undefined {
   if (!k || computed) return k && k.type === 'Literal' && typeof k.value === 'string' ? k.value : undefined;
@@ -77,7 +83,7 @@ function isFn(n: AnyNode): boolean {
 }
 
 function buildIndex(programs: Program[]): Index {
-  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicKeys: [], calls: [], posted: [], functions: new Map() };
+  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicKeys: [], calls: [], posted: [], functions: new Map(), templates: [] };
   for (const p of programs) {
     for (const st of p.body) {
       if (st.type === 'VariableDeclaration') for (const d of st.declarations) if (d.id.type === 'Identifier' && d.init) ix.globals.set(d.id.name, d.init);
@@ -119,6 +125,9 @@ function buildIndex(programs: Program[]): Index {
           }
           break;
         }
+        case 'TemplateLiteral':
+          ix.templates.push({ node: n, fns });
+          break;
         case 'UpdateExpression': {
           const k = n.argument.type === 'MemberExpression' ? propName(n.argument) : undefined;
           if (k !== undefined) ix.updatedFields.add(k);
@@ -443,6 +452,11 @@ class Model {
         return sub(n.expression);
       case 'MemberExpression': {
         if (propName(n) === key) return true;
+        // el.dataset.value of the element a click handler's case acts on; o.value of each option rendered
+        const fromMarkup = this.datasetValues(n, v.fns);
+        if (fromMarkup) return fromMarkup.every((x) => sub(x.node, x.fns));
+        const fromElements = this.elementField(n, v.fns, depth);
+        if (fromElements) return fromElements.every((x) => sub(x.node, x.fns));
         // d.toISOString().split('T')[0]: the date part
         const o = n.object;
         if (n.computed && n.property.type === 'Literal' && n.property.value === 0 && o.type === 'CallExpression' && o.callee.type === 'MemberExpression' && propName(o.callee) === 'split') return sub(o.callee.object);
@@ -472,6 +486,117 @@ class Model {
       default:
         return false;
     }
+  }
+
+  /**
+   * `el.dataset.value` read in the `case 'set-x':` of a switch on `el.dataset.action` (or a local
+   * holding it): the values of `data-value` in every element the app renders with `data-action="set-x"`
+   * (template markup). undefined when that is not the shape, or an element's value is not one
+   * expression or literal.
+   */
+  private datasetValues(n: AnyNode, fns: AnyNode[]): Located[] | undefined {
+    if (n.type !== 'MemberExpression' || n.object.type !== 'MemberExpression' || propName(n.object) !== 'dataset') return undefined;
+    const k = propName(n);
+    if (!k) return undefined;
+    // the innermost `case '<action>':` holding the read, in a switch on a dataset field
+    let found: { action: string; attr: string } | undefined;
+    const visit = (x: AnyNode, fn: AnyNode): void => {
+      if (x.type === 'SwitchStatement' && x.start <= n.start && n.end <= x.end) {
+        const d = x.discriminant.type === 'Identifier' ? localInit(this.ix, x.discriminant.name, fns) : x.discriminant;
+        const attr = d?.type === 'MemberExpression' && d.object.type === 'MemberExpression' && propName(d.object) === 'dataset' ? propName(d) : undefined;
+        for (const c of x.cases) {
+          if (c.start <= n.start && n.end <= c.end && c.test?.type === 'Literal' && typeof c.test.value === 'string') found = attr ? { action: c.test.value, attr } : undefined;
+        }
+      }
+      if (x !== fn && isFn(x)) return;
+      forEachChild(x, (c) => visit(c, fn));
+    };
+    for (let i = fns.length - 1; i >= 0 && !found; i--) visit(fns[i]!, fns[i]!);
+    if (!found) return undefined;
+    const kebab = (s: string) => `data-${s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    const actionAttr = `${kebab(found.attr)}="${found.action}"`;
+    const valueAttr = new RegExp(`\\s${kebab(k)}="([^"]*)"`);
+    const out: Located[] = [];
+    for (const tl of this.ix.templates) {
+      const node = tl.node;
+      if (node.type !== 'TemplateLiteral' || !node.quasis.some((q) => (q.value.cooked ?? '').includes(actionAttr))) continue;
+      // the markup with each expression as a placeholder; each tag that carries the action
+      const text = node.quasis.map((q, i) => (q.value.cooked ?? '') + (i < node.expressions.length ? `${HOLE}${i}${HOLE}` : '')).join('');
+      for (const tag of text.match(/<[^<>]*>/g) ?? []) {
+        if (!tag.includes(actionAttr)) continue;
+        const m = valueAttr.exec(tag);
+        if (!m) return undefined;
+        const ph = m[1]!.startsWith(HOLE) && m[1]!.endsWith(HOLE) ? /^\d+$/.exec(m[1]!.slice(1, -1)) : null;
+        if (ph) out.push({ node: node.expressions[Number(ph[0])]!, fns: tl.fns });
+        else if (m[1]!.includes(HOLE)) return undefined;
+        else out.push({ node: { type: 'Literal', value: m[1]!, raw: JSON.stringify(m[1]!), start: node.start, end: node.end } as AnyNode, fns: tl.fns });
+      }
+    }
+    return out.length ? out : undefined;
+  }
+
+  /**
+   * `o.value` where `o` is the item a callback of `list.map(o => …)` (forEach, filter, find…) gets:
+   * the `value` of every element of the list, when the list is a literal array or a local array
+   * filled only by `push`, directly or as what the one function of the app it calls returns.
+   */
+  private elementField(n: AnyNode, fns: AnyNode[], depth: number): Located[] | undefined {
+    if (n.type !== 'MemberExpression' || n.object.type !== 'Identifier') return undefined;
+    const k = propName(n);
+    const param = paramOf(n.object.name, fns);
+    if (!k || !param || param.index !== 0) return undefined;
+    const call = this.ix.calls.find((c) => c.node.type === 'CallExpression' && c.node.arguments[0] === param.fn);
+    const callee = call?.node.type === 'CallExpression' ? call.node.callee : undefined;
+    if (!call || callee?.type !== 'MemberExpression' || !ITERATORS.has(propName(callee) ?? '')) return undefined;
+    const els = this.arrayElements({ node: callee.object, fns: call.fns }, depth + 1);
+    if (!els) return undefined;
+    const out: Located[] = [];
+    for (const e of els) {
+      if (e.node.type !== 'ObjectExpression' || e.node.properties.some((p) => p.type === 'SpreadElement')) return undefined;
+      const p = e.node.properties.find((q) => q.type === 'Property' && keyName(q.key, q.computed) === k);
+      if (!p || p.type !== 'Property') return undefined;
+      out.push({ node: p.value, fns: e.fns });
+    }
+    return out;
+  }
+
+  /** The elements of an array: a literal, a local array (plus what is pushed into it), or what the called function returns. */
+  private arrayElements(v: Located, depth: number): Located[] | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const n = v.node;
+    if (n.type === 'ArrayExpression') return n.elements.every((e) => e && e.type !== 'SpreadElement') ? n.elements.map((e) => ({ node: e!, fns: v.fns })) : undefined;
+    if (n.type === 'Identifier') {
+      const fn = v.fns[v.fns.length - 1];
+      const init = fn ? localInit(this.ix, n.name, [fn]) : undefined;
+      if (!fn || !init) return undefined;
+      const base = this.arrayElements({ node: init, fns: v.fns }, depth + 1);
+      if (!base) return undefined;
+      // pushes into the local; any other write into it (index, reassignment, splice) leaves it open
+      let open = false;
+      const pushed: Located[] = [];
+      const visit = (x: AnyNode, inner: AnyNode[]): void => {
+        if (open) return;
+        const named = (e: AnyNode) => e.type === 'Identifier' && e.name === n.name;
+        if (x.type === 'AssignmentExpression' && (named(x.left) || (x.left.type === 'MemberExpression' && named(x.left.object)))) open = true;
+        if (x.type === 'CallExpression' && x.callee.type === 'MemberExpression' && named(x.callee.object)) {
+          const m = propName(x.callee);
+          if (m === 'push' || m === 'unshift') for (const a of x.arguments) { if (a.type === 'SpreadElement') open = true; else pushed.push({ node: a, fns: inner }); }
+          else if (!['map', 'forEach', 'filter', 'find', 'some', 'every', 'join', 'slice', 'includes', 'indexOf'].includes(m ?? '')) open = true;
+        }
+        forEachChild(x, (c) => visit(c, isFn(x) ? [...inner, x] : inner));
+      };
+      // a global array can be pushed into anywhere in the app
+      if (init === this.ix.globals.get(n.name) && localInit(this.ix, n.name, [fn]) === init) for (const p of this.ix.programs) visit(p, []);
+      else visit(fn, v.fns.slice(0, -1));
+      return open ? undefined : [...base, ...pushed];
+    }
+    if (n.type === 'CallExpression' && n.arguments.length === 0) {
+      const sole = this.soleFunctionReturns(n.callee.type === 'Identifier' ? n.callee.name : propName(n.callee));
+      if (!sole?.rets.length) return undefined;
+      const parts = sole.rets.map((r) => this.arrayElements({ node: r, fns: [sole.fn] }, depth + 1));
+      return parts.every((x) => x) ? parts.flat() as Located[] : undefined;
+    }
+    return undefined;
   }
 
   /** A control created with this id is a date picker or a text box whose pattern is an ISO date. */

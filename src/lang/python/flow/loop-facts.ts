@@ -30,14 +30,9 @@ export function loopIndex(cx: FlowState, left: PyNode, right: PyNode): { id: PyN
 function bound(cx: FlowState, e: PyNode, dir: 'lo' | 'hi', depth: number, skipFalsy = false): number | null | undefined {
   if (depth > 10) return undefined;
   const u = unparen(e);
-  const lit = intLit(u, cx.text);
+  const lit = numLit(u, cx.text);
   if (lit !== undefined) return skipFalsy && lit === 0 ? null : lit;
-  const pick = (vals: Array<number | null | undefined>): number | null | undefined => {
-    if (vals.some((v) => v === undefined)) return undefined;
-    const nums = vals.filter((v): v is number => v !== null);
-    if (!nums.length) return null;
-    return dir === 'lo' ? Math.min(...nums) : Math.max(...nums);
-  };
+  const pick = (vals: Array<number | null | undefined>) => pickBound(vals, dir);
   if (u.type === 'boolean_operator') {
     const op = u.children.find((c) => c.field === 'operator')?.type;
     const l = field(u, 'left');
@@ -65,6 +60,110 @@ function bound(cx: FlowState, e: PyNode, dir: 'lo' | 'hi', depth: number, skipFa
   const vals: Array<number | null | undefined> = [];
   for (const d of defs) defBounds(cx, d, dir, depth, skipFalsy, vals);
   return pick(vals);
+}
+
+function pickBound(vals: Array<number | null | undefined>, dir: 'lo' | 'hi'): number | null | undefined {
+  if (vals.some((v) => v === undefined)) return undefined;
+  const nums = vals.filter((v): v is number => v !== null);
+  if (!nums.length) return null;
+  return dir === 'lo' ? Math.min(...nums) : Math.max(...nums);
+}
+
+/** Value of an int or float literal (`3`, `6.0`, `-1`), or undefined. */
+function numLit(n: PyNode, text: string): number | undefined {
+  const u = unparen(n);
+  if (u.type === 'float') { const v = Number(text.slice(u.start, u.end).replace(/_/g, '')); return Number.isFinite(v) ? v : undefined; }
+  if (u.type === 'unary_operator' && text.slice(u.start, u.end).startsWith('-')) { const a = firstNamed(u); const v = a ? numLit(a, text) : undefined; return v === undefined ? undefined : -v; }
+  return intLit(u, text);
+}
+
+/** The definitions a name holds in state `s` (the loop's entry), or undefined when it is not tracked. */
+function defsIn(cx: FlowState, id: PyNode, s: Map<string, Set<Def>>): Set<Def> | undefined {
+  const t = cx.trackedKey(id);
+  return t ? cx.get(s, t.key, cx.src(id)) : undefined;
+}
+
+/** Bound of an expression evaluated in state `s`: a name's definitions are those `s` holds. */
+function boundIn(cx: FlowState, e: PyNode, dir: 'lo' | 'hi', s: Map<string, Set<Def>>): number | null | undefined {
+  const u = unparen(e);
+  const defs = u.type === 'identifier' ? defsIn(cx, u, s) : undefined;
+  if (!defs) return bound(cx, u, dir, 0);
+  const vals: Array<number | null | undefined> = [];
+  for (const d of defs) defBounds(cx, d, dir, 0, false, vals);
+  return defs.size ? pickBound(vals, dir) : undefined;
+}
+
+const CLOCKS = /^(time\.)?(time|monotonic|perf_counter)(_ns)?$/;
+
+/** A call of the wall or monotonic clock (`time.time()`, `time.monotonic()`, `perf_counter()`). */
+function clockCall(cx: FlowState, e: PyNode): string | undefined {
+  const c = callParts(e, cx.text);
+  return c && !c.args.length && !c.kw.size && CLOCKS.test(c.fn) ? c.fn : undefined;
+}
+
+/** The single value a name holds in `s` (one plain assignment), else the expression itself. */
+function valueIn(cx: FlowState, e: PyNode, s: Map<string, Set<Def>>): PyNode {
+  const u = unparen(e);
+  const defs = u.type === 'identifier' ? defsIn(cx, u, s) : undefined;
+  if (!defs || defs.size !== 1) return u;
+  const d = defs.values().next().value!;
+  return (d.kind === 'assign' || d.kind === 'annassign') && d.value && !d.index?.length ? unparen(d.value) : u;
+}
+
+/** `start + d` with `start` a reading of clock `fn` made before (directly or through a name) and
+ *  `d` > 0: a deadline that has not passed when the loop is first reached. */
+function freshDeadline(cx: FlowState, e: PyNode, fn: string, s: Map<string, Set<Def>>): boolean {
+  const v = valueIn(cx, e, s);
+  if (v.type !== 'binary_operator' || v.children.find((c) => c.field === 'operator')?.type !== '+') return false;
+  const l = field(v, 'left');
+  const r = field(v, 'right');
+  if (!l || !r) return false;
+  const isStart = (x: PyNode) => clockCall(cx, valueIn(cx, x, s)) === fn;
+  const positive = (x: PyNode) => { const lo = boundIn(cx, x, 'lo', s); return typeof lo === 'number' && lo > 0; };
+  return (isStart(l) && positive(r)) || (isStart(r) && positive(l));
+}
+
+/** The condition holds when the loop is first reached in state `s`: `i < n` with i = 0 and n = 3,
+ *  `left > 0` with left = 5, `time.time() < deadline` right after `deadline = time.time() + 6.0`,
+ *  and conjunctions of these. A `while` with such a condition runs its body at least once. */
+export function trueOnEntry(cx: FlowState, cond: PyNode, s: State): boolean {
+  if (!s) return false;
+  const n = unparen(cond);
+  if (cx.env.staticTruth(n) === true) return true;
+  if (n.type === 'boolean_operator') {
+    const l = field(n, 'left');
+    const r = field(n, 'right');
+    return n.children.find((c) => c.field === 'operator')?.type === 'and' && !!l && !!r && trueOnEntry(cx, l, s) && trueOnEntry(cx, r, s);
+  }
+  if (n.type === 'identifier') { const lo = boundIn(cx, n, 'lo', s); return typeof lo === 'number' && lo > 0; }
+  if (n.type !== 'comparison_operator') return false;
+  const kids = named(n).map(unparen);
+  const ops = n.children.filter((c) => !c.named).map((c) => c.type);
+  if (kids.length !== 2 || ops.length !== 1) return false;
+  // a < b, written either way round
+  let [a, b] = [kids[0]!, kids[1]!];
+  let op = ops[0]!;
+  if (op === '>' || op === '>=') { [a, b] = [b, a]; op = op === '>' ? '<' : '<='; }
+  if (op === '<' || op === '<=') {
+    const fn = clockCall(cx, a);
+    if (fn && freshDeadline(cx, b, fn, s)) return true;
+    // time.time() - start < d
+    if (a.type === 'binary_operator' && a.children.find((c) => c.field === 'operator')?.type === '-') {
+      const al = field(a, 'left');
+      const ar = field(a, 'right');
+      const f2 = al && clockCall(cx, al);
+      const lo = boundIn(cx, b, 'lo', s);
+      if (f2 && ar && clockCall(cx, valueIn(cx, ar, s)) === f2 && typeof lo === 'number' && lo > 0) return true;
+    }
+    const hiA = boundIn(cx, a, 'hi', s);
+    const loB = boundIn(cx, b, 'lo', s);
+    return typeof hiA === 'number' && typeof loB === 'number' && (op === '<' ? hiA < loB : hiA <= loB);
+  }
+  if (op === '!=') {
+    const [la, ha, lb, hb] = [boundIn(cx, a, 'lo', s), boundIn(cx, a, 'hi', s), boundIn(cx, b, 'lo', s), boundIn(cx, b, 'hi', s)];
+    return [la, ha, lb, hb].every((x) => typeof x === 'number') && (ha! < lb! || hb! < la!);
+  }
+  return false;
 }
 
 /** Push into `vals` the bound of the value one definition gives a name (undefined: unknown). */

@@ -7,7 +7,7 @@ import { withItemValues } from '../scopes.js';
 import { type Def, type FlowState, type State, equalStates, keyOf, setKey } from './state.js';
 import { bindTarget, evalCond, evalDefaults, evalExpr } from './expressions.js';
 import { dropAllAttrFacts, dropAttrFacts, recordFacts } from './facts.js';
-import { loopIndex, nonEmpty } from './loop-facts.js';
+import { loopIndex, nonEmpty, trueOnEntry } from './loop-facts.js';
 import { bindPattern, isIrrefutable } from './patterns.js';
 import { cannotRaise } from './raises.js';
 import { isCatchAll } from './syntax.js';
@@ -206,25 +206,38 @@ function execIf(cx: FlowState, n: PyNode, s: State): State {
   return recordFacts(cx, n, conds, outs, cx.join(...outs));
 }
 
+/** A loop whose condition holds on entry (`trueOnEntry`) runs its first pass apart: it leaves only
+ *  after at least one pass, so names every pass binds are bound after it. */
 function execWhile(cx: FlowState, n: PyNode, s: State): State {
   const cond = field(n, 'condition');
-  let head: State = s;
-  let exitF: State = null;
-  let breaks: State[] = [];
-  for (let i = 0; i < 6; i++) {
+  const pass = (head: State) => {
     const [t, f] = cond ? evalCond(cx, cond, head) : [head, null];
-    exitF = f;
     cx.loops.push({ breaks: [], conts: [] });
     const out = execBlock(cx, field(n, 'body'), t);
     const ctx = cx.loops.pop()!;
-    breaks = ctx.breaks;
-    const next = cx.join(s, out, ...ctx.conts);
+    return { exit: f, after: cx.join(out, ...ctx.conts), breaks: ctx.breaks };
+  };
+  let entry: State = s;
+  let firstBreaks: State[] = [];
+  if (cond && trueOnEntry(cx, cond, s)) {
+    const p1 = pass(s);
+    entry = p1.after;
+    firstBreaks = p1.breaks;
+  }
+  let head: State = entry;
+  let exitF: State = null;
+  let breaks: State[] = [];
+  for (let i = 0; i < 6; i++) {
+    const p = pass(head);
+    exitF = p.exit;
+    breaks = p.breaks;
+    const next = cx.join(entry, p.after);
     if (equalStates(next, head)) break;
     head = next;
   }
   const alt = field(n, 'alternative');
   const normal = alt ? execBlock(cx, field(alt, 'body'), exitF) : exitF;
-  return cx.join(normal, ...breaks);
+  return cx.join(normal, ...firstBreaks, ...breaks);
 }
 
 /** The first pass runs apart from the later ones: the index is known there, and a loop over a
