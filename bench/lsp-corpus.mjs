@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Editor re-lint on a real suite: an engine session (what `vaudit lsp` runs per workspace) over a corpus,
-// one-character edits alternating between the largest Python module the suite's entries route to and
-// the first task file routed to it; per edit kind the session's lint time, its phases and the process CPU.
+// one-character edits alternating between the largest verifier module the suite's entries route to (Python,
+// or JS/TS) and the first task file routed to it (no suite recognised: the largest Python module only); per
+// edit kind the session's lint time, its phases and the process CPU.
 //   npm run build && node bench/lsp-corpus.mjs [--corpus ../shared/corpora/scienceboard] [--edits 60] [--json]
 //   [--repo DIR]: the engine of another checkout (built), for before/after figures from one script
 import path from 'node:path';
@@ -22,26 +23,36 @@ const root = path.resolve(args.corpus);
 const { LintSession } = await import(pathToFileURL(path.join(path.resolve(args.repo), 'dist/src/engine/session.js')).href);
 const s = await LintSession.create({ root });
 await s.lint([]);
-const bound = [...new Set(s.project.suites.flatMap((su) => su.tasks.flatMap((t) => t.entries.flatMap((e) => (e.binding ? [e.binding.file] : [])))))];
-if (!bound.length) throw new Error(`${root}: no entry is bound to a Python function`);
-const py = bound.sort((a, b) => s.file(b).source.text.length - s.file(a).source.text.length)[0];
-const task = s.tasksRoutingTo(py).sort()[0];
-const texts = new Map([[py, s.file(py).source.text], [task, s.file(task).source.text]]);
-for (const f of [py, task]) s.setDocument(f, texts.get(f));
-await s.lint([py]);
-await s.lint([task]);
+// the module edited: the largest verifier module the suite's entries route to (bound function, else the
+// module a route loads), else (no suite recognised) the largest Python module; and the first task routed to it
+const entries = s.project.suites.flatMap((su) => su.tasks.flatMap((t) => t.entries));
+const routed = [...new Set(entries.flatMap((e) => (e.binding ? [e.binding.file] : e.target ? [e.target.file] : [])))].filter((f) => s.file(f));
+const candidates = routed.length ? routed : [...s.project.files.keys()].filter((f) => f.endsWith('.py'));
+if (!candidates.length) throw new Error(`${root}: no verifier module to edit`);
+const py = candidates.sort((a, b) => s.file(b).source.text.length - s.file(a).source.text.length)[0];
+const task = s.tasksRoutingTo(py).sort()[0] ?? s.project.suites.flatMap((su) => su.tasks.filter((t) => t.entries.some((e) => e.target?.file === py)).map((t) => t.file.path)).sort()[0];
+const edited = task ? [py, task] : [py];
+const texts = new Map(edited.map((f) => [f, s.file(f).source.text]));
+for (const f of edited) s.setDocument(f, texts.get(f));
+for (const f of edited) await s.lint([f]);
 
-// Python: inside the name of an assignment target in the middle of the module; task: inside its instruction
+// module: inside the name of an assignment target in the middle of the module; task: inside its instruction
+// (or its first string value)
 const pyText = texts.get(py);
-const assign = /\n([ \t]+)(\w{4,}) = /g;
+const assign = /\n([ \t]+)(?:(?:const|let|var)\s+)?(\w{4,}) = /g;
 assign.lastIndex = Math.floor(pyText.length / 2);
 const m = assign.exec(pyText) ?? (assign.lastIndex = 0, assign.exec(pyText));
-const spots = new Map([[py, m.index + 1 + m[1].length + 2], [task, texts.get(task).indexOf('"instruction"') + '"instruction": "'.length + 1]]);
+const spots = new Map([[py, m ? m.index + 1 + m[0].length - m[2].length - 3 + 2 : Math.floor(pyText.length / 2)]]);
+if (task) {
+  const tt = texts.get(task);
+  const at = tt.indexOf('"instruction"');
+  spots.set(task, at >= 0 ? at + '"instruction": "'.length + 1 : tt.indexOf(': "') + 4);
+}
 
-const res = new Map([[py, []], [task, []]]);
+const res = new Map(edited.map((f) => [f, []]));
 const edits = Number(args.edits);
 for (let i = 0; i < edits; i++) {
-  const f = i % 2 ? task : py;
+  const f = i % 2 && task ? task : py;
   const k = Math.floor(i / 2);
   const t = texts.get(f);
   const at = spots.get(f);
@@ -61,13 +72,14 @@ const summary = (rs) => ({
   cpuMs: { median: r2(pct(rs.map((r) => r.cpu), 50)) },
   phasesMeanMs: Object.fromEntries(['python', 'indexes', 'scope', 'pass'].map((k) => [k, r2(rs.reduce((a, r) => a + r[k], 0) / rs.length)])),
 });
-const out = { corpus: root, python: { file: path.relative(root, py), ...summary(res.get(py)) }, task: { file: path.relative(root, task), ...summary(res.get(task)) }, session: s.stats() };
+const out = { corpus: root, python: { file: path.relative(root, py), ...summary(res.get(py)) }, ...(task ? { task: { file: path.relative(root, task), ...summary(res.get(task)) } } : {}), session: s.stats() };
 await s.dispose();
 if (args.json) console.log(JSON.stringify(out, null, 2));
 else {
   console.log(`engine session on ${root} — ${edits} one-character edits`);
   for (const k of ['python', 'task']) {
     const x = out[k];
+    if (!x) continue;
     const ph = Object.entries(x.phasesMeanMs).map(([n, v]) => `${n} ${v}`).join(', ');
     console.log(`${k.padEnd(6)} ${x.file}: lint median ${x.lintMs.median} ms, p95 ${x.lintMs.p95} ms | CPU median ${x.cpuMs.median} ms | phases (mean ms) ${ph}`);
   }
