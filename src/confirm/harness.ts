@@ -115,6 +115,8 @@ export interface CaseResult {
   ms?: number;
   /** Set-up before the case's clock started (fixtures, doubles, importing the verifier's modules). */
   setupMs?: number;
+  /** Set-up shared with the other cases of its verifier module: their zygote's import (warm runner). */
+  sharedSetupMs?: number;
   /** 'setup' when the case never started because its set-up failed or ran out of time. */
   phase?: string;
   detail?: string;
@@ -146,6 +148,9 @@ export interface BatchOptions {
   slowJobs?: number;
   /** Wall-clock bound of one batch = sum of its case bounds + slack, capped by this. */
   maxBatchMs?: number;
+  /** Cases that share their set-up (the same verifier modules) fork from one process that imported
+   *  them once (default true); false: every case imports them itself (the cold path). */
+  warm?: boolean;
   onRun?: (r: RunRecord) => void;
 }
 
@@ -189,7 +194,7 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
   // too: without bubblewrap only they end as `sandbox`.
   const needsMounts = (c: PyCase) =>
     (c.op === undefined || c.op === 'call') && [...Object.keys(c.files ?? {}), ...(c.dirs ?? []), ...Object.keys(c.stubTools ?? {})].some((n) => n.startsWith('/'));
-  const runsCode = fast.filter((c) => !parseOnly(c));
+  const runsCode = bySetup(fast.filter((c) => !parseOnly(c)));
   for (const group of [runsCode.filter((c) => !needsMounts(c)), runsCode.filter(needsMounts), fast.filter(parseOnly)]) {
     for (let i = 0; i < group.length; i += batchSize) queue.push(group.slice(i, i + batchSize));
   }
@@ -210,6 +215,19 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
     ...Array.from({ length: Math.min(Math.max(1, opts.slowJobs ?? 8), slowQueue.length) }, worker(slowQueue)),
   ]);
   return cases.map((c) => results.get(c.id)!);
+}
+
+/** Cases in the order the harness runs them best: those that share their set-up (module sources,
+ *  doubles, entry module) next to each other, so one warm process serves them in a row (first
+ *  appearance keeps the groups' order). */
+function bySetup(cases: PyCase[]): PyCase[] {
+  const first = new Map<string, number>();
+  const keyed = cases.map((c, i) => {
+    const key = c.op === undefined || c.op === 'call' ? JSON.stringify([c.modules, c.doubleModules, c.entry.module, c.traceFiles]) : `#${i}`;
+    if (!first.has(key)) first.set(key, i);
+    return { c, rank: first.get(key)!, i };
+  });
+  return keyed.sort((x, y) => x.rank - y.rank || x.i - y.i).map((x) => x.c);
 }
 
 /** Cases whose answers were lost once (retried a single time). */
@@ -261,7 +279,7 @@ async function runBatch(
     toolId: 'python3',
     args: ['-I', '-B', script],
     suiteCode: !batch.every(parseOnly),
-    stdin: JSON.stringify({ cases: wire, guard: guardPolicy() }),
+    stdin: JSON.stringify({ cases: wire, guard: guardPolicy(), warm: opts.warm ?? true }),
     files,
     readOnlyPaths: [hdir],
     ...(mounts.size ? { mounts: [...mounts] } : {}),
@@ -284,7 +302,9 @@ async function runBatch(
   });
   const runId = res.record.runId;
   noteDoubles(res.record, answered);
-  const times = answered.filter((a) => a.setupMs !== undefined || a.ms !== undefined).map((a) => ({ case: a.id, setupMs: a.setupMs, ms: a.ms }));
+  const times = answered
+    .filter((a) => a.setupMs !== undefined || a.ms !== undefined)
+    .map((a) => ({ case: a.id, setupMs: a.setupMs, ...(a.sharedSetupMs !== undefined ? { sharedSetupMs: a.sharedSetupMs } : {}), ms: a.ms }));
   if (times.length) res.record.caseTimes = [...(res.record.caseTimes ?? []), ...times];
   opts.onRun?.(res.record);
   for (const a of answered) {
