@@ -207,16 +207,22 @@ def fetch(url):
       expect(warm.swallowed!.events).toContainEqual(expect.objectContaining({ type: 'NameError', file: FILE, line: 23 }));
     });
 
-    it('runs cold the modules whose import leaves threads, uses the network, or fails as it fails cold', async () => {
+    it('runs cold the modules whose import leaves threads, uses the network or registers at-fork handlers; an import that fails fails as it fails cold', async () => {
       const THREADED = `import threading\nimport time\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n\ndef f():\n    return threading.active_count()\n`;
       const NETWORK = `import socket\ntry:\n    socket.create_connection(("127.0.0.1", 9), timeout=0.2)\nexcept OSError:\n    pass\n\ndef f():\n    return 1\n`;
       const BROKEN = `import json\n\ndef f():\n    return 1\n\nraise ValueError("module-level")\n`;
+      const AT_FORK = `import os\nFORKED = []\nos.register_at_fork(after_in_child=lambda: FORKED.append(1))\n\ndef f():\n    return len(FORKED)\n`;
       const cases: PyCase[] = [
         at('th1', THREADED, 'f'), at('th2', THREADED, 'f'),
         { ...at('net1', NETWORK, 'f'), modules: mod(NETWORK, 'n'), entry: { module: 'n', qualname: 'f' } },
         { ...at('net2', NETWORK, 'f'), modules: mod(NETWORK, 'n'), entry: { module: 'n', qualname: 'f' } },
         { ...at('b1', BROKEN, 'f'), modules: mod(BROKEN, 'b'), entry: { module: 'b', qualname: 'f' } },
         { ...at('b2', BROKEN, 'f'), modules: mod(BROKEN, 'b'), entry: { module: 'b', qualname: 'f' } },
+        { ...at('af1', AT_FORK, 'f'), modules: mod(AT_FORK, 'af'), entry: { module: 'af', qualname: 'f' } },
+        { ...at('af2', AT_FORK, 'f'), modules: mod(AT_FORK, 'af'), entry: { module: 'af', qualname: 'f' } },
+        // a stub endpoint on a fixed port: the harness binds it in the case's process under the zygote's guard
+        at('fixed1', STATEFUL, 'fetch', { args: ['http://127.0.0.1:18766/'], servers: [{ port: 18766, body: 'fixed-a' }] }),
+        at('fixed2', STATEFUL, 'fetch', { args: ['http://127.0.0.1:18766/'], servers: [{ port: 18766, body: 'fixed-b' }] }),
       ];
       const host = createHost({ root: process.cwd(), isolation: 'process' });
       const by = Object.fromEntries((await runPythonCases(host, cases, { jobs: 1 })).map((x) => [x.id, x as typeof x & { warm?: string }]));
@@ -225,6 +231,10 @@ def fetch(url):
       expect(by.th2!.warm).toMatch(/threads/);
       expect([by.net1!.value, by.net2!.value]).toEqual([1, 1]);
       expect(by.net2!.warm).toMatch(/network/);
+      expect([by.af1!.value, by.af2!.value]).toEqual([0, 0]);
+      expect(by.af2!.warm).toMatch(/at-fork/);
+      expect([by.fixed1!.value, by.fixed2!.value]).toEqual(['fixed-a', 'fixed-b']);
+      expect(by.fixed2!.sharedSetupMs).toBeTypeOf('number');
       for (const b of [by.b1!, by.b2!]) {
         expect(b.status).toBe('error');
         expect(b.detail).toBe('ValueError: module-level');

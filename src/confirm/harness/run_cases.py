@@ -1061,11 +1061,19 @@ def run_case(case, warm=None):
 # recorded (lines, exceptions) and raised. The answer pipe is this harness's (passed to the zygote
 # for the one case), the case's bound is kept here, and a case that overruns is killed here. A
 # zygote that cannot be used (its import was refused by the guard, used the network, where a cold
-# case's endpoints would have listened, or left threads running; or it stops answering) is dropped, and its cases run cold, as before.
+# case's endpoints would have listened, left threads running, or registered at-fork handlers of the
+# suite's own; or it stops answering) is dropped, and its cases run cold, as before.
 WARM_REPLY_S = 5.0  # how long the harness waits for a zygote's word about a case
 NETWORK_EVENTS = {"socket.connect", "socket.connect_ex", "socket.sendto", "socket.sendmsg", "socket.getaddrinfo",
                   "socket.gethostbyname", "socket.gethostbyname_ex", "socket.gethostbyaddr", "socket.getnameinfo"}
 NETWORK_USE = []  # network audit events while a zygote's modules loaded (it is then not used)
+# One-shot passes through a zygote's guard for the harness's own acts: ("os.fork", None) for forking a
+# case, ("open", "/proc/self/status") for counting its threads, ("socket.bind", port) for a case's stub
+# endpoint on a fixed port (a cold case binds it before its
+# guard is in). The zygote's guard stays on in the zygote and in each case's process until the case's
+# own guard is in, so no code the suite's import left behind (patched functions, at-fork handlers,
+# finalizers) ever runs unguarded.
+HARNESS_ACTS = []
 
 
 class Warm:
@@ -1076,14 +1084,15 @@ class Warm:
         self.doubles = self.finder = self.module = self.exc = None
         self.added = []
         self.ms = 0.0
-        self.switch = [False]  # the zygote's guard: on in the zygote, off for good in each case
+        self.switch = [False]  # the zygote's guard: on in the zygote, off in a case once its own is in
         self.path_before = list(sys.path)
         self.patched = []  # (object, name, original): what installing a guard replaces
+        self.at_fork = []  # where the suite's own modules registered at-fork handlers
 
     def before_untrusted(self, case):
-        """In the case's process, where a cold case installs its guard: the zygote's guard goes off
-        and the case's own goes in, seeing sys.path as a cold case's guard does (before the import)."""
-        self.switch[0] = False
+        """In the case's process, where a cold case installs its guard: the case's own goes in (seeing
+        sys.path as a cold case's guard does, before the import; wrapping what the zygote's guard had
+        wrapped, as first installed), then the zygote's goes off."""
         for obj, name, orig in self.patched:
             setattr(obj, name, orig)
         now = list(sys.path)
@@ -1092,6 +1101,8 @@ class Warm:
             install_guard(case)
         finally:
             sys.path[:] = now
+        del HARNESS_ACTS[:]
+        self.switch[0] = False
 
 
 def warm_key(case):
@@ -1105,6 +1116,15 @@ def warm_key(case):
         return None
     shared = [case.get("modules"), case.get("doubleModules"), case["entry"].get("module"), case.get("traceFiles"), case.get("setupMs")]
     return hashlib.sha256(json.dumps(shared, sort_keys=True).encode()).hexdigest()
+
+
+def harness_act_of(event, args):
+    """What a one-shot pass names of an event: the port of a bind, the path of an open."""
+    if event == "socket.bind" and len(args) > 1 and isinstance(args[1], tuple) and len(args[1]) > 1:
+        return args[1][1]
+    if event == "open" and args:
+        return args[0]
+    return None
 
 
 def install_switchable_guard(case):
@@ -1123,10 +1143,15 @@ def install_switchable_guard(case):
     hook, on = captured[0], [True]
 
     def switchable(event, args):
-        if on[0]:
-            if event in NETWORK_EVENTS:
-                NETWORK_USE.append(event)
-            hook(event, args)
+        if not on[0]:
+            return
+        if event in NETWORK_EVENTS:
+            NETWORK_USE.append(event)
+        for i, (what, which) in enumerate(HARNESS_ACTS):
+            if what == event and (which is None or which == harness_act_of(event, args)):
+                del HARNESS_ACTS[i]
+                return
+        hook(event, args)
 
     add(switchable)
     return on
@@ -1137,10 +1162,19 @@ def warm_import(case, warm):
     bound), once, recorded into `warm`."""
     t0 = time.perf_counter()
     trace = CaseTrace(traced_files(case), [t0 + case.get("setupMs", SETUP_MS) / 1000.0])
+    register = os.register_at_fork
+
+    def at_fork(**kw):
+        # code of the suite's own that would run when each case forks (never in a cold case)
+        f = sys._getframe(1)
+        if f.f_code.co_filename in trace.traced:
+            warm.at_fork.append("%s:%d" % (f.f_code.co_filename, f.f_lineno))
+        return register(**kw)
 
     def on_alarm(signum, frame):
         raise CaseDeadline()
 
+    os.register_at_fork = at_fork
     try:
         signal.signal(signal.SIGALRM, on_alarm)
         signal.setitimer(signal.ITIMER_REAL, max(0.001, trace.deadline[0] - time.perf_counter()) + 0.05)
@@ -1162,6 +1196,7 @@ def warm_import(case, warm):
     except BaseException as e:  # the import's own outcome: each case raises it where a cold case would
         sys.settrace(None)
         warm.exc = e
+    os.register_at_fork = register
     warm.lines, warm.events, warm.seen_exc, warm.keep_alive = trace.lines, trace.events, trace.seen_exc, trace.keep_alive
     warm.ms = round((time.perf_counter() - t0) * 1000, 3)
 
@@ -1179,6 +1214,7 @@ def zygote_main(sock, cases, index):
         os.close(ANSWERS[0])
         ANSWERS[0] = None
     case = cases[index]
+    fork, waitpid = os.fork, os.waitpid  # bound before the suite's modules load (they could replace them)
     warm = Warm()
     warm.patched = [(m, n, getattr(m, n)) for m, n in ((_posixsubprocess, "fork_exec"), (subprocess, "_fork_exec")) if hasattr(m, n)]
     switch = install_switchable_guard({"id": case.get("id"), "servers": []})
@@ -1187,11 +1223,19 @@ def zygote_main(sock, cases, index):
         os._exit(0)
     warm.switch = switch
     warm_import(case, warm)
-    switch[0] = False  # the harness's own checks
-    threads = len(os.listdir("/proc/self/task"))
-    switch[0] = True
+    threads = threading.active_count()
+    HARNESS_ACTS[:] = [("open", "/proc/self/status")]
+    try:  # native threads too
+        with open("/proc/self/status") as f:
+            threads = max(threads, int(next(x for x in f if x.startswith("Threads:")).split()[1]))
+    except (OSError, StopIteration, ValueError):
+        pass
+    del HARNESS_ACTS[:]
     if GUARD_REFUSALS:
         sock.send(b"unusable: the guard refused something while the modules loaded")
+        os._exit(0)
+    if warm.at_fork:
+        sock.send(b"unusable: the modules register at-fork handlers (%s)" % warm.at_fork[0].encode()[-120:])
         os._exit(0)
     if NETWORK_USE:
         # a cold case's own endpoints (fixed ports too) listen while its modules load; the zygote's do not
@@ -1214,18 +1258,20 @@ def zygote_main(sock, cases, index):
                 fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
         if len(fds) != 1:
             os._exit(1)
-        switch[0] = False  # a fork is the harness's own act
+        HARNESS_ACTS[:] = [("os.fork", None)]  # the fork is the harness's own act; its at-fork handlers are not
         try:
-            pid = os.fork()
+            pid = fork()
         except OSError:
             os._exit(1)
         if pid == 0:  # the case's process: nothing here returns
             sock.close()
-            case_process(cases[int(msg[4:])], None, fds[0], warm)
-        switch[0] = True
+            case = cases[int(msg[4:])]
+            # the case's stub endpoints on fixed ports: the harness binds them, as before a cold case's guard
+            HARNESS_ACTS[:] = [("socket.bind", s.get("port")) for s in case.get("servers") or [] if s.get("port")]
+            case_process(case, None, fds[0], warm)
         os.close(fds[0])
         sock.send(b"pid %d" % pid)
-        _, status = os.waitpid(pid, 0)
+        _, status = waitpid(pid, 0)
         sock.send(b"status %d" % status)
 
 
