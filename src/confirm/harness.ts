@@ -142,7 +142,7 @@ export interface BatchOptions {
   ruleId?: string;
   /** Cases per interpreter process. */
   batchSize?: number;
-  /** Parallel interpreter processes. */
+  /** Parallel interpreter processes for the main group (the small fixture and parse-only groups take one more). */
   jobs?: number;
   /** Parallel processes for `slow` cases (idle waits on stalling stubs, not CPU): default 8. */
   slowJobs?: number;
@@ -195,8 +195,11 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
   const needsMounts = (c: PyCase) =>
     (c.op === undefined || c.op === 'call') && [...Object.keys(c.files ?? {}), ...(c.dirs ?? []), ...Object.keys(c.stubTools ?? {})].some((n) => n.startsWith('/'));
   const runsCode = bySetup(fast.filter((c) => !parseOnly(c)));
-  for (const group of [runsCode.filter((c) => !needsMounts(c)), runsCode.filter(needsMounts), fast.filter(parseOnly)]) {
-    for (let i = 0; i < group.length; i += batchSize) queue.push(group.slice(i, i + batchSize));
+  // The small groups (fixtures, parse-only) take a worker of their own instead of waiting behind the
+  // main group's batches (a 2-case batch after a 100-case one was the confirmation's critical path).
+  const sideQueue: PyCase[][] = [];
+  for (const [group, into] of [[runsCode.filter((c) => !needsMounts(c)), queue], [runsCode.filter(needsMounts), sideQueue], [fast.filter(parseOnly), sideQueue]] as const) {
+    for (let i = 0; i < group.length; i += batchSize) into.push(group.slice(i, i + batchSize));
   }
   const hdir = harnessDir();
   const script = join(hdir, 'run_cases.py');
@@ -212,6 +215,7 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
   };
   await Promise.all([
     ...Array.from({ length: Math.min(jobs, queue.length) }, worker(queue)),
+    ...Array.from({ length: Math.min(1, sideQueue.length) }, worker(sideQueue)),
     ...Array.from({ length: Math.min(Math.max(1, opts.slowJobs ?? 8), slowQueue.length) }, worker(slowQueue)),
   ]);
   return cases.map((c) => results.get(c.id)!);
