@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { createHost } from '../src/host/host.js';
-import { runPythonCases, harnessDir, type PyCase } from '../src/confirm/harness.js';
+import { runPythonCases, harnessDir, type PyCallCase, type PyCase } from '../src/confirm/harness.js';
 import { ERROR_FACTORY } from './helpers/python-sources.js';
 
 const HAS_BWRAP = existsSync('/usr/bin/bwrap');
@@ -119,7 +119,7 @@ describe('python harness', () => {
       // A case bound longer than the batch's: the host's group kill ends the batch first.
       { id: 'slow', op: 'lambda', source: 'lambda x: __import__("time").sleep(30)', args: [1], timeoutMs: 20_000 },
       // another module (cases of one module run next to each other: this one stays after `slow`)
-      { ...call('c', [{ key: 'a', value: 1 }, { a: 1 }]), modules: [{ name: 'verifier.chimerax', filename: FILE, source: `${MOD}\n# another module\n` }] },
+      call('c', [{ key: 'a', value: 1 }, { a: 1 }], { modules: [{ name: 'verifier.chimerax', filename: FILE, source: `${MOD}\n# another module\n` }] } as Partial<PyCase>),
     ];
     const r = await runPythonCases(host, cases, { jobs: 1, maxBatchMs: 2500 });
     expect(r[0]!.value).toBe(true);
@@ -170,8 +170,14 @@ def fetch(url):
 `;
     const mod = (source: string, name = 'w') => [{ name, filename: `/virtual/${name}.py`, source }];
     // a short set-up bound (the harness reads it; the host's batch bound does not), so `spin` ends soon
-    const at = (id: string, source: string, qualname: string, extra: Partial<PyCase> = {}) =>
-      ({ id, modules: mod(source), entry: { module: 'w', qualname }, args: [], setupMs: 1000, ...extra }) as PyCase;
+    const at = (id: string, source: string, qualname: string, extra: Partial<PyCallCase> = {}): PyCallCase => ({
+      id,
+      modules: mod(source),
+      entry: { module: 'w', qualname },
+      args: [],
+      setupMs: 1000,
+      ...extra,
+    });
 
     it('gives the answers the cold path gives, each case in its own process, the guard in each', async () => {
       const cases: PyCase[] = [
@@ -225,7 +231,7 @@ def fetch(url):
         at('fixed2', STATEFUL, 'fetch', { args: ['http://127.0.0.1:18766/'], servers: [{ port: 18766, body: 'fixed-b' }] }),
       ];
       const host = createHost({ root: process.cwd(), isolation: 'process' });
-      const by = Object.fromEntries((await runPythonCases(host, cases, { jobs: 1 })).map((x) => [x.id, x as typeof x & { warm?: string }]));
+      const by = Object.fromEntries((await runPythonCases(host, cases, { jobs: 1 })).map((x) => [x.id, x]));
       expect([by.th1!.value, by.th2!.value]).toEqual([2, 2]);
       expect(by.th1!.sharedSetupMs).toBeUndefined();
       expect(by.th2!.warm).toMatch(/threads/);

@@ -55,6 +55,8 @@ export interface PyCallCase {
   route?: { path?: string; method?: string; json?: unknown };
   /** Read the verdict as the caller does: `key:<k>` (`response.json()[k]`) or `first` (a tuple's first item). */
   verdict?: string;
+  /** The bound on the case's set-up, off its clock (default `SETUP_MS`). */
+  setupMs?: number;
 }
 export interface PyCompileCase {
   id: string;
@@ -117,6 +119,8 @@ export interface CaseResult {
   setupMs?: number;
   /** Set-up shared with the other cases of its verifier module: their zygote's import (warm runner). */
   sharedSetupMs?: number;
+  /** Why a case that could have shared its module's set-up ran cold (its zygote could not be used). */
+  warm?: string;
   /** 'setup' when the case never started because its set-up failed or ran out of time. */
   phase?: string;
   detail?: string;
@@ -272,7 +276,7 @@ async function runBatch(
   // case's clock) and its bound for the call; the harness kills a case's process at those bounds
   // (+1 s), so the host's bound on the whole batch is the backstop, with room for the interpreter's
   // start on a loaded machine.
-  const boundMs = batch.reduce((s, c) => s + SETUP_MS + ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 1100, 0) + 4000;
+  const boundMs = batch.reduce((s, c) => s + ('setupMs' in c && c.setupMs ? c.setupMs : SETUP_MS) + ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 1100, 0) + 4000;
   const timeoutMs = Math.min(boundMs, opts.maxBatchMs ?? 120_000);
   let buffered = '';
   const answered: CaseResult[] = [];
