@@ -55,6 +55,8 @@ export interface PyCallCase {
   route?: { path?: string; method?: string; json?: unknown };
   /** Read the verdict as the caller does: `key:<k>` (`response.json()[k]`) or `first` (a tuple's first item). */
   verdict?: string;
+  /** The bound on the case's set-up, off its clock (default `SETUP_MS`). */
+  setupMs?: number;
 }
 export interface PyCompileCase {
   id: string;
@@ -115,6 +117,10 @@ export interface CaseResult {
   ms?: number;
   /** Set-up before the case's clock started (fixtures, doubles, importing the verifier's modules). */
   setupMs?: number;
+  /** Set-up shared with the other cases of its verifier module: their zygote's import (warm runner). */
+  sharedSetupMs?: number;
+  /** Why a case that could have shared its module's set-up ran cold (its zygote could not be used). */
+  warm?: string;
   /** 'setup' when the case never started because its set-up failed or ran out of time. */
   phase?: string;
   detail?: string;
@@ -140,12 +146,15 @@ export interface BatchOptions {
   ruleId?: string;
   /** Cases per interpreter process. */
   batchSize?: number;
-  /** Parallel interpreter processes. */
+  /** Parallel interpreter processes for the main group (the small fixture and parse-only groups take one more). */
   jobs?: number;
   /** Parallel processes for `slow` cases (idle waits on stalling stubs, not CPU): default 8. */
   slowJobs?: number;
   /** Wall-clock bound of one batch = sum of its case bounds + slack, capped by this. */
   maxBatchMs?: number;
+  /** Cases that share their set-up (the same verifier modules) fork from one process that imported
+   *  them once (default true); false: every case imports them itself (the cold path). */
+  warm?: boolean;
   onRun?: (r: RunRecord) => void;
 }
 
@@ -189,9 +198,12 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
   // too: without bubblewrap only they end as `sandbox`.
   const needsMounts = (c: PyCase) =>
     (c.op === undefined || c.op === 'call') && [...Object.keys(c.files ?? {}), ...(c.dirs ?? []), ...Object.keys(c.stubTools ?? {})].some((n) => n.startsWith('/'));
-  const runsCode = fast.filter((c) => !parseOnly(c));
-  for (const group of [runsCode.filter((c) => !needsMounts(c)), runsCode.filter(needsMounts), fast.filter(parseOnly)]) {
-    for (let i = 0; i < group.length; i += batchSize) queue.push(group.slice(i, i + batchSize));
+  const runsCode = bySetup(fast.filter((c) => !parseOnly(c)));
+  // The small groups (fixtures, parse-only) take a worker of their own instead of waiting behind the
+  // main group's batches (a 2-case batch after a 100-case one was the confirmation's critical path).
+  const sideQueue: PyCase[][] = [];
+  for (const [group, into] of [[runsCode.filter((c) => !needsMounts(c)), queue], [runsCode.filter(needsMounts), sideQueue], [fast.filter(parseOnly), sideQueue]] as const) {
+    for (let i = 0; i < group.length; i += batchSize) into.push(group.slice(i, i + batchSize));
   }
   const hdir = harnessDir();
   const script = join(hdir, 'run_cases.py');
@@ -207,9 +219,23 @@ export async function runPythonCases(host: Host, cases: PyCase[], opts: BatchOpt
   };
   await Promise.all([
     ...Array.from({ length: Math.min(jobs, queue.length) }, worker(queue)),
+    ...Array.from({ length: Math.min(1, sideQueue.length) }, worker(sideQueue)),
     ...Array.from({ length: Math.min(Math.max(1, opts.slowJobs ?? 8), slowQueue.length) }, worker(slowQueue)),
   ]);
   return cases.map((c) => results.get(c.id)!);
+}
+
+/** Cases in the order the harness runs them best: those that share their set-up (module sources,
+ *  doubles, entry module) next to each other, so one warm process serves them in a row (first
+ *  appearance keeps the groups' order). */
+function bySetup(cases: PyCase[]): PyCase[] {
+  const first = new Map<string, number>();
+  const keyed = cases.map((c, i) => {
+    const key = c.op === undefined || c.op === 'call' ? JSON.stringify([c.modules, c.doubleModules, c.entry.module, c.traceFiles]) : `#${i}`;
+    if (!first.has(key)) first.set(key, i);
+    return { c, rank: first.get(key)!, i };
+  });
+  return keyed.sort((x, y) => x.rank - y.rank || x.i - y.i).map((x) => x.c);
 }
 
 /** Cases whose answers were lost once (retried a single time). */
@@ -250,7 +276,7 @@ async function runBatch(
   // case's clock) and its bound for the call; the harness kills a case's process at those bounds
   // (+1 s), so the host's bound on the whole batch is the backstop, with room for the interpreter's
   // start on a loaded machine.
-  const boundMs = batch.reduce((s, c) => s + SETUP_MS + ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 1100, 0) + 4000;
+  const boundMs = batch.reduce((s, c) => s + ('setupMs' in c && c.setupMs ? c.setupMs : SETUP_MS) + ('timeoutMs' in c && c.timeoutMs ? c.timeoutMs : 2000) + 1100, 0) + 4000;
   const timeoutMs = Math.min(boundMs, opts.maxBatchMs ?? 120_000);
   let buffered = '';
   const answered: CaseResult[] = [];
@@ -261,7 +287,7 @@ async function runBatch(
     toolId: 'python3',
     args: ['-I', '-B', script],
     suiteCode: !batch.every(parseOnly),
-    stdin: JSON.stringify({ cases: wire, guard: guardPolicy() }),
+    stdin: JSON.stringify({ cases: wire, guard: guardPolicy(), warm: opts.warm ?? true }),
     files,
     readOnlyPaths: [hdir],
     ...(mounts.size ? { mounts: [...mounts] } : {}),
@@ -284,7 +310,9 @@ async function runBatch(
   });
   const runId = res.record.runId;
   noteDoubles(res.record, answered);
-  const times = answered.filter((a) => a.setupMs !== undefined || a.ms !== undefined).map((a) => ({ case: a.id, setupMs: a.setupMs, ms: a.ms }));
+  const times = answered
+    .filter((a) => a.setupMs !== undefined || a.ms !== undefined)
+    .map((a) => ({ case: a.id, setupMs: a.setupMs, ...(a.sharedSetupMs !== undefined ? { sharedSetupMs: a.sharedSetupMs } : {}), ms: a.ms }));
   if (times.length) res.record.caseTimes = [...(res.record.caseTimes ?? []), ...times];
   opts.onRun?.(res.record);
   for (const a of answered) {

@@ -30,6 +30,9 @@ export interface ConfirmOptions {
   /** The Python interpreter control cases run with (e.g. the benchmark's own virtual environment);
    *  default: `python3` from `.toolchain/bin`, then PATH. */
   python?: string;
+  /** Cases of the same verifier module fork from one process that imported it once (default true);
+   *  false: each case imports it itself (bench/confirm-warm.mjs compares the two). */
+  warm?: boolean;
   /** A prepared host (tests, embedding); default: one built from root/isolation/requireIsolation. */
   host?: Host;
   /** Called after each batch run (progress). */
@@ -87,6 +90,7 @@ export async function confirmFindings(findings: Finding[], project: Project | un
     ? await runPythonCases(host, all, {
         jobs,
         batchSize: Math.max(20, Math.min(300, Math.ceil(all.length / jobs))),
+        warm: opts.warm,
         onRun: (r) => opts.onRun?.(r, (done += r.caseIds?.length ?? 1), all.length),
       })
     : [];

@@ -147,8 +147,9 @@ export interface RunRecord {
    *  `import-time` = a stand-in that only lets the module load; with the cases that loaded each. */
   moduleDoubles?: Array<{ module: string; kind: 'functional' | 'import-time'; cases: string[] }>;
   /** Control cases: per case, its set-up (fixtures, doubles, importing its modules; off the case's
-   *  clock) and the case itself (the call, on its own bound), in ms. */
-  caseTimes?: Array<{ case: string; setupMs?: number; ms?: number }>;
+   *  clock; `sharedSetupMs`: the import it shared with the other cases of its verifier module, done
+   *  once by their warm process) and the case itself (the call, on its own bound), in ms. */
+  caseTimes?: Array<{ case: string; setupMs?: number; sharedSetupMs?: number; ms?: number }>;
   startedAt: string;
   detail?: string;
   /** What the user can do about a `sandbox` outcome (install bubblewrap, or choose process isolation). */

@@ -658,41 +658,58 @@ SETUP_MS = 10000  # the bound on a case's set-up (harness.ts keeps the same defa
 STATUSES = {"returned", "raised", "deadline", "unavailable", "nowitness", "error", "sandbox"}
 
 
-def run_forked(case):
+def case_process(case, rfd, wfd, warm=None):
+    """The case's own process (forked by the harness, or by a zygote: `warm`): runs the case with the
+    guard installed before its untrusted code and writes the answer to `wfd`. Never returns."""
+    code = 0
+    cid = case.get("id")
+    try:
+        if rfd is not None:
+            os.close(rfd)
+        if ANSWERS[0] is not None:
+            os.close(ANSWERS[0])
+        global BEFORE_UNTRUSTED
+        BEFORE_UNTRUSTED = install_guard if warm is None else warm.before_untrusted
+        res = run_case(case, warm)
+        if GUARD_REFUSALS:
+            # The code tried what a control case may not do: whatever it answered after that
+            # is not evidence about the verifier as it would run on its own machine.
+            res["status"] = "sandbox"
+            res["detail"] = "the control-case guard refused %s%s" % (
+                GUARD_REFUSALS[0], "" if len(GUARD_REFUSALS) == 1 else " (and %d more)" % (len(GUARD_REFUSALS) - 1))
+            res["guard"] = GUARD_REFUSALS[:20]
+        data = json.dumps(res).encode()
+    except BaseException as e:  # the harness must answer even when the case broke it
+        data = json.dumps({"id": cid, "status": "error", "detail": "%s: %s" % (type(e).__name__, str(e)[:300])}).encode()
+        code = 1
+    try:
+        view = memoryview(data)
+        while view:
+            n = os.write(wfd, view)
+            view = view[n:]
+    finally:
+        os._exit(code)
+
+
+def run_forked(case, zygote=None, index=None):
     """Run one case in a forked child (guard installed before untrusted code) and return its
-    answer. The parent enforces the case's bound by killing the child and keeps the case id."""
+    answer. The parent enforces the case's bound by killing the child and keeps the case id.
+    With a `zygote` (its modules already imported), the zygote forks the child for case `index`;
+    None when the zygote is gone before the case started (the caller runs it cold)."""
     import select
 
     cid = case.get("id")
     rfd, wfd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the case's own process: nothing here returns
-        code = 0
-        try:
+    if zygote is not None:
+        pid = zygote.fork_case(index, wfd)
+        if pid is None:
             os.close(rfd)
-            if ANSWERS[0] is not None:
-                os.close(ANSWERS[0])
-            global BEFORE_UNTRUSTED
-            BEFORE_UNTRUSTED = install_guard
-            res = run_case(case)
-            if GUARD_REFUSALS:
-                # The code tried what a control case may not do: whatever it answered after that
-                # is not evidence about the verifier as it would run on its own machine.
-                res["status"] = "sandbox"
-                res["detail"] = "the control-case guard refused %s%s" % (
-                    GUARD_REFUSALS[0], "" if len(GUARD_REFUSALS) == 1 else " (and %d more)" % (len(GUARD_REFUSALS) - 1))
-                res["guard"] = GUARD_REFUSALS[:20]
-            data = json.dumps(res).encode()
-        except BaseException as e:  # the harness must answer even when the case broke it
-            data = json.dumps({"id": cid, "status": "error", "detail": "%s: %s" % (type(e).__name__, str(e)[:300])}).encode()
-            code = 1
-        try:
-            view = memoryview(data)
-            while view:
-                n = os.write(wfd, view)
-                view = view[n:]
-        finally:
-            os._exit(code)
+            os.close(wfd)
+            return None
+    else:
+        pid = os.fork()
+        if pid == 0:  # the case's own process: nothing here returns
+            case_process(case, rfd, wfd)
     os.close(wfd)
     # a call case has one bound for its set-up (loading its modules) and one for the call
     bound = (case.get("setupMs", SETUP_MS) + case.get("timeoutMs", 2000)) / 1000.0 if case.get("op", "call") in ("call", "lambda") else 10.0
@@ -715,11 +732,14 @@ def run_forked(case):
             break
         chunks.append(b)
     os.close(rfd)
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except OSError:
-        pass
-    _, status = os.waitpid(pid, 0)
+    if zygote is not None:
+        status = zygote.reap(pid)
+    else:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        _, status = os.waitpid(pid, 0)
     if why == "deadline":
         return {"id": cid, "status": "deadline", "events": [], "lines": {},
                 "detail": "the case did not finish within %d ms (its process was killed)" % int(bound * 1000)}
@@ -733,9 +753,10 @@ def run_forked(case):
         if chunks:  # something else wrote to the case's answer pipe: no part of it is taken
             return {"id": cid, "status": "crash", "events": [], "lines": {},
                     "detail": "the case's answer was not one harness answer (its code wrote to the answer pipe); nothing of it is used"}
-        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        sig = os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None
+        how = "signal %d" % sig if sig else "exit %d" % os.WEXITSTATUS(status) if status is not None else "its zygote did not say how it ended"
         return {"id": cid, "status": "crash", "events": [], "lines": {},
-                "detail": "the case's process died without an answer (%s)" % ("signal %d" % sig if sig else "exit %d" % os.WEXITSTATUS(status))}
+                "detail": "the case's process died without an answer (%s)" % how}
     res["id"] = cid  # the parent decides which case an answer belongs to
     return res
 
@@ -751,7 +772,50 @@ def missing_detail(case, module, rest):
 
 
 # ---------------------------------------------------------------- one case
-def run_case(case):
+class CaseTrace:
+    """What `sys.settrace` records in the traced files: executed lines, and every exception raised there
+    (first event per exception object, even if later swallowed). A case forked from a zygote starts
+    from a copy of what the zygote's import of the same modules recorded."""
+
+    def __init__(self, traced, deadline, warm=None):
+        self.traced = traced
+        self.deadline = deadline  # [perf_counter() bound]; a traced line past it raises CaseDeadline
+        self.lines = {f: set(v) for f, v in warm.lines.items()} if warm is not None else {}
+        self.events = list(warm.events) if warm is not None else []
+        self.seen_exc = set(warm.seen_exc) if warm is not None else set()
+        # exception objects stay referenced, so their ids are not reused within the case
+        self.keep_alive = list(warm.keep_alive) if warm is not None else []
+
+    def local(self, frame, event, arg):
+        if event == "line":
+            self.lines.setdefault(frame.f_code.co_filename, set()).add(frame.f_lineno)
+            if time.perf_counter() > self.deadline[0]:
+                raise CaseDeadline()
+        elif event == "exception":
+            exc = arg[1]
+            if id(exc) not in self.seen_exc and not isinstance(exc, CaseDeadline):
+                self.seen_exc.add(id(exc))
+                self.keep_alive.append(exc)
+                self.events.append({"type": type(exc).__name__, "message": str(exc)[:300],
+                                    "file": frame.f_code.co_filename, "line": frame.f_lineno, "func": frame.f_code.co_name})
+        return self.local
+
+    def tracer(self, frame, event, arg):
+        if frame.f_code.co_filename in self.traced:
+            return self.local(frame, event, arg)
+        return None
+
+
+def traced_files(case):
+    traced = set(case.get("traceFiles") or [m["filename"] for m in case.get("modules", [])])
+    if case.get("op", "call") == "lambda":
+        traced.add("<lambda>")
+    return traced
+
+
+def run_case(case, warm=None):
+    """Run one case in this process. `warm`: the zygote's import of the case's modules (`Warm`), taken
+    over instead of importing them again."""
     cid = case.get("id")
     op = case.get("op", "call")
     fn = owner = module = None  # bound on every path: only "call"/"lambda" cases set them
@@ -761,33 +825,8 @@ def run_case(case):
     bound = case.get("timeoutMs", 2000) / 1000.0
     # Set-up (fixtures, module doubles, importing the verifier's modules and the libraries they import)
     # has its own bound and does not count against the case's: importing Flask can take seconds.
-    deadline = [t0 + case.get("setupMs", SETUP_MS) / 1000.0]
-    traced = set(case.get("traceFiles") or [m["filename"] for m in case.get("modules", [])])
-    if op == "lambda":
-        traced.add("<lambda>")
-    lines = {}
-    events = []
-    seen_exc = set()
-    keep_alive = []  # exception objects stay referenced, so their ids are not reused within the case
-
-    def local(frame, event, arg):
-        if event == "line":
-            lines.setdefault(frame.f_code.co_filename, set()).add(frame.f_lineno)
-            if time.perf_counter() > deadline[0]:
-                raise CaseDeadline()
-        elif event == "exception":
-            exc = arg[1]
-            if id(exc) not in seen_exc and not isinstance(exc, CaseDeadline):
-                seen_exc.add(id(exc))
-                keep_alive.append(exc)
-                events.append({"type": type(exc).__name__, "message": str(exc)[:300],
-                               "file": frame.f_code.co_filename, "line": frame.f_lineno, "func": frame.f_code.co_name})
-        return local
-
-    def tracer(frame, event, arg):
-        if frame.f_code.co_filename in traced:
-            return local(frame, event, arg)
-        return None
+    trace = CaseTrace(traced_files(case), [t0 + case.get("setupMs", SETUP_MS) / 1000.0], warm)
+    deadline, traced, lines, events, tracer = trace.deadline, trace.traced, trace.lines, trace.events, trace.tracer
 
     def on_alarm(signum, frame):
         raise CaseDeadline()
@@ -852,17 +891,25 @@ def run_case(case):
                     out["exception"] = {"type": "TypeError", "message": "'%s' object is not callable" % type(fn).__name__, "file": "<lambda>", "line": 1}
                     fn = None
             else:
-                case_context.write_fixtures(case, CELL)
-                doubles = case_context.install_doubles(case.get("doubleModules"))
-                finder = CaseFinder(case["modules"])
-                sys.meta_path.insert(0, finder)
-                before = set(sys.modules)
-                try:
-                    sys.settrace(tracer)
-                    module = importlib.import_module(case["entry"]["module"])
-                finally:
-                    sys.settrace(None)
-                    added_modules = [m for m in sys.modules if m not in before]
+                if warm is not None:
+                    # The zygote imported this case's modules (same sources, doubles and environment)
+                    # before forking this process; what that import did or raised is this case's own.
+                    doubles, finder, module, added_modules = warm.doubles, warm.finder, warm.module, warm.added
+                    out["sharedSetupMs"] = warm.ms
+                    if warm.exc is not None:
+                        raise warm.exc
+                else:
+                    case_context.write_fixtures(case, CELL)
+                    doubles = case_context.install_doubles(case.get("doubleModules"))
+                    finder = CaseFinder(case["modules"])
+                    sys.meta_path.insert(0, finder)
+                    before = set(sys.modules)
+                    try:
+                        sys.settrace(tracer)
+                        module = importlib.import_module(case["entry"]["module"])
+                    finally:
+                        sys.settrace(None)
+                        added_modules = [m for m in sys.modules if m not in before]
                 if not case["entry"].get("qualname"):
                     # module-level code: importing it was the run
                     out["status"] = "returned"
@@ -1002,6 +1049,321 @@ def run_case(case):
     return out
 
 
+# ---------------------------------------------------------------- warm runner (issue 29)
+# Importing a verifier's modules (and the libraries they import: Flask, requests) is most of what a
+# case costs. Cases that share that import (same module sources, module doubles, traced files and
+# set-up bound; no environment, fixtures or stub tools of their own, which a module's top-level code
+# could read) share one ZYGOTE: a process forked from this harness that installs the
+# guard, imports the modules once (traced, on the set-up bound, as a cold case does) and then forks
+# one process per case from that state. Each case still runs in its own process, so it cannot change
+# another case's answer; its process turns the zygote's guard off for good and installs its own
+# case's guard before any of its code runs, and starts from a copy of what the zygote's import
+# recorded (lines, exceptions) and raised. The answer pipe is this harness's (passed to the zygote
+# for the one case), the case's bound is kept here, and a case that overruns is killed here. A
+# zygote that cannot be used (its import was refused by the guard, used the network, where a cold
+# case's endpoints would have listened, left threads running, or registered at-fork handlers of the
+# suite's own; or it stops answering) is dropped, and its cases run cold, as before.
+WARM_REPLY_S = 5.0  # how long the harness waits for a zygote's word about a case
+NETWORK_EVENTS = {"socket.connect", "socket.connect_ex", "socket.sendto", "socket.sendmsg", "socket.getaddrinfo",
+                  "socket.gethostbyname", "socket.gethostbyname_ex", "socket.gethostbyaddr", "socket.getnameinfo"}
+NETWORK_USE = []  # network audit events while a zygote's modules loaded (it is then not used)
+# One-shot passes through a zygote's guard for the harness's own acts: ("os.fork", None) for forking a
+# case, ("open", "/proc/self/status") for counting its threads, ("socket.bind", port) for a case's stub
+# endpoint on a fixed port (a cold case binds it before its
+# guard is in). The zygote's guard stays on in the zygote and in each case's process until the case's
+# own guard is in, so no code the suite's import left behind (patched functions, at-fork handlers,
+# finalizers) ever runs unguarded.
+HARNESS_ACTS = []
+
+
+class Warm:
+    """What a zygote's import left, taken over by each case forked from it."""
+
+    def __init__(self):
+        self.lines, self.events, self.seen_exc, self.keep_alive = {}, [], set(), []
+        self.doubles = self.finder = self.module = self.exc = None
+        self.added = []
+        self.ms = 0.0
+        self.switch = [False]  # the zygote's guard: on in the zygote, off in a case once its own is in
+        self.path_before = list(sys.path)
+        self.patched = []  # (object, name, original): what installing a guard replaces
+        self.at_fork = []  # where the suite's own modules registered at-fork handlers
+
+    def before_untrusted(self, case):
+        """In the case's process, where a cold case installs its guard: the case's own goes in (seeing
+        sys.path as a cold case's guard does, before the import; wrapping what the zygote's guard had
+        wrapped, as first installed), then the zygote's goes off."""
+        for obj, name, orig in self.patched:
+            setattr(obj, name, orig)
+        now = list(sys.path)
+        sys.path[:] = self.path_before
+        try:
+            install_guard(case)
+        finally:
+            sys.path[:] = now
+        del HARNESS_ACTS[:]
+        self.switch[0] = False
+
+
+def warm_key(case):
+    """The set-up a case shares with others (a digest), or None when it has none to share or its set-up
+    depends on the case itself."""
+    import hashlib
+
+    if case.get("op", "call") != "call" or not (case.get("entry") or {}).get("qualname"):
+        return None  # module-level code: importing it is the case itself
+    if case.get("env") or case.get("files") or case.get("dirs") or case.get("stubLog"):
+        return None
+    shared = [case.get("modules"), case.get("doubleModules"), case["entry"].get("module"), case.get("traceFiles"), case.get("setupMs")]
+    return hashlib.sha256(json.dumps(shared, sort_keys=True).encode()).hexdigest()
+
+
+def harness_act_of(event, args):
+    """What a one-shot pass names of an event: the port of a bind, the path of an open."""
+    if event == "socket.bind" and len(args) > 1 and isinstance(args[1], tuple) and len(args[1]) > 1:
+        return args[1][1]
+    if event == "open" and args:
+        return args[0]
+    return None
+
+
+def install_switchable_guard(case):
+    """`install_guard`'s hook behind a switch (an audit hook cannot be removed): the zygote's code runs
+    under it, and a case forked from the zygote turns it off before installing its own. None when the
+    guard did not install its hook through `sys.addaudithook` (the zygote is then not used)."""
+    captured = []
+    add = sys.addaudithook
+    sys.addaudithook = captured.append
+    try:
+        install_guard(case)
+    finally:
+        sys.addaudithook = add
+    if len(captured) != 1:
+        return None
+    hook, on = captured[0], [True]
+
+    def switchable(event, args):
+        if not on[0]:
+            return
+        if event in NETWORK_EVENTS:
+            NETWORK_USE.append(event)
+        for i, (what, which) in enumerate(HARNESS_ACTS):
+            if what == event and (which is None or which == harness_act_of(event, args)):
+                del HARNESS_ACTS[i]
+                return
+        hook(event, args)
+
+    add(switchable)
+    return on
+
+
+def warm_import(case, warm):
+    """The cold set-up of a call case (doubles, the verifier's modules under the tracer, on the set-up
+    bound), once, recorded into `warm`."""
+    t0 = time.perf_counter()
+    trace = CaseTrace(traced_files(case), [t0 + case.get("setupMs", SETUP_MS) / 1000.0])
+    register = os.register_at_fork
+
+    def at_fork(**kw):
+        # code of the suite's own that would run when each case forks (never in a cold case)
+        f = sys._getframe(1)
+        if f.f_code.co_filename in trace.traced:
+            warm.at_fork.append("%s:%d" % (f.f_code.co_filename, f.f_lineno))
+        return register(**kw)
+
+    def on_alarm(signum, frame):
+        raise CaseDeadline()
+
+    os.register_at_fork = at_fork
+    try:
+        signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, trace.deadline[0] - time.perf_counter()) + 0.05)
+        try:
+            warm.doubles = case_context.install_doubles(case.get("doubleModules"))
+            warm.finder = CaseFinder(case["modules"])
+            sys.meta_path.insert(0, warm.finder)
+            before = set(sys.modules)
+            try:
+                sys.settrace(trace.tracer)
+                warm.module = importlib.import_module(case["entry"]["module"])
+            finally:
+                sys.settrace(None)
+                warm.added = [m for m in sys.modules if m not in before]
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # the import's own outcome: each case raises it where a cold case would
+        sys.settrace(None)
+        warm.exc = e
+    os.register_at_fork = register
+    warm.lines, warm.events, warm.seen_exc, warm.keep_alive = trace.lines, trace.events, trace.seen_exc, trace.keep_alive
+    warm.ms = round((time.perf_counter() - t0) * 1000, 3)
+
+
+def zygote_main(sock, cases, index):
+    """The zygote's process: imports case `index`'s modules under the guard, answers `ready` (or why it
+    cannot be used), then forks one process per `run <i>` (with the answer pipe passed along), says its
+    pid, and when it ended, its wait status. Never returns."""
+    import array
+    import socket
+    import _posixsubprocess
+    import subprocess
+
+    if ANSWERS[0] is not None:
+        os.close(ANSWERS[0])
+        ANSWERS[0] = None
+    case = cases[index]
+    fork, waitpid = os.fork, os.waitpid  # bound before the suite's modules load (they could replace them)
+    warm = Warm()
+    warm.patched = [(m, n, getattr(m, n)) for m, n in ((_posixsubprocess, "fork_exec"), (subprocess, "_fork_exec")) if hasattr(m, n)]
+    switch = install_switchable_guard({"id": case.get("id"), "servers": []})
+    if switch is None:
+        sock.send(b"unusable: the guard's hook cannot be switched off")
+        os._exit(0)
+    warm.switch = switch
+    warm_import(case, warm)
+    threads = threading.active_count()
+    HARNESS_ACTS[:] = [("open", "/proc/self/status")]
+    try:  # native threads too
+        with open("/proc/self/status") as f:
+            threads = max(threads, int(next(x for x in f if x.startswith("Threads:")).split()[1]))
+    except (OSError, StopIteration, ValueError):
+        pass
+    del HARNESS_ACTS[:]
+    if GUARD_REFUSALS:
+        sock.send(b"unusable: the guard refused something while the modules loaded")
+        os._exit(0)
+    if warm.at_fork:
+        sock.send(b"unusable: the modules register at-fork handlers (%s)" % warm.at_fork[0].encode()[-120:])
+        os._exit(0)
+    if NETWORK_USE:
+        # a cold case's own endpoints (fixed ports too) listen while its modules load; the zygote's do not
+        sock.send(b"unusable: loading the modules used the network (%s)" % NETWORK_USE[0].encode())
+        os._exit(0)
+    if threads > 1:
+        sock.send(b"unusable: loading the modules started threads (a fork keeps only one)")
+        os._exit(0)
+    sock.send(b"ready")
+    while True:
+        try:
+            msg, anc, _flags, _addr = sock.recvmsg(64, socket.CMSG_SPACE(array.array("i").itemsize))
+        except OSError:
+            os._exit(0)
+        if not msg.startswith(b"run "):
+            os._exit(0)
+        fds = array.array("i")
+        for level, kind, data in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
+        if len(fds) != 1:
+            os._exit(1)
+        HARNESS_ACTS[:] = [("os.fork", None)]  # the fork is the harness's own act; its at-fork handlers are not
+        try:
+            pid = fork()
+        except OSError:
+            os._exit(1)
+        if pid == 0:  # the case's process: nothing here returns
+            sock.close()
+            case = cases[int(msg[4:])]
+            # the case's stub endpoints on fixed ports: the harness binds them, as before a cold case's guard
+            HARNESS_ACTS[:] = [("socket.bind", s.get("port")) for s in case.get("servers") or [] if s.get("port")]
+            case_process(case, None, fds[0], warm)
+        os.close(fds[0])
+        sock.send(b"pid %d" % pid)
+        _, status = waitpid(pid, 0)
+        sock.send(b"status %d" % status)
+
+
+def parent_pid(pid):
+    try:
+        with open("/proc/%d/stat" % int(pid)) as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Zygote:
+    """The harness's side of one zygote (see above)."""
+
+    def __init__(self, cases, index, key):
+        import socket
+
+        self.key, self.ok, self.why = key, False, None
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                a.close()
+                zygote_main(b, cases, index)
+            finally:
+                os._exit(1)
+        b.close()
+        self.sock, self.pid = a, pid
+        # its set-up has a cold case's bound (the zygote stops its own import there) and some slack
+        a.settimeout(cases[index].get("setupMs", SETUP_MS) / 1000.0 + GRACE_S + WARM_REPLY_S)
+        msg = self._recv()
+        self.ok = msg == b"ready"
+        if not self.ok:
+            self.stop((msg or b"unusable: it did not answer").decode("utf-8", "replace"))
+        else:
+            a.settimeout(WARM_REPLY_S)
+
+    def _recv(self):
+        try:
+            return self.sock.recv(256)
+        except OSError:
+            return None
+
+    def fork_case(self, index, wfd):
+        """The pid of case `index`'s process, forked by the zygote with `wfd` as its answer pipe; None
+        when the zygote is gone (nothing started)."""
+        import array
+        import socket
+
+        if not self.ok:
+            return None
+        try:
+            self.sock.sendmsg([b"run %d" % index], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [wfd]))])
+        except OSError:
+            self.stop("unusable: it stopped taking cases")
+            return None
+        msg = self._recv()
+        try:
+            return int(msg[4:]) if msg and msg.startswith(b"pid ") else self.stop("unusable: it did not start a case")
+        except ValueError:
+            return self.stop("unusable: it did not start a case")
+
+    def reap(self, pid):
+        """Kill the case's process (when it is still the zygote's child) and return its wait status,
+        as the zygote saw it; None when the zygote did not say (it is then dropped)."""
+        if self.ok and parent_pid(pid) == self.pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        msg = self._recv() if self.ok else None
+        try:
+            return int(msg[7:]) if msg and msg.startswith(b"status ") else self.stop("unusable: it did not report a case's end")
+        except ValueError:
+            return self.stop("unusable: it did not report a case's end")
+
+    def stop(self, why=None):
+        self.ok = False
+        self.why = self.why or why
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            os.waitpid(self.pid, 0)
+            self.pid = None
+        return None
+
+
 def main():
     req = json.load(sys.stdin)
     GUARD_POLICY.update(req.get("guard") or {})
@@ -1017,11 +1379,30 @@ def main():
     os.dup2(null, 1)
     os.close(null)
     sys.stdout = open(os.devnull, "w")
-    for case in req.get("cases", []):
-        if not isinstance(case, dict):
-            continue
+    cases = [c for c in req.get("cases", []) if isinstance(c, dict)]
+    keys = [warm_key(c) if req.get("warm", True) else None for c in cases]
+    zygote, dropped = None, {}
+    for i, case in enumerate(cases):
+        key = keys[i]
+        if zygote is not None and (zygote.key != key or not zygote.ok):
+            if not zygote.ok:
+                dropped[zygote.key] = zygote.why
+            zygote.stop()
+            zygote = None
+        # a zygote for two or more consecutive cases that share their set-up (harness.ts orders them)
+        if zygote is None and key is not None and key not in dropped and i + 1 < len(cases) and keys[i + 1] == key:
+            zygote = Zygote(cases, i, key)
+            if not zygote.ok:
+                dropped[key] = zygote.why
+                zygote = None
         try:
-            res = run_forked(case)
+            res = run_forked(case, zygote, i) if zygote is not None else None
+            if zygote is not None and not zygote.ok:
+                dropped[key] = zygote.why
+            if res is None:
+                res = run_forked(case)
+                if key is not None and key in dropped:
+                    res["warm"] = "ran cold: its zygote was %s" % dropped[key]
         except BaseException as e:
             res = {"id": case.get("id"), "status": "error", "detail": "%s: %s" % (type(e).__name__, e)}
         line = (json.dumps(res) + "\n").encode()
@@ -1029,6 +1410,8 @@ def main():
         while view:
             n = os.write(answers, view)
             view = view[n:]
+    if zygote is not None:
+        zygote.stop()
 
 
 if __name__ == "__main__":
