@@ -10,8 +10,12 @@ import { expectedParams } from '../../src/suites/expected-input.js';
 import { verifierSide } from '../../src/suites/verifier-side.js';
 import type { CallInfo, PyNode, PythonAnalysis } from '../../src/lang/python/types.js';
 import type { RuleContext } from '../../src/contract/rule.js';
+import type { AnyNode, Node, Program } from 'acorn';
+import { isJsFunction, programOf } from '../../src/lang/js/index.js';
+import { jsVerdictScope } from '../../src/suites/verdict.js';
+import { jsStateReads, withSameFileCallees } from './js-reads.js';
 
-type Msg = 'unguarded' | 'shortRead' | 'noMatch';
+type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'jsUnguarded' | 'jsShortRead' | 'jsNoMatch';
 
 const CATCHES = new Set(['ValueError', 'JSONDecodeError', 'RequestException', 'Exception', 'BaseException', 'HTTPError', 'InvalidJSONError']);
 
@@ -20,8 +24,8 @@ export default defineRule<Msg>({
     id: 'unguarded-state-read',
     description: 'State read from an HTTP endpoint and parsed as JSON with no handling of an unavailable or non-JSON reply.',
     defaultSeverity: 'error',
-    layers: ['python'],
-    languages: ['python'],
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript', 'typescript'],
     messages: {
       unguarded: {
         what: '`{{expr}}` parses application state with no handling of an unavailable or non-JSON reply.',
@@ -32,6 +36,21 @@ export default defineRule<Msg>({
         what: '`{{expr}}` reads {{what}} of {{origin}} with no check that the state has that item.',
         why: 'When the state is shorter than expected (an empty output, a line without the separator, no matching element or row), the IndexError {{outcome}}.',
         fix: 'Check the length (or that the separator is present) first and return a failed verdict with a message saying what was missing.',
+      },
+      jsUnguarded: {
+        what: '`{{expr}}` parses {{what}} with no check of the reply\'s status (`ok`) and no `catch`.',
+        why: 'When the app is down or answers with an error page, the parse throws (a SyntaxError on HTML, a TypeError on a failed fetch) and the exception escapes the verifier: the run ends in an error instead of a verdict.',
+        fix: 'Test `res.ok` (and catch the parse error) first, and return a failed verdict with a message saying what the app answered.',
+      },
+      jsShortRead: {
+        what: '`{{expr}}` reads {{what}} {{origin}} and dereferences it with no check that the state has that item.',
+        why: 'When the state is shorter than expected (an empty reply list, no matching element or row, a line without the separator), the item is `undefined` and reading a member of it throws a TypeError that escapes the verifier: the run ends in an error instead of a verdict.',
+        fix: 'Check the length (or that the separator is present) first, or use optional chaining, and return a failed verdict with a message saying what was missing.',
+      },
+      jsNoMatch: {
+        what: '`{{expr}}` reads {{what}} on {{origin}} with no check that it matched.',
+        why: 'When the state does not match, `match`/`exec` return `null` and indexing it throws a TypeError that escapes the verifier: the run ends in an error instead of a verdict.',
+        fix: 'Test the match (`if (!m) return <failed verdict with a message>`) before reading its groups.',
       },
       noMatch: {
         what: '`{{expr}}` reads {{what}} on {{origin}} with no check that it matched.',
@@ -49,8 +68,23 @@ export default defineRule<Msg>({
       description: 'Runs the function with the state endpoint doubled as unavailable and as non-JSON; an exception escaping the function confirms the unguarded read.',
     },
   },
-  create() {
+  create(ctx) {
+    const jsRead = (node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[]) => {
+      const program = programOf(ancestors);
+      if (!program) return;
+      const fns = jsVerifierFunctions(ctx.project, c.unit.file.path, program);
+      if (!fns) return;
+      const fn = [...ancestors].reverse().find(isJsFunction);
+      if (!fn || !fns.has(fn)) return;
+      const r = jsStateReads(program, c.unit.file.source.text).read(node, ancestors, fn);
+      if (!r) return;
+      c.report({ messageId: r.messageId, data: { expr: c.unit.file.source.text.slice(r.node.start, r.node.end), what: r.what, origin: r.origin }, at: r.node, group: `js:${r.group}` });
+    };
     return {
+      javascript: {
+        CallExpression: jsRead,
+        MemberExpression: jsRead,
+      },
       python: {
         subscript(node, c) {
           const a = c.python;
@@ -85,6 +119,20 @@ export default defineRule<Msg>({
 });
 
 type PyCtx = RuleContext<Msg> & { python: PythonAnalysis };
+
+/** The verifier functions of a JS/TS module: the verdict functions of an eval module a task names and
+ *  the same-file functions they call. A project whose tasks name no JS/TS module has no JS verifier
+ *  (its JS is app or browser code): undefined. With no task at all (verifier code linted alone), the
+ *  module's exported functions and what they call. */
+const jsScopeCache = new WeakMap<Program, Set<Node> | null>();
+function jsVerifierFunctions(project: RuleContext<Msg>['project'], file: string, program: Program): ReadonlySet<Node> | undefined {
+  const hit = jsScopeCache.get(program);
+  if (hit !== undefined) return hit ?? undefined;
+  const scope = jsVerdictScope(project, file, program);
+  const out = !scope.known && project.suites.some((s) => s.tasks.length) ? null : withSameFileCallees(program, scope.functions);
+  jsScopeCache.set(program, out && out.size ? out : null);
+  return out && out.size ? out : undefined;
+}
 
 /** The parameters of a routed metric that carry the agent's result (OSWorld family: the first), and
  *  what project functions return: a getter the suites route (`result` role) reads state; a helper whose
