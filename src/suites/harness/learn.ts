@@ -9,6 +9,7 @@ import { pythonRoutes } from './py-sites.js';
 import { jsRoutes, JS_LOADER_SCREEN } from './js-sites.js';
 import type { ModuleRoute } from './routes.js';
 import { kindRoutes, type KindRoute } from './kind-sites.js';
+import { jsKindRoutes, JS_KIND_SCREEN } from './js-kind-sites.js';
 
 export interface HarnessCode {
   python: PythonProject;
@@ -40,15 +41,18 @@ export function learnRoutes(code: HarnessCode): ModuleRoute[] {
 
 const kindMemo = new WeakMap<readonly SourceFile[], KindRoute[]>();
 
-/** Dispatches on a task member (an evaluation type) in the harness's Python code. */
+/** Dispatches on a task member (an evaluation type) in the harness's Python and JS/TS code. */
 export function learnKindRoutes(code: HarnessCode): KindRoute[] {
   const hit = kindMemo.get(code.files);
   if (hit) return hit;
   const out: KindRoute[] = [];
   for (const f of code.files) {
-    if (f.language !== 'python') continue;
     try {
-      out.push(...kindRoutes(code.python, f.path));
+      if (f.language === 'python') out.push(...kindRoutes(code.python, f.path));
+      else if ((f.language === 'javascript' || f.language === 'typescript') && JS_KIND_SCREEN.test(f.source.text)) {
+        const program = code.programOf(f);
+        if (program) out.push(...jsKindRoutes(f.path, program, f.source.text));
+      }
     } catch {
       // a harness file vaudit cannot follow teaches no route; the run goes on
     }
