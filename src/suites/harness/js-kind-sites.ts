@@ -15,8 +15,8 @@
  * (`for (const t of task.evals)`). What a value no case names meets is kept: an exception (a `default`
  * or `else` that throws, a lookup called without a test, a missing handler that throws) or nothing.
  * A dispatch counts when its cases hand the task to code (a call or `new` in most case bodies, or
- * functions as the map's values), and files that touch the DOM (`document.`, `window.`) are the app's
- * browser code, not a harness.
+ * functions as the map's values). Files that touch the DOM (`document.`, `window.`) and load no Node
+ * module, and classic scripts (no import, export or require), are the app's browser code, not a harness.
  */
 import type { AnyNode, Identifier, IfStatement, Pattern, Program, SwitchStatement } from 'acorn';
 import { jsScopes, type JsBinding, type JsScopes } from '../../lang/js/scope.js';
@@ -61,6 +61,8 @@ interface Ctx {
 /** Routes one JS/TS harness file takes. */
 export function jsKindRoutes(file: string, program: Program, text: string): KindRoute[] {
   if (!JS_KIND_SCREEN.test(text) || (BROWSER.test(text) && !NODE.test(text))) return [];
+  // a classic script (no import, export or require) shares a page's globals: it cannot load task files
+  if (!program.body.some((st) => st.type === 'ImportDeclaration' || st.type.startsWith('Export')) && !/\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w/.test(text)) return [];
   const parents = new Map<AnyNode, AnyNode>();
   const fns: JsFunction[] = [];
   const rec = (n: AnyNode) => {
