@@ -10,6 +10,7 @@ import { expectedParams } from '../../src/suites/expected-input.js';
 import { verifierSide } from '../../src/suites/verifier-side.js';
 import type { CallInfo, PyNode, PythonAnalysis } from '../../src/lang/python/types.js';
 import type { RuleContext } from '../../src/contract/rule.js';
+import * as path from 'node:path';
 import type { AnyNode, Node, Program } from 'acorn';
 import { isJsFunction, programOf } from '../../src/lang/js/index.js';
 import { jsVerdictScope } from '../../src/suites/verdict.js';
@@ -120,6 +121,49 @@ export default defineRule<Msg>({
 
 type PyCtx = RuleContext<Msg> & { python: PythonAnalysis };
 
+const JS_EXT = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
+const IMPORTS = /\bimport\s+(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\}|\*\s+as\s+\w+)?\s*from\s*['"](\.{1,2}\/[^'"]+)['"]|\b(?:const|let|var)\s+(?:\{([^}]*)\}|(\w+))\s*=\s*require\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+/** Names the JS/TS eval modules a task names import from `file` by a relative specifier ('*': a namespace or whole-module import). */
+function importedByEvals(project: RuleContext<Msg>['project'], file: string): Set<string> {
+  const names = new Set<string>();
+  const evals = new Set<string>();
+  for (const s of project.suites) for (const t of s.tasks) for (const e of t.entries) if (e.target && /\.[cm]?[jt]sx?$/.test(e.target.file)) evals.add(e.target.file);
+  const noExt = file.replace(/\.[cm]?[jt]sx?$/, '');
+  for (const ev of evals) {
+    const text = project.files.get(ev)?.source.text;
+    if (!text) continue;
+    for (const m of text.matchAll(IMPORTS)) {
+      const spec = m[3] ?? m[6]!;
+      const target = path.resolve(path.dirname(ev), spec);
+      if (!JS_EXT.some((x) => target + x === file || (x === '' && target.replace(/\.[cm]?[jt]sx?$/, '') === noExt))) continue;
+      const list = m[2] ?? m[4];
+      if (m[1] || m[5]) names.add('default');
+      if (list !== undefined) for (const part of list.split(',')) { const n = part.trim().split(/\s+as\s+|\s*:\s*/)[0]?.trim(); if (n) names.add(n); }
+      else if (!m[1] && !m[5]) names.add('*');
+    }
+  }
+  return names;
+}
+
+/** The module-level functions of a program with these exported names ('*': every one). */
+function importedFunctions(program: Program, names: ReadonlySet<string>): Node[] {
+  if (!names.size) return [];
+  const out: Node[] = [];
+  const take = (name: string | undefined, fn: Node | null | undefined, isDefault = false) => {
+    if (fn && isJsFunction(fn) && (names.has('*') || (name && names.has(name)) || (isDefault && names.has('default')))) out.push(fn);
+  };
+  for (const st0 of program.body) {
+    const isDefault = st0.type === 'ExportDefaultDeclaration';
+    const st = st0.type === 'ExportNamedDeclaration' || st0.type === 'ExportDefaultDeclaration' ? st0.declaration : st0;
+    if (!st) continue;
+    if (st.type === 'FunctionDeclaration') take(st.id?.name, st, isDefault);
+    else if (st.type === 'VariableDeclaration') for (const d of st.declarations) take(d.id.type === 'Identifier' ? d.id.name : undefined, d.init);
+    else if (isDefault) take(undefined, st as Node, true);
+  }
+  return out;
+}
+
 /** The verifier functions of a JS/TS module: the verdict functions of an eval module a task names and
  *  the same-file functions they call. A project whose tasks name no JS/TS module has no JS verifier
  *  (its JS is app or browser code): undefined. With no task at all (verifier code linted alone), the
@@ -129,7 +173,9 @@ function jsVerifierFunctions(project: RuleContext<Msg>['project'], file: string,
   const hit = jsScopeCache.get(program);
   if (hit !== undefined) return hit ?? undefined;
   const scope = jsVerdictScope(project, file, program);
-  const out = !scope.known && project.suites.some((s) => s.tasks.length) ? null : withSameFileCallees(program, scope.functions);
+  // a helper module an eval module imports from (`import { readState } from "./lib/state"`): the functions it imports
+  const start = scope.known && !scope.functions.size ? importedFunctions(program, importedByEvals(project, file)) : scope.functions;
+  const out = !scope.known && project.suites.some((s) => s.tasks.length) ? null : withSameFileCallees(program, start);
   jsScopeCache.set(program, out && out.size ? out : null);
   return out && out.size ? out : undefined;
 }
