@@ -203,7 +203,12 @@ export class JsStateReads {
     // axios/got parse the body themselves: `.json()` there is got's own parse and throws on HTTP errors alike
     if (this.handled(node, ancestors, fn)) return undefined;
     const r = strip(reply);
-    if (r.type === 'Identifier' && this.tested(fn, (m) => m.type === 'MemberExpression' && strip(m.object).type === 'Identifier' && (strip(m.object) as Identifier).name === r.name && /^(ok|status|statusCode|statusText)$/.test(propName(m) ?? ''), node.start)) return undefined;
+    // `res.ok`, `res.status !== 200`, Playwright's `res.ok()` / `res.status()`
+    const statusOf = (m0: AnyNode) => {
+      const m = m0.type === 'CallExpression' && m0.arguments.length === 0 ? m0.callee : m0;
+      return m.type === 'MemberExpression' && strip(m.object).type === 'Identifier' && (strip(m.object) as Identifier).name === (r as Identifier).name && /^(ok|status|statusCode|statusText)$/.test(propName(m) ?? '');
+    };
+    if (r.type === 'Identifier' && this.tested(fn, statusOf, node.start)) return undefined;
     return { node, messageId: 'jsUnguarded', what: 'the body of an HTTP reply', origin: 'an HTTP reply', group: `${r.start}` };
   }
 
