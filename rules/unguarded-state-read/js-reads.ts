@@ -44,6 +44,8 @@ interface Origin {
 
 const HTTP_MODULES = /^(node-fetch|undici|cross-fetch|isomorphic-fetch|axios|got|ky)$/;
 const PAGE_READS = new Set(['evaluate', '$$eval', '$eval', 'allTextContents', 'allInnerTexts', 'textContent', 'innerText', 'innerHTML', 'inputValue', 'content', 'getAttribute']);
+const GENERIC_PAGE_READS = new Set(['evaluate', 'content', '$$eval', '$eval']);
+const PAGE_LIKE = /(?:^|\.)(?:page|frame|tab|locator|handle|element|el|\w*(?:Page|Frame|Locator|Handle))$/i;
 const QUERIES = new Set(['querySelectorAll', 'getElementsByClassName', 'getElementsByTagName', 'getElementsByName', '$$', 'queryAll']);
 const TEXT_KEEP = new Set(['toString', 'trim', 'trimEnd', 'trimStart', 'toLowerCase', 'toUpperCase', 'replace', 'replaceAll', 'normalize']);
 const ITEMS_KEEP = new Set(['filter', 'slice', 'map', 'sort', 'reverse', 'flat', 'concat', 'toSorted', 'toReversed']);
@@ -143,9 +145,11 @@ export class JsStateReads {
       if (name === 'parse' && root.type === 'Identifier' && root.name === 'JSON' && e.arguments[0]) {
         const o = this.origin(e.arguments[0], depth + 1);
         if (o?.kind === 'replyText') return { kind: 'data', origin: `the body of ${o.origin.replace(/^the text of /, '')}` };
-        return o?.kind === 'data' ? o : undefined;
+        // a JSON file the verifier parses is its own data (a gold file, the task), not the app's state
+        return o?.kind === 'data' && o.origin !== 'a file' ? o : undefined;
       }
-      if (PAGE_READS.has(name)) return { kind: 'data', origin: 'state read from the page' };
+      // `evaluate`/`content` are common method names: only on a page, frame, locator or element handle
+      if (PAGE_READS.has(name) && (!GENERIC_PAGE_READS.has(name) || PAGE_LIKE.test(src(this.text, root)) || (root.type === 'CallExpression' && /^(locator|frameLocator|getBy\w+|\$|waitForSelector|contentFrame)$/.test(calleeName(root) ?? '')))) return { kind: 'data', origin: 'state read from the page' };
       if (QUERIES.has(name)) return { kind: 'data', origin: 'the elements a query found' };
       if (name === 'all' && e.arguments.length === 0 && root.type === 'CallExpression' && /^(locator|getBy\w+|prepare)$/.test(calleeName(root) ?? '')) return { kind: 'data', origin: calleeName(root) === 'prepare' ? 'the rows of a database query' : 'the elements a query found' };
       if (name === 'query' && e.arguments.length > 0) return { kind: 'data', origin: 'the rows of a database query' };
