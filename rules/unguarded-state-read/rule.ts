@@ -11,8 +11,13 @@ import { expectedParams } from '../../src/suites/expected-input.js';
 import { verifierSide } from '../../src/suites/verifier-side.js';
 import type { CallInfo, PyNode, PythonAnalysis } from '../../src/lang/python/types.js';
 import type { RuleContext } from '../../src/contract/rule.js';
+import * as path from 'node:path';
+import type { AnyNode, Node, Program } from 'acorn';
+import { isJsFunction, programOf } from '../../src/lang/js/index.js';
+import { jsVerdictScope } from '../../src/suites/verdict.js';
+import { jsStateReads, withSameFileCallees } from './js-reads.js';
 
-type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noRow' | 'noneOpen';
+type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noRow' | 'noneOpen' | 'jsUnguarded' | 'jsShortRead' | 'jsNoMatch';
 
 const CATCHES = new Set(['ValueError', 'JSONDecodeError', 'RequestException', 'Exception', 'BaseException', 'HTTPError', 'InvalidJSONError']);
 
@@ -21,8 +26,8 @@ export default defineRule<Msg>({
     id: 'unguarded-state-read',
     description: 'State read on the grading path with no handling of its absence: an HTTP reply parsed as JSON, an item or match of short state, a path that is None on failure opened.',
     defaultSeverity: 'error',
-    layers: ['python'],
-    languages: ['python'],
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript', 'typescript'],
     messages: {
       unguarded: {
         what: '`{{expr}}` parses application state with no handling of an unavailable or non-JSON reply.',
@@ -33,6 +38,21 @@ export default defineRule<Msg>({
         what: '`{{expr}}` reads {{what}} of {{origin}} with no check that the state has that item.',
         why: 'When the state is shorter than expected (an empty output, a line without the separator, no matching element or row), the IndexError {{outcome}}.',
         fix: 'Check the length (or that the separator is present) first and return a failed verdict with a message saying what was missing.',
+      },
+      jsUnguarded: {
+        what: '`{{expr}}` parses {{what}} with no check of the reply\'s status (`ok`) and no `catch`.',
+        why: 'When the app is down or answers with an error page, the parse throws (a SyntaxError on HTML, a TypeError on a failed fetch) and the exception escapes the verifier: the run ends in an error instead of a verdict.',
+        fix: 'Test `res.ok` (and catch the parse error) first, and return a failed verdict with a message saying what the app answered.',
+      },
+      jsShortRead: {
+        what: '`{{expr}}` reads {{what}} {{origin}} and dereferences it with no check that the state has that item.',
+        why: 'When the state is shorter than expected (an empty reply list, no matching element or row, a line without the separator), the item is `undefined` and reading a member of it throws a TypeError that escapes the verifier: the run ends in an error instead of a verdict.',
+        fix: 'Check the length (or that the separator is present) first, or use optional chaining, and return a failed verdict with a message saying what was missing.',
+      },
+      jsNoMatch: {
+        what: '`{{expr}}` reads {{what}} on {{origin}} with no check that it matched.',
+        why: 'When the state does not match, `match`/`exec` return `null` and indexing it throws a TypeError that escapes the verifier: the run ends in an error instead of a verdict.',
+        fix: 'Test the match (`if (!m) return <failed verdict with a message>`) before reading its groups.',
       },
       noMatch: {
         what: '`{{expr}}` reads {{what}} on {{origin}} with no check that it matched.',
@@ -51,7 +71,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict. Flags reads that assume the shape of state the verifier read (a command\'s output, an HTTP reply, a file, a database query, the agent\'s result a routed metric receives): an item past the first of a split (`line.split(":")[1]`), an item of a query or search result (`re.findall(…)[0]`, `soup.find_all(…)[0]`, `cur.fetchall()[0]`, a live page\'s `page.query_selector_all(…)[0]` / `driver.find_elements(…)[0]`, a filtered list comprehension), or a group of a regular-expression match (`re.search(p, out).group(1)`), when no length, truthiness or separator test and no enclosing handler covers the read; a length compared with a number that is too small for the item (`if len(parts) > 1:` before `parts[2]`) is no guard, nor is a test of another list. Flags a column of `fetchone()` (`cur.fetchone()[0]`, or a local holding the row) when the query in the code is a SELECT with a WHERE and no aggregate (one that can match no row: `fetchone()` returns None) and the row is not tested. Flags a file opened (`open`, `Image.open`, `pd.read_csv`, `openpyxl.load_workbook`, `Document`, `zipfile.ZipFile`…) on a value that is None when what produced it failed — the result of a getter the task routes to the metric (OSWorld family: `result.type` → `get_<type>`), or of a project function called directly — whose own code returns None on some path (`return None`, a bare `return`, a local left None, an item of a list it fills with None), when the verifier neither tests the value nor handles the exception.',
+      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict. Flags reads that assume the shape of state the verifier read (a command\'s output, an HTTP reply, a file, a database query, the agent\'s result a routed metric receives): an item past the first of a split (`line.split(":")[1]`), an item of a query or search result (`re.findall(…)[0]`, `soup.find_all(…)[0]`, `cur.fetchall()[0]`, a live page\'s `page.query_selector_all(…)[0]` / `driver.find_elements(…)[0]`, a filtered list comprehension), or a group of a regular-expression match (`re.search(p, out).group(1)`), when no length, truthiness or separator test and no enclosing handler covers the read; a length compared with a number that is too small for the item (`if len(parts) > 1:` before `parts[2]`) is no guard, nor is a test of another list. Flags a column of `fetchone()` (`cur.fetchone()[0]`, or a local holding the row) when the query in the code is a SELECT with a WHERE and no aggregate (one that can match no row: `fetchone()` returns None) and the row is not tested. Flags a file opened (`open`, `Image.open`, `pd.read_csv`, `openpyxl.load_workbook`, `Document`, `zipfile.ZipFile`…) on a value that is None when what produced it failed — the result of a getter the task routes to the metric (OSWorld family: `result.type` → `get_<type>`), or of a project function called directly — whose own code returns None on some path (`return None`, a bare `return`, a local left None, an item of a list it fills with None), when the verifier neither tests the value nor handles the exception. In JavaScript and TypeScript verifiers (the verdict functions of an eval module a task names and the same-file functions they call; a project whose tasks name only Python modules has no JS verifier): `res.json()` or `JSON.parse(await res.text())` of a `fetch`/`node-fetch`/`undici`/Playwright `request` reply with no test of `res.ok`/`res.status` and no `try`/`.catch`; an item of state data dereferenced (`body.orders[0].status`, `(await page.$$("li"))[0].textContent()`, `rows[0].name` of a query, `todos[0].title` of a `page.evaluate` result, the `data` of an `axios` reply) with no length or truthiness test; an item past the first of a split of state dereferenced (`line.split(" ")[1].trim()`) with no length or separator test; and any index of a `match`/`exec` on state (`null` on no match). An index past the end is `undefined` in JS, so an item that is only compared (not dereferenced) is not reported.',
       why: 'Closing or losing the app made its state endpoint return non-JSON; the exception propagated through evaluation and the task was skipped as an infrastructure error instead of failing (VER-007).',
       references: ['VER-007'],
     },
@@ -60,8 +80,23 @@ export default defineRule<Msg>({
       description: 'Runs the function with the state endpoint doubled as unavailable and as non-JSON; an exception escaping the function confirms the unguarded read.',
     },
   },
-  create() {
+  create(ctx) {
+    const jsRead = (node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[]) => {
+      const program = programOf(ancestors);
+      if (!program) return;
+      const fns = jsVerifierFunctions(ctx.project, c.unit.file.path, program);
+      if (!fns) return;
+      const fn = [...ancestors].reverse().find(isJsFunction);
+      if (!fn || !fns.has(fn)) return;
+      const r = jsStateReads(program, c.unit.file.source.text).read(node, ancestors, fn);
+      if (!r) return;
+      c.report({ messageId: r.messageId, data: { expr: c.unit.file.source.text.slice(r.node.start, r.node.end), what: r.what, origin: r.origin }, at: r.node, group: `js:${r.group}` });
+    };
     return {
+      javascript: {
+        CallExpression: jsRead,
+        MemberExpression: jsRead,
+      },
       python: {
         subscript(node, c) {
           const a = c.python;
@@ -98,6 +133,65 @@ export default defineRule<Msg>({
 });
 
 type PyCtx = RuleContext<Msg> & { python: PythonAnalysis };
+
+const JS_EXT = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
+const IMPORTS = /\bimport\s+(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\}|\*\s+as\s+\w+)?\s*from\s*['"](\.{1,2}\/[^'"]+)['"]|\b(?:const|let|var)\s+(?:\{([^}]*)\}|(\w+))\s*=\s*require\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+/** Names the JS/TS eval modules a task names import from `file` by a relative specifier ('*': a namespace or whole-module import). */
+function importedByEvals(project: RuleContext<Msg>['project'], file: string): Set<string> {
+  const names = new Set<string>();
+  const evals = new Set<string>();
+  for (const s of project.suites) for (const t of s.tasks) for (const e of t.entries) if (e.target && /\.[cm]?[jt]sx?$/.test(e.target.file)) evals.add(e.target.file);
+  const noExt = file.replace(/\.[cm]?[jt]sx?$/, '');
+  for (const ev of evals) {
+    const text = project.files.get(ev)?.source.text;
+    if (!text) continue;
+    for (const m of text.matchAll(IMPORTS)) {
+      const spec = m[3] ?? m[6]!;
+      const target = path.resolve(path.dirname(ev), spec);
+      if (!JS_EXT.some((x) => target + x === file || (x === '' && target.replace(/\.[cm]?[jt]sx?$/, '') === noExt))) continue;
+      const list = m[2] ?? m[4];
+      if (m[1] || m[5]) names.add('default');
+      if (list !== undefined) for (const part of list.split(',')) { const n = part.trim().split(/\s+as\s+|\s*:\s*/)[0]?.trim(); if (n) names.add(n); }
+      else if (!m[1] && !m[5]) names.add('*');
+    }
+  }
+  return names;
+}
+
+/** The module-level functions of a program with these exported names ('*': every one). */
+function importedFunctions(program: Program, names: ReadonlySet<string>): Node[] {
+  if (!names.size) return [];
+  const out: Node[] = [];
+  const take = (name: string | undefined, fn: Node | null | undefined, isDefault = false) => {
+    if (fn && isJsFunction(fn) && (names.has('*') || (name && names.has(name)) || (isDefault && names.has('default')))) out.push(fn);
+  };
+  for (const st0 of program.body) {
+    const isDefault = st0.type === 'ExportDefaultDeclaration';
+    const st = st0.type === 'ExportNamedDeclaration' || st0.type === 'ExportDefaultDeclaration' ? st0.declaration : st0;
+    if (!st) continue;
+    if (st.type === 'FunctionDeclaration') take(st.id?.name, st, isDefault);
+    else if (st.type === 'VariableDeclaration') for (const d of st.declarations) take(d.id.type === 'Identifier' ? d.id.name : undefined, d.init);
+    else if (isDefault) take(undefined, st as Node, true);
+  }
+  return out;
+}
+
+/** The verifier functions of a JS/TS module: the verdict functions of an eval module a task names and
+ *  the same-file functions they call. A project whose tasks name no JS/TS module has no JS verifier
+ *  (its JS is app or browser code): undefined. With no task at all (verifier code linted alone), the
+ *  module's exported functions and what they call. */
+const jsScopeCache = new WeakMap<Program, Set<Node> | null>();
+function jsVerifierFunctions(project: RuleContext<Msg>['project'], file: string, program: Program): ReadonlySet<Node> | undefined {
+  const hit = jsScopeCache.get(program);
+  if (hit !== undefined) return hit ?? undefined;
+  const scope = jsVerdictScope(project, file, program);
+  // a helper module an eval module imports from (`import { readState } from "./lib/state"`): the functions it imports
+  const start = scope.known && !scope.functions.size ? importedFunctions(program, importedByEvals(project, file)) : scope.functions;
+  const out = !scope.known && project.suites.some((s) => s.tasks.length) ? null : withSameFileCallees(program, start);
+  jsScopeCache.set(program, out && out.size ? out : null);
+  return out && out.size ? out : undefined;
+}
 
 /** The parameters of a routed metric that carry the agent's result (OSWorld family: the first), and
  *  what project functions return: a getter the suites route (`result` role) reads state; a helper whose

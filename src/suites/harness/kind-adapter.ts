@@ -127,6 +127,8 @@ export const kindDispatchAdapter: SuiteAdapter = {
           const r: EntryRoute = { role: 'kind', name: value, target: t?.shown ?? value, ref, via: { file: route.file, line: route.line } };
           if (!handled) r.unbound = route.otherwise;
           if (t) targets.set(entry, t);
+          // a JS/TS dispatch grades in the dispatching function (its handlers are what it calls): the entry names it
+          if (handled && !route.file.endsWith('.py')) entry.target = { file: route.file, export: route.fn };
           entry.routes = [r];
           task.entries.push(entry);
         });
@@ -148,7 +150,8 @@ export const kindDispatchAdapter: SuiteAdapter = {
       for (const t of s.tasks) {
         for (const e of t.entries) {
           const tg = targets.get(e);
-          const fn = tg ? python.analysis(tg.file)?.functionByQualname(tg.qualname) : undefined;
+          // a JS/TS dispatch's targets are shown, not bound (the bound code's reads are Python analysis)
+          const fn = tg && tg.file.endsWith('.py') ? python.analysis(tg.file)?.functionByQualname(tg.qualname) : undefined;
           if (tg && fn) e.binding = { file: tg.file, qualname: fn.qualname, start: fn.node.start, end: fn.node.end };
           if (e.binding && e.routes?.[0]) e.routes[0].binding = e.binding;
         }

@@ -9,6 +9,7 @@ import { pythonRoutes } from './py-sites.js';
 import { jsRoutes, JS_LOADER_SCREEN } from './js-sites.js';
 import type { ModuleRoute } from './routes.js';
 import { kindRoutes, type KindRoute } from './kind-sites.js';
+import { jsKindRoutes, JS_KIND_SCREEN } from './js-kind-sites.js';
 
 export interface HarnessCode {
   python: PythonProject;
@@ -68,6 +69,17 @@ function recording(python: PythonProject, deps: Set<string>): PythonProject {
   };
 }
 
+/** A JS/TS file's dispatches read nothing of other files. */
+function jsFileKinds(code: HarnessCode, f: SourceFile): FileKinds {
+  try {
+    const program = code.programOf(f);
+    return { routes: program ? jsKindRoutes(f.path, program, f.source.text) : [], deps: new Set() };
+  } catch {
+    // a harness file vaudit cannot follow teaches no route; the run goes on
+    return { routes: [], deps: new Set() };
+  }
+}
+
 function fileKinds(python: PythonProject, file: string): FileKinds {
   const deps = new Set<string>();
   try {
@@ -79,7 +91,7 @@ function fileKinds(python: PythonProject, file: string): FileKinds {
 }
 
 /**
- * Dispatches on a task member (an evaluation type) in the harness's Python code. With `reuse` (an editor
+ * Dispatches on a task member (an evaluation type) in the harness's Python and JS/TS code. With `reuse` (an editor
  * session, after an edit that left every module's cross-file summary as it was): the previous per-file
  * result of each file that is not in `changed` and learned nothing from a changed file.
  */
@@ -89,9 +101,12 @@ export function learnKindRoutes(code: HarnessCode, reuse?: { files: ReadonlyMap<
   const out: KindRoute[] = [];
   const byFile = new Map<string, FileKinds>();
   for (const f of code.files) {
-    if (f.language !== 'python') continue;
     const prev = reuse?.files.get(f.path);
-    const k = prev && !reuse!.changed.has(f.path) && ![...prev.deps].some((d) => reuse!.changed.has(d)) ? prev : fileKinds(code.python, f.path);
+    let k: FileKinds | undefined;
+    if (prev && !reuse!.changed.has(f.path) && ![...prev.deps].some((d) => reuse!.changed.has(d))) k = prev;
+    else if (f.language === 'python') k = fileKinds(code.python, f.path);
+    else if ((f.language === 'javascript' || f.language === 'typescript') && JS_KIND_SCREEN.test(f.source.text)) k = jsFileKinds(code, f);
+    if (!k) continue;
     byFile.set(f.path, k);
     out.push(...k.routes);
   }
