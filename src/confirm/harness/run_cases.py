@@ -919,7 +919,7 @@ def install_guard(case):
 
     def before_fork_exec(a, kw):
         # `subprocess.Popen` audits before it forks (and is checked then); this call does not audit
-        audit("vaudit.fork_exec")
+        check("vaudit.fork_exec", ())
 
     def before_dir_fd(name, spots):
         def pre(a, kw):
@@ -929,14 +929,14 @@ def install_guard(case):
                     continue
                 p = a[pos] if len(a) > pos else (kw.get("dst") if pos == 1 else kw.get("path", kw.get("src")))
                 writes = name != "open" or bool((a[1] if len(a) > 1 else kw.get("flags", 0)) & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND))
-                audit("vaudit.dir_fd", "%s relative to a folder descriptor" % ("writing a file" if writes else "opening a file") if name == "open" else "os.%s relative to a folder descriptor" % name, p, d, writes)
+                check("vaudit.dir_fd", ("%s relative to a folder descriptor" % ("writing a file" if writes else "opening a file") if name == "open" else "os.%s relative to a folder descriptor" % name, p, d, writes))
         return pre
 
     def before_fd_listing(name):
         def pre(a, kw):
             p = a[0] if a else kw.get("path")
             if issubclass(type(p), int):
-                audit("vaudit.dir_fd", "listing a folder by descriptor", ".", p, False)
+                check("vaudit.dir_fd", ("listing a folder by descriptor", ".", p, False))
         return pre
 
     fork_exec = gate(_posixsubprocess.fork_exec, before_fork_exec)
