@@ -128,7 +128,7 @@ for (const { level, skip } of levels) {
     });
 
     it.skipIf(process.getuid?.() !== 0)('started as root, the code runs as nobody with no capabilities, in its own PID namespace', async () => {
-      const { args } = py('print(open("/proc/self/status").read())');
+      const { args } = py('import os, pwd\nprint(open("/proc/self/status").read())\nprint("name", pwd.getpwuid(os.getuid()).pw_name)');
       const r = await host.run({ caseId: 'uid', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 5000 });
       expect(r.record.outcome).toBe('executed');
       const status = r.stdout.toString();
@@ -136,6 +136,8 @@ for (const { level, skip } of levels) {
       expect(status).toMatch(/^Gid:\s+65534\s+65534\s+65534\s+65534$/m);
       for (const cap of ['CapEff', 'CapPrm', 'CapBnd', 'CapInh', 'CapAmb']) expect(status).toMatch(new RegExp(`^${cap}:\\s+0+$`, 'm'));
       expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+      // /etc/passwd is readable by nobody (bubblewrap would make /etc 0700)
+      expect(status).toMatch(/^name nobody$/m);
       expect(r.record).toMatchObject({ uid: 65534, containment: 'pid-namespace' });
     });
 

@@ -16,11 +16,14 @@
  * /proc for any process still carrying the run's marker; rlimits (address space, CPU seconds,
  * file size, open files, processes) through util-linux `prlimit`.
  * Two levels:
- *  - `bwrap`: bubblewrap `--unshare-all --die-with-parent --new-session --clearenv`, read-only
+ *  - `bwrap`: bubblewrap `--unshare-all --cap-drop ALL --die-with-parent --new-session --clearenv`,
+ *    the code as uid 65534 (as root: no user namespace, setpriv drops to nobody), read-only
  *    binds of /usr, the interpreter prefix and the verifier sources, tmpfs /tmp, the cell bound
  *    read-write, no network (empty net namespace), no host HOME.
- *  - `process`: a detached process group, env allowlist, prlimit, private cwd/HOME/TMPDIR. It does
- *    NOT contain file-system writes or network access; records say so (`network: 'shared'`).
+ *  - `process`: a detached process group in a PID namespace (unshare), env allowlist, prlimit,
+ *    private cwd/HOME/TMPDIR; as root, homes hidden and the code run as nobody. It does NOT contain
+ *    file-system writes or network access; records say so (`network: 'shared'`).
+ * See src/host/README.md for the threat model.
  *
  * Policy (issue 17): code from the linted tree (verifier modules, bundles) and from its task files
  * (lambdas, expressions) is untrusted. `auto` (the default) and `bwrap` run such code only under
@@ -713,6 +716,7 @@ export class Host {
     a.push('--die-with-parent', '--new-session', '--clearenv');
     a.push('--ro-bind', '/usr', '/usr');
     for (const l of ['lib', 'lib64', 'bin', 'sbin']) if (existsSync(`/usr/${l}`)) a.push('--symlink', `usr/${l}`, `/${l}`);
+    a.push('--perms', '0755', '--dir', '/etc'); // bubblewrap would make it 0700: nobody could not read /etc/passwd
     for (const f of ['/etc/ld.so.cache', '/etc/localtime', '/etc/passwd', '/etc/group', '/etc/hosts', '/etc/nsswitch.conf']) if (existsSync(f)) a.push('--ro-bind', f, f);
     a.push('--proc', '/proc', '--dev', '/dev');
     a.push('--size', String(256 * 1024 * 1024), '--perms', '1777', '--tmpfs', '/tmp');
