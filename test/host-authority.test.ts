@@ -12,6 +12,8 @@ const HAS_BWRAP = existsSync('/usr/bin/bwrap');
 /** The compiled host (a child process cannot load the TypeScript source). */
 const HOST_MODULE = resolve(import.meta.dirname, '../dist/src/host/host.js');
 const root = mkdtempSync(join(tmpdir(), 'vaudit-host-root-'));
+// As root, process isolation runs tools as nobody, who must be able to reach them.
+chmodSync(root, 0o755);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function tool(name: string, body: string): string {

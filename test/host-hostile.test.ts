@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveProcesses } from './helpers/processes.js';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createHost, type IsolationLevel } from '../src/host/host.js';
 
@@ -104,6 +105,52 @@ for (const { level, skip } of levels) {
 
     // 256 MB, 4,096 times the bound: enough to prove the bound, small enough that a loaded machine
     // (two CI runs at once) pipes it well within the wall-clock limit.
+    it('a process that leaves the session with an empty environment (no marker) dies with the run', async () => {
+      // start_new_session + env={} escapes the process group and the /proc marker sweep; only the
+      // run's PID namespace (or a subreaper) holds it.
+      const { marker, args } = py(
+        [
+          'import os, subprocess, sys',
+          'mark = [k for k in globals() if k.startswith("vaudit_hostile_")][0]',
+          'subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120) # " + mark], env={}, start_new_session=True)',
+          'if os.fork() == 0:',
+          '    os.setsid()',
+          '    if os.fork() == 0:',
+          '        os.execve(sys.executable, [sys.executable, "-c", "import time; time.sleep(120) # " + mark], {})',
+          '    os._exit(0)',
+          'print("bye")',
+        ].join('\n'),
+      );
+      const r = await host.run({ caseId: 'session', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 5000 });
+      expect(r.record.outcome).toBe('executed');
+      expect(r.stdout.toString()).toBe('bye\n');
+      expect(await noneLeft(marker)).toEqual([]);
+    });
+
+    it.skipIf(process.getuid?.() !== 0)('started as root, the code runs as nobody with no capabilities, in its own PID namespace', async () => {
+      const { args } = py('import os, pwd\nprint(open("/proc/self/status").read())\nprint("name", pwd.getpwuid(os.getuid()).pw_name)');
+      const r = await host.run({ caseId: 'uid', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 5000 });
+      expect(r.record.outcome).toBe('executed');
+      const status = r.stdout.toString();
+      expect(status).toMatch(/^Uid:\s+65534\s+65534\s+65534\s+65534$/m);
+      expect(status).toMatch(/^Gid:\s+65534\s+65534\s+65534\s+65534$/m);
+      for (const cap of ['CapEff', 'CapPrm', 'CapBnd', 'CapInh', 'CapAmb']) expect(status).toMatch(new RegExp(`^${cap}:\\s+0+$`, 'm'));
+      expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+      // /etc/passwd is readable by nobody (bubblewrap would make /etc 0700)
+      expect(status).toMatch(/^name nobody$/m);
+      expect(r.record).toMatchObject({ uid: 65534, containment: 'pid-namespace' });
+    });
+
+    it.skipIf(process.getuid?.() !== 0)('started as root, the process-count bound holds', async () => {
+      const { marker, args } = py(
+        ['import os, time', 'n = 0', 'for i in range(150):', '    try:', '        pid = os.fork()', '    except OSError:', '        break', '    if pid == 0:', '        time.sleep(30); os._exit(0)', '    n += 1', 'print(n)'].join('\n'),
+      );
+      const r = await host.run({ caseId: 'nproc', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 20000, limits: { processes: 40 } });
+      expect(r.record.outcome).toBe('executed');
+      expect(Number(r.stdout.toString())).toBeLessThan(40);
+      expect(await noneLeft(marker)).toEqual([]);
+    }, 60_000);
+
     it('256 MB of output is bounded and flagged: executed, truncated', async () => {
       const { marker, args } = py('import sys\nb = b"x" * (1 << 20)\nfor _ in range(256):\n    sys.stdout.buffer.write(b)\nsys.exit(0)');
       const r = await host.run({ caseId: 'flood', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 60000, maxOutputBytes: 64 * 1024 });
@@ -200,5 +247,35 @@ for (const { level, skip } of levels) {
       expect(r.record.outcome).toBe('executed');
       expect(r.stdout.toString().trim()).toBe('MemoryError');
     });
+  });
+}
+
+/** The compiled host (a child process cannot load the TypeScript source). */
+const HOST_MODULE = resolve(import.meta.dirname, '../dist/src/host/host.js');
+
+for (const { level, skip } of levels) {
+  describe.skipIf(skip !== false)(`vaudit interrupted during a ${level} run`, () => {
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+      it(`${sig}: the run's folders are removed and its processes killed`, async () => {
+        const tmp = mkdtempSync(join(tmpdir(), 'vaudit-interrupt-'));
+        chmodSync(tmp, 0o755);
+        const marker = `vaudit_interrupt_${randomBytes(6).toString('hex')}`;
+        const script = [
+          `import { createHost } from ${JSON.stringify(HOST_MODULE)};`,
+          `const host = createHost({ root: process.cwd(), isolation: ${JSON.stringify(level)} });`,
+          `await host.run({ caseId: 'c', ruleId: 'r', toolId: 'python3', args: ['-c', 'import time\\n${marker} = 1\\nprint("up", flush=True)\\ntime.sleep(60)'], timeoutMs: 60000, onStdout: () => console.log('running') });`,
+        ].join('\n');
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'inherit'] });
+        await new Promise<void>((r) => child.stdout.on('data', () => r()));
+        expect(readdirSync(tmp).some((n) => n.startsWith('vaudit-cell-'))).toBe(true);
+        expect(processesWith(marker).length).toBeGreaterThan(0);
+        const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_c, s) => r(s)));
+        child.kill(sig);
+        expect(await exited).toBe(sig);
+        expect(readdirSync(tmp)).toEqual([]);
+        expect(await noneLeft(marker)).toEqual([]);
+        rmSync(tmp, { recursive: true, force: true });
+      }, 30_000);
+    }
   });
 }

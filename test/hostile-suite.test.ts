@@ -6,7 +6,7 @@
  * forged verdict is accepted, and each finding's status and reason are the right ones.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,6 +42,10 @@ beforeAll(async () => {
   out = path.join(dir, 'out');
   home = path.join(dir, 'home');
   mkdirSync(out);
+  // As root, control cases run as nobody: a folder nobody may write to, so that under process
+  // isolation only the harness's guard stands between a case and it (not file permissions).
+  chmodSync(dir, 0o755);
+  chmodSync(out, 0o777);
   mkdirSync(path.join(home, '.ssh'), { recursive: true });
   writeFileSync(path.join(home, '.ssh', 'id_rsa'), `-----BEGIN KEY----- ${CANARY} -----END KEY-----\n`);
   server = createServer((s) => {
@@ -103,7 +107,7 @@ function expectNothingEscaped(run: { stdout: string; stderr: string; text: strin
   for (const s of [run.stdout, run.stderr, run.text]) expect(s).not.toContain(CANARY);
 }
 
-const ATTACKS = ['connected', 'flooded', 'forged', 'forked', 'hogged', 'slept', 'spawned', 'stolen', 'written'];
+const ATTACKS = ['chdired', 'closured', 'connected', 'dirfd', 'flooded', 'forged', 'forked', 'gced', 'hidden', 'hogged', 'ported', 'raced', 'slept', 'spawned', 'stolen', 'written'];
 /** Task lambdas with hostile calls: whichever of them a confirmable rule flags. */
 const lambdaAttacks = (a: Record<string, { status: string }>) => Object.keys(a).filter((k) => k.startsWith('lambda-'));
 
@@ -146,6 +150,9 @@ describe('hostile suite', () => {
         connected: /outside the case folder|network|name lookup/,
         spawned: /shell command|starting the process|os\.system|os\.posix_spawn|_posixsubprocess/,
         forked: /os\.fork/,
+        raced: /writing a file outside the case folder/,
+        gced: /gc\.get_objects/,
+        hidden: /writing a file outside the case folder/,
       };
       for (const [k, why] of Object.entries(reasons)) {
         expect({ k, ...attacks[k] }).toMatchObject({ k, status: 'sandbox' });
@@ -155,6 +162,18 @@ describe('hostile suite', () => {
       for (const k of lambdaAttacks(attacks)) expect(['confirmed', 'sandbox']).toContain(attacks[k]!.status);
       // Resource attacks stay inside their bounds, and the defect behind them is still shown.
       for (const k of ['hogged', 'flooded', 'slept']) expect({ k, status: attacks[k]?.status }).toEqual({ k, status: 'confirmed' });
+      // A relative path after chdir, or through a folder descriptor: under bubblewrap the folder is
+      // not there (the sandbox holds, the defect stands); under process isolation the guard refuses.
+      const around: Record<string, RegExp> = { chdired: /writing a file outside the case folder/, dirfd: /relative to a folder descriptor/ };
+      for (const [k, why] of Object.entries(around)) {
+        if (level === 'bwrap') expect(['confirmed', 'sandbox']).toContain(attacks[k]!.status);
+        else {
+          expect({ k, ...attacks[k] }).toMatchObject({ k, status: 'sandbox' });
+          expect(attacks[k]!.detail).toMatch(why);
+        }
+      }
+      // Reaching for the harness's port list or the unwrapped fork_exec finds nothing: the defect stands.
+      for (const k of ['ported', 'closured']) expect({ k, status: attacks[k]?.status }).toEqual({ k, status: 'confirmed' });
       // The forger wrote NameError answers for every case id on every descriptor it could reach and
       // rewrote the harness: its own answer is unusable, and no other case took its word.
       expect(attacks.forged!.status).not.toBe('confirmed');

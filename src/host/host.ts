@@ -16,11 +16,14 @@
  * /proc for any process still carrying the run's marker; rlimits (address space, CPU seconds,
  * file size, open files, processes) through util-linux `prlimit`.
  * Two levels:
- *  - `bwrap`: bubblewrap `--unshare-all --die-with-parent --new-session --clearenv`, read-only
+ *  - `bwrap`: bubblewrap `--unshare-all --cap-drop ALL --die-with-parent --new-session --clearenv`,
+ *    the code as uid 65534 (as root: no user namespace, setpriv drops to nobody), read-only
  *    binds of /usr, the interpreter prefix and the verifier sources, tmpfs /tmp, the cell bound
  *    read-write, no network (empty net namespace), no host HOME.
- *  - `process`: a detached process group, env allowlist, prlimit, private cwd/HOME/TMPDIR. It does
- *    NOT contain file-system writes or network access; records say so (`network: 'shared'`).
+ *  - `process`: a detached process group in a PID namespace (unshare), env allowlist, prlimit,
+ *    private cwd/HOME/TMPDIR; as root, homes hidden and the code run as nobody. It does NOT contain
+ *    file-system writes or network access; records say so (`network: 'shared'`).
+ * See src/host/README.md for the threat model.
  *
  * Policy (issue 17): code from the linted tree (verifier modules, bundles) and from its task files
  * (lambdas, expressions) is untrusted. `auto` (the default) and `bwrap` run such code only under
@@ -35,8 +38,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync, mkdirSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync, mkdirSync, chmodSync, accessSync, lchownSync, constants as fsConstants } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 
 export type Outcome = 'executed' | 'verifierUnavailable' | 'timeout' | 'crash' | 'sandbox';
@@ -140,6 +143,11 @@ export interface RunRecord {
   stderrTruncated: boolean;
   /** Processes found and killed by the post-run sweep (escaped the group). */
   sweptProcesses: number;
+  /** The uid the run's code ran as (65534 when vaudit, started as root, dropped privileges). */
+  uid?: number;
+  /** How the run's processes are held so none outlives it: a PID namespace (killed whole when its
+   *  first process ends), or only the process group plus the marker sweep (no namespace available). */
+  containment?: 'pid-namespace' | 'process-group';
   /** Absolute folders bound privately for the run (file fixtures), when any. */
   mounts?: string[];
   /** Third-party modules this Python lacks that the run's cases were served instead (control cases):
@@ -171,7 +179,10 @@ export interface HostOptions {
   /** PATH used for tool resolution (default: the host's PATH). */
   searchPath?: string;
   /** Override helper discovery (tests, or a machine with helpers elsewhere); `null` = absent. */
-  helpers?: { bwrap?: string | null; prlimit?: string | null };
+  helpers?: { bwrap?: string | null; prlimit?: string | null; setpriv?: string | null; unshare?: string | null };
+  /** Started as root: run suite code as root under `process` isolation anyway (default: drop to
+   *  uid 65534, or refuse when that user cannot reach the interpreter). Also `VAUDIT_PROCESS_AS_ROOT=1`. */
+  processAsRoot?: boolean;
   /** Executables the user named for tool ids (`{ python3: '/path/to/venv/bin/python' }`): used
    *  instead of `.toolchain/bin` and PATH; hashed and rechecked like any other. */
   tools?: Record<string, string>;
@@ -262,6 +273,96 @@ function sweepMarker(marker: string): number {
   return killed;
 }
 
+const NOBODY = 65534;
+
+function isRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+/** `p` is `root` or inside it. */
+function within(p: string, root: string): boolean {
+  return p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+/** The home folders a `process`-level run as root does not see (each replaced by an empty tmpfs). */
+function hiddenRoots(): string[] {
+  const roots = new Set(['/root', '/home']);
+  for (const h of [homedir(), process.env.HOME]) if (h && isAbsolute(h) && h !== '/') roots.add(h);
+  return [...roots].filter((r) => existsSync(r) && ![...roots].some((o) => o !== r && within(r, o)));
+}
+
+/** The first folder on the way to `p` that uid 65534 cannot pass (other-execute missing), or
+ *  undefined; components inside a hidden root are recreated 0755 and only `p` itself is checked. */
+function unreachableByNobody(p: string, hidden: string[]): string | undefined {
+  if (!isAbsolute(p) || !existsSync(p)) return undefined;
+  const parts = p.split('/').filter(Boolean);
+  const h = hidden.find((r) => within(p, r));
+  for (let i = 0; i <= parts.length; i++) {
+    const q = `/${parts.slice(0, i).join('/')}`;
+    if (h && within(q, h) && q !== p) continue;
+    try {
+      const st = statSync(q);
+      if (st.isDirectory() && !(st.mode & 0o001)) return `${q} (mode ${(st.mode & 0o777).toString(8)})`;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Give a folder and everything in it to `uid` (symlinks themselves, never their targets). */
+function chownTree(dir: string, uid: number): void {
+  lchownSync(dir, uid, uid);
+  for (const e of readdirSync(dir, { recursive: true, encoding: 'utf8' })) lchownSync(join(dir, e), uid, uid);
+}
+
+const userNamespaceProbe = new Map<string, boolean>();
+/** Whether this user can make a user + PID namespace with `unshare` (probed once per helper). */
+function userNamespaceWorks(unshare: string): boolean {
+  let ok = userNamespaceProbe.get(unshare);
+  if (ok === undefined) {
+    const r = spawnSync(unshare, ['--user', '--map-current-user', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--', '/bin/true'], { stdio: 'ignore', timeout: 5000 });
+    ok = r.status === 0;
+    userNamespaceProbe.set(unshare, ok);
+  }
+  return ok;
+}
+
+/** A run in progress: its folders (removed on SIGINT/SIGTERM too) and its process group. */
+interface LiveRun {
+  cells: string[];
+  pid?: number;
+}
+const liveRuns = new Set<LiveRun>();
+let signalsWatched = false;
+
+/**
+ * On SIGINT or SIGTERM while runs are in progress: kill each run's process group (its namespace
+ * goes with it), remove its folders, then end as the signal would have ended vaudit.
+ */
+function watchSignals(): void {
+  if (signalsWatched) return;
+  signalsWatched = true;
+  const onSignal = (sig: NodeJS.Signals) => {
+    for (const r of liveRuns) {
+      if (r.pid !== undefined) {
+        try {
+          process.kill(-r.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+      for (const c of r.cells) rmSync(c, { recursive: true, force: true });
+    }
+    liveRuns.clear();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
 function isScript(path: string): boolean {
   try {
     const fd = readFileSync(path, { flag: 'r' }).subarray(0, 2);
@@ -280,7 +381,10 @@ export class Host {
   private readonly inventory = new Map<string, ResolvedTool | null>();
   readonly bwrapPath: string | undefined;
   readonly prlimitPath: string | undefined;
+  readonly setprivPath: string | undefined;
+  readonly unsharePath: string | undefined;
   private readonly toolPaths: Record<string, string>;
+  private readonly processAsRoot: boolean;
 
   constructor(opts: HostOptions) {
     this.root = opts.root;
@@ -291,6 +395,14 @@ export class Host {
     // bubblewrap is found on PATH (like the tools), so a user (or a test) can hide it.
     this.bwrapPath = opts.helpers?.bwrap === null ? undefined : (opts.helpers?.bwrap ?? onPath('bwrap', this.searchPath));
     this.prlimitPath = opts.helpers?.prlimit === null ? undefined : (opts.helpers?.prlimit ?? systemHelper('prlimit'));
+    this.setprivPath = opts.helpers?.setpriv === null ? undefined : (opts.helpers?.setpriv ?? systemHelper('setpriv'));
+    this.unsharePath = opts.helpers?.unshare === null ? undefined : (opts.helpers?.unshare ?? systemHelper('unshare'));
+    this.processAsRoot = opts.processAsRoot ?? process.env.VAUDIT_PROCESS_AS_ROOT === '1';
+  }
+
+  /** Whether a run at this level drops from root to uid 65534 (vaudit started as root). */
+  private drops(level: IsolationLevel): boolean {
+    return isRoot() && (level === 'bwrap' || !this.processAsRoot);
   }
 
   /**
@@ -313,6 +425,8 @@ export class Host {
     return [
       { id: 'bwrap', path: this.bwrapPath },
       { id: 'prlimit', path: this.prlimitPath },
+      { id: 'setpriv', path: this.setprivPath },
+      { id: 'unshare', path: this.unsharePath },
     ].map((h) => {
       if (!h.path) return { id: h.id };
       try {
@@ -426,11 +540,19 @@ export class Host {
     const { tool, level, mounts } = ready;
 
     const cell = mkdtempSync(join(tmpdir(), 'vaudit-cell-'));
+    const live: LiveRun = { cells: [cell] };
+    liveRuns.add(live);
+    watchSignals();
     try {
       const escaping = writeCellFiles(cell, req.files ?? {});
       if (escaping !== undefined) return finish('crash', `cell file path escapes the cell: ${escaping}`);
       const marker = runId;
       const { env, mountDirs } = prepareCell(cell, req, mounts, marker);
+      if (this.drops(level)) {
+        // The run's code runs as nobody: the cell (and the private fixture folders in it) is its own.
+        chownTree(cell, NOBODY);
+        record.uid = NOBODY;
+      } else record.uid = process.getuid?.();
 
       // Tool authority: recheck the bytes just before running.
       let nowSha: string;
@@ -442,9 +564,10 @@ export class Host {
       if (nowSha !== tool.sha256) return finish('sandbox', `tool bytes moved since resolution (sha256 ${tool.sha256.slice(0, 12)}… → ${nowSha.slice(0, 12)}…)`);
 
       const limits: Required<Limits> = { ...DEFAULT_LIMITS, ...(req.limits ?? {}) };
-      const argv = this.commandLine(req, tool, level, cell, env, mountDirs, limits, record);
+      const argv = this.commandLine(req, tool, level, cell, env, mountDirs, limits, record, live);
       const [cmd, ...cmdArgs] = argv;
       const result = await this.spawnBounded(cmd!, cmdArgs, {
+        live,
         cwd: cell,
         env: level === 'bwrap' ? { [MARKER_VAR]: marker } : env,
         stdin: req.stdin,
@@ -465,7 +588,8 @@ export class Host {
       this.close(record, started, outcome, detail);
       return { record, stdout: result.stdout, stderr: result.stderr };
     } finally {
-      rmSync(cell, { recursive: true, force: true });
+      for (const c of live.cells) rmSync(c, { recursive: true, force: true });
+      liveRuns.delete(live);
     }
   }
 
@@ -503,13 +627,40 @@ export class Host {
     if (!this.prlimitPath && this.policy !== 'process' && this.requireIsolation) {
       return { refused: ['sandbox', 'resource limits required but util-linux prlimit is not installed'] };
     }
+    if (this.drops(level)) {
+      // Started as root: the run's code runs as nobody (uid 65534), with no capabilities.
+      if (!this.setprivPath) return { refused: ['sandbox', 'vaudit runs as root and drops to uid 65534 for control cases with util-linux setpriv, which is not installed'] };
+      if (level === 'process') {
+        if (!this.unsharePath || !systemHelper('mount'))
+          return { refused: ['sandbox', 'vaudit runs as root and, under process isolation, holds control cases in a PID and mount namespace with util-linux unshare and mount, which are not installed'] };
+        const hidden = hiddenRoots();
+        const blocked = [dirname(tool.resolvedPath), ...tool.bindPaths, ...(req.readOnlyPaths ?? []), tmpdir()].map((p) => unreachableByNobody(p, hidden)).find((x) => x);
+        if (blocked) {
+          record.hint = `install bubblewrap, or name a Python nobody can read (--python), or set VAUDIT_PROCESS_AS_ROOT=1 to run the suite's code as root (not recommended)`;
+          return {
+            refused: ['sandbox', `vaudit runs as root and runs control cases under process isolation as nobody (uid 65534), who cannot reach ${blocked}`],
+          };
+        }
+      }
+    }
     return { tool, level, mounts };
   }
 
   /** The command line: the tool, inside bubblewrap at that level, under prlimit when installed (recorded). */
-  private commandLine(req: RunRequest, tool: ResolvedTool, level: IsolationLevel, cell: string, env: Record<string, string>, mountDirs: ReadonlyArray<readonly [string, string]>, limits: Required<Limits>, record: RunRecord): string[] {
+  private commandLine(req: RunRequest, tool: ResolvedTool, level: IsolationLevel, cell: string, env: Record<string, string>, mountDirs: ReadonlyArray<readonly [string, string]>, limits: Required<Limits>, record: RunRecord, live: LiveRun): string[] {
     let argv: string[] = [tool.resolvedPath, ...req.args];
-    if (level === 'bwrap') argv = [this.bwrapPath!, ...this.bwrapArgs(cell, tool, req.readOnlyPaths ?? [], env, mountDirs), '--', ...argv];
+    const drop = this.drops(level);
+    if (drop) argv = [this.setprivPath!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--', ...argv];
+    if (level === 'bwrap') {
+      argv = [this.bwrapPath!, ...this.bwrapArgs(cell, tool, req.readOnlyPaths ?? [], env, mountDirs, drop), '--', ...argv];
+      record.containment = 'pid-namespace';
+    } else {
+      // Process isolation: a PID namespace when one can be made, so that every process the run
+      // starts (in whatever session or group it moved to) dies with the run's first process.
+      const ns = this.processNamespace(tool, req.readOnlyPaths ?? [], cell, live);
+      if (ns) argv = [...ns, ...argv];
+      record.containment = ns ? 'pid-namespace' : 'process-group';
+    }
     if (this.prlimitPath) {
       argv = [
         this.prlimitPath,
@@ -526,18 +677,67 @@ export class Host {
     return argv;
   }
 
-  private bwrapArgs(cell: string, tool: ResolvedTool, readOnly: string[], env: Record<string, string>, mounts: ReadonlyArray<readonly [string, string]> = []): string[] {
-    const a = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--clearenv'];
+  /**
+   * The command prefix that holds a `process`-level run in its own PID namespace (util-linux
+   * `unshare --pid --fork --kill-child --mount-proc`): when the run's first process ends, or the
+   * host kills unshare, the kernel kills every process in the namespace. As root the namespace also
+   * has its own mounts, in which the home folders are hidden under empty tmpfs (the interpreter
+   * prefix and the run's read-only folders under them are bound back) before the code drops to
+   * nobody. A user who is not root gets the namespace through a user namespace when the kernel
+   * allows one (probed once); otherwise `undefined` (process group and marker sweep only).
+   */
+  private processNamespace(tool: ResolvedTool, readOnly: string[], cell: string, live: LiveRun): string[] | undefined {
+    if (!this.unsharePath) return undefined;
+    const base = [this.unsharePath, '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--propagation', 'private'];
+    // The namespace's first process is a shell that waits for the tool (a namespace's init ignores
+    // signals it has no handler for, so the tool must not be it: SIGXCPU would not stop it) and
+    // exits with its status (128 + n for death by signal n).
+    const wait = '"$@"\nexit $?';
+    if (!isRoot()) return userNamespaceWorks(this.unsharePath) ? [this.unsharePath, '--user', '--map-current-user', ...base.slice(1), '--', '/bin/sh', '-c', wait, 'vaudit-launch'] : undefined;
+    const hidden = hiddenRoots().filter((h) => !within(cell, h));
+    const keep = [...new Set([dirname(tool.resolvedPath), ...tool.bindPaths, ...readOnly])].filter((p) => isAbsolute(p) && hidden.some((h) => within(p, h)) && existsSync(p));
+    const stage = mkdtempSync(join(tmpdir(), 'vaudit-cell-stage-'));
+    live.cells.push(stage);
+    const q = (x: string) => `'${x.replaceAll("'", "'\\''")}'`;
+    const lines = ['set -e'];
+    keep.forEach((p, i) => lines.push(`mkdir -p ${q(`${stage}/${i}`)}`, `mount --bind ${q(p)} ${q(`${stage}/${i}`)}`));
+    for (const h of hidden) lines.push(`mount -t tmpfs -o mode=0755,size=1m vaudit-hidden ${q(h)}`);
+    keep.forEach((p, i) => lines.push(`mkdir -p ${q(p)}`, `mount --move ${q(`${stage}/${i}`)} ${q(p)}`));
+    lines.push(wait);
+    return [...base, '--', '/bin/sh', '-c', lines.join('\n'), 'vaudit-launch'];
+  }
+
+  private bwrapArgs(cell: string, tool: ResolvedTool, readOnly: string[], env: Record<string, string>, mounts: ReadonlyArray<readonly [string, string]> = [], drop = false): string[] {
+    // As root, bubblewrap makes its namespaces without a user namespace (one would map the sandbox's
+    // user back to root), keeps only what setpriv needs to drop to nobody (which then clears those
+    // too); otherwise a user namespace in which the code is uid 65534 with no capabilities.
+    const a = drop
+      ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', '--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP', '--cap-add', 'CAP_DAC_OVERRIDE']
+      : ['--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--uid', String(NOBODY), '--gid', String(NOBODY)];
+    a.push('--die-with-parent', '--new-session', '--clearenv');
     a.push('--ro-bind', '/usr', '/usr');
     for (const l of ['lib', 'lib64', 'bin', 'sbin']) if (existsSync(`/usr/${l}`)) a.push('--symlink', `usr/${l}`, `/${l}`);
+    a.push('--perms', '0755', '--dir', '/etc'); // bubblewrap would make it 0700: nobody could not read /etc/passwd
     for (const f of ['/etc/ld.so.cache', '/etc/localtime', '/etc/passwd', '/etc/group', '/etc/hosts', '/etc/nsswitch.conf']) if (existsSync(f)) a.push('--ro-bind', f, f);
     a.push('--proc', '/proc', '--dev', '/dev');
-    a.push('--size', String(256 * 1024 * 1024), '--tmpfs', '/tmp');
+    a.push('--size', String(256 * 1024 * 1024), '--perms', '1777', '--tmpfs', '/tmp');
     const binds = new Set<string>();
     for (const p of [...tool.bindPaths, ...readOnly]) {
       if (!p || !isAbsolute(p) || p.startsWith('/usr/') || p === '/usr') continue;
       if (!existsSync(p)) continue;
       binds.add(p);
+    }
+    // The folders on the way to each bind are made traversable (bubblewrap would copy a mode such as
+    // /root's 0700, which nobody cannot pass); they are empty folders of the sandbox's own root.
+    const made = new Set(['/', '/usr', '/tmp', '/proc', '/dev', '/etc']);
+    for (const p of [...binds, cell, ...mounts.map(([, dst]) => dst)]) {
+      const parts = p.split('/').filter(Boolean);
+      for (let i = 1; i < parts.length; i++) {
+        const anc = `/${parts.slice(0, i).join('/')}`;
+        if (made.has(anc) || within(anc, '/usr') || within(anc, '/tmp')) continue;
+        made.add(anc);
+        a.push('--perms', '0755', '--dir', anc);
+      }
     }
     for (const p of binds) a.push('--ro-bind', p, p);
     a.push('--bind', cell, cell, '--chdir', cell);
@@ -559,6 +759,7 @@ export class Host {
       statusFd: boolean;
       marker?: string;
       onStdout?: (chunk: Buffer) => void;
+      live?: LiveRun;
     },
   ): Promise<SpawnOutcome> {
     return new Promise((resolveP) => {
@@ -593,6 +794,7 @@ export class Host {
         return;
       }
       const pid = child.pid;
+      if (o.live) o.live.pid = pid;
       const killGroup = () => {
         if (pid === undefined) return;
         try {
@@ -778,6 +980,14 @@ function classify(result: SpawnOutcome, level: IsolationLevel, req: RunRequest, 
   if (result.timedOut) return ['timeout', `wall-clock limit ${req.timeoutMs ?? 30000} ms reached; process group killed`];
   if (level === 'bwrap' && !result.childStarted) return ['sandbox', `bubblewrap could not set up the sandbox: ${result.stderr.toString('utf8').trim().slice(0, 300)}`];
   if (result.cpuLimitHit || result.signal === 'SIGXCPU') return ['timeout', `CPU limit ${limits.cpuSeconds}s reached`];
+  if (level === 'process' && record.containment === 'pid-namespace' && result.exitCode !== null && result.exitCode > 128 && result.exitCode < 128 + 65) {
+    // the namespace's shell reports the tool's death by signal n as 128 + n
+    const sig = signalName(result.exitCode - 128);
+    if (sig === 'SIGXCPU') return ['timeout', `CPU limit ${limits.cpuSeconds}s reached`];
+    record.exitCode = null;
+    record.signal = sig;
+    return ['crash', `killed by signal ${sig}`];
+  }
   if (level === 'bwrap' && result.childExit !== undefined) {
     // bwrap reports the child's own status; bwrap itself exits with the same code.
     if (result.childExit.signal) {

@@ -77,7 +77,8 @@ export function isolationLines(s: IsolationSummary): { info: string[]; warn: str
   if (s.suiteCodeUnderProcess) {
     warn.push(
       `${plural(s.suiteCodeUnderProcess, 'control case')} ran the suite's code with process isolation only (--isolation ${s.policy}): ` +
-        'not a sandbox — that code could write files outside its folder and use the network.',
+        'not a sandbox — that code could write files outside its folder and use the network wherever the harness\'s audit-hook guard ' +
+        '(a second layer, which native code goes around) does not stop it.',
     );
   }
   for (const { reason, cases, hint } of s.reasons) warn.push(`${plural(cases, 'control case')} not run: ${reason}.${hint ? ` To run them: ${hint}.` : ''}`);
