@@ -43,6 +43,7 @@ const slow = [
   'test/unset-dependency-confirm.test.ts',
   'test/suite-osworld.test.ts',
   'test/regex-redos-load.test.ts',
+  'test/time-dependent-confirm.test.ts',
 ];
 
 export default defineConfig({

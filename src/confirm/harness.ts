@@ -55,6 +55,8 @@ export interface PyCallCase {
   route?: { path?: string; method?: string; json?: unknown };
   /** Read the verdict as the caller does: `key:<k>` (`response.json()[k]`) or `first` (a tuple's first item). */
   verdict?: string;
+  /** The host clock the case's code reads, in seconds since the epoch (time.time, datetime.now/today…). */
+  clock?: number;
 }
 export interface PyCompileCase {
   id: string;
@@ -75,6 +77,10 @@ export interface PyLambdaCase {
   source: string;
   args: Spec[];
   timeoutMs?: number;
+  /** Module names bound in the lambda's globals, as the verifier's module gives them (`datetime`). */
+  imports?: string[];
+  /** As for a call case: the instant the lambda's clock reads. */
+  clock?: number;
 }
 export type PyCase = PyCallCase | PyCompileCase | PyRegexCase | PyLambdaCase;
 
