@@ -127,7 +127,7 @@ function withRun(c: Confirmation, view: Map<string, CaseResult>): Confirmation {
 /** A verdict reached on one witness while the guard refused another (`sandbox`: e.g. a case that needs
  *  bubblewrap to bind a fixture) keeps the refusal in sight: the refused witnesses never ran, and the user
  *  can act on the reason (install bubblewrap) to have them run too. */
-function withRefusals(c: Confirmation, view: Map<string, CaseResult>): Confirmation {
+export function withRefusals(c: Confirmation, view: Map<string, CaseResult>): Confirmation {
   if (c.status === 'sandbox') return c;
   const refused = [...view.values()].filter((r) => r.status === 'sandbox');
   if (!refused.length) return c;
