@@ -44,6 +44,7 @@ const slow = [
   'test/suite-osworld.test.ts',
   'test/regex-redos-load.test.ts',
   'test/time-dependent-confirm.test.ts',
+  'test/float-equality-confirm.test.ts',
 ];
 
 export default defineConfig({
