@@ -45,6 +45,7 @@ const slow = [
   'test/regex-redos-load.test.ts',
   'test/time-dependent-confirm.test.ts',
   'test/float-equality-confirm.test.ts',
+  'test/substring-verdict-confirm.test.ts',
 ];
 
 export default defineConfig({
