@@ -46,6 +46,7 @@ const slow = [
   'test/time-dependent-confirm.test.ts',
   'test/float-equality-confirm.test.ts',
   'test/substring-verdict-confirm.test.ts',
+  'test/evaluator-dispatch-confirm.test.ts',
 ];
 
 export default defineConfig({
