@@ -47,6 +47,7 @@ const slow = [
   'test/float-equality-confirm.test.ts',
   'test/substring-verdict-confirm.test.ts',
   'test/evaluator-dispatch-confirm.test.ts',
+  'test/regex-redos-confirm.test.ts',
 ];
 
 export default defineConfig({
