@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { withRefusals } from '../src/confirm/index.js';
 import type { CaseResult } from '../src/confirm/harness.js';
 
-const result = (id: string, status: CaseResult['status'], detail?: string): CaseResult => ({ id, status, events: [], lines: {}, ...(detail ? { detail } : {}) });
+const result = (id: string, status: CaseResult['status'], detail?: string): CaseResult => ({ id, status, runId: 'run-test', events: [], lines: {}, ...(detail ? { detail } : {}) });
 
 it('a confirmed finding whose other witness hit a guard refusal still shows the refusal', () => {
   const view = new Map([
