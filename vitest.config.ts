@@ -48,6 +48,7 @@ const slow = [
   'test/substring-verdict-confirm.test.ts',
   'test/evaluator-dispatch-confirm.test.ts',
   'test/regex-redos-confirm.test.ts',
+  'test/lambda-arity-confirm.test.ts',
 ];
 
 export default defineConfig({
