@@ -49,6 +49,7 @@ const slow = [
   'test/evaluator-dispatch-confirm.test.ts',
   'test/regex-redos-confirm.test.ts',
   'test/lambda-arity-confirm.test.ts',
+  'test/replace-not-unique-confirm.test.ts',
 ];
 
 export default defineConfig({
