@@ -50,6 +50,7 @@ const slow = [
   'test/regex-redos-confirm.test.ts',
   'test/lambda-arity-confirm.test.ts',
   'test/replace-not-unique-confirm.test.ts',
+  'test/ignored-exit-code-confirm.test.ts',
 ];
 
 export default defineConfig({
