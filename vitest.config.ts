@@ -43,6 +43,14 @@ const slow = [
   'test/unset-dependency-confirm.test.ts',
   'test/suite-osworld.test.ts',
   'test/regex-redos-load.test.ts',
+  'test/time-dependent-confirm.test.ts',
+  'test/float-equality-confirm.test.ts',
+  'test/substring-verdict-confirm.test.ts',
+  'test/evaluator-dispatch-confirm.test.ts',
+  'test/regex-redos-confirm.test.ts',
+  'test/lambda-arity-confirm.test.ts',
+  'test/replace-not-unique-confirm.test.ts',
+  'test/ignored-exit-code-confirm.test.ts',
 ];
 
 export default defineConfig({

@@ -32,6 +32,10 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind | KindFieldPro
     otherSeverity: { severity: 'warn', when: 'a set-up step parameter is silently ignored (the set-up function runs with its own default)' },
     layers: ['suite'],
     languages: ['json'],
+    confirm: {
+      oracle: 'evaluator-dispatch',
+      description: 'memberKind: calls the metric with the task\'s own rules and a result state that holds the values the task names, then one that holds none of them; confirmed when both get the same verdict. Other findings are static.',
+    },
     messages: {
       unknownModule: {
         what: 'Task "{{name}}" names no module the harness can load: there is no {{target}} ({{via}} builds the path from this value).',
@@ -188,7 +192,7 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind | KindFieldPro
             return;
           }
           if (entry.task.suite.adapter !== OSWORLD_ADAPTER_ID) return;
-          for (const p of entryProblems(entry, ctx.project.python)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer, ...severityOf(p.kind) });
+          for (const p of entryProblems(entry, ctx.project.python)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer, ...severityOf(p.kind), ...(p.control ? { control: p.control } : {}) });
         },
       },
     };

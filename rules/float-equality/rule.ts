@@ -20,6 +20,10 @@ export default defineRule<Msg>({
     defaultSeverity: 'warn',
     layers: ['python', 'suite', 'javascript'],
     languages: ['python', 'json', 'javascript', 'typescript'],
+    confirm: {
+      oracle: 'float-equality',
+      description: 'Runs the Python function with the compared input equal to the expected value and one ulp off (the last bit rounding changes); confirmed when the verdict differs. JS/TS findings are not confirmed.',
+    },
     messages: {
       jsLiteral: {
         what: '`{{expr}}` compares a computed value with the non-integer `{{value}}` using `{{op}}`.',
@@ -43,7 +47,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `==`/`!=` between a computed value and a non-integer float literal (or a local that holds one), and task entries whose non-integer `value` routes (through the verifier binding) to a function that compares the entry\'s `value` with `==`/`!=` when the entry has no `pred`. A field of the state an application serves as JSON (`requests.get(…).json()["items"][i]["price"]`) is not computed when the app\'s own JavaScript shipped beside the verifier only ever stores literals, parses of typed text (`parseFloat(input.value)`) or copies there (no arithmetic, no in-place update, no merge it cannot follow): JSON carries the double of those digits, the one the literal gives, and it is not flagged. In JavaScript and TypeScript, flags `===`/`==`/`!==`/`!=` between a computed value and a non-integer literal (or a `const` holding one: `parseFloat(x) === 0.3`), and between floating-point arithmetic — a division (not by a power of two), `**`, `Math.sqrt`/`log`/`pow`…, arithmetic over a float literal, or a `const` holding one — and any non-literal value (`sum / n === parseFloat(expected)`). Integer-valued arithmetic (`Math.round`, `.length`) and two parsed texts (`parseFloat(a) === parseFloat(b)`) are not flagged. No confirmation (static only, both languages).',
+      whatItDoes: 'Flags `==`/`!=` between a computed value and a non-integer float literal (or a local that holds one), and task entries whose non-integer `value` routes (through the verifier binding) to a function that compares the entry\'s `value` with `==`/`!=` when the entry has no `pred`. A field of the state an application serves as JSON (`requests.get(…).json()["items"][i]["price"]`) is not computed when the app\'s own JavaScript shipped beside the verifier only ever stores literals, parses of typed text (`parseFloat(input.value)`) or copies there (no arithmetic, no in-place update, no merge it cannot follow): JSON carries the double of those digits, the one the literal gives, and it is not flagged. In JavaScript and TypeScript, flags `===`/`==`/`!==`/`!=` between a computed value and a non-integer literal (or a `const` holding one: `parseFloat(x) === 0.3`), and between floating-point arithmetic — a division (not by a power of two), `**`, `Math.sqrt`/`log`/`pow`…, arithmetic over a float literal, or a `const` holding one — and any non-literal value (`sum / n === parseFloat(expected)`). Integer-valued arithmetic (`Math.round`, `.length`) and two parsed texts (`parseFloat(a) === parseFloat(b)`) are not flagged. `--confirm` runs the Python function with the compared input exactly the expected value and one ulp off; JS/TS findings are static (no control case).',
       why: 'A calculator that shows 0.30000000000000004 for 0.1 + 0.2 is correct, but `==` against 0.3 fails it: agents are failed for floating-point noise.',
     },
   },
@@ -75,7 +79,9 @@ export default defineRule<Msg>({
           const sp = jsonStatePath(a, other);
           if (sp && appStateNear(c.project.files, a.path, c.project.root)?.verbatimNumbers(sp.path)) return;
           const value = isNonIntegerFloat(a, floatSide) ? a.src(floatSide) : a.src(a.valueSources(floatSide)[0]!);
-          c.report({ messageId: 'literal', data: { expr: a.src(n), value, op: ops[0]! }, at: n });
+          const fn = a.functionAt(n);
+          const control = fn ? { control: { oracle: 'float-equality', file: a.path, line: a.line(n), qualname: fn.qualname, value: Number(value.replace(/_/g, '')), other: a.src(other) } } : {};
+          c.report({ messageId: 'literal', data: { expr: a.src(n), value, op: ops[0]! }, at: n, ...control });
         },
       },
       suite: {
@@ -96,6 +102,7 @@ export default defineRule<Msg>({
             at: { start: v.start, end: v.end },
             pointer: v.pointer,
             related: file ? [{ file: b.file, range: file.source.range(first.start, first.end), message: 'The entry\'s value is compared with `==` here.' }] : undefined,
+            control: { oracle: 'float-equality', file: b.file, line: a.line(first), qualname: b.qualname, value: v.value, field: 'value' },
           });
         },
       },

@@ -13,6 +13,10 @@ export default defineRule<Msg>({
     defaultSeverity: 'error',
     layers: ['bundle'],
     languages: ['typescript', 'javascript'],
+    confirm: {
+      oracle: 'ignored-exit-code',
+      description: 'Runs evaluate with the flagged run answering exit 0, then exit 1 with the same output; confirmed when evaluate passes on both.',
+    },
     messages: {
       discarded: {
         what: 'The result of the `{{tool}}` run in check `{{check}}` is discarded, yet the check returns a verdict.',
@@ -44,13 +48,14 @@ export default defineRule<Msg>({
             const key = `${run.start}:${run.end}`;
             if (seen.has(key)) continue;
             const data = { tool: run.toolId?.value ?? run.toolId?.text ?? '?', check: check.id ?? '?' };
+            const control = { oracle: 'ignored-exit-code', file: ctx.unit.file.path, checkId: check.id ?? '', checkIndex: run.checkIndex, run: { start: run.start, end: run.end } };
             if (r.binding === 'discarded') {
               seen.add(key);
-              ctx.report({ messageId: 'discarded', data, at: { start: run.start, end: run.end } });
+              ctx.report({ messageId: 'discarded', data, at: { start: run.start, end: run.end }, control });
             } else if ((r.binding === 'bound' || r.binding === 'inline') && !r.readsExitCode) {
               seen.add(key);
               const reads = [r.readsOutcome ? '`outcome`' : '', r.readsOutput ? 'the output' : ''].filter(Boolean).join(' and ') || 'nothing';
-              ctx.report({ messageId: 'notRead', data: { ...data, reads, name: r.name ?? 'result' }, at: { start: run.start, end: run.end } });
+              ctx.report({ messageId: 'notRead', data: { ...data, reads, name: r.name ?? 'result' }, at: { start: run.start, end: run.end }, control });
             }
           }
         },

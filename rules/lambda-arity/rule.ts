@@ -15,6 +15,10 @@ export default defineRule<Msg>({
     layers: ['python'],
     unitLocal: true,
     languages: ['json'],
+    confirm: {
+      oracle: 'lambda-arity',
+      description: "Calls the lambda with the host's Python as the verifier calls it (1 or 2 positional arguments); confirmed when the arguments do not bind (TypeError).",
+    },
     messages: {
       arity: {
         what: 'The `{{role}}` lambda takes {{takes}}, but the verifier calls it with {{expected}} positional argument{{plural}}.',
@@ -42,7 +46,7 @@ export default defineRule<Msg>({
           const params = node.childForFieldName('parameters');
           const at = params ?? node.child(0) ?? node;
           const example = n === 1 ? 'lambda key: …' : n === 2 ? 'lambda key, value: …' : `lambda ${Array.from({ length: n }, (_, i) => `a${i}`).join(', ')}: …`;
-          ctx.report({ messageId: 'arity', data: { role: code.role, takes: describeParams(p), expected: n, plural: n === 1 ? '' : 's', example }, at });
+          ctx.report({ messageId: 'arity', data: { role: code.role, takes: describeParams(p), expected: n, plural: n === 1 ? '' : 's', example }, at, control: { oracle: 'lambda-arity', code: code.code, arity: n } });
         },
       },
     };

@@ -6,6 +6,7 @@
  * note of the run, not a finding.
  */
 import { defineRule, type ReportTarget, type RuleContext } from '../../src/contract/rule.js';
+import type { ControlCaseRequest } from '../../src/core/types.js';
 import { DEFAULT_AUTOMATON_BUDGET } from '../../src/suites/regex/automaton-size.js';
 import { analyseRedos, type RedosResult } from '../../src/suites/regex/redos.js';
 import { regexLiteralOf } from '../../src/suites/regex/python-literal.js';
@@ -26,6 +27,10 @@ export default defineRule<Msg, Opts>({
     layers: ['suite', 'python'],
     unitLocal: true,
     languages: ['json', 'python'],
+    confirm: {
+      oracle: 'regex-redos',
+      description: "Runs the pattern with the host's Python `re` on the attack input grown to ≥ 1e11 predicted backtracking steps and shrunk to ≤ 1e5; confirmed when the grown one does not finish within the case's bound while the small one returns.",
+    },
     messages: {
       exponential: {
         what: 'This regular expression backtracks exponentially (attack input: {{attack}}).',
@@ -68,11 +73,18 @@ export default defineRule<Msg, Opts>({
     const { polynomialDegree: minDegree, reportNotAnalysed } = ctx.options;
     const opts = { minDegree, budget: { maxPositions: ctx.options.maxPositions, maxDfaStates: ctx.options.maxStates } };
     /** A finding, or undefined; a pattern the analysis could not take within its limits becomes a note at `at`. */
-    const verdict = (r: RedosResult, c: RuleContext<Msg>, at: ReportTarget, pointer?: string): { messageId: Msg; data: Record<string, string | number> } | undefined => {
+    const verdict = (
+      r: RedosResult,
+      c: RuleContext<Msg>,
+      at: ReportTarget,
+      pointer?: string,
+      run: { pattern: string; flags: number; method?: string } = { pattern: '', flags: 0 },
+    ): { messageId: Msg; data: Record<string, string | number>; control?: ControlCaseRequest } | undefined => {
       if (r.status === 'vulnerable') {
         const attack = (r.attack ?? 'unknown').slice(0, 80);
-        if (r.complexity === 'exponential') return { messageId: 'exponential', data: { attack } };
-        if ((r.degree ?? 2) >= minDegree) return { messageId: 'polynomial', data: { attack, degree: r.degree ?? 2 } };
+        const control = r.attack ? { control: { oracle: 'regex-redos', ...run, attack: r.attack, complexity: r.complexity, ...(r.degree ? { degree: r.degree } : {}) } } : {};
+        if (r.complexity === 'exponential') return { messageId: 'exponential', data: { attack }, ...control };
+        if ((r.degree ?? 2) >= minDegree) return { messageId: 'polynomial', data: { attack, degree: r.degree ?? 2 }, ...control };
         return undefined;
       }
       if (r.status === 'notAnalysed' && r.limit) {
@@ -87,7 +99,7 @@ export default defineRule<Msg, Opts>({
         embedded(code, c) {
           if (code.language !== 'regex' || code.dialect !== 'python') return;
           const at = { start: code.ref.start, end: code.ref.end };
-          const v = verdict(analyseRedos(code.code, opts), c, at, code.ref.pointer);
+          const v = verdict(analyseRedos(code.code, opts), c, at, code.ref.pointer, { pattern: code.code, flags: 0 });
           if (!v) return;
           c.report({ ...v, at, pointer: code.ref.pointer });
         },
@@ -96,7 +108,8 @@ export default defineRule<Msg, Opts>({
         call(node, c) {
           const lit = regexLiteralOf(node);
           if (!lit) return;
-          const v = verdict(analyseRedos(lit.pattern, opts, lit.flags), c, lit.node);
+          const func = node.childForFieldName('function')?.childForFieldName('attribute')?.text;
+          const v = verdict(analyseRedos(lit.pattern, opts, lit.flags), c, lit.node, undefined, { pattern: lit.pattern, flags: lit.flags, ...(func === 'match' || func === 'fullmatch' ? { method: func } : {}) });
           if (v) c.report({ ...v, at: lit.node });
         },
       },

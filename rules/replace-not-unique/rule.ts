@@ -23,6 +23,10 @@ export default defineRule<Msg>({
     defaultSeverity: 'error',
     layers: ['suite'],
     languages: ['json'],
+    confirm: {
+      oracle: 'replace-not-unique',
+      description: "Runs Python's own `str.count` and `str.replace` on the touched text with the entry's source and target, as the verifier builds the expected file; confirmed when the source occurs 0 or several times, or the replacement changes nothing.",
+    },
     messages: {
       absent: {
         what: '"source" does not occur in the text the touch initializer writes to {{path}}.',
@@ -66,13 +70,14 @@ export default defineRule<Msg>({
           const related = textRef ? [{ file: entry.task.file.path, range: entry.task.file.source.range(textRef.start, textRef.end), message: 'The text the touch initializer writes.' }] : undefined;
           const at = { start: source.start, end: source.end };
           const pointer = source.pointer;
+          const control = (kind: Msg) => ({ oracle: 'replace-not-unique', kind, text, source: source.value, target: typeof target?.value === 'string' ? target.value : '' });
           if (typeof target?.value === 'string' && target.value === source.value) {
-            ctx.report({ messageId: 'noop', at, pointer });
+            ctx.report({ messageId: 'noop', at, pointer, control: control('noop') });
             return;
           }
           const count = countOccurrences(text, source.value);
-          if (count === 0) ctx.report({ messageId: 'absent', data: { path }, at, pointer, related });
-          else if (count > 1) ctx.report({ messageId: 'ambiguous', data: { path, count }, at, pointer, related });
+          if (count === 0) ctx.report({ messageId: 'absent', data: { path }, at, pointer, related, control: control('absent') });
+          else if (count > 1) ctx.report({ messageId: 'ambiguous', data: { path, count }, at, pointer, related, control: control('ambiguous') });
         },
       },
     };

@@ -445,6 +445,10 @@ export default defineRule<Msg>({
     defaultSeverity: 'warn',
     layers: ['python', 'javascript'],
     languages: ['python', 'javascript', 'typescript'],
+    confirm: {
+      oracle: 'substring-verdict',
+      description: 'Runs the Python function on the counter-example the message names (`10` for `1`, `not Canada`), on the token alone and on text without it; confirmed when the counter-example passes where text without the token fails. JS/TS findings are not confirmed.',
+    },
     messages: {
       literal: {
         what: '`{{expr}}` passes the check when the text contains `{{needle}}` anywhere.',
@@ -486,14 +490,19 @@ export default defineRule<Msg>({
       const lit = needle.literals.find((t) => bareToken(t) && !(domain && domain.filter((v) => v.includes(t)).length <= 1) && !(dated && isoDate(t)));
       const expr = a.src(node).replace(/\s+/g, ' ');
       if (lit !== undefined) {
-        c.report({ messageId: 'literal', data: { expr, needle: lit, witness: witness(lit) }, at: node });
+        c.report({ messageId: 'literal', data: { expr, needle: lit, witness: witness(lit) }, at: node, control: { oracle: 'substring-verdict', file: a.path, line: a.line(node), qualname: fn.qualname, needle: lit, counter: witness(lit) } });
         return;
       }
       const key = needle.param?.keys[needle.param.keys.length - 1];
       if (!key || !known) return;
       const ev = taskEvidence(project, a.path, fn, key);
       if (!ev) return;
-      c.report({ messageId: 'taskValue', data: { expr, key, needle: ev.value, example: ev.file, tasks: ev.tasks, witness: witness(ev.value) }, at: node });
+      c.report({
+        messageId: 'taskValue',
+        data: { expr, key, needle: ev.value, example: ev.file, tasks: ev.tasks, witness: witness(ev.value) },
+        at: node,
+        control: { oracle: 'substring-verdict', file: a.path, line: a.line(node), qualname: fn.qualname, needle: ev.value, counter: witness(ev.value), param: needle.param!.name, keys: needle.param!.keys },
+      });
     };
     const jsCheck = (c: RuleContext<Msg>, node: AnyJs, needleNode: AnyJs | undefined, hay: AnyJs | undefined, positive: boolean, ancestors: readonly AnyJs[]) => {
       const program = programOf(ancestors);

@@ -120,6 +120,11 @@ export default defineRule<Msg>({
     layers: ['python'],
     unitLocal: true,
     languages: ['json', 'python'],
+    confirm: {
+      oracle: 'time-dependent',
+      positional: true,
+      description: 'Runs the lambda, or the verifier function on inputs dated at the first instant, with the host clock at two instants (2024-01-15 12:00 and 2031-07-16 03:00 UTC); confirmed when the same input gives two results.',
+    },
     messages: {
       lambda: {
         what: 'The `{{role}}` lambda calls `{{call}}()`.',
@@ -150,7 +155,10 @@ export default defineRule<Msg>({
             ctx.report({ messageId: 'lambda', data: { role: code.role, call: name }, at: node });
             return;
           }
-          if (onVerdictPath(ctx.python, node)) ctx.report({ messageId: 'verdict', data: { call: name }, at: node });
+          if (!onVerdictPath(ctx.python, node)) return;
+          const a = ctx.python;
+          const fn = a.functionAt(node);
+          ctx.report({ messageId: 'verdict', data: { call: name }, at: node, ...(fn ? { control: { oracle: 'time-dependent', file: a.path, line: a.line(node), qualname: fn.qualname } } : {}) });
         },
       },
     };

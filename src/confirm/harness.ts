@@ -57,6 +57,8 @@ export interface PyCallCase {
   verdict?: string;
   /** The bound on the case's set-up, off its clock (default `SETUP_MS`). */
   setupMs?: number;
+  /** The host clock the case's code reads, in seconds since the epoch (time.time, datetime.now/today…). */
+  clock?: number;
 }
 export interface PyCompileCase {
   id: string;
@@ -77,6 +79,10 @@ export interface PyLambdaCase {
   source: string;
   args: Spec[];
   timeoutMs?: number;
+  /** Module names bound in the lambda's globals, as the verifier's module gives them (`datetime`). */
+  imports?: string[];
+  /** As for a call case: the instant the lambda's clock reads. */
+  clock?: number;
 }
 export type PyCase = PyCallCase | PyCompileCase | PyRegexCase | PyLambdaCase;
 

@@ -104,7 +104,7 @@ export async function confirmFindings(findings: Finding[], project: Project | un
       if (r) view.set(c.id, { ...r, id: c.id });
     }
     try {
-      finding.confirmation = withRun(withDoubles(plan.judge(view), view), view);
+      finding.confirmation = withRun(withRefusals(withDoubles(plan.judge(view), view), view), view);
     } catch (e) {
       finding.confirmation = withRun({ status: 'crash', detail: `oracle judgement failed: ${(e as Error).message}` }, view);
     }
@@ -126,6 +126,18 @@ function withRun(c: Confirmation, view: Map<string, CaseResult>): Confirmation {
   if (c.runId) return c;
   const runId = [...view.values()].find((r) => r.runId)?.runId;
   return runId ? { ...c, runId } : c;
+}
+
+/** A verdict reached on one witness while the guard refused another (`sandbox`: e.g. a case that needs
+ *  bubblewrap to bind a fixture) keeps the refusal in sight: the refused witnesses never ran, and the user
+ *  can act on the reason (install bubblewrap) to have them run too. */
+export function withRefusals(c: Confirmation, view: Map<string, CaseResult>): Confirmation {
+  if (c.status === 'sandbox') return c;
+  const refused = [...view.values()].filter((r) => r.status === 'sandbox');
+  if (!refused.length) return c;
+  const reason = refused[0]!.detail ? `: ${refused[0]!.detail}` : '';
+  const note = `${refused.length} of ${view.size} witness${view.size === 1 ? '' : 'es'} did not run, refused by the guard (sandbox)${reason}`;
+  return { ...c, detail: c.detail ? `${c.detail}; ${note}` : note };
 }
 
 /** A result reached through vaudit's functional doubles of libraries this Python lacks says so. */

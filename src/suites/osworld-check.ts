@@ -5,6 +5,7 @@
  */
 import { rel } from '../core/paths.js';
 import type { Task, VerifierEntry } from './types.js';
+import type { ControlCaseRequest } from '../core/types.js';
 import type { JsonValueRef } from '../lang/json/parse.js';
 import { setupDispatch } from './osworld.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
@@ -45,6 +46,8 @@ export interface EvaluatorProblem {
   /** A member name that is a typo of exactly one name the code reads: `at` is the member's key token
    *  and this the name to write there (the fix). */
   rename?: string;
+  /** A control case for the finding (rules/evaluator-dispatch/oracle.ts reads it). */
+  control?: ControlCaseRequest;
 }
 
 /** Python truthiness of a JSON value. */
@@ -592,6 +595,7 @@ function memberProblems(entry: VerifierEntry, python: PythonProject, a: PythonAn
         elem: ra.src(elems[0]!),
         always: op === 'in' ? 'False' : 'True',
       },
+      control: { oracle: 'evaluator-dispatch', shape: 'memberKind', file: a.path, line: a.line(n), qualname: metric, rules: passed, member: k, op },
     });
     return undefined;
   });

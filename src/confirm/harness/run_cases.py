@@ -7,6 +7,10 @@ Request (JSON on stdin): {"cases": [case, ...]}. Each case is one of
   {"id", "op": "compile", "source", "mode": "eval"|"exec", "filename"}
   {"id", "op": "regex", "pattern", "flags": int}
   {"id", "op": "lambda", "source", "args": [spec...], "timeoutMs"}   # eval(source)(*args), as verifiers do
+  A "lambda" case may carry "imports": module names bound in its globals (as the verifier's module gives them).
+  "call" and "lambda" cases may carry "clock": seconds since the epoch. The host clock the code reads
+  (time.time/time_ns/localtime/gmtime/ctime/strftime, datetime.datetime.now/today/utcnow, datetime.date.today)
+  then says that instant, from before the verifier's modules are imported until the case ends.
 Module sources are executed unmodified (a sliced module keeps every selected line at its original
 line number) under their real file names, so traced line numbers are the file's own.
 
@@ -1140,6 +1144,48 @@ def traced_files(case):
     return traced
 
 
+class FixedClock:
+    """The host clock set to one instant for a case (`clock`), undone by `restore()`. The verifier's modules
+    are imported after it is set, so `from datetime import datetime` binds the fixed class too."""
+
+    def __init__(self, t):
+        import datetime as dt
+        self.dt, self.saved = dt, (dt.datetime, dt.date, time.time, time.time_ns, time.localtime, time.gmtime, time.ctime, time.strftime)
+        real_dt, real_date, localtime, gmtime, ctime, strftime = dt.datetime, dt.date, time.localtime, time.gmtime, time.ctime, time.strftime
+        t = float(t)
+
+        class datetime(real_dt):
+            @classmethod
+            def now(cls, tz=None):
+                return cls.fromtimestamp(t, tz)
+
+            @classmethod
+            def today(cls):
+                return cls.fromtimestamp(t)
+
+            @classmethod
+            def utcnow(cls):
+                return cls.fromtimestamp(t, dt.timezone.utc).replace(tzinfo=None)
+
+        class date(real_date):
+            @classmethod
+            def today(cls):
+                return cls.fromtimestamp(t)
+
+        datetime.__module__ = date.__module__ = "datetime"
+        dt.datetime, dt.date = datetime, date
+        time.time = lambda: t
+        time.time_ns = lambda: int(t * 1e9)
+        time.localtime = lambda secs=None: localtime(t if secs is None else secs)
+        time.gmtime = lambda secs=None: gmtime(t if secs is None else secs)
+        time.ctime = lambda secs=None: ctime(t if secs is None else secs)
+        time.strftime = lambda fmt, tup=None: strftime(fmt, localtime(t) if tup is None else tup)
+
+    def restore(self):
+        dt = self.dt
+        dt.datetime, dt.date, time.time, time.time_ns, time.localtime, time.gmtime, time.ctime, time.strftime = self.saved
+
+
 def run_case(case, warm=None):
     """Run one case in this process. `warm`: the zygote's import of the case's modules (`Warm`), taken
     over instead of importing them again."""
@@ -1168,8 +1214,11 @@ def run_case(case, warm=None):
     call_events_from = 0
     doubles = None
     PORTS.clear()
+    clock = None
 
     try:
+        if case.get("clock") is not None and op in ("call", "lambda"):
+            clock = FixedClock(case["clock"])
         for k, v in (case.get("env") or {}).items():
             os.environ[k] = v.replace("{cell}", CELL)
         for s in case.get("servers") or []:
@@ -1205,8 +1254,11 @@ def run_case(case, warm=None):
                 code = compile(case["source"], "<lambda>", "eval")
                 owner = None
                 sys.settrace(tracer)
+                glb = {"__builtins__": builtins}
+                for name in case.get("imports") or []:  # modules the verifier's globals give the lambda
+                    glb[name] = importlib.import_module(name)
                 try:
-                    fn = eval(code, {"__builtins__": builtins})
+                    fn = eval(code, glb)
                 except Exception as e:  # a string that is not a lambda fails when evaluated
                     fn = None
                     out["status"] = "raised"
@@ -1321,6 +1373,8 @@ def run_case(case, warm=None):
         out["status"] = "error"
         out["detail"] = "%s: %s" % (type(e).__name__, str(e)[:300])
     finally:
+        if clock is not None:
+            clock.restore()
         case_context.PHASE["call"] = False
         case_context.remove_doubles(doubles)
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -1441,8 +1495,8 @@ def warm_key(case):
 
     if case.get("op", "call") != "call" or not (case.get("entry") or {}).get("qualname"):
         return None  # module-level code: importing it is the case itself
-    if case.get("env") or case.get("files") or case.get("dirs") or case.get("stubLog"):
-        return None
+    if case.get("env") or case.get("files") or case.get("dirs") or case.get("stubLog") or case.get("clock") is not None:
+        return None  # (a fixed clock is set before the modules are imported)
     shared = [case.get("modules"), case.get("doubleModules"), case["entry"].get("module"), case.get("traceFiles"), case.get("setupMs")]
     return hashlib.sha256(json.dumps(shared, sort_keys=True).encode()).hexdigest()
 
