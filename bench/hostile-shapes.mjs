@@ -89,16 +89,17 @@ export function writeSuite(dir, files) {
 function runCheck(dir, timeout) {
   const t0 = performance.now();
   // the bound is `timeout`'s (it kills the CLI itself: a spawnSync timeout would only end /usr/bin/time)
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', 'timeout', '-s', 'KILL', `${Math.ceil(timeout / 1000)}`, process.execPath, bin, 'check', '.', '--format', 'json'], {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', 'timeout', '-s', 'KILL', `${Math.ceil(timeout / 1000)}`, process.execPath, bin, 'check', '.', '--format', 'json'], {
     cwd: dir, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
   });
   const ms = Math.round(performance.now() - t0);
   const lines = (r.stderr ?? '').trim().split('\n');
-  const rss = Number(lines.at(-1));
+  const [rss, user, sys] = (lines.at(-1) ?? '').split(' ').map(Number);
   let findings;
   try { findings = JSON.parse(r.stdout).findings; } catch { findings = undefined; }
   const status = r.status === 137 || r.status === 124 ? 'timeout' : r.status;
-  return { status, signal: r.signal, ms, rssMb: Number.isFinite(rss) ? Math.round(rss / 1024) : 0, findings, stderr: lines.slice(0, -1).join('\n').slice(0, 400) };
+  const cpuMs = Number.isFinite(user) && Number.isFinite(sys) ? Math.round((user + sys) * 1000) : 0;
+  return { status, signal: r.signal, ms, cpuMs, rssMb: Number.isFinite(rss) ? Math.round(rss / 1024) : 0, findings, stderr: lines.slice(0, -1).join('\n').slice(0, 400) };
 }
 
 function summarise(shape, n, res) {
@@ -108,7 +109,7 @@ function summarise(shape, n, res) {
   const byRule = {};
   for (const f of own) byRule[`${f.ruleId}${f.messageId && f.ruleId === 'parse-error' ? `/${f.messageId}` : ''}`] = (byRule[`${f.ruleId}${f.messageId && f.ruleId === 'parse-error' ? `/${f.messageId}` : ''}`] ?? 0) + 1;
   const special = own.find((f) => ['parse-error', 'internal-error'].includes(f.ruleId));
-  return { shape, n, ok, exit: res.status, signal: res.signal, ms: res.ms, rssMb: res.rssMb, findings: byRule, message: special?.message.slice(0, 200), stderr: ok ? undefined : res.stderr };
+  return { shape, n, ok, exit: res.status, signal: res.signal, ms: res.ms, cpuMs: res.cpuMs, rssMb: res.rssMb, findings: byRule, message: special?.message.slice(0, 200), stderr: ok ? undefined : res.stderr };
 }
 
 function main() {
@@ -129,7 +130,7 @@ function main() {
           writeSuite(dir, suiteFiles(shape, n));
           const s = summarise(shape, n, runCheck(dir, timeout));
           base ??= s;
-          console.log(JSON.stringify({ shape, n, ok: s.ok, ms: s.ms, rssMb: s.rssMb, timeRatio: +(s.ms / base.ms).toFixed(2), rssRatio: +(s.rssMb / base.rssMb).toFixed(2), findings: s.findings }));
+          console.log(JSON.stringify({ shape, n, ok: s.ok, ms: s.ms, cpuMs: s.cpuMs, rssMb: s.rssMb, sizeRatio: n / base.n, timeRatio: +(s.ms / base.ms).toFixed(2), cpuRatio: +(s.cpuMs / base.cpuMs).toFixed(2), rssRatio: +(s.rssMb / base.rssMb).toFixed(2), findings: s.findings }));
           rmSync(dir, { recursive: true, force: true });
         }
       }
