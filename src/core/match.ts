@@ -14,7 +14,10 @@ export function compileGlobs(patterns: readonly string[], options?: { dot?: bool
   // regular expression each (issue 30: 140,000 config ignores naming files compiled 140,000 of them)
   const literal = new Set<string>();
   const globs: string[] = [];
-  for (const p of patterns) (!options?.nocase && isLiteralGlob(p) ? literal.add(p) : globs.push(p));
+  for (const p of patterns) {
+    if (!options?.nocase && isLiteralGlob(p)) literal.add(p);
+    else globs.push(p);
+  }
   const res = globs.map((p) => picomatch.makeRe(p, options));
   return (s) => {
     if (s === '') return false;
