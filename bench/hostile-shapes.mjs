@@ -63,6 +63,12 @@ export const SHAPES = {
   'py-bad-utf8-end': { n: 200000, files: (n) => ({ [`${PY}shape.py`]: Buffer.concat([Buffer.from(`def grade(state):\n${rep(Math.ceil(n / 24), (i) => `    v${i} = state[${i}]\n`)}    return v0 == 1\n# `), Buffer.from([0xff, 0xfe, 0xc3])]) }) },
   'py-functions': { n: 16000, files: (n) => ({ [`${PY}shape.py`]: rep(n, (i) => `def f${i}(state):\n    return state.get(${i}) == f${(i + 1) % n}\n\n`) + 'def grade(state):\n    return f0(state)\n' }) },
   'py-large-file': { n: 4_800_000, files: (n) => ({ [`${PY}shape.py`]: rep(Math.ceil(n / 40), (i) => `def f${i}(s):\n    return s.get(${i}) == ${i}\n\n`) }) },
+  'py-try-calls': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `import os\n${rep(n, (i) => `try:\n    os.remove("f${i}")\nexcept OSError:\n    pass\n`)}def grade(state):\n    return state == 1\n` }) },
+  'py-match-cases': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    match state:\n${rep(n, (i) => `        case ${i}:\n            x = ${i}\n`)}        case _:\n            x = -1\n    return x == 1\n` }) },
+  'py-nested-functions': { n: 400, files: (n) => ({ [`${PY}shape.py`]: `${rep(n, (k) => `${ind(k)}def f${k}(s${k}):\n`)}${ind(n)}return s0 == 1\n` }) },
+  // regular expressions
+  'json-regex-parens': { n: 20000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': JSON.stringify({ type: 'ChimeraX', instruction: 'Log.', steps: 1, evaluate: [{ type: 'info', key: 'log', value: null, pattern: '('.repeat(n) }, { type: 'info', key: 'log', value: null, pattern: `${'(a'.repeat(n)}${')*'.repeat(n)}$` }] }) }) },
+  'py-regex-parens': { n: 20000, files: (n) => ({ [`${PY}shape.py`]: `import re\nA = re.compile(r"${'('.repeat(n)}")\nB = re.compile(r"${'(a'.repeat(n)}${')*'.repeat(n)}$")\ndef grade(state):\n    return bool(A.match(state)) and bool(B.match(state))\n` }) },
   // exit 2
   'py-suppressions': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    x${i} = 1  # vaudit: ignore[unbound-name]\n`)}    return True\n` }) },
   'py-returns': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    if state == ${i}:\n        return True\n`)}    return False\n` }) },
