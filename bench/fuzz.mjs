@@ -13,7 +13,7 @@
  * or end, astral names). Sizes are drawn log-uniform, so most files are small and some reach the limits.
  *
  *   nice -n 10 node bench/fuzz.mjs [--inputs 10000] [--batch 200] [--seed 1] [--timeout-ms 180000] [--keep DIR]
- *                                  [--mode mutate|scale|mix] [--parser native|wasm]
+ *                                  [--mode mutate|scale|mix] [--parser native|wasm] [--minutes M] [--no-attribution]
  *
  * Needs `npm run build` and the corpora at ../shared/corpora. Deterministic for a seed.
  */
@@ -35,6 +35,9 @@ const TIMEOUT = Number(opt('timeout-ms', 180000));
 let seed = Number(opt('seed', 1)) >>> 0;
 const keep = opt('keep', undefined);
 const MODE = opt('mode', 'mutate');
+/** Stop starting batches after this many minutes (the inputs are still the seed's, in order). */
+const MINUTES = Number(opt('minutes', Infinity));
+const ATTRIBUTE = !args.includes('--no-attribution');
 const PARSER = opt('parser', undefined);
 if (!['mutate', 'scale', 'mix'].includes(MODE) || (PARSER && !['native', 'wasm'].includes(PARSER))) {
   console.error('--mode mutate|scale|mix, --parser native|wasm');
@@ -286,7 +289,7 @@ function run(dir) {
 
 const tStart = performance.now();
 let slowest;
-for (let b = 0; figures.inputs < INPUTS; b++) {
+for (let b = 0; figures.inputs < INPUTS && performance.now() - tStart < MINUTES * 60_000; b++) {
   const dir = path.join(work, `batch-${b}`);
   const n = Math.min(BATCH, INPUTS - figures.inputs);
   const inputs = Array.from({ length: n }, (_, k) => makeInput(figures.inputs + k));
@@ -325,7 +328,7 @@ process.stderr.write('\n');
 
 // The slowest input: the slowest batch's inputs re-run in groups of 20, then the slowest group one by one.
 let slowestInput;
-if (slowest) {
+if (slowest && ATTRIBUTE) {
   const groups = [];
   for (let k = 0; k < slowest.inputs.length; k += 20) groups.push(slowest.inputs.slice(k, k + 20));
   const timeOf = (inputs) => { const d = path.join(work, 'attribution'); writeInputs(d, inputs); const t = run(d).ms; rmSync(d, { recursive: true, force: true }); return t; };
