@@ -56,7 +56,7 @@ export class PyReError extends Error {
 }
 
 /** Nested groups at which CPython's re parser raises RecursionError (3.11, default recursion limit). */
-export const MAX_NESTED_GROUPS = 496;
+const MAX_NESTED_GROUPS = 496;
 
 const SPECIAL = new Set('.\\[{()*+?^$|');
 const REPEAT_CHARS = new Set('*+?{');
