@@ -258,6 +258,8 @@ function makeInput(n) {
 const work = keep ?? mkdtempSync(path.join(tmpdir(), 'vaudit-fuzz-'));
 const figures = { inputs: 0, batches: 0, crashes: 0, internalErrors: 0, hangs: 0, badFilesWithAFinding: 0, slowestBatchMs: 0, peakRssKb: 0, totalMs: 0 };
 const failures = [];
+/** The Python parser each run reported (`summary.pythonParser`): proof that `--parser` took effect. */
+const parsersSeen = new Set();
 const bin = path.join(repo, 'bin', 'vaudit.js');
 
 /** Write inputs into a fresh folder (JS/TS verifiers get the eval list naming them). */
@@ -313,6 +315,7 @@ for (let b = 0; figures.inputs < INPUTS && performance.now() - tStart < MINUTES 
     figures.internalErrors += internal.length;
     for (const f of internal.slice(0, 3)) failures.push({ batch: b, kind: 'internal-error', dir, file: f.file, message: f.message.slice(0, 300) });
     failed = internal.length > 0;
+    if (report.summary?.pythonParser) parsersSeen.add(report.summary.pythonParser);
     figures.badFilesWithAFinding += new Set(report.findings.filter((f) => f.ruleId === 'parse-error').map((f) => f.file)).size;
   }
   const previous = slowest;
@@ -337,5 +340,5 @@ if (slowest && ATTRIBUTE) {
   slowestInput = { ms: Math.round(one.ms), what: one.i.what, bytes: Buffer.byteLength(one.i.data) };
   if (!keep && !failures.some((f) => f.dir === slowest.dir)) rmSync(slowest.dir, { recursive: true, force: true });
 }
-console.log(JSON.stringify({ mode: MODE, parser: PARSER ?? 'default', seed: Number(opt('seed', 1)), ...figures, slowestInput, failures: failures.slice(0, 20), kept: failures.length ? work : undefined }, null, 2));
+console.log(JSON.stringify({ mode: MODE, parser: PARSER ?? 'default', pythonParserReported: [...parsersSeen], seed: Number(opt('seed', 1)), ...figures, slowestInput, failures: failures.slice(0, 20), kept: failures.length ? work : undefined }, null, 2));
 if (!keep && !failures.length) rmSync(work, { recursive: true, force: true });
