@@ -10,7 +10,7 @@
  *   node bench/hostile-shapes.mjs --scaling [--sizes 1000,4000,16000] [--only functions,variables,...]
  *
  * `--scaling` prints wall time and peak RSS of one file at each size, and the ratio to the smallest
- * (linear: ×4 per ×4). Needs `npm run build`. The generators are exported for test/hostile-inputs.test.ts.
+ * (linear: ×4 per ×4). Needs `npm run build`. The generators are exported for test/hostile-shapes.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
