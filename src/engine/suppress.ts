@@ -172,7 +172,10 @@ export class SuppressionIndex {
     let literal = false;
     for (const dir of this.configDirs) {
       const hits = this.byLiteral.get(`${dir}\0${rule}\0${rel(dir, file)}`);
-      if (hits) { l.push(...hits); literal = true; }
+      if (hits) {
+        for (const h of hits) l.push(h);
+        literal = true;
+      }
     }
     // in list order, as one scan of every entry would find them
     if (literal) l.sort((a, b) => a[0] - b[0]);

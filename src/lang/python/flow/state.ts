@@ -246,6 +246,12 @@ export class FlowState {
    * a new map is made only from the first key that differs.
    */
   join(...states: State[]): State {
+    return this.joinAll(states);
+  }
+
+  /** `join` of an array: a spread of 100,000 states (a `match` of that many cases, an `elif` chain, the
+   *  statements of a `try` body that may raise) overflows the stack as arguments (issue 30). */
+  joinAll(states: readonly State[]): State {
     const live = states.filter((x): x is Map<string, Set<Def>> => !!x);
     if (live.length === 0) return null;
     if (live.length === 1) return live[0]!;
