@@ -10,7 +10,7 @@
  *   node bench/hostile-shapes.mjs --scaling [--sizes 1000,4000,16000] [--only functions,variables,...]
  *
  * `--scaling` prints wall time and peak RSS of one file at each size, and the ratio to the smallest
- * (linear: ×4 per ×4). Needs `npm run build`. The generators are exported for test/hostile-inputs.test.ts.
+ * (linear: ×4 per ×4). Needs `npm run build`. The generators are exported for test/hostile-shapes.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,6 +63,12 @@ export const SHAPES = {
   'py-bad-utf8-end': { n: 200000, files: (n) => ({ [`${PY}shape.py`]: Buffer.concat([Buffer.from(`def grade(state):\n${rep(Math.ceil(n / 24), (i) => `    v${i} = state[${i}]\n`)}    return v0 == 1\n# `), Buffer.from([0xff, 0xfe, 0xc3])]) }) },
   'py-functions': { n: 16000, files: (n) => ({ [`${PY}shape.py`]: rep(n, (i) => `def f${i}(state):\n    return state.get(${i}) == f${(i + 1) % n}\n\n`) + 'def grade(state):\n    return f0(state)\n' }) },
   'py-large-file': { n: 4_800_000, files: (n) => ({ [`${PY}shape.py`]: rep(Math.ceil(n / 40), (i) => `def f${i}(s):\n    return s.get(${i}) == ${i}\n\n`) }) },
+  'py-try-calls': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `import os\n${rep(n, (i) => `try:\n    os.remove("f${i}")\nexcept OSError:\n    pass\n`)}def grade(state):\n    return state == 1\n` }) },
+  'py-match-cases': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    match state:\n${rep(n, (i) => `        case ${i}:\n            x = ${i}\n`)}        case _:\n            x = -1\n    return x == 1\n` }) },
+  'py-nested-functions': { n: 400, files: (n) => ({ [`${PY}shape.py`]: `${rep(n, (k) => `${ind(k)}def f${k}(s${k}):\n`)}${ind(n)}return s0 == 1\n` }) },
+  // regular expressions
+  'json-regex-parens': { n: 20000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': JSON.stringify({ type: 'ChimeraX', instruction: 'Log.', steps: 1, evaluate: [{ type: 'info', key: 'log', value: null, pattern: '('.repeat(n) }, { type: 'info', key: 'log', value: null, pattern: `${'(a'.repeat(n)}${')*'.repeat(n)}$` }] }) }) },
+  'py-regex-parens': { n: 20000, files: (n) => ({ [`${PY}shape.py`]: `import re\nA = re.compile(r"${'('.repeat(n)}")\nB = re.compile(r"${'(a'.repeat(n)}${')*'.repeat(n)}$")\ndef grade(state):\n    return bool(A.match(state)) and bool(B.match(state))\n` }) },
   // exit 2
   'py-suppressions': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    x${i} = 1  # vaudit: ignore[unbound-name]\n`)}    return True\n` }) },
   'py-returns': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    if state == ${i}:\n        return True\n`)}    return False\n` }) },
@@ -89,16 +95,17 @@ export function writeSuite(dir, files) {
 function runCheck(dir, timeout) {
   const t0 = performance.now();
   // the bound is `timeout`'s (it kills the CLI itself: a spawnSync timeout would only end /usr/bin/time)
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', 'timeout', '-s', 'KILL', `${Math.ceil(timeout / 1000)}`, process.execPath, bin, 'check', '.', '--format', 'json'], {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', 'timeout', '-s', 'KILL', `${Math.ceil(timeout / 1000)}`, process.execPath, bin, 'check', '.', '--format', 'json'], {
     cwd: dir, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
   });
   const ms = Math.round(performance.now() - t0);
   const lines = (r.stderr ?? '').trim().split('\n');
-  const rss = Number(lines.at(-1));
+  const [rss, user, sys] = (lines.at(-1) ?? '').split(' ').map(Number);
   let findings;
   try { findings = JSON.parse(r.stdout).findings; } catch { findings = undefined; }
   const status = r.status === 137 || r.status === 124 ? 'timeout' : r.status;
-  return { status, signal: r.signal, ms, rssMb: Number.isFinite(rss) ? Math.round(rss / 1024) : 0, findings, stderr: lines.slice(0, -1).join('\n').slice(0, 400) };
+  const cpuMs = Number.isFinite(user) && Number.isFinite(sys) ? Math.round((user + sys) * 1000) : 0;
+  return { status, signal: r.signal, ms, cpuMs, rssMb: Number.isFinite(rss) ? Math.round(rss / 1024) : 0, findings, stderr: lines.slice(0, -1).join('\n').slice(0, 400) };
 }
 
 function summarise(shape, n, res) {
@@ -108,7 +115,7 @@ function summarise(shape, n, res) {
   const byRule = {};
   for (const f of own) byRule[`${f.ruleId}${f.messageId && f.ruleId === 'parse-error' ? `/${f.messageId}` : ''}`] = (byRule[`${f.ruleId}${f.messageId && f.ruleId === 'parse-error' ? `/${f.messageId}` : ''}`] ?? 0) + 1;
   const special = own.find((f) => ['parse-error', 'internal-error'].includes(f.ruleId));
-  return { shape, n, ok, exit: res.status, signal: res.signal, ms: res.ms, rssMb: res.rssMb, findings: byRule, message: special?.message.slice(0, 200), stderr: ok ? undefined : res.stderr };
+  return { shape, n, ok, exit: res.status, signal: res.signal, ms: res.ms, cpuMs: res.cpuMs, rssMb: res.rssMb, findings: byRule, message: special?.message.slice(0, 200), stderr: ok ? undefined : res.stderr };
 }
 
 function main() {
@@ -129,7 +136,7 @@ function main() {
           writeSuite(dir, suiteFiles(shape, n));
           const s = summarise(shape, n, runCheck(dir, timeout));
           base ??= s;
-          console.log(JSON.stringify({ shape, n, ok: s.ok, ms: s.ms, rssMb: s.rssMb, timeRatio: +(s.ms / base.ms).toFixed(2), rssRatio: +(s.rssMb / base.rssMb).toFixed(2), findings: s.findings }));
+          console.log(JSON.stringify({ shape, n, ok: s.ok, ms: s.ms, cpuMs: s.cpuMs, rssMb: s.rssMb, sizeRatio: n / base.n, timeRatio: +(s.ms / base.ms).toFixed(2), cpuRatio: +(s.cpuMs / base.cpuMs).toFixed(2), rssRatio: +(s.rssMb / base.rssMb).toFixed(2), findings: s.findings }));
           rmSync(dir, { recursive: true, force: true });
         }
       }

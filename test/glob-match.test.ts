@@ -45,6 +45,8 @@ const globs: string[][] = [
   ['**/[a-c]/*.py', 'a/?/c/*.py', '**/+(b|c)/**', '**/@(d).py', 'src/{Lean,lean}/*.py'],
   ['**/x.py', '*', '**', 'a b/*.py', '**/.git/**'],
   ['Task*', '*Task', 'eval'],
+  // literal paths (compileGlobs keeps them in a set): with dots, dashes, `..`, `//`, `/./`, a leading `./`
+  ['a.py', 'a/b/c/d.py', 'tasks/x.json', '../a.py', 'a//b.py', 'x.d.ts', '.hidden.py', 'x/.git/config', 'a/./b.py', './a.py', 'ChimeraX.py', 'src/lean/task.py', 'x-y_z.py', '.', '..'],
 ];
 
 describe('compileGlobs gives picomatch\'s verdicts', () => {

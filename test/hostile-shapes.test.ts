@@ -40,6 +40,7 @@ describe('hostile inputs: shapes scaled past a limit (issue 30)', async () => {
     'py-function-variables': 6000, 'py-module-variables': 6000, 'py-functions': 6000, 'py-try-handlers': 1000,
     'py-nested-try-finally': 40, 'py-nested-try-except': 40, 'py-elif': 5000, 'py-one-line': 200_000, 'py-one-line-findings': 100_000,
     'py-bad-utf8-end': 20_000, 'py-suppressions': 20_000, 'py-returns': 20_000, 'config-ignores': 20_000, 'json-duplicate-members': 200_000,
+    'py-try-calls': 5000, 'py-match-cases': 119_000, 'py-module-elif': 131_600, 'py-nested-functions': 400, 'json-regex-parens': 20_000, 'py-regex-parens': 20_000,
   };
   const extra: Record<string, string | Buffer> = { ...NEIGHBOURS };
   const fileOf: Record<string, string> = {};
@@ -88,6 +89,30 @@ describe('hostile inputs: shapes scaled past a limit (issue 30)', async () => {
 
   it('invalid UTF-8 at the end of a file is that file\'s own finding', () => {
     expect(only(findings, fileOf['py-bad-utf8-end']!).map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['parse-error/unreadable']);
+  });
+
+  it.each(['json-regex-parens', 'py-regex-parens'])('%s: 20,000 nested groups are invalid (CPython raises RecursionError), not an internal error', (shape) => {
+    const fs = only(findings, fileOf[shape]!);
+    expect(fs.map((f) => f.ruleId)).toEqual(['regex-invalid', 'regex-invalid']);
+    expect(fs[0]!.message).toMatch(/more than 495 nested groups/);
+  });
+
+  it('one member repeated 16,668 times in a task file is one finding that says so', () => {
+    const fs = only(findings, fileOf['json-duplicate-members']!).filter((f) => f.messageId === 'duplicateMember');
+    expect(fs.length).toBe(1);
+    expect(fs[0]!.message).toMatch(/"k" appears 16,668 times in/);
+  });
+
+  it.each(['py-try-calls', 'py-match-cases'])('%s: 5,000 try statements and 119,000 match cases (once a stack overflow, exit 2) are analysed', (shape) => {
+    expect(only(findings, fileOf[shape]!)).toEqual([]);
+  });
+
+  it('131,600 module-level elif branches binding one name (once exit 2, then minutes) are analysed: the read may be unbound', () => {
+    expect(only(findings, fileOf['py-module-elif']!).map((f) => f.ruleId)).toEqual(['unbound-name']);
+  });
+
+  it('400 nested functions are too deep for CPython\'s tokenizer', () => {
+    expect(only(findings, fileOf['py-nested-functions']!).map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['parse-error/too-deep']);
   });
 
   it('20,000 config ignores that match nothing are each reported unused', () => {

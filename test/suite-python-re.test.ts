@@ -62,6 +62,14 @@ describe('Python re syntax checker', () => {
     expect(checkPythonRegex('\\d+\\')?.message).toBe('bad escape (end of pattern)');
     expect(checkPythonRegex('[9-0]')?.message).toBe('bad character range 9-0');
   });
+
+  it('rejects 496 nested groups as CPython does (RecursionError), and 20,000 without overflowing the stack', () => {
+    const nest = (d: number, open: string) => `${open.repeat(d)}a${')'.repeat(d)}`;
+    for (const open of ['(', '(?:', '(?=']) expect(checkPythonRegex(nest(495, open))).toBeUndefined();
+    for (const open of ['(', '(?:', '(?=']) expect(checkPythonRegex(nest(496, open))?.message).toMatch(/more than 495 nested groups.*RecursionError/);
+    expect(checkPythonRegex('('.repeat(20_000))?.message).toMatch(/RecursionError/);
+    expect(checkPythonRegex(`${'(a'.repeat(20_000)}${')*'.repeat(20_000)}$`)?.message).toMatch(/RecursionError/);
+  });
 });
 
 describe('Python re syntax checker, random differential', () => {

@@ -46,7 +46,7 @@ export default defineRule<SchemaProblemKind>({
         fix: 'Give it the content the schema requires.',
       },
       duplicateMember: {
-        what: '"{{field}}" appears twice in {{where}}.',
+        what: '"{{field}}" appears {{times}} in {{where}}.',
         why: 'JSON readers keep only the last one, so this earlier value is silently ignored.',
         fix: 'Remove one of them.',
       },

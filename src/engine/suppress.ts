@@ -6,7 +6,7 @@
 import type { Finding } from '../core/types.js';
 import type { SourceFile } from '../core/source.js';
 import type { LoadedConfig } from '../config/load.js';
-import globMatcher from '../core/match.js';
+import globMatcher, { isLiteralGlob } from '../core/match.js';
 import { rel } from '../core/paths.js';
 import { pointerWithin, type JsonValueRef } from '../lang/json/parse.js';
 
@@ -25,6 +25,8 @@ export interface Suppression {
   configPath?: string;
   /** Config entries: the file globs, matched relative to `configDir`. */
   matchesFile?: (relPath: string) => boolean;
+  /** Config entries whose globs are all literal paths: those paths (the index looks them up, not each glob). */
+  literalFiles?: readonly string[];
   configDir?: string;
   used: Set<string>;
 }
@@ -94,17 +96,21 @@ export function jsonSuppressions(file: SourceFile, values: ReadonlyMap<string, P
 }
 
 export function configSuppressions(cfg: LoadedConfig): Suppression[] {
-  return (cfg.config.ignores ?? []).map((e) => ({
-    file: '',
-    pointer: e.pointer,
-    rules: e.rules,
-    at: { line: 1, column: 1 },
-    source: 'config' as const,
-    configPath: cfg.path,
-    used: new Set<string>(),
-    matchesFile: globMatcher(Array.isArray(e.files) ? e.files : [e.files]),
-    configDir: cfg.dir,
-  }));
+  return (cfg.config.ignores ?? []).map((e) => {
+    const files = Array.isArray(e.files) ? e.files : [e.files];
+    return {
+      file: '',
+      pointer: e.pointer,
+      rules: e.rules,
+      at: { line: 1, column: 1 },
+      source: 'config' as const,
+      configPath: cfg.path,
+      used: new Set<string>(),
+      matchesFile: globMatcher(files),
+      literalFiles: files.length > 0 && files.every(isLiteralGlob) ? files : undefined,
+      configDir: cfg.dir,
+    };
+  });
 }
 
 /** Whether `s` covers finding `f` (nothing recorded). */
@@ -133,6 +139,9 @@ export class SuppressionIndex {
   private readonly byLine = new Map<string, Array<[number, Suppression]>>();
   private readonly byFile = new Map<string, Array<[number, Suppression]>>();
   private readonly byRule = new Map<string, Array<[number, Suppression]>>();
+  /** Config entries whose files are all literal paths, by config folder, rule and path. */
+  private readonly byLiteral = new Map<string, Array<[number, Suppression]>>();
+  private readonly configDirs = new Set<string>();
 
   constructor(sups: readonly Suppression[]) {
     const add = (m: Map<string, Array<[number, Suppression]>>, k: string, e: [number, Suppression]) => {
@@ -141,7 +150,13 @@ export class SuppressionIndex {
       else m.set(k, [e]);
     };
     sups.forEach((s, i) => {
-      if (s.source === 'config') for (const r of new Set(s.rules)) add(this.byRule, r, [i, s]);
+      if (s.source === 'config') this.configDirs.add(s.configDir!);
+      if (s.source === 'config') {
+        for (const r of new Set(s.rules)) {
+          if (s.literalFiles) for (const p of new Set(s.literalFiles)) add(this.byLiteral, `${s.configDir!}\0${r}\0${p}`, [i, s]);
+          else add(this.byRule, r, [i, s]);
+        }
+      }
       else if (s.source === 'json') add(this.byFile, s.file, [i, s]);
       else add(this.byLine, `${s.file}\0${s.line}`, [i, s]);
     });
@@ -150,11 +165,21 @@ export class SuppressionIndex {
   /** Config entries naming `rule` whose globs match `file`, computed once per file and rule (not per finding). */
   private readonly byFileRule = new Map<string, Array<[number, Suppression]>>();
   private configFor(file: string, rule: string): Array<[number, Suppression]> | undefined {
-    const all = this.byRule.get(rule);
-    if (!all) return undefined;
     const k = `${file}\0${rule}`;
     let l = this.byFileRule.get(k);
-    if (!l) this.byFileRule.set(k, (l = all.filter(([, s]) => s.matchesFile!(rel(s.configDir!, file)))));
+    if (l) return l;
+    l = (this.byRule.get(rule) ?? []).filter(([, s]) => s.matchesFile!(rel(s.configDir!, file)));
+    let literal = false;
+    for (const dir of this.configDirs) {
+      const hits = this.byLiteral.get(`${dir}\0${rule}\0${rel(dir, file)}`);
+      if (hits) {
+        for (const h of hits) l.push(h);
+        literal = true;
+      }
+    }
+    // in list order, as one scan of every entry would find them
+    if (literal) l.sort((a, b) => a[0] - b[0]);
+    this.byFileRule.set(k, l);
     return l;
   }
 

@@ -79,7 +79,11 @@ export function formatGithub(input: ReportInput): string {
     const props = [...placeProps(input.root, f), `title=${escapeProperty(`vaudit(${f.ruleId})`)}`];
     lines.push(`::${kind} ${props.join(',')}::${escapeData(messageOf(f, group))}`);
   }
-  if (unannotated.length) lines.push(`vaudit: past GitHub's ${ANNOTATIONS_PER_KIND} annotations of each kind per step:`, ...unannotated);
+  if (unannotated.length) {
+    lines.push(`vaudit: past GitHub's ${ANNOTATIONS_PER_KIND} annotations of each kind per step:`);
+    // a loop, not push(...): a spread of 140,000 lines overflows the stack (issue 30)
+    for (const l of unannotated) lines.push(l);
+  }
   lines.push(...summaryLines(input, annotated, unannotated.length > 0));
   return lines.join('\n') + '\n';
 }

@@ -41,7 +41,8 @@ function findingLines(findings: ReportInput['findings'], root: string, c: typeof
   const out: string[] = [];
   for (const [file, list] of byFile) {
     out.push('', c.underline(relPath(root, file)));
-    const locW = Math.max(...list.map((f) => `${f.range.start.line}:${f.range.start.column}`.length));
+    // a loop, not Math.max(...): a spread of 140,000 findings of one file overflows the stack (issue 30)
+    const locW = list.reduce((w, f) => Math.max(w, `${f.range.start.line}:${f.range.start.column}`.length), 0);
     for (const f of list) {
       const loc = `${f.range.start.line}:${f.range.start.column}`.padEnd(locW);
       out.push(`  ${c.dim(loc)}  ${findingLine(f, c)}`);

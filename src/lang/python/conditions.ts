@@ -241,6 +241,9 @@ export class Conditions {
       if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause') {
         const ifNode = p.type === 'if_statement' ? p : p.parent;
         if (!ifNode || ifNode.type !== 'if_statement') { exact = false; continue; }
+        // a chain of thousands of branches is not read: each binding in it would read every condition
+        // before its own (issue 30: 131,600 `elif` branches binding one name ran for minutes)
+        if (ifNode.children.length > MAX_GUARD_BRANCHES) { exact = false; continue; }
         // which branch: the consequence of the if, an elif (by index) or the else
         let branch: number;
         if (p.type === 'if_statement') branch = c.field === 'consequence' ? 0 : -1;
@@ -264,6 +267,9 @@ export class Conditions {
     return { constraints, exact, fn };
   }
 }
+
+/** Children of an if statement (its elif and else clauses) above which `guards` does not read its conditions. */
+const MAX_GUARD_BRANCHES = 1000;
 
 function elifIndex(ifNode: PyNode, elif: PyNode): number {
   return 1 + named(ifNode).filter((k) => k.type === 'elif_clause').indexOf(elif);

@@ -55,6 +55,9 @@ export class PyReError extends Error {
   }
 }
 
+/** Nested groups at which CPython's re parser raises RecursionError (3.11, default recursion limit). */
+const MAX_NESTED_GROUPS = 496;
+
 const SPECIAL = new Set('.\\[{()*+?^$|');
 const REPEAT_CHARS = new Set('*+?{');
 const DIGITS = /^[0-9]$/;
@@ -294,6 +297,10 @@ class Parser {
 
   /** Alternatives up to `)` or the end. */
   private parseSub(verbose: boolean, nested: number): PyAlt {
+    // CPython's parser recurses twice per group (_parse_sub, _parse) and raises RecursionError at 496
+    // nested groups under the default recursion limit (3.11, from the top of the stack): the same
+    // rejection here, which also bounds this parser's recursion (issue 30: 20,000 `(` overflowed the stack)
+    if (nested >= 2 * MAX_NESTED_GROUPS) throw new PyReError(`more than ${MAX_NESTED_GROUPS - 1} nested groups: Python's re parser recurses once per group and raises RecursionError`, Math.max(0, this.src.tell() - 1), 1);
     const branches: PyNode[][] = [];
     for (;;) {
       branches.push(this.parseSeq(verbose, nested + 1, nested === 0 && branches.length === 0));

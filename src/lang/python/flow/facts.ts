@@ -40,10 +40,16 @@ export function restrictByFact(cx: FlowState, s: State, atom: string, want: Valu
   return out;
 }
 
+/** Branches of an if-chain above which no fact is recorded (the real corpora's longest chain has far fewer). */
+const MAX_FACT_BRANCHES = 1000;
+
 /** Record, after an if-chain, what each completed branch established about the pure atoms it tests. */
 export function recordFacts(cx: FlowState, n: PyNode, conds: Array<PyNode | undefined>, outs: State[], joined: State): State {
   const env = cx.env;
-  if (!joined || !env.atomTest) return joined;
+  // a chain of more branches records no fact: each branch narrows the values left to the next one and
+  // is matched to an earlier pass's case, both per branch, so the work grows with the square of the
+  // branches (issue 30: 131,600 `elif` over one name ran for minutes). Facts only sharpen the analysis.
+  if (!joined || !env.atomTest || outs.length > MAX_FACT_BRANCHES) return joined;
   const tests = conds.map((c) => (c ? env.atomTest!(unparen(c)) : undefined));
   let out: State = joined;
   for (const atom of new Set(tests.filter((t): t is AtomTest => !!t).map((t) => t.atom))) {

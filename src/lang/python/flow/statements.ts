@@ -203,7 +203,7 @@ function execIf(cx: FlowState, n: PyNode, s: State): State {
     }
   }
   if (!hadElse) outs.push(f);
-  return recordFacts(cx, n, conds, outs, cx.join(...outs));
+  return recordFacts(cx, n, conds, outs, cx.joinAll(outs));
 }
 
 /** A loop whose condition holds on entry (`trueOnEntry`) runs its first pass apart: it leaves only
@@ -215,7 +215,7 @@ function execWhile(cx: FlowState, n: PyNode, s: State): State {
     cx.loops.push({ breaks: [], conts: [] });
     const out = execBlock(cx, field(n, 'body'), t);
     const ctx = cx.loops.pop()!;
-    return { exit: f, after: cx.join(out, ...ctx.conts), breaks: ctx.breaks };
+    return { exit: f, after: cx.joinAll([out].concat(ctx.conts)), breaks: ctx.breaks };
   };
   let entry: State = s;
   let firstBreaks: State[] = [];
@@ -237,7 +237,7 @@ function execWhile(cx: FlowState, n: PyNode, s: State): State {
   }
   const alt = field(n, 'alternative');
   const normal = alt ? execBlock(cx, field(alt, 'body'), exitF) : exitF;
-  return cx.join(normal, ...firstBreaks, ...breaks);
+  return cx.joinAll([normal].concat(firstBreaks, breaks));
 }
 
 /** The first pass runs apart from the later ones: the index is known there, and a loop over a
@@ -259,7 +259,7 @@ function execFor(cx: FlowState, n: PyNode, s: State): State {
     const out = execBlock(cx, field(n, 'body'), sb);
     const ctx = cx.loops.pop()!;
     if (idxDef) cx.iterFacts.pop();
-    return { after: cx.join(out, ...ctx.conts), breaks: ctx.breaks };
+    return { after: cx.joinAll([out].concat(ctx.conts)), breaks: ctx.breaks };
   };
   const p1 = pass(s1, true, false);
   let breaks = p1.breaks;
@@ -280,7 +280,7 @@ function execFor(cx: FlowState, n: PyNode, s: State): State {
   const alt = field(n, 'alternative');
   const exitState = right && nonEmpty(cx, right, 0, new Set()) ? done : cx.join(s1, done);
   const normal = alt ? execBlock(cx, field(alt, 'body'), exitState) : exitState;
-  return cx.join(normal, ...breaks);
+  return cx.joinAll([normal].concat(breaks));
 }
 
 /** The loop body compares the range index with the last value (`i < N - 1`, `i + 1 == N`…). */
@@ -313,7 +313,7 @@ function execWith(cx: FlowState, n: PyNode, s: State): State {
   cx.excs.push([]);
   const out = execBlock(cx, field(n, 'body'), s);
   const caught = cx.excs.pop()!;
-  return cx.join(out, ...caught);
+  return cx.joinAll([out].concat(caught));
 }
 
 function execTry(cx: FlowState, n: PyNode, s: State): State {
@@ -325,16 +325,16 @@ function execTry(cx: FlowState, n: PyNode, s: State): State {
   if (fin) cx.finals.push([]);
   const body = execBlock(cx, field(n, 'body'), s);
   const raised = cx.excs.pop()!;
-  if (!catchAll && cx.excs.length) cx.excs[cx.excs.length - 1]!.push(...raised);
+  if (!catchAll && cx.excs.length) { const outer = cx.excs[cx.excs.length - 1]!; for (const r of raised) outer.push(r); }
   const outs: State[] = [elseC ? execBlock(cx, field(elseC, 'body'), body) : body];
-  const hEntry = cx.join(...raised);
+  const hEntry = cx.joinAll(raised);
   for (const h of handlers) outs.push(execHandler(cx, h, hEntry));
-  const normal = cx.join(...outs);
+  const normal = cx.joinAll(outs);
   if (!fin) return normal;
   const pending = cx.finals.pop()!;
   const fb = field(fin, 'body') ?? named(fin).find((c) => c.type === 'block');
-  execBlock(cx, fb, cx.join(normal, ...(catchAll ? [] : raised), ...pending));
-  if (pending.length && cx.finals.length) cx.finals[cx.finals.length - 1]!.push(...pending);
+  execBlock(cx, fb, cx.joinAll([normal].concat(catchAll ? [] : raised, pending)));
+  if (pending.length && cx.finals.length) { const outer = cx.finals[cx.finals.length - 1]!; for (const r of pending) outer.push(r); }
   return normal ? execBlock(cx, fb, normal) : null;
 }
 
@@ -385,5 +385,5 @@ function execMatch(cx: FlowState, n: PyNode, s: State): State {
     if (irrefutable && !guard) { rest = null; break; }
   }
   outs.push(rest);
-  return cx.join(...outs);
+  return cx.joinAll(outs);
 }
