@@ -400,9 +400,11 @@ export class Host {
     this.processAsRoot = opts.processAsRoot ?? process.env.VAUDIT_PROCESS_AS_ROOT === '1';
   }
 
-  /** Whether a run at this level drops from root to uid 65534 (vaudit started as root). */
-  private drops(level: IsolationLevel): boolean {
-    return isRoot() && (level === 'bwrap' || !this.processAsRoot);
+  /** Whether a run at this level drops from root to uid 65534 (vaudit started as root). A run that
+   *  executes no suite code (`suiteCode: false`: git on the user's repository, vaudit's own parse of
+   *  untrusted text) keeps the user's identity: nobody could not read the repository it is asked about. */
+  private drops(level: IsolationLevel, req: RunRequest): boolean {
+    return isRoot() && req.suiteCode !== false && (level === 'bwrap' || !this.processAsRoot);
   }
 
   /**
@@ -548,7 +550,7 @@ export class Host {
       if (escaping !== undefined) return finish('crash', `cell file path escapes the cell: ${escaping}`);
       const marker = runId;
       const { env, mountDirs } = prepareCell(cell, req, mounts, marker);
-      if (this.drops(level)) {
+      if (this.drops(level, req)) {
         // The run's code runs as nobody: the cell (and the private fixture folders in it) is its own.
         chownTree(cell, NOBODY);
         record.uid = NOBODY;
@@ -627,7 +629,7 @@ export class Host {
     if (!this.prlimitPath && this.policy !== 'process' && this.requireIsolation) {
       return { refused: ['sandbox', 'resource limits required but util-linux prlimit is not installed'] };
     }
-    if (this.drops(level)) {
+    if (this.drops(level, req)) {
       // Started as root: the run's code runs as nobody (uid 65534), with no capabilities.
       if (!this.setprivPath) return { refused: ['sandbox', 'vaudit runs as root and drops to uid 65534 for control cases with util-linux setpriv, which is not installed'] };
       if (level === 'process') {
@@ -649,7 +651,7 @@ export class Host {
   /** The command line: the tool, inside bubblewrap at that level, under prlimit when installed (recorded). */
   private commandLine(req: RunRequest, tool: ResolvedTool, level: IsolationLevel, cell: string, env: Record<string, string>, mountDirs: ReadonlyArray<readonly [string, string]>, limits: Required<Limits>, record: RunRecord, live: LiveRun): string[] {
     let argv: string[] = [tool.resolvedPath, ...req.args];
-    const drop = this.drops(level);
+    const drop = this.drops(level, req);
     if (drop) argv = [this.setprivPath!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--', ...argv];
     if (level === 'bwrap') {
       argv = [this.bwrapPath!, ...this.bwrapArgs(cell, tool, req.readOnlyPaths ?? [], env, mountDirs, drop), '--', ...argv];
