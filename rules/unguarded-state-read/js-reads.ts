@@ -22,7 +22,7 @@
  */
 import type { AnyNode, CallExpression, Expression, Identifier, MemberExpression, Node, Program, Super } from 'acorn';
 import { jsScopes, type JsScopes } from '../../src/lang/js/scope.js';
-import { forEachChild, propName, type JsFunction } from '../../src/lang/js/nodes.js';
+import { forEachChild, propName, unwrapExpr, type JsFunction } from '../../src/lang/js/nodes.js';
 import { isJsFunction } from '../../src/lang/js/flow.js';
 
 export interface JsStateRead {
@@ -52,15 +52,7 @@ const ITEMS_KEEP = new Set(['filter', 'slice', 'map', 'sort', 'reverse', 'flat',
 const HTTP_VERBS = /^(get|post|put|patch|delete|head|request)$/;
 const AXIOS_LIKE = /^(axios|got|ky)$/;
 
-const strip = (e: AnyNode): AnyNode => {
-  let x = e;
-  for (;;) {
-    if (x.type === 'AwaitExpression') x = x.argument;
-    else if (x.type === 'ChainExpression') x = x.expression;
-    else if (x.type === 'ParenthesizedExpression') x = x.expression;
-    else return x;
-  }
-};
+const strip = unwrapExpr;
 
 const calleeName = (c: CallExpression): string | undefined => (c.callee.type === 'Identifier' ? c.callee.name : propName(c.callee));
 

@@ -31,3 +31,16 @@ export function forEachChild(n: AnyNode, f: (child: AnyNode, key: string) => voi
     } else if (isNode(v)) f(v, key);
   }
 }
+
+/** An expression without the wrappers that do not change what it reads: `await`, optional chaining,
+ *  parentheses and a TypeScript `as` cast. */
+export function unwrapExpr(e: AnyNode): AnyNode {
+  let x = e;
+  for (;;) {
+    if (x.type === 'AwaitExpression') x = x.argument;
+    else if (x.type === 'ChainExpression') x = x.expression;
+    else if (x.type === 'ParenthesizedExpression') x = x.expression;
+    else if (x.type === ('TSAsExpression' as string)) x = (x as unknown as { expression: AnyNode }).expression;
+    else return x;
+  }
+}

@@ -20,7 +20,7 @@
  */
 import type { AnyNode, Identifier, IfStatement, Pattern, Program, SwitchStatement } from 'acorn';
 import { jsScopes, type JsBinding, type JsScopes } from '../../lang/js/scope.js';
-import { forEachChild, propName, type JsFunction } from '../../lang/js/nodes.js';
+import { forEachChild, propName, unwrapExpr, type JsFunction } from '../../lang/js/nodes.js';
 import { isJsFunction } from '../../lang/js/flow.js';
 import type { KindRoute, KindTarget } from './kind-sites.js';
 
@@ -31,16 +31,7 @@ export const JS_KIND_SCREEN = /\bcase\s+['"`]|[!=]==?\s*['"`]|['"`]\s*[!=]==?|\.
 const BROWSER = /\b(?:document|window)\s*\.\s*\w/;
 const NODE = /\brequire\s*\(|\bfrom\s+['"](?:node:|fs|path|child_process|playwright|@playwright\/)|\bprocess\.(?:argv|env|exit)\b/;
 
-const strip = (e: AnyNode): AnyNode => {
-  let x = e;
-  for (;;) {
-    if (x.type === 'AwaitExpression') x = x.argument;
-    else if (x.type === 'ChainExpression') x = x.expression;
-    else if (x.type === 'ParenthesizedExpression') x = x.expression;
-    else if (x.type === 'TSAsExpression' as string) x = (x as unknown as { expression: AnyNode }).expression;
-    else return x;
-  }
-};
+const strip = unwrapExpr;
 
 const strOf = (e: AnyNode | null | undefined): string | undefined => {
   if (!e) return undefined;
