@@ -31,7 +31,7 @@ export const DEFAULT_AUTOMATON_BUDGET: AutomatonBudget = { maxPositions: 1500, m
  * that depends on how far V8 has optimised it (so a verdict would depend on the run). A pattern nested
  * deeper is over the budget, counted on the parse before recheck starts. Real patterns nest 2–4 levels.
  */
-export const MAX_REPEAT_NESTING = 20;
+const MAX_REPEAT_NESTING = 20;
 
 export type AutomatonSize =
   | { ok: true; positions: number; dfaStates: number; alphabet: number }
