@@ -68,6 +68,8 @@ export const SHAPES = {
   'py-nested-functions': { n: 400, files: (n) => ({ [`${PY}shape.py`]: `${rep(n, (k) => `${ind(k)}def f${k}(s${k}):\n`)}${ind(n)}return s0 == 1\n` }) },
   // regular expressions
   'json-regex-parens': { n: 20000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': JSON.stringify({ type: 'ChimeraX', instruction: 'Log.', steps: 1, evaluate: [{ type: 'info', key: 'log', value: null, pattern: '('.repeat(n) }, { type: 'info', key: 'log', value: null, pattern: `${'(a'.repeat(n)}${')*'.repeat(n)}$` }] }) }) },
+  // fuzz (issue 30): 2,379 patterns nested 1–600 levels in one CRLF file (each alone fast, the file > 100 s)
+  'py-many-nested-regex': { n: 2379, files: (n, depth = 600) => ({ [`${PY}shape.py`]: `import os, re\r\ndef grade(state):\r\n${rep(n, (i) => `    p${i} = re.compile(r"${'(a'.repeat(1 + (i % depth))}${')*'.repeat(1 + (i % depth))}")\r\n`)}    return state == 1\r\n` }) },
   'py-regex-parens': { n: 20000, files: (n) => ({ [`${PY}shape.py`]: `import re\nA = re.compile(r"${'('.repeat(n)}")\nB = re.compile(r"${'(a'.repeat(n)}${')*'.repeat(n)}$")\ndef grade(state):\n    return bool(A.match(state)) and bool(B.match(state))\n` }) },
   // exit 2
   'py-suppressions': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    x${i} = 1  # vaudit: ignore[unbound-name]\n`)}    return True\n` }) },

@@ -41,6 +41,7 @@ describe('hostile inputs: shapes scaled past a limit (issue 30)', async () => {
     'py-nested-try-finally': 40, 'py-nested-try-except': 40, 'py-elif': 5000, 'py-one-line': 200_000, 'py-one-line-findings': 100_000,
     'py-bad-utf8-end': 20_000, 'py-suppressions': 20_000, 'py-returns': 20_000, 'config-ignores': 20_000, 'json-duplicate-members': 200_000,
     'py-try-calls': 5000, 'py-match-cases': 119_000, 'py-module-elif': 131_600, 'py-nested-functions': 400, 'json-regex-parens': 20_000, 'py-regex-parens': 20_000,
+    'py-many-nested-regex': 600,
   };
   const extra: Record<string, string | Buffer> = { ...NEIGHBOURS };
   const fileOf: Record<string, string> = {};
@@ -95,6 +96,15 @@ describe('hostile inputs: shapes scaled past a limit (issue 30)', async () => {
     const fs = only(findings, fileOf[shape]!);
     expect(fs.map((f) => f.ruleId)).toEqual(['regex-invalid', 'regex-invalid']);
     expect(fs[0]!.message).toMatch(/more than 495 nested groups/);
+  });
+
+  it('600 re.compile patterns nested 1–600 levels in one CRLF file (once > 100 s of recheck): only the 105 over 495 groups are findings', () => {
+    const fs = only(findings, fileOf['py-many-nested-regex']!);
+    expect(fs.length).toBe(105);
+    for (const f of fs) {
+      expect(f.ruleId).toBe('regex-invalid');
+      expect(f.message).toMatch(/more than 495 nested groups/);
+    }
   });
 
   it('one member repeated 16,668 times in a task file is one finding that says so', () => {

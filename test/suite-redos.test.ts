@@ -182,6 +182,18 @@ describe('regex-redos in the CLI: recheck off the hot path', () => {
     expect(analyseRedos('^(a+)\\1+$')).toMatchObject({ status: 'notAnalysed', limit: 'unsupported' });
   });
 
+  it('repetitions nested more than 20 deep are over the budget before recheck starts (issue 30: recheck took seconds each, or overflowed its stack)', () => {
+    const nested = (k: number) => `${'(a'.repeat(k)}${')*'.repeat(k)}`;
+    const before = redosStats.recheckCalls;
+    const deep = analyseRedos(nested(21));
+    expect(deep).toMatchObject({ status: 'notAnalysed', limit: 'budget' });
+    expect(deep.status === 'notAnalysed' && deep.reason).toMatch(/larger than the analysis budget \(more than 20 repetitions nested in one another;/);
+    expect(analyseRedos(nested(400))).toEqual(deep);
+    expect(redosStats.recheckCalls).toBe(before);
+    // 20 levels are analysed: the same verdict as without the budget's nesting bound
+    expect(analyseRedos(nested(20)).status).not.toBe('notAnalysed');
+  });
+
   it('a pattern over the budget is a note of the run, not a finding: exit 0, listed under the summary', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-redos-note-'));
     writeFileSync(path.join(dir, 'verify.py'), 'import re\n\n\ndef ok(t):\n    return re.search(r"x(a|b){20}a(a|b)*(c+)+y", t) is not None\n');

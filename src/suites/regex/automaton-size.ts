@@ -24,9 +24,18 @@ export interface AutomatonBudget {
 
 export const DEFAULT_AUTOMATON_BUDGET: AutomatonBudget = { maxPositions: 1500, maxDfaStates: 1500 };
 
+/**
+ * Repetitions nested in one another (`(a(a(a)*)*)*` is 3). recheck's epsilon elimination and its
+ * recursive automaton builders grow steeply with this depth, not with the positions: 100 levels
+ * took seconds each in a run, and from about 70 levels on recheck may overflow its stack, at a depth
+ * that depends on how far V8 has optimised it (so a verdict would depend on the run). A pattern nested
+ * deeper is over the budget, counted on the parse before recheck starts. Real patterns nest 2–4 levels.
+ */
+const MAX_REPEAT_NESTING = 20;
+
 export type AutomatonSize =
   | { ok: true; positions: number; dfaStates: number; alphabet: number }
-  | { ok: false; over: 'positions' | 'dfaStates'; limit: number };
+  | { ok: false; over: 'positions' | 'dfaStates' | 'nesting'; limit: number };
 
 type Atom = Extract<PyNode, { t: 'lit' | 'any' | 'cat' | 'class' }>;
 
@@ -34,7 +43,7 @@ type Atom = Extract<PyNode, { t: 'lit' | 'any' | 'cat' | 'class' }>;
 interface Frag { nullable: boolean; first: number[]; last: number[] }
 
 class OverBudget extends Error {
-  constructor(readonly over: 'positions' | 'dfaStates', readonly limit: number) {
+  constructor(readonly over: 'positions' | 'dfaStates' | 'nesting', readonly limit: number) {
     super(over);
   }
 }
@@ -94,6 +103,7 @@ export function automatonSize(p: PyPattern, budget: AutomatonBudget = DEFAULT_AU
   };
   const alt = (fs: Frag[]): Frag => ({ nullable: fs.some((f) => f.nullable), first: fs.flatMap((f) => f.first), last: fs.flatMap((f) => f.last) });
   const star = (f: Frag): Frag => { link(f.last, f.first); return { ...f, nullable: true }; };
+  let nesting = 0;
   const seq = (items: readonly PyNode[]): Frag => items.reduce<Frag>((acc, n) => cat(acc, node(n)), empty());
   const branches = (bs: readonly PyNode[][]): Frag => alt(bs.map(seq));
   function node(n: PyNode): Frag {
@@ -111,19 +121,27 @@ export function automatonSize(p: PyPattern, budget: AutomatonBudget = DEFAULT_AU
       case 'cond':
         return alt([seq(n.yes), n.no ? seq(n.no) : empty()]);
       case 'repeat': {
-        // each copy is a fresh fragment: {2,4} is body body (body (body)?)?
-        const unbounded = n.max === MAXREPEAT;
-        let out = empty();
-        for (let k = 0; k < n.min; k++) out = cat(out, seq(n.body));
-        if (unbounded) return cat(out, star(seq(n.body)));
-        let tail = empty();
-        for (let k = n.min; k < n.max; k++) tail = alt([empty(), cat(seq(n.body), tail)]);
-        return cat(out, tail);
+        if (++nesting > MAX_REPEAT_NESTING) throw new OverBudget('nesting', MAX_REPEAT_NESTING);
+        try {
+          return repeat(n);
+        } finally {
+          nesting--;
+        }
       }
       default:
         // anchors, look-arounds and back-references read no character here (recheck rejects back-references)
         return empty();
     }
+  }
+  function repeat(n: Extract<PyNode, { t: 'repeat' }>): Frag {
+    // each copy is a fresh fragment: {2,4} is body body (body (body)?)?
+    const unbounded = n.max === MAXREPEAT;
+    let out = empty();
+    for (let k = 0; k < n.min; k++) out = cat(out, seq(n.body));
+    if (unbounded) return cat(out, star(seq(n.body)));
+    let tail = empty();
+    for (let k = n.min; k < n.max; k++) tail = alt([empty(), cat(seq(n.body), tail)]);
+    return cat(out, tail);
   }
   try {
     const only = p.body.branches.length === 1 ? p.body.branches[0]! : undefined;

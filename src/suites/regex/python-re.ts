@@ -186,10 +186,24 @@ function checklookbehindgroup(s: State, gid: number, src: Source, back: number):
   }
 }
 
+/**
+ * Widths of closed groups' bodies, as CPython keeps `SubPattern.width` once computed: every group is
+ * measured when it closes, so without it a pattern of k nested groups is measured k²/2 times.
+ * A closed body never changes, and a back-reference inside it names a group closed before it.
+ */
+const altWidths = new WeakMap<PyAlt, [number, number]>();
+
 function width(seq: PyNode[], state: { groupwidths: Array<[number, number] | null> }): [number, number] {
   let lo = 0;
   let hi = 0;
   const sub = (alt: PyAlt): [number, number] => {
+    const known = altWidths.get(alt);
+    if (known) return known;
+    const w = subUncached(alt);
+    altWidths.set(alt, w);
+    return w;
+  };
+  const subUncached = (alt: PyAlt): [number, number] => {
     let i = MAXREPEAT - 1;
     let j = 0;
     for (const b of alt.branches) {

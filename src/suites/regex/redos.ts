@@ -499,7 +499,14 @@ function analyseUncached(pattern: string, opts: RedosOptions & { budget: Automat
   const es = toEcmaScript(parsed, { exactEol: false });
   if (!es.ok) return { status: 'notAnalysed', reason: es.reason };
   const size = automatonSize(parsed, opts.budget);
-  if (!size.ok) return overBudget(size.over === 'positions' ? `more than ${size.limit} positions` : `its reverse determinises to more than ${size.limit} states`, opts.budget);
+  if (!size.ok) {
+    return overBudget(
+      size.over === 'positions' ? `more than ${size.limit} positions`
+        : size.over === 'nesting' ? `more than ${size.limit} repetitions nested in one another`
+          : `its reverse determinises to more than ${size.limit} states`,
+      opts.budget,
+    );
+  }
   const check = recheck();
   if (!check) return { status: 'notAnalysed', reason: 'the recheck analyser is not available' };
   const t0 = performance.now();
