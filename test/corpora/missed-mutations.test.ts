@@ -3,13 +3,11 @@
  * code) is copied to a temp folder and checked as shipped — the rule must report it — then fixed the
  * way its maintainers would, and the rule must fall silent.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { at, check, copyOfSuite, ROOT } from './mutation-kit.js';
 
-const ROOT = process.env.VAUDIT_CORPORA ? path.resolve(process.env.VAUDIT_CORPORA) : path.resolve(import.meta.dirname, '../../../shared/corpora');
 
 interface Case {
   name: string;
@@ -73,31 +71,11 @@ const CASES: Case[] = [
   },
 ];
 
-interface Finding {
-  ruleId: string;
-  file: string;
-  pointer?: string;
-  message: string;
-  range: { start: { line: number } };
-}
-
-function check(dir: string, rule: string): Finding[] {
-  const r = runCli(['check', '.', '--format', 'json', '--rule', rule], { cwd: dir });
-  expect([0, 1], r.stderr).toContain(r.code);
-  return (JSON.parse(r.stdout) as { findings: Finding[] }).findings.map((f) => ({ ...f, file: path.relative(dir, path.resolve(dir, f.file)).split(path.sep).join('/') }));
-}
-
-const at = (c: Case, f: Finding) => f.ruleId === c.rule && f.file === c.file && (c.pointer !== undefined ? f.pointer === c.pointer : f.range.start.line === c.line);
 
 for (const c of CASES) {
   const present = existsSync(path.join(ROOT, c.suite, c.file));
   describe.skipIf(!present)(present ? c.name : `${c.name}: skipped, ${c.suite} is absent`, () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-missed-'));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
-    for (const p of c.copy) {
-      mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-      cpSync(path.join(ROOT, c.suite, p), path.join(dir, p), { recursive: true });
-    }
+    const dir = copyOfSuite(c.suite, c.copy, 'vaudit-missed-');
 
     it('is reported as shipped, and not once fixed', { timeout: 300_000 }, () => {
       const before = check(dir, c.rule).filter((f) => at(c, f));
