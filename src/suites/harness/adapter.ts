@@ -45,12 +45,23 @@ function sitesOf(routes: readonly ModuleRoute[]): ModuleRoute[][] {
 
 /** Per document and per load of the suites (the routes array is new for each: an editor session keeps the
  *  document's parse while the harness, and so the routes, or the files they resolve to change). */
-const bindMemo = new WeakMap<JsonDocument, { routes: readonly ModuleRoute[]; root: string; bound: Bound[] | null }>();
+/** Per suite, the targets (`file\0export`) bind found no function for. */
+const notFunctions = new WeakMap<Suite, Set<string>>();
+
+const bindMemo = new WeakMap<JsonDocument, { routes: string; root: string; bound: Bound[] | null }>();
+/** What a set of routes says (not its identity: each load builds a new array of the same routes). */
+const routeKeys = new WeakMap<readonly ModuleRoute[], string>();
+function routesKey(routes: readonly ModuleRoute[]): string {
+  let k = routeKeys.get(routes);
+  if (k === undefined) routeKeys.set(routes, (k = JSON.stringify(routes, (_k, v: unknown) => (typeof v === 'function' ? String(v) : v))));
+  return k;
+}
 
 /** The records of a document bound through a route site: the container and site that bind most, when at least half its fitting records resolve. */
 function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly ModuleRoute[], root: string): Bound[] | undefined {
   const hit = bindMemo.get(doc);
-  if (hit?.routes === routes && hit.root === root) return hit.bound ?? undefined;
+  const key = routesKey(routes);
+  if (hit?.routes === key && hit.root === root) return hit.bound ?? undefined;
   let best: Bound[] | undefined;
   for (const site of sitesOf(routes.filter((r) => !r.files || r.files(file.path)))) {
     for (const container of containersOf(doc)) {
@@ -71,7 +82,7 @@ function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly Modu
       if (!best || resolvedCount > best.filter((b) => b.resolved.file).length) best = bound;
     }
   }
-  bindMemo.set(doc, { routes, root, bound: best ?? null });
+  bindMemo.set(doc, { routes: key, root, bound: best ?? null });
   return best;
 }
 
@@ -149,24 +160,27 @@ export const moduleRouteAdapter: SuiteAdapter = {
           if (!tg.export) continue;
           const fn = a.functionByQualname(tg.export);
           if (fn) e.binding = { file: tg.file, qualname: fn.qualname, start: fn.node.start, end: fn.node.end };
-          else if (!a.moduleNames().has(tg.export)) route.missingExport = true;
+          else {
+            let nf = notFunctions.get(s);
+            if (!nf) notFunctions.set(s, (nf = new Set()));
+            nf.add(`${tg.file}\0${tg.export}`);
+            if (!a.moduleNames().has(tg.export)) route.missingExport = true;
+          }
         }
       }
     }
   },
-  // beyond functions (the summaries), whether a module defines the export as another name at top level
+  // beyond functions (the summaries), whether a module defines the export as another name at top level:
+  // read again only for the exports bind found no function for (the others are functions while the
+  // summaries are the same)
   bindKey(suites: readonly Suite[], python: PythonProject) {
-    const out = new Set<string>();
+    const out: string[] = [];
     for (const s of suites) {
-      for (const t of s.tasks) {
-        for (const e of t.entries) {
-          const tg = e.target;
-          if (!tg?.export || !/\.py$/.test(tg.file)) continue;
-          const a = python.analysis(tg.file);
-          if (a && !a.functionByQualname(tg.export)) out.add(`${tg.file}\0${tg.export}\0${a.moduleNames().has(tg.export)}`);
-        }
+      for (const k of notFunctions.get(s) ?? []) {
+        const [file, name] = k.split('\0') as [string, string];
+        out.push(`${k}\0${python.analysis(file)?.moduleNames().has(name) ?? false}`);
       }
     }
-    return [...out].sort().join('\n');
+    return out.sort().join('\n');
   },
 };

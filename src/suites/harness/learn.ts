@@ -69,8 +69,17 @@ function recording(python: PythonProject, deps: Set<string>): PythonProject {
   };
 }
 
-/** A JS/TS file's dispatches read nothing of other files. */
+/** A JS/TS file's dispatches read nothing of other files: kept per file content (an editor session
+ *  learns them again only for a file that changed; parsing every app script on each rebuild cost more
+ *  than the rest of the learning). */
+const jsKindsMemo = new WeakMap<SourceFile, FileKinds>();
 function jsFileKinds(code: HarnessCode, f: SourceFile): FileKinds {
+  let k = jsKindsMemo.get(f);
+  if (!k) jsKindsMemo.set(f, (k = jsFileKindsOf(code, f)));
+  return k;
+}
+
+function jsFileKindsOf(code: HarnessCode, f: SourceFile): FileKinds {
   try {
     const program = code.programOf(f);
     return { routes: program ? jsKindRoutes(f.path, program, f.source.text) : [], deps: new Set() };
