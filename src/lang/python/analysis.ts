@@ -4,7 +4,7 @@
  * definitions), functions/classes, imports, calls, handlers and
  * error-swallowing — so rules are small predicates.
  */
-import { type PyNode, type NodeLike, locate, field, fields, named, firstNamed, unparen, walk, nodeStart } from './tree.js';
+import { type PyNode, type NodeLike, locate, field, fields, importFromModule, named, firstNamed, unparen, walk, nodeStart } from './tree.js';
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
 import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, constKind } from './flow.js';
 import { FlowBudgetExceeded } from './flow/state.js';
@@ -613,15 +613,7 @@ export class Analysis implements PythonAnalysis {
         return false;
       }
       if (n.type === 'import_from_statement') {
-        const mod = field(n, 'module_name');
-        let module = '';
-        let level = 0;
-        if (mod?.type === 'relative_import') {
-          const prefix = mod.children.find((c) => c.type === 'import_prefix');
-          level = prefix ? prefix.end - prefix.start : 0;
-          const dn = mod.children.find((c) => c.type === 'dotted_name');
-          module = dn ? this.src(dn) : '';
-        } else if (mod) module = this.src(mod);
+        const { module, level } = importFromModule(n, (x) => this.src(x));
         for (const c of fields(n, 'name')) {
           if (c.type === 'aliased_import') {
             const m = field(c, 'name');

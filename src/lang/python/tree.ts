@@ -354,6 +354,16 @@ export function fields(n: PyNode, name: string): PyNode[] {
   return n.children.filter((c) => c.field === name);
 }
 
+/** The module an `import_from_statement` names, as written, and its level (the leading dots of a
+ *  relative import). */
+export function importFromModule(n: PyNode, src: (x: PyNode) => string): { module: string; level: number } {
+  const mod = field(n, 'module_name');
+  if (mod?.type !== 'relative_import') return { module: mod ? src(mod) : '', level: 0 };
+  const prefix = mod.children.find((c) => c.type === 'import_prefix');
+  const dn = mod.children.find((c) => c.type === 'dotted_name');
+  return { module: dn ? src(dn) : '', level: prefix ? prefix.end - prefix.start : 0 };
+}
+
 export function named(n: PyNode): PyNode[] {
   return n.children.filter((c) => c.named && c.type !== 'comment');
 }

@@ -23,16 +23,17 @@ export function moduleAssignments(a: PythonAnalysis): Map<string, { value: PyNod
 
 /** Every module-level `NAME = <expr>`, in source order (a name assigned twice appears twice). */
 export function moduleAssignmentList(a: PythonAnalysis): Array<{ name: string; value: PyNode; node: PyNode }> {
-  const out: Array<{ name: string; value: PyNode; node: PyNode }> = [];
-  for (const st of named(a.ast)) {
-    if (st.type !== 'expression_statement') continue;
-    const asg = named(st)[0];
-    if (asg?.type !== 'assignment') continue;
-    const l = field(asg, 'left');
-    const r = field(asg, 'right');
-    if (l?.type === 'identifier' && r) out.push({ name: l.text, value: unparen(r), node: asg });
-  }
-  return out;
+  return named(a.ast).flatMap((st) => assignmentOf(st) ?? []);
+}
+
+/** `X = <expr>` as a statement of a block: the name, the value (unparenthesised) and the assignment. */
+export function assignmentOf(st: PyNode): { name: string; value: PyNode; node: PyNode } | undefined {
+  if (st.type !== 'expression_statement') return undefined;
+  const asg = named(st)[0];
+  if (asg?.type !== 'assignment') return undefined;
+  const l = field(asg, 'left');
+  const r = field(asg, 'right');
+  return l?.type === 'identifier' && r ? { name: l.text, value: unparen(r), node: asg } : undefined;
 }
 
 const COLLECTION = new Set(['list', 'tuple', 'dictionary', 'binary_operator']);

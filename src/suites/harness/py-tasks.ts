@@ -10,7 +10,7 @@
  * Names never matter: a collection nobody routes by is not a task container.
  */
 import type { FunctionInfo, PythonAnalysis, PythonProject, PyNode } from '../../lang/python/types.js';
-import { field, named, unparen, walk } from '../../lang/python/tree.js';
+import { field, importFromModule, named, unparen, walk } from '../../lang/python/tree.js';
 import { ancestry, classOfExpr, methodOf, type ClassRef } from './py-classes.js';
 import { pyStringLiteral } from './py-values.js';
 import { isCollectionValue, moduleAssignments } from './py-data.js';
@@ -576,14 +576,7 @@ function collectionUses(python: PythonProject, a: PythonAnalysis): Array<{ key: 
   walk(a.ast, (n) => {
     if (n.type !== 'import_from_statement') return;
     const mod = field(n, 'module_name');
-    let module = '';
-    let level = 0;
-    if (mod?.type === 'relative_import') {
-      const prefix = mod.children.find((c) => c.type === 'import_prefix');
-      level = prefix ? prefix.end - prefix.start : 0;
-      const dn = mod.children.find((c) => c.type === 'dotted_name');
-      module = dn ? a.src(dn) : '';
-    } else if (mod) module = a.src(mod);
+    const { module, level } = importFromModule(n, (x) => a.src(x));
     const file = python.resolveModule(a.path, module, level);
     // cheap screen before parsing the module: it assigns a collection at module level
     const b = file && file !== a.path && /^\w+\s*(?::[^=\n]*)?=\s*[[({]\s*[^\s\])}]/m.test(python.text(file) ?? '') ? python.analysis(file) : undefined;

@@ -15,6 +15,7 @@ import { isObject } from '../../lang/json/parse.js';
 import { pyReturnValues } from '../verdict-shape.js';
 import { ancestry, classOfExpr, methodOf, type ClassRef } from './py-classes.js';
 import { callersOf, pyStringLiteral } from './py-values.js';
+import { assignmentOf } from './py-data.js';
 
 interface ClassRegistry {
   /** Where the registry is declared (file, 1-based line). */
@@ -48,12 +49,8 @@ function topAssignments(a: PythonAnalysis): Array<{ name: string; value: PyNode;
         const def = named(st).find((x) => x.type === 'class_definition');
         if (def) visit(field(def, 'body'));
       }
-      if (st.type !== 'expression_statement') continue;
-      const asg = named(st)[0];
-      if (asg?.type !== 'assignment') continue;
-      const l = field(asg, 'left');
-      const r = field(asg, 'right');
-      if (l?.type === 'identifier' && r) out.push({ name: l.text, value: unparen(r), node: asg });
+      const asg = assignmentOf(st);
+      if (asg) out.push(asg);
     }
   };
   visit(a.ast);
