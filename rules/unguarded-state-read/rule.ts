@@ -4,7 +4,7 @@
  */
 import { defineRule } from '../../src/contract/rule.js';
 import { httpJsonRead } from '../../src/lang/python/facts.js';
-import { noneReturn, stateOrigin, unguardedItemRead, unguardedMatchRead, unguardedNoneOpen, type NoneContext, type StateContext, type StateRead, type NoneOpen } from '../../src/lang/python/state-reads.js';
+import { noneReturn, stateOrigin, unguardedItemRead, unguardedMatchRead, unguardedNoneOpen, unguardedNoneUse, type NoneContext, type StateContext, type StateRead, type NoneOpen, type NoneUse } from '../../src/lang/python/state-reads.js';
 import { rel } from '../../src/core/paths.js';
 import { field, named, walk } from '../../src/lang/python/tree.js';
 import { expectedParams } from '../../src/suites/expected-input.js';
@@ -17,7 +17,7 @@ import { isJsFunction, programOf } from '../../src/lang/js/index.js';
 import { jsVerdictScope } from '../../src/suites/verdict.js';
 import { jsStateReads, withSameFileCallees } from './js-reads.js';
 
-type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noRow' | 'noneOpen' | 'jsUnguarded' | 'jsShortRead' | 'jsNoMatch';
+type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noRow' | 'noneOpen' | 'noneUse' | 'jsUnguarded' | 'jsShortRead' | 'jsNoMatch';
 
 const CATCHES = new Set(['ValueError', 'JSONDecodeError', 'RequestException', 'Exception', 'BaseException', 'HTTPError', 'InvalidJSONError']);
 
@@ -64,6 +64,11 @@ export default defineRule<Msg>({
         why: 'When no row matches, `fetchone()` returns None and the TypeError {{outcome}}.',
         fix: 'Test the row first (`row = cur.fetchone()`, `if row is None: return <failed verdict with a message>`).',
       },
+      noneUse: {
+        what: '`{{expr}}` uses {{source}} with no test that it is not None.',
+        why: 'When the state is missing (the app did not answer, the file or record is not there) {{outcome}}.',
+        fix: 'Test the value first (`if result is None: return <failed verdict with a message>`).',
+      },
       noneOpen: {
         what: '`{{expr}}` opens {{source}} with no test that it is not None.',
         why: 'When the state is missing (the file was not saved, the app did not answer) {{outcome}}.',
@@ -104,12 +109,18 @@ export default defineRule<Msg>({
           const r = unguardedItemRead(a, node, cx) ?? unguardedMatchRead(a, node, cx);
           if (r) reportRead(r, a, c, r.row ? 'noRow' : r.what.startsWith('a match') ? 'noMatch' : 'shortRead');
         },
+        identifier(node, c) {
+          const u = unguardedNoneUse(c.python, node, () => noneContext(node, c));
+          if (u) reportNoneUse(u, c.python, c);
+        },
         call(node, c) {
           const a = c.python;
           const m = node.type === 'call' && /\.(?:group|groups|groupdict|start|end|span)\s*\($/.test(a.src(field(node, 'function') ?? node) + '(') ? unguardedMatchRead(a, node, stateContext(node, c)) : undefined;
           if (m) reportRead(m, a, c, 'noMatch');
           const o = node.type === 'call' ? unguardedNoneOpen(a, node, noneContext(node, c)) : undefined;
           if (o) reportNoneOpen(o, a, c);
+          const u = unguardedNoneUse(a, node, () => noneContext(node, c));
+          if (u) reportNoneUse(u, a, c);
           const call = a.call(node);
           if (!call) return;
           const source = httpJsonRead(a, call);
@@ -245,7 +256,16 @@ function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'short
 
 /** The getters the suites route to the agent's parameter of the function at `node` that return None on
  *  some path, and the project functions a call reaches that do (described with where they return None). */
+const noneCache = new WeakMap<object, StateContext & NoneContext>();
 function noneContext(node: PyNode, c: PyCtx): StateContext & NoneContext {
+  const fn = c.python.functionAt(node);
+  const key = fn?.node ?? c.python.ast;
+  let hit = noneCache.get(key);
+  if (!hit) noneCache.set(key, (hit = noneContextOf(node, c)));
+  return hit;
+}
+
+function noneContextOf(node: PyNode, c: PyCtx): StateContext & NoneContext {
   const a = c.python;
   const fn = a.functionAt(node);
   const params = fn ? expectedParams(c.project, a.path, fn) : undefined;
@@ -275,7 +295,8 @@ function noneContext(node: PyNode, c: PyCtx): StateContext & NoneContext {
     const at = returnsNone(r.file, r.fn.qualname);
     return at && `\`${call.calleeText}\`, which can return None (${at}),`;
   };
-  return { ...(params ? { agent: params.agent, task: params.task } : {}), ...(agentNone ? { agentNone } : {}), calleeNone };
+  const gold = params ? new Set([...params.task].filter((t) => t !== params.options)) : undefined;
+  return { ...(params ? { agent: params.agent, task: params.task } : {}), ...(gold?.size ? { gold } : {}), ...(agentNone ? { agentNone } : {}), calleeNone };
 }
 
 const routedCache = new WeakMap<object, Map<string, Set<string>>>();
@@ -312,4 +333,17 @@ function reportNoneOpen(o: NoneOpen, a: PythonAnalysis, c: PyCtx): void {
         ? `the exception from \`${o.opener}(None)\` is turned into \`${swallow.verdict}\` by the decorator \`${swallow.decorator ?? ''}\``
         : `\`${o.opener}(None)\` raises and the exception escapes the verifier: the run ends in an error instead of a verdict`;
   c.report({ messageId: 'noneOpen', data: { expr: a.src(o.node), source: o.source, outcome }, at: o.node, group: `none:${o.group}` });
+}
+
+function reportNoneUse(u: NoneUse, a: PythonAnalysis, c: PyCtx): void {
+  const fn = a.functionAt(u.node);
+  const side = verifierSide(c.project);
+  if (side && !(fn && side.has(`${a.path}\0${fn.qualname}`))) return;
+  const swallow = fn ? a.decoratorSwallow(fn) : undefined;
+  const outcome = u.passes
+    ? `it raises ${u.raises}, which \`${u.passes.handler}\` (line ${u.passes.line}) turns into \`${u.passes.verdict}\`: the missing state passes`
+    : swallow?.verdict
+      ? `it raises ${u.raises}, which the decorator \`${swallow.decorator ?? ''}\` turns into \`${swallow.verdict}\`: the agent is scored as failing for a crash of the verifier`
+      : `it raises ${u.raises} and the exception escapes the verifier: the run ends in an error instead of a verdict`;
+  c.report({ messageId: 'noneUse', data: { expr: u.expr, source: u.source, outcome }, at: u.node, group: `none:${u.group}` });
 }

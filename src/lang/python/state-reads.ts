@@ -448,6 +448,8 @@ const PATH_KEYWORDS = ['file', 'filename', 'filepath_or_buffer', 'io', 'fp', 'pa
 export interface NoneContext {
   /** The routed getters of the agent's parameter that return None (described), when some do. */
   agentNone?: string;
+  /** The metric's parameters that carry the gold (task-side, not the options): a helper called on them is not reading state. */
+  gold?: ReadonlySet<string>;
   /** A call of a project function that returns None on some path: its description. */
   calleeNone?: (a: PythonAnalysis, c: CallInfo) => string | undefined;
 }
@@ -540,6 +542,63 @@ export interface NoneOpen {
   group: number;
 }
 
+/** A helper called on the task's side (an argument made of a parameter that carries the gold file or the
+ *  options, `load(pd.ExcelFile(expected))`): its None may be the gold's failure, a task bug, not missing state. */
+function onTaskSide(a: PythonAnalysis, call: CallInfo, cx: NoneContext): boolean {
+  const task = cx.gold;
+  if (!task?.size) return false;
+  const seen = new Set<PyNode>();
+  const visit = (n: PyNode, depth: number): boolean => {
+    let hit = false;
+    walk(n, (x) => {
+      if (hit) return false;
+      if (x.type !== 'identifier' || seen.has(x)) return undefined;
+      seen.add(x);
+      const defs = (a.reachingDefs(x) ?? []).flatMap((d) => (d.kind === 'narrow' ? (d.base ?? []) : [d]));
+      for (const d of defs) {
+        if (d.kind === 'param' && task.has(d.name)) hit = true;
+        else if (depth < 4 && d.value && d.kind !== 'param' && visit(d.value, depth + 1)) hit = true;
+        if (hit) break;
+      }
+      return undefined;
+    });
+    return hit;
+  };
+  const list = field(call.node, 'arguments');
+  return !!list && visit(list, 0);
+}
+
+/** What a value is when it is None because the getter or helper that produced it failed: a parameter the
+ *  suites route a None-returning getter to, a local assigned such a call, or such a call itself. The
+ *  value's name is given for a local or parameter (its tests guard it). */
+function noneSource(a: PythonAnalysis, arg: PyNode, cx: StateContext & NoneContext): { source: string; group: number; name?: string } | undefined {
+  let source: string | undefined;
+  let group = arg.start;
+  if (arg.type === 'call') {
+    const inner = a.call(arg);
+    const s = inner && !onTaskSide(a, inner, cx) && cx.calleeNone?.(a, inner);
+    return s ? { source: `the result of ${s}`, group } : undefined;
+  }
+  if (arg.type !== 'identifier') return undefined;
+  const defs = a.reachingDefs(arg);
+  if (!defs?.length || defs.some((d) => d.kind === 'narrow' || d.kind === 'unbound')) return undefined;
+  for (const d of defs) {
+    if (d.kind === 'param' && cx.agent?.has(d.name) && cx.agentNone) {
+      source ??= `\`${d.name}\`, the result of ${cx.agentNone}`;
+      group = d.node?.start ?? group;
+    } else if ((d.kind === 'assign' || d.kind === 'annassign') && d.value && !d.index?.length) {
+      const v = unparen(d.value);
+      const inner = v.type === 'call' ? a.call(v) : undefined;
+      const s = inner && !onTaskSide(a, inner, cx) && cx.calleeNone?.(a, inner);
+      if (s) {
+        source ??= `\`${d.name}\`, the result of ${s}`;
+        group = v.start;
+      }
+    }
+  }
+  return source ? { source, group, name: a.src(arg) } : undefined;
+}
+
 /** `open(path)` / `Image.open(path)` / `pd.read_csv(path)` / `Document(path)` on a value that is None
  *  when the getter or helper that produced it failed, with no test of the value and no handler. */
 export function unguardedNoneOpen(a: PythonAnalysis, node: PyNode, cx: StateContext & NoneContext): NoneOpen | undefined {
@@ -548,34 +607,117 @@ export function unguardedNoneOpen(a: PythonAnalysis, node: PyNode, cx: StateCont
   const first = c && (c.args[0] ?? PATH_KEYWORDS.map((k) => c.kwargs.get(k)).find((v) => v));
   if (!c || !kind || !first) return undefined;
   const arg = unparen(first);
-  const fn = a.functionAt(node);
-  const scope = fn?.node ?? a.ast;
-  let source: string | undefined;
-  let group = arg.start;
-  if (arg.type === 'call') {
-    const inner = a.call(arg);
-    const s = inner && cx.calleeNone?.(a, inner);
-    source = s && `the result of ${s}`;
-  } else if (arg.type === 'identifier') {
-    const defs = a.reachingDefs(arg);
-    if (!defs?.length || defs.some((d) => d.kind === 'narrow' || d.kind === 'unbound')) return undefined;
-    for (const d of defs) {
-      if (d.kind === 'param' && cx.agent?.has(d.name) && cx.agentNone) {
-        source ??= `\`${d.name}\`, the result of ${cx.agentNone}`;
-        group = d.node?.start ?? group;
-      } else if ((d.kind === 'assign' || d.kind === 'annassign') && d.value && !d.index?.length) {
-        const v = unparen(d.value);
-        const inner = v.type === 'call' ? a.call(v) : undefined;
-        const s = inner && cx.calleeNone?.(a, inner);
-        if (s) {
-          source ??= `\`${d.name}\`, the result of ${s}`;
-          group = v.start;
-        }
-      }
-    }
-    if (source && mentionedInTest(a, scope, a.src(arg))) return undefined;
-  } else return undefined;
-  if (!source) return undefined;
+  const scope = a.functionAt(node)?.node ?? a.ast;
+  const src = noneSource(a, arg, cx);
+  if (!src) return undefined;
+  if (src.name && mentionedInTest(a, scope, src.name)) return undefined;
   if (handled(a, node, ['TypeError', 'AttributeError', 'ValueError'])) return undefined;
-  return { node, opener: c.calleeText, kind, source, group };
+  return { node, opener: c.calleeText, kind, source: src.source, group: src.group };
+}
+
+// ---- a value that is None on failure, used as a container, text or object ----------------------
+
+/** Calls that iterate (or measure) their first argument: None there raises TypeError. */
+const ITERATING = new Set(['len', 'sorted', 'list', 'tuple', 'set', 'frozenset', 'dict', 'sum', 'max', 'min', 'enumerate', 'zip', 'iter', 'any', 'all', 'reversed', 'map', 'filter']);
+
+export interface NoneUse {
+  /** Where it is reported: the use (the comparison, the subscript, the call, the member, or the iterable of a `for`). */
+  node: PyNode;
+  /** The use as written (`expect not in result`, `for row in rows`, `len(names)`, `doc.get("title")`). */
+  expr: string;
+  /** What None raises there (`TypeError: argument of type 'NoneType' is not iterable`). */
+  raises: string;
+  source: string;
+  group: number;
+  /** A handler around the use that catches the error and returns a passing verdict: its text and line. */
+  passes?: { verdict: string; line: number; handler: string };
+}
+
+/** How `value` (an identifier or a call) is used where None raises: a membership test on it, an
+ *  iteration, an iterating call, an item, a member. */
+function noneUseOf(a: PythonAnalysis, value: PyNode): { node: PyNode; expr: string; raises: string; error: string } | undefined {
+  let child = value;
+  let p = value.parent;
+  while (p && p.type === 'parenthesized_expression') { child = p; p = p.parent; }
+  if (!p) return undefined;
+  switch (p.type) {
+    case 'comparison_operator': {
+      const kids = named(p);
+      const ops = p.children.filter((k) => !k.named).map((k) => k.type).join(' ');
+      if (kids.length !== 2 || kids[1] !== child || (ops !== 'in' && ops !== 'not in')) return undefined;
+      return { node: p, expr: a.src(p), raises: "TypeError (argument of type 'NoneType' is not iterable)", error: 'TypeError' };
+    }
+    case 'for_statement':
+    case 'for_in_clause': {
+      if (field(p, 'right') !== child) return undefined;
+      const left = field(p, 'left');
+      return { node: value, expr: `for ${left ? a.src(left) : '…'} in ${a.src(value)}`, raises: "TypeError ('NoneType' object is not iterable)", error: 'TypeError' };
+    }
+    case 'argument_list': {
+      const call = p.parent;
+      const fnName = call && call.type === 'call' ? a.src(field(call, 'function') ?? call) : '';
+      const at = named(p).indexOf(child);
+      if (!(fnName === 'map' || fnName === 'filter' ? at === 1 : ITERATING.has(fnName) && at === 0)) return undefined;
+      return { node: call!, expr: a.src(call!), raises: fnName === 'len' ? "TypeError (object of type 'NoneType' has no len())" : "TypeError ('NoneType' object is not iterable)", error: 'TypeError' };
+    }
+    case 'subscript': {
+      if (field(p, 'value') !== child) return undefined;
+      return { node: p, expr: a.src(p), raises: "TypeError ('NoneType' object is not subscriptable)", error: 'TypeError' };
+    }
+    case 'attribute': {
+      if (field(p, 'object') !== child) return undefined;
+      const attr = a.src(field(p, 'attribute') ?? p);
+      const call = p.parent?.type === 'call' && field(p.parent, 'function') === p ? p.parent : undefined;
+      return { node: call ?? p, expr: a.src(call ?? p), raises: `AttributeError ('NoneType' object has no attribute '${attr}')`, error: 'AttributeError' };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `name` is tested for None in `scope`: `if name`, `not name`, `name and …`, `assert name`,
+ *  `name is None`, `isinstance(name, …)`, a conditional expression's test — each directly, not a use
+ *  inside a larger expression (`x in name` tests the items, and raises on None itself). */
+function noneTested(a: PythonAnalysis, scope: PyNode, name: string): boolean {
+  let hit = false;
+  walk(scope, (x) => {
+    if (hit) return false;
+    if (x.type !== 'identifier' || a.src(x) !== name) return undefined;
+    let child: PyNode = x;
+    let p = x.parent;
+    while (p && (p.type === 'parenthesized_expression' || p.type === 'named_expression')) { child = p; p = p.parent; }
+    if (!p) return undefined;
+    if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'while_statement') { if (field(p, 'condition') === child) hit = true; }
+    else if (p.type === 'assert_statement' || p.type === 'not_operator' || p.type === 'boolean_operator' || p.type === 'if_clause') hit = true;
+    else if (p.type === 'conditional_expression') { if (named(p)[1] === child) hit = true; }
+    else if (p.type === 'comparison_operator' && /\bNone\b/.test(a.src(p))) hit = true;
+    else if (p.type === 'argument_list' && /^(?:isinstance|type|bool|callable|hasattr|getattr)$/.test(a.src(field(p.parent!, 'function') ?? p))) hit = true;
+    return undefined;
+  });
+  return hit;
+}
+
+const PASSING = /^(?:1|1\.0*|True|100|100\.0*)$/;
+
+/** `expect not in result`, `for row in result`, `len(result)`, `result[0]`, `result.get(k)` on a value
+ *  that is None when the getter or helper that produced it failed, with no None test of the value and no
+ *  handler of the error — or a handler that turns the error into a passing verdict. */
+export function unguardedNoneUse(a: PythonAnalysis, value: PyNode, context: () => StateContext & NoneContext): NoneUse | undefined {
+  if (value.type !== 'identifier' && value.type !== 'call') return undefined;
+  const use = noneUseOf(a, value);
+  if (!use) return undefined;
+  const src = noneSource(a, value, context());
+  if (!src) return undefined;
+  const scope = a.functionAt(value)?.node ?? a.ast;
+  if (src.name && noneTested(a, scope, src.name)) return undefined;
+  const h = a.handlersAt(use.node).find((x) => x.types === null || x.types.some((t) => t === use.error || t === 'Exception' || t === 'BaseException'));
+  if (h) {
+    const v = h.returns && a.src(h.returns).replace(/\s+/g, '');
+    if (!h.reraises && v && PASSING.test(v)) {
+      const head = a.src(h.handler).split('\n')[0]!.replace(/:\s*$/, '').trim();
+      return { ...use, source: src.source, group: src.group, passes: { verdict: v, line: a.line(h.handler), handler: head } };
+    }
+    return undefined;
+  }
+  return { ...use, source: src.source, group: src.group };
 }
