@@ -678,7 +678,18 @@ function noneUseOf(a: PythonAnalysis, value: PyNode): { node: PyNode; expr: stri
 /** `name` is tested for None in `scope`: `if name`, `not name`, `name and …`, `assert name`,
  *  `name is None`, `isinstance(name, …)`, a conditional expression's test — each directly, not a use
  *  inside a larger expression (`x in name` tests the items, and raises on None itself). */
+const noneTestedCache = new WeakMap<PyNode, Map<string, boolean>>();
 function noneTested(a: PythonAnalysis, scope: PyNode, name: string): boolean {
+  let byName = noneTestedCache.get(scope);
+  if (!byName) noneTestedCache.set(scope, (byName = new Map()));
+  const known = byName.get(name);
+  if (known !== undefined) return known;
+  const hit = noneTestedIn(a, scope, name);
+  byName.set(name, hit);
+  return hit;
+}
+
+function noneTestedIn(a: PythonAnalysis, scope: PyNode, name: string): boolean {
   let hit = false;
   walk(scope, (x) => {
     if (hit) return false;
