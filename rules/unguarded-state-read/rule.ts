@@ -66,7 +66,7 @@ export default defineRule<Msg>({
       },
       noneUse: {
         what: '`{{expr}}` uses {{source}} with no test that it is not None.',
-        why: 'When the state is missing (the app did not answer, the file or record is not there) {{outcome}}.',
+        why: 'When {{when}} {{outcome}}.',
         fix: 'Test the value first (`if result is None: return <failed verdict with a message>`).',
       },
       noneOpen: {
@@ -76,7 +76,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict. Flags reads that assume the shape of state the verifier read (a command\'s output, an HTTP reply, a file, a database query, the agent\'s result a routed metric receives): an item past the first of a split (`line.split(":")[1]`), an item of a query or search result (`re.findall(…)[0]`, `soup.find_all(…)[0]`, `cur.fetchall()[0]`, a live page\'s `page.query_selector_all(…)[0]` / `driver.find_elements(…)[0]`, a filtered list comprehension), or a group of a regular-expression match (`re.search(p, out).group(1)`), when no length, truthiness or separator test and no enclosing handler covers the read; a length compared with a number that is too small for the item (`if len(parts) > 1:` before `parts[2]`) is no guard, nor is a test of another list. Flags a column of `fetchone()` (`cur.fetchone()[0]`, or a local holding the row) when the query in the code is a SELECT with a WHERE and no aggregate (one that can match no row: `fetchone()` returns None) and the row is not tested. Flags a file opened (`open`, `Image.open`, `pd.read_csv`, `openpyxl.load_workbook`, `Document`, `zipfile.ZipFile`…) on a value that is None when what produced it failed — the result of a getter the task routes to the metric (OSWorld family: `result.type` → `get_<type>`), or of a project function called directly — whose own code returns None on some path (`return None`, a bare `return`, a local left None, an item of a list it fills with None), when the verifier neither tests the value nor handles the exception. Flags the same None result used where None raises: a membership test on it (`name in result`), an iteration (`for row in result`, `len(result)`, `sorted(result)`), an item (`result[key]`) or a member (`result.get(key)`, `result.lower()`), when the function has no test of the value (`is None`, truthiness, `isinstance`) and no handler of the error — or has one that turns the error into a passing verdict (`except Exception: return 1.0`); a helper called on the metric\'s gold (a task-side parameter) does not read state and is left out. In JavaScript and TypeScript verifiers (the verdict functions of an eval module a task names and the same-file functions they call; a project whose tasks name only Python modules has no JS verifier): `res.json()` or `JSON.parse(await res.text())` of a `fetch`/`node-fetch`/`undici`/Playwright `request` reply with no test of `res.ok`/`res.status` and no `try`/`.catch`; an item of state data dereferenced (`body.orders[0].status`, `(await page.$$("li"))[0].textContent()`, `rows[0].name` of a query, `todos[0].title` of a `page.evaluate` result, the `data` of an `axios` reply) with no length or truthiness test; an item past the first of a split of state dereferenced (`line.split(" ")[1].trim()`) with no length or separator test; and any index of a `match`/`exec` on state (`null` on no match). An index past the end is `undefined` in JS, so an item that is only compared (not dereferenced) is not reported.',
+      whatItDoes: 'Flags `response.json()` and `json.loads(response.text)` on the reply of a `requests`/`httpx`/`urlopen` call when no enclosing `try` catches `ValueError`/`RequestException` (or broader) and no decorator of the function turns errors into a verdict. Flags reads that assume the shape of state the verifier read (a command\'s output, an HTTP reply, a file, a database query, the agent\'s result a routed metric receives): an item past the first of a split (`line.split(":")[1]`), an item of a query or search result (`re.findall(…)[0]`, `soup.find_all(…)[0]`, `cur.fetchall()[0]`, a live page\'s `page.query_selector_all(…)[0]` / `driver.find_elements(…)[0]`, a filtered list comprehension), or a group of a regular-expression match (`re.search(p, out).group(1)`), when no length, truthiness or separator test and no enclosing handler covers the read; a length compared with a number that is too small for the item (`if len(parts) > 1:` before `parts[2]`) is no guard, nor is a test of another list. Flags a column of `fetchone()` (`cur.fetchone()[0]`, or a local holding the row) when the query in the code is a SELECT with a WHERE and no aggregate (one that can match no row: `fetchone()` returns None) and the row is not tested. Flags a file opened (`open`, `Image.open`, `pd.read_csv`, `openpyxl.load_workbook`, `Document`, `zipfile.ZipFile`…) on a value that is None when what produced it failed — the result of a getter the task routes to the metric (OSWorld family: `result.type` → `get_<type>`), or of a project function called directly — whose own code returns None on some path (`return None`, a bare `return`, a local left None, an item of a list it fills with None), when the verifier neither tests the value nor handles the exception. Flags the same None result used where None raises: a membership test on it (`name in result`), an iteration (`for row in result`, `len(result)`, `sorted(result)`), an item (`result[key]`) or a member (`result.get(key)`, `result.lower()`), when the function has no test of the value (`is None`, truthiness, `isinstance`) and no handler of the error — or has one that turns the error into a passing verdict (`except Exception: return 1.0`). Only a None that means the state is missing counts: one the getter or helper returns after a test of the state (`if not os.path.exists(p): return None`, a non-200 reply, no row, no match, a local left None when nothing matched); a None it returns only from an exception handler (`except: return`, a local set before a `try` whose body always assigns it, a `return None` after a `try` whose body always returns) means the read itself failed (an API client, a credential, a connection), where an error out of the verifier is the right outcome, and is reported only when a handler turns that error into a passing verdict. A helper called on the metric\'s gold (a task-side parameter) does not read state and is left out. In JavaScript and TypeScript verifiers (the verdict functions of an eval module a task names and the same-file functions they call; a project whose tasks name only Python modules has no JS verifier): `res.json()` or `JSON.parse(await res.text())` of a `fetch`/`node-fetch`/`undici`/Playwright `request` reply with no test of `res.ok`/`res.status` and no `try`/`.catch`; an item of state data dereferenced (`body.orders[0].status`, `(await page.$$("li"))[0].textContent()`, `rows[0].name` of a query, `todos[0].title` of a `page.evaluate` result, the `data` of an `axios` reply) with no length or truthiness test; an item past the first of a split of state dereferenced (`line.split(" ")[1].trim()`) with no length or separator test; and any index of a `match`/`exec` on state (`null` on no match). An index past the end is `undefined` in JS, so an item that is only compared (not dereferenced) is not reported.',
       why: 'Closing or losing the app made its state endpoint return non-JSON; the exception propagated through evaluation and the task was skipped as an infrastructure error instead of failing (VER-007).',
       references: ['VER-007'],
     },
@@ -110,7 +110,7 @@ export default defineRule<Msg>({
           if (r) reportRead(r, a, c, r.row ? 'noRow' : r.what.startsWith('a match') ? 'noMatch' : 'shortRead');
         },
         identifier(node, c) {
-          const u = unguardedNoneUse(c.python, node, () => noneContext(node, c));
+          const u = unguardedNoneUse(c.python, node, (agentOnly) => noneContext(node, c, agentOnly));
           if (u) reportNoneUse(u, c.python, c);
         },
         call(node, c) {
@@ -119,7 +119,7 @@ export default defineRule<Msg>({
           if (m) reportRead(m, a, c, 'noMatch');
           const o = node.type === 'call' ? unguardedNoneOpen(a, node, noneContext(node, c)) : undefined;
           if (o) reportNoneOpen(o, a, c);
-          const u = unguardedNoneUse(a, node, () => noneContext(node, c));
+          const u = unguardedNoneUse(a, node, (agentOnly) => noneContext(node, c, agentOnly));
           if (u) reportNoneUse(u, a, c);
           const call = a.call(node);
           if (!call) return;
@@ -256,16 +256,19 @@ function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'short
 
 /** The getters the suites route to the agent's parameter of the function at `node` that return None on
  *  some path, and the project functions a call reaches that do (described with where they return None). */
-const noneCache = new WeakMap<object, StateContext & NoneContext>();
-function noneContext(node: PyNode, c: PyCtx): StateContext & NoneContext {
+const noneCache = [new WeakMap<object, StateContext & NoneContext>(), new WeakMap<object, StateContext & NoneContext>()] as const;
+/** With `agentOnly`, only the None a getter returns when the state is missing (a test of the state), not the
+ *  None it returns from an exception handler (the read itself failed: see `noneReturn`). */
+function noneContext(node: PyNode, c: PyCtx, agentOnly = false): StateContext & NoneContext {
   const fn = c.python.functionAt(node);
   const key = fn?.node ?? c.python.ast;
-  let hit = noneCache.get(key);
-  if (!hit) noneCache.set(key, (hit = noneContextOf(node, c)));
+  const cache = noneCache[agentOnly ? 1 : 0];
+  let hit = cache.get(key);
+  if (!hit) cache.set(key, (hit = noneContextOf(node, c, agentOnly)));
   return hit;
 }
 
-function noneContextOf(node: PyNode, c: PyCtx): StateContext & NoneContext {
+function noneContextOf(node: PyNode, c: PyCtx, agentOnly: boolean): StateContext & NoneContext {
   const a = c.python;
   const fn = a.functionAt(node);
   const params = fn ? expectedParams(c.project, a.path, fn) : undefined;
@@ -273,7 +276,7 @@ function noneContextOf(node: PyNode, c: PyCtx): StateContext & NoneContext {
   const returnsNone = (file: string, qualname: string): string | undefined => {
     const b = c.project.python.analysis(file);
     const f = b?.functionByQualname(qualname);
-    const site = b && f ? noneReturn(b, f.node) : undefined;
+    const site = b && f ? noneReturn(b, f.node, agentOnly) : undefined;
     return site && b ? where(file, b.line(site)) : undefined;
   };
   let agentNone: string | undefined;
@@ -345,5 +348,6 @@ function reportNoneUse(u: NoneUse, a: PythonAnalysis, c: PyCtx): void {
     : swallow?.verdict
       ? `it raises ${u.raises}, which the decorator \`${swallow.decorator ?? ''}\` turns into \`${swallow.verdict}\`: the agent is scored as failing for a crash of the verifier`
       : `it raises ${u.raises} and the exception escapes the verifier: the run ends in an error instead of a verdict`;
-  c.report({ messageId: 'noneUse', data: { expr: u.expr, source: u.source, outcome }, at: u.node, group: `none:${u.group}` });
+  const when = u.failed ? 'the read itself fails (the getter returns None from its exception handler)' : 'the state is missing (the app did not answer, the file or record is not there)';
+  c.report({ messageId: 'noneUse', data: { expr: u.expr, source: u.source, when, outcome }, at: u.node, group: `none:${u.group}` });
 }

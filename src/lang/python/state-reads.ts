@@ -456,30 +456,80 @@ export interface NoneContext {
 
 /** The first `return` of `fn` (not of a nested function) that gives None: `return`, `return None`, or a
  *  local that is None on that path. Generators and functions without any `return <value>` are left out
- *  (a procedure, not a getter). */
-export function noneReturn(a: PythonAnalysis, fnNode: PyNode): PyNode | undefined {
+ *  (a procedure, not a getter). With `agentOnly`, a None the function returns only because an exception was
+ *  caught (see `noneFromHandler`) is skipped: that None means the read itself failed, not that the state is missing. */
+export function noneReturn(a: PythonAnalysis, fnNode: PyNode, agentOnly = false): PyNode | undefined {
   let site: PyNode | undefined;
   let valued = false;
   let generator = false;
   const body = field(fnNode, 'body');
   if (!body) return undefined;
+  const keep = (x: PyNode, e?: PyNode): boolean => !agentOnly || !noneFromHandler(a, fnNode, x, e);
   walk(body, (x) => {
     if (x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') return false;
     if (x.type === 'yield') generator = true;
     if (x.type !== 'return_statement') return undefined;
     const v = named(x)[0];
-    if (!v) site ??= x;
-    else if (unparen(v).type === 'none') site ??= x;
-    else {
+    if (!v || unparen(v).type === 'none') {
+      if (keep(x)) site ??= x;
+    } else {
       valued = true;
       for (const e of branches(v)) {
-        if (e.type === 'none' || (e.type === 'identifier' && a.noneOnSomePath(e))) site ??= x;
-        else if (e.type === 'subscript') site ??= noneItem(a, body, e);
+        if (e.type === 'none' || (e.type === 'identifier' && a.noneOnSomePath(e))) {
+          if (keep(x, e)) site ??= x;
+        } else if (e.type === 'subscript') {
+          const item = noneItem(a, body, e);
+          if (item && (!agentOnly || !inHandler(item, fnNode))) site ??= item;
+        }
       }
     }
     return undefined;
   });
   return !generator && valued ? site : undefined;
+}
+
+/** `n` runs inside an `except` clause of its function. */
+function inHandler(n: PyNode, fnNode: PyNode): boolean {
+  for (let p = n.parent; p && p !== fnNode; p = p.parent) if (p.type === 'except_clause' || p.type === 'except_group_clause') return true;
+  return false;
+}
+
+/** Statements between a definition and the `try` body that holds it that always run once the `try` body
+ *  runs to them (no branch, loop or comprehension in between). */
+const STRAIGHT = new Set(['block', 'expression_statement', 'assignment', 'augmented_assignment', 'with_statement', 'with_clause', 'with_item', 'as_pattern', 'as_pattern_target', 'pattern_list', 'tuple_pattern', 'list_pattern', 'parenthesized_expression']);
+
+/** `d` is assigned on every run of a `try` body that does not raise: the first `try` up from it holds it in
+ *  its body with only straight-line statements in between. */
+function alwaysSetInTryBody(d: PyNode, fnNode: PyNode): boolean {
+  let child = d;
+  for (let p = d.parent; p && p !== fnNode; child = p, p = p.parent) {
+    if (p.type === 'try_statement') return child.field === 'body';
+    if (!STRAIGHT.has(p.type)) return false;
+  }
+  return false;
+}
+
+/** The None that return statement `ret` gives (its value `e`, when a local) is there only because an
+ *  exception was caught — the read itself failed (an API client, a connection, a missing credential), not the
+ *  state under test: the return is inside an `except` clause; the local is set to None inside one, or set
+ *  before a `try` whose body always assigns it (None survives only when that body raised); or the return
+ *  follows a `try` whose body always returns (it is reached only through a handler). */
+function noneFromHandler(a: PythonAnalysis, fnNode: PyNode, ret: PyNode, e?: PyNode): boolean {
+  if (inHandler(ret, fnNode)) return true;
+  if (e) {
+    const w = a.noneOnSomePath(e);
+    if (!w) return false;
+    if (inHandler(w.site, fnNode)) return true;
+    const others = (a.reachingDefs(e) ?? []).filter((d) => d.kind !== 'unbound' && d !== w.def && !(d.value && unparen(d.value).type === 'none'));
+    return others.length > 0 && others.every((d) => !!d.node && alwaysSetInTryBody(d.node, fnNode));
+  }
+  const siblings = ret.parent ? named(ret.parent).filter((s) => s.type !== 'comment') : [];
+  const prev = siblings[siblings.indexOf(ret) - 1];
+  if (prev?.type !== 'try_statement') return false;
+  const tryBody = field(prev, 'body');
+  const stmts = tryBody ? named(tryBody).filter((s) => s.type !== 'comment') : [];
+  const hasElseOrFinally = prev.children.some((k) => k.type === 'else_clause' || k.type === 'finally_clause');
+  return !hasElseOrFinally && stmts.at(-1)?.type === 'return_statement';
 }
 
 /** The values an expression may take: both arms of a conditional expression, else itself. */
@@ -629,6 +679,8 @@ export interface NoneUse {
   raises: string;
   source: string;
   group: number;
+  /** The value is None only when the getter's read itself failed (it returns None from a handler). */
+  failed: boolean;
   /** A handler around the use that catches the error and returns a passing verdict: its text and line. */
   passes?: { verdict: string; line: number; handler: string };
 }
@@ -713,22 +765,23 @@ const PASSING = /^(?:1|1\.0*|True|100|100\.0*)$/;
 /** `expect not in result`, `for row in result`, `len(result)`, `result[0]`, `result.get(k)` on a value
  *  that is None when the getter or helper that produced it failed, with no None test of the value and no
  *  handler of the error — or a handler that turns the error into a passing verdict. */
-export function unguardedNoneUse(a: PythonAnalysis, value: PyNode, context: () => StateContext & NoneContext): NoneUse | undefined {
+export function unguardedNoneUse(a: PythonAnalysis, value: PyNode, context: (agentOnly: boolean) => StateContext & NoneContext): NoneUse | undefined {
   if (value.type !== 'identifier' && value.type !== 'call') return undefined;
   const use = noneUseOf(a, value);
   if (!use) return undefined;
-  const src = noneSource(a, value, context());
+  // a None the getter returns from a handler of its own (the read failed) raises here, and an error out of
+  // the verifier is the right outcome for that: it is reported only when a handler turns it into a pass
+  const agentSrc = noneSource(a, value, context(true));
+  const src = agentSrc ?? noneSource(a, value, context(false));
   if (!src) return undefined;
   const scope = a.functionAt(value)?.node ?? a.ast;
   if (src.name && noneTested(a, scope, src.name)) return undefined;
   const h = a.handlersAt(use.node).find((x) => x.types === null || x.types.some((t) => t === use.error || t === 'Exception' || t === 'BaseException'));
-  if (h) {
-    const v = h.returns && a.src(h.returns).replace(/\s+/g, '');
-    if (!h.reraises && v && PASSING.test(v)) {
-      const head = a.src(h.handler).split('\n')[0]!.replace(/:\s*$/, '').trim();
-      return { ...use, source: src.source, group: src.group, passes: { verdict: v, line: a.line(h.handler), handler: head } };
-    }
-    return undefined;
+  const v = h && !h.reraises && h.returns ? a.src(h.returns).replace(/\s+/g, '') : undefined;
+  if (h && v && PASSING.test(v)) {
+    const head = a.src(h.handler).split('\n')[0]!.replace(/:\s*$/, '').trim();
+    return { ...use, source: src.source, group: src.group, failed: !agentSrc, passes: { verdict: v, line: a.line(h.handler), handler: head } };
   }
-  return { ...use, source: src.source, group: src.group };
+  if (h || !agentSrc) return undefined;
+  return { ...use, source: src.source, group: src.group, failed: false };
 }
