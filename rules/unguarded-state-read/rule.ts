@@ -344,10 +344,10 @@ function reportNoneUse(u: NoneUse, a: PythonAnalysis, c: PyCtx): void {
   if (side && !(fn && side.has(`${a.path}\0${fn.qualname}`))) return;
   const swallow = fn ? a.decoratorSwallow(fn) : undefined;
   const outcome = u.passes
-    ? `it raises ${u.raises}, which \`${u.passes.handler}\` (line ${u.passes.line}) turns into \`${u.passes.verdict}\`: the missing state passes`
+    ? `it raises ${u.raises}, which \`${u.passes.handler}\` (line ${u.passes.line}) turns into \`${u.passes.verdict}\`: ${u.failed ? 'the check passes with nothing read' : 'the missing state passes'}`
     : swallow?.verdict
       ? `it raises ${u.raises}, which the decorator \`${swallow.decorator ?? ''}\` turns into \`${swallow.verdict}\`: the agent is scored as failing for a crash of the verifier`
       : `it raises ${u.raises} and the exception escapes the verifier: the run ends in an error instead of a verdict`;
-  const when = u.failed ? 'the read itself fails (the getter returns None from its exception handler)' : 'the state is missing (the app did not answer, the file or record is not there)';
+  const when = u.failed ? 'the read itself fails (the None comes from an exception handler of the function that read the state)' : 'the state is missing (the app did not answer, the file or record is not there)';
   c.report({ messageId: 'noneUse', data: { expr: u.expr, source: u.source, when, outcome }, at: u.node, group: `none:${u.group}` });
 }
