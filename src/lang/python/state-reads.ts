@@ -479,7 +479,7 @@ export function noneReturn(a: PythonAnalysis, fnNode: PyNode, agentOnly = false)
           if (keep(x, e)) site ??= x;
         } else if (e.type === 'subscript') {
           const item = noneItem(a, body, e);
-          if (item && (!agentOnly || !inHandler(item, fnNode))) site ??= item;
+          if (item && (!agentOnly || !inHandler(a, item, fnNode))) site ??= item;
         }
       }
     }
@@ -488,10 +488,27 @@ export function noneReturn(a: PythonAnalysis, fnNode: PyNode, agentOnly = false)
   return !generator && valued ? site : undefined;
 }
 
-/** `n` runs inside an `except` clause of its function. */
-function inHandler(n: PyNode, fnNode: PyNode): boolean {
-  for (let p = n.parent; p && p !== fnNode; p = p.parent) if (p.type === 'except_clause' || p.type === 'except_group_clause') return true;
+/** Errors that say the state itself is not there (no file, no key, no item, no element): a handler that
+ *  catches only these tests the state, as `if not os.path.exists(p)` does. */
+const ABSENT_STATE = new Set(['FileNotFoundError', 'NotADirectoryError', 'IsADirectoryError', 'KeyError', 'IndexError', 'LookupError', 'StopIteration', 'NoSuchElementException']);
+
+/** Handler `h` (an `except` clause) catches a failure of the read itself: a bare `except`, `Exception`, an
+ *  API client's, connection or process error — anything but only errors of absent state. */
+function readFailureHandler(a: PythonAnalysis, h: PyNode): boolean {
+  const types = h.parent ? a.handlerInfo(h.parent, h).types : null;
+  return !(types?.length && types.every((t) => ABSENT_STATE.has(t)));
+}
+
+/** `n` runs inside an `except` clause of its function that catches a failure of the read (`readFailureHandler`). */
+function inHandler(a: PythonAnalysis, n: PyNode, fnNode: PyNode): boolean {
+  for (let p = n.parent; p && p !== fnNode; p = p.parent) if (p.type === 'except_clause' || p.type === 'except_group_clause') return readFailureHandler(a, p);
   return false;
+}
+
+/** Every handler of try statement `t` catches a failure of the read (`readFailureHandler`). */
+function readFailureTry(a: PythonAnalysis, t: PyNode): boolean {
+  const hs = t.children.filter((k) => k.type === 'except_clause' || k.type === 'except_group_clause');
+  return hs.length > 0 && hs.every((h) => readFailureHandler(a, h));
 }
 
 /** Statements between a definition and the `try` body that holds it that always run once the `try` body
@@ -500,10 +517,10 @@ const STRAIGHT = new Set(['block', 'expression_statement', 'assignment', 'augmen
 
 /** `d` is assigned on every run of a `try` body that does not raise: the first `try` up from it holds it in
  *  its body with only straight-line statements in between. */
-function alwaysSetInTryBody(d: PyNode, fnNode: PyNode): boolean {
+function alwaysSetInTryBody(a: PythonAnalysis, d: PyNode, fnNode: PyNode): boolean {
   let child = d;
   for (let p = d.parent; p && p !== fnNode; child = p, p = p.parent) {
-    if (p.type === 'try_statement') return child.field === 'body';
+    if (p.type === 'try_statement') return child.field === 'body' && readFailureTry(a, p);
     if (!STRAIGHT.has(p.type)) return false;
   }
   return false;
@@ -511,17 +528,17 @@ function alwaysSetInTryBody(d: PyNode, fnNode: PyNode): boolean {
 
 /** The None that return statement `ret` gives (its value `e`, when a local) is there only because an
  *  exception was caught — the read itself failed (an API client, a connection, a missing credential), not the
- *  state under test: the return is inside an `except` clause; the local is set to None inside one, or set
+ *  state under test (a handler of only absent-state errors, `except FileNotFoundError`, is a test of the state): the return is inside an `except` clause; the local is set to None inside one, or set
  *  before a `try` whose body always assigns it (None survives only when that body raised); or the return
  *  follows a `try` whose body always returns (it is reached only through a handler). */
 function noneFromHandler(a: PythonAnalysis, fnNode: PyNode, ret: PyNode, e?: PyNode): boolean {
-  if (inHandler(ret, fnNode)) return true;
+  if (inHandler(a, ret, fnNode)) return true;
   if (e) {
     const w = a.noneOnSomePath(e);
     if (!w) return false;
-    if (inHandler(w.site, fnNode)) return true;
+    if (inHandler(a, w.site, fnNode)) return true;
     const others = (a.reachingDefs(e) ?? []).filter((d) => d.kind !== 'unbound' && d !== w.def && !(d.value && unparen(d.value).type === 'none'));
-    return others.length > 0 && others.every((d) => !!d.node && alwaysSetInTryBody(d.node, fnNode));
+    return others.length > 0 && others.every((d) => !!d.node && alwaysSetInTryBody(a, d.node, fnNode));
   }
   const siblings = ret.parent ? named(ret.parent).filter((s) => s.type !== 'comment') : [];
   const prev = siblings[siblings.indexOf(ret) - 1];
@@ -529,7 +546,7 @@ function noneFromHandler(a: PythonAnalysis, fnNode: PyNode, ret: PyNode, e?: PyN
   const tryBody = field(prev, 'body');
   const stmts = tryBody ? named(tryBody).filter((s) => s.type !== 'comment') : [];
   const hasElseOrFinally = prev.children.some((k) => k.type === 'else_clause' || k.type === 'finally_clause');
-  return !hasElseOrFinally && stmts.at(-1)?.type === 'return_statement';
+  return !hasElseOrFinally && stmts.at(-1)?.type === 'return_statement' && readFailureTry(a, prev);
 }
 
 /** The values an expression may take: both arms of a conditional expression, else itself. */
