@@ -52,6 +52,7 @@ const slow = [
   'test/replace-not-unique-confirm.test.ts',
   'test/ignored-exit-code-confirm.test.ts',
   'test/undeclared-tool-confirm.test.ts',
+  'test/init-missing-confirm.test.ts',
 ];
 
 export default defineConfig({
