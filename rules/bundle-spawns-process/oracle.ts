@@ -13,12 +13,16 @@ import type { Oracle } from '../../src/confirm/oracle-kit.js';
 const oracle: Oracle = {
   id: 'bundle-spawns-process',
   async plan(ctx) {
-    const module = typeof ctx.control.module === 'string' ? `\`${ctx.control.module}\`` : 'a process-spawning module';
+    const name = typeof ctx.control.module === 'string' ? `\`${ctx.control.module}\`` : undefined;
+    const what =
+      ctx.finding.messageId === 'dynamicImport'
+        ? `the bundle imports a module by a computed name (${name ?? 'an expression'}), which can load a process-spawning module unseen`
+        : `the bundle imports ${name ?? 'a process-spawning module'}, which starts processes the host does not own (no declared tool, pinning, isolation or run record), whatever the check returns`;
     return {
       status: 'unsupported',
       detail:
-        `no run can show a verdict here: the bundle imports ${module}, which starts processes the host does not own (no declared tool, pinning, isolation or run record), whatever the check returns; ` +
-        'under the host the spawn is refused (Node\'s permission model). Run the tool through `runtime.tools.run` with a toolId in the check\'s `requiredTools` and drop the import',
+        `no run can show a verdict here: ${what}; under the host a spawn is refused (Node's permission model). ` +
+        'Run the tool through `runtime.tools.run` with a toolId in the check\'s `requiredTools`, and import modules by literal name',
     };
   },
 };

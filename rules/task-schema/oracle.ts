@@ -13,7 +13,7 @@ import type { Oracle } from '../../src/confirm/oracle-kit.js';
 const oracle: Oracle = {
   id: 'task-schema',
   async plan(ctx) {
-    const what = ctx.finding.message.split('\n')[0];
+    const what = (ctx.finding.parts?.what ?? ctx.finding.message).replace(/\.$/, '');
     return {
       status: 'unsupported',
       detail:
