@@ -51,6 +51,8 @@ const slow = [
   'test/lambda-arity-confirm.test.ts',
   'test/replace-not-unique-confirm.test.ts',
   'test/ignored-exit-code-confirm.test.ts',
+  'test/undeclared-tool-confirm.test.ts',
+  'test/init-missing-confirm.test.ts',
 ];
 
 export default defineConfig({

@@ -60,6 +60,10 @@ export default defineRule<Msg>({
       why: 'The host is the single process owner: it decides which executable a tool id names, checks its bytes, bounds time and output and records the run. A check that spawns its own compiler produces a verdict no record can attest and runs with the bundle\'s privileges.',
       references: ['seed 000: One process owner', 'docs/bundles.md'],
     },
+    confirm: {
+      oracle: 'bundle-spawns-process',
+      description: 'No control case: the bundle starts processes the host does not own, whatever the check returns, and under the host the spawn is refused; every finding is `unsupported`, saying so and what to change.',
+    },
   },
   create(ctx) {
     return {
@@ -67,12 +71,12 @@ export default defineRule<Msg>({
         bundle(model) {
           for (const imp of model.imports) {
             if (imp.specifier.startsWith('<')) {
-              if (imp.kind === 'dynamic-import' || imp.kind === 'require') ctx.report({ messageId: 'dynamicImport', data: { module: imp.specifier.slice(1, -1) }, at: imp });
+              if (imp.kind === 'dynamic-import' || imp.kind === 'require') ctx.report({ messageId: 'dynamicImport', data: { module: imp.specifier.slice(1, -1) }, at: imp, control: { oracle: 'bundle-spawns-process', module: imp.specifier.slice(1, -1) } });
               continue;
             }
             if (!spawningModule(imp.specifier)) continue;
             const how = imp.kind === 'dynamic-import' ? 'dynamically imports' : imp.kind === 'require' ? 'requires' : imp.kind === 'export-from' ? 're-exports' : 'imports';
-            ctx.report({ messageId: 'spawns', data: { how, module: imp.specifier }, at: { start: imp.start, end: imp.end } });
+            ctx.report({ messageId: 'spawns', data: { how, module: imp.specifier }, at: { start: imp.start, end: imp.end }, control: { oracle: 'bundle-spawns-process', module: imp.specifier } });
           }
         },
       },

@@ -64,6 +64,11 @@ export default defineRule<Msg>({
         'Reports TeXstudio `file` entries whose `path` no `touch` initializer writes and `compile` entries whose document — `<path>/<file>.tex`, `path` being the working folder and `file` the name without `.tex` — no `touch` writes; Lean tasks with a `placeholder` entry and no `query` initializer or more than one, and a Lean `query` whose `expr` does not end exactly in `by sorry`.',
       why: 'These verifiers grade against the initial content: a TeXstudio `file` entry computes the expected file from the touched text, and a Lean placeholder compares the proof with the queried statement. Without that initializer the check compares against nothing (or a leftover file from another task), so its verdict does not measure the agent.',
     },
+    confirm: {
+      oracle: 'init-missing',
+      positional: true,
+      description: 'Calls the `file` entry\'s grading function as the verifier does, on the state the task sets up (its own members on `self`, no touch of the graded path), with two different file contents; confirmed when neither can pass. Compile and Lean findings are `unsupported` (their verdict comes from the environment\'s compiler or Lean REPL).',
+    },
   },
   create() {
     return {
@@ -79,7 +84,11 @@ export default defineRule<Msg>({
             entry.kind === 'file'
               ? 'The expected file is computed from text that was never written, so the check compares against a missing or stale file'
               : 'The document compiled is whatever happens to be at that path, so the verdict does not depend on the task\'s starting file';
-          ctx.report({ messageId: 'noTouch', data: { kind: entry.kind, path: doc.path, consequence }, at: { start: doc.ref.start, end: doc.ref.end }, pointer: entry.pointer });
+          // a `file` entry bound to its grading function: the oracle runs it on the state the task sets up
+          const b = entry.kind === 'file' ? entry.binding : undefined;
+          const members = Object.fromEntries(Object.entries(task.fields).map(([k, r]) => [k, r.value]));
+          const control = b ? { oracle: 'init-missing', file: b.file, qualname: b.qualname, entry: entry.ref.value, taskMembers: members, initKey: task.initializers[0]?.pointer.split('/')[1] ?? 'initialize', path: doc.path } : undefined;
+          ctx.report({ messageId: 'noTouch', data: { kind: entry.kind, path: doc.path, consequence }, at: { start: doc.ref.start, end: doc.ref.end }, pointer: entry.pointer, ...(control ? { control } : {}) });
         },
         task(task, ctx) {
           if (task.family !== 'Lean') return;

@@ -66,6 +66,11 @@ export default defineRule<SchemaProblemKind>({
         'Validates each task against the JSON Schema of its family (schemas/tasks/<Family>.schema.json, draft 2020-12, ajv): required fields per entry kind, field types, the entry kinds each family grades (Celestia info/stop; ChimeraX states/file/info/stop; GrassGIS info/db/stop; KAlgebra eqn/val/var/stop; Lean placeholder; TeXstudio compile/file/include/stop). Also reports duplicate members (JSON keeps the last) and member names one or two edits away from a known field. One finding per real problem, at its exact JSON pointer. Members named `//…` are comments and always allowed.',
       why: 'A malformed entry is not graded as its author meant: a missing `value` or `args`, an unknown kind, or a misspelt `pred` makes the verifier crash, skip the check, or compare against nothing — and an exception-swallowing verifier turns that into a silent verdict.',
     },
+    confirm: {
+      oracle: 'task-schema',
+      positional: true,
+      description: 'No control case: the task file\'s structure against its family\'s schema is the evidence, and a grader fed a malformed task fails on the task, not on the agent\'s work; every finding is `unsupported`, saying so and what to fix.',
+    },
   },
   create() {
     return {

@@ -37,6 +37,10 @@ export default defineRule<Msg>({
       why: 'A tool id outside the inventory is not resolved, hashed or pinned: the run fails as an authoring defect, or worse, silently relies on whatever the machine has. A wrong `checkId` attributes the run to another check, leaving this check\'s verdict without a run.',
       references: ['seed 000: Tool authority', 'docs/bundles.md'],
     },
+    confirm: {
+      oracle: 'undeclared-tool',
+      description: 'Runs evaluate in a Node child with a recording runtime port that binds runs as the host does; confirmed when the flagged run is rejected for a tool outside `requiredTools`, or is bound to another check.',
+    },
   },
   create(ctx) {
     const seen = new Set<string>();
@@ -47,15 +51,18 @@ export default defineRule<Msg>({
           const data = { check: check.id ?? '?', tools: check.requiredTools.length ? check.requiredTools.join(', ') : 'none declared' };
           for (const run of check.toolRuns) {
             if (!run.request || !run.requestResolved) continue;
+            const control = (claim: 'tool' | 'checkId', extra: Record<string, string>) => ({
+              oracle: 'undeclared-tool', file: ctx.unit.file.path, checkId: check.id ?? '', checkIndex: run.checkIndex, run: { start: run.start, end: run.end }, claim, ...extra,
+            });
             if (!run.toolId) {
-              if (once(`t${run.start}`)) ctx.report({ messageId: 'missingMember', data: { ...data, member: 'toolId' }, at: run.request });
+              if (once(`t${run.start}`)) ctx.report({ messageId: 'missingMember', data: { ...data, member: 'toolId' }, at: run.request, control: control('tool', {}) });
             } else if (run.toolId.value !== undefined && !check.requiredTools.includes(run.toolId.value)) {
-              if (once(`t${run.toolId.start}:${check.index}`)) ctx.report({ messageId: 'toolNotDeclared', data: { ...data, tool: run.toolId.value }, at: run.toolId });
+              if (once(`t${run.toolId.start}:${check.index}`)) ctx.report({ messageId: 'toolNotDeclared', data: { ...data, tool: run.toolId.value }, at: run.toolId, control: control('tool', { tool: run.toolId.value }) });
             }
             if (!run.checkIdArg) {
-              if (once(`c${run.start}`)) ctx.report({ messageId: 'missingMember', data: { ...data, member: 'checkId' }, at: run.request });
+              if (once(`c${run.start}`)) ctx.report({ messageId: 'missingMember', data: { ...data, member: 'checkId' }, at: run.request, control: control('checkId', {}) });
             } else if (run.checkIdArg.value !== undefined && check.id !== undefined && run.checkIdArg.value !== check.id) {
-              if (once(`c${run.checkIdArg.start}:${check.index}`)) ctx.report({ messageId: 'checkIdMismatch', data: { ...data, given: run.checkIdArg.value }, at: run.checkIdArg });
+              if (once(`c${run.checkIdArg.start}:${check.index}`)) ctx.report({ messageId: 'checkIdMismatch', data: { ...data, given: run.checkIdArg.value }, at: run.checkIdArg, control: control('checkId', { given: run.checkIdArg.value }) });
             }
           }
         },

@@ -43,6 +43,11 @@ export default defineRule<Msg>({
         'In Python strings that a verifier evals (`key`, `find`, `pred`, and a ChimeraX file `value` lambda), reports dunder names (`__import__`, `__class__`, `__globals__`…; not `__import__` of a compute-only standard module by literal name, such as `math` or `datetime`), once per name per lambda, calls of builtins that touch the host (`open`, `exec`, `eval`, `compile`, `getattr`, `globals`…), and use of modules such as `os`, `subprocess`, `sys`, `socket`, `pathlib`.',
       why: 'Lambdas in task JSON are code run on the grading host with the verifier\'s privileges. In an unreviewed third-party task pack they can read secrets, tamper with results or the verifier itself, and make the benchmark report whatever the pack wants. Default severity is a warning: bundled, reviewed suites may accept it.',
     },
+    confirm: {
+      oracle: 'unsafe-lambda',
+      positional: true,
+      description: 'No control case: a safety finding, not a verdict claim (the lambda may grade correctly and still reach the host), and running it would do what it warns about; every finding is `unsupported`, saying so and what to change.',
+    },
   },
   create(ctx) {
     // lambdas embedded in task JSON only: subscribe to nothing in .py files (the central pass then skips them)
