@@ -11,14 +11,15 @@
  * information (not a constant default such as `x = None`, which later code replaces by design), sits in
  * a conditional branch, and the name is read after it; the loop body always ends in `return`/`raise`
  * (no `break`/`continue`), returns at least two different things, and tests the loop variable, so it
- * was meant to look at each item. Both on verdict paths only (src/suites/verdict.ts).
+ * was meant to look at each item. Both on verdict paths only (src/suites/verdict.ts); the overwritten value
+ * also in a helper whose result a verdict function reads (`pyFeedsVerdict`).
  */
 import type { AnyNode, Node as JsNode } from 'acorn';
 import { defineRule, type PythonVisitor, type RuleContext } from '../../src/contract/rule.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { defUse } from '../../src/lang/python/def-use.js';
-import { jsOnVerdictPath, pyOnVerdictPath } from '../../src/suites/verdict.js';
+import { jsOnVerdictPath, pyFeedsVerdict, pyOnVerdictPath } from '../../src/suites/verdict.js';
 import { isJsFunction, programOf, propName } from '../../src/lang/js/index.js';
 import { jsAlwaysExits, jsLoopJumps, jsLoopNames, jsExits, jsReadsAny } from './js-loops.js';
 
@@ -207,7 +208,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound), flags an assignment `name = <expression>` inside an `if`/`elif`/`else` branch whose value no read ever uses because every path from it reaches another assignment of `name` before a read of `name` (typically a second `if` whose `else` assigns the name again, where `elif` was meant); constant defaults such as `name = None` are not reported. Also flags a `for` loop (Python; `for`/`for…of`/`for…in` in JavaScript and TypeScript) whose body returns or raises on every path with no `break`/`continue`, returns at least two different values, and tests the loop variable: it decides on the first item.',
+        'On a verdict path (a function a task entry is bound to, or one whose result it returns; a function that returns a verdict when no entry is bound), and in a helper whose result such a function reads (`got = final_answer(messages)` … `return got == expected`), flags an assignment `name = <expression>` inside an `if`/`elif`/`else` branch whose value no read ever uses because every path from it reaches another assignment of `name` before a read of `name` (typically a second `if` whose `else` assigns the name again, where `elif` was meant); constant defaults such as `name = None` are not reported. Also flags a `for` loop (Python; `for`/`for…of`/`for…in` in JavaScript and TypeScript) whose body returns or raises on every path with no `break`/`continue`, returns at least two different values, and tests the loop variable: it decides on the first item.',
       why: 'Both slips leave a check written but not run: the answer the agent gave is overwritten by the infeasibility branch, or only the first log line, row or element is ever compared. The verdict then depends on which branch ran last or on the order of the items, not on what the agent did.',
     },
   },
@@ -218,7 +219,7 @@ export default defineRule<Msg>({
           const a = c.python;
           const body = field(n, 'body');
           const fn = body ? a.functionAt(body) : undefined;
-          if (fn && onVerdictPath(c, a, fn)) overwritten(a, fn, c);
+          if (fn && (onVerdictPath(c, a, fn) || pyFeedsVerdict(c.project, a, fn))) overwritten(a, fn, c);
         },
         for_statement(n, c) {
           firstItem(n, c);

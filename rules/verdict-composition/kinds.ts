@@ -14,6 +14,7 @@ export type Msg =
   | 'rawSimilarity'
   | 'unusedCheck'
   | 'droppedItems'
+  | 'droppedFromAll'
   | 'droppedMissing';
 
 export type Ctx = Parameters<PythonVisitor<Msg>>[1];

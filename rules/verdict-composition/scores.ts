@@ -5,7 +5,8 @@
  * - rawSimilarity: a project function that returns a raw similarity (`SequenceMatcher(…).ratio()`,
  *   `fuzz.ratio(…) / 100`) with no threshold is read as pass/fail by a caller (`if fuzzy_match(a, b):`);
  * - droppedItems: an item whose check raises is skipped (`except …: continue`) and the score is divided
- *   by the items that did not raise; or a component missing from the results is left out of both sides
+ *   by the items that did not raise (or by the count less what the handler counted); droppedFromAll: the same
+ *   skip before `all()` over the results the `try` filled (all of nothing is True); or a component missing from the results is left out of both sides
  *   of a weighted mean (`if k in results: num += w * results[k]; den += w`).
  */
 import type { PythonAnalysis, PythonProject } from '../../src/lang/python/types.js';
@@ -188,15 +189,18 @@ function countedFrom(a: PythonAnalysis, loop: PyNode, from: number): Set<string>
 }
 
 /** After the loop: a division by one of the counts (not by the length of what the loop iterates). */
-function divisionByCount(a: PythonAnalysis, fnNode: PyNode, loop: PyNode, counted: Set<string>): PyNode | undefined {
+function divisionByCount(a: PythonAnalysis, fnNode: PyNode, loop: PyNode, counted: Set<string>, skipped: ReadonlySet<string> = new Set()): PyNode | undefined {
   const iterable = a.src(field(loop, 'right') ?? loop).replace(/\s+/g, '');
   let division: PyNode | undefined;
   walk(field(fnNode, 'body') ?? fnNode, (k) => {
     // nodes before the loop, and the loop itself, are not what comes after it
     if (division || k.end <= loop.start || (k.start >= loop.start && k.end <= loop.end)) return false;
     if (k.type === 'binary_operator' && a.text.slice(field(k, 'left')?.end ?? k.start, field(k, 'right')?.start ?? k.end).trim() === '/') {
-      const den = a.src(unparen(field(k, 'right') ?? k)).replace(/\s+/g, '');
+      const right = unparen(field(k, 'right') ?? k);
+      const den = a.src(right).replace(/\s+/g, '');
       if (counted.has(den) && den !== `len(${iterable})`) division = k;
+      // `passed / (len(cases) - skipped)`: the items the handler counted taken off the denominator
+      else if (right.type === 'binary_operator' && a.text.slice(field(right, 'left')?.end ?? right.start, field(right, 'right')?.start ?? right.end).trim() === '-' && skipped.has(a.src(unparen(field(right, 'right') ?? right)).replace(/\s+/g, ''))) division = k;
     }
     return undefined;
   });
@@ -208,17 +212,71 @@ export function droppedOnError(n: PyNode, c: Ctx): void {
   const a = c.python;
   const tryNode = n.parent;
   if (tryNode?.type !== 'try_statement') return;
-  const body = named(field(n, 'body') ?? named(n).find((k) => k.type === 'block') ?? n).filter((k) => k.type !== 'comment');
+  const block = field(n, 'body') ?? named(n).find((k) => k.type === 'block');
+  const body = named(block ?? n).filter((k) => k.type !== 'comment');
   const last = body[body.length - 1];
-  if (last?.type !== 'continue_statement' || !body.slice(0, -1).every((s) => s.type === 'expression_statement' || s.type === 'pass_statement')) return;
   const loop = enclosingFor(tryNode);
+  const loopBody = loop ? field(loop, 'body') : undefined;
+  // the item is skipped: the handler continues, or the `try` is the loop body's last statement
+  const skips = last?.type === 'continue_statement' || (tryNode.parent === loopBody && named(loopBody!).filter((k) => k.type !== 'comment').at(-1) === tryNode);
+  const simple = body.slice(0, last?.type === 'continue_statement' ? -1 : undefined).every((s) => s.type === 'expression_statement' || s.type === 'pass_statement');
+  if (!skips || !simple) return;
   const fn = loop ? verdictFunctionAt(c, n) : undefined;
   if (!loop || !fn) return;
-  const counted = countedFrom(a, loop, tryNode.start);
-  const division = counted.size ? divisionByCount(a, fn.node, loop, counted) : undefined;
-  if (!division) return;
   const header = a.src(n).split('\n')[0]!.replace(/:\s*(#.*)?$/, '').trim();
-  c.report({ messageId: 'droppedItems', data: { handler: header.length > 50 ? `${header.slice(0, 47)}...` : header, score: short(a, division, 50), items: short(a, field(loop, 'right') ?? loop, 30) }, at: { start: n.start, end: (named(n).find((k) => k.type === 'block') ?? n).start } });
+  const data = { handler: header.length > 50 ? `${header.slice(0, 47)}...` : header, items: short(a, field(loop, 'right') ?? loop, 30) };
+  const at = { start: n.start, end: (block ?? n).start };
+  const counted = countedFrom(a, loop, tryNode.start);
+  const skipped = countedFrom(a, n, n.start);
+  const division = counted.size ? divisionByCount(a, fn.node, loop, counted, skipped) : undefined;
+  if (division) {
+    c.report({ messageId: 'droppedItems', data: { ...data, score: short(a, division, 50) }, at });
+    return;
+  }
+  // a handler that records the item (`results[k] = False`) does not skip it
+  const filled = filledIn(a, field(tryNode, 'body'));
+  for (const x of filledIn(a, block)) filled.delete(x);
+  const all = allOverFilled(a, fn.node, loop, filled);
+  if (all) c.report({ messageId: 'droppedFromAll', data: { ...data, score: short(a, all, 50) }, at });
+}
+
+/** Collections a block fills with a check's result: `results[k] = …`, `results.append(…)`. */
+function filledIn(a: PythonAnalysis, block: PyNode | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const st of block ? named(block) : []) {
+    const e = st.type === 'expression_statement' ? named(st)[0] : undefined;
+    if (e?.type === 'assignment' && field(e, 'left')?.type === 'subscript') {
+      const obj = field(field(e, 'left')!, 'value');
+      if (obj?.type === 'identifier') out.add(a.src(obj));
+    }
+    if (e?.type === 'call') {
+      const f = field(e, 'function');
+      const obj = f?.type === 'attribute' ? field(f, 'object') : undefined;
+      if (obj?.type === 'identifier' && a.src(field(f!, 'attribute') ?? f!) === 'append') out.add(a.src(obj));
+    }
+  }
+  return out;
+}
+
+/** After the loop: `all(results)`, `all(results.values())` or `all(… for … in results…)` over a filled collection. */
+function allOverFilled(a: PythonAnalysis, fnNode: PyNode, loop: PyNode, filled: Set<string>): PyNode | undefined {
+  if (!filled.size) return undefined;
+  let hit: PyNode | undefined;
+  walk(field(fnNode, 'body') ?? fnNode, (k) => {
+    if (hit || k.end <= loop.start || (k.start >= loop.start && k.end <= loop.end)) return false;
+    if (k.type !== 'call' || a.src(field(k, 'function') ?? k) !== 'all') return undefined;
+    // `all(x for x in c)`: the call's arguments are the generator itself
+    const args = field(k, 'arguments');
+    let arg = args?.type === 'generator_expression' ? args : named(args ?? k)[0];
+    if (arg?.type === 'generator_expression') arg = named(named(arg).find((x) => x.type === 'for_in_clause') ?? arg).at(-1);
+    if (arg?.type === 'call') {
+      const f = field(arg, 'function');
+      if (f?.type === 'attribute' && a.src(field(f, 'attribute') ?? f) === 'values') arg = field(f, 'object');
+    }
+    if (arg?.type === 'identifier' && filled.has(a.src(arg))) hit = k;
+    return undefined;
+  });
+  return hit;
 }
 
 /** An absence (`x is None`, `not x`, `k not in m`) or presence (`x is not None`, `k in m`, `x`) test of a missing item. */

@@ -29,6 +29,7 @@ import type { Suite } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
 import type { ModuleRoute } from './harness/routes.js';
 import type { KindRoute } from './harness/kind-sites.js';
+import type { KindTally } from './harness/kind-adapter.js';
 
 /** A declared entrypoint (config `entrypoints`, or an adapter's defaults). */
 export interface EntrypointDecl {
@@ -70,6 +71,8 @@ export interface AdapterLoadOptions {
   routes?: readonly ModuleRoute[];
   /** Dispatches on a task member learned from the harness (src/suites/harness/kind-sites.ts). */
   kinds?: readonly KindRoute[];
+  /** Per kind route, what the project's documents hold at its member path (`tallyKinds`). */
+  kindTally?: ReadonlyMap<KindRoute, KindTally>;
 }
 
 /** What detection may know of the project's code besides the document. */
@@ -77,6 +80,8 @@ export interface DetectContext {
   root: string;
   routes: readonly ModuleRoute[];
   kinds?: readonly KindRoute[];
+  /** Per kind route, what the project's documents hold at its member path (`tallyKinds`). */
+  kindTally?: ReadonlyMap<KindRoute, KindTally>;
 }
 
 export interface AdapterLoadResult {

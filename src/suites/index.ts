@@ -13,6 +13,7 @@ import { declaredRoutes, type TaskDecl } from './harness/declared.js';
 import type { ModuleRoute } from './harness/routes.js';
 import type { KindRoute } from './harness/kind-sites.js';
 import { PYTHON_DATA_ADAPTER_ID, pythonDataSuites } from './harness/py-suites.js';
+import { tallyKinds } from './harness/kind-adapter.js';
 
 export type { SuiteProblem } from './adapter.js';
 
@@ -65,8 +66,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
   const routes = [...(opts.declared ? declaredRoutes(opts.declared.tasks, opts.declared.configFile) : []), ...(opts.code && detect ? learnRoutes(opts.code) : [])];
   if (!detect) adapters = adapters.filter((a) => a.id === 'module-route');
   const kinds = opts.code && detect ? learnKindRoutes(opts.code) : [];
-  const ctx: DetectContext = { root: opts.root, routes, kinds };
-  const detected = new Map<SuiteAdapter, DetectedDocument[]>();
+  const parsedDocs: DetectedDocument[] = [];
   for (const file of files) {
     if (file.language !== 'json' && !file.path.toLowerCase().endsWith('.json')) continue;
     const parsed = jsonDocumentOf(file);
@@ -74,7 +74,13 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
       problems.push({ file: file.path, start: parsed.error.start, end: parsed.error.end, message: parsed.error.message });
       continue;
     }
-    const doc = parsed.doc;
+    parsedDocs.push({ file, doc: parsed.doc });
+  }
+  // the share of handled kinds is the suite's, not one file's: a task per file naming an unknown kind is a task too
+  const kindTally = kinds.length ? tallyKinds(parsedDocs.map((d) => d.doc), kinds) : undefined;
+  const ctx: DetectContext = { root: opts.root, routes, kinds, kindTally };
+  const detected = new Map<SuiteAdapter, DetectedDocument[]>();
+  for (const { file, doc } of parsedDocs) {
     let owner: SuiteAdapter | undefined;
     for (const a of adapters) {
       let hit = false;
@@ -97,7 +103,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
   const suites: Suite[] = [];
   for (const [adapter, docs] of detected) {
     try {
-      const r = adapter.load(docs, { root: opts.root, routes, kinds, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
+      const r = adapter.load(docs, { root: opts.root, routes, kinds, kindTally, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
       suites.push(...r.suites);
       problems.push(...r.problems);
     } catch (e) {

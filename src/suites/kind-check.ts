@@ -13,9 +13,10 @@ import { memberPath, type KindTarget } from './harness/kind-sites.js';
 import { passedRecord } from './harness/kind-adapter.js';
 import { readsOnEveryPath, type ReadMatcher } from './reads.js';
 import type { VerifierEntry } from './types.js';
+import { refusedTaskValues } from './value-chains.js';
 
 export interface KindFieldProblem {
-  kind: 'missingTaskField';
+  kind: 'missingTaskField' | 'refusedValue';
   at: { start: number; end: number };
   pointer: string;
   data: Record<string, string>;
@@ -88,5 +89,12 @@ export function kindFieldProblems(entry: VerifierEntry, python: PythonProject): 
       ref = task.values.get(pointer) ?? ref;
     }
   }
+  out.push(...refusedValues(entry, python));
   return out;
+}
+
+/** Task values the bound code's `if`/`elif` chain with a raising `else` refuses (src/suites/value-chains.ts). */
+function refusedValues(entry: VerifierEntry, python: PythonProject): KindFieldProblem[] {
+  const passes = passedRecord(entry);
+  return refusedTaskValues(entry, python, passes && new Map(passes.map((p) => [p.param, p.path]))).map((p) => ({ kind: 'refusedValue', ...p }));
 }

@@ -16,6 +16,7 @@ import { field, named, walk, type PyNode } from '../lang/python/tree.js';
 import { valueKind } from '../lang/python/value-kind.js';
 import { closestNames } from '../core/names.js';
 import { paramReads } from './reads.js';
+import { pathBelow, refusedTaskValues } from './value-chains.js';
 
 export type EvaluatorProblemKind =
   | 'notObject'
@@ -36,7 +37,8 @@ export type EvaluatorProblemKind =
   | 'stateKind'
   | 'missingRuleKey'
   | 'missingOption'
-  | 'memberKind';
+  | 'memberKind'
+  | 'refusedValue';
 
 export interface EvaluatorProblem {
   kind: EvaluatorProblemKind;
@@ -212,6 +214,8 @@ export function entryProblems(entry: VerifierEntry, python: PythonProject): Eval
   }
   // a task value that is a list or an object, tested as one element of the result state
   if (positional === 2) for (const p of memberProblems(entry, python, a, fn.node, sig, name)) out.push(p);
+  // option and rule values the metric's `if`/`elif` chain with a raising `else` refuses
+  out.push(...refusedTaskValues(entry, python, metricRoots(entry, sig, positional, python)).map((p) => ({ kind: 'refusedValue' as const, ...p })));
   // options that land in **kwargs but that the metric never reads
   if (sig.kwargs && keys.length) {
     const read = kwargsReads(a.ast, fn.node, sig.kwargs, (n) => a.src(n));
@@ -223,6 +227,34 @@ export function entryProblems(entry: VerifierEntry, python: PythonProject): Eval
     }
   }
   return out;
+}
+
+/** What the dispatcher hands the metric's parameters, as member paths from the task: its `**kwargs` and keyword
+ *  parameters the task's options, the expected parameter the member of the task's expected config that its getter
+ *  passes through as-is (`get_rule` returns `config["rules"]`). */
+function metricRoots(entry: VerifierEntry, sig: Signature, positional: number, python: PythonProject): Map<string, readonly string[]> {
+  const roots = new Map<string, readonly string[]>();
+  const base = entry.task.pointer ?? '';
+  const opts = entry.fields.options;
+  const optsPath = opts && isObject(opts.value) ? pathBelow(base, opts.pointer) : undefined;
+  if (optsPath) {
+    if (sig.kwargs) roots.set(sig.kwargs, optsPath);
+    // the parameters the call fills by keyword: past the positional ones the dispatcher gives
+    let filled = 0;
+    for (const p of sig.params) {
+      if (p.kind !== 'keyword' && filled < positional) filled++;
+      else if (p.kind !== 'positional') roots.set(p.name, [...optsPath, p.name]);
+    }
+  }
+  const exp = entry.fields.expected;
+  const r = (entry.routes ?? []).find((x) => x.role === 'expected' && x.binding);
+  const ga = r?.binding ? python.analysis(r.binding.file) : undefined;
+  const gfn = r?.binding ? ga?.functionByQualname(r.binding.qualname) : undefined;
+  const member = ga && gfn ? passThroughKey(ga, gfn.node) : undefined;
+  const param = positional === 2 ? sig.params.filter((x) => x.kind !== 'keyword')[1] : undefined;
+  const expPath = exp && member !== undefined && param ? pathBelow(base, exp.pointer) : undefined;
+  if (expPath && param) roots.set(param.name, [...expPath, member!]);
+  return roots;
 }
 
 /**

@@ -197,6 +197,75 @@ export function jsOnVerdictPath(project: Project, file: string, program: Program
   });
 }
 
+const feeders = new WeakMap<Project, Set<string>>();
+
+/** Does a verdict-path function read this function's result (`pred = final_answer(traj)` … `return pred == ref`)?
+ *  Then what it returns is a verdict input, though not the verdict. When the project binds entries: a callee of a
+ *  verdict function; when it binds none: a callee of any function that returns a verdict. Across files both ways. */
+export function pyFeedsVerdict(project: Project, a: PythonAnalysis, fn: FunctionInfo): boolean {
+  let set = feeders.get(project);
+  if (!set) {
+    set = new Set();
+    const bound = verdictFunctions(project);
+    if (bound)
+      for (const k of bound) {
+        const [file, qualname] = k.split('\0') as [string, string];
+        const va = project.python.analysis(file);
+        const vf = va?.functionByQualname(qualname);
+        if (va && vf) for (const r of inputCallees(project, va, vf)) set.add(r);
+      }
+    else {
+      const shapes = pythonVerdictShapes(project);
+      for (const file of project.python.files()) {
+        const va = project.python.analysis(file);
+        if (va) for (const g of va.functions()) if (pyReturnsVerdict(va, g, shapes)) for (const r of inputCallees(project, va, g)) set.add(r);
+      }
+    }
+    feeders.set(project, set);
+  }
+  return set.has(keyOf(a.path, fn.qualname));
+}
+
+/** Keys of the project functions whose call result `fn` reads: returned, compared, or assigned to a local
+ *  (`x = helper(...)`, `x = self._helper(...)`); own body only. */
+function inputCallees(project: Project, a: PythonAnalysis, fn: FunctionInfo): string[] {
+  const out: string[] = [];
+  const body = field(fn.node, 'body');
+  if (!body) return out;
+  const classQual = fn.className ? fn.qualname.slice(0, fn.qualname.lastIndexOf('.')) : undefined;
+  walk(body, (n) => {
+    if (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return false;
+    if (n.type !== 'call' || !resultRead(n)) return undefined;
+    const f = field(n, 'function');
+    if (f?.type === 'identifier') {
+      const name = a.src(f);
+      const local = a.functionByQualname(`${fn.qualname}.<locals>.${name}`) ?? a.functionByQualname(name);
+      if (local) out.push(keyOf(a.path, local.qualname));
+      else {
+        const r = project.python.resolveFunction(a.path, name);
+        if (r) out.push(keyOf(r.file, r.fn.qualname));
+      }
+    } else if (f?.type === 'attribute' && classQual && ['self', 'cls'].includes(a.src(field(f, 'object') ?? f))) {
+      const m = a.functionByQualname(`${classQual}.${a.src(field(f, 'attribute') ?? f)}`);
+      if (m) out.push(keyOf(a.path, m.qualname));
+    }
+    return undefined;
+  });
+  return out;
+}
+
+/** The call's result is read where a verdict is made of it: returned, compared, or assigned to a plain name. */
+function resultRead(call: PyNode): boolean {
+  const p = call.parent;
+  if (!p) return false;
+  if (p.type === 'assignment') return field(p, 'right') === call && field(p, 'left')?.type === 'identifier';
+  for (let q: PyNode | null = p; q && q.type !== 'block'; q = q.parent) {
+    if (q.type === 'return_statement' || q.type === 'comparison_operator') return true;
+    if (q.type === 'expression_statement' || q.type === 'call') return false;
+  }
+  return false;
+}
+
 /** Names of the functions whose call result `fn` returns (own body only, nested defs excluded). */
 function returnedCallees(a: PythonAnalysis, fn: FunctionInfo): string[] {
   const out: string[] = [];

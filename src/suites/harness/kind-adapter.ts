@@ -4,7 +4,9 @@
  * kind-sites.ts: a `match`, an if-chain or a dict over `configs["eval"]["eval_types"]`, each case
  * building an evaluator class or calling a check function). A record is a task when the member path
  * the harness reads holds a string (or, for an item-by-item dispatch, a list of strings) and at least
- * half of its values are cases the harness handles. Each value is one entry, bound to the grading
+ * half of its values are cases the harness handles — or, for a document none of whose values is handled
+ * (one task per file, naming a kind no case has), at least half of the values over the whole project are,
+ * and its records share at least half their members with records that hold a handled value. Each value is one entry, bound to the grading
  * method of the class (or the function) its case routes to; a value no case names is an unbound route.
  */
 import { commonDir, rel } from '../../core/paths.js';
@@ -49,15 +51,77 @@ function dispatched(record: TaskRecord, route: KindRoute): Bound['values'] | und
   return typeof at.value === 'string' ? [{ value: at.value, pointer: at.pointer }] : undefined;
 }
 
-/** Per document and per set of learned routes (a harness edit in an editor session learns new ones, while
- *  the document's parse is kept). */
-const bindMemo = new WeakMap<JsonDocument, { routes: readonly KindRoute[]; bound: Bound[] | null }>();
+/** What the project's documents hold at a route's member path, over every document: values the harness
+ *  handles, values in all, and the member sets of the records that hold a handled value. */
+export interface KindTally {
+  known: number;
+  total: number;
+  shapes: ReadonlyArray<ReadonlySet<string>>;
+}
 
-/** The records of a document the harness dispatches: the route and container that bind most, when at least half their values are handled. */
-function bindDocument(doc: JsonDocument, routes: readonly KindRoute[]): Bound[] | undefined {
+const MAX_SHAPES = 64;
+
+/** Per route, what all the project's documents hold at its member path (their best container each). */
+export function tallyKinds(docs: readonly JsonDocument[], routes: readonly KindRoute[]): Map<KindRoute, KindTally> {
+  const out = new Map<KindRoute, { known: number; total: number; shapes: Set<string>[]; seen: Set<string> }>();
+  for (const route of routes) out.set(route, { known: 0, total: 0, shapes: [], seen: new Set() });
+  for (const doc of docs) {
+    const containers = containersOf(doc);
+    for (const route of routes) {
+      const t = out.get(route)!;
+      let best: { known: number; total: number; records: TaskRecord[] } | undefined;
+      for (const container of containers) {
+        let known = 0;
+        let total = 0;
+        const records: TaskRecord[] = [];
+        for (const record of container) {
+          const values = dispatched(record, route);
+          if (!values) continue;
+          total += values.length;
+          const k = values.filter((v) => route.cases.has(v.value)).length;
+          known += k;
+          if (k) records.push(record);
+        }
+        if (total && (!best || total > best.total)) best = { known, total, records };
+      }
+      if (!best) continue;
+      t.known += best.known;
+      t.total += best.total;
+      for (const r of best.records) {
+        const keys = Object.keys(r.value).sort();
+        const sig = keys.join('\0');
+        if (t.shapes.length < MAX_SHAPES && !t.seen.has(sig)) {
+          t.seen.add(sig);
+          t.shapes.push(new Set(keys));
+        }
+      }
+    }
+  }
+  return new Map([...out].map(([r, { known, total, shapes }]) => [r, { known, total, shapes }]));
+}
+
+/** A record shaped like the records that hold handled values: it shares at least half of the members of one. */
+function likeTasks(record: TaskRecord, shapes: ReadonlyArray<ReadonlySet<string>>): boolean {
+  const keys = Object.keys(record.value);
+  return shapes.some((s) => {
+    const common = keys.filter((k) => s.has(k)).length;
+    return common * 2 >= new Set([...keys, ...s]).size;
+  });
+}
+
+/** Per document and per set of learned routes (a harness edit in an editor session learns new ones, while
+ *  the document's parse is kept) and the project's tally. */
+const bindMemo = new WeakMap<JsonDocument, { routes: readonly KindRoute[]; tally: ReadonlyMap<KindRoute, KindTally> | undefined; bound: Bound[] | null }>();
+
+/** The records of a document the harness dispatches: the route and container that bind most, when at least half
+ *  their values are handled. A document none of whose values is handled (one task per file, naming a kind no case
+ *  handles) is bound too when, over the whole project, at least half the values at the route's member path are
+ *  handled and its records are shaped like those that hold handled values. */
+function bindDocument(doc: JsonDocument, routes: readonly KindRoute[], tally?: ReadonlyMap<KindRoute, KindTally>): Bound[] | undefined {
   const hit = bindMemo.get(doc);
-  if (hit?.routes === routes) return hit.bound ?? undefined;
+  if (hit?.routes === routes && hit.tally === tally) return hit.bound ?? undefined;
   let best: { bound: Bound[]; known: number } | undefined;
+  let stray: Bound[] | undefined;
   for (const route of routes) {
     for (const container of containersOf(doc)) {
       const bound: Bound[] = [];
@@ -70,12 +134,17 @@ function bindDocument(doc: JsonDocument, routes: readonly KindRoute[]): Bound[] 
         total += values.length;
         known += values.filter((v) => route.cases.has(v.value)).length;
       }
-      if (known === 0 || known * 2 < total) continue;
+      if (known === 0 || known * 2 < total) {
+        const t = tally?.get(route);
+        if (!stray && total && t && t.known > 0 && t.known * 2 >= t.total && bound.every((b) => likeTasks(b.record, t.shapes))) stray = bound;
+        continue;
+      }
       if (!best || known > best.known) best = { bound, known };
     }
   }
-  bindMemo.set(doc, { routes, bound: best?.bound ?? null });
-  return best?.bound;
+  const bound = best?.bound ?? stray;
+  bindMemo.set(doc, { routes, tally, bound: bound ?? null });
+  return bound;
 }
 
 function taskId(record: TaskRecord, index: number): string {
@@ -101,13 +170,13 @@ export const kindDispatchAdapter: SuiteAdapter = {
   description: 'Task records naming the kind of check that grades them (an evaluation type), routed as the suite\'s harness dispatches on that member (learned from its match, if-chain or dict of cases).',
   detect(doc, _file, ctx) {
     const routes = ctx?.kinds ?? [];
-    return routes.length > 0 && bindDocument(doc, routes) !== undefined;
+    return routes.length > 0 && bindDocument(doc, routes, ctx?.kindTally) !== undefined;
   },
   load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult {
     const routes = options.kinds ?? [];
     const bySite = new Map<string, { route: KindRoute; tasks: Task[] }>();
     for (const { file, doc } of docs) {
-      (bindDocument(doc, routes) ?? []).forEach(({ record, route, values }, i) => {
+      (bindDocument(doc, routes, options.kindTally) ?? []).forEach(({ record, route, values }, i) => {
         const k = `${route.file}:${route.line}`;
         let group = bySite.get(k);
         if (!group) bySite.set(k, (group = { route, tasks: [] }));
