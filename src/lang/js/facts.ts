@@ -403,11 +403,22 @@ function schemaDeclares(n: AnyNode, key: string, sc: JsScopes, depth = 0): 'numb
   return undefined;
 }
 
-/** A call given a `z.object` schema for what it returns (`extract(instruction, schema)`,
- *  `generateObject({ model, schema })`), awaited or not: that schema. */
+const INSTRUCTION_KEYS = new Set(['instruction', 'prompt', 'messages', 'system']);
+const prose = (a: AnyNode) => (a.type === 'Literal' && typeof a.value === 'string' && /\s/.test(a.value.trim())) || (a.type === 'TemplateLiteral' && a.quasis.some((q) => /\S\s+\S/.test(q.value.cooked ?? '')));
+
+/** A model asked in words: an argument that is prose (`"get the price of the peeler"`), or an options
+ *  object with an `instruction`/`prompt`/`messages`/`system` member. A URL or a path is no instruction. */
+function instructed(c: AnyNode): boolean {
+  if (c.type !== 'CallExpression') return false;
+  return c.arguments.some((a) => prose(a) || (a.type === 'ObjectExpression' && a.properties.some((p) => p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && INSTRUCTION_KEYS.has(p.key.name))));
+}
+
+/** A call that asks a model in words for output shaped by a `z.object` schema (`extract(instruction,
+ *  schema)`, `generateObject({ model, schema, prompt })`), awaited or not: that schema. A call that only
+ *  validates fetched data against a schema (`getJson(url, schema)`) is not one: a server may compute. */
 function outputSchema(n: AnyNode): AnyNode | undefined {
   const c = n.type === 'AwaitExpression' ? n.argument : n;
-  if (c.type !== 'CallExpression') return undefined;
+  if (c.type !== 'CallExpression' || !instructed(c)) return undefined;
   for (const a of c.arguments) {
     if (a.type === 'ObjectExpression') {
       const p = a.properties.find((x) => x.type === 'Property' && !x.computed && x.key.type === 'Identifier' && x.key.name === 'schema');
