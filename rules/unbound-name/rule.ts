@@ -9,6 +9,7 @@ import type { PyNode, PythonAnalysis, UnboundRead } from '../../src/lang/python/
 import { jsScopes, swallowingCatch, programOf } from '../../src/lang/js/index.js';
 import { boundForEveryCaller, type CallerContext } from '../../src/lang/python/caller-guards.js';
 import { boundWhenLoopRuns } from './loop-count.js';
+import { boundByAttributeRead } from './attribute-read.js';
 import type { Project } from '../../src/contract/project.js';
 
 type Msg = 'undefined' | 'unbound' | 'maybe' | 'swallowed' | 'embedded' | 'jsUndefined' | 'jsSwallowed';
@@ -93,7 +94,7 @@ export default defineRule<Msg, Opts>({
       },
     },
     docs: {
-      whatItDoes: 'Finds reads of names that are unbound on every path, possibly unbound on some path, or bound nowhere — per function, over if/elif/else, loops with else, try/except/else/finally, with, match and early exits — and in lambdas embedded in task JSON. A finding is an error when an enclosing handler or decorator turns the NameError into a verdict (the benchmark silently lies), a warning otherwise (the verifier crashes loudly); a severity set in the config applies to all.',
+      whatItDoes: 'Finds reads of names that are unbound on every path, possibly unbound on some path, or bound nowhere — per function, over if/elif/else, loops with else, try/except/else/finally, with, match and early exits — and in lambdas embedded in task JSON. A name a `try` binds from an attribute read (`task = env.task`) is bound in its handlers when that read cannot raise: every value the object can have is an instance of a project class whose `__init__` sets `self.task` in its straight-line body (no property, `__getattr__`, `__new__` or `del` of it on the way), followed through local assignments, the returns of a project function and the assignments of a module global, with None ruled out by an `if env is None: return` before the `try`. A finding is an error when an enclosing handler or decorator turns the NameError into a verdict (the benchmark silently lies), a warning otherwise (the verifier crashes loudly); a severity set in the config applies to all.',
       why: 'A verifier that raises NameError never grades the task. Wrapped in an exception-swallowing decorator (as in VER-001), the error silently becomes `False`: every agent fails the task and nobody notices.',
       references: ['VER-001'],
     },
@@ -148,6 +149,8 @@ export default defineRule<Msg, Opts>({
             if (r.kind === 'maybe' && boundForEveryCaller(a, r, (callers ??= callerContext(c.project)))) continue;
             // bound inside `for … in range(P)` that every call runs at least once (loop-count.ts)
             if (r.kind === 'maybe' && boundWhenLoopRuns(a, r, c.project.python, (callers ??= callerContext(c.project)).boundByTask)) continue;
+            // bound by a try's `x = obj.attr` that cannot raise: every instance obj can be has attr (attribute-read.ts)
+            if (r.kind === 'maybe' && boundByAttributeRead(a, r, c.project.python)) continue;
             const how = KIND_TEXT[r.kind];
             // one name unbound in one function is one defect, however many lines read it
             const group = `${r.qualname}\0${r.name}`;

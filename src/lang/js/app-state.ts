@@ -241,11 +241,13 @@ class Model {
     const last = path[path.length - 1]!;
     if (last === '*') return this.elements(parent);
     // a field of the objects found at the parent path
-    if (this.ix.assignedFields.has(last) || this.ix.dynamicTargets.some((t) => t.has(path[0]!))) return undefined;
+    if (this.ix.assignedFields.has(last) || this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
     const objs = this.objects(parent);
     if (!objs) return undefined;
     const out: Located[] = [];
     for (const o of objs) {
+      // null (no object yet) has no field: reading one throws, so it puts no value there
+      if (o.node.type === 'Literal' && o.node.value === null) continue;
       if (o.node.type !== 'ObjectExpression') return undefined;
       if (o.node.properties.some((p) => p.type === 'SpreadElement')) return undefined;
       const prop = o.node.properties.find((p) => p.type === 'Property' && keyName(p.key, p.computed) === last);
@@ -405,7 +407,13 @@ class Model {
     const name = param && this.nameOf(param.fn);
     if (!param || !name) return true;
     const args = this.argumentsAt(name, param.index);
-    return args.length === 0 || args.some(({ arg }) => arg?.type !== 'Literal' || typeof arg.value !== 'string' || path.includes(arg.value));
+    // every call passes a string whose values the app fixes (a literal, or a closed domain: the
+    // `data-field` of the buttons a click handler's case serves), none of them on the path
+    return args.length === 0 || args.some(({ arg, fns }) => {
+      if (!arg || arg.type === 'SpreadElement') return true;
+      const d = arg.type === 'Literal' ? (typeof arg.value === 'string' ? [arg.value] : undefined) : this.stringsOf({ node: arg, fns }, 1);
+      return !d || d.some((x) => path.includes(x));
+    });
   }
 
   /** The argument at `index` of every call of the function named `name`, with the scope it is written in
@@ -727,7 +735,21 @@ class Model {
     }
   }
 
+  /** Paths whose domain is being computed (a path reached again through its own writes is open). */
+  private readonly visiting = new Set<string>();
+
   strings(path: readonly string[]): string[] | undefined {
+    const k = path.join('\u0000');
+    if (this.visiting.has(k) || this.visiting.size > MAX_DEPTH * 2) return undefined;
+    this.visiting.add(k);
+    try {
+      return this.stringsAt(path);
+    } finally {
+      this.visiting.delete(k);
+    }
+  }
+
+  private stringsAt(path: readonly string[]): string[] | undefined {
     const vals = this.values(path);
     if (!vals?.length) return this.controlStrings(path) ?? this.keyStrings(path);
     let out: string[] = [];
@@ -812,7 +834,13 @@ class Model {
       case 'Identifier': {
         const init = localInit(this.ix, n.name, v.fns);
         if (init) return this.stringsOf({ node: init, fns: v.fns }, depth + 1);
-        return undefined;
+        // a parameter: what every call of its function passes
+        const param = paramOf(n.name, v.fns);
+        const name = param && this.nameOf(param.fn);
+        if (!param || !name) return undefined;
+        const args = this.argumentsAt(name, param.index);
+        if (!args.length || args.some(({ arg }) => !arg || arg.type === 'SpreadElement')) return undefined;
+        return join(args.map(({ arg, fns }) => this.stringsOf({ node: arg!, fns }, depth + 1)));
       }
       case 'MemberExpression':
         return this.memberStrings(n, v.fns, depth);
@@ -831,6 +859,18 @@ class Model {
       const init = localInit(this.ix, control.name, fns);
       const id = init ? elementId(init) : undefined;
       if (id !== undefined) return this.optionsOf(id);
+    }
+    // `el.dataset.field` in the `case 'x':` of a click handler: the `data-field` of every element rendered with that action
+    const marked = this.datasetValues(n, fns);
+    if (marked) return this.stringsOfAll(marked, depth);
+    // `this.currentUser.fullName`, `AppState.modalData.field`: a field of an object the state holds under
+    // a key (`this.currentUser = JSON.parse(JSON.stringify(CURRENT_USER))`): that field of every object
+    // the app writes under that key's name (an unresolved write, a write of the field or a merge into
+    // the object leaves it open)
+    const o = n.object;
+    if (o.type === 'MemberExpression' && !o.computed && (o.object.type === 'ThisExpression' || o.object.type === 'Identifier') && propName(o) !== 'dataset') {
+      const prop = propName(o);
+      return prop ? this.heldStrings([prop, field], depth) : undefined;
     }
     // `p.name` of a record found in a collection of the state (`const p = AppState.getPharmacy(id)`,
     // a method that returns `this.pharmacies.find(…)`): that field of the collection's elements
@@ -865,6 +905,30 @@ class Model {
       out = [...new Set([...out, ...d])];
     }
     return any ? out : undefined;
+  }
+
+  /** The strings at `path` from the objects written under its parent key only (no by-name fallback: an
+   *  object the app takes whole from elsewhere, `this.agent = profile`, leaves the field open). */
+  private heldStrings(path: readonly string[], depth: number): string[] | undefined {
+    const k = path.join('\u0000');
+    if (this.visiting.has(k) || depth > MAX_DEPTH) return undefined;
+    this.visiting.add(k);
+    try {
+      const vals = this.values(path);
+      return vals?.length ? this.stringsOfAll(vals, depth) : undefined;
+    } finally {
+      this.visiting.delete(k);
+    }
+  }
+
+  private stringsOfAll(vs: readonly Located[], depth: number): string[] | undefined {
+    let out: string[] = [];
+    for (const x of vs) {
+      const d = this.stringsOf(x, depth + 1);
+      if (!d) return undefined;
+      out = [...new Set([...out, ...d])];
+    }
+    return out.length <= MAX_DOMAIN ? out : undefined;
   }
 
   /** The state collection a record comes from: `this.k.find(…)` (or `|| null`), directly or as what every return of the called method gives. */

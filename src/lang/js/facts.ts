@@ -362,6 +362,138 @@ const NUMERIC_LITERAL = (n: AnyNode) => (n.type === 'Literal' && (typeof n.value
 
 export type FloatEquality = { kind: 'literal'; value: string } | { kind: 'computed' };
 
+/** Zod methods that keep a field's value as the JSON gave it (checks, nullability, docs). */
+const ZOD_KEEPING = new Set(['nullable', 'optional', 'nullish', 'describe', 'min', 'max', 'gt', 'gte', 'lt', 'lte', 'positive', 'nonnegative', 'negative', 'nonpositive', 'finite', 'int', 'default', 'catch']);
+
+/** `z.number()` / `z.string()` (with only value-keeping methods after it): the field's declared kind. */
+function zodLeaf(n: AnyNode, sc: JsScopes, depth = 0): 'number' | 'string' | undefined {
+  if (depth > 8) return undefined;
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n);
+    return b?.kind === 'const' && b.init ? zodLeaf(b.init, sc, depth + 1) : undefined;
+  }
+  if (n.type !== 'CallExpression' || n.callee.type !== 'MemberExpression') return undefined;
+  const m = propName(n.callee);
+  const o = n.callee.object;
+  if ((m === 'number' || m === 'string') && o.type === 'Identifier' && n.arguments.length === 0) return m;
+  return m && ZOD_KEEPING.has(m) ? zodLeaf(o, sc, depth + 1) : undefined;
+}
+
+/** A `z.object({…})` schema (or a `const` holding one) declares `key` (at any depth) with the given kinds. */
+function schemaDeclares(n: AnyNode, key: string, sc: JsScopes, depth = 0): 'number' | 'string' | undefined {
+  if (depth > 8) return undefined;
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n);
+    return b?.kind === 'const' && b.init ? schemaDeclares(b.init, key, sc, depth + 1) : undefined;
+  }
+  if (n.type !== 'CallExpression' || n.callee.type !== 'MemberExpression') return undefined;
+  const m = propName(n.callee);
+  if (m && ZOD_KEEPING.has(m)) return schemaDeclares(n.callee.object, key, sc, depth + 1);
+  if (m === 'array') return n.arguments[0] && n.arguments[0].type !== 'SpreadElement' ? schemaDeclares(n.arguments[0], key, sc, depth + 1) : undefined;
+  const shape = n.arguments[0];
+  if (m !== 'object' || shape?.type !== 'ObjectExpression') return undefined;
+  for (const p of shape.properties) {
+    if (p.type !== 'Property') continue;
+    const k = p.key.type === 'Identifier' && !p.computed ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : undefined;
+    const leaf = k === key ? zodLeaf(p.value, sc) : undefined;
+    if (leaf) return leaf;
+    const inner = schemaDeclares(p.value, key, sc, depth + 1);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+const INSTRUCTION_KEYS = new Set(['instruction', 'prompt', 'messages', 'system']);
+const prose = (a: AnyNode) => (a.type === 'Literal' && typeof a.value === 'string' && /\s/.test(a.value.trim())) || (a.type === 'TemplateLiteral' && a.quasis.some((q) => /\S\s+\S/.test(q.value.cooked ?? '')));
+
+/** A model asked in words: an argument that is prose (`"get the price of the peeler"`), or an options
+ *  object with an `instruction`/`prompt`/`messages`/`system` member. A URL or a path is no instruction. */
+function instructed(c: AnyNode): boolean {
+  if (c.type !== 'CallExpression') return false;
+  return c.arguments.some((a) => prose(a) || (a.type === 'ObjectExpression' && a.properties.some((p) => p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && INSTRUCTION_KEYS.has(p.key.name))));
+}
+
+/** A call that asks a model in words for output shaped by a `z.object` schema (`extract(instruction,
+ *  schema)`, `generateObject({ model, schema, prompt })`), awaited or not: that schema. A call that only
+ *  validates fetched data against a schema (`getJson(url, schema)`) is not one: a server may compute. */
+function outputSchema(n: AnyNode): AnyNode | undefined {
+  const c = n.type === 'AwaitExpression' ? n.argument : n;
+  if (c.type !== 'CallExpression' || !instructed(c)) return undefined;
+  for (const a of c.arguments) {
+    if (a.type === 'ObjectExpression') {
+      const p = a.properties.find((x) => x.type === 'Property' && !x.computed && x.key.type === 'Identifier' && x.key.name === 'schema');
+      if (p && p.type === 'Property') return p.value;
+    } else if (a.type === 'CallExpression' || a.type === 'Identifier') return a;
+  }
+  return undefined;
+}
+
+/**
+ * A field of the structured output of a schema-typed extraction, read as it came (`const { price } =
+ * await page.extract("…", z.object({ price: z.number() }))`, `object.rating` of `generateObject({ schema })`,
+ * through `const` aliases): the JSON number the extractor's model wrote from decimal text, which parses to
+ * the double a literal of the same digits gives. With `key`, the field must be declared a number; a
+ * declared string field counts when it is parsed (`parseFloat(data.total)`). No arithmetic on the way.
+ */
+function extractedField(n: AnyNode, sc: JsScopes, kinds: ReadonlySet<string>, depth = 0): boolean {
+  if (depth > 6) return false;
+  const declared = (call: AnyNode, key: string) => {
+    const schema = outputSchema(call);
+    const kind = schema ? schemaDeclares(schema, key, sc) : undefined;
+    return !!kind && kinds.has(kind);
+  };
+  if (n.type === 'ChainExpression') return extractedField(n.expression, sc, kinds, depth + 1);
+  if (n.type === 'MemberExpression') {
+    const key = propName(n);
+    if (!key) return false;
+    // the call's result or an object read out of it (`result.price`, `res.object.price`, `const o = res.object`)
+    let o: AnyNode = n.object;
+    for (let hops = 0; hops < 8; hops++) {
+      if (o.type === 'MemberExpression') {
+        o = o.object;
+        continue;
+      }
+      if (o.type !== 'Identifier') return false;
+      const b = sc.resolve(o);
+      if (b?.kind !== 'const') return false;
+      if (b.init) {
+        if (declared(b.init, key)) return true;
+        if (b.init.type !== 'MemberExpression' && b.init.type !== 'Identifier') return false;
+        o = b.init;
+        continue;
+      }
+      // `const { object } = await generateObject(…)`
+      const d = b.decl;
+      return d.type === 'VariableDeclarator' && d.id.type === 'ObjectPattern' && !!d.init && declared(d.init, key);
+    }
+    return false;
+  }
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n);
+    if (b?.kind !== 'const') return false;
+    if (b.init) return extractedField(b.init, sc, kinds, depth + 1);
+    // `const { price } = await x.extract(…)`: the destructured member named as the field
+    const d = b.decl;
+    if (d.type !== 'VariableDeclarator' || d.id.type !== 'ObjectPattern' || !d.init) return false;
+    const prop = d.id.properties.find((p) => p.type === 'Property' && p.value.type === 'Identifier' && p.value.name === n.name);
+    const key = prop?.type === 'Property' && !prop.computed && prop.key.type === 'Identifier' ? prop.key.name : undefined;
+    return !!key && declared(d.init, key);
+  }
+  return false;
+}
+
+const NUMBER_KIND: ReadonlySet<string> = new Set(['number']);
+const TEXT_KINDS: ReadonlySet<string> = new Set(['number', 'string']);
+
+/** An extracted number, or `parseFloat`/`Number` of an extracted field (no arithmetic on the way). */
+function extractedNumber(n: AnyNode, sc: JsScopes): boolean {
+  if (extractedField(n, sc, NUMBER_KIND)) return true;
+  if (n.type !== 'CallExpression' || n.arguments.length !== 1 || n.arguments[0]!.type === 'SpreadElement') return false;
+  const c = n.callee;
+  const parse = (c.type === 'Identifier' && (c.name === 'parseFloat' || c.name === 'Number') && !sc.resolve(c)) || (c.type === 'MemberExpression' && c.object.type === 'Identifier' && c.object.name === 'Number' && propName(c) === 'parseFloat');
+  return parse && extractedField(n.arguments[0]!, sc, TEXT_KINDS);
+}
+
 /** `===`/`==`/`!==`/`!=` between a computed value and a non-integer literal (`parseFloat(x) === 0.3`), or between
  *  float arithmetic and another non-literal value (`a / b === expected`). */
 export function floatEquality(node: AnyNode, program: Program, text: string): FloatEquality | undefined {
@@ -373,6 +505,8 @@ export function floatEquality(node: AnyNode, program: Program, text: string): Fl
   if (lit) {
     const other = floatLiteral(l, sc) ? r : l;
     if (NUMERIC_LITERAL(other) || floatLiteral(other, sc)) return undefined;
+    // a number an extractor's model wrote from decimal text, compared as it came: exact
+    if (extractedNumber(other, sc)) return undefined;
     return { kind: 'literal', value: text.slice(lit.start, lit.end) };
   }
   if (NUMERIC_LITERAL(l) || NUMERIC_LITERAL(r)) return undefined;
