@@ -62,6 +62,7 @@ export default defineRule<Msg>({
     },
     confirm: {
       oracle: 'bundle-spawns-process',
+      staticOnly: true,
       description: 'No control case: the bundle starts processes the host does not own, whatever the check returns, and under the host the spawn is refused; every finding is `unsupported`, saying so and what to change.',
     },
   },

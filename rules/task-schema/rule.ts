@@ -68,6 +68,7 @@ export default defineRule<SchemaProblemKind>({
     },
     confirm: {
       oracle: 'task-schema',
+      staticOnly: true,
       positional: true,
       description: 'No control case: the task file\'s structure against its family\'s schema is the evidence, and a grader fed a malformed task fails on the task, not on the agent\'s work; every finding is `unsupported`, saying so and what to fix.',
     },

@@ -45,6 +45,7 @@ export default defineRule<Msg>({
     },
     confirm: {
       oracle: 'unsafe-lambda',
+      staticOnly: true,
       positional: true,
       description: 'No control case: a safety finding, not a verdict claim (the lambda may grade correctly and still reach the host), and running it would do what it warns about; every finding is `unsupported`, saying so and what to change.',
     },

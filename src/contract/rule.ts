@@ -47,6 +47,9 @@ interface ConfirmSupport {
   positional?: boolean;
   /** One sentence: what the control case runs and what it observes. */
   description: string;
+  /** No case is run: the oracle answers every finding `unsupported` with the reason a run cannot show a
+   *  verdict (the finding is about structure or safety) and what to do. Docs say "no control case". */
+  staticOnly?: boolean;
 }
 
 /** A rule's options: what its config entry `rules.<id>` may set (validated against `optionsSchema`). */

@@ -18,7 +18,7 @@ export function renderRuleMarkdown(meta: RuleMeta): string {
   const parts = [
     `## ${meta.id}`,
     meta.description,
-    `**Default severity:** ${severityText(meta)} · **Layers:** ${meta.layers.join(', ')} · **Confirmable:** ${meta.confirm ? `yes — ${meta.confirm.description}` : 'no'}`,
+    `**Default severity:** ${severityText(meta)} · **Layers:** ${meta.layers.join(', ')} · **Confirmable:** ${meta.confirm ? `${meta.confirm.staticOnly ? 'no' : 'yes'} — ${meta.confirm.description}` : 'no'}`,
     `### What it does\n${meta.docs.whatItDoes}`,
     `### Why is this bad?\n${meta.docs.why}`,
     `### Incorrect\n${(meta.docs.incorrect ?? []).map((ex) => (ex.note ? ex.note + '\n\n' : '') + Object.entries(ex.files).map(([f, c]) => fence(f, c)).join('\n\n')).join('\n\n')}`,
@@ -49,7 +49,7 @@ export function renderRuleText(meta: RuleMeta): string {
 /** The README rule table (generated; a test keeps README in sync). */
 export function renderRuleTable(metas: readonly RuleMeta[]): string {
   const rows = [...metas].sort((a, b) => a.id.localeCompare(b.id)).map(
-    (m) => `| \`${m.id}\` | ${m.description.replace(/\|/g, '\\|')} | ${severityText(m, true)} | ${m.layers.join(', ')} | ${m.confirm ? '✔' : ''} |`,
+    (m) => `| \`${m.id}\` | ${m.description.replace(/\|/g, '\\|')} | ${severityText(m, true)} | ${m.layers.join(', ')} | ${m.confirm && !m.confirm.staticOnly ? '✔' : ''} |`,
   );
   return ['| rule | what it flags | default | layers | confirm |', '|---|---|---|---|---|', ...rows].join('\n');
 }
