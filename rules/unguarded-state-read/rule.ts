@@ -117,7 +117,7 @@ export default defineRule<Msg>({
           const a = c.python;
           const m = node.type === 'call' && /\.(?:group|groups|groupdict|start|end|span)\s*\($/.test(a.src(field(node, 'function') ?? node) + '(') ? unguardedMatchRead(a, node, stateContext(node, c)) : undefined;
           if (m) reportRead(m, a, c, 'noMatch');
-          const o = node.type === 'call' ? unguardedNoneOpen(a, node, noneContext(node, c)) : undefined;
+          const o = node.type === 'call' ? unguardedNoneOpen(a, node, (agentOnly) => noneContext(node, c, agentOnly)) : undefined;
           if (o) reportNoneOpen(o, a, c);
           const u = unguardedNoneUse(a, node, (agentOnly) => noneContext(node, c, agentOnly));
           if (u) reportNoneUse(u, a, c);

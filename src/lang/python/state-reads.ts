@@ -496,7 +496,24 @@ const ABSENT_STATE = new Set(['FileNotFoundError', 'NotADirectoryError', 'IsADir
  *  API client's, connection or process error — anything but only errors of absent state. */
 function readFailureHandler(a: PythonAnalysis, h: PyNode): boolean {
   const types = h.parent ? a.handlerInfo(h.parent, h).types : null;
-  return !(types?.length && types.every((t) => ABSENT_STATE.has(t)));
+  if (types?.length && types.every((t) => ABSENT_STATE.has(t))) return false;
+  // `reply.raise_for_status()` in the `try` turns the reply's status (a 404: the agent saved nothing) into the
+  // error this handler catches: a test of the state, whatever else the handler also catches
+  return !(h.parent && raisesForStatus(a, field(h.parent, 'body')) && (types === null || types.some((t) => STATUS_ERRORS.test(t))));
+}
+
+const STATUS_ERRORS = /(^|\.)(HTTPError|HTTPStatusError|RequestException|RequestError|ClientResponseError|Exception|BaseException)$/;
+
+/** The block calls `.raise_for_status()` (requests, httpx, aiohttp), outside nested functions. */
+function raisesForStatus(a: PythonAnalysis, block: PyNode | null | undefined): boolean {
+  let hit = false;
+  if (block)
+    walk(block, (n) => {
+      if (hit || n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition') return false;
+      if (n.type === 'call' && /\.raise_for_status$/.test(a.src(field(n, 'function') ?? n))) hit = true;
+      return undefined;
+    });
+  return hit;
 }
 
 /** `n` runs inside an `except` clause of its function that catches a failure of the read (`readFailureHandler`). */
@@ -668,14 +685,16 @@ function noneSource(a: PythonAnalysis, arg: PyNode, cx: StateContext & NoneConte
 
 /** `open(path)` / `Image.open(path)` / `pd.read_csv(path)` / `Document(path)` on a value that is None
  *  when the getter or helper that produced it failed, with no test of the value and no handler. */
-export function unguardedNoneOpen(a: PythonAnalysis, node: PyNode, cx: StateContext & NoneContext): NoneOpen | undefined {
+export function unguardedNoneOpen(a: PythonAnalysis, node: PyNode, context: (agentOnly: boolean) => StateContext & NoneContext): NoneOpen | undefined {
   const c = node.type === 'call' ? a.call(node) : undefined;
   const kind = c && OPENERS.get(c.qualified ?? '');
   const first = c && (c.args[0] ?? PATH_KEYWORDS.map((k) => c.kwargs.get(k)).find((v) => v));
   if (!c || !kind || !first) return undefined;
   const arg = unparen(first);
   const scope = a.functionAt(node)?.node ?? a.ast;
-  const src = noneSource(a, arg, cx);
+  // an opener that raises on None surfaces a failed read (a None from the getter's own handler) as an error,
+  // the right outcome for it; one that opens a blank document grades that instead, whatever the None meant
+  const src = noneSource(a, arg, context(kind === 'raises'));
   if (!src) return undefined;
   if (src.name && mentionedInTest(a, scope, src.name)) return undefined;
   if (handled(a, node, ['TypeError', 'AttributeError', 'ValueError'])) return undefined;
