@@ -6,6 +6,7 @@
  */
 import { KIND_DISPATCH_ADAPTER_ID } from '../../src/suites/harness/kind-adapter.js';
 import { kindFieldProblems, type KindFieldProblem } from '../../src/suites/kind-check.js';
+import { jsKindFieldProblems } from '../../src/suites/js-kind-check.js';
 import { defineRule } from '../../src/contract/rule.js';
 import { entryProblems, evaluatorProblems, setupProblems, type EvaluatorProblem, type EvaluatorProblemKind } from '../../src/suites/osworld-check.js';
 import type { Autofix } from '../../src/core/types.js';
@@ -59,7 +60,7 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind | KindFieldPro
       },
       missingTaskField: {
         what: '`{{fn}}` reads `{{read}}` on every run ({{where}}), but {{state}}.',
-        why: 'The evaluator raises KeyError or TypeError before it compares anything, so the task is never graded (or the crash is scored as the agent\'s failure).',
+        why: 'The evaluator {{effect}}.',
         fix: 'Give the task the member the evaluator reads, or route it to an evaluator kind that does not need it.',
       },
       unknownKey: {
@@ -189,6 +190,10 @@ export default defineRule<EvaluatorProblemKind | RouteProblemKind | KindFieldPro
         entry(entry, c) {
           if (entry.task.suite.adapter === KIND_DISPATCH_ADAPTER_ID) {
             for (const p of kindFieldProblems(entry, ctx.project.python)) c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer });
+            for (const p of jsKindFieldProblems(entry, ctx.project.files)) {
+              const r = p.related;
+              c.report({ messageId: p.kind, data: p.data, at: p.at, pointer: p.pointer, related: [{ file: r.file.path, range: r.file.source.range(r.start, r.end), message: `The read in \`${p.data.fn}\`.` }] });
+            }
             return;
           }
           if (entry.task.suite.adapter !== OSWORLD_ADAPTER_ID) return;

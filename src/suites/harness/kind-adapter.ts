@@ -96,6 +96,11 @@ export function passedRecord(entry: VerifierEntry): KindTarget['passes'] {
   return targets.get(entry)?.passes;
 }
 
+/** The code the entry's kind routes to, as learned at the dispatch (a JS/TS target is found again by the check). */
+export function kindTarget(entry: VerifierEntry): KindTarget | undefined {
+  return targets.get(entry);
+}
+
 export const kindDispatchAdapter: SuiteAdapter = {
   id: KIND_DISPATCH_ADAPTER_ID,
   description: 'Task records naming the kind of check that grades them (an evaluation type), routed as the suite\'s harness dispatches on that member (learned from its match, if-chain or dict of cases).',
