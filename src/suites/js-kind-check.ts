@@ -123,7 +123,7 @@ interface Read {
 }
 
 /** Member paths of the record the function reads on every run, with the first read of each. */
-export function requiredJsReads(program: Program, fn: JsFunction, args: NonNullable<KindTarget['args']>): Map<string, AnyNode> {
+function requiredJsReads(program: Program, fn: JsFunction, args: NonNullable<KindTarget['args']>): Map<string, AnyNode> {
   const sc = jsScopes(program);
   // the parameters the record (or a member) is handed to: name → path; a destructured one, each name it binds
   const roots = new Map<Identifier, string[]>();
