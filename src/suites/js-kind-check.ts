@@ -471,6 +471,8 @@ export function jsKindFieldProblems(entry: VerifierEntry, files: ReadonlyMap<str
       const here = p.slice(0, i + 1).join('.');
       let state: string | undefined;
       let key = '';
+      // a member a JS/TS task record computes (not a literal): not known
+      if (v === undefined) break;
       // a member of a string, number or list is `undefined` unless the type has it (`text.length`)
       if (v !== null && (typeof v !== 'object' || Array.isArray(v)) && p[i]! in Object(v)) break;
       if (v === null || typeof v !== 'object' || Array.isArray(v)) {

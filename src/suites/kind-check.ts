@@ -75,6 +75,8 @@ export function kindFieldProblems(entry: VerifierEntry, python: PythonProject): 
     for (let i = 0; i < p.length; i++) {
       const name = p[i]!;
       const here = p.slice(0, i + 1).join('.');
+      // a member a JS/TS task record computes (not a literal): not known
+      if (v === undefined) break;
       if (v === null || typeof v !== 'object' || Array.isArray(v)) {
         const at = p.slice(0, i).join('.');
         if (!seen.has(at)) out.push({ kind: 'missingTaskField', at: ref!, pointer: ref!.pointer, data: { fn: b.qualname, read: read.text, where: where(read.line), state: `\`${at}\` is ${kindOf(v)} in this task`, effect: PY_EFFECT } });
