@@ -98,7 +98,8 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
   }
   // tasks written as JS/TS data (an exported array of records the harness iterates), routed by kind like JSON records
   const kindAdapter = adapters.find((a) => a.id === KIND_DISPATCH_ADAPTER_ID);
-  if (opts.code && detect && kinds.length && kindAdapter) {
+  // (only JS/TS dispatches bind them: without one, no module is read for them)
+  if (opts.code && detect && kindAdapter && kinds.some((k) => !k.file.endsWith('.py'))) {
     try {
       for (const d of jsTaskDocuments(opts.code)) {
         if (!kindAdapter.detect(d.doc, d.file, ctx)) continue;
