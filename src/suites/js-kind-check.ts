@@ -7,8 +7,9 @@
  * compares the agent's result with `undefined`. A read counts when it runs on every path through the
  * function (not in a callback, a branch not every path takes, the right of `&&`/`||`/`??`, after an
  * early return that tests the record) and the function never tests it or a member it is read from:
- * optional chaining, `??`/`||` defaults, truthiness and `=== undefined` tests, `typeof`, `"k" in x`,
- * `hasOwnProperty`, defaults in destructuring and writes all make the member optional. A read in a
+ * optional chaining, `??`/`||` defaults, truthiness and `=== undefined` tests, a comparison with a
+ * literal (`spec.mode === "strict"`, a `switch`), `typeof`, `"k" in x`, `hasOwnProperty`, defaults in
+ * destructuring and writes all make the member optional. A read in a
  * `try` block does not count, nor a value handed to `console` only.
  */
 import path from 'node:path';
@@ -214,6 +215,12 @@ function patternPath(p: Pattern, id: Identifier): string[] | undefined {
   return undefined;
 }
 
+/** A literal a member is compared with (`spec.mode === "strict"`, `spec.exact === true`): a test of an option, not a use. */
+const isLiteral = (e: AnyNode): boolean => {
+  const x = unwrapExpr(e);
+  return x.type === 'Literal' || (x.type === 'TemplateLiteral' && x.expressions.length === 0);
+};
+
 const isNullish = (e: AnyNode): boolean => {
   const x = unwrapExpr(e);
   return (x.type === 'Identifier' && x.name === 'undefined') || (x.type === 'Literal' && x.value === null) || (x.type === 'UnaryExpression' && x.operator === 'void');
@@ -245,6 +252,10 @@ function testedPaths(fn: JsFunction, paths: PathOf): string[][] {
       case 'ForStatement':
         add(n.test);
         break;
+      case 'SwitchStatement':
+        // `switch (spec.mode)`: a missing mode takes the default case
+        add(n.discriminant);
+        break;
       case 'LogicalExpression':
         add(n.left);
         break;
@@ -252,8 +263,8 @@ function testedPaths(fn: JsFunction, paths: PathOf): string[][] {
         if (n.operator === '!' || n.operator === 'typeof' || n.operator === 'delete') add(n.argument);
         break;
       case 'BinaryExpression':
-        if (/^[!=]==?$/.test(n.operator) && isNullish(n.right)) add(n.left);
-        if (/^[!=]==?$/.test(n.operator) && isNullish(n.left)) add(n.right);
+        if (/^[!=]==?$/.test(n.operator) && (isNullish(n.right) || isLiteral(n.right))) add(n.left);
+        if (/^[!=]==?$/.test(n.operator) && (isNullish(n.left) || isLiteral(n.left))) add(n.right);
         if (n.operator === 'in') {
           const base = paths.of(n.right);
           const k = unwrapExpr(n.left);
@@ -368,7 +379,7 @@ function statementReads(st: AnyNode, paths: PathOf, out: Read[]): boolean {
       exprReads(st.test, paths, out, true);
       return exits(st.body);
     case 'SwitchStatement':
-      exprReads(st.discriminant, paths, out, false);
+      exprReads(st.discriminant, paths, out, true);
       return exits(st);
     default:
       // try blocks (a catch decides), labelled statements, declarations: no reads counted
@@ -405,7 +416,7 @@ function exprReads(e: AnyNode, paths: PathOf, out: Read[], tested: boolean): voi
       if (x.operator === 'typeof' || x.operator === 'delete' || x.operator === 'void') return;
       return exprReads(x.argument, paths, out, x.operator === '!' || tested);
     case 'BinaryExpression':
-      if (/^[!=]==?$/.test(x.operator) && (isNullish(x.left) || isNullish(x.right))) {
+      if (/^[!=]==?$/.test(x.operator) && (isNullish(x.left) || isNullish(x.right) || isLiteral(x.left) || isLiteral(x.right))) {
         exprReads(x.left, paths, out, true);
         exprReads(x.right, paths, out, true);
         return;
