@@ -94,7 +94,8 @@ function valueOf(e: AnyNode, pointer: string, values: Map<string, JsonValueRef>,
     const arr: unknown[] = [];
     x.elements.forEach((el, i) => arr.push(el && el.type !== 'SpreadElement' ? valueOf(el, joinPointer(pointer, i), values) : UNKNOWN));
     v = arr;
-  } else if (x.type === 'ObjectExpression') {
+  } else if (x.type === 'ObjectExpression' && x.properties.every((p) => p.type === 'Property')) {
+    // (an object holding a spread is unknown: its members are not all written here)
     const obj: Record<string, unknown> = {};
     for (const p of x.properties) {
       if (p.type !== 'Property') continue;
