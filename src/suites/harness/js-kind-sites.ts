@@ -162,7 +162,18 @@ function bindingPath(cx: Ctx, b: JsBinding, depth: number): string[] | undefined
     const base = isRootInit(d.init) ? [] : memberPath(cx, d.init, depth + 1);
     return inner && base && [...base, ...inner];
   }
+  // `for (const task of tasks)`: each item of a list of records is a record (an item of a record's own
+  // member list, `for (const t of task.evals)`, stays an item: see subjectOf)
+  const loop = forOfOver(cx, d);
+  if (loop && d.type === 'VariableDeclarator' && d.id === b.id && !memberPath(cx, loop.right, depth + 1)?.length) return [];
   return undefined;
+}
+
+/** The `for … of` whose declared variable this declarator is. */
+function forOfOver(cx: Ctx, d: AnyNode) {
+  const decl = d.type === 'VariableDeclarator' ? cx.parents.get(d) : undefined;
+  const loop = decl ? cx.parents.get(decl) : undefined;
+  return loop?.type === 'ForOfStatement' && loop.left === decl ? loop : undefined;
 }
 
 /** The dispatched value: a member path, or an item of one (`for (const t of task.evals)`). */
@@ -212,9 +223,9 @@ function rootOf(cx: Ctx, e: AnyNode, depth = 0): AnyNode | undefined {
   if (b.kind !== 'const' && b.kind !== 'let' && b.kind !== 'var') return undefined;
   const d = b.decl;
   if (d.type !== 'VariableDeclarator') return undefined;
-  const decl = cx.parents.get(d);
-  const loop = decl ? cx.parents.get(decl) : undefined;
-  if (loop?.type === 'ForOfStatement' && loop.left === decl) return rootOf(cx, loop.right, depth + 1);
+  const loop = forOfOver(cx, d);
+  // the item of a list of records is its own root (no record path leads to the list)
+  if (loop) return rootOf(cx, loop.right, depth + 1) ?? (memberPath(cx, loop.right)?.length ? undefined : d);
   if (!d.init) return undefined;
   return isRootInit(d.init) ? d : rootOf(cx, d.init, depth + 1);
 }
