@@ -466,7 +466,15 @@ export function jsKindFieldProblems(entry: VerifierEntry, files: ReadonlyMap<str
   if (!byArgs) memo.set(found.fn, (byArgs = new Map()));
   const ak = JSON.stringify(t.args);
   let required = byArgs.get(ak);
-  if (!required) byArgs.set(ak, (required = requiredJsReads(found.program, found.fn, t.args)));
+  if (!required) {
+    try {
+      required = requiredJsReads(found.program, found.fn, t.args);
+    } catch {
+      // an evaluator vaudit cannot follow is taken to require nothing
+      required = new Map();
+    }
+    byArgs.set(ak, required);
+  }
   const out: Array<KindFieldProblem & { related: { file: SourceFile; start: number; end: number } }> = [];
   const seen = new Set<string>();
   const text = found.file.source.text;
