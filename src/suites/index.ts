@@ -13,7 +13,8 @@ import { declaredRoutes, type TaskDecl } from './harness/declared.js';
 import type { ModuleRoute } from './harness/routes.js';
 import type { KindRoute } from './harness/kind-sites.js';
 import { PYTHON_DATA_ADAPTER_ID, pythonDataSuites } from './harness/py-suites.js';
-import { tallyKinds } from './harness/kind-adapter.js';
+import { KIND_DISPATCH_ADAPTER_ID, tallyKinds } from './harness/kind-adapter.js';
+import { jsTaskDocuments } from './harness/js-tasks.js';
 
 export type { SuiteProblem } from './adapter.js';
 
@@ -98,6 +99,21 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
       let list = detected.get(owner);
       if (!list) detected.set(owner, (list = []));
       list.push({ file, doc });
+    }
+  }
+  // tasks written as JS/TS data (an exported array of records the harness iterates), routed by kind like JSON records
+  const kindAdapter = adapters.find((a) => a.id === KIND_DISPATCH_ADAPTER_ID);
+  // (only JS/TS dispatches bind them: without one, no module is read for them)
+  if (opts.code && detect && kindAdapter && kinds.some((k) => !k.file.endsWith('.py'))) {
+    try {
+      for (const d of jsTaskDocuments(opts.code)) {
+        if (!kindAdapter.detect(d.doc, d.file, ctx)) continue;
+        let list = detected.get(kindAdapter);
+        if (!list) detected.set(kindAdapter, (list = []));
+        list.push(d);
+      }
+    } catch {
+      // harness code vaudit cannot follow recognises no JS/TS tasks; the run goes on
     }
   }
   const suites: Suite[] = [];

@@ -54,6 +54,9 @@ function requiredOf(python: PythonProject, file: string, qualname: string, passe
   return r;
 }
 
+/** What a missing member does to a Python evaluator (the message's `effect`). */
+const PY_EFFECT = 'raises KeyError or TypeError before it compares anything, so the task is never graded (or the crash is scored as the agent\'s failure)';
+
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 /** Members the entry's bound code reads from the task that the task lacks (the shortest missing path of each read):
@@ -73,14 +76,16 @@ export function kindFieldProblems(entry: VerifierEntry, python: PythonProject): 
     for (let i = 0; i < p.length; i++) {
       const name = p[i]!;
       const here = p.slice(0, i + 1).join('.');
+      // a member a JS/TS task record computes (not a literal): not known
+      if (v === undefined) break;
       if (v === null || typeof v !== 'object' || Array.isArray(v)) {
         const at = p.slice(0, i).join('.');
-        if (!seen.has(at)) out.push({ kind: 'missingTaskField', at: ref!, pointer: ref!.pointer, data: { fn: b.qualname, read: read.text, where: where(read.line), state: `\`${at}\` is ${kindOf(v)} in this task` } });
+        if (!seen.has(at)) out.push({ kind: 'missingTaskField', at: ref!, pointer: ref!.pointer, data: { fn: b.qualname, read: read.text, where: where(read.line), state: `\`${at}\` is ${kindOf(v)} in this task`, effect: PY_EFFECT } });
         seen.add(at);
         break;
       }
       if (!Object.hasOwn(v, name)) {
-        if (!seen.has(here)) out.push({ kind: 'missingTaskField', at: ref!, pointer: ref!.pointer, data: { fn: b.qualname, read: read.text, where: where(read.line), state: `this task has no \`${here}\`` } });
+        if (!seen.has(here)) out.push({ kind: 'missingTaskField', at: ref!, pointer: ref!.pointer, data: { fn: b.qualname, read: read.text, where: where(read.line), state: `this task has no \`${here}\``, effect: PY_EFFECT } });
         seen.add(here);
         break;
       }

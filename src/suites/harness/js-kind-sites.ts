@@ -162,7 +162,18 @@ function bindingPath(cx: Ctx, b: JsBinding, depth: number): string[] | undefined
     const base = isRootInit(d.init) ? [] : memberPath(cx, d.init, depth + 1);
     return inner && base && [...base, ...inner];
   }
+  // `for (const task of tasks)`: each item of a list of records is a record (an item of a record's own
+  // member list, `for (const t of task.evals)`, stays an item: see subjectOf)
+  const loop = forOfOver(cx, d);
+  if (loop && d.type === 'VariableDeclarator' && d.id === b.id && !memberPath(cx, loop.right, depth + 1)?.length) return [];
   return undefined;
+}
+
+/** The `for … of` whose declared variable this declarator is. */
+function forOfOver(cx: Ctx, d: AnyNode) {
+  const decl = d.type === 'VariableDeclarator' ? cx.parents.get(d) : undefined;
+  const loop = decl ? cx.parents.get(decl) : undefined;
+  return loop?.type === 'ForOfStatement' && loop.left === decl ? loop : undefined;
 }
 
 /** The dispatched value: a member path, or an item of one (`for (const t of task.evals)`). */
@@ -190,13 +201,61 @@ function subjectOf(cx: Ctx, e: AnyNode): { path: string[]; each: boolean } | und
   return undefined;
 }
 
+/** The node a record path starts from (the parameter, or the declarator of a parsed document), through
+ *  locals, destructuring and the item of a member list: two paths from the same root are one record's. */
+function rootOf(cx: Ctx, e: AnyNode, depth = 0): AnyNode | undefined {
+  if (depth > 8) return undefined;
+  const x = strip(e);
+  if (x.type === 'MemberExpression') return rootOf(cx, x.object, depth + 1);
+  if (x.type !== 'Identifier') return undefined;
+  const b = cx.sc.resolve(x);
+  if (!b) return undefined;
+  if (b.kind === 'param') {
+    if (!isJsFunction(b.decl)) return undefined;
+    const p = b.decl.params.find((q) => patternPath(q as Pattern, b.id));
+    if (p && p === b.id) {
+      // `task.evals.forEach((t) => …)`: the item's root is the list's
+      const call = cx.parents.get(b.decl);
+      if (b.decl.params[0] === b.id && call?.type === 'CallExpression' && call.arguments[0] === b.decl && call.callee.type === 'MemberExpression' && /^(forEach|map|flatMap|filter|every|some)$/.test(propName(call.callee) ?? '')) return rootOf(cx, call.callee.object, depth + 1) ?? p;
+    }
+    return p;
+  }
+  if (b.kind !== 'const' && b.kind !== 'let' && b.kind !== 'var') return undefined;
+  const d = b.decl;
+  if (d.type !== 'VariableDeclarator') return undefined;
+  const loop = forOfOver(cx, d);
+  // the item of a list of records is its own root (no record path leads to the list)
+  if (loop) return rootOf(cx, loop.right, depth + 1) ?? (memberPath(cx, loop.right)?.length ? undefined : d);
+  if (!d.init) return undefined;
+  return isRootInit(d.init) ? d : rootOf(cx, d.init, depth + 1);
+}
+
+/** The positional arguments of a call that are the record, or a member of it, from the dispatch's root. */
+function argsOf(cx: Ctx, call: AnyNode, root: AnyNode | undefined): KindTarget['args'] {
+  if (!root || (call.type !== 'CallExpression' && call.type !== 'NewExpression')) return undefined;
+  const out: NonNullable<KindTarget['args']> = [];
+  for (let i = 0; i < call.arguments.length; i++) {
+    const a = call.arguments[i]!;
+    if (a.type === 'SpreadElement') break;
+    const p = memberPath(cx, a);
+    if (p && rootOf(cx, a) === root) out.push({ index: i, path: p });
+  }
+  return out.length ? out : undefined;
+}
+
+/** Where a named target is defined: the module it is imported from, else this file. */
+function moduleOf(cx: Ctx, id: Identifier): Pick<KindTarget, 'module'> {
+  const m = cx.sc.resolve(id)?.module;
+  return m && m.from.startsWith('.') ? { module: { from: m.from, imported: m.imported } } : {};
+}
+
 /** The code a branch hands the task to: the first call or `new` in it (its callee's name), or a function named as a value. */
-function targetIn(cx: Ctx, body: AnyNode | readonly AnyNode[]): KindTarget | undefined {
+function targetIn(cx: Ctx, body: AnyNode | readonly AnyNode[], root?: AnyNode): KindTarget | undefined {
   let found: KindTarget | undefined;
   const rec = (n: AnyNode) => {
     if (found) return;
     if (isJsFunction(n)) {
-      found = { file: cx.file, qualname: fnName(cx, n), shown: fnName(cx, n) };
+      found = { file: cx.file, qualname: fnName(cx, n), shown: fnName(cx, n), at: n.start };
       return;
     }
     if ((n.type === 'CallExpression' || n.type === 'NewExpression') && n.callee.type !== 'Super') {
@@ -204,12 +263,17 @@ function targetIn(cx: Ctx, body: AnyNode | readonly AnyNode[]): KindTarget | und
       const shown = c.type === 'Identifier' ? c.name : propName(c);
       if (shown && !/^(log|warn|error|info|debug|push|set|get|Error|TypeError|RangeError)$/.test(shown)) {
         found = { file: cx.file, qualname: shown, shown };
+        // a function called by name: what it is handed of the record, and where it is defined
+        if (n.type === 'CallExpression' && c.type === 'Identifier') {
+          const args = argsOf(cx, n, root);
+          found = { ...found, ...moduleOf(cx, c), ...(args ? { args } : {}) };
+        }
         return;
       }
     }
     if (n.type === 'Identifier' && Array.isArray(body) === false && n === body) {
       const b = cx.sc.resolve(n);
-      if (b && (b.kind === 'function' || b.kind === 'import' || (b.init && isJsFunction(b.init)))) found = { file: cx.file, qualname: n.name, shown: n.name };
+      if (b && (b.kind === 'function' || b.kind === 'import' || (b.init && isJsFunction(b.init)))) found = { file: cx.file, qualname: n.name, shown: n.name, ...moduleOf(cx, n) };
       return;
     }
     forEachChild(n, rec);
@@ -270,6 +334,7 @@ function switchRoute(cx: Ctx, n: SwitchStatement, fn: string): KindRoute | undef
   if (!s) return undefined;
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
+  const root = rootOf(cx, n.discriminant);
   let pending: string[] = [];
   for (const c of n.cases) {
     if (c.test) {
@@ -278,7 +343,7 @@ function switchRoute(cx: Ctx, n: SwitchStatement, fn: string): KindRoute | undef
       pending.push(v);
     } else route.otherwise = throws(c.consequent) ? 'raise' : 'ignore';
     if (c.consequent.length === 0) continue; // falls through to the next case's body
-    const t = targetIn(cx, c.consequent);
+    const t = targetIn(cx, c.consequent, root);
     if (pending.length) targets.push(t);
     for (const v of pending) if (!route.cases.has(v)) route.cases.set(v, t);
     pending = [];
@@ -329,7 +394,7 @@ function ifChain(cx: Ctx, n: IfStatement, fn: string, seen: Set<AnyNode>): Chain
   if (t.type === 'CallExpression' && t.callee.type === 'MemberExpression' && propName(t.callee) === 'includes' && t.arguments.length === 1 && !n.alternate) {
     const v = strOf(t.arguments[0]);
     const p = v !== undefined ? memberPath(cx, t.callee.object) : undefined;
-    if (v !== undefined && p && p.length) return { kind: 'contains', route: { file: cx.file, line: cx.line(n.start), path: p, each: true, cases: new Map([[v, targetIn(cx, n.consequent)]]), otherwise: 'ignore', fn } };
+    if (v !== undefined && p && p.length) return { kind: 'contains', route: { file: cx.file, line: cx.line(n.start), path: p, each: true, cases: new Map([[v, targetIn(cx, n.consequent, rootOf(cx, t.callee.object))]]), otherwise: 'ignore', fn } };
   }
   const first = equalityTest(cx, n.test);
   if (!first) return undefined;
@@ -337,8 +402,9 @@ function ifChain(cx: Ctx, n: IfStatement, fn: string, seen: Set<AnyNode>): Chain
   if (!s) return undefined;
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
+  const root = rootOf(cx, first.subject);
   const add = (values: string[], body: AnyNode) => {
-    const tg = targetIn(cx, body);
+    const tg = targetIn(cx, body, root);
     targets.push(tg);
     for (const v of values) if (!route.cases.has(v)) route.cases.set(v, tg);
   };
@@ -423,8 +489,33 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
   const targets = pairs.map(([, v]) => valueTarget(cx, v));
   if (!dispatching(targets)) return undefined;
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: lookupOtherwise(cx, n, fn, tb.name), fn: fnShown };
-  pairs.forEach(([k], i) => route.cases.set(k, targets[i]));
+  // `CHECKS[kind](task, page)`, `const check = CHECKS.get(kind); check(task.expected)`: what every handler is handed
+  const call = lookupCall(cx, n, fn);
+  const args = call ? argsOf(cx, call, rootOf(cx, key)) : undefined;
+  pairs.forEach(([k], i) => {
+    let t = targets[i];
+    // a handler written inline in the table is known by its key there (`GRADERS.exit`)
+    if (t && t.at !== undefined && isJsFunction(strip(pairs[i]![1]))) t = { ...t, shown: /^[A-Za-z_$][\w$]*$/.test(k) ? `${tb.name}.${k}` : `${tb.name}[${JSON.stringify(k)}]` };
+    route.cases.set(k, args && t ? { ...t, args } : t);
+  });
   return route;
+}
+
+/** The call of a looked-up handler: the lookup called at once, or the one call of the const holding it. */
+function lookupCall(cx: Ctx, n: AnyNode, fn: JsFunction): AnyNode | undefined {
+  const p = cx.parents.get(n);
+  if (p?.type === 'CallExpression' && p.callee === n) return p;
+  const held = p?.type === 'VariableDeclarator' && p.init === n && p.id.type === 'Identifier' ? p.id : undefined;
+  if (!held) return undefined;
+  const b = cx.sc.resolve(held);
+  const calls: AnyNode[] = [];
+  const rec = (x: AnyNode) => {
+    if (x !== fn && isJsFunction(x)) return;
+    if (x.type === 'CallExpression' && x.callee.type === 'Identifier' && x.callee.name === held.name && cx.sc.resolve(x.callee) === b) calls.push(x);
+    forEachChild(x, rec);
+  };
+  rec(fn.body);
+  return calls.length === 1 ? calls[0] : undefined;
 }
 
 /** A map value that is code: a function, a class, or a name bound to one. */
@@ -434,7 +525,7 @@ function valueTarget(cx: Ctx, v: AnyNode): KindTarget | undefined {
   if (x.type === 'ClassExpression') return { file: cx.file, qualname: x.id?.name ?? 'class', shown: x.id?.name ?? 'class' };
   if (x.type === 'Identifier') {
     const b = cx.sc.resolve(x);
-    if (b && (b.kind === 'function' || b.kind === 'class' || b.kind === 'import' || (b.init && isJsFunction(strip(b.init))))) return { file: cx.file, qualname: x.name, shown: x.name };
+    if (b && (b.kind === 'function' || b.kind === 'class' || b.kind === 'import' || !!b.module || (b.init && isJsFunction(strip(b.init))))) return { file: cx.file, qualname: x.name, shown: x.name, ...moduleOf(cx, x) };
     return undefined;
   }
   if (x.type === 'MemberExpression' && propName(x)) return { file: cx.file, qualname: propName(x)!, shown: cx.text.slice(x.start, x.end) };

@@ -165,18 +165,32 @@ export function passedRecord(entry: VerifierEntry): KindTarget['passes'] {
   return targets.get(entry)?.passes;
 }
 
+/** The code the entry's kind routes to, as learned at the dispatch (a JS/TS target is found again by the check). */
+export function kindTarget(entry: VerifierEntry): KindTarget | undefined {
+  return targets.get(entry);
+}
+
+/** The routes a document can be bound by: a JS/TS module's task array only by the JS/TS dispatches (a Python harness does not import it). */
+const jsOnly = new WeakMap<readonly KindRoute[], KindRoute[]>();
+function routesFor(file: { path: string }, routes: readonly KindRoute[]): readonly KindRoute[] {
+  if (file.path.toLowerCase().endsWith('.json')) return routes;
+  let r = jsOnly.get(routes);
+  if (!r) jsOnly.set(routes, (r = routes.filter((x) => !x.file.endsWith('.py'))));
+  return r;
+}
+
 export const kindDispatchAdapter: SuiteAdapter = {
   id: KIND_DISPATCH_ADAPTER_ID,
   description: 'Task records naming the kind of check that grades them (an evaluation type), routed as the suite\'s harness dispatches on that member (learned from its match, if-chain or dict of cases).',
-  detect(doc, _file, ctx) {
-    const routes = ctx?.kinds ?? [];
+  detect(doc, file, ctx) {
+    const routes = routesFor(file, ctx?.kinds ?? []);
     return routes.length > 0 && bindDocument(doc, routes, ctx?.kindTally) !== undefined;
   },
   load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult {
     const routes = options.kinds ?? [];
     const bySite = new Map<string, { route: KindRoute; tasks: Task[] }>();
     for (const { file, doc } of docs) {
-      (bindDocument(doc, routes, options.kindTally) ?? []).forEach(({ record, route, values }, i) => {
+      (bindDocument(doc, routesFor(file, routes), options.kindTally) ?? []).forEach(({ record, route, values }, i) => {
         const k = `${route.file}:${route.line}`;
         let group = bySite.get(k);
         if (!group) bySite.set(k, (group = { route, tasks: [] }));

@@ -30,6 +30,13 @@ export interface KindTarget {
   /** Parameters of the target the dispatch hands the task record, or a member of it, to:
    *  `check_url(task["eval"])` → `{ param: "spec", path: ["eval"] }`. */
   passes?: Array<{ param: string; path: string[] }>;
+  /** JS/TS: the positional arguments the dispatch hands the record, or a member of it, to
+   *  (`check(page, task.expected)` → `{ index: 1, path: ["expected"] }`). */
+  args?: Array<{ index: number; path: string[] }>;
+  /** JS/TS: where the target is defined — the module it is imported from (a relative specifier) and the
+   *  name it is exported as, or the offset of a function written inline in the dispatch file. */
+  module?: { from: string; imported: string };
+  at?: number;
 }
 
 export interface KindRoute {
