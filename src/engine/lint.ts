@@ -20,7 +20,7 @@ import { rel } from '../core/paths.js';
 import { ConfigResolver, type VauditConfig } from '../config/load.js';
 
 type ResolvedConfirmConfig = NonNullable<VauditConfig['confirm']>;
-import { createPythonProject } from '../lang/python/project.js';
+import { analyseAllPausing, createPythonProject } from '../lang/python/project.js';
 import { pythonParser, type PythonParserKind } from '../lang/python/parser.js';
 import { pageScripts } from './pages.js';
 import { computeScope, narrowTargets, partitionFindings, type ScopeSetting, type ScopeSummary } from './scope.js';
@@ -189,6 +189,8 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   mark('load');
   // 3. project indexes
   const python = await createPythonProject(sorted, { threads: threads.started });
+  // every module parsed here, pausing so that the native parser's trees are freed as it goes
+  await analyseAllPausing(python);
   const { suites, suiteProblems, bundles, problems: bundleProblems, tasksByFile, routes, kinds } = await buildIndexes(sorted, {
     root: cwd,
     rootConfig: firstCfg,

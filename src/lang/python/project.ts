@@ -70,6 +70,25 @@ export function releasingTrees(python: PythonProject): () => Promise<void> {
   };
 }
 
+/**
+ * Analyse every module of `python` now, pausing as `releasingTrees` does, when they all fit its memory
+ * budget (a one-shot run: the phases that follow visit every module, and every analysis is kept to the
+ * end). The first parse of a module otherwise happens in whichever phase asks first, often deep in a
+ * synchronous walk: webarena-infinity's learning of kind dispatches parsed all 2,357 verifier modules
+ * in one loop, and one file's callers took in 30 sanity-check scripts of 50–120 KB in one step; the
+ * native trees of those parses, freed only when the run yields, held 157 MB that the allocator kept as
+ * the process's own to the end of the run (18 MB parsed here). Over budget, nothing is done here (the
+ * phases parse and evict as before).
+ */
+export async function analyseAllPausing(python: PythonProject): Promise<void> {
+  if (!(python instanceof Project) || !python.fitsBudget()) return;
+  const pause = releasingTrees(python);
+  for (const f of python.files()) {
+    python.analysis(f);
+    await pause();
+  }
+}
+
 export interface PythonProjectOptions {
   /** Extra search roots for absolute imports (default: the package roots of the files). */
   roots?: string[];
@@ -154,6 +173,13 @@ class Project implements PythonProject {
 
   files(): string[] {
     return [...this.byPath.keys()];
+  }
+
+  /** Whether every module's analysis fits the budget (none would be evicted). */
+  fitsBudget(): boolean {
+    let chars = 0;
+    for (const f of this.byPath.values()) chars += f.source.text.length;
+    return chars <= this.maxCachedChars;
   }
 
   text(p: string): string | undefined {
