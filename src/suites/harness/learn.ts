@@ -6,6 +6,7 @@ import type { Program } from 'acorn';
 import type { SourceFile } from '../../core/source.js';
 import type { PythonProject } from '../../lang/python/types.js';
 import { pythonRoutes } from './py-sites.js';
+import { perFile } from './file-memo.js';
 import { jsRoutes, JS_LOADER_SCREEN } from './js-sites.js';
 import type { ModuleRoute } from './routes.js';
 import { kindRoutes, type KindRoute } from './kind-sites.js';
@@ -26,7 +27,8 @@ export function learnRoutes(code: HarnessCode): ModuleRoute[] {
   const out: ModuleRoute[] = [];
   for (const f of code.files) {
     try {
-      if (f.language === 'python') out.push(...pythonRoutes(code.python, f.path));
+      // per file, kept over an editor's edits while what it read is the same (file-memo.ts)
+      if (f.language === 'python') out.push(...perFile('py-routes', code.python, f.path, pythonRoutes));
       else if ((f.language === 'javascript' || f.language === 'typescript') && JS_LOADER_SCREEN.test(f.source.text)) {
         const program = code.programOf(f);
         if (program) out.push(...jsRoutes(f.path, program, f.source.text));
