@@ -115,7 +115,8 @@ export function learnKindRoutes(code: HarnessCode, reuse?: { files: ReadonlyMap<
     const prev = reuse?.files.get(f.path);
     let k: FileKinds | undefined;
     if (prev && !reuse!.changed.has(f.path) && ![...prev.deps].some((d) => reuse!.changed.has(d))) k = prev;
-    else if (f.language === 'python') k = fileKinds(code.python, f.path);
+    // per file, kept over an editor's edits while what it read is the same (file-memo.ts)
+    else if (f.language === 'python') k = perFile('py-kinds', code.python, f.path, fileKinds);
     else if ((f.language === 'javascript' || f.language === 'typescript') && JS_KIND_SCREEN.test(f.source.text)) k = jsFileKinds(code, f);
     if (!k) continue;
     byFile.set(f.path, k);
