@@ -3,9 +3,10 @@
  * while the texts it read are the same (src/suites/harness/file-memo.ts). A call of a loader helper
  * added in another module's body is read again (the scan for callers by name changes): the session
  * learns the route and binds the tasks, as a fresh session does; a body edit of a verifier module keeps
- * the indexes, with findings equal to a fresh session's.
+ * the indexes, with findings equal to a fresh session's. A class added to a class registry's literal (a
+ * body edit: the indexes are kept) puts its grader on the verifier paths, as in a fresh session.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,6 +92,43 @@ describe('harness facts kept per file over edits', () => {
         const removed = await edit(run, runBefore);
         expect(removed.got.bound).toEqual([]);
         expect(removed).toMatchObject({ builds: 1, reuses: 0 });
+      } finally {
+        await s.dispose();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('a class added to a registry literal is read again: its grader is on the verifier paths, as in a fresh session', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'vaudit-registry-memo-'));
+    try {
+      cpSync(path.resolve(import.meta.dirname, '../fixtures/suites/class-registry-literal'), root, { recursive: true });
+      const clock = path.join(root, 'phonebench/tasks/clock.py');
+      const registry = path.join(root, 'phonebench/registry.py');
+      const snooze = '\n\nclass Snooze(base.PhoneTask):\n    def succeeded(self, env) -> float:\n        reply = subprocess.run(["adb", "shell", "snooze"], capture_output=True)\n        return float(reply.returncode == 0)\n';
+      writeFileSync(clock, readFileSync(clock, 'utf8') + snooze);
+      const before = readFileSync(registry, 'utf8');
+      const after = before.replace('"stop_timer": clock.StopTimer,', '"stop_timer": clock.StopTimer,\n        "snooze": clock.Snooze,');
+      expect(after).not.toBe(before);
+      const s = await LintSession.create({ root });
+      try {
+        await s.lint([]);
+        const targets = [...s.project!.files.keys()].filter((p) => p.endsWith('.py')).sort();
+        const docs = new Map<string, string>();
+        const first = (await s.lint(targets)).findings.map(key).sort();
+        const edit = async (file: string, text: string) => {
+          docs.set(file, text);
+          s.setDocument(file, text);
+          const got = (await s.lint(targets)).findings.map(key).sort();
+          expect(got).toEqual((await fresh(root, docs, targets)).findings);
+          return got;
+        };
+        const added = await edit(registry, after);
+        // the snooze grader's call without a timeout is on a verifier path now
+        expect(added.filter((k) => k.startsWith('missing-timeout') && k.includes('clock.py')).length).toBeGreaterThan(first.filter((k) => k.startsWith('missing-timeout') && k.includes('clock.py')).length);
+        await edit(clock, readFileSync(clock, 'utf8').replace(/reply/g, 'result'));
+        await edit(registry, before);
       } finally {
         await s.dispose();
       }

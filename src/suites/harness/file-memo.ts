@@ -18,6 +18,9 @@ interface Entry {
   files?: readonly string[];
   /** Scans of every file for a text (`filesContaining`): the needle and the files that had it. */
   scans: Array<{ needle: string; found: readonly string[] }>;
+  /** The analyses read, when the answer holds parts of their trees (`sameTrees`): kept only while the
+   *  project answers with the same analysis objects (a file parsed again has new nodes). */
+  analyses?: Map<string, unknown>;
 }
 
 type Store = Map<string, Map<string, Entry>>;
@@ -34,7 +37,12 @@ function noting(python: PythonProject, e: Entry): PythonProject {
     if (!e.texts.has(p)) e.texts.set(p, python.text(p));
   };
   const view: PythonProject = {
-    analysis: (p) => (read(p), python.analysis(p)),
+    analysis: (p) => {
+      read(p);
+      const a = python.analysis(p);
+      if (e.analyses && !e.analyses.has(p)) e.analyses.set(p, a);
+      return a;
+    },
     analyseCode: (t) => python.analyseCode(t),
     files: () => {
       const fs = python.files();
@@ -53,6 +61,8 @@ function noting(python: PythonProject, e: Entry): PythonProject {
       read(f);
       const r = python.resolveFunction(f, n);
       if (r) read(r.file);
+      // the function's info is a node of that file's tree
+      if (r && e.analyses && !e.analyses.has(r.file)) e.analyses.set(r.file, python.analysis(r.file));
       return r;
     },
     stats: () => python.stats(),
@@ -89,6 +99,7 @@ export function filesContaining(python: PythonProject, needle: string): readonly
 
 function holds(python: PythonProject, e: Entry): boolean {
   for (const [p, t] of e.texts) if (python.text(p) !== t) return false;
+  if (e.analyses) for (const [p, a] of e.analyses) if (python.analysis(p) !== a) return false;
   for (const { needle, found } of e.scans) {
     const now = scan(python, needle);
     if (now.length !== found.length || now.some((p, i) => p !== found[i])) return false;
@@ -101,18 +112,19 @@ function holds(python: PythonProject, e: Entry): boolean {
 }
 
 /**
- * `learn(python, file)` for one file, kept while every file it read has the same text. The set of the
+ * `learn(python, file)` for one file, kept while every file it read has the same text (`sameTrees`: and
+ * the project answers with the same analyses, for answers that hold nodes of their trees). The set of the
  * project's files is part of what any learning reads (module resolution), so a store is emptied when
  * it changes — the session keeps a store only while the file set is the same.
  */
-export function perFile<T>(kind: string, python: PythonProject, file: string, learn: (view: PythonProject, file: string) => T): T {
+export function perFile<T>(kind: string, python: PythonProject, file: string, learn: (view: PythonProject, file: string) => T, sameTrees = false): T {
   const store = stores.get(python);
   if (!store) return learn(python, file);
   let byFile = store.get(kind);
   if (!byFile) store.set(kind, (byFile = new Map()));
   const hit = byFile.get(file);
   if (hit && holds(python, hit)) return hit.value as T;
-  const e: Entry = { value: undefined, texts: new Map([[file, python.text(file)]]), scans: [] };
+  const e: Entry = { value: undefined, texts: new Map([[file, python.text(file)]]), scans: [], analyses: sameTrees ? new Map() : undefined };
   e.value = learn(noting(python, e), file);
   byFile.set(file, e);
   return e.value as T;
