@@ -150,7 +150,7 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
     if (f.language !== 'typescript' && f.language !== 'javascript') continue;
     // the TypeScript compiler recurses per level, and V8 may abort outright near the end of the stack:
     // such a file is not modelled, and the JS pass reports it as too deep (parseScript)
-    if (jsNesting(f.source.text) > MAX_JS_NESTING) continue;
+    if (nestingOf(f) > MAX_JS_NESTING) continue;
     try {
       const b = bundleOf(f);
       if (b) bundles.set(f.path, b);
@@ -171,10 +171,19 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
   return { suites, suiteProblems, bundles, problems, tasksByFile, routes, kinds };
 }
 
+/** A JS/TS file's nesting depth, once per content (every index build asks it of every script: an editor
+ *  session rebuilding after a task edit tokenized each app script again). */
+const nestings = new WeakMap<SourceFile, number>();
+function nestingOf(f: SourceFile): number {
+  let n = nestings.get(f);
+  if (n === undefined) nestings.set(f, (n = jsNesting(f.source.text)));
+  return n;
+}
+
 /** A harness file's program for route learning (types stripped; undefined when it does not parse). */
 export function harnessProgram(f: SourceFile): Program | undefined {
   if (f.language !== 'javascript' && f.language !== 'typescript') return undefined;
-  if (jsNesting(f.source.text) > MAX_JS_NESTING) return undefined;
+  if (nestingOf(f) > MAX_JS_NESTING) return undefined;
   const r = parseScript(f.language, f.source.text);
   return r.ok ? r.program : undefined;
 }

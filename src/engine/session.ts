@@ -32,6 +32,7 @@ import { buildBundleModel } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import type { Task } from '../suites/types.js';
+import { keepHarnessFacts } from '../suites/harness/file-memo.js';
 import { harnessState, moduleSummary, rebaseBindings, reusableSuites, type HarnessState, type ModuleSummary } from './index-reuse.js';
 
 export interface SessionOptions {
@@ -411,7 +412,12 @@ export class LintSession {
    */
   private async pythonProject(py: readonly SourceFile[], prev: LintSession['python']): Promise<PythonProject> {
     // editor buffers are what gets edited: their trees are kept for an incremental re-parse
-    return createPythonProject(py, { reuse: prev?.project, keepTrees: new Set(this.overrides.keys()) });
+    const project = await createPythonProject(py, { reuse: prev?.project, keepTrees: new Set(this.overrides.keys()) });
+    // what each harness file taught (routes, task containers) is kept per file while the texts it read are
+    // the same; module resolution reads the set of files, so a file that came or went starts afresh
+    const sameSet = !!prev && prev.files.size === py.length && py.every((f) => prev.files.has(f.path));
+    keepHarnessFacts(project, sameSet ? prev.project : undefined);
+    return project;
   }
 
   /** Classic scripts of the project's HTML pages (src/engine/pages.ts), read again when the set of files changes. */

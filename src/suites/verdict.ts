@@ -51,7 +51,7 @@ export function verdictFunctions(project: Project): ReadonlySet<string> | undefi
     const a = py.analysis(file);
     const fn = a?.functionByQualname(qualname);
     if (!a || !fn) continue;
-    for (const callee of returnedCallees(a, fn)) {
+    for (const callee of perFunction(calleesMemo, a, fn, returnedCallees)) {
       const local = a.functionByQualname(`${qualname}.<locals>.${callee}`);
       if (local) {
         add(file, local.qualname);
@@ -71,6 +71,22 @@ export function isVerdictFunction(project: Project, file: string, fn: FunctionIn
   return set ? set.has(keyOf(file, fn.qualname)) : undefined;
 }
 
+/**
+ * What one function's own code says (its returned callees' names, its returned constants), kept per
+ * analysis: an editor session's project takes over the analyses of the files an edit left as they were,
+ * so a lint after an edit reads again only the edited module's verdict functions (both read nothing
+ * outside the function's tree).
+ */
+const calleesMemo = new WeakMap<PythonAnalysis, Map<string, string[]>>();
+const returnsMemo = new WeakMap<PythonAnalysis, Map<string, ConstValue[]>>();
+function perFunction<T>(memo: WeakMap<PythonAnalysis, Map<string, T>>, a: PythonAnalysis, fn: FunctionInfo, of: (a: PythonAnalysis, fn: FunctionInfo) => T): T {
+  let m = memo.get(a);
+  if (!m) memo.set(a, (m = new Map()));
+  let v = m.get(fn.qualname);
+  if (v === undefined) m.set(fn.qualname, (v = of(a, fn)));
+  return v;
+}
+
 const pyShapes = new WeakMap<Project, VerdictShapes>();
 
 /** Verdict shapes of the project's Python verdict functions: the default keys plus the keys of the
@@ -83,7 +99,7 @@ export function pythonVerdictShapes(project: Project): VerdictShapes {
     const [file, qualname] = k.split('\0') as [string, string];
     const a = project.python.analysis(file);
     const fn = a?.functionByQualname(qualname);
-    if (a && fn) values.push(...pyReturnValues(a, fn));
+    if (a && fn) values.push(...perFunction(returnsMemo, a, fn, pyReturnValues));
   }
   s = values.length ? learnShapes(values) : DEFAULT_SHAPES;
   pyShapes.set(project, s);

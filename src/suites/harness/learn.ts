@@ -6,6 +6,7 @@ import type { Program } from 'acorn';
 import type { SourceFile } from '../../core/source.js';
 import type { PythonProject } from '../../lang/python/types.js';
 import { pythonRoutes } from './py-sites.js';
+import { perFile } from './file-memo.js';
 import { jsRoutes, JS_LOADER_SCREEN } from './js-sites.js';
 import type { ModuleRoute } from './routes.js';
 import { kindRoutes, type KindRoute } from './kind-sites.js';
@@ -26,7 +27,8 @@ export function learnRoutes(code: HarnessCode): ModuleRoute[] {
   const out: ModuleRoute[] = [];
   for (const f of code.files) {
     try {
-      if (f.language === 'python') out.push(...pythonRoutes(code.python, f.path));
+      // per file, kept over an editor's edits while what it read is the same (file-memo.ts)
+      if (f.language === 'python') out.push(...perFile('py-routes', code.python, f.path, pythonRoutes));
       else if ((f.language === 'javascript' || f.language === 'typescript') && JS_LOADER_SCREEN.test(f.source.text)) {
         const program = code.programOf(f);
         if (program) out.push(...jsRoutes(f.path, program, f.source.text));
@@ -113,7 +115,8 @@ export function learnKindRoutes(code: HarnessCode, reuse?: { files: ReadonlyMap<
     const prev = reuse?.files.get(f.path);
     let k: FileKinds | undefined;
     if (prev && !reuse!.changed.has(f.path) && ![...prev.deps].some((d) => reuse!.changed.has(d))) k = prev;
-    else if (f.language === 'python') k = fileKinds(code.python, f.path);
+    // per file, kept over an editor's edits while what it read is the same (file-memo.ts)
+    else if (f.language === 'python') k = perFile('py-kinds', code.python, f.path, fileKinds);
     else if ((f.language === 'javascript' || f.language === 'typescript') && JS_KIND_SCREEN.test(f.source.text)) k = jsFileKinds(code, f);
     if (!k) continue;
     byFile.set(f.path, k);

@@ -14,6 +14,7 @@ import { field, importFromModule, named, unparen, walk } from '../../lang/python
 import { ancestry, classOfExpr, methodOf, type ClassRef } from './py-classes.js';
 import { pyStringLiteral } from './py-values.js';
 import { isCollectionValue, moduleAssignments } from './py-data.js';
+import { perFile } from './file-memo.js';
 
 interface Where { file: string; line: number }
 
@@ -499,7 +500,43 @@ function follow(python: PythonProject, a: PythonAnalysis, key: string, fn: Funct
   }
 }
 
+interface NearMiss { file: string; name: string; via: Where }
 const memo = new WeakMap<PythonProject, PyTaskContainer[]>();
+
+interface FileContainers {
+  found: Array<Omit<PyTaskContainer, 'lookups'> & { lookups: readonly PyLookup[] }>;
+  nearMisses: NearMiss[];
+}
+
+/** The containers whose records one harness file takes out (and the near misses), before merging. */
+function fileContainers(python: PythonProject, f: string): FileContainers {
+  const out: FileContainers = { found: [], nearMisses: [] };
+  const text = python.text(f) ?? '';
+  if (!mayLoad(text)) return out;
+  try {
+    const a = python.analysis(f);
+    if (!a) return out;
+    for (const use of collectionUses(python, a)) {
+      const found: Array<{ flow: Flow; scope: Scope }> = [];
+      follow(python, a, use.key, use.fn, new Map(), 0, found);
+      const lookups = found.flatMap(({ flow, scope }) => (flow.memberReads > 0 ? lookupsIn(python, flow, scope) : []));
+      const loader = found.find((x) => x.flow.loadLine !== undefined);
+      if (!lookups.length) {
+        if (loader && found.some((x) => x.flow.memberReads > 0)) out.nearMisses.push({ file: use.file, name: use.name, via: { file: loader.scope.a.path, line: loader.flow.loadLine! } });
+        continue;
+      }
+      out.found.push({
+        file: use.file, name: use.name,
+        via: loader ? { file: loader.scope.a.path, line: loader.flow.loadLine! } : { file: a.path, line: use.line },
+        idMember: found.map((x) => x.flow.idMember).find((m) => m),
+        lookups,
+      });
+    }
+  } catch {
+    // harness code vaudit cannot follow loads no tasks
+  }
+  return out;
+}
 
 /** Every Python task container of the project, with the lookups that route its records. */
 export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
@@ -508,35 +545,18 @@ export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
   const byKey = new Map<string, PyTaskContainer>();
   const nearMisses: NearMiss[] = [];
   for (const f of python.files()) {
-    const text = python.text(f) ?? '';
-    if (!mayLoad(text)) continue;
-    try {
-      const a = python.analysis(f);
-      if (!a) continue;
-      for (const use of collectionUses(python, a)) {
-        const found: Array<{ flow: Flow; scope: Scope }> = [];
-        follow(python, a, use.key, use.fn, new Map(), 0, found);
-        const lookups = found.flatMap(({ flow, scope }) => (flow.memberReads > 0 ? lookupsIn(python, flow, scope) : []));
-        const loader = found.find((x) => x.flow.loadLine !== undefined);
-        if (!lookups.length) {
-          if (loader && found.some((x) => x.flow.memberReads > 0)) nearMisses.push({ file: use.file, name: use.name, via: { file: loader.scope.a.path, line: loader.flow.loadLine! } });
-          continue;
-        }
-        const k = `${use.file}\0${use.name}`;
-        const prev = byKey.get(k);
-        if (prev) {
-          for (const l of lookups) if (!prev.lookups.some((p) => p.kind === l.kind && p.target === l.target && p.path.join('/') === l.path.join('/'))) prev.lookups.push(l);
-          continue;
-        }
-        byKey.set(k, {
-          file: use.file, name: use.name,
-          via: loader ? { file: loader.scope.a.path, line: loader.flow.loadLine! } : { file: a.path, line: use.line },
-          idMember: found.map((x) => x.flow.idMember).find((m) => m),
-          lookups,
-        });
+    // per file, kept over an editor's edits while what it read is the same (file-memo.ts); merged here
+    // into fresh objects, so the kept answers are never changed
+    const fc = perFile('py-task-containers', python, f, fileContainers);
+    nearMisses.push(...fc.nearMisses);
+    for (const c of fc.found) {
+      const k = `${c.file}\0${c.name}`;
+      const prev = byKey.get(k);
+      if (prev) {
+        for (const l of c.lookups) if (!prev.lookups.some((p) => p.kind === l.kind && p.target === l.target && p.path.join('/') === l.path.join('/'))) prev.lookups.push(l);
+        continue;
       }
-    } catch {
-      // harness code vaudit cannot follow loads no tasks
+      byKey.set(k, { ...c, lookups: [...c.lookups] });
     }
   }
   const out = [...byKey.values()];
@@ -546,7 +566,6 @@ export function pythonTaskContainers(python: PythonProject): PyTaskContainer[] {
   return out;
 }
 
-interface NearMiss { file: string; name: string; via: Where }
 const missed = new WeakMap<PythonProject, NearMiss[]>();
 
 /** Collections harness code takes records out of and reads members of, routing none by them (for "why nothing was recognised"). */

@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import type { PythonAnalysis, PythonProject, PyNode, FunctionInfo } from '../../lang/python/types.js';
 import { field, named, unparen, walk } from '../../lang/python/tree.js';
+import { filesContaining } from './file-memo.js';
 import { BASE, concatAll, joinAll, lit, type Template } from './template.js';
 
 const IDENT_CALLS = new Set(['str', 'os.fspath', 'os.path.abspath', 'os.path.realpath', 'os.path.normpath', 'pathlib.Path', 'pathlib.PurePath', 'pathlib.PosixPath']);
@@ -179,9 +180,7 @@ export function callersOf(python: PythonProject, file: string, fn: FunctionInfo)
   const hit = byName.get(key);
   if (hit) return hit;
   const out: CallSite[] = [];
-  for (const f of python.files()) {
-    const text = python.text(f);
-    if (!text || !text.includes(`${fn.name}(`)) continue;
+  for (const f of filesContaining(python, `${fn.name}(`)) {
     const b = python.analysis(f);
     if (!b) continue;
     walk(b.ast, (n) => {

@@ -15,6 +15,7 @@ import { isObject } from '../../lang/json/parse.js';
 import { pyReturnValues } from '../verdict-shape.js';
 import { ancestry, classOfExpr, methodOf, type ClassRef } from './py-classes.js';
 import { callersOf, pyStringLiteral } from './py-values.js';
+import { perFile } from './file-memo.js';
 import { assignmentOf } from './py-data.js';
 
 interface ClassRegistry {
@@ -376,6 +377,23 @@ function registeredByFunction(python: PythonProject, a: PythonAnalysis, into: Ma
   });
 }
 
+/** The registries one file declares, and the classes it gives to registering functions (by function). */
+function fileRegistries(python: PythonProject, f: string): { regs: ClassRegistry[]; byFunction: Map<string, { line: number; file: string; classes: ClassRef[] }> } {
+  const out = { regs: [] as ClassRegistry[], byFunction: new Map<string, { line: number; file: string; classes: ClassRef[] }>() };
+  const text = python.text(f) ?? '';
+  // cheap screen: a collection literal, a type() factory, a decorator, or a class-like argument
+  if (!/=\s*[([{]|\btype\s*\(|^\s*@|\(\s*[\w.]*[A-Z]\w*\s*[,)]/m.test(text)) return out;
+  const a = python.analysis(f);
+  if (!a) return out;
+  try {
+    out.regs.push(...literalRegistries(python, a), ...factoryRegistries(python, a));
+    registeredByFunction(python, a, out.byFunction);
+  } catch {
+    // code vaudit cannot follow registers nothing
+  }
+  return out;
+}
+
 /** Every class registry of the project with its grading methods (registries whose classes a larger one already holds are left out). */
 export function classRegistries(python: PythonProject): RegistrySuite[] {
   const hit = memo.get(python);
@@ -383,16 +401,14 @@ export function classRegistries(python: PythonProject): RegistrySuite[] {
   const regs: ClassRegistry[] = [];
   const byFunction = new Map<string, { line: number; file: string; classes: ClassRef[] }>();
   for (const f of python.files()) {
-    const text = python.text(f) ?? '';
-    // cheap screen: a collection literal, a type() factory, a decorator, or a class-like argument
-    if (!/=\s*[([{]|\btype\s*\(|^\s*@|\(\s*[\w.]*[A-Z]\w*\s*[,)]/m.test(text)) continue;
-    const a = python.analysis(f);
-    if (!a) continue;
-    try {
-      regs.push(...literalRegistries(python, a), ...factoryRegistries(python, a));
-      registeredByFunction(python, a, byFunction);
-    } catch {
-      // code vaudit cannot follow registers nothing
+    // per file, kept over an editor's edits while the analyses it read are the same (file-memo.ts: the
+    // answer holds class infos, nodes of those trees); merged in file order, as one walk would
+    const got = perFile('class-registries', python, f, fileRegistries, true);
+    regs.push(...got.regs);
+    for (const [key, g] of got.byFunction) {
+      const into = byFunction.get(key);
+      if (!into) byFunction.set(key, { file: g.file, line: g.line, classes: [...g.classes] });
+      else for (const c of g.classes) if (!into.classes.some((x) => x.file === c.file && x.qualname === c.qualname)) into.classes.push(c);
     }
   }
   for (const g of byFunction.values()) {
