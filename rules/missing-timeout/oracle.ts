@@ -22,6 +22,8 @@
 import type { Confirmation } from '../../src/core/types.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle } from '../../src/confirm/oracle-kit.js';
 import { httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
+import { localizeUrls } from '../../src/confirm/inputs.js';
+import type { Spec } from '../../src/confirm/harness.js';
 
 const oracle: Oracle = {
   id: 'missing-timeout',
@@ -37,14 +39,19 @@ const oracle: Oracle = {
       return { status: 'unsupported', detail: 'a TCP connect without a timeout stalls only on a peer that drops the handshake, which a local control case cannot simulate' };
     // `requests.get(self.http_server + "/x")`: a stalling endpoint on a port allocated for the case
     const httpSelf = t.slice.info.isMethod ? httpSelfAddress(flagged) : undefined;
-    if (!tools.length && !port && !httpSelf)
+    // Each witness may wait the whole bound: few of them, the most typical first. A remote address in
+    // the task's own config names the case's endpoint instead (same path), so the call meets a peer
+    // that stalls; a harness object's address attribute names it already (inputs.ts).
+    const ws = defaultWitnesses(t, ctx)
+      .slice(0, 2)
+      .map((w) => ({ ...w, args: localizeUrls(w.args) as Spec[], ...(w.kwargs ? { kwargs: localizeUrls(w.kwargs) as Record<string, Spec> } : {}) }));
+    const viaArgs = ws.some((w) => /\{vaudit-port0\}|"\$port":0\b/.test(JSON.stringify([w.args, w.kwargs ?? null, w.self ?? null])));
+    if (!tools.length && !port && !httpSelf && !viaArgs)
       return { status: 'unsupported', detail: `vaudit found no peer to stall for the call at line ${t.line}: it names no command, no http://localhost:PORT address and no address held in \`self\`; the finding stands as a static one` };
     const own = num(ctx.control.ownTimeoutSeconds);
     const bound = own !== undefined ? Math.min(10_000, own * 1000 + 1000) : ctx.timeoutMs;
     const interactive = ctx.control.callKind === 'interactive';
     const stubTools = { ...wrapperStubs, ...Object.fromEntries(tools.map((n) => [n, interactive ? PROMPT : STALL])) };
-    // Each witness may wait the whole bound: few of them, the most typical first.
-    const ws = defaultWitnesses(t, ctx).slice(0, 2);
     const cases = ws.map((w, i) =>
       callCase(
         t,
@@ -54,7 +61,7 @@ const oracle: Oracle = {
           ...(httpSelf ? { self: httpSelf.self } : {}),
           stubTools: { ...stubTools, ...(w.stubTools ?? {}) },
           // the `self` address names the first endpoint (`{vaudit-port0}`)
-          servers: w.servers?.length ? w.servers : httpSelf ? [{ port: 0, stall: true }, ...(port ? [{ port, stall: true }] : [])] : port ? [{ port, stall: true }] : undefined,
+          servers: w.servers?.length ? w.servers : httpSelf || viaArgs ? [{ port: 0, stall: true }, ...(port ? [{ port, stall: true }] : [])] : port ? [{ port, stall: true }] : undefined,
         },
         ctx,
         { timeoutMs: bound, slow: true },
@@ -65,6 +72,7 @@ const oracle: Oracle = {
         ...tools.map((n) => (interactive ? `a stub '${n}' that prompts on stdin` : `a stub '${n}' that never exits`)),
         ...(port ? [`an endpoint on 127.0.0.1:${port} that never answers`] : []),
         ...(httpSelf ? [`an endpoint that never answers (self.${httpSelf.attr} names it)`] : []),
+        ...(viaArgs && !httpSelf ? ['an endpoint that never answers (the address the witness gives names it)'] : []),
       ].join(' and ') || 'stalling stubs';
     return {
       cases,

@@ -112,7 +112,9 @@ const oracle: Oracle = {
     // endpoint is a stub on a port allocated for the case, handed to the code through `self`.
     const httpSelf = src ? undefined : httpSelfAddress(code);
     const selfPath = src?.self ?? (src?.port || httpSelf ? undefined : /\bself\.((?:\w+\.)*\w+)\s*\(/.exec(code)?.[1]);
-    const port = src?.port ?? (selfPath || httpSelf ? undefined : stubTargets(t, ctx.control).port);
+    // the address the function itself calls nearest before the read wins over a port the rule saw
+    // anywhere in the module (another function's `http://localhost:8088`)
+    const port = src?.self ? undefined : selfPath || httpSelf ? src?.port : (stubTargets(t, ctx.control).port ?? src?.port);
     if (!selfPath && !port && !httpSelf)
       return { status: 'unsupported', detail: 'vaudit found no state source to double in this function (no `self` method call, no http://localhost:PORT address, no address held in `self`); the finding stands as a static one' };
     // A stand-in fails as the library the state read goes through fails (the libraries the verifier's

@@ -16,6 +16,7 @@ import type { Project } from '../contract/project.js';
 import type { CaseResult, PyCallCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
+import { harnessObject, itemListOf, placeRouted, routedObjects, selfState } from './inputs.js';
 import type { OracleContext, Target, Witness } from './oracle-types.js';
 import { ownValue } from '../core/own.js';
 import { existsSync, readdirSync } from 'node:fs';
@@ -95,7 +96,12 @@ export async function pythonTarget(ctx: OracleContext): Promise<Target | Confirm
 }
 
 export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, extra: Partial<PyCallCase> = {}): PyCallCase {
-  const selfSpec = w.self ?? { $double: 'self', attrs: (ctx.control.selfAttrs as Record<string, Spec> | undefined) ?? {} };
+  const learned = t.slice.info.isMethod ? selfState(t, ctx.project, functionSource(t)) : {};
+  const given = w.self as { $double?: string; attrs?: Record<string, Spec> } | undefined;
+  const selfSpec =
+    given && given.$double === 'self'
+      ? { ...given, attrs: { ...learned, ...(given.attrs ?? {}) } }
+      : (w.self ?? { $double: 'self', attrs: { ...learned, ...((ctx.control.selfAttrs as Record<string, Spec> | undefined) ?? {}) } });
   return {
     id,
     modules: t.slice.modules,
@@ -239,8 +245,10 @@ function paramWitness(code: string, p: string): { value: unknown; stubTools?: Re
       return { value: WITNESS_PORT };
     case 'path':
       return { value: /dir|folder|project|root/i.test(p) ? '.' : './main.tex' };
-    default:
-      return { value: undefined };
+    default: {
+      const list = itemListOf(code, p);
+      return { value: list };
+    }
   }
 }
 
@@ -357,6 +365,10 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
   const routed = routeWitnesses(t, ctx, code);
   if (routed) return routed;
   const fixed = t.params.map((p) => paramWitness(code, p));
+  // a parameter the function reads attributes on: the harness object the suite gives it
+  const objs = t.params.map((p) => (p === '_' ? undefined : harnessObject(t, ctx.project, code, p)));
+  const tasks = taskWitnesses(t, ctx, objs, fixed);
+  if (tasks.length) return tasks;
   const servers = fixed.find((f) => f.servers?.length)?.servers;
   const itemMode = isItemParam(t, 0) || boundEntries(ctx.project, t.file, t.slice.qualname).length > 0;
   const items: Array<Record<string, unknown> | undefined> = itemMode ? itemWitnesses(t, ctx) : [undefined];
@@ -367,6 +379,7 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
       let cands: unknown[];
       if (p === '_') cands = [{}]; // an ignored parameter: no witness slots spent on it
       else if (i === 0 && it !== undefined) cands = [it];
+      else if (objs[i]) cands = [objs[i]!.spec];
       else if (fixed[i]!.value !== undefined) cands = [fixed[i]!.value];
       else if (i === 1 && it !== undefined) cands = [{}, presentState(it)];
       else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, fieldPool(k)[0]]))];
@@ -385,6 +398,29 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
     args,
     ...(servers ? { servers } : {}),
   }));
+}
+
+/** Witnesses from the task objects that route to the function (a getter's config, a set-up step's
+ *  parameters; one per shape, at most `cap`), each placed where the dispatcher passes it, the other
+ *  parameters given the harness object or usage value they take; parameters after the last one given
+ *  keep their defaults. None when no task routes to the function. */
+function taskWitnesses(t: Target, ctx: OracleContext, objs: Array<{ spec: Spec } | undefined>, fixed: Array<{ value: unknown }>, cap = 4): Witness[] {
+  const shapes = new Map<string, Record<string, unknown>>();
+  for (const o of routedObjects(ctx.project, t.file, t.slice.qualname)) if (!shapes.has(entryShape(o))) shapes.set(entryShape(o), o);
+  const out: Witness[] = [];
+  for (const obj of [...shapes.values()].slice(0, cap)) {
+    const place = placeRouted(t, obj);
+    if (!place) continue;
+    const given = t.params.map((_, i) => (i === place.index ? obj : objs[i]?.spec ?? fixed[i]!.value));
+    let last = -1;
+    given.forEach((g, i) => {
+      if (g !== undefined && !(place.kwargs && t.params[i]! in place.kwargs)) last = i;
+    });
+    const args = given.slice(0, last + 1).map((g) => (g === undefined ? null : g));
+    const label = [...args.map((a, i) => `${t.params[i]}=${show(a)}`), ...Object.entries(place.kwargs ?? {}).map(([k, v]) => `${k}=${show(v)}`)].join(', ') || 'no arguments';
+    out.push({ label, args, ...(place.kwargs ? { kwargs: place.kwargs as Record<string, Spec> } : {}) });
+  }
+  return out;
 }
 
 /** A `self.<path>(…)` double whose return has the shape the call site uses: unpacked into N targets

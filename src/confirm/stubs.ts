@@ -91,14 +91,40 @@ function toolNames(code: string): string[] {
   return out;
 }
 
-function localPort(code: string): number | undefined {
-  const m = /https?:\/\/(?:localhost|127\.0\.0\.1)(?::(\d+))?(?![:\d{])/.exec(code);
+/** The local port of the address nearest before the flagged line (lines `rel` back to the start, so
+ *  the call the flagged line makes or reads wins over another address later in the function). */
+function portNear(code: string, rel: number): number | undefined {
+  const lines = code.split('\n');
+  if (rel < 0 || rel >= lines.length) return localPort(code);
+  for (let k = rel; k >= 0; k--) {
+    const p = localPort(lines.slice(k, rel + 1).join('\n'), code);
+    if (p !== undefined) return p;
+  }
+  return localPort(code);
+}
+
+function localPort(text: string, code = text): number | undefined {
+  const m = /https?:\/\/(?:localhost|127\.0\.0\.1)(?::(\d+))?(?![:\d{])/.exec(text);
   if (m) return Number(m[1] ?? 80);
   // f"http://localhost:{port}/run" with `port = data.get("port", 8000)`: the port the call reaches
   // when the request names none (a route's default body)
-  const v = /https?:\/\/(?:localhost|127\.0\.0\.1):\{(\w+)\}/.exec(code)?.[1];
+  const v = /https?:\/\/(?:localhost|127\.0\.0\.1):\{(\w+)\}/.exec(text)?.[1];
   const d = v ? new RegExp(String.raw`\b${v}\s*=\s*\w+\.get\(\s*['"]\w+['"]\s*,\s*(\d+)\s*\)`).exec(code)?.[1] : undefined;
-  return d ? Number(d) : undefined;
+  if (d) return Number(d);
+  return hostedPort(text, code);
+}
+
+/** f"http://{vm_ip}:{port}/execute" with `vm_ip = env.vm_ip` (or a parameter) and `port = 5000`: the
+ *  fixed port the call reaches on a host the case gives (a harness object's address, the loopback). */
+function hostedPort(text: string, code: string): number | undefined {
+  const m = /https?:\/\/\{([\w.]+)\}:(?:(\d+)|\{(\w+)\})/.exec(text);
+  if (!m) return undefined;
+  const host = m[1]!;
+  const hostGiven = host.includes('.') || new RegExp(String.raw`^[ \t]*${host}\s*=\s*[A-Za-z_]\w*\.\w+\s*$`, 'm').test(code) || new RegExp(String.raw`def\s+\w+\s*\([^)]*\b${host}\b`).test(code);
+  if (!hostGiven) return undefined;
+  if (m[2]) return Number(m[2]);
+  const lit = new RegExp(String.raw`^[ \t]*${m[3]!}\s*(?::\s*int\s*)?=\s*(\d+)\s*$`, 'm').exec(code)?.[1];
+  return lit ? Number(lit) : undefined;
 }
 
 /** The tools and the local port a control case must stub for this function, and the stubs of the
@@ -115,7 +141,7 @@ export function stubTargets(t: Target, control: Record<string, unknown>): { tool
   const tools = program ? [program] : fromCalls.length ? fromCalls : toolNames(code);
   if (usages.includes('argv') || usages.includes('argvString')) tools.push(WITNESS_TOOL);
   const connectPort = /\b(?:connect|create_connection)\(\s*\(\s*[^,()]+,\s*(\d+)\s*\)/.exec(code)?.[1];
-  const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? localPort(code) ?? (connectPort ? Number(connectPort) : undefined);
+  const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? portNear(code, t.line - t.slice.info.startLine) ?? (connectPort ? Number(connectPort) : undefined);
   return { tools: [...new Set(tools)], port, wrapperStubs };
 }
 
