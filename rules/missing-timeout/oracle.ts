@@ -20,8 +20,8 @@
  * control case can stall for this call (no tool, no local port, no address in `self`).
  */
 import type { Confirmation } from '../../src/core/types.js';
-import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle } from '../../src/confirm/oracle-kit.js';
-import { httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
+import { earlierHttpCalls, FAILED_ANSWER, httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
 import { localizeUrls } from '../../src/confirm/inputs.js';
 import type { Spec } from '../../src/confirm/harness.js';
 
@@ -42,9 +42,15 @@ const oracle: Oracle = {
     // Each witness may wait the whole bound: few of them, the most typical first. A remote address in
     // the task's own config names the case's endpoint instead (same path), so the call meets a peer
     // that stalls; a harness object's address attribute names it already (inputs.ts).
-    const ws = defaultWitnesses(t, ctx)
+    const ws0 = defaultWitnesses(t, ctx)
       .slice(0, 2)
       .map((w) => ({ ...w, args: localizeUrls(w.args) as Spec[], ...(w.kwargs ? { kwargs: localizeUrls(w.kwargs) as Record<string, Spec> } : {}) }));
+    // a retry (the flagged call after earlier HTTP calls): the peer fails those first, then stalls
+    const earlier = earlierHttpCalls(t);
+    const retry = earlier ? Array.from({ length: earlier }, () => FAILED_ANSWER) : undefined;
+    const ws: Array<Witness & { retry?: boolean }> = retry
+      ? ws0.flatMap((w) => [w, { ...w, label: `${w.label}; the peer answers the ${earlier} earlier call${earlier > 1 ? 's' : ''} with HTTP 500`, retry: true }])
+      : ws0;
     const viaArgs = ws.some((w) => /\{vaudit-port0\}|"\$port":0\b/.test(JSON.stringify([w.args, w.kwargs ?? null, w.self ?? null])));
     if (!tools.length && !port && !httpSelf && !viaArgs)
       return { status: 'unsupported', detail: `vaudit found no peer to stall for the call at line ${t.line}: it names no command, no http://localhost:PORT address and no address held in \`self\`; the finding stands as a static one` };
@@ -61,7 +67,14 @@ const oracle: Oracle = {
           ...(httpSelf ? { self: httpSelf.self } : {}),
           stubTools: { ...stubTools, ...(w.stubTools ?? {}) },
           // the `self` address names the first endpoint (`{vaudit-port0}`)
-          servers: w.servers?.length ? w.servers : httpSelf || viaArgs ? [{ port: 0, stall: true }, ...(port ? [{ port, stall: true }] : [])] : port ? [{ port, stall: true }] : undefined,
+          servers: (w.servers?.length
+            ? w.servers
+            : httpSelf || viaArgs
+              ? [{ port: 0, stall: true }, ...(port ? [{ port, stall: true }] : [])]
+              : port
+                ? [{ port, stall: true }]
+                : undefined
+          )?.map((s) => (w.retry && !s.closed ? { ...s, before: retry } : s)),
         },
         ctx,
         { timeoutMs: bound, slow: true },
@@ -86,7 +99,8 @@ const oracle: Oracle = {
           // The call met the stalling peer (a stub ran, or the endpoint was connected to): only then
           // does the outcome say anything about the call's timeout. A witness that raised on the way
           // (even on the flagged line itself, e.g. building the URL) never made the call.
-          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > 0;
+          // (a retry witness: past the connections its peer answered, so the call met the stall)
+          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > (ws[i]!.retry ? earlier : 0);
           if (!met) {
             if (r.status === 'raised') early ??= `${ws[i]!.label}: the witness raised ${outcomeOf(r).replace(/^raised /, '')} before the call reached its stalling peer`;
             continue;

@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import type { Confirmation } from '../../src/core/types.js';
 import type { CaseResult, Spec } from '../../src/confirm/harness.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, httpLibraries, outcomeOf, pythonTarget, shapedReturn, show, type Oracle, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
-import { functionText, httpSelfAddress, stubTargets } from '../../src/confirm/stubs.js';
+import { earlierHttpCalls, FAILED_ANSWER, functionText, httpSelfAddress, stubTargets } from '../../src/confirm/stubs.js';
 
 function selfWith(path: string, callable: Spec): Spec {
   const parts = path.split('.');
@@ -156,6 +156,18 @@ const oracle: Oracle = {
         ].map((v) => ({ ...v, label: `${v.label}; ${flagged.before.map((p) => `self.${p}(…)`).join(', ')} answered as on a healthy run (shaped by the call site)` }))
       : [];
     const flaggedCases = onFlagged.map((v, i) => callCase(t, `f${i}`, v.w, ctx));
+    // The read of a retry's reply (`requests.get(…)` again after a failed status): the endpoint answers
+    // the function's earlier calls with HTTP 500, then as in each variant.
+    const earlier = httpSelf || port ? earlierHttpCalls(t) : 0;
+    const onRetry: Array<{ label: string; w: Witness }> = earlier
+      ? variants
+          .filter((v) => v.w.servers?.length && !v.w.servers.some((x) => x.closed))
+          .map((v) => ({
+            label: `${v.label}, after HTTP 500 to the ${earlier} earlier call${earlier > 1 ? 's' : ''} (the retry path)`,
+            w: { ...v.w, servers: v.w.servers!.map((x) => ({ ...x, before: Array.from({ length: earlier }, () => FAILED_ANSWER) })) },
+          }))
+      : [];
+    const retryCases = onRetry.map((v, i) => callCase(t, `r${i}`, v.w, ctx));
     /** The line of the flagged statement where the escaping exception arose, if it did there. */
     const atFlagged = (r: CaseResult): number | undefined => {
       const inRange = (f?: string | null, l?: number | null) => f === t.file && l != null && l >= t.line && l <= last;
@@ -201,10 +213,15 @@ const oracle: Oracle = {
       return { status: 'refuted', witness: labels.slice(1).map((v, k) => withRaised(v.label, results.get(set[k + 1]!.id))).join('; '), expected, observed: set.slice(1).map((c) => `returned ${show(results.get(c.id)?.value)}`).join(' / '), runId: r.runId };
     };
     return {
-      cases: [...cases, ...flaggedCases],
+      cases: [...cases, ...flaggedCases, ...retryCases],
       judge(results): Confirmation {
         const first = judgeSet(cases, variants, results);
-        if (!flaggedCases.length || first.status === 'confirmed' || first.status === 'refuted') return first;
+        if (first.status === 'confirmed' || first.status === 'refuted') return first;
+        if (retryCases.length) {
+          const retried = judgeSet(retryCases, onRetry, results);
+          if (retried.status === 'confirmed' || retried.status === 'refuted') return retried;
+        }
+        if (!flaggedCases.length) return first;
         // the first set reached no verdict at the flagged line: the state read there, earlier calls healthy
         const second = judgeSet(flaggedCases, onFlagged, results);
         if (second.status === 'confirmed' || second.status === 'refuted') return second;

@@ -218,3 +218,17 @@ export function itemListOf(code: string, p: string): Array<Record<string, unknow
     ),
   ];
 }
+
+/** The literal defaults of the function's parameters (`def f(self, retry_times=20)` → retry_times: 20):
+ *  what the harness's own call passes when it gives the parameter nothing. */
+export function literalDefaults(code: string): Record<string, unknown> {
+  const sig = /\bdef\s+\w+\s*\(([\s\S]*?)\)\s*(?:->[^:]*)?:/.exec(code)?.[1] ?? '';
+  const out: Record<string, unknown> = {};
+  for (const part of sig.split(',')) {
+    const m = /^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*(.+?)\s*$/.exec(part);
+    if (!m) continue;
+    const lit = literal(m[2]!);
+    if (lit && lit.v !== null) out[m[1]!] = lit.v;
+  }
+  return out;
+}

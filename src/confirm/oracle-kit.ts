@@ -16,7 +16,7 @@ import type { Project } from '../contract/project.js';
 import type { CaseResult, PyCallCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
-import { harnessObject, itemListOf, placeRouted, routedObjects, selfState } from './inputs.js';
+import { harnessObject, itemListOf, literalDefaults, placeRouted, routedObjects, selfState } from './inputs.js';
 import type { OracleContext, Target, Witness } from './oracle-types.js';
 import { ownValue } from '../core/own.js';
 import { existsSync, readdirSync } from 'node:fs';
@@ -368,6 +368,7 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
   // a parameter the function reads attributes on: the harness object the suite gives it
   const objs = t.params.map((p) => (p === '_' ? undefined : harnessObject(t, ctx.project, code, p)));
   const tasks = taskWitnesses(t, ctx, objs, fixed);
+  const defaults = literalDefaults(code);
   if (tasks.length) return tasks;
   const servers = fixed.find((f) => f.servers?.length)?.servers;
   const itemMode = isItemParam(t, 0) || boundEntries(ctx.project, t.file, t.slice.qualname).length > 0;
@@ -383,6 +384,8 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
       else if (fixed[i]!.value !== undefined) cands = [fixed[i]!.value];
       else if (i === 1 && it !== undefined) cands = [{}, presentState(it)];
       else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, fieldPool(k)[0]]))];
+      // a literal default first: what the harness passes when it gives nothing (`retry_times=20`)
+      else if (p in defaults) cands = [defaults[p], ...GENERIC_POOL];
       else cands = GENERIC_POOL;
       partial = partial.flatMap((a) => cands.map((c) => [...a, c]));
     });

@@ -160,3 +160,21 @@ export function httpSelfAddress(code: string): { attr: string; self: Spec } | un
   if (base) return { attr: base, self: { $double: 'self', attrs: { [base]: 'http://127.0.0.1:{vaudit-port0}' } } };
   return undefined;
 }
+
+const HTTP_CALL = /\b(?:requests\.(?:get|post|put|patch|delete|request|head)|urlopen|httpx\.(?:get|post|put|patch|delete|request|head))\(/;
+
+/** How many HTTP calls the function makes before the one the flagged line makes or reads (the nearest
+ *  call at or before it): `requests.get(…)` then, on a failed status, a retry of it in a loop. A case
+ *  that answers those earlier calls with a failure reaches the retry. 0 when the flagged call is the first. */
+export function earlierHttpCalls(t: Target): number {
+  const lines = functionSource(t).split('\n');
+  const rel = t.line - t.slice.info.startLine;
+  if (rel < 0 || rel >= lines.length) return 0;
+  let at = rel;
+  while (at >= 0 && !HTTP_CALL.test(lines[at]!)) at--;
+  if (at < 0) return 0;
+  return lines.slice(0, at).filter((l) => HTTP_CALL.test(l) && !/^\s*#/.test(l)).length;
+}
+
+/** The answer a retry path's earlier calls get: a failed status with an empty body. */
+export const FAILED_ANSWER = { status: 500, body: '' };
