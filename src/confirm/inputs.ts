@@ -232,3 +232,27 @@ export function literalDefaults(code: string): Record<string, unknown> {
   }
   return out;
 }
+
+/** JSON files the function loads from a relative path (`json.load(open(settings_file))`, the path a
+ *  literal or a `config.get("k", "<default path>")` default) and reads keys on: each written in the
+ *  case's working folder holding those keys (plain strings), as the suite's user would provide it.
+ *  Relative paths inside the folder only; an absolute one is never written here. */
+export function jsonFileFixtures(code: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const loads: Array<{ v: string; path: string }> = [];
+  for (const m of code.matchAll(/\b([A-Za-z_]\w*)\s*=\s*json\.load\(\s*open\(\s*([^,)]+)/g)) loads.push({ v: m[1]!, path: m[2]!.trim() });
+  for (const m of code.matchAll(/\bwith\s+open\(\s*([^,)]+)[^\n]*\bas\s+(\w+)\s*:\s*\n\s*([A-Za-z_]\w*)\s*=\s*json\.load\(\s*(\w+)\s*\)/g))
+    if (m[4] === m[2]) loads.push({ v: m[3]!, path: m[1]!.trim() });
+  for (const { v, path } of loads) {
+    let p = /^(['"])(.+)\1$/.exec(path)?.[2];
+    if (p === undefined && /^[A-Za-z_]\w*$/.test(path)) {
+      const a = new RegExp(String.raw`^[ \t]*${esc(path)}\s*=\s*(?:[\w.]+\.get\(\s*['"][^'"]+['"]\s*,\s*)?(['"])([^'"]+)\1`, 'm').exec(code);
+      p = a?.[2];
+    }
+    if (!p || p.startsWith('/') || p.split('/').includes('..') || !/\.json$/i.test(p)) continue;
+    const keys: string[] = [];
+    for (const k of code.matchAll(new RegExp(String.raw`(?<![\w.])${esc(v)}\s*(?:\[\s*|\.get\(\s*)(['"])([^'"]+)\1`, 'g'))) if (!keys.includes(k[2]!)) keys.push(k[2]!);
+    if (keys.length) out[p] = JSON.stringify(Object.fromEntries(keys.map((k) => [k, 'witness'])));
+  }
+  return out;
+}

@@ -16,7 +16,7 @@ import type { Project } from '../contract/project.js';
 import type { CaseResult, PyCallCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
-import { harnessObject, itemListOf, literalDefaults, placeRouted, routedObjects, selfState } from './inputs.js';
+import { harnessObject, itemListOf, jsonFileFixtures, literalDefaults, placeRouted, routedObjects, selfState } from './inputs.js';
 import type { OracleContext, Target, Witness } from './oracle-types.js';
 import { ownValue } from '../core/own.js';
 import { existsSync, readdirSync } from 'node:fs';
@@ -112,7 +112,7 @@ export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, 
     ...(w.stubTools ? { stubTools: w.stubTools } : {}),
     ...(w.servers ? { servers: w.servers } : {}),
     ...(w.route ? { route: w.route } : {}),
-    ...(w.files && Object.keys(w.files).length ? { files: w.files } : {}),
+    ...(w.files && Object.keys(w.files).length ? { files: w.files } : jsonFiles(t)),
     ...(w.dirs?.length ? { dirs: w.dirs } : {}),
     ...(verdictOf(functionSource(t)) ? { verdict: verdictOf(functionSource(t)) } : {}),
     traceFiles: t.slice.traceFiles,
@@ -121,6 +121,12 @@ export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, 
     timeoutMs: ctx.timeoutMs,
     ...extra,
   };
+}
+
+/** The JSON files the function loads from its working folder, written for the case (inputs.ts). */
+function jsonFiles(t: Target): { files?: Record<string, string> } {
+  const files = jsonFileFixtures(functionSource(t));
+  return Object.keys(files).length ? { files } : {};
 }
 
 /** Modules the slicer left to import (`externalImports`) that are the suite's own: the module (or its
