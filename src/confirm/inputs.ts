@@ -15,7 +15,8 @@
  *   raises AttributeError, as on an object that lacks it, and the case is `unreached` there).
  * Nothing here names one benchmark: the classes, keys and names are read from the project.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, normalize } from 'node:path';
 import type { Project } from '../contract/project.js';
 import type { Spec } from './harness.js';
 import type { Target } from './oracle-types.js';
@@ -136,7 +137,12 @@ export function harnessObject(t: Target, project: Project | undefined, code: str
 /** The task objects that name this function by their type string: the parent of each bound route's
  *  `type` string (getters of the evaluator, set-up steps). */
 export function routedObjects(project: Project | undefined, file: string, qualname: string): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = [];
+  return routedWithRoots(project, file, qualname).map((x) => x.obj);
+}
+
+/** Routed objects with the root of the suite whose task holds each (where its relative paths point). */
+export function routedWithRoots(project: Project | undefined, file: string, qualname: string): Array<{ obj: Record<string, unknown>; root: string }> {
+  const out: Array<{ obj: Record<string, unknown>; root: string }> = [];
   const seen = new Set<string>();
   for (const suite of project?.suites ?? []) {
     for (const task of suite.tasks) {
@@ -149,7 +155,7 @@ export function routedObjects(project: Project | undefined, file: string, qualna
         const k = JSON.stringify(v);
         if (seen.has(k)) continue;
         seen.add(k);
-        out.push(v as Record<string, unknown>);
+        out.push({ obj: v as Record<string, unknown>, root: suite.root });
       }
     }
   }
@@ -254,5 +260,29 @@ export function jsonFileFixtures(code: string): Record<string, string> {
     for (const k of code.matchAll(new RegExp(String.raw`(?<![\w.])${esc(v)}\s*(?:\[\s*|\.get\(\s*)(['"])([^'"]+)\1`, 'g'))) if (!keys.includes(k[2]!)) keys.push(k[2]!);
     if (keys.length) out[p] = JSON.stringify(Object.fromEntries(keys.map((k) => [k, 'witness'])));
   }
+  return out;
+}
+
+/** Files of the suite a routed object names by a relative path (`"src": "evaluation_examples/…/x.json"`,
+ *  read from the suite's root where the harness runs): copied into the case's working folder at the same
+ *  relative path, so the function opens the file the task gives. Text files up to 256 KB only. */
+export function suiteFileFixtures(obj: unknown, root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const visit = (v: unknown) => {
+    if (typeof v === 'string') {
+      if (!v || isAbsolute(v) || /^\w+:\/\//.test(v) || !/[/.]/.test(v) || normalize(v).split('/').includes('..') || out[v] !== undefined) return;
+      try {
+        const full = join(root, v);
+        const st = statSync(full);
+        if (!st.isFile() || st.size > 256 * 1024) return;
+        const text = readFileSync(full, 'utf8');
+        if (!text.includes('\uFFFD')) out[v] = text;
+      } catch {
+        // not a file of the suite
+      }
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  visit(obj);
   return out;
 }

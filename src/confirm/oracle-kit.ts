@@ -16,7 +16,7 @@ import type { Project } from '../contract/project.js';
 import type { CaseResult, PyCallCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
-import { harnessObject, itemListOf, jsonFileFixtures, literalDefaults, placeRouted, routedObjects, selfState } from './inputs.js';
+import { harnessObject, itemListOf, jsonFileFixtures, literalDefaults, placeRouted, routedWithRoots, selfState, suiteFileFixtures } from './inputs.js';
 import type { OracleContext, Target, Witness } from './oracle-types.js';
 import { ownValue } from '../core/own.js';
 import { existsSync, readdirSync } from 'node:fs';
@@ -414,10 +414,18 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
  *  parameters given the harness object or usage value they take; parameters after the last one given
  *  keep their defaults. None when no task routes to the function. */
 function taskWitnesses(t: Target, ctx: OracleContext, objs: Array<{ spec: Spec } | undefined>, fixed: Array<{ value: unknown }>, cap = 4): Witness[] {
-  const shapes = new Map<string, Record<string, unknown>>();
-  for (const o of routedObjects(ctx.project, t.file, t.slice.qualname)) if (!shapes.has(entryShape(o))) shapes.set(entryShape(o), o);
+  // one object per shape: the first whose relative paths all name files the suite has (a task may
+  // name a file the suite does not ship), else the first
+  const shapes = new Map<string, { obj: Record<string, unknown>; root: string; whole: boolean }>();
+  for (const o of routedWithRoots(ctx.project, t.file, t.slice.qualname)) {
+    const k = entryShape(o.obj);
+    const held = shapes.get(k);
+    if (held?.whole) continue;
+    const whole = pathStrings(o.obj).every((p) => p in suiteFileFixtures(p, o.root));
+    if (!held || whole) shapes.set(k, { ...o, whole });
+  }
   const out: Witness[] = [];
-  for (const obj of [...shapes.values()].slice(0, cap)) {
+  for (const { obj, root } of [...shapes.values()].slice(0, cap)) {
     const place = placeRouted(t, obj);
     if (!place) continue;
     const given = t.params.map((_, i) => (i === place.index ? obj : objs[i]?.spec ?? fixed[i]!.value));
@@ -427,9 +435,19 @@ function taskWitnesses(t: Target, ctx: OracleContext, objs: Array<{ spec: Spec }
     });
     const args = given.slice(0, last + 1).map((g) => (g === undefined ? null : g));
     const label = [...args.map((a, i) => `${t.params[i]}=${show(a)}`), ...Object.entries(place.kwargs ?? {}).map(([k, v]) => `${k}=${show(v)}`)].join(', ') || 'no arguments';
-    out.push({ label, args, ...(place.kwargs ? { kwargs: place.kwargs as Record<string, Spec> } : {}) });
+    // the suite's files the object names by relative path, and the JSON files the function loads
+    const files = { ...jsonFileFixtures(functionSource(t)), ...suiteFileFixtures(obj, root) };
+    out.push({ label, args, ...(place.kwargs ? { kwargs: place.kwargs as Record<string, Spec> } : {}), ...(Object.keys(files).length ? { files } : {}) });
   }
   return out;
+}
+
+/** Strings of a value that look like relative file paths (`dir/name.ext`). */
+function pathStrings(v: unknown): string[] {
+  if (typeof v === 'string') return /^[\w.-]+(\/[\w.-]+)+\.\w+$/.test(v) && !v.startsWith('/') ? [v] : [];
+  if (Array.isArray(v)) return v.flatMap(pathStrings);
+  if (v && typeof v === 'object') return Object.values(v).flatMap(pathStrings);
+  return [];
 }
 
 /** A `self.<path>(…)` double whose return has the shape the call site uses: unpacked into N targets
