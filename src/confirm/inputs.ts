@@ -24,10 +24,10 @@ import type { Target } from './oracle-types.js';
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The local endpoint an address attribute is pointed at (the case's first endpoint). */
-export const ENDPOINT = 'http://127.0.0.1:{vaudit-port0}';
+const ENDPOINT = 'http://127.0.0.1:{vaudit-port0}';
 
 /** Attributes read on parameter `p` in `code` (`p.x`, not `p.x(` calls of p's own methods). */
-export function attrsRead(code: string, p: string): string[] {
+function attrsRead(code: string, p: string): string[] {
   const out: string[] = [];
   for (const m of code.matchAll(new RegExp(String.raw`(?<![\w.])${esc(p)}\.([A-Za-z_]\w*)\b(?!\s*\()`, 'g'))) if (!out.includes(m[1]!)) out.push(m[1]!);
   return out;
@@ -113,8 +113,8 @@ function attrValue(attr: string, expr: string | undefined, calls: string[]): { v
 }
 
 /** The harness object a parameter stands for, when the function reads attributes on it: attributes
- *  from the most specific project class that assigns every one read (fewest attributes), or the
- *  attributes read alone when no class does. Undefined when no attribute is read. */
+ *  from the most specific project class that assigns every one read (fewest attributes). Undefined
+ *  when no attribute is read or no class assigns them all. */
 export function harnessObject(t: Target, project: Project | undefined, code: string, p: string): { spec: Spec; cls?: string } | undefined {
   const read = attrsRead(code, p);
   const called = [...code.matchAll(new RegExp(String.raw`(?<![\w.])${esc(p)}\.([A-Za-z_]\w*)\.`, 'g'))].map((m) => m[1]!);
@@ -125,22 +125,19 @@ export function harnessObject(t: Target, project: Project | undefined, code: str
   const classes = project ? projectClasses(project).filter((c) => all.every((a) => c.attrs.has(a))) : [];
   classes.sort((a, b) => a.attrs.size - b.attrs.size);
   const cls = classes[0];
-  const names = cls ? [...cls.attrs.keys()] : all;
+  // no class of the project sets them: what the harness gives is unknown, so nothing is invented
+  if (!cls) return undefined;
   const attrs: Record<string, Spec> = {};
-  for (const a of names) {
-    const v = attrValue(a, cls?.attrs.get(a), methodsOn(code, p, a));
+  for (const a of cls.attrs.keys()) {
+    const v = attrValue(a, cls.attrs.get(a), methodsOn(code, p, a));
     if (v) attrs[a] = v.v;
   }
-  return { spec: { $double: 'object', attrs }, ...(cls ? { cls: cls.name } : {}) };
+  return { spec: { $double: 'object', attrs }, cls: cls.name };
 }
 
-/** The task objects that name this function by their type string: the parent of each bound route's
- *  `type` string (getters of the evaluator, set-up steps). */
-export function routedObjects(project: Project | undefined, file: string, qualname: string): Array<Record<string, unknown>> {
-  return routedWithRoots(project, file, qualname).map((x) => x.obj);
-}
-
-/** Routed objects with the root of the suite whose task holds each (where its relative paths point). */
+/** The task objects that name this function by their type string (the parent of each bound route's
+ *  `type` string: getters of the evaluator, set-up steps), with the root of the suite whose task holds
+ *  each (where its relative paths point). */
 export function routedWithRoots(project: Project | undefined, file: string, qualname: string): Array<{ obj: Record<string, unknown>; root: string }> {
   const out: Array<{ obj: Record<string, unknown>; root: string }> = [];
   const seen = new Set<string>();
