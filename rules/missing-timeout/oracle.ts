@@ -21,7 +21,7 @@
  */
 import type { Confirmation } from '../../src/core/types.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
-import { earlierHttpCalls, FAILED_ANSWER, httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
+import { earlierHttpCalls, FAILED_ANSWER, OK_ANSWER, httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
 import { localizeUrls } from '../../src/confirm/inputs.js';
 import type { Spec } from '../../src/confirm/harness.js';
 
@@ -45,11 +45,16 @@ const oracle: Oracle = {
     const ws0 = defaultWitnesses(t, ctx)
       .slice(0, 2)
       .map((w) => ({ ...w, args: localizeUrls(w.args) as Spec[], ...(w.kwargs ? { kwargs: localizeUrls(w.kwargs) as Record<string, Spec> } : {}) }));
-    // a retry (the flagged call after earlier HTTP calls): the peer fails those first, then stalls
+    // the flagged call after earlier HTTP calls: the peer answers those first, then stalls: with HTTP
+    // 500 (a retry after a failed status) or with 200 (a download, then the upload that is flagged)
     const earlier = earlierHttpCalls(t);
-    const retry = earlier ? Array.from({ length: earlier }, () => FAILED_ANSWER) : undefined;
-    const ws: Array<Witness & { retry?: boolean }> = retry
-      ? ws0.flatMap((w) => [w, { ...w, label: `${w.label}; the peer answers the ${earlier} earlier call${earlier > 1 ? 's' : ''} with HTTP 500`, retry: true }])
+    const calls = `the ${earlier} earlier call${earlier > 1 ? 's' : ''}`;
+    const ws: Array<Witness & { before?: Array<{ status: number; body: string }> }> = earlier
+      ? ws0.flatMap((w) => [
+          w,
+          { ...w, label: `${w.label}; the peer answers ${calls} with HTTP 500`, before: Array.from({ length: earlier }, () => FAILED_ANSWER) },
+          { ...w, label: `${w.label}; the peer answers ${calls} with HTTP 200`, before: Array.from({ length: earlier }, () => OK_ANSWER) },
+        ])
       : ws0;
     const viaArgs = ws.some((w) => /\{vaudit-port0\}|"\$port":0\b/.test(JSON.stringify([w.args, w.kwargs ?? null, w.self ?? null])));
     if (!tools.length && !port && !httpSelf && !viaArgs)
@@ -74,7 +79,7 @@ const oracle: Oracle = {
               : port
                 ? [{ port, stall: true }]
                 : undefined
-          )?.map((s) => (w.retry && !s.closed ? { ...s, before: retry } : s)),
+          )?.map((s) => (w.before && !s.closed ? { ...s, before: w.before } : s)),
         },
         ctx,
         { timeoutMs: bound, slow: true },
@@ -100,7 +105,7 @@ const oracle: Oracle = {
           // does the outcome say anything about the call's timeout. A witness that raised on the way
           // (even on the flagged line itself, e.g. building the URL) never made the call.
           // (a retry witness: past the connections its peer answered, so the call met the stall)
-          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > (ws[i]!.retry ? earlier : 0);
+          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > (ws[i]!.before ? earlier : 0);
           if (!met) {
             if (r.status === 'raised') early ??= `${ws[i]!.label}: the witness raised ${outcomeOf(r).replace(/^raised /, '')} before the call reached its stalling peer`;
             continue;

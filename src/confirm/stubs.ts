@@ -178,3 +178,5 @@ export function earlierHttpCalls(t: Target): number {
 
 /** The answer a retry path's earlier calls get: a failed status with an empty body. */
 export const FAILED_ANSWER = { status: 500, body: '' };
+/** The answer earlier calls get on a path that needs them to succeed (a download before an upload). */
+export const OK_ANSWER = { status: 200, body: '' };
