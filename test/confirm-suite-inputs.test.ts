@@ -20,7 +20,7 @@ interface Conf {
   detail?: string;
 }
 interface Report {
-  findings: Array<{ ruleId: string; range: { start: { line: number } }; confirmation?: Conf }>;
+  findings: Array<{ ruleId: string; file: string; range: { start: { line: number } }; confirmation?: Conf }>;
 }
 
 describe('inputs.ts helpers', () => {
@@ -42,7 +42,7 @@ describe('inputs.ts helpers', () => {
   });
 });
 
-it('harness objects from the class that sets them, a fixed port on the given host, a retry path', { timeout: 120_000 }, () => {
+it('harness objects from the class that sets them, a fixed port on the given host, a retry path, earlier tool runs answered', { timeout: 120_000 }, () => {
   const root = path.join(dir, 'suite');
   mkdirSync(root, { recursive: true });
   const files: Record<string, string> = {
@@ -82,6 +82,8 @@ it('harness objects from the class that sets them, a fixed port on the given hos
     ].join('\n'),
     'checks.py': [
       'import json',
+      'import os',
+      'import subprocess',
       'import requests',
       '',
       '',
@@ -97,18 +99,34 @@ it('harness objects from the class that sets them, a fixed port on the given hos
       '        a = json.load(f)',
       '    return a == path2',
       '',
+      '',
+      'def tool_info(config):',
+      "    settings = json.load(open('conf/app.json'))",
+      '    os.environ["APP_TOKEN"] = settings["token"]',
+      "    state = subprocess.run('mytool project list', shell=True, capture_output=True, text=True)",
+      "    items = json.loads(state.stdout)['data']",
+      '    if len(items) == 0:',
+      '        return None',
+      "    state = subprocess.run(['mytool', 'env', str(items[0]['id'])], capture_output=True, text=True)",
+      '    return state.stdout',
+      '',
     ].join('\n'),
   };
   for (const [f, text] of Object.entries(files)) writeFileSync(path.join(root, f), text);
   const r = runCli(['check', '--confirm', '.', '--format', 'json'], { cwd: root });
   const report = JSON.parse(r.stdout) as Report;
-  const at = (rule: string, line: number) => report.findings.find((x) => x.ruleId === rule && x.range.start.line === line)?.confirmation;
+  const at = (rule: string, file: string, line: number) =>
+    report.findings.find((x) => x.ruleId === rule && (x.file === file || x.file.endsWith(`/${file}`)) && x.range.start.line === line)?.confirmation;
   // `machine.ip` from Machine (the class that sets it): the loopback; port 7001 from the code stalls
-  expect(at('missing-timeout', 8), JSON.stringify(report.findings.map((f) => [f.ruleId, f.range.start.line, f.confirmation]))).toMatchObject({ status: 'confirmed', observed: expect.stringMatching(/still waiting/) });
-  expect(at('missing-timeout', 8)!.witness).toMatch(/"ip":"127\.0\.0\.1"/);
+  expect(at('missing-timeout', 'checks.py', 10), JSON.stringify(report.findings.map((f) => [f.ruleId, f.range.start.line, f.confirmation]))).toMatchObject({ status: 'confirmed', observed: expect.stringMatching(/still waiting/) });
+  expect(at('missing-timeout', 'checks.py', 10)!.witness).toMatch(/"ip":"127\.0\.0\.1"/);
   // the retry's call: the peer fails the first call with HTTP 500, then stalls
-  expect(at('missing-timeout', 14)).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/HTTP 500/) });
+  expect(at('missing-timeout', 'controller.py', 14)).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/HTTP 500/) });
   // the retry's reply is read without a guard: non-JSON after the first call failed escapes at line 16
-  expect(at('unguarded-state-read', 16)).toMatchObject({ status: 'confirmed', observed: expect.stringMatching(/raised at line 16/) });
+  expect(at('unguarded-state-read', 'controller.py', 16)).toMatchObject({ status: 'confirmed', observed: expect.stringMatching(/raised at line 16/) });
+  // the settings file the function loads is written with the keys it reads; the second tool run is
+  // reached after the first prints what the code parses from it, then stalls
+  expect(at('missing-timeout', 'checks.py', 23)).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/stub 'mytool'/) });
+  expect(at('missing-timeout', 'checks.py', 27)).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/earlier tool run print \{"data":\[\{"id":"witness"\}\]\}/) });
   expect(report.findings.filter((f) => f.confirmation?.status === 'refuted')).toEqual([]);
 });

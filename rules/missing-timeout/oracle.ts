@@ -21,7 +21,7 @@
  */
 import type { Confirmation } from '../../src/core/types.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
-import { earlierHttpCalls, FAILED_ANSWER, OK_ANSWER, httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
+import { answerThenStall, earlierHttpCalls, earlierProcessCalls, FAILED_ANSWER, OK_ANSWER, parsedOutput, httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
 import { localizeUrls } from '../../src/confirm/inputs.js';
 import type { Spec } from '../../src/confirm/harness.js';
 
@@ -49,13 +49,27 @@ const oracle: Oracle = {
     // 500 (a retry after a failed status) or with 200 (a download, then the upload that is flagged)
     const earlier = earlierHttpCalls(t);
     const calls = `the ${earlier} earlier call${earlier > 1 ? 's' : ''}`;
-    const ws: Array<Witness & { before?: Array<{ status: number; body: string }> }> = earlier
+    const ws: Array<Witness & { before?: Array<{ status: number; body: string }>; runsAnswered?: number }> = earlier
       ? ws0.flatMap((w) => [
           w,
           { ...w, label: `${w.label}; the peer answers ${calls} with HTTP 500`, before: Array.from({ length: earlier }, () => FAILED_ANSWER) },
           { ...w, label: `${w.label}; the peer answers ${calls} with HTTP 200`, before: Array.from({ length: earlier }, () => OK_ANSWER) },
         ])
       : ws0;
+    // the flagged tool run after earlier ones whose output the function parses: the stubs answer those
+    // runs with what the code reads from them, then stall
+    // (one tool only: its own runs are counted, by name, in the case's log of stub runs)
+    const earlierRuns = tools.length === 1 && ctx.control.callKind !== 'interactive' ? earlierProcessCalls(t, tools[0]!) : 0;
+    const parsed = earlierRuns ? parsedOutput(t) : undefined;
+    if (earlierRuns && parsed !== undefined)
+      ws.push(
+        ...ws0.map((w) => ({
+          ...w,
+          label: `${w.label}; the ${earlierRuns} earlier tool run${earlierRuns > 1 ? 's' : ''} print ${parsed}`,
+          stubTools: { ...(w.stubTools ?? {}), ...Object.fromEntries(tools.map((n) => [n, answerThenStall(earlierRuns, parsed)])) },
+          runsAnswered: earlierRuns,
+        })),
+      );
     const viaArgs = ws.some((w) => /\{vaudit-port0\}|"\$port":0\b/.test(JSON.stringify([w.args, w.kwargs ?? null, w.self ?? null])));
     if (!tools.length && !port && !httpSelf && !viaArgs)
       return { status: 'unsupported', detail: `vaudit found no peer to stall for the call at line ${t.line}: it names no command, no http://localhost:PORT address and no address held in \`self\`; the finding stands as a static one` };
@@ -105,7 +119,8 @@ const oracle: Oracle = {
           // does the outcome say anything about the call's timeout. A witness that raised on the way
           // (even on the flagged line itself, e.g. building the URL) never made the call.
           // (a retry witness: past the connections its peer answered, so the call met the stall)
-          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > (ws[i]!.before ? earlier : 0);
+          const runs = ws[i]!.runsAnswered ? (r.stubCalls ?? []).filter((n) => n === tools[0]).length : (r.stubCalls?.length ?? 0);
+          const met = runs > (ws[i]!.runsAnswered ?? 0) || (r.serverHits ?? 0) > (ws[i]!.before ? earlier : 0);
           if (!met) {
             if (r.status === 'raised') early ??= `${ws[i]!.label}: the witness raised ${outcomeOf(r).replace(/^raised /, '')} before the call reached its stalling peer`;
             continue;

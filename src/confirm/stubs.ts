@@ -180,3 +180,44 @@ export function earlierHttpCalls(t: Target): number {
 export const FAILED_ANSWER = { status: 500, body: '' };
 /** The answer earlier calls get on a path that needs them to succeed (a download before an upload). */
 export const OK_ANSWER = { status: 200, body: '' };
+
+const PROCESS_CALL = /\b(?:subprocess\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\(/;
+
+/** How many runs of `tool` the function makes (process calls naming it) before the flagged line's
+ *  (`dbt-cloud project list`, then `dbt-cloud environment list` flagged): a stub answers those first,
+ *  then stalls. */
+export function earlierProcessCalls(t: Target, tool: string): number {
+  const lines = functionSource(t).split('\n');
+  const rel = t.line - t.slice.info.startLine;
+  if (rel <= 0 || rel >= lines.length) return 0;
+  const named = new RegExp(String.raw`(?<![\w-])${tool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\w-])`);
+  return lines.slice(0, rel).filter((l) => PROCESS_CALL.test(l) && named.test(l) && !/^\s*#/.test(l)).length;
+}
+
+/** What the function parses from a process's output before the flagged line, as JSON text:
+ *  `v = json.loads(state.stdout)["data"]` then `v[0]["id"]` → `{"data": [{"id": "witness"}]}`
+ *  (a list read by index holds one item; keys read on it are present). Undefined when it parses none. */
+export function parsedOutput(t: Target): string | undefined {
+  const code = functionSource(t).split('\n').slice(0, Math.max(0, t.line - t.slice.info.startLine)).join('\n');
+  const m = /\b([A-Za-z_]\w*)\s*=\s*json\.loads\(\s*\w+\.stdout\s*\)((?:\s*\[\s*['"][^'"]+['"]\s*\])*)/.exec(code);
+  if (!m) return undefined;
+  const v = m[1]!;
+  const chain = [...m[2]!.matchAll(/['"]([^'"]+)['"]/g)].map((k) => k[1]!);
+  const rest = functionSource(t);
+  const itemKeys = [...rest.matchAll(new RegExp(String.raw`\b${v}\s*\[\s*0\s*\]\s*\[\s*['"]([^'"]+)['"]`, 'g'))].map((k) => k[1]!);
+  const dictKeys = [...rest.matchAll(new RegExp(String.raw`\b${v}\s*\[\s*['"]([^'"]+)['"]`, 'g'))].map((k) => k[1]!);
+  let inner: unknown = itemKeys.length || new RegExp(String.raw`\b(?:len\(\s*${v}\s*\)|${v}\s*\[\s*0\s*\]|for\s+\w+\s+in\s+${v}\b)`).test(rest)
+    ? [Object.fromEntries([...new Set(itemKeys)].map((k) => [k, 'witness']))]
+    : dictKeys.length
+      ? Object.fromEntries([...new Set(dictKeys)].map((k) => [k, 'witness']))
+      : 'witness';
+  for (const k of chain.reverse()) inner = { [k]: inner };
+  return JSON.stringify(inner);
+}
+
+/** A stub that prints `answer` on its first `n` runs (as a tool whose earlier calls succeed), then
+ *  never exits. It counts its runs in a file beside itself, in the case's own folder. */
+export function answerThenStall(n: number, answer: string): string {
+  const quoted = `'${answer.replace(/'/g, `'\\''`)}'`;
+  return `#!/bin/sh\nc="$0.runs"\nk=$(cat "$c" 2>/dev/null || echo 0)\nk=$((k+1))\necho "$k" > "$c"\nif [ "$k" -le ${n} ]; then printf '%s' ${quoted}; exit 0; fi\nexec sleep 3600\n`;
+}
