@@ -27,6 +27,7 @@ const slow = [
   'test/report-audit.test.ts',
   'test/cli-confirm-summary.test.ts',
   'test/confirm-honest-statuses.test.ts',
+  'test/confirm-suite-inputs.test.ts',
   'test/cli-docs-hints.test.ts',
   'test/cli-init.test.ts',
   'test/cli-related.test.ts',

@@ -20,8 +20,10 @@
  * control case can stall for this call (no tool, no local port, no address in `self`).
  */
 import type { Confirmation } from '../../src/core/types.js';
-import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle } from '../../src/confirm/oracle-kit.js';
-import { httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
+import { answerThenStall, earlierHttpCalls, earlierProcessCalls, FAILED_ANSWER, OK_ANSWER, parsedOutput, httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
+import { localizeUrls } from '../../src/confirm/inputs.js';
+import type { Spec } from '../../src/confirm/harness.js';
 
 const oracle: Oracle = {
   id: 'missing-timeout',
@@ -37,14 +39,44 @@ const oracle: Oracle = {
       return { status: 'unsupported', detail: 'a TCP connect without a timeout stalls only on a peer that drops the handshake, which a local control case cannot simulate' };
     // `requests.get(self.http_server + "/x")`: a stalling endpoint on a port allocated for the case
     const httpSelf = t.slice.info.isMethod ? httpSelfAddress(flagged) : undefined;
-    if (!tools.length && !port && !httpSelf)
+    // Each witness may wait the whole bound: few of them, the most typical first. A remote address in
+    // the task's own config names the case's endpoint instead (same path), so the call meets a peer
+    // that stalls; a harness object's address attribute names it already (inputs.ts).
+    const ws0 = defaultWitnesses(t, ctx)
+      .slice(0, 2)
+      .map((w) => ({ ...w, args: localizeUrls(w.args) as Spec[], ...(w.kwargs ? { kwargs: localizeUrls(w.kwargs) as Record<string, Spec> } : {}) }));
+    // the flagged call after earlier HTTP calls: the peer answers those first, then stalls: with HTTP
+    // 500 (a retry after a failed status) or with 200 (a download, then the upload that is flagged)
+    const earlier = earlierHttpCalls(t);
+    const calls = `the ${earlier} earlier call${earlier > 1 ? 's' : ''}`;
+    const ws: Array<Witness & { before?: Array<{ status: number; body: string }>; runsAnswered?: number }> = earlier
+      ? ws0.flatMap((w) => [
+          w,
+          { ...w, label: `${w.label}; the peer answers ${calls} with HTTP 500`, before: Array.from({ length: earlier }, () => FAILED_ANSWER) },
+          { ...w, label: `${w.label}; the peer answers ${calls} with HTTP 200`, before: Array.from({ length: earlier }, () => OK_ANSWER) },
+        ])
+      : ws0;
+    // the flagged tool run after earlier ones whose output the function parses: the stubs answer those
+    // runs with what the code reads from them, then stall
+    // (one tool only: its own runs are counted, by name, in the case's log of stub runs)
+    const earlierRuns = tools.length === 1 && ctx.control.callKind !== 'interactive' ? earlierProcessCalls(t, tools[0]!) : 0;
+    const parsed = earlierRuns ? parsedOutput(t) : undefined;
+    if (earlierRuns && parsed !== undefined)
+      ws.push(
+        ...ws0.map((w) => ({
+          ...w,
+          label: `${w.label}; the ${earlierRuns} earlier tool run${earlierRuns > 1 ? 's' : ''} print ${parsed}`,
+          stubTools: { ...(w.stubTools ?? {}), ...Object.fromEntries(tools.map((n) => [n, answerThenStall(earlierRuns, parsed)])) },
+          runsAnswered: earlierRuns,
+        })),
+      );
+    const viaArgs = ws.some((w) => /\{vaudit-port0\}|"\$port":0\b/.test(JSON.stringify([w.args, w.kwargs ?? null, w.self ?? null])));
+    if (!tools.length && !port && !httpSelf && !viaArgs)
       return { status: 'unsupported', detail: `vaudit found no peer to stall for the call at line ${t.line}: it names no command, no http://localhost:PORT address and no address held in \`self\`; the finding stands as a static one` };
     const own = num(ctx.control.ownTimeoutSeconds);
     const bound = own !== undefined ? Math.min(10_000, own * 1000 + 1000) : ctx.timeoutMs;
     const interactive = ctx.control.callKind === 'interactive';
     const stubTools = { ...wrapperStubs, ...Object.fromEntries(tools.map((n) => [n, interactive ? PROMPT : STALL])) };
-    // Each witness may wait the whole bound: few of them, the most typical first.
-    const ws = defaultWitnesses(t, ctx).slice(0, 2);
     const cases = ws.map((w, i) =>
       callCase(
         t,
@@ -54,7 +86,14 @@ const oracle: Oracle = {
           ...(httpSelf ? { self: httpSelf.self } : {}),
           stubTools: { ...stubTools, ...(w.stubTools ?? {}) },
           // the `self` address names the first endpoint (`{vaudit-port0}`)
-          servers: w.servers?.length ? w.servers : httpSelf ? [{ port: 0, stall: true }, ...(port ? [{ port, stall: true }] : [])] : port ? [{ port, stall: true }] : undefined,
+          servers: (w.servers?.length
+            ? w.servers
+            : httpSelf || viaArgs
+              ? [{ port: 0, stall: true }, ...(port ? [{ port, stall: true }] : [])]
+              : port
+                ? [{ port, stall: true }]
+                : undefined
+          )?.map((s) => (w.before && !s.closed ? { ...s, before: w.before } : s)),
         },
         ctx,
         { timeoutMs: bound, slow: true },
@@ -65,6 +104,7 @@ const oracle: Oracle = {
         ...tools.map((n) => (interactive ? `a stub '${n}' that prompts on stdin` : `a stub '${n}' that never exits`)),
         ...(port ? [`an endpoint on 127.0.0.1:${port} that never answers`] : []),
         ...(httpSelf ? [`an endpoint that never answers (self.${httpSelf.attr} names it)`] : []),
+        ...(viaArgs && !httpSelf ? ['an endpoint that never answers (the address the witness gives names it)'] : []),
       ].join(' and ') || 'stalling stubs';
     return {
       cases,
@@ -78,7 +118,9 @@ const oracle: Oracle = {
           // The call met the stalling peer (a stub ran, or the endpoint was connected to): only then
           // does the outcome say anything about the call's timeout. A witness that raised on the way
           // (even on the flagged line itself, e.g. building the URL) never made the call.
-          const met = (r.stubCalls?.length ?? 0) > 0 || (r.serverHits ?? 0) > 0;
+          // (a retry witness: past the connections its peer answered, so the call met the stall)
+          const runs = ws[i]!.runsAnswered ? (r.stubCalls ?? []).filter((n) => n === tools[0]).length : (r.stubCalls?.length ?? 0);
+          const met = runs > (ws[i]!.runsAnswered ?? 0) || (r.serverHits ?? 0) > (ws[i]!.before ? earlier : 0);
           if (!met) {
             if (r.status === 'raised') early ??= `${ws[i]!.label}: the witness raised ${outcomeOf(r).replace(/^raised /, '')} before the call reached its stalling peer`;
             continue;

@@ -21,8 +21,8 @@
 import { readFileSync } from 'node:fs';
 import type { Confirmation } from '../../src/core/types.js';
 import type { CaseResult, Spec } from '../../src/confirm/harness.js';
-import { callCase, defaultWitnesses, executedLine, firstNonResult, httpLibraries, outcomeOf, pythonTarget, shapedReturn, show, type Oracle, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
-import { functionText, httpSelfAddress, stubTargets } from '../../src/confirm/stubs.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, httpLibraries, outcomeOf, pythonTarget, shapedReturn, show, type Oracle, type OracleContext, type Plan, type Target, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
+import { earlierHttpCalls, FAILED_ANSWER, functionText, httpSelfAddress, stubTargets } from '../../src/confirm/stubs.js';
 
 function selfWith(path: string, callable: Spec): Spec {
   const parts = path.split('.');
@@ -101,18 +101,64 @@ function flaggedSelfCall(code: string, startLine: number, first: number, last: n
   return undefined;
 }
 
+/** A file the healthy baseline opens where the getter's value goes (a path in the case's folder). */
+const STATE_FILE = 'vaudit-state.json';
+
+/** `open(path1)` on a parameter the routed getter fills with None when it fails (control.noneParam):
+ *  a baseline with a healthy value (a file holding `{}`) must get past the open; then the parameter is
+ *  None. confirmed: an exception raised at the open escapes · refuted: the function returns a verdict. */
+function noneValuePlan(t: Target, ctx: OracleContext, param: string): Plan | Confirmation {
+  const i = t.params.indexOf(param);
+  if (i < 0) return { status: 'unsupported', detail: `\`${param}\` is not a parameter of the function holding line ${t.line}; no control case can pass it None` };
+  const w0 = defaultWitnesses(t, ctx)[0] ?? { args: [] };
+  const withValue = (v: Spec): Spec[] => {
+    const args = [...w0.args];
+    while (args.length <= i) args.push(null);
+    args[i] = v;
+    return args;
+  };
+  const files = { ...(w0.files ?? {}), [STATE_FILE]: '{}' };
+  const base = callCase(t, 'n0', { ...w0, args: withValue(STATE_FILE), files }, ctx);
+  const none = callCase(t, 'n1', { ...w0, args: withValue(null), files }, ctx);
+  const label = `${param}=None (what the getter returns when it fails)`;
+  return {
+    cases: [base, none],
+    judge(results): Confirmation {
+      const r0 = results.get(base.id);
+      const nr0 = firstNonResult([r0]);
+      if (nr0) return nr0;
+      const beforeOrAt = (r: CaseResult) => r.status === 'raised' && r.exception?.file === t.file && (r.exception?.line ?? 0) <= t.line;
+      if (!executedLine(r0, t.file, t.line)) return { status: 'unreached', detail: `no witness reached the open at line ${t.line}: with ${param}=${show(STATE_FILE)} (a file holding {}) the witness ${outcomeOf(r0)}`, runId: r0!.runId };
+      if (beforeOrAt(r0!) || (r0!.status === 'raised' && r0!.exception?.file !== t.file))
+        return { status: 'crash', detail: `the healthy baseline (${param}=${show(STATE_FILE)}, a file holding {}) failed (${outcomeOf(r0)}), so None cannot be told apart from the witness's own failure`, runId: r0!.runId };
+      const r1 = results.get(none.id);
+      const nr1 = firstNonResult([r1]);
+      if (nr1) return nr1;
+      if (!executedLine(r1, t.file, t.line)) return { status: 'unreached', detail: `with ${label} the witness ${outcomeOf(r1)} before the open at line ${t.line}`, runId: r1!.runId };
+      const expected = 'a failed verdict (False), not an exception';
+      if (r1!.status === 'raised' && r1!.exception?.file === t.file && r1!.exception?.line === t.line)
+        return { status: 'confirmed', witness: label, expected, observed: `${r1!.exception?.type}: ${r1!.exception?.message} raised at line ${t.line} escaped the verifier`, runId: r1!.runId };
+      if (r1!.status === 'returned') return { status: 'refuted', witness: label, expected, observed: `returned ${show(r1!.value)}`, runId: r1!.runId };
+      return { status: 'unreached', detail: `with ${label} the witness ${outcomeOf(r1)}, not at the open at line ${t.line}`, runId: r1!.runId };
+    },
+  };
+}
+
 const oracle: Oracle = {
   id: 'unguarded-state-read',
   async plan(ctx) {
     const t = await pythonTarget(ctx);
     if (!('slice' in t)) return t;
+    if (typeof ctx.control.noneParam === 'string') return noneValuePlan(t, ctx, ctx.control.noneParam);
     const code = functionText(t.file, t.slice.info.startLine, t.slice.info.endLine);
     const src = ctx.control.source as { self?: string; port?: number } | undefined;
     // An HTTP read whose address comes from `self` (`requests.get(BASE_URL(self.port))`): the
     // endpoint is a stub on a port allocated for the case, handed to the code through `self`.
     const httpSelf = src ? undefined : httpSelfAddress(code);
     const selfPath = src?.self ?? (src?.port || httpSelf ? undefined : /\bself\.((?:\w+\.)*\w+)\s*\(/.exec(code)?.[1]);
-    const port = src?.port ?? (selfPath || httpSelf ? undefined : stubTargets(t, ctx.control).port);
+    // the address the function itself calls nearest before the read wins over a port the rule saw
+    // anywhere in the module (another function's `http://localhost:8088`)
+    const port = src?.self ? undefined : selfPath || httpSelf ? src?.port : (stubTargets(t, ctx.control).port ?? src?.port);
     if (!selfPath && !port && !httpSelf)
       return { status: 'unsupported', detail: 'vaudit found no state source to double in this function (no `self` method call, no http://localhost:PORT address, no address held in `self`); the finding stands as a static one' };
     // A stand-in fails as the library the state read goes through fails (the libraries the verifier's
@@ -154,6 +200,18 @@ const oracle: Oracle = {
         ].map((v) => ({ ...v, label: `${v.label}; ${flagged.before.map((p) => `self.${p}(…)`).join(', ')} answered as on a healthy run (shaped by the call site)` }))
       : [];
     const flaggedCases = onFlagged.map((v, i) => callCase(t, `f${i}`, v.w, ctx));
+    // The read of a retry's reply (`requests.get(…)` again after a failed status): the endpoint answers
+    // the function's earlier calls with HTTP 500, then as in each variant.
+    const earlier = httpSelf || port ? earlierHttpCalls(t) : 0;
+    const onRetry: Array<{ label: string; w: Witness }> = earlier
+      ? variants
+          .filter((v) => v.w.servers?.length && !v.w.servers.some((x) => x.closed))
+          .map((v) => ({
+            label: `${v.label}, after HTTP 500 to the ${earlier} earlier call${earlier > 1 ? 's' : ''} (the retry path)`,
+            w: { ...v.w, servers: v.w.servers!.map((x) => ({ ...x, before: Array.from({ length: earlier }, () => FAILED_ANSWER) })) },
+          }))
+      : [];
+    const retryCases = onRetry.map((v, i) => callCase(t, `r${i}`, v.w, ctx));
     /** The line of the flagged statement where the escaping exception arose, if it did there. */
     const atFlagged = (r: CaseResult): number | undefined => {
       const inRange = (f?: string | null, l?: number | null) => f === t.file && l != null && l >= t.line && l <= last;
@@ -199,10 +257,15 @@ const oracle: Oracle = {
       return { status: 'refuted', witness: labels.slice(1).map((v, k) => withRaised(v.label, results.get(set[k + 1]!.id))).join('; '), expected, observed: set.slice(1).map((c) => `returned ${show(results.get(c.id)?.value)}`).join(' / '), runId: r.runId };
     };
     return {
-      cases: [...cases, ...flaggedCases],
+      cases: [...cases, ...flaggedCases, ...retryCases],
       judge(results): Confirmation {
         const first = judgeSet(cases, variants, results);
-        if (!flaggedCases.length || first.status === 'confirmed' || first.status === 'refuted') return first;
+        if (first.status === 'confirmed' || first.status === 'refuted') return first;
+        if (retryCases.length) {
+          const retried = judgeSet(retryCases, onRetry, results);
+          if (retried.status === 'confirmed' || retried.status === 'refuted') return retried;
+        }
+        if (!flaggedCases.length) return first;
         // the first set reached no verdict at the flagged line: the state read there, earlier calls healthy
         const second = judgeSet(flaggedCases, onFlagged, results);
         if (second.status === 'confirmed' || second.status === 'refuted') return second;

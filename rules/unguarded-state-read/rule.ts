@@ -335,7 +335,17 @@ function reportNoneOpen(o: NoneOpen, a: PythonAnalysis, c: PyCtx): void {
       : swallow?.verdict
         ? `the exception from \`${o.opener}(None)\` is turned into \`${swallow.verdict}\` by the decorator \`${swallow.decorator ?? ''}\``
         : `\`${o.opener}(None)\` raises and the exception escapes the verifier: the run ends in an error instead of a verdict`;
-  c.report({ messageId: 'noneOpen', data: { expr: a.src(o.node), source: o.source, outcome }, at: o.node, group: `none:${o.group}` });
+  // a parameter opened as is (`open(path1)`, path1 the routed getter's value): a control case passes None there
+  const call = a.call(o.node);
+  const arg = call?.args[0] ? a.src(call.args[0]).trim() : undefined;
+  const param = fn && o.kind === 'raises' && arg && /^[A-Za-z_]\w*$/.test(arg) && fn.params.map((p) => p.replace(/[:=].*$/, '').trim()).includes(arg) ? arg : undefined;
+  c.report({
+    messageId: 'noneOpen',
+    data: { expr: a.src(o.node), source: o.source, outcome },
+    at: o.node,
+    group: `none:${o.group}`,
+    ...(param ? { control: { oracle: 'unguarded-state-read', file: a.path, line: a.line(o.node), qualname: fn!.qualname, noneParam: param } } : {}),
+  });
 }
 
 function reportNoneUse(u: NoneUse, a: PythonAnalysis, c: PyCtx): void {

@@ -34,7 +34,16 @@ export interface PyCallCase {
   env?: Record<string, string>;
   /** Stub endpoints; `port: 0` allocates a free port for the case (`{$port: i}` / `{vaudit-port<i>}` in
    *  specs name it); `closed`: allocate a port nothing listens on. */
-  servers?: Array<{ port: number; status?: number; body?: string; contentType?: string; stall?: boolean; closed?: boolean }>;
+  servers?: Array<{
+    port: number;
+    status?: number;
+    body?: string;
+    contentType?: string;
+    stall?: boolean;
+    closed?: boolean;
+    /** Answers to the endpoint's first connections (a retry path's earlier failures), then its own. */
+    before?: Array<{ status?: number; body?: string; contentType?: string }>;
+  }>;
   traceFiles?: string[];
   /** Stub tools for this case: name → script. Placed in a per-case PATH directory of the cell. */
   stubTools?: Record<string, string>;

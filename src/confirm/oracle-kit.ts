@@ -16,6 +16,7 @@ import type { Project } from '../contract/project.js';
 import type { CaseResult, PyCallCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
+import { harnessObject, itemListOf, jsonFileFixtures, literalDefaults, placeRouted, routedWithRoots, selfState, suiteFileFixtures } from './inputs.js';
 import type { OracleContext, Target, Witness } from './oracle-types.js';
 import { ownValue } from '../core/own.js';
 import { existsSync, readdirSync } from 'node:fs';
@@ -95,7 +96,12 @@ export async function pythonTarget(ctx: OracleContext): Promise<Target | Confirm
 }
 
 export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, extra: Partial<PyCallCase> = {}): PyCallCase {
-  const selfSpec = w.self ?? { $double: 'self', attrs: (ctx.control.selfAttrs as Record<string, Spec> | undefined) ?? {} };
+  const learned = t.slice.info.isMethod ? selfState(t, ctx.project, functionSource(t)) : {};
+  const given = w.self as { $double?: string; attrs?: Record<string, Spec> } | undefined;
+  const selfSpec =
+    given && given.$double === 'self'
+      ? { ...given, attrs: { ...learned, ...(given.attrs ?? {}) } }
+      : (w.self ?? { $double: 'self', attrs: { ...learned, ...((ctx.control.selfAttrs as Record<string, Spec> | undefined) ?? {}) } });
   return {
     id,
     modules: t.slice.modules,
@@ -106,7 +112,7 @@ export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, 
     ...(w.stubTools ? { stubTools: w.stubTools } : {}),
     ...(w.servers ? { servers: w.servers } : {}),
     ...(w.route ? { route: w.route } : {}),
-    ...(w.files && Object.keys(w.files).length ? { files: w.files } : {}),
+    ...(w.files && Object.keys(w.files).length ? { files: w.files } : jsonFiles(t)),
     ...(w.dirs?.length ? { dirs: w.dirs } : {}),
     ...(verdictOf(functionSource(t)) ? { verdict: verdictOf(functionSource(t)) } : {}),
     traceFiles: t.slice.traceFiles,
@@ -115,6 +121,12 @@ export function callCase(t: Target, id: string, w: Witness, ctx: OracleContext, 
     timeoutMs: ctx.timeoutMs,
     ...extra,
   };
+}
+
+/** The JSON files the function loads from its working folder, written for the case (inputs.ts). */
+function jsonFiles(t: Target): { files?: Record<string, string> } {
+  const files = jsonFileFixtures(functionSource(t));
+  return Object.keys(files).length ? { files } : {};
 }
 
 /** Modules the slicer left to import (`externalImports`) that are the suite's own: the module (or its
@@ -239,8 +251,10 @@ function paramWitness(code: string, p: string): { value: unknown; stubTools?: Re
       return { value: WITNESS_PORT };
     case 'path':
       return { value: /dir|folder|project|root/i.test(p) ? '.' : './main.tex' };
-    default:
-      return { value: undefined };
+    default: {
+      const list = itemListOf(code, p);
+      return { value: list };
+    }
   }
 }
 
@@ -357,6 +371,11 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
   const routed = routeWitnesses(t, ctx, code);
   if (routed) return routed;
   const fixed = t.params.map((p) => paramWitness(code, p));
+  // a parameter the function reads attributes on: the harness object the suite gives it
+  const objs = t.params.map((p) => (p === '_' ? undefined : harnessObject(t, ctx.project, code, p)));
+  const tasks = taskWitnesses(t, ctx, objs, fixed);
+  const defaults = literalDefaults(code);
+  if (tasks.length) return tasks;
   const servers = fixed.find((f) => f.servers?.length)?.servers;
   const itemMode = isItemParam(t, 0) || boundEntries(ctx.project, t.file, t.slice.qualname).length > 0;
   const items: Array<Record<string, unknown> | undefined> = itemMode ? itemWitnesses(t, ctx) : [undefined];
@@ -367,9 +386,12 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
       let cands: unknown[];
       if (p === '_') cands = [{}]; // an ignored parameter: no witness slots spent on it
       else if (i === 0 && it !== undefined) cands = [it];
+      else if (objs[i]) cands = [objs[i]!.spec];
       else if (fixed[i]!.value !== undefined) cands = [fixed[i]!.value];
       else if (i === 1 && it !== undefined) cands = [{}, presentState(it)];
       else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, fieldPool(k)[0]]))];
+      // a literal default first: what the harness passes when it gives nothing (`retry_times=20`)
+      else if (p in defaults) cands = [defaults[p], ...GENERIC_POOL];
       else cands = GENERIC_POOL;
       partial = partial.flatMap((a) => cands.map((c) => [...a, c]));
     });
@@ -385,6 +407,47 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
     args,
     ...(servers ? { servers } : {}),
   }));
+}
+
+/** Witnesses from the task objects that route to the function (a getter's config, a set-up step's
+ *  parameters; one per shape, at most `cap`), each placed where the dispatcher passes it, the other
+ *  parameters given the harness object or usage value they take; parameters after the last one given
+ *  keep their defaults. None when no task routes to the function. */
+function taskWitnesses(t: Target, ctx: OracleContext, objs: Array<{ spec: Spec } | undefined>, fixed: Array<{ value: unknown }>, cap = 4): Witness[] {
+  // one object per shape: the first whose relative paths all name files the suite has (a task may
+  // name a file the suite does not ship), else the first
+  const shapes = new Map<string, { obj: Record<string, unknown>; root: string; whole: boolean }>();
+  for (const o of routedWithRoots(ctx.project, t.file, t.slice.qualname)) {
+    const k = entryShape(o.obj);
+    const held = shapes.get(k);
+    if (held?.whole) continue;
+    const whole = pathStrings(o.obj).every((p) => p in suiteFileFixtures(p, o.root));
+    if (!held || whole) shapes.set(k, { ...o, whole });
+  }
+  const out: Witness[] = [];
+  for (const { obj, root } of [...shapes.values()].slice(0, cap)) {
+    const place = placeRouted(t, obj);
+    if (!place) continue;
+    const given = t.params.map((_, i) => (i === place.index ? obj : objs[i]?.spec ?? fixed[i]!.value));
+    let last = -1;
+    given.forEach((g, i) => {
+      if (g !== undefined && !(place.kwargs && t.params[i]! in place.kwargs)) last = i;
+    });
+    const args = given.slice(0, last + 1).map((g) => (g === undefined ? null : g));
+    const label = [...args.map((a, i) => `${t.params[i]}=${show(a)}`), ...Object.entries(place.kwargs ?? {}).map(([k, v]) => `${k}=${show(v)}`)].join(', ') || 'no arguments';
+    // the suite's files the object names by relative path, and the JSON files the function loads
+    const files = { ...jsonFileFixtures(functionSource(t)), ...suiteFileFixtures(obj, root) };
+    out.push({ label, args, ...(place.kwargs ? { kwargs: place.kwargs as Record<string, Spec> } : {}), ...(Object.keys(files).length ? { files } : {}) });
+  }
+  return out;
+}
+
+/** Strings of a value that look like relative file paths (`dir/name.ext`). */
+function pathStrings(v: unknown): string[] {
+  if (typeof v === 'string') return /^[\w.-]+(\/[\w.-]+)+\.\w+$/.test(v) && !v.startsWith('/') ? [v] : [];
+  if (Array.isArray(v)) return v.flatMap(pathStrings);
+  if (v && typeof v === 'object') return Object.values(v).flatMap(pathStrings);
+  return [];
 }
 
 /** A `self.<path>(…)` double whose return has the shape the call site uses: unpacked into N targets

@@ -91,14 +91,40 @@ function toolNames(code: string): string[] {
   return out;
 }
 
-function localPort(code: string): number | undefined {
-  const m = /https?:\/\/(?:localhost|127\.0\.0\.1)(?::(\d+))?(?![:\d{])/.exec(code);
+/** The local port of the address nearest before the flagged line (lines `rel` back to the start, so
+ *  the call the flagged line makes or reads wins over another address later in the function). */
+function portNear(code: string, rel: number): number | undefined {
+  const lines = code.split('\n');
+  if (rel < 0 || rel >= lines.length) return localPort(code);
+  for (let k = rel; k >= 0; k--) {
+    const p = localPort(lines.slice(k, rel + 1).join('\n'), code);
+    if (p !== undefined) return p;
+  }
+  return localPort(code);
+}
+
+function localPort(text: string, code = text): number | undefined {
+  const m = /https?:\/\/(?:localhost|127\.0\.0\.1)(?::(\d+))?(?![:\d{])/.exec(text);
   if (m) return Number(m[1] ?? 80);
   // f"http://localhost:{port}/run" with `port = data.get("port", 8000)`: the port the call reaches
   // when the request names none (a route's default body)
-  const v = /https?:\/\/(?:localhost|127\.0\.0\.1):\{(\w+)\}/.exec(code)?.[1];
+  const v = /https?:\/\/(?:localhost|127\.0\.0\.1):\{(\w+)\}/.exec(text)?.[1];
   const d = v ? new RegExp(String.raw`\b${v}\s*=\s*\w+\.get\(\s*['"]\w+['"]\s*,\s*(\d+)\s*\)`).exec(code)?.[1] : undefined;
-  return d ? Number(d) : undefined;
+  if (d) return Number(d);
+  return hostedPort(text, code);
+}
+
+/** f"http://{vm_ip}:{port}/execute" with `vm_ip = env.vm_ip` (or a parameter) and `port = 5000`: the
+ *  fixed port the call reaches on a host the case gives (a harness object's address, the loopback). */
+function hostedPort(text: string, code: string): number | undefined {
+  const m = /https?:\/\/\{([\w.]+)\}:(?:(\d+)|\{(\w+)\})/.exec(text);
+  if (!m) return undefined;
+  const host = m[1]!;
+  const hostGiven = host.includes('.') || new RegExp(String.raw`^[ \t]*${host}\s*=\s*[A-Za-z_]\w*\.\w+\s*$`, 'm').test(code) || new RegExp(String.raw`def\s+\w+\s*\([^)]*\b${host}\b`).test(code);
+  if (!hostGiven) return undefined;
+  if (m[2]) return Number(m[2]);
+  const lit = new RegExp(String.raw`^[ \t]*${m[3]!}\s*(?::\s*int\s*)?=\s*(\d+)\s*$`, 'm').exec(code)?.[1];
+  return lit ? Number(lit) : undefined;
 }
 
 /** The tools and the local port a control case must stub for this function, and the stubs of the
@@ -115,7 +141,7 @@ export function stubTargets(t: Target, control: Record<string, unknown>): { tool
   const tools = program ? [program] : fromCalls.length ? fromCalls : toolNames(code);
   if (usages.includes('argv') || usages.includes('argvString')) tools.push(WITNESS_TOOL);
   const connectPort = /\b(?:connect|create_connection)\(\s*\(\s*[^,()]+,\s*(\d+)\s*\)/.exec(code)?.[1];
-  const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? localPort(code) ?? (connectPort ? Number(connectPort) : undefined);
+  const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? portNear(code, t.line - t.slice.info.startLine) ?? (connectPort ? Number(connectPort) : undefined);
   return { tools: [...new Set(tools)], port, wrapperStubs };
 }
 
@@ -133,4 +159,65 @@ export function httpSelfAddress(code: string): { attr: string; self: Spec } | un
   const base = /^self\.(\w+)\s*\+/.exec(url)?.[1] ?? /^[rbu]?f(['"])\{self\.(\w+)\}/.exec(url)?.[2];
   if (base) return { attr: base, self: { $double: 'self', attrs: { [base]: 'http://127.0.0.1:{vaudit-port0}' } } };
   return undefined;
+}
+
+const HTTP_CALL = /\b(?:requests\.(?:get|post|put|patch|delete|request|head)|urlopen|httpx\.(?:get|post|put|patch|delete|request|head))\(/;
+
+/** How many HTTP calls the function makes before the one the flagged line makes or reads (the nearest
+ *  call at or before it): `requests.get(…)` then, on a failed status, a retry of it in a loop. A case
+ *  that answers those earlier calls with a failure reaches the retry. 0 when the flagged call is the first. */
+export function earlierHttpCalls(t: Target): number {
+  const lines = functionSource(t).split('\n');
+  const rel = t.line - t.slice.info.startLine;
+  if (rel < 0 || rel >= lines.length) return 0;
+  let at = rel;
+  while (at >= 0 && !HTTP_CALL.test(lines[at]!)) at--;
+  if (at < 0) return 0;
+  return lines.slice(0, at).filter((l) => HTTP_CALL.test(l) && !/^\s*#/.test(l)).length;
+}
+
+/** The answer a retry path's earlier calls get: a failed status with an empty body. */
+export const FAILED_ANSWER = { status: 500, body: '' };
+/** The answer earlier calls get on a path that needs them to succeed (a download before an upload). */
+export const OK_ANSWER = { status: 200, body: '' };
+
+const PROCESS_CALL = /\b(?:subprocess\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\(/;
+
+/** How many runs of `tool` the function makes (process calls naming it) before the flagged line's
+ *  (`dbt-cloud project list`, then `dbt-cloud environment list` flagged): a stub answers those first,
+ *  then stalls. */
+export function earlierProcessCalls(t: Target, tool: string): number {
+  const lines = functionSource(t).split('\n');
+  const rel = t.line - t.slice.info.startLine;
+  if (rel <= 0 || rel >= lines.length) return 0;
+  const named = new RegExp(String.raw`(?<![\w-])${tool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\w-])`);
+  return lines.slice(0, rel).filter((l) => PROCESS_CALL.test(l) && named.test(l) && !/^\s*#/.test(l)).length;
+}
+
+/** What the function parses from a process's output before the flagged line, as JSON text:
+ *  `v = json.loads(state.stdout)["data"]` then `v[0]["id"]` → `{"data": [{"id": "witness"}]}`
+ *  (a list read by index holds one item; keys read on it are present). Undefined when it parses none. */
+export function parsedOutput(t: Target): string | undefined {
+  const code = functionSource(t).split('\n').slice(0, Math.max(0, t.line - t.slice.info.startLine)).join('\n');
+  const m = /\b([A-Za-z_]\w*)\s*=\s*json\.loads\(\s*\w+\.stdout\s*\)((?:\s*\[\s*['"][^'"]+['"]\s*\])*)/.exec(code);
+  if (!m) return undefined;
+  const v = m[1]!;
+  const chain = [...m[2]!.matchAll(/['"]([^'"]+)['"]/g)].map((k) => k[1]!);
+  const rest = functionSource(t);
+  const itemKeys = [...rest.matchAll(new RegExp(String.raw`\b${v}\s*\[\s*0\s*\]\s*\[\s*['"]([^'"]+)['"]`, 'g'))].map((k) => k[1]!);
+  const dictKeys = [...rest.matchAll(new RegExp(String.raw`\b${v}\s*\[\s*['"]([^'"]+)['"]`, 'g'))].map((k) => k[1]!);
+  let inner: unknown = itemKeys.length || new RegExp(String.raw`\b(?:len\(\s*${v}\s*\)|${v}\s*\[\s*0\s*\]|for\s+\w+\s+in\s+${v}\b)`).test(rest)
+    ? [Object.fromEntries([...new Set(itemKeys)].map((k) => [k, 'witness']))]
+    : dictKeys.length
+      ? Object.fromEntries([...new Set(dictKeys)].map((k) => [k, 'witness']))
+      : 'witness';
+  for (const k of chain.reverse()) inner = { [k]: inner };
+  return JSON.stringify(inner);
+}
+
+/** A stub that prints `answer` on its first `n` runs (as a tool whose earlier calls succeed), then
+ *  never exits. It counts its runs in a file beside itself, in the case's own folder. */
+export function answerThenStall(n: number, answer: string): string {
+  const quoted = `'${answer.replace(/'/g, `'\\''`)}'`;
+  return `#!/bin/sh\nc="$0.runs"\nk=$(cat "$c" 2>/dev/null || echo 0)\nk=$((k+1))\necho "$k" > "$c"\nif [ "$k" -le ${n} ]; then printf '%s' ${quoted}; exit 0; fi\nexec sleep 3600\n`;
 }

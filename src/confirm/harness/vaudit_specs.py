@@ -383,16 +383,19 @@ def start_server(spec):
             except OSError:
                 continue
             hits[0] += 1
-            if spec.get("stall"):
+            # `before`: the answers to the first connections (a retry path's earlier failures), then the spec's own
+            before = spec.get("before") or []
+            cur = before[hits[0] - 1] if hits[0] <= len(before) else spec
+            if cur.get("stall"):
                 held.append(conn)
                 continue
             try:
                 conn.settimeout(1)
                 conn.recv(65536)
-                body = spec.get("body", "").encode()
-                status = int(spec.get("status", 200))
+                body = cur.get("body", "").encode()
+                status = int(cur.get("status", 200))
                 head = "HTTP/1.1 %d X\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % (
-                    status, spec.get("contentType", "text/plain"), len(body))
+                    status, cur.get("contentType", "text/plain"), len(body))
                 conn.sendall(head.encode() + body)
             except OSError:
                 pass
