@@ -84,7 +84,7 @@ export class PMap<V> {
   /** The map with `key` bound to `value` (this map itself when it already holds that very value). */
   set(key: string, value: V): PMap<V> {
     const h = hashOf(key);
-    const added = { v: false };
+    const added = { v: !this.root };
     const root = this.root ? insert(this.root, 0, new Leaf(key, h, value), added) : new Leaf(key, h, value);
     if (root === this.root) return this;
     const fact = key.charCodeAt(0) === 35;
@@ -101,12 +101,6 @@ export class PMap<V> {
 
   forEach(f: (value: V, key: string) => void): void {
     if (this.root) each(this.root, f);
-  }
-
-  *keys(): IterableIterator<string> {
-    const out: string[] = [];
-    this.forEach((_, k) => out.push(k));
-    yield* out;
   }
 
   /** Every `#` key (the root's slot 0 holds them all). */

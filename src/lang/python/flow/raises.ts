@@ -1,6 +1,6 @@
 /** Statements that cannot raise: the state before them never reaches an `except` through them. */
 import { type PyNode, field, named, unparen } from '../tree.js';
-import type { Def, FlowState, State, StateMap } from './state.js';
+import type { FlowState, State, StateMap } from './state.js';
 
 export function cannotRaise(cx: FlowState, n: PyNode, s: State): boolean {
   if (n.type === 'pass_statement' || n.type === 'global_statement' || n.type === 'nonlocal_statement') return true;
