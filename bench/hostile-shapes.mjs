@@ -65,6 +65,8 @@ export const SHAPES = {
   'py-large-file': { n: 4_800_000, files: (n) => ({ [`${PY}shape.py`]: rep(Math.ceil(n / 40), (i) => `def f${i}(s):\n    return s.get(${i}) == ${i}\n\n`) }) },
   'py-try-calls': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `import os\n${rep(n, (i) => `try:\n    os.remove("f${i}")\nexcept OSError:\n    pass\n`)}def grade(state):\n    return state == 1\n` }) },
   'py-match-cases': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    match state:\n${rep(n, (i) => `        case ${i}:\n            x = ${i}\n`)}        case _:\n            x = -1\n    return x == 1\n` }) },
+  // loops nested in loops: each runs its body to a fixpoint, so the passes multiply with the depth
+  'py-nested-loops': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(k + 1)}for i${k} in state:\n`)}${ind(n + 1)}if x is None:\n${ind(n + 2)}y = i0\n${ind(n + 1)}x = y\n    return x == 1\n` }) },
   'py-nested-functions': { n: 400, files: (n) => ({ [`${PY}shape.py`]: `${rep(n, (k) => `${ind(k)}def f${k}(s${k}):\n`)}${ind(n)}return s0 == 1\n` }) },
   // regular expressions
   'json-regex-parens': { n: 20000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': JSON.stringify({ type: 'ChimeraX', instruction: 'Log.', steps: 1, evaluate: [{ type: 'info', key: 'log', value: null, pattern: '('.repeat(n) }, { type: 'info', key: 'log', value: null, pattern: `${'(a'.repeat(n)}${')*'.repeat(n)}$` }] }) }) },

@@ -3,10 +3,13 @@
  * to write outside their case, read secrets and the environment, reach a 127.0.0.1 port, start
  * processes, fork, allocate without bound, print a gigabyte, sleep forever and forge answers. Run
  * through the real CLI under every isolation setting: nothing escapes, nothing is left running, no
- * forged verdict is accepted, and each finding's status and reason are the right ones.
+ * forged verdict is accepted, and each finding's status and reason are the right ones. Started as
+ * root (as `.ci/run` is), every run is made twice: vaudit as root, and vaudit as an unprivileged user
+ * (uid 65534, which must be able to read the checkout); started as another user, that user's run is the
+ * unprivileged one.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,11 +20,18 @@ import { BIN } from './helpers/run-cli.js';
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/hostile-suite');
 const HAS_BWRAP = existsSync('/usr/bin/bwrap');
 const CANARY = `vaudit-canary-${process.pid}-${Date.now()}`;
+const IS_ROOT = process.getuid?.() === 0;
+const NOBODY = 65534;
+
+/** Who starts vaudit: the test's own user and, when that is root, also nobody. */
+interface RunAs { who: string; uid?: number }
+const USERS: RunAs[] = IS_ROOT ? [{ who: 'root' }, { who: 'nobody (uid 65534)', uid: NOBODY }] : [{ who: `uid ${process.getuid?.() ?? '?'} (unprivileged)` }];
 
 let dir: string;
 let suite: string;
 let out: string;
 let home: string;
+let reports: string;
 let noBwrapPath: string;
 let server: Server;
 let connections = 0;
@@ -42,6 +52,10 @@ beforeAll(async () => {
   out = path.join(dir, 'out');
   home = path.join(dir, 'home');
   mkdirSync(out);
+  // the reports, written by whichever user runs vaudit
+  reports = path.join(dir, 'reports');
+  mkdirSync(reports);
+  chmodSync(reports, 0o777);
   // As root, control cases run as nobody: a folder nobody may write to, so that under process
   // isolation only the harness's guard stands between a case and it (not file permissions).
   chmodSync(dir, 0o755);
@@ -77,17 +91,29 @@ interface Report {
   runs: Array<{ isolation: string; policy: string; outcome: string }>;
 }
 
-function check(isolation: string, pathVar?: string) {
-  const reportFile = path.join(dir, `report-${isolation}-${pathVar ? 'nobwrap' : 'path'}.json`);
+/** vaudit as `user.uid` (unset: the test's own user) can read the checkout, or the reason it cannot. */
+function unreadable(user: RunAs): string | undefined {
+  if (user.uid === undefined) return undefined;
+  const r = spawnSync(process.execPath, ['-e', 'for (const f of process.argv.slice(1)) require("fs").accessSync(f, require("fs").constants.R_OK)', BIN, path.join(path.dirname(BIN), 'bundle.js')], {
+    uid: user.uid, gid: user.uid, encoding: 'utf8', timeout: 60_000,
+  });
+  return r.status === 0 ? undefined : `${user.who} cannot read the checkout (${BIN}): make every folder on its path readable by others (${(r.stderr || String(r.error)).split('\n').find((l) => /Error/.test(l)) ?? ''})`;
+}
+
+function check(isolation: string, user: RunAs, pathVar?: string) {
+  const reportFile = path.join(reports, `report-${isolation}-${pathVar ? 'nobwrap' : 'path'}-${user.uid ?? 'self'}.json`);
   const r = spawnSync(process.execPath, [BIN, 'check', '.', '--confirm', '--isolation', isolation, '--rule', 'unbound-name,first-match-lambda', '--format', 'json', '-o', reportFile], {
     cwd: suite,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', HOME: home, VAUDIT_HOSTILE_CANARY: CANARY, ...(pathVar ? { PATH: pathVar } : {}) },
     timeout: 280_000,
+    // node drops the supplementary groups with the uid and gid
+    ...(user.uid !== undefined ? { uid: user.uid, gid: user.uid } : {}),
   });
   if (r.error) throw r.error;
   const text = readFileSync(reportFile, 'utf8');
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, text, report: JSON.parse(text) as Report };
+  // the report's owner is the user vaudit ran as
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, text, report: JSON.parse(text) as Report, owner: statSync(reportFile).uid };
 }
 
 /** The verifier method each unbound-name finding sits in, by the name it reads. */
@@ -111,9 +137,14 @@ const ATTACKS = ['chdired', 'closured', 'connected', 'dirfd', 'flooded', 'forged
 /** Task lambdas with hostile calls: whichever of them a confirmable rule flags. */
 const lambdaAttacks = (a: Record<string, { status: string }>) => Object.keys(a).filter((k) => k.startsWith('lambda-'));
 
-describe('hostile suite', () => {
+for (const user of USERS) describe(`hostile suite, vaudit run as ${user.who}`, () => {
+  it('the checkout is readable by the user who runs vaudit', () => {
+    expect(unreadable(user)).toBeUndefined();
+  });
+
   it('auto without bubblewrap: runs none of the suite\'s code, says so once with the reason and the hint', () => {
-    const run = check('auto', noBwrapPath);
+    const run = check('auto', user, noBwrapPath);
+    expect(run.owner).toBe(user.uid ?? process.getuid?.());
     expect(run.code).toBe(1);
     expectNothingEscaped(run);
     const attacks = byAttack(run.report);
@@ -138,7 +169,8 @@ describe('hostile suite', () => {
   ];
   for (const { isolation, level } of levels) {
     it(`${isolation} (${level}): nothing escapes, nothing is left running, no forged verdict, right statuses`, () => {
-      const run = check(isolation);
+      const run = check(isolation, user);
+      expect(run.owner).toBe(user.uid ?? process.getuid?.());
       expect(run.code).toBe(1);
       expectNothingEscaped(run);
       const attacks = byAttack(run.report);

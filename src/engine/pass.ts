@@ -460,7 +460,7 @@ class CentralPass {
     void analysis.flow;
     if (analysis.flowOverBudget) {
       this.findings.push(parseError(file, 0, 0, {
-        what: `Python file too large to analyse: its flow analysis went over its budget of ${FLOW_BUDGET.toLocaleString('en-US')} steps (a scope of ${analysis.flowOverBudget.names.toLocaleString('en-US')} names; the analysis follows every name through every binding and branch).`,
+        what: `Python file too large to analyse: its flow analysis went over its budget of ${FLOW_BUDGET.toLocaleString('en-US')} steps (a scope of ${analysis.flowOverBudget.names.toLocaleString('en-US')} names; the analysis follows every name through every binding, branch and pass of a loop, and loops nested in loops multiply their passes).`,
         why: 'vaudit does not analyse this file (real modules take under 1 % of the budget).',
         fix: 'Split the module or function.',
       }, 'too-large'));

@@ -20,7 +20,7 @@
  */
 import { type PyNode, field, named } from './tree.js';
 import type { Scope } from './scopes.js';
-import { type FlowEnv, type FlowResult, type State, FlowState, withFlowBudget } from './flow/state.js';
+import { type FlowEnv, type FlowResult, type State, FlowState, emptyState, withFlowBudget } from './flow/state.js';
 import { evalExpr } from './flow/expressions.js';
 import { execBlock } from './flow/statements.js';
 
@@ -70,7 +70,7 @@ function copyUnit(res: FlowResult, prev: FlowResult, scope: Scope): void {
 /** Run one execution unit: the module body, or a function or lambda body from its parameters. */
 function runUnit(cx: FlowState, scope: Scope): void {
   cx.beginUnit(scope);
-  let s: State = new Map();
+  let s: State = emptyState();
   if (scope.kind === 'module') {
     cx.res.moduleEnd = execBlock(cx, scope.node, s);
     return;

@@ -6,7 +6,7 @@
 import { type PyNode, field, fields, named, unparen, firstNamed } from '../tree.js';
 import { isComprehension } from '../scopes.js';
 import { caseOf } from '../conditions.js';
-import { type Def, type DefKind, type FlowState, type State, keyOf, nameOfKey, setKey } from './state.js';
+import { type Def, type DefKind, type FlowState, type State, type StateMap, diffStates, keyOf, nameOfKey, setKey } from './state.js';
 import { restrictByFact } from './facts.js';
 import { iterTruth } from './loop-facts.js';
 import { callParts, constKind, isFalsyConst } from './syntax.js';
@@ -115,11 +115,11 @@ function evalComprehension(cx: FlowState, n: PyNode, s: State): State {
 }
 
 /** Walrus targets inside a comprehension may or may not be bound after it. */
-function walrusEscapes(cx: FlowState, s: Map<string, Set<Def>>, inner: Map<string, Set<Def>>): State {
+function walrusEscapes(cx: FlowState, s: StateMap, inner: StateMap): State {
+  const changed: Array<[string, Set<Def> | undefined, Set<Def>]> = [];
+  diffStates(s, inner, (k, before, defs) => { if (defs) changed.push([k, before, defs]); });
   let out: State = s;
-  for (const [k, defs] of inner) {
-    const before = s.get(k);
-    if (before === defs) continue;
+  for (const [k, before, defs] of changed) {
     const w = [...defs].filter((d) => d.kind === 'walrus' && !before?.has(d));
     if (!w.length) continue;
     const u = new Set(before ?? [cx.unbound(k, nameOfKey(k))]);
@@ -210,14 +210,15 @@ export function evalCond(cx: FlowState, n0: PyNode, s: State): [State, State] {
 }
 
 /** `any(<genexpr with walrus>)` is true only after at least one iteration bound the walrus target. */
-function condCall(cx: FlowState, n: PyNode, s: Map<string, Set<Def>>): [State, State] {
+function condCall(cx: FlowState, n: PyNode, s: StateMap): [State, State] {
   const fn = field(n, 'function');
   const arg = field(n, 'arguments');
   const s1 = evalExpr(cx, n, s);
   if (s1 && fn && cx.src(fn) === 'any' && arg?.type === 'generator_expression') {
     let t: State = s1;
-    for (const [k, defs] of s1) {
-      if (s.get(k) === defs) continue;
+    const changed: Array<[string, Set<Def>]> = [];
+    diffStates(s, s1, (k, _, defs) => { if (defs) changed.push([k, defs]); });
+    for (const [k, defs] of changed) {
       const walrus = [...defs].filter((d) => d.kind === 'walrus');
       if (walrus.length && walrus.length < defs.size) t = setKey(t, k, new Set([...defs].filter((d) => d.kind !== 'unbound')));
     }

@@ -5,7 +5,7 @@
  */
 import { type PyNode, field, named, unparen } from '../tree.js';
 import { type AtomTest, type ValueSet, ANY, caseOf, intersect, isEmptySet, hasattrAtom } from '../conditions.js';
-import { type Def, type FactInfo, type FlowState, type State, copyState, nameOfKey, setKey } from './state.js';
+import { type Def, type FactInfo, type FlowState, type State, deleteKey, diffStates, nameOfKey, setKey } from './state.js';
 
 const SEQUENCE_TARGETS = ['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'expression_list'];
 
@@ -27,8 +27,10 @@ export function restrictByFact(cx: FlowState, s: State, atom: string, want: Valu
   for (const c of fact.cases) (isEmptySet(intersect(c.desc, want)) ? incons : cons).push(c);
   if (!incons.length) return s;
   if (!cons.length) return null;
+  // a key every case's end holds the same definitions for (or none) keeps all of them: only the keys
+  // the ends differ in are read
   const keys = new Set<string>();
-  for (const c of fact.cases) for (const k of c.end.keys()) if (!k.startsWith('#')) keys.add(k);
+  for (let i = 1; i < fact.cases.length; i++) diffStates(fact.cases[i - 1]!.end, fact.cases[i]!.end, (k) => { if (!k.startsWith('#')) keys.add(k); });
   let out: State = s;
   for (const k of keys) {
     const cur = cx.get(s, k, nameOfKey(k));
@@ -138,7 +140,7 @@ export function dropAttrFacts(cx: FlowState, s: State, target: PyNode): State {
     const o = field(u, 'object');
     const at = field(u, 'attribute');
     const key = o && at ? `#${hasattrAtom(cx.src(o), cx.src(at))}` : '';
-    if (key && s.has(key)) { const m = copyState(s); m.delete(key); return m; }
+    if (key && s.has(key)) return deleteKey(s, key);
     return s;
   }
   if (SEQUENCE_TARGETS.includes(u.type)) for (const k of named(u)) s = dropAttrFacts(cx, s, k);
@@ -149,8 +151,7 @@ export function dropAttrFacts(cx: FlowState, s: State, target: PyNode): State {
 export function dropAllAttrFacts(s: State, obj: string): State {
   if (!s) return s;
   const prefix = `#hasattr(${obj},`;
-  if (![...s.keys()].some((k) => k.startsWith(prefix))) return s;
-  const m = copyState(s);
-  for (const k of s.keys()) if (k.startsWith(prefix)) m.delete(k);
+  let m = s;
+  for (const k of s.hashKeyList()) if (k.startsWith(prefix)) m = deleteKey(m, k);
   return m;
 }

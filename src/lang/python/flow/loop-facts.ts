@@ -3,7 +3,7 @@
  * that provably yield at least one item.
  */
 import { type PyNode, field, named, unparen, firstNamed } from '../tree.js';
-import type { Def, FlowState, IterFact, State } from './state.js';
+import type { Def, FlowState, IterFact, State, StateMap } from './state.js';
 import { callParts, constKind, flat, intLit, isFalsyConst, nonEmptyLiteral } from './syntax.js';
 
 /** `for i in range(k, …)` / `for i, x in enumerate(…, k)`: the index identifier and its first value (step 1). */
@@ -78,13 +78,13 @@ function numLit(n: PyNode, text: string): number | undefined {
 }
 
 /** The definitions a name holds in state `s` (the loop's entry), or undefined when it is not tracked. */
-function defsIn(cx: FlowState, id: PyNode, s: Map<string, Set<Def>>): Set<Def> | undefined {
+function defsIn(cx: FlowState, id: PyNode, s: StateMap): Set<Def> | undefined {
   const t = cx.trackedKey(id);
   return t ? cx.get(s, t.key, cx.src(id)) : undefined;
 }
 
 /** Bound of an expression evaluated in state `s`: a name's definitions are those `s` holds. */
-function boundIn(cx: FlowState, e: PyNode, dir: 'lo' | 'hi', s: Map<string, Set<Def>>): number | null | undefined {
+function boundIn(cx: FlowState, e: PyNode, dir: 'lo' | 'hi', s: StateMap): number | null | undefined {
   const u = unparen(e);
   const defs = u.type === 'identifier' ? defsIn(cx, u, s) : undefined;
   if (!defs) return bound(cx, u, dir, 0);
@@ -102,7 +102,7 @@ function clockCall(cx: FlowState, e: PyNode): string | undefined {
 }
 
 /** The single value a name holds in `s` (one plain assignment), else the expression itself. */
-function valueIn(cx: FlowState, e: PyNode, s: Map<string, Set<Def>>): PyNode {
+function valueIn(cx: FlowState, e: PyNode, s: StateMap): PyNode {
   const u = unparen(e);
   const defs = u.type === 'identifier' ? defsIn(cx, u, s) : undefined;
   if (!defs || defs.size !== 1) return u;
@@ -112,7 +112,7 @@ function valueIn(cx: FlowState, e: PyNode, s: Map<string, Set<Def>>): PyNode {
 
 /** `start + d` with `start` a reading of clock `fn` made before (directly or through a name) and
  *  `d` > 0: a deadline that has not passed when the loop is first reached. */
-function freshDeadline(cx: FlowState, e: PyNode, fn: string, s: Map<string, Set<Def>>): boolean {
+function freshDeadline(cx: FlowState, e: PyNode, fn: string, s: StateMap): boolean {
   const v = valueIn(cx, e, s);
   if (v.type !== 'binary_operator' || v.children.find((c) => c.field === 'operator')?.type !== '+') return false;
   const l = field(v, 'left');

@@ -1,6 +1,6 @@
 /** Statements that cannot raise: the state before them never reaches an `except` through them. */
 import { type PyNode, field, named, unparen } from '../tree.js';
-import type { Def, FlowState, State } from './state.js';
+import type { FlowState, State, StateMap } from './state.js';
 
 export function cannotRaise(cx: FlowState, n: PyNode, s: State): boolean {
   if (n.type === 'pass_statement' || n.type === 'global_statement' || n.type === 'nonlocal_statement') return true;
@@ -23,7 +23,7 @@ const TARGETS = new Set(['pattern_list', 'tuple_pattern', 'list_pattern']);
 const VALUES = new Set(['expression_list', 'tuple', 'list']);
 
 /** A literal built of constants and bound local names (evaluating it cannot raise). */
-function safeValue(cx: FlowState, v: PyNode, s: Map<string, Set<Def>>): boolean {
+function safeValue(cx: FlowState, v: PyNode, s: StateMap): boolean {
   const u = unparen(v);
   switch (u.type) {
     case 'none': case 'true': case 'false': case 'integer': case 'float':

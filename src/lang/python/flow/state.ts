@@ -5,6 +5,7 @@
 import type { PyNode } from '../tree.js';
 import { type Scope, type ScopeTable, type BindingKind, resolveScope } from '../scopes.js';
 import type { AtomTest, ValueSet } from '../conditions.js';
+import { PMap, takeWork } from './pmap.js';
 
 export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
 
@@ -12,7 +13,7 @@ export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
  *  values on it and the state at its end (a later test of the atom keeps the consistent branches). */
 export interface FactInfo {
   atom: string;
-  cases: Array<{ desc: ValueSet; end: Map<string, Set<Def>> }>;
+  cases: Array<{ desc: ValueSet; end: StateMap }>;
 }
 
 export interface Def {
@@ -34,8 +35,15 @@ export interface Def {
   fact?: FactInfo;
 }
 
-/** Reaching definitions per state key; null where the program point is unreachable. */
-export type State = Map<string, Set<Def>> | null;
+/** Reaching definitions per state key, a persistent map (a binding shares every other entry with the
+ *  state before it). */
+export type StateMap = PMap<Set<Def>>;
+
+/** A state; null where the program point is unreachable. */
+export type State = StateMap | null;
+
+/** The state before anything is bound. */
+export const emptyState = (): StateMap => PMap.empty<Set<Def>>();
 
 export interface FlowResult {
   /** Reaching definitions at every reachable name read handled by flow (locals of the executing unit). */
@@ -47,11 +55,11 @@ export interface FlowResult {
   /** Reads of class-body names that fall back to an enclosing/global/builtin name when unbound. */
   classFallback: Set<PyNode>;
   /** Reaching definitions of module names at the end of the module body (null: the end is unreachable). */
-  moduleEnd: Map<string, Set<Def>> | null;
+  moduleEnd: StateMap | null;
   /** State of the module body where each module-level `def`/`class` statement runs. */
-  defState: Map<PyNode, Map<string, Set<Def>>>;
+  defState: Map<PyNode, StateMap>;
   /** State of the module body at each module-level call of a name (`main()`), keyed by the callee identifier. */
-  callState: Map<PyNode, Map<string, Set<Def>>>;
+  callState: Map<PyNode, StateMap>;
   /** What each execution unit's run wrote, by the unit's scope node: the next analysis of an edited text
    *  copies the entries of a unit it proves unchanged instead of running it again (`runFlow`'s `reuse`). */
   units: Map<PyNode, UnitLog>;
@@ -95,9 +103,10 @@ interface LoopExits {
   conts: State[];
 }
 
-/** Steps one flow analysis may take (a state entry copied or joined counts one): states are copied at
- *  every binding, so the work grows with the names of a scope times its bindings — 40,000 variables in one
- *  function ran for minutes (issue 30). The real corpora's largest module takes 90,000 steps, 1 % of it. */
+/** Steps one flow analysis may take (a node of a state made or visited counts one). States share
+ *  structure (`PMap`): a binding makes O(log n) nodes and a join visits only where its states differ, so the
+ *  work grows with the bindings, reads and branches of a unit (issue 30). The budget bounds what is left
+ *  (loops run to a fixpoint, nested loops multiply their passes). */
 export const FLOW_BUDGET = 10_000_000;
 
 /** The flow analysis of a unit went over `FLOW_BUDGET`: the analysis stops, and the file is reported. */
@@ -109,10 +118,10 @@ export class FlowBudgetExceeded extends Error {
 
 let work = 0;
 let widest = 0;
-/** Count `n` steps of the flow analysis running (`runFlow` resets the count). */
-function spend(n: number): void {
-  if (n > widest) widest = n;
-  if ((work += n) > FLOW_BUDGET) throw new FlowBudgetExceeded(widest);
+/** Count the steps the last map operations took (`takeWork`), for a state of `size` names. */
+function spend(size: number): void {
+  if (size > widest) widest = size;
+  if ((work += takeWork() + 1) > FLOW_BUDGET) throw new FlowBudgetExceeded(widest);
 }
 
 /** Run `f` with a fresh step count (a flow analysis may start another file's, which has its own budget). */
@@ -120,6 +129,7 @@ export function withFlowBudget<T>(f: () => T): T {
   const saved = [work, widest] as const;
   work = 0;
   widest = 0;
+  takeWork();
   try {
     return f();
   } finally {
@@ -130,32 +140,38 @@ export function withFlowBudget<T>(f: () => T): T {
 export const keyOf = (s: Scope, name: string) => `${s.id}:${name}`;
 export const nameOfKey = (k: string) => k.slice(k.indexOf(':') + 1);
 
-/** A copy of a state's map. `forEach` into a new map: `new Map(map)` goes through the iterator protocol
- *  (an entry array and an iterator result per key), and flow copies a state at every binding. */
-export function copyState(s: Map<string, Set<Def>>): Map<string, Set<Def>> {
-  spend(s.size);
-  const m = new Map<string, Set<Def>>();
-  s.forEach((v, k) => m.set(k, v));
+export function setKey(s: State, key: string, defs: Set<Def>): State {
+  if (!s) return s;
+  const m = s.set(key, defs);
+  spend(m.size);
   return m;
 }
 
-export function setKey(s: State, key: string, defs: Set<Def>): State {
-  if (!s) return s;
-  const m = copyState(s);
-  m.set(key, defs);
+/** The state without `key`. */
+export function deleteKey(s: StateMap, key: string): StateMap {
+  const m = s.delete(key);
+  spend(m.size);
   return m;
+}
+
+/** Call `f` for each key whose definitions differ between `a` and `b` (by identity; undefined where a
+ *  state lacks the key), visiting only what the two states do not share. `f` returns true to stop. */
+export function diffStates(a: StateMap, b: StateMap, f: (key: string, va: Set<Def> | undefined, vb: Set<Def> | undefined) => void | boolean): void {
+  PMap.diff(a, b, f);
+  spend(Math.max(a.size, b.size));
 }
 
 export function equalStates(a: State, b: State): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
   if (a.size !== b.size) return false;
-  for (const [k, v] of a) {
-    const w = b.get(k);
-    if (!w || w.size !== v.size) return false;
-    if (w !== v) for (const x of v) if (!w.has(x)) return false;
-  }
-  return true;
+  let equal = true;
+  diffStates(a, b, (_, v, w) => {
+    if (!v || !w || w.size !== v.size) return !(equal = false);
+    for (const x of v) if (!w.has(x)) return !(equal = false);
+    return false;
+  });
+  return equal;
 }
 
 export class FlowState {
@@ -236,7 +252,7 @@ export class FlowState {
     return u;
   }
 
-  get(s: Map<string, Set<Def>>, key: string, name: string): Set<Def> {
+  get(s: StateMap, key: string, name: string): Set<Def> {
     return s.get(key) ?? this.unboundSet(key, name);
   }
 
@@ -252,52 +268,34 @@ export class FlowState {
   /** `join` of an array: a spread of 100,000 states (a `match` of that many cases, an `elif` chain, the
    *  statements of a `try` body that may raise) overflows the stack as arguments (issue 30). */
   joinAll(states: readonly State[]): State {
-    const live = states.filter((x): x is Map<string, Set<Def>> => !!x);
+    const live = states.filter((x): x is StateMap => !!x);
     if (live.length === 0) return null;
     if (live.length === 1) return live[0]!;
     const base = live[0]!;
-    let size = 0;
-    for (const x of live) size += x.size;
-    spend(size);
-    // One pass over every state's keys (linear in their total size: issue 30, 10,000 `except` handlers
-    // each binding its own alias made a key-by-key scan over every state quadratic). Per key: the union
-    // so far, whether it is still a set of one of the states (shared, not copied), and the last state
-    // that had the key; a state that lacks a key contributes {UNBOUND} at its place in the order, so the
-    // union's insertion order is the same as merging state by state.
-    interface Acc { set: Set<Def>; shared: boolean; last: number }
+    // Per key, the union of the states' definitions in state order, a state that lacks the key giving
+    // {UNBOUND} at its place (the same sets in the same order as merging state by state). Only the keys
+    // consecutive states differ in are visited: a key no two neighbours differ in holds the base's
+    // definitions in every state. The union stays the base's own set while every state holds that very
+    // set, and is a new set from the first state that holds another.
+    interface Acc { set: Set<Def>; shared: boolean }
     const accs = new Map<string, Acc>();
-    const add = (a: Acc, d: Set<Def>) => {
-      if (a.set === d) return;
-      if (a.shared) { a.set = new Set(a.set); a.shared = false; }
-      for (const x of d) a.set.add(x);
-    };
-    for (let i = 0; i < live.length; i++) {
-      live[i]!.forEach((d, k) => {
-        const a = accs.get(k);
-        if (!a) {
-          if (i === 0) accs.set(k, { set: d, shared: true, last: 0 });
-          else {
-            const n: Acc = { set: this.unboundSet(k, nameOfKey(k)), shared: true, last: i };
-            add(n, d);
-            accs.set(k, n);
-          }
-          return;
-        }
-        if (a.last < i - 1) add(a, this.unboundSet(k, nameOfKey(k)));
-        add(a, d);
-        a.last = i;
+    for (let i = 1; i < live.length; i++) {
+      const prev = live[i - 1]!;
+      const cur = live[i]!;
+      if (prev === cur) continue;
+      diffStates(prev, cur, (k, _, d) => {
+        let a = accs.get(k);
+        if (!a) accs.set(k, (a = { set: base.get(k) ?? this.unboundSet(k, nameOfKey(k)), shared: true }));
+        const add = d ?? this.unboundSet(k, nameOfKey(k));
+        if (a.set === add) return;
+        if (a.shared) { a.set = new Set(a.set); a.shared = false; }
+        for (const x of add) a.set.add(x);
       });
     }
-    const lastIndex = live.length - 1;
-    let changed = accs.size !== base.size;
+    let out = base;
     accs.forEach((a, k) => {
-      if (a.last < lastIndex) add(a, this.unboundSet(k, nameOfKey(k)));
-      if (!changed && a.set !== base.get(k)) changed = true;
+      if (a.set !== base.get(k)) out = setKey(out, k, a.set)!;
     });
-    if (!changed) return base;
-    spend(base.size);
-    const out = new Map<string, Set<Def>>();
-    accs.forEach((a, k) => out.set(k, a.set));
     return out;
   }
 

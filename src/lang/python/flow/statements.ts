@@ -4,7 +4,7 @@
  */
 import { type PyNode, field, fields, named, unparen, firstNamed } from '../tree.js';
 import { withItemValues } from '../scopes.js';
-import { type Def, type FlowState, type State, equalStates, keyOf, setKey } from './state.js';
+import { type Def, type FlowState, type State, type StateMap, diffStates, equalStates, keyOf, setKey } from './state.js';
 import { bindTarget, evalCond, evalDefaults, evalExpr } from './expressions.js';
 import { dropAllAttrFacts, dropAttrFacts, recordFacts } from './facts.js';
 import { loopIndex, nonEmpty, trueOnEntry } from './loop-facts.js';
@@ -167,7 +167,7 @@ function execImport(cx: FlowState, n: PyNode, s: State): State {
   return s;
 }
 
-function execClass(cx: FlowState, n: PyNode, entry: Map<string, Set<Def>>): State {
+function execClass(cx: FlowState, n: PyNode, entry: StateMap): State {
   if (cx.atModuleTop()) cx.res.defState.set(n, entry);
   let s: State = entry;
   const sc = field(n, 'superclasses');
@@ -179,7 +179,9 @@ function execClass(cx: FlowState, n: PyNode, entry: Map<string, Set<Def>>): Stat
   if (!out || !s) return null;
   // class-body locals do not outlive the body; keep the enclosing state's keys
   let s2: State = s;
-  for (const [k, v] of out) if (!cls || !k.startsWith(`${cls.id}:`)) if (s.get(k) !== v) s2 = setKey(s2, k, v);
+  const outer: Array<[string, Set<Def>]> = [];
+  diffStates(s, out, (k, _, v) => { if (v && (!cls || !k.startsWith(`${cls.id}:`))) outer.push([k, v]); });
+  for (const [k, v] of outer) s2 = setKey(s2, k, v);
   const nm = field(n, 'name');
   return nm ? cx.bindId(s2, nm, 'class', n) : s2;
 }
