@@ -20,7 +20,7 @@ import type { VerifierEntry } from './types.js';
 
 type Test = (s: string) => boolean | undefined;
 
-export interface ValueChain {
+interface ValueChain {
   /** Member path of the value from the task record; `*` is each item of a list. */
   path: string[];
   /** The chain's tests, in order, and whether the branch each selects raises too. */
@@ -193,7 +193,7 @@ function chainsOf(a: PythonAnalysis, fn: FunctionInfo, roots: ReadonlyMap<string
 const memo = new WeakMap<PythonProject, Map<string, ValueChain[]>>();
 
 /** The refusing chains of a bound function (memoised per project). */
-export function valueChains(python: PythonProject, file: string, qualname: string, roots: ReadonlyMap<string, readonly string[]> | undefined): ValueChain[] {
+function valueChains(python: PythonProject, file: string, qualname: string, roots: ReadonlyMap<string, readonly string[]> | undefined): ValueChain[] {
   let m = memo.get(python);
   if (!m) memo.set(python, (m = new Map()));
   const k = `${file}\0${qualname}\0${JSON.stringify(roots ? [...roots] : [])}`;
