@@ -1,12 +1,13 @@
 /**
- * Whether the project's harness code keys task records by a member: the records end up in a map whose
- * key is that member of each record, so two records with the same value there are one entry.
+ * Whether the harness code that reads a task file keys its records by a member: the records end up in a
+ * map whose key is that member of each record, so two records with the same value there are one entry.
  *
  * JS/TS: `acc[t.name] = …` / `acc[t["name"]] = …`, `map.set(t.name, …)`, `{ [t.name]: … }`, and a pair
  * `[t.name, …]` inside `Object.fromEntries(…)` or `new Map(…)`.
  * Python: `d[t["id"]] = …` / `d[t.id] = …`, `{t["id"]: … for t in …}`, and a pair `(t["id"], …)` inside
  * `dict(…)`.
  */
+import * as path from 'node:path';
 import type { AnyNode } from 'acorn';
 import type { SourceFile } from '../core/source.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
@@ -77,24 +78,28 @@ function pyKeys(a: PythonAnalysis, member: string): boolean {
   return hit;
 }
 
-/** Some harness file of the project keys records by `member`. */
-export function harnessKeysBy(code: Code, member: string): boolean {
+/** Some harness file that reads this task file keys records by `member`: a file that names the task
+ *  file (`"evals.config.json"`, `./tasks.json`) or routes its tasks (the file of a route's `via`). */
+export function harnessKeysBy(code: Code, member: string, taskFile: string, routers: ReadonlySet<string>): boolean {
   let byMember = cache.get(code);
   if (!byMember) cache.set(code, (byMember = new Map()));
-  const known = byMember.get(member);
+  const key = `${taskFile}\0${member}`;
+  const known = byMember.get(key);
   if (known !== undefined) return known;
+  const base = path.basename(taskFile);
+  const reads = (file: string, text: string) => file !== taskFile && text.includes(member) && (routers.has(file) || text.includes(base));
   let hit = false;
   for (const f of code.files.values()) {
     if (hit) break;
-    if ((f.language !== 'javascript' && f.language !== 'typescript') || !f.source.text.includes(member)) continue;
+    if ((f.language !== 'javascript' && f.language !== 'typescript') || !reads(f.path, f.source.text)) continue;
     const p = parseScript(f.language, f.source.text);
     if (p.ok && jsKeys(p.program as AnyNode, member)) hit = true;
   }
-  for (const path of hit ? [] : code.python.files()) {
-    if (!code.python.text(path)?.includes(member)) continue;
-    const a = code.python.analysis(path);
+  for (const file of hit ? [] : code.python.files()) {
+    if (!reads(file, code.python.text(file) ?? '')) continue;
+    const a = code.python.analysis(file);
     if (a && pyKeys(a, member)) { hit = true; break; }
   }
-  byMember.set(member, hit);
+  byMember.set(key, hit);
   return hit;
 }

@@ -43,6 +43,23 @@ function idRef(task: Task): JsonValueRef | undefined {
   return member ?? task.values.get(task.pointer ?? '');
 }
 
+const routers = new WeakMap<readonly Task[], Map<string, Set<string>>>();
+
+/** Files of the harness sites that route the tasks of a task file. */
+function routersOf(siblings: readonly Task[], file: string): ReadonlySet<string> {
+  let byFile = routers.get(siblings);
+  if (!byFile) {
+    byFile = new Map();
+    for (const t of siblings) {
+      let set = byFile.get(t.file.path);
+      if (!set) byFile.set(t.file.path, (set = new Set()));
+      for (const e of t.entries) for (const r of e.routes ?? []) if (r.via) set.add(r.via.file);
+    }
+    routers.set(siblings, byFile);
+  }
+  return byFile.get(file) ?? new Set();
+}
+
 const firstById = new WeakMap<readonly Task[], Map<string, Task>>();
 
 /** A record's content for comparison: members sorted, `//…` comment members left out. */
@@ -83,7 +100,7 @@ export function duplicateProblem(task: Task, code: { readonly files: ReadonlyMap
   const copy = sameRecord(task, earlier);
   const member = at.pointer === task.pointer ? undefined : at.pointer.split('/').pop();
   // an exact copy of a record the harness keys by its id: the map holds one entry, the task is graded as written
-  if (copy && member !== undefined && harnessKeysBy(code, member)) return undefined;
+  if (copy && member !== undefined && harnessKeysBy(code, member, task.file.path, routersOf(siblings, task.file.path))) return undefined;
   const line = task.file.source.positionAt(idRef(earlier)?.start ?? 0).line;
   return { kind: 'duplicateTask', at, pointer: at.pointer, data: { id: task.id, line } };
 }
