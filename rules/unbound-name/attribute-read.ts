@@ -13,9 +13,11 @@
  * ```
  *
  * The attribute read raises only when the object lacks the attribute. When every value the object can
- * have here is an instance of a class whose `__init__` assigns `self.<attr>` in its straight-line body
- * (so no instance exists without it), with no `__getattr__`/`__getattribute__`, no method or property
- * of that name and no `del` of it in the class or its bases the project holds, and a None value is
+ * have here is an instance of a class whose own `__init__` assigns `self.<attr>` as a statement of its
+ * body that every path from its entry reaches (no `return`/`raise` before it: so no instance exists
+ * without it; a base's `__init__` is not followed), with no `__getattr__`/`__getattribute__`, no method
+ * or property of that name in the class or its bases the project holds, no code in the project that can
+ * delete the attribute (`del x.<attr>`, `delattr`, popping the instance `__dict__`), and a None value is
  * excluded by a test before the `try` (`if x is None: return`, as the flow's narrowing records it), the
  * statement cannot raise.
  * The object's values are followed through its assignments in the function: a class call `C(…)`, or
@@ -55,27 +57,78 @@ function constructed(project: PythonProject, a: PythonAnalysis, e: PyNode): Wher
   return f && (f.type === 'identifier' || f.type === 'attribute') ? findClass(project, a, a.src(f)) : undefined;
 }
 
-/** The straight-line statements of a block (a top-level `return` ends it). */
-function straightLine(body: PyNode): PyNode[] {
-  const out: PyNode[] = [];
-  for (const s of named(body)) {
-    if (s.type === 'return_statement' || s.type === 'raise_statement') break;
-    out.push(s);
-  }
-  return out;
+/** A statement that can leave the function early: a `return` in it (outside a nested def, class or
+ *  lambda), or a `raise` — anything after it may be skipped on a path that still gives an instance. */
+function canLeave(s: PyNode): boolean {
+  let leaves = false;
+  walk(s, (n) => {
+    if (leaves || (n !== s && (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda'))) return false;
+    if (n.type === 'return_statement' || n.type === 'raise_statement') leaves = true;
+    return leaves ? false : undefined;
+  });
+  return leaves;
 }
 
-/** `self.attr = …` among the straight-line statements of `__init__` (or of a base's, through `super().__init__()`). */
-function setsInInit(project: PythonProject, w: Where, attr: string, depth = 0): boolean {
-  if (depth > MAX_DEPTH) return false;
+/** `self.attr = …` as a statement of `__init__`'s own body (not nested in an if/loop/with/try) reached on
+ *  every path from its entry: no statement before it holds a `return` or `raise` that could skip it.
+ *  Only the class's own `__init__` is read: a class without one, or one whose assignment comes from a
+ *  base's `__init__` through `super().__init__()`, does not count (the base is not followed). */
+function setsInInit(w: Where, attr: string): boolean {
   const init = w.cls.methods.get('__init__');
   const body = init && field(init.node, 'body');
   const self = init?.params[0];
   if (!body || !self) return false;
-  for (const s of straightLine(body)) {
+  for (const s of named(body)) {
     const x = s.type === 'expression_statement' ? named(s)[0] : undefined;
     const l = x?.type === 'assignment' ? field(x, 'left') : undefined;
     if (l?.type === 'attribute' && w.a.src(field(l, 'object')!) === self && w.a.src(field(l, 'attribute')!) === attr) return true;
+    if (canLeave(s)) return false;
+  }
+  return false;
+}
+
+const DELETES = /\bdel\b|delattr|__dict__|\bvars\s*\(/;
+
+/** Code in a file that can take `attr` off an object: `del x.attr`, `delattr(x, 'attr')` (or with a name
+ *  not spelled out), `object.__delattr__(…)`, or through the instance dict (`del x.__dict__[…]`,
+ *  `x.__dict__.pop(…)`, `vars(x).pop(…)`, `.popitem()`/`.clear()`, `x.__dict__ = …`). */
+function deletesIn(a: PythonAnalysis, attr: string): boolean {
+  const isDict = (n: PyNode | undefined): boolean => {
+    const u = n && unparen(n);
+    if (!u) return false;
+    if (u.type === 'attribute') return a.src(field(u, 'attribute')!) === '__dict__';
+    return u.type === 'call' && a.src(field(u, 'function')!) === 'vars';
+  };
+  let found = false;
+  walk(a.ast, (n) => {
+    if (found) return false;
+    if (n.type === 'delete_statement') {
+      walk(n, (t) => {
+        if ((t.type === 'attribute' && a.src(field(t, 'attribute')!) === attr) || (t.type === 'subscript' && isDict(field(t, 'value')))) found = true;
+      });
+    } else if (n.type === 'call') {
+      const f = field(n, 'function');
+      const args = named(field(n, 'arguments') ?? n).filter((x) => x.type !== 'comment');
+      if (f && a.src(f) === 'delattr') {
+        const name = args[1] && /^(['"])(\w+)\1$/.exec(a.src(args[1]));
+        if (!name || name[2] === attr) found = true;
+      } else if (f?.type === 'attribute') {
+        const m = a.src(field(f, 'attribute')!);
+        if (m === '__delattr__' || m === '__delitem__' || ((m === 'pop' || m === 'popitem' || m === 'clear') && isDict(field(f, 'object')))) found = true;
+      }
+    } else if (n.type === 'assignment' && field(n, 'left')?.type === 'attribute' && a.src(field(field(n, 'left')!, 'attribute')!) === '__dict__') found = true;
+    return found ? false : undefined;
+  });
+  return found;
+}
+
+/** Some project file (or the class's own) can delete `attr` from an object. */
+function deletedAnywhere(project: PythonProject, w: Where, attr: string): boolean {
+  if (deletesIn(w.a, attr)) return true;
+  for (const f of project.files()) {
+    if (f === w.a.path || !DELETES.test(project.text(f) ?? '')) continue;
+    const b = project.analysis(f);
+    if (!b || deletesIn(b, attr)) return true;
   }
   return false;
 }
@@ -87,8 +140,7 @@ function plainAttribute(project: PythonProject, w: Where, attr: string, depth = 
   if (m.has(attr) || m.has('__getattr__') || m.has('__getattribute__') || m.has('__delattr__') || m.has('__new__')) return false;
   let dropped = false;
   walk(w.cls.node, (n) => {
-    // `del self.attr`, or a class-level `attr = property(…)` (a descriptor runs code on the read)
-    if (n.type === 'delete_statement' && new RegExp(`\\.${attr}\\b`).test(w.a.src(n))) dropped = true;
+    // a class-level `attr = property(…)` (a descriptor runs code on the read)
     if (n.type === 'assignment' && n.parent?.parent?.parent === w.cls.node && w.a.src(field(n, 'left')!) === attr && field(n, 'right')?.type === 'call') dropped = true;
     return dropped ? false : undefined;
   });
@@ -226,7 +278,7 @@ function cannotRaise(project: PythonProject, a: PythonAnalysis, stmt: PyNode, fn
   const vals = valuesOf(project, a, obj, 0);
   if (!vals || !vals.classes.length) return false;
   if (vals.none && !noneExcluded(a, a.src(obj), stmt, fnNode)) return false;
-  return vals.classes.every((w) => setsInInit(project, w, attr) && plainAttribute(project, w, attr));
+  return vals.classes.every((w) => setsInInit(w, attr) && plainAttribute(project, w, attr) && !deletedAnywhere(project, w, attr));
 }
 
 export function boundByAttributeRead(a: PythonAnalysis, read: UnboundRead, project: PythonProject): boolean {

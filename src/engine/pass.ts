@@ -18,7 +18,7 @@ import type { SourceFile } from '../core/source.js';
 import type { FileProblem } from '../core/load.js';
 import { walkJs, walkPython, type JsSubscriber, type PythonSubscriber } from './dispatch.js';
 import { carryFrom, recordedFinding, topLevelUnits, type Carried, type CarryStore } from './carry.js';
-import { jsNesting, MAX_JS_NESTING, parseScript, prepareTypeStripping, type JsParse } from './parse-js.js';
+import { jsNesting, MAX_JS_NESTING, parseScript, prepareTypeStripping, type JsParse } from '../lang/js/parse.js';
 import { commentSuppressions, configSuppressions, jsonSuppressions, SuppressionIndex, type Suppression } from './suppress.js';
 import { unusedSuppressionFix } from './suppression-fix.js';
 import type { ConfigResolver, LoadedConfig } from '../config/load.js';

@@ -19,7 +19,7 @@ import { SourceText } from '../core/source.js';
 import { discoverFiles } from './discover.js';
 import { languageOf, loadText, type FileProblem } from '../core/load.js';
 import { loadRules, ruleOptionSchemas } from '../contract/registry.js';
-import { parseScript, type JsParse } from './parse-js.js';
+import { parseScript, type JsParse } from '../lang/js/parse.js';
 import { rel } from '../core/paths.js';
 import { buildIndexes, harnessProgram, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
 import type { CarryRecord, CarryStore } from './carry.js';

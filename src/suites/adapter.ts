@@ -29,7 +29,6 @@ import type { Suite } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
 import type { ModuleRoute } from './harness/routes.js';
 import type { KindRoute } from './harness/kind-sites.js';
-import type { KindTally } from './harness/kind-adapter.js';
 
 /** A declared entrypoint (config `entrypoints`, or an adapter's defaults). */
 export interface EntrypointDecl {
@@ -73,6 +72,14 @@ export interface AdapterLoadOptions {
   kinds?: readonly KindRoute[];
   /** Per kind route, what the project's documents hold at its member path (`tallyKinds`). */
   kindTally?: ReadonlyMap<KindRoute, KindTally>;
+}
+
+/** What the project's documents hold at a kind route's member path, over every document (`tallyKinds`):
+ *  values the harness handles, values in all, and the member sets of the records that hold a handled value. */
+export interface KindTally {
+  known: number;
+  total: number;
+  shapes: ReadonlyArray<ReadonlySet<string>>;
 }
 
 /** What detection may know of the project's code besides the document. */

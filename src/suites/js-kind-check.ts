@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { AnyNode, Identifier, Pattern, Program } from 'acorn';
 import type { SourceFile } from '../core/source.js';
 import { rel } from '../core/paths.js';
-import { parseScript } from '../engine/parse-js.js';
+import { parseScript } from '../lang/js/parse.js';
 import { jsScopes, type JsBinding, type JsScopes } from '../lang/js/scope.js';
 import { forEachChild, propName, unwrapExpr, type JsFunction } from '../lang/js/nodes.js';
 import { isJsFunction } from '../lang/js/flow.js';

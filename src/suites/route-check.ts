@@ -6,6 +6,9 @@
 import * as path from 'node:path';
 import type { Task } from './types.js';
 import type { JsonValueRef } from '../lang/json/parse.js';
+import type { SourceFile } from '../core/source.js';
+import type { PythonProject } from '../lang/python/types.js';
+import { harnessKeysBy } from './keyed-records.js';
 
 export type RouteProblemKind = 'unknownModule' | 'unknownExport' | 'unknownKey' | 'duplicateTask' | 'unknownKind' | 'ignoredKind';
 
@@ -40,6 +43,23 @@ function idRef(task: Task): JsonValueRef | undefined {
   return member ?? task.values.get(task.pointer ?? '');
 }
 
+const routers = new WeakMap<readonly Task[], Map<string, Set<string>>>();
+
+/** Files of the harness sites that route the tasks of a task file. */
+function routersOf(siblings: readonly Task[], file: string): ReadonlySet<string> {
+  let byFile = routers.get(siblings);
+  if (!byFile) {
+    byFile = new Map();
+    for (const t of siblings) {
+      let set = byFile.get(t.file.path);
+      if (!set) byFile.set(t.file.path, (set = new Set()));
+      for (const e of t.entries) for (const r of e.routes ?? []) if (r.via) set.add(r.via.file);
+    }
+    routers.set(siblings, byFile);
+  }
+  return byFile.get(file) ?? new Set();
+}
+
 const firstById = new WeakMap<readonly Task[], Map<string, Task>>();
 
 /** A record's content for comparison: members sorted, `//…` comment members left out. */
@@ -57,8 +77,11 @@ function canonical(v: unknown): unknown {
 /** Two records with the same members and values: whichever the harness keeps, the task is graded as written. */
 const sameRecord = (a: Task, b: Task) => a.json !== undefined && JSON.stringify(canonical(a.json)) === JSON.stringify(canonical(b.json));
 
-/** A task whose id an earlier task of the same file already has, with other content (an exact copy loses nothing). */
-export function duplicateProblem(task: Task): RouteProblem | undefined {
+/** A task whose id an earlier task of the same file already has. An exact copy of the earlier record is
+ *  left alone only when the harness keys the records by the id member (`{t["id"]: t for t in tasks}`,
+ *  `acc[t.name] = t`): then the two are one entry and the task is graded once, as written. A harness
+ *  that iterates the records runs the copy too and counts the task twice. */
+export function duplicateProblem(task: Task, code: { readonly files: ReadonlyMap<string, SourceFile>; readonly python: PythonProject }): RouteProblem | undefined {
   if (!task.pointer) return undefined;
   const siblings = task.suite.tasks;
   let first = firstById.get(siblings);
@@ -72,10 +95,12 @@ export function duplicateProblem(task: Task): RouteProblem | undefined {
   }
   const earlier = first.get(`${task.file.path}\0${task.id}`);
   if (!earlier || earlier === task) return undefined;
-  // an exact copy of the earlier record: a lookup by id finds the same task either way, so none is lost
-  if (sameRecord(task, earlier)) return undefined;
   const at = idRef(task);
   if (!at) return undefined;
+  const copy = sameRecord(task, earlier);
+  const member = at.pointer === task.pointer ? undefined : at.pointer.split('/').pop();
+  // an exact copy of a record the harness keys by its id: the map holds one entry, the task is graded as written
+  if (copy && member !== undefined && harnessKeysBy(code, member, task.file.path, routersOf(siblings, task.file.path))) return undefined;
   const line = task.file.source.positionAt(idRef(earlier)?.start ?? 0).line;
   return { kind: 'duplicateTask', at, pointer: at.pointer, data: { id: task.id, line } };
 }

@@ -10,7 +10,7 @@
  * method of the class (or the function) its case routes to; a value no case names is an unbound route.
  */
 import { commonDir, rel } from '../../core/paths.js';
-import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, EntrypointDecl, SuiteAdapter } from '../adapter.js';
+import type { AdapterLoadOptions, AdapterLoadResult, DetectedDocument, EntrypointDecl, KindTally, SuiteAdapter } from '../adapter.js';
 import type { JsonDocument } from '../../lang/json/parse.js';
 import { joinPointer } from '../../lang/json/parse.js';
 import type { EntryRoute, Suite, Task, VerifierEntry } from '../types.js';
@@ -51,13 +51,6 @@ function dispatched(record: TaskRecord, route: KindRoute): Bound['values'] | und
   return typeof at.value === 'string' ? [{ value: at.value, pointer: at.pointer }] : undefined;
 }
 
-/** What the project's documents hold at a route's member path, over every document: values the harness
- *  handles, values in all, and the member sets of the records that hold a handled value. */
-export interface KindTally {
-  known: number;
-  total: number;
-  shapes: ReadonlyArray<ReadonlySet<string>>;
-}
 
 const MAX_SHAPES = 64;
 

@@ -11,7 +11,7 @@ import { parse, Parser, tokTypes as tt, type Program, type Token as AcornToken, 
 type TokenType = AcornTokenType & { binop?: number | null; prefix?: boolean };
 type Token = AcornToken & { type: TokenType; value?: unknown };
 const Tokenizer = Parser as unknown as new (options: { ecmaVersion: 'latest'; allowHashBang: boolean; sourceType: 'module' }, input: string, startPos: number) => { getToken(): Token };
-import { importModule } from '../core/dynamic-import.js';
+import { importModule } from '../../core/dynamic-import.js';
 
 export type JsParse = { ok: true; program: Program } | { ok: false; message: string; offset: number; unsupported?: boolean; tooDeep?: boolean };
 
