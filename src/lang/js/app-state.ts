@@ -46,6 +46,8 @@ interface Index {
   owners: WeakMap<AnyNode, string>;
   /** Objects merged into (`Object.assign(t, …)`) or written with a computed key (`obj[k] = v`): the names their expressions mention. */
   dynamicTargets: Array<Set<string>>;
+  /** The target expression of each entry of `dynamicTargets` (same index). */
+  dynamicNodes: Located[];
   /** The computed key of each `obj[k] = v` in `dynamicTargets` (same index), or the sources of a merge. */
   dynamicKeys: Array<Located | { sources: Located[] } | undefined>;
   /** Every call, with its enclosing functions. */
@@ -85,7 +87,7 @@ function isFn(n: AnyNode): boolean {
 }
 
 function buildIndex(programs: Program[]): Index {
-  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), namedFields: new Map(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicKeys: [], calls: [], posted: [], functions: new Map(), templates: [] };
+  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), namedFields: new Map(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicNodes: [], dynamicKeys: [], calls: [], posted: [], functions: new Map(), templates: [] };
   for (const p of programs) {
     for (const st of p.body) {
       if (st.type === 'VariableDeclaration') for (const d of st.declarations) if (d.id.type === 'Identifier' && d.init) ix.globals.set(d.id.name, d.init);
@@ -124,6 +126,7 @@ function buildIndex(programs: Program[]): Index {
             if (n.left.type === 'MemberExpression' && n.left.object.type === 'Identifier') push(ix.namedFields, n.left.object.name, k);
           } else if (n.left.type === 'MemberExpression' && n.left.object.type !== 'Super') {
             ix.dynamicTargets.push(mentioned(n.left.object, fns));
+            ix.dynamicNodes.push({ node: n.left.object, fns });
             ix.dynamicKeys.push(n.left.property.type === 'PrivateIdentifier' ? undefined : { node: n.left.property, fns });
           }
           break;
@@ -146,6 +149,7 @@ function buildIndex(programs: Program[]): Index {
           }
           if (c.type === 'MemberExpression' && propName(c) === 'assign' && c.object.type === 'Identifier' && c.object.name === 'Object' && n.arguments[0]) {
             ix.dynamicTargets.push(mentioned(n.arguments[0], fns));
+            ix.dynamicNodes.push({ node: n.arguments[0], fns });
             ix.dynamicKeys.push({ sources: n.arguments.slice(1).map((a) => ({ node: a, fns })) });
           }
           break;
@@ -221,6 +225,13 @@ function selfRead(n: AnyNode, key: string): boolean {
   return false;
 }
 
+/** The object a member chain starts from (`a` of `a.b[c].d`). */
+function rootOf(n: AnyNode): AnyNode {
+  let o = n;
+  while (o.type === 'MemberExpression') o = o.object;
+  return o;
+}
+
 /** `JSON.parse(JSON.stringify(x))` → x. */
 function deepCopyOf(n: AnyNode): AnyNode | undefined {
   if (n.type !== 'CallExpression' || n.callee.type !== 'MemberExpression' || propName(n.callee) !== 'parse') return undefined;
@@ -244,7 +255,7 @@ class Model {
     const last = path[path.length - 1]!;
     if (last === '*') return this.elements(parent);
     // a field of the objects found at the parent path
-    if (this.ix.assignedFields.has(last) || this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
+    if (this.ix.assignedFields.has(last) || this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
     const objs = this.objects(parent);
     if (!objs) return undefined;
     const out: Located[] = [];
@@ -383,7 +394,7 @@ class Model {
     const key = path[path.length - 1];
     if (key === undefined || key === '*' || this.ix.updatedFields.has(key)) return false;
     const parent = path.length >= 2 ? path[path.length - 2]! : '*';
-    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, parent === '*'))) return false;
+    if (this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, parent === '*'))) return false;
     if (parent === '*') {
       const writes = this.ix.writes.get(key);
       return !!writes?.length && writes.every((w) => this.verbatim(w, key, 0));
@@ -406,6 +417,29 @@ class Model {
    * write of the field's name in the app (`key: v`), so the named keys of a merge's sources are writes
    * it already holds; only their computed keys and open sources count.
    */
+  /**
+   * The names each computed-key write or merge target mentions (`dynamicTargets`), and for a target
+   * that is a parameter (`patch(target, p) { Object.assign(target, p) }`) the names of what every call
+   * passes for it (`patch(this.currentUser, …)`): an object the state holds, written through a helper.
+   */
+  private targets(): Array<Set<string>> {
+    if (this.targetNames) return this.targetNames;
+    this.targetNames = this.ix.dynamicTargets.map((t, i) => {
+      const { node, fns } = this.ix.dynamicNodes[i]!;
+      const base = node.type === 'MemberExpression' ? rootOf(node) : node;
+      if (base.type !== 'Identifier' || localInit(this.ix, base.name, fns)) return t;
+      const param = paramOf(base.name, fns);
+      const name = param && this.nameOf(param.fn);
+      if (!param || !name) return t;
+      const out = new Set(t);
+      for (const { arg, fns: f } of this.argumentsAt(name, param.index)) if (arg && arg.type !== 'SpreadElement') for (const x of mentioned(arg, f)) out.add(x);
+      return out;
+    });
+    return this.targetNames;
+  }
+
+  private targetNames: Array<Set<string>> | undefined;
+
   private mayWrite(k: Located | { sources: Located[] } | undefined, path: readonly string[], byName = false): boolean {
     if (!k) return true;
     if ('sources' in k) {
@@ -496,7 +530,7 @@ class Model {
   dates(path: readonly string[]): boolean {
     const key = path[path.length - 1];
     if (key === undefined || key === '*') return false;
-    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return false;
+    if (this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return false;
     const writes = this.ix.writes.get(key);
     return !!writes?.length && writes.every((w) => this.dated(w, key, 0));
   }
@@ -721,7 +755,7 @@ class Model {
         if (q === undefined) return false;
         // a merge or computed-key write into the object it is read from (names shared, `this` aside)
         const from = [...mentioned(n.object, v.fns)].filter((x) => x !== 'this');
-        if (this.ix.dynamicTargets.some((t, i) => from.some((x) => t.has(x)) && this.mayWrite(this.ix.dynamicKeys[i], [q, key]))) return false;
+        if (this.targets().some((t, i) => from.some((x) => t.has(x)) && this.mayWrite(this.ix.dynamicKeys[i], [q, key]))) return false;
         const others = this.ix.writes.get(q) ?? [];
         return others.length > 0 && others.every((o) => this.holds(o, q, key, depth + 1));
       }
@@ -997,7 +1031,7 @@ class Model {
   private keyStrings(path: readonly string[]): string[] | undefined {
     const key = path[path.length - 1];
     if (key === undefined || key === '*') return undefined;
-    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return undefined;
+    if (this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return undefined;
     const writes = this.ix.writes.get(key);
     if (!writes?.length) return undefined;
     let out: string[] = [];
