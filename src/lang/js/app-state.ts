@@ -14,7 +14,7 @@
  * Top-level keys are matched by name against every `key: value` and `x.key = value` the app writes
  * (state keys are distinctive names); nested keys only through the objects that are elements (or
  * values) of their parent path. Anything the model cannot follow — a `.map` rewriting elements, an
- * `Object.assign` into them, an assignment to the field anywhere, a spread — makes the answer
+ * `Object.assign` into them that may carry the field, an assignment to the field anywhere, a spread — makes the answer
  * "unknown" (undefined), never a guess.
  */
 import { parse, type AnyNode, type Program } from 'acorn';
@@ -38,12 +38,16 @@ interface Index {
   pushes: Map<string, Located[]>;
   /** Fields assigned in place (`x.field = …`, `x.field += …`), and objects merged into (`Object.assign(t, …)`). */
   assignedFields: Set<string>;
+  /** The keys written into a named object (`updates.name = …`), by the object's name. */
+  namedFields: Map<string, string[]>;
   /** Fields updated by arithmetic in place (`x.field += …`, `x.field++`). */
   updatedFields: Set<string>;
   /** For a written value: the key of the object it is written into (`P: { key: v }`, `x.P = { key: v }`, `x.P.key = v`). */
   owners: WeakMap<AnyNode, string>;
   /** Objects merged into (`Object.assign(t, …)`) or written with a computed key (`obj[k] = v`): the names their expressions mention. */
   dynamicTargets: Array<Set<string>>;
+  /** The target expression of each entry of `dynamicTargets` (same index). */
+  dynamicNodes: Located[];
   /** The computed key of each `obj[k] = v` in `dynamicTargets` (same index), or the sources of a merge. */
   dynamicKeys: Array<Located | { sources: Located[] } | undefined>;
   /** Every call, with its enclosing functions. */
@@ -83,7 +87,7 @@ function isFn(n: AnyNode): boolean {
 }
 
 function buildIndex(programs: Program[]): Index {
-  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicKeys: [], calls: [], posted: [], functions: new Map(), templates: [] };
+  const ix: Index = { programs, globals: new Map(), writes: new Map(), pushes: new Map(), assignedFields: new Set(), namedFields: new Map(), updatedFields: new Set(), owners: new WeakMap(), dynamicTargets: [], dynamicNodes: [], dynamicKeys: [], calls: [], posted: [], functions: new Map(), templates: [] };
   for (const p of programs) {
     for (const st of p.body) {
       if (st.type === 'VariableDeclaration') for (const d of st.declarations) if (d.id.type === 'Identifier' && d.init) ix.globals.set(d.id.name, d.init);
@@ -119,8 +123,10 @@ function buildIndex(programs: Program[]): Index {
             const owner = n.left.type === 'MemberExpression' && n.left.object.type === 'MemberExpression' ? propName(n.left.object) : undefined;
             if (owner !== undefined) ix.owners.set(n.right, owner);
             ix.assignedFields.add(k);
+            if (n.left.type === 'MemberExpression' && n.left.object.type === 'Identifier') push(ix.namedFields, n.left.object.name, k);
           } else if (n.left.type === 'MemberExpression' && n.left.object.type !== 'Super') {
             ix.dynamicTargets.push(mentioned(n.left.object, fns));
+            ix.dynamicNodes.push({ node: n.left.object, fns });
             ix.dynamicKeys.push(n.left.property.type === 'PrivateIdentifier' ? undefined : { node: n.left.property, fns });
           }
           break;
@@ -143,6 +149,7 @@ function buildIndex(programs: Program[]): Index {
           }
           if (c.type === 'MemberExpression' && propName(c) === 'assign' && c.object.type === 'Identifier' && c.object.name === 'Object' && n.arguments[0]) {
             ix.dynamicTargets.push(mentioned(n.arguments[0], fns));
+            ix.dynamicNodes.push({ node: n.arguments[0], fns });
             ix.dynamicKeys.push({ sources: n.arguments.slice(1).map((a) => ({ node: a, fns })) });
           }
           break;
@@ -218,6 +225,13 @@ function selfRead(n: AnyNode, key: string): boolean {
   return false;
 }
 
+/** The object a member chain starts from (`a` of `a.b[c].d`). */
+function rootOf(n: AnyNode): AnyNode {
+  let o = n;
+  while (o.type === 'MemberExpression') o = o.object;
+  return o;
+}
+
 /** `JSON.parse(JSON.stringify(x))` → x. */
 function deepCopyOf(n: AnyNode): AnyNode | undefined {
   if (n.type !== 'CallExpression' || n.callee.type !== 'MemberExpression' || propName(n.callee) !== 'parse') return undefined;
@@ -241,7 +255,7 @@ class Model {
     const last = path[path.length - 1]!;
     if (last === '*') return this.elements(parent);
     // a field of the objects found at the parent path
-    if (this.ix.assignedFields.has(last) || this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
+    if (this.ix.assignedFields.has(last) || this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
     const objs = this.objects(parent);
     if (!objs) return undefined;
     const out: Located[] = [];
@@ -379,8 +393,8 @@ class Model {
   verbatimNumbers(path: readonly string[]): boolean {
     const key = path[path.length - 1];
     if (key === undefined || key === '*' || this.ix.updatedFields.has(key)) return false;
-    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return false;
     const parent = path.length >= 2 ? path[path.length - 2]! : '*';
+    if (this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, parent === '*'))) return false;
     if (parent === '*') {
       const writes = this.ix.writes.get(key);
       return !!writes?.length && writes.every((w) => this.verbatim(w, key, 0));
@@ -393,13 +407,47 @@ class Model {
   }
 
   /**
-   * Can the computed key of `obj[k] = v` be one of the path's keys? Yes unless it is a literal, or a
-   * parameter every call of its function fills with literals, and none of them is on the path.
+   * Can the write `obj[k] = v`, or a merge `Object.assign(obj, …sources)`, put a value at one of the
+   * path's keys? A computed key can unless it is a literal, or a parameter every call of its function
+   * fills with strings the app fixes, none of them on the path. A merge can unless every source is an
+   * object whose keys are known (a literal, a local built from one with `x.key = v`, a parameter every
+   * caller fills with such) and none of them is the path's field: a merge into an object the state holds
+   * (`Object.assign(this.currentUser, { fullName })`) writes a field a reader of that object sees (the
+   * path's other keys are checked at their own level, or read by name). `byName`: the reader takes every
+   * write of the field's name in the app (`key: v`), so the named keys of a merge's sources are writes
+   * it already holds; only their computed keys and open sources count.
    */
-  private mayWrite(k: Located | { sources: Located[] } | undefined, path: readonly string[]): boolean {
+  /**
+   * The names each computed-key write or merge target mentions (`dynamicTargets`), and for a target
+   * that is a parameter (`patch(target, p) { Object.assign(target, p) }`) the names of what every call
+   * passes for it (`patch(this.currentUser, …)`): an object the state holds, written through a helper.
+   */
+  private targets(): Array<Set<string>> {
+    if (this.targetNames) return this.targetNames;
+    this.targetNames = this.ix.dynamicTargets.map((t, i) => {
+      const { node, fns } = this.ix.dynamicNodes[i]!;
+      const base = node.type === 'MemberExpression' ? rootOf(node) : node;
+      if (base.type !== 'Identifier' || localInit(this.ix, base.name, fns)) return t;
+      const param = paramOf(base.name, fns);
+      const name = param && this.nameOf(param.fn);
+      if (!param || !name) return t;
+      const out = new Set(t);
+      for (const { arg, fns: f } of this.argumentsAt(name, param.index)) if (arg && arg.type !== 'SpreadElement') for (const x of mentioned(arg, f)) out.add(x);
+      return out;
+    });
+    return this.targetNames;
+  }
+
+  private targetNames: Array<Set<string>> | undefined;
+
+  private mayWrite(k: Located | { sources: Located[] } | undefined, path: readonly string[], byName = false): boolean {
     if (!k) return true;
-    // a merge of object literals: their keys are writes the index already holds
-    if ('sources' in k) return k.sources.some((x) => !this.literalSource(x, 0));
+    if ('sources' in k) {
+      return k.sources.some((x) => {
+        const keys = this.sourceKeys(x, 0);
+        return !keys || (!byName && keys.names.includes(path[path.length - 1]!)) || keys.computed.some((c) => this.mayWrite(c, path));
+      });
+    }
     const n = k.node;
     if (n.type === 'Literal') return typeof n.value !== 'string' || path.includes(n.value);
     if (n.type !== 'Identifier') return true;
@@ -414,6 +462,48 @@ class Model {
       const d = arg.type === 'Literal' ? (typeof arg.value === 'string' ? [arg.value] : undefined) : this.stringsOf({ node: arg, fns }, 1);
       return !d || d.some((x) => path.includes(x));
     });
+  }
+
+  /**
+   * The top-level keys a merge source can carry: the names, and the computed keys (`{ [field]: value }`)
+   * to be followed like `obj[k] = v`. Undefined (any key) for a spread, a call, anything not an object
+   * literal, a local written with a computed key, or a parameter some caller fills with such.
+   */
+  private sourceKeys(v: Located, depth: number): { names: string[]; computed: Located[] } | undefined {
+    if (depth > 3) return undefined;
+    const n = v.node;
+    if (n.type === 'ObjectExpression') {
+      const out: { names: string[]; computed: Located[] } = { names: [], computed: [] };
+      for (const p of n.properties) {
+        if (p.type === 'SpreadElement') return undefined;
+        const name = keyName(p.key, p.computed);
+        if (name !== undefined) out.names.push(name);
+        else if (p.computed) out.computed.push({ node: p.key, fns: v.fns });
+        else return undefined;
+      }
+      return out;
+    }
+    if (n.type !== 'Identifier') return undefined;
+    const init = localInit(this.ix, n.name, v.fns);
+    if (init) {
+      if (init.type !== 'ObjectExpression' || this.ix.dynamicTargets.some((t) => t.has(n.name))) return undefined;
+      const base = this.sourceKeys({ node: init, fns: v.fns }, depth + 1);
+      // `updates.name = …` into the local (by its name anywhere: more keys, never fewer)
+      return base && { names: [...base.names, ...(this.ix.namedFields.get(n.name) ?? [])], computed: base.computed };
+    }
+    const param = paramOf(n.name, v.fns);
+    const name = param && this.nameOf(param.fn);
+    if (!param || !name) return undefined;
+    const args = this.argumentsAt(name, param.index);
+    if (!args.length) return undefined;
+    const out: { names: string[]; computed: Located[] } = { names: [], computed: [] };
+    for (const { arg, fns } of args) {
+      const keys = arg && arg.type !== 'SpreadElement' ? this.sourceKeys({ node: arg, fns }, depth + 1) : undefined;
+      if (!keys) return undefined;
+      out.names.push(...keys.names);
+      out.computed.push(...keys.computed);
+    }
+    return out;
   }
 
   /** The argument at `index` of every call of the function named `name`, with the scope it is written in
@@ -440,7 +530,7 @@ class Model {
   dates(path: readonly string[]): boolean {
     const key = path[path.length - 1];
     if (key === undefined || key === '*') return false;
-    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return false;
+    if (this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return false;
     const writes = this.ix.writes.get(key);
     return !!writes?.length && writes.every((w) => this.dated(w, key, 0));
   }
@@ -639,24 +729,6 @@ class Model {
     return parts.join('\u0000');
   }
 
-  /**
-   * A merged object whose keys the index holds: an object literal with no spread, a local built from one
-   * with `x.key = v` (no computed-key write into it), or a parameter every caller fills with such.
-   */
-  private literalSource(v: Located, depth: number): boolean {
-    if (depth > 3) return false;
-    const n = v.node;
-    if (n.type === 'ObjectExpression') return !n.properties.some((p) => p.type === 'SpreadElement');
-    if (n.type !== 'Identifier') return false;
-    const init = localInit(this.ix, n.name, v.fns);
-    if (init) return init.type === 'ObjectExpression' && this.literalSource({ node: init, fns: v.fns }, depth + 1) && !this.ix.dynamicTargets.some((t) => t.has(n.name));
-    const param = paramOf(n.name, v.fns);
-    const name = param && this.nameOf(param.fn);
-    if (!param || !name) return false;
-    const args = this.argumentsAt(name, param.index);
-    return args.length > 0 && args.every(({ arg, fns }) => !!arg && arg.type !== 'SpreadElement' && this.literalSource({ node: arg, fns }, depth + 1));
-  }
-
   /** An object written under `parent`: a literal whose `key` is verbatim, a copy of another `parent`, or nothing. */
   private holds(v: Located, parent: string, key: string, depth: number): boolean {
     if (depth > MAX_DEPTH) return false;
@@ -683,7 +755,7 @@ class Model {
         if (q === undefined) return false;
         // a merge or computed-key write into the object it is read from (names shared, `this` aside)
         const from = [...mentioned(n.object, v.fns)].filter((x) => x !== 'this');
-        if (this.ix.dynamicTargets.some((t, i) => from.some((x) => t.has(x)) && this.mayWrite(this.ix.dynamicKeys[i], [q, key]))) return false;
+        if (this.targets().some((t, i) => from.some((x) => t.has(x)) && this.mayWrite(this.ix.dynamicKeys[i], [q, key]))) return false;
         const others = this.ix.writes.get(q) ?? [];
         return others.length > 0 && others.every((o) => this.holds(o, q, key, depth + 1));
       }
@@ -959,7 +1031,7 @@ class Model {
   private keyStrings(path: readonly string[]): string[] | undefined {
     const key = path[path.length - 1];
     if (key === undefined || key === '*') return undefined;
-    if (this.ix.dynamicTargets.some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
+    if (this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return undefined;
     const writes = this.ix.writes.get(key);
     if (!writes?.length) return undefined;
     let out: string[] = [];

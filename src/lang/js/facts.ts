@@ -403,28 +403,76 @@ function schemaDeclares(n: AnyNode, key: string, sc: JsScopes, depth = 0): 'numb
   return undefined;
 }
 
-const INSTRUCTION_KEYS = new Set(['instruction', 'prompt', 'messages', 'system']);
-const prose = (a: AnyNode) => (a.type === 'Literal' && typeof a.value === 'string' && /\s/.test(a.value.trim())) || (a.type === 'TemplateLiteral' && a.quasis.some((q) => /\S\s+\S/.test(q.value.cooked ?? '')));
-
-/** A model asked in words: an argument that is prose (`"get the price of the peeler"`), or an options
- *  object with an `instruction`/`prompt`/`messages`/`system` member. A URL or a path is no instruction. */
-function instructed(c: AnyNode): boolean {
-  if (c.type !== 'CallExpression') return false;
-  return c.arguments.some((a) => prose(a) || (a.type === 'ObjectExpression' && a.properties.some((p) => p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && INSTRUCTION_KEYS.has(p.key.name))));
+/** The export a callee names through an import (`generateObject` of `import { generateObject } from "ai"`,
+ *  `ai.generateObject` of `import * as ai from "ai"`, a destructured `require`): module and export. */
+function importedCallee(c: AnyNode, sc: JsScopes): { from: string; name: string } | undefined {
+  if (c.type === 'Identifier') {
+    const m = sc.resolve(c)?.module;
+    return m && m.imported !== '*' && m.imported !== 'default' ? { from: m.from, name: m.imported } : undefined;
+  }
+  if (c.type !== 'MemberExpression' || c.object.type !== 'Identifier') return undefined;
+  const m = sc.resolve(c.object)?.module;
+  const name = propName(c);
+  return m && name && (m.imported === '*' || m.imported === 'default') ? { from: m.from, name } : undefined;
 }
 
-/** A call that asks a model in words for output shaped by a `z.object` schema (`extract(instruction,
- *  schema)`, `generateObject({ model, schema, prompt })`), awaited or not: that schema. A call that only
- *  validates fetched data against a schema (`getJson(url, schema)`) is not one: a server may compute. */
-function outputSchema(n: AnyNode): AnyNode | undefined {
-  const c = n.type === 'AwaitExpression' ? n.argument : n;
-  if (c.type !== 'CallExpression' || !instructed(c)) return undefined;
-  for (const a of c.arguments) {
-    if (a.type === 'ObjectExpression') {
-      const p = a.properties.find((x) => x.type === 'Property' && !x.computed && x.key.type === 'Identifier' && x.key.name === 'schema');
-      if (p && p.type === 'Property') return p.value;
-    } else if (a.type === 'CallExpression' || a.type === 'Identifier') return a;
+const VERCEL_AI = (from: string) => from === 'ai';
+const SDK_HELPERS = (from: string) => /^(openai|@anthropic-ai\/sdk)(\/|$)/.test(from);
+/** OpenAI/Anthropic helpers that turn a zod schema into a structured-output format; the schema is their first argument. */
+const ZOD_FORMATS = new Set(['zodResponseFormat', 'zodTextFormat', 'zodOutputFormat', 'betaZodOutputFormat']);
+
+const member = (o: AnyNode, key: string) => (o.type === 'ObjectExpression' ? o.properties.find((x) => x.type === 'Property' && !x.computed && ((x.key.type === 'Identifier' && x.key.name === key) || (x.key.type === 'Literal' && x.key.value === key))) : undefined);
+const memberValue = (o: AnyNode | undefined, key: string): AnyNode | undefined => {
+  const p = o ? member(o, key) : undefined;
+  return p?.type === 'Property' ? p.value : undefined;
+};
+
+/** The schema of a `zodResponseFormat(schema, …)` (and kin) call imported from the OpenAI/Anthropic SDK. */
+function zodFormatSchema(n: AnyNode | undefined, sc: JsScopes): AnyNode | undefined {
+  if (n?.type !== 'CallExpression') return undefined;
+  const imp = importedCallee(n.callee, sc);
+  const a = n.arguments[0];
+  return imp && SDK_HELPERS(imp.from) && ZOD_FORMATS.has(imp.name) && a && a.type !== 'SpreadElement' ? a : undefined;
+}
+
+/** LangChain's `model.withStructuredOutput(schema)` (or a `const` holding it): that schema. */
+function structuredRunnable(n: AnyNode, sc: JsScopes, depth = 0): AnyNode | undefined {
+  if (depth > 4) return undefined;
+  if (n.type === 'Identifier') {
+    const b = sc.resolve(n);
+    return b?.kind === 'const' && b.init ? structuredRunnable(b.init, sc, depth + 1) : undefined;
   }
+  if (n.type !== 'CallExpression' || n.callee.type !== 'MemberExpression' || propName(n.callee) !== 'withStructuredOutput') return undefined;
+  const a = n.arguments[0];
+  return a && a.type !== 'SpreadElement' ? a : undefined;
+}
+
+/** An instruction argument: text written in the call or a name holding it (not an object, not a schema). */
+const textArg = (a: AnyNode | undefined) => !!a && (a.type === 'Literal' ? typeof a.value === 'string' : a.type === 'TemplateLiteral' || a.type === 'Identifier');
+
+/**
+ * A known model-extraction call, awaited or not, identified by what it calls, never by its wording:
+ * Stagehand's `extract(instruction, schema)` / `extract({ instruction, schema })`; Vercel AI's
+ * `generateObject`/`streamObject({ schema })` imported from `ai`; OpenAI/Anthropic structured outputs
+ * (`….parse({ response_format: zodResponseFormat(schema, …) })`, `responses.parse({ text: { format:
+ * zodTextFormat(schema, …) } })`, `output_format`); LangChain's `withStructuredOutput(schema).invoke(…)`.
+ * That call's output schema. Any other call given a schema (`sql(query, schema)`, `getJson(url, schema)`,
+ * a tool call with a `prompt` member) only validates what a program computed, and is not one.
+ */
+function outputSchema(n: AnyNode, sc: JsScopes): AnyNode | undefined {
+  const c = n.type === 'AwaitExpression' ? n.argument : n;
+  if (c.type !== 'CallExpression') return undefined;
+  const [a0, a1] = c.arguments;
+  const imp = importedCallee(c.callee, sc);
+  if (imp && VERCEL_AI(imp.from) && (imp.name === 'generateObject' || imp.name === 'streamObject')) return memberValue(a0, 'schema');
+  if (c.callee.type !== 'MemberExpression') return undefined;
+  const m = propName(c.callee);
+  if (m === 'extract') {
+    if (a0?.type === 'ObjectExpression') return member(a0, 'instruction') ? memberValue(a0, 'schema') : undefined;
+    return textArg(a0) && a1 && (a1.type === 'CallExpression' || a1.type === 'Identifier') ? a1 : undefined;
+  }
+  if (m === 'parse') return zodFormatSchema(memberValue(a0, 'response_format'), sc) ?? zodFormatSchema(memberValue(memberValue(a0, 'text'), 'format'), sc) ?? zodFormatSchema(memberValue(a0, 'output_format'), sc);
+  if (m === 'invoke') return structuredRunnable(c.callee.object, sc);
   return undefined;
 }
 
@@ -438,7 +486,7 @@ function outputSchema(n: AnyNode): AnyNode | undefined {
 function extractedField(n: AnyNode, sc: JsScopes, kinds: ReadonlySet<string>, depth = 0): boolean {
   if (depth > 6) return false;
   const declared = (call: AnyNode, key: string) => {
-    const schema = outputSchema(call);
+    const schema = outputSchema(call, sc);
     const kind = schema ? schemaDeclares(schema, key, sc) : undefined;
     return !!kind && kinds.has(kind);
   };
