@@ -450,6 +450,33 @@ function structuredRunnable(n: AnyNode, sc: JsScopes, depth = 0): AnyNode | unde
 /** An instruction argument: text written in the call or a name holding it (not an object, not a schema). */
 const textArg = (a: AnyNode | undefined) => !!a && (a.type === 'Literal' ? typeof a.value === 'string' : a.type === 'TemplateLiteral' || a.type === 'Identifier');
 
+/** The text an argument writes (a string, a template's fixed parts, a `const` holding one); undefined when unknown. */
+function writtenText(a: AnyNode | undefined, sc: JsScopes, depth = 0): string | undefined {
+  if (!a || depth > 4) return undefined;
+  if (a.type === 'Literal') return typeof a.value === 'string' ? a.value : undefined;
+  if (a.type === 'TemplateLiteral') return a.quasis.map((q) => q.value.cooked ?? q.value.raw).join(' x ');
+  if (a.type === 'Identifier') {
+    const b = sc.resolve(a);
+    return b?.kind === 'const' && b.init ? writtenText(b.init, sc, depth + 1) : undefined;
+  }
+  return undefined;
+}
+
+/** Text that is code or an address, not an instruction to a model: SQL, a URL, a file path. */
+const CODE_TEXT = [
+  /^\s*(SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE|UPSERT|MERGE|CREATE|DROP|ALTER|CALL|EXEC|PRAGMA)\b/,
+  /\b(FROM|WHERE|GROUP BY|ORDER BY|JOIN)\b/,
+  /^\s*(select|with)\b[\s\S]*\bfrom\b/i,
+  /^\s*[a-z][a-z0-9+.-]*:\/\//i,
+  /^\s*(\.{0,2}\/|~\/|[a-z]:\\)\S*\s*$/i,
+];
+
+/** An argument whose text, known here, is code or an address rather than an instruction. */
+function codeText(a: AnyNode | undefined, sc: JsScopes): boolean {
+  const t = writtenText(a, sc);
+  return t !== undefined && CODE_TEXT.some((re) => re.test(t));
+}
+
 /**
  * A known model-extraction call, awaited or not, identified by what it calls, never by its wording:
  * Stagehand's `extract(instruction, schema)` / `extract({ instruction, schema })`; Vercel AI's
@@ -468,12 +495,77 @@ function outputSchema(n: AnyNode, sc: JsScopes): AnyNode | undefined {
   if (c.callee.type !== 'MemberExpression') return undefined;
   const m = propName(c.callee);
   if (m === 'extract') {
-    if (a0?.type === 'ObjectExpression') return member(a0, 'instruction') ? memberValue(a0, 'schema') : undefined;
-    return textArg(a0) && a1 && (a1.type === 'CallExpression' || a1.type === 'Identifier') ? a1 : undefined;
+    // a method named `extract` is a model extraction only when what it is told is an instruction, not a
+    // query, URL or path (`warehouse.extract("SELECT AVG(stars) …", schema)` computes the number)
+    if (a0?.type === 'ObjectExpression') {
+      const ins = memberValue(a0, 'instruction');
+      return ins && !codeText(ins, sc) ? memberValue(a0, 'schema') : undefined;
+    }
+    return textArg(a0) && !codeText(a0, sc) && a1 && (a1.type === 'CallExpression' || a1.type === 'Identifier') ? a1 : undefined;
   }
   if (m === 'parse') return zodFormatSchema(memberValue(a0, 'response_format'), sc) ?? zodFormatSchema(memberValue(memberValue(a0, 'text'), 'format'), sc) ?? zodFormatSchema(memberValue(a0, 'output_format'), sc);
   if (m === 'invoke') return structuredRunnable(c.callee.object, sc);
   return undefined;
+}
+
+/** The name a write target is rooted in: `data` of `data.total`, `data.items[0].price`, `data?.total`. */
+function rootName(n: AnyNode): AnyNode | undefined {
+  for (let i = 0; i < 16; i++) {
+    if (n.type === 'MemberExpression') n = n.object;
+    else if (n.type === 'ChainExpression' || n.type === 'ParenthesizedExpression') n = n.expression;
+    else return n.type === 'Identifier' ? n : undefined;
+  }
+  return undefined;
+}
+
+const writtenCache = new WeakMap<Program, ReadonlySet<JsBinding>>();
+
+/**
+ * The bindings whose value, or an object read out of it, something writes: an assignment or update
+ * rooted in them (`data.total /= 100`, `total++`, `({ x: data.total } = o)`), `Object.assign(data, …)`, a
+ * `delete`; and, through `const` aliases, the binding an alias reads (`const d = data; d.total *= 2`).
+ */
+function writtenBindings(sc: JsScopes): ReadonlySet<JsBinding> {
+  const cached = writtenCache.get(sc.program);
+  if (cached) return cached;
+  const out = new Set<JsBinding>();
+  const mark = (t: AnyNode | null | undefined) => {
+    if (!t) return;
+    if (t.type === 'ObjectPattern') for (const p of t.properties) mark(p.type === 'Property' ? p.value : p.argument);
+    else if (t.type === 'ArrayPattern') for (const e of t.elements) mark(e);
+    else if (t.type === 'RestElement') mark(t.argument);
+    else if (t.type === 'AssignmentPattern') mark(t.left);
+    else {
+      const r = rootName(t);
+      const b = r?.type === 'Identifier' ? sc.resolve(r) : undefined;
+      if (b) out.add(b);
+    }
+  };
+  const visit = (n: AnyNode) => {
+    if (n.type === 'AssignmentExpression') mark(n.left);
+    else if (n.type === 'UpdateExpression') mark(n.argument);
+    else if (n.type === 'UnaryExpression' && n.operator === 'delete') mark(n.argument);
+    else if ((n.type === 'ForInStatement' || n.type === 'ForOfStatement') && n.left.type !== 'VariableDeclaration') mark(n.left);
+    else if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.object.type === 'Identifier' && n.callee.object.name === 'Object' && propName(n.callee) === 'assign' && n.arguments[0]) mark(n.arguments[0]);
+    forEachChild(n, visit);
+  };
+  visit(sc.program);
+  // a write through a `const` alias (or an object read out of one) writes what the alias reads
+  for (let changed = true, rounds = 0; changed && rounds < 8; rounds++) {
+    changed = false;
+    for (const b of [...out]) {
+      const d = b.decl;
+      const init = b.kind === 'const' ? (b.init ?? (d.type === 'VariableDeclarator' ? d.init : undefined)) : undefined;
+      const src = init ? rootName(init) : undefined;
+      const sb = src?.type === 'Identifier' ? sc.resolve(src) : undefined;
+      if (sb && !out.has(sb)) {
+        out.add(sb);
+        changed = true;
+      }
+    }
+  }
+  writtenCache.set(sc.program, out);
+  return out;
 }
 
 /**
@@ -481,7 +573,8 @@ function outputSchema(n: AnyNode, sc: JsScopes): AnyNode | undefined {
  * await page.extract("…", z.object({ price: z.number() }))`, `object.rating` of `generateObject({ schema })`,
  * through `const` aliases): the JSON number the extractor's model wrote from decimal text, which parses to
  * the double a literal of the same digits gives. With `key`, the field must be declared a number; a
- * declared string field counts when it is parsed (`parseFloat(data.total)`). No arithmetic on the way.
+ * declared string field counts when it is parsed (`parseFloat(data.total)`). No arithmetic on the way, and
+ * nothing writes the result, the field or an alias anywhere (`data.total /= 100` makes it computed).
  */
 function extractedField(n: AnyNode, sc: JsScopes, kinds: ReadonlySet<string>, depth = 0): boolean {
   if (depth > 6) return false;
@@ -503,7 +596,7 @@ function extractedField(n: AnyNode, sc: JsScopes, kinds: ReadonlySet<string>, de
       }
       if (o.type !== 'Identifier') return false;
       const b = sc.resolve(o);
-      if (b?.kind !== 'const') return false;
+      if (b?.kind !== 'const' || writtenBindings(sc).has(b)) return false;
       if (b.init) {
         if (declared(b.init, key)) return true;
         if (b.init.type !== 'MemberExpression' && b.init.type !== 'Identifier') return false;
@@ -518,7 +611,7 @@ function extractedField(n: AnyNode, sc: JsScopes, kinds: ReadonlySet<string>, de
   }
   if (n.type === 'Identifier') {
     const b = sc.resolve(n);
-    if (b?.kind !== 'const') return false;
+    if (b?.kind !== 'const' || writtenBindings(sc).has(b)) return false;
     if (b.init) return extractedField(b.init, sc, kinds, depth + 1);
     // `const { price } = await x.extract(…)`: the destructured member named as the field
     const d = b.decl;
