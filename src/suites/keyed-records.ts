@@ -6,6 +6,11 @@
  * `[t.name, …]` inside `Object.fromEntries(…)` or `new Map(…)`.
  * Python: `d[t["id"]] = …` / `d[t.id] = …`, `{t["id"]: … for t in …}`, and a pair `(t["id"], …)` inside
  * `dict(…)`.
+ * The key must be a member of an element of an iteration over the task records themselves (`reduce`,
+ * `forEach`, `map`, `for … of`, `for … in`, a comprehension's `for`): a value traced from the read of the
+ * task file (`config = JSON.parse(readFileSync(configPath))`, `config.tasks`), or in a router a
+ * `json.load(f)` / `JSON.parse(text)` of a path handed in. A baseline or other collection keyed by the
+ * same member does not make a copy of a task run once.
  */
 import * as path from 'node:path';
 import type { AnyNode } from 'acorn';
