@@ -36,8 +36,21 @@ const MAX_DEPTH = 4;
 type Where = { a: PythonAnalysis; cls: ClassInfo };
 
 /** The class a name denotes in a file: defined there, or imported from a project module. */
+/** The one class definition named `qualname`, at module level (bare or decorated): a name defined by more
+ *  than one class statement (`if sys.platform == "win32": class S … else: class S …`) or inside a block is
+ *  not known to be either. */
+function onlyClass(a: PythonAnalysis, qualname: string): ClassInfo | 'many' | undefined {
+  const all = a.classes().filter((c) => c.qualname === qualname);
+  if (all.length > 1) return 'many';
+  const c = all[0];
+  if (!c) return undefined;
+  const p = c.node.parent?.type === 'decorated_definition' ? c.node.parent.parent : c.node.parent;
+  return p?.type === 'module' ? c : 'many';
+}
+
 function findClass(project: PythonProject, a: PythonAnalysis, name: string): Where | undefined {
-  const local = a.classes().find((c) => c.qualname === name);
+  const local = onlyClass(a, name);
+  if (local === 'many') return undefined;
   if (local) return { a, cls: local };
   const [head, ...rest] = name.split('.');
   const imp = a.imports().get(head!);
@@ -45,8 +58,8 @@ function findClass(project: PythonProject, a: PythonAnalysis, name: string): Whe
   const modPath = imp.name ? project.resolveModule(a.path, imp.module, imp.level) : project.resolveModule(a.path, [imp.module, ...rest.slice(0, -1)].join('.'), 0);
   const b = modPath ? project.analysis(modPath) : undefined;
   const target = imp.name ? [imp.name, ...rest].join('.') : rest[rest.length - 1] ?? '';
-  const cls = b?.classes().find((c) => c.qualname === target);
-  return b && cls ? { a: b, cls } : undefined;
+  const cls = b && onlyClass(b, target);
+  return b && cls && cls !== 'many' ? { a: b, cls } : undefined;
 }
 
 /** `C(…)` where C is a project class: that class. */
@@ -176,10 +189,14 @@ function valuesOf(project: PythonProject, a: PythonAnalysis, e: PyNode, depth: n
     const b = r && project.analysis(r.file);
     const body = r && field(r.fn.node, 'body');
     if (!r || !b || !body) return undefined;
+    // calling an `async def` gives a coroutine, a generator function a generator: neither is what it returns
+    if (/^async\b/.test(b.src(r.fn.node))) return undefined;
     const rets: PyNode[] = [];
+    let yields = false;
     let bare = false;
     walk(body, (n) => {
       if (n !== body && (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda')) return false;
+      if (n.type === 'yield') yields = true;
       if (n.type === 'return_statement') {
         const v = named(n)[0];
         if (v) rets.push(v);
@@ -189,7 +206,7 @@ function valuesOf(project: PythonProject, a: PythonAnalysis, e: PyNode, depth: n
     });
     // falling off the end gives None too: only a body whose last statement returns
     const last = named(body).at(-1);
-    if (!rets.length || last?.type !== 'return_statement') return undefined;
+    if (yields || !rets.length || last?.type !== 'return_statement') return undefined;
     return join([...rets.map((v) => valuesOf(project, b, v, depth + 1)), ...(bare ? [{ classes: [], none: true }] : [])]);
   }
   return undefined;
