@@ -256,13 +256,17 @@ function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'short
 
 /** The getters the suites route to the agent's parameter of the function at `node` that return None on
  *  some path, and the project functions a call reaches that do (described with where they return None). */
-const noneCache = [new WeakMap<object, StateContext & NoneContext>(), new WeakMap<object, StateContext & NoneContext>()] as const;
+const noneCache = new WeakMap<object, readonly [WeakMap<object, StateContext & NoneContext>, WeakMap<object, StateContext & NoneContext>]>();
 /** With `agentOnly`, only the None a getter returns when the state is missing (a test of the state), not the
  *  None it returns from an exception handler (the read itself failed: see `noneReturn`). */
 function noneContext(node: PyNode, c: PyCtx, agentOnly = false): StateContext & NoneContext {
   const fn = c.python.functionAt(node);
   const key = fn?.node ?? c.python.ast;
-  const cache = noneCache[agentOnly ? 1 : 0];
+  // per run's project: a context holds the project it was built from (its routes, its analyses), and an editor
+  // session keeps the trees of unchanged files, so a cache keyed by their nodes alone would keep every old project
+  let caches = noneCache.get(c.project);
+  if (!caches) noneCache.set(c.project, (caches = [new WeakMap(), new WeakMap()]));
+  const cache = caches[agentOnly ? 1 : 0];
   let hit = cache.get(key);
   if (!hit) cache.set(key, (hit = noneContextOf(node, c, agentOnly)));
   return hit;
