@@ -51,6 +51,20 @@ function dispatched(record: TaskRecord, route: KindRoute): Bound['values'] | und
   return typeof at.value === 'string' ? [{ value: at.value, pointer: at.pointer }] : undefined;
 }
 
+/** The records of one container the route dispatches, with how many of their values the harness handles. */
+function bindContainer(container: readonly TaskRecord[], route: KindRoute): { bound: Bound[]; known: number; total: number } {
+  const bound: Bound[] = [];
+  let known = 0;
+  let total = 0;
+  for (const record of container) {
+    const values = dispatched(record, route);
+    if (!values) continue;
+    bound.push({ record, route, values });
+    total += values.length;
+    known += values.filter((v) => route.cases.has(v.value)).length;
+  }
+  return { bound, known, total };
+}
 
 const MAX_SHAPES = 64;
 
@@ -62,26 +76,17 @@ export function tallyKinds(docs: readonly JsonDocument[], routes: readonly KindR
     const containers = containersOf(doc);
     for (const route of routes) {
       const t = out.get(route)!;
-      let best: { known: number; total: number; records: TaskRecord[] } | undefined;
+      let best: ReturnType<typeof bindContainer> | undefined;
       for (const container of containers) {
-        let known = 0;
-        let total = 0;
-        const records: TaskRecord[] = [];
-        for (const record of container) {
-          const values = dispatched(record, route);
-          if (!values) continue;
-          total += values.length;
-          const k = values.filter((v) => route.cases.has(v.value)).length;
-          known += k;
-          if (k) records.push(record);
-        }
-        if (total && (!best || total > best.total)) best = { known, total, records };
+        const c = bindContainer(container, route);
+        if (c.total && (!best || c.total > best.total)) best = c;
       }
       if (!best) continue;
       t.known += best.known;
       t.total += best.total;
-      for (const r of best.records) {
-        const keys = Object.keys(r.value).sort();
+      for (const b of best.bound) {
+        if (!b.values.some((v) => route.cases.has(v.value))) continue;
+        const keys = Object.keys(b.record.value).sort();
         const sig = keys.join('\0');
         if (t.shapes.length < MAX_SHAPES && !t.seen.has(sig)) {
           t.seen.add(sig);
@@ -115,18 +120,10 @@ function bindDocument(doc: JsonDocument, routes: readonly KindRoute[], tally?: R
   if (hit?.routes === routes && hit.tally === tally) return hit.bound ?? undefined;
   let best: { bound: Bound[]; known: number } | undefined;
   let stray: Bound[] | undefined;
+  const containers = containersOf(doc);
   for (const route of routes) {
-    for (const container of containersOf(doc)) {
-      const bound: Bound[] = [];
-      let known = 0;
-      let total = 0;
-      for (const record of container) {
-        const values = dispatched(record, route);
-        if (!values) continue;
-        bound.push({ record, route, values });
-        total += values.length;
-        known += values.filter((v) => route.cases.has(v.value)).length;
-      }
+    for (const container of containers) {
+      const { bound, known, total } = bindContainer(container, route);
       if (known === 0 || known * 2 < total) {
         const t = tally?.get(route);
         if (!stray && total && t && t.known > 0 && t.known * 2 >= t.total && bound.every((b) => likeTasks(b.record, t.shapes))) stray = bound;
