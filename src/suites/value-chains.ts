@@ -15,7 +15,7 @@ import { comparisonOperators, field, named, unparen, type PyNode } from '../lang
 import { memberPath } from './harness/kind-sites.js';
 import { pyStringLiteral } from './harness/py-values.js';
 import { rel } from '../core/paths.js';
-import { joinPointer } from '../lang/json/parse.js';
+import { joinPointer, pointerWithin, splitPointer } from '../lang/json/parse.js';
 import type { VerifierEntry } from './types.js';
 
 type Test = (s: string) => boolean | undefined;
@@ -258,7 +258,5 @@ export function refusedTaskValues(entry: VerifierEntry, python: PythonProject, r
 
 /** A JSON pointer below the record's, as a member path from the record. */
 export function pathBelow(recordPointer: string, pointer: string): string[] | undefined {
-  if (!pointer.startsWith(recordPointer)) return undefined;
-  const rest = pointer.slice(recordPointer.length);
-  return rest ? rest.split('/').slice(1).map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~')) : [];
+  return pointerWithin(pointer, recordPointer) ? splitPointer(pointer).slice(splitPointer(recordPointer).length) : undefined;
 }
