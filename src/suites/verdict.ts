@@ -52,17 +52,21 @@ export function verdictFunctions(project: Project): ReadonlySet<string> | undefi
     const fn = a?.functionByQualname(qualname);
     if (!a || !fn) continue;
     for (const callee of perFunction(calleesMemo, a, fn, returnedCallees)) {
-      const local = a.functionByQualname(`${qualname}.<locals>.${callee}`);
-      if (local) {
-        add(file, local.qualname);
-        continue;
-      }
-      const r = py.resolveFunction(file, callee);
-      if (r) add(r.file, r.fn.qualname);
+      const r = resolveCallee(py, a, qualname, callee);
+      if (r) add(r.file, r.qualname);
     }
   }
   cache.set(project, out);
   return out;
+}
+
+/** The function a name called in `qualname` runs: a function nested in it, else what the name resolves to in its file
+ *  (a local def, or one imported from a project module). */
+function resolveCallee(py: PythonProject, a: PythonAnalysis, qualname: string, name: string): { file: string; qualname: string } | undefined {
+  const local = a.functionByQualname(`${qualname}.<locals>.${name}`);
+  if (local) return { file: a.path, qualname: local.qualname };
+  const r = py.resolveFunction(a.path, name);
+  return r && { file: r.file, qualname: r.fn.qualname };
 }
 
 /** Is this function a verdict function? (undefined: the project binds no entry, so nobody knows.) */
@@ -254,13 +258,8 @@ function inputCallees(project: Project, a: PythonAnalysis, fn: FunctionInfo): st
     if (n.type !== 'call' || !resultRead(n)) return undefined;
     const f = field(n, 'function');
     if (f?.type === 'identifier') {
-      const name = a.src(f);
-      const local = a.functionByQualname(`${fn.qualname}.<locals>.${name}`) ?? a.functionByQualname(name);
-      if (local) out.push(keyOf(a.path, local.qualname));
-      else {
-        const r = project.python.resolveFunction(a.path, name);
-        if (r) out.push(keyOf(r.file, r.fn.qualname));
-      }
+      const r = resolveCallee(project.python, a, fn.qualname, a.src(f));
+      if (r) out.push(keyOf(r.file, r.qualname));
     } else if (f?.type === 'attribute' && classQual && ['self', 'cls'].includes(a.src(field(f, 'object') ?? f))) {
       const m = a.functionByQualname(`${classQual}.${a.src(field(f, 'attribute') ?? f)}`);
       if (m) out.push(keyOf(a.path, m.qualname));
