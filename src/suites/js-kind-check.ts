@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { AnyNode, Identifier, Pattern, Program } from 'acorn';
 import type { SourceFile } from '../core/source.js';
 import { rel } from '../core/paths.js';
-import { parseScript } from '../lang/js/parse.js';
+import { programOfFile as programOf } from '../lang/js/parse.js';
 import { jsScopes, type JsBinding, type JsScopes } from '../lang/js/scope.js';
 import { forEachChild, propName, unwrapExpr, type JsFunction } from '../lang/js/nodes.js';
 import { isJsFunction } from '../lang/js/flow.js';
@@ -26,15 +26,6 @@ import type { KindTarget } from './harness/kind-sites.js';
 import type { KindFieldProblem } from './kind-check.js';
 import type { VerifierEntry } from './types.js';
 
-const programs = new WeakMap<SourceFile, Program | null>();
-function programOf(f: SourceFile): Program | undefined {
-  let p = programs.get(f);
-  if (p === undefined) {
-    const r = f.language === 'javascript' || f.language === 'typescript' ? parseScript(f.language, f.source.text) : undefined;
-    programs.set(f, (p = r?.ok ? r.program : null));
-  }
-  return p ?? undefined;
-}
 
 const EXTS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '.jsx'];
 

@@ -18,7 +18,7 @@ import type { SourceFile } from '../core/source.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
 import { forEachChild } from '../lang/js/nodes.js';
-import { parseScript } from '../lang/js/parse.js';
+import { programOfFile } from '../lang/js/parse.js';
 
 interface Code {
   readonly files: ReadonlyMap<string, SourceFile>;
@@ -193,8 +193,8 @@ export function harnessKeysBy(code: Code, member: string, taskFile: string, rout
   for (const f of code.files.values()) {
     if (hit) break;
     if ((f.language !== 'javascript' && f.language !== 'typescript') || !reads(f.path, f.source.text)) continue;
-    const p = parseScript(f.language, f.source.text);
-    if (p.ok && jsKeys(p.program as AnyNode, f.source.text, member, base, f.source.text.includes(base))) hit = true;
+    const program = programOfFile(f);
+    if (program && jsKeys(program as AnyNode, f.source.text, member, base, f.source.text.includes(base))) hit = true;
   }
   for (const file of hit ? [] : code.python.files()) {
     if (!reads(file, code.python.text(file) ?? '')) continue;

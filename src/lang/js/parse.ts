@@ -12,6 +12,7 @@ type TokenType = AcornTokenType & { binop?: number | null; prefix?: boolean };
 type Token = AcornToken & { type: TokenType; value?: unknown };
 const Tokenizer = Parser as unknown as new (options: { ecmaVersion: 'latest'; allowHashBang: boolean; sourceType: 'module' }, input: string, startPos: number) => { getToken(): Token };
 import { importModule } from '../../core/dynamic-import.js';
+import type { SourceFile } from '../../core/source.js';
 
 export type JsParse = { ok: true; program: Program } | { ok: false; message: string; offset: number; unsupported?: boolean; tooDeep?: boolean };
 
@@ -111,6 +112,19 @@ export function parseScript(language: 'javascript' | 'typescript', text: string)
   }
   const depth = jsDepth(r.program);
   return depth > MAX_JS_DEPTH ? { ok: false, message: `nested ${depth} levels deep (vaudit analyses at most ${MAX_JS_DEPTH})`, offset: 0, tooDeep: true } : r;
+}
+
+const programs = new WeakMap<SourceFile, Program | null>();
+
+/** The program of a project's JavaScript or TypeScript file (`parseScript`), parsed once per file object;
+ *  undefined for another language or a file that does not parse. */
+export function programOfFile(f: SourceFile): Program | undefined {
+  let p = programs.get(f);
+  if (p === undefined) {
+    const r = f.language === 'javascript' || f.language === 'typescript' ? parseScript(f.language, f.source.text) : undefined;
+    programs.set(f, (p = r?.ok ? r.program : null));
+  }
+  return p ?? undefined;
 }
 
 /** How deep a JavaScript or TypeScript file nests before any parser reads it: brackets, and every
