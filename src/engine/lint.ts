@@ -12,6 +12,7 @@ import type { Project } from '../contract/project.js';
 import type { SourceFile } from '../core/source.js';
 import { SourceText } from '../core/source.js';
 import { discoverFiles } from './discover.js';
+import { folderContext, readContext } from './context.js';
 import { languageOf, loadTextSync, type FileProblem } from '../core/load.js';
 import { loadRules, ruleOptionSchemas } from '../contract/registry.js';
 import { buildIndexes, contextRoot, runPass } from './pass.js';
@@ -102,15 +103,6 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** The project a folder belongs to (as ESLint's flat config decides it): its config's folder, else the
- *  current folder when the folder lies inside it, else the folder itself. (A repository root is not a
- *  project: a repository may hold many suites, fixtures and tools.) */
-function folderContext(dir: string, cwd: string, configs: ConfigResolver): string {
-  const c = configs.forDir(dir);
-  if (c.path && (dir === c.dir || dir.startsWith(c.dir + path.sep))) return c.dir;
-  return dir.startsWith(cwd + path.sep) ? cwd : dir;
-}
-
 export async function lint(opts: LintOptions = {}): Promise<LintResult> {
   const threads: { started?: WorkerThreads } = {};
   try {
@@ -163,11 +155,8 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
     const r = folderContext(dir, cwd, configs);
     if (r !== dir) roots.add(r);
   }
-  for (const r of roots) {
-    const cfg = configs.forDir(r);
-    const found = await discoverFiles([r], { cwd: r, include: cfg.config.include, exclude: cfg.config.exclude });
-    for (const f of found.files) if (!ignored.has(f)) contextFiles.add(f);
-  }
+  const context = await readContext(roots, configs, ignored);
+  for (const f of context.files) contextFiles.add(f);
 
   // threads that parse ahead start now, so that their start-up overlaps loading
   const py = opts.parseThreads?.count ? [...contextFiles].filter((f) => languageOf(f) === 'python').length : 0;
@@ -261,7 +250,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
       ...(await parserStats()),
       scope: scope.summary,
       suites: scope.suites,
-      ...(notes.length ? { notes } : {}),
+      ...(notes.length || context.notes.length ? { notes: [...context.notes, ...notes] } : {}),
     },
     dispose: () => python.dispose(),
   };

@@ -45,7 +45,8 @@ export function isOutside(root: string, file: string): boolean {
 
 /** `file` relative to `root` with `/` separators; absolute when it lies outside `root`. */
 export function relPath(root: string, file: string): string {
-  return (isOutside(root, file) ? file : path.relative(root, file)).split(path.sep).join('/');
+  // the root itself (a note on the project folder) is "."
+  return (isOutside(root, file) ? file : path.relative(root, file) || '.').split(path.sep).join('/');
 }
 
 export function countBySeverity(findings: readonly Finding[]): { error: number; warning: number } {
