@@ -283,3 +283,17 @@ export function suiteFileFixtures(obj: unknown, root: string): Record<string, st
   visit(obj);
   return out;
 }
+
+/** Stand-ins for the relative files a routed object names that the suite does not hold (a benchmark's
+ *  data files are often left out of its repository or trimmed): a JSON path gets an empty object, any
+ *  other path an empty file, so the function gets past opening the file the task gives it. Only for
+ *  oracles whose verdict cannot depend on what the file holds (missing-timeout: whether the flagged call
+ *  meets its stalling peer); the witness label names each stand-in. */
+export function standInFiles(paths: string[], held: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of paths) {
+    if (p in held || isAbsolute(p) || normalize(p).split('/').includes('..')) continue;
+    out[p] = /\.json$/i.test(p) ? '{}' : '';
+  }
+  return out;
+}
