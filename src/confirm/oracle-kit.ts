@@ -16,7 +16,7 @@ import type { Project } from '../contract/project.js';
 import type { CaseResult, PyCallCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
-import { harnessObject, itemListOf, jsonFileFixtures, literalDefaults, placeRouted, routedWithRoots, selfState, standInFiles, suiteFileFixtures } from './inputs.js';
+import { documentedConfig, harnessObject, itemListOf, jsonFileFixtures, literalDefaults, placeRouted, routedWithRoots, selfState, standInFiles, suiteFileFixtures } from './inputs.js';
 import type { OracleContext, Target, Witness } from './oracle-types.js';
 import { ownValue } from '../core/own.js';
 import { existsSync, readdirSync } from 'node:fs';
@@ -396,7 +396,13 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48, opts: 
       else if (objs[i]) cands = [objs[i]!.spec];
       else if (fixed[i]!.value !== undefined) cands = [fixed[i]!.value];
       else if (i === 1 && it !== undefined) cands = [{}, presentState(it)];
-      else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, fieldPool(k)[0]]))];
+      else if (isItemParam(t, i)) {
+        const keys = t.slice.info.reads[p]?.keys ?? [];
+        // the config as the function documents and reads it first (optional keys left to their
+        // defaults, a documented URL on the case's endpoint), then every key filled
+        const documented = documentedConfig(code, p, keys, (k) => fieldPool(k)[0]);
+        cands = [...(documented ? [documented] : []), Object.fromEntries(keys.map((k) => [k, fieldPool(k)[0]]))];
+      }
       // a literal default first: what the harness passes when it gives nothing (`retry_times=20`)
       else if (p in defaults) cands = [defaults[p], ...GENERIC_POOL];
       else cands = GENERIC_POOL;
