@@ -320,7 +320,8 @@ export function documentedConfig(code: string, p: string, keys: string[], fill: 
       changed = true;
       continue;
     }
-    const line = new RegExp(String.raw`^[ \t]*${K}\s*(?:\([^)\n]*\)\s*)?:\s*(.*)$`, 'm').exec(doc);
+    // `key (type): …`, `key: …`, `- key: …` (Google style, bullets)
+    const line = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]*)?${K}\s*(?:\([^)\n]*\)\s*)?:\s*(.*)$`, 'm').exec(doc);
     if (line && /\b(url|uri|link)s?\b/i.test(line[1]!)) {
       out[k] = `${ENDPOINT}/witness`;
       changed = true;

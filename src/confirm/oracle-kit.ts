@@ -286,7 +286,9 @@ export function itemWitnesses(t: Target, ctx: OracleContext, limit = 16): Array<
   const entries = boundEntries(ctx.project, t.file, t.slice.qualname);
   const shapes = new Map<string, Record<string, unknown>>();
   for (const e of entries) if (!shapes.has(entryShape(e))) shapes.set(entryShape(e), e);
-  const bases = shapes.size ? [...shapes.values()] : [Object.fromEntries(keys.map((k) => [k, fieldPool(k)[0]]))];
+  // no entry routes here: the item as the function documents and reads it (documentedConfig) first
+  const documented = !shapes.size && firstParam ? documentedConfig(functionSource(t), firstParam, keys, (k) => fieldPool(k)[0]) : undefined;
+  const bases = shapes.size ? [...shapes.values()] : [...(documented ? [documented] : []), Object.fromEntries(keys.map((k) => [k, fieldPool(k)[0]]))];
   for (const b of bases) push(b);
   const toggles = bases.map((b) => {
     const out: Array<Record<string, unknown>> = [];
