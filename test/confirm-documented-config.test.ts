@@ -90,6 +90,20 @@ it('a config built from the docstring and the defaults reaches the flagged call;
       '    return False',
       '',
       '',
+      'def push_copy(store, **config):',
+      '    """Copy a file into the store.',
+      '    @config:',
+      '        src(str): required, a local path or a remote url',
+      '        folder(str): optional target folder',
+      '    """',
+      "    src = config['src']",
+      "    folder = config.get('folder', 'root')",
+      "    if src.startswith('http'):",
+      '        data = requests.get(src).content',
+      '        return store, folder, data',
+      '    return None',
+      '',
+      '',
       'def fetch_undocumented(config):',
       '    target = config["where"]',
       '    return requests.get(target).status_code == 200',
@@ -105,7 +119,10 @@ it('a config built from the docstring and the defaults reaches the flagged call;
   expect(at(19)!.witness).not.toMatch(/"multi"/);
   // urllib, a bullet docstring in single quotes, `retries` left to its default of 1
   expect(at(32), all).toMatchObject({ status: 'confirmed', observed: expect.stringMatching(/still waiting/) });
+  // `**config`: the keyword arguments as documented (`src` a remote url, `folder` left to its default)
+  expect(at(47), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/src="http:\/\/127\.0\.0\.1:\{vaudit-port0\}\/witness"/) });
+  expect(at(47)!.witness).not.toMatch(/folder=/);
   // nothing says `where` is an address: no peer is invented, the finding keeps no verdict
-  expect(['unreached', 'unsupported']).toContain(at(40)?.status);
+  expect(['unreached', 'unsupported']).toContain(at(54)?.status);
   expect(report.findings.filter((f) => f.confirmation?.status === 'refuted'), all).toEqual([]);
 });

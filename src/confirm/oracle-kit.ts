@@ -417,9 +417,15 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48, opts: 
     const step = combos.length / cap;
     combos = Array.from({ length: cap }, (_, i) => combos[Math.floor(i * step)]!);
   }
+  // a `**config` parameter whose keys the function reads: the keyword arguments as it documents them
+  const star = t.slice.info.params.find((p) => p.startsWith('**'))?.slice(2);
+  const starKeys = star ? (t.slice.info.reads[star]?.keys ?? []) : [];
+  const kwargs = star && starKeys.length ? documentedConfig(code, star, starKeys, (k) => fieldPool(k)[0]) : undefined;
+  const kwLabel = kwargs ? Object.entries(kwargs).map(([k, v]) => `${k}=${show(v)}`) : [];
   return combos.map((args) => ({
-    label: t.params.length ? t.params.map((p, i) => `${p}=${show(args[i])}`).join(', ') : 'no arguments',
+    label: [...t.params.map((p, i) => `${p}=${show(args[i])}`), ...kwLabel].join(', ') || 'no arguments',
     args,
+    ...(kwargs ? { kwargs: kwargs as Record<string, Spec> } : {}),
     ...(servers ? { servers } : {}),
   }));
 }
