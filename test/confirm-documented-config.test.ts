@@ -95,6 +95,7 @@ it('a config built from the docstring and the defaults reaches the flagged call;
       '    @config:',
       '        src(str): required, a local path or a remote url',
       '        folder(str): optional target folder',
+      '    Usage: {"src": "https://example.com/a.txt", "path": ["folder1", "a.txt"]}',
       '    """',
       "    src = config['src']",
       "    folder = config.get('folder', 'root')",
@@ -120,9 +121,11 @@ it('a config built from the docstring and the defaults reaches the flagged call;
   // urllib, a bullet docstring in single quotes, `retries` left to its default of 1
   expect(at(32), all).toMatchObject({ status: 'confirmed', observed: expect.stringMatching(/still waiting/) });
   // `**config`: the keyword arguments as documented (`src` a remote url, `folder` left to its default)
-  expect(at(47), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/src="http:\/\/127\.0\.0\.1:\{vaudit-port0\}\/witness"/) });
-  expect(at(47)!.witness).not.toMatch(/folder=/);
+  expect(at(48), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/src="http:\/\/127\.0\.0\.1:\{vaudit-port0\}\/witness"/) });
+  expect(at(48)!.witness).not.toMatch(/folder=/);
+  // the docstring's usage example names no program: no stub tool is made of its list items
+  expect(at(48)!.witness).not.toMatch(/stub/);
   // nothing says `where` is an address: no peer is invented, the finding keeps no verdict
-  expect(['unreached', 'unsupported']).toContain(at(54)?.status);
+  expect(['unreached', 'unsupported']).toContain(at(55)?.status);
   expect(report.findings.filter((f) => f.confirmation?.status === 'refuted'), all).toEqual([]);
 });
