@@ -28,6 +28,8 @@ const slow = [
   'test/cli-confirm-summary.test.ts',
   'test/confirm-honest-statuses.test.ts',
   'test/confirm-suite-inputs.test.ts',
+  'test/confirm-stand-in-files.test.ts',
+  'test/confirm-documented-config.test.ts',
   'test/cli-docs-hints.test.ts',
   'test/cli-init.test.ts',
   'test/cli-related.test.ts',
