@@ -30,6 +30,7 @@ const slow = [
   'test/confirm-suite-inputs.test.ts',
   'test/confirm-stand-in-files.test.ts',
   'test/confirm-documented-config.test.ts',
+  'test/confirm-match-read.test.ts',
   'test/cli-docs-hints.test.ts',
   'test/cli-init.test.ts',
   'test/cli-related.test.ts',

@@ -203,7 +203,12 @@ export function matchingSample(pattern: string): string | undefined {
 function matchPlan(t: Target, ctx: OracleContext, code: string): Plan | Confirmation {
   const last = Math.max(t.line, ctx.finding.range.end.line);
   const flagged = code.split('\n').slice(t.line - t.slice.info.startLine, last - t.slice.info.startLine + 1).join('\n');
-  const m = /\bre\.(?:search|match|fullmatch)\(\s*(r?)(['"])((?:\\.|(?!\2).)*)\2\s*,\s*([A-Za-z_]\w*)\s*[,)]/.exec(flagged);
+  const before = code.split('\n').slice(0, t.line - t.slice.info.startLine).join('\n');
+  const SEARCH = /\bre\.(?:search|match|fullmatch)\(\s*(r?)(['"])((?:\\.|(?!\2).)*)\2\s*,\s*([A-Za-z_]\w*)\s*[,)]/;
+  // the search on the flagged statement, else the one that bound the match object it reads (`m.group(1)`)
+  const held = /\b([A-Za-z_]\w*)\.(?:group|groups|groupdict|start|end|span)\(/.exec(flagged)?.[1];
+  const bound = held ? [...before.matchAll(new RegExp(String.raw`^[ \t]*${held}\s*=\s*(re\.(?:search|match|fullmatch)\(.*)$`, 'gm'))].pop()?.[1] : undefined;
+  const m = SEARCH.exec(flagged) ?? (bound ? SEARCH.exec(bound) : null);
   if (!m) return { status: 'unsupported', detail: `vaudit runs a match read only when the flagged statement searches a literal pattern in a named value (\`re.search("…", name)\`); line ${t.line} does not` };
   const pattern = m[1] ? m[3]! : m[3]!.replace(/\\\\/g, '\\');
   const subject = m[4]!;
@@ -218,7 +223,6 @@ function matchPlan(t: Target, ctx: OracleContext, code: string): Plan | Confirma
   if (sample === undefined || miss === undefined) return { status: 'unsupported', detail: `vaudit could not build a subject that the pattern ${show(pattern)} matches and one it does not` };
   const w0 = defaultWitnesses(t, ctx)[0] ?? { args: [] };
   const at = t.params.indexOf(subject);
-  const before = code.split('\n').slice(0, t.line - t.slice.info.startLine).join('\n');
   const assigned = [...before.matchAll(new RegExp(String.raw`^[ \t]*${subject}\s*=\s*([A-Za-z_]\w*)\s*\(`, 'gm'))].pop()?.[1];
   const getter = at < 0 && assigned && !['str', 'repr', 'open', 'input', 'format', 'getattr'].includes(assigned) ? assigned : undefined;
   if (at < 0 && !getter) return { status: 'unsupported', detail: `the subject \`${subject}\` of the match at line ${t.line} is neither a parameter nor the value of a module-level function the function calls, so no case can choose it` };
