@@ -42,7 +42,9 @@ const oracle: Oracle = {
     // Each witness may wait the whole bound: few of them, the most typical first. A remote address in
     // the task's own config names the case's endpoint instead (same path), so the call meets a peer
     // that stalls; a harness object's address attribute names it already (inputs.ts).
-    const ws0 = defaultWitnesses(t, ctx)
+    // A file the task names but the suite does not ship gets a stand-in: whether the call meets its
+    // stalling peer does not depend on what the file holds.
+    const ws0 = defaultWitnesses(t, ctx, undefined, { standInFiles: true })
       .slice(0, 2)
       .map((w) => ({ ...w, args: localizeUrls(w.args) as Spec[], ...(w.kwargs ? { kwargs: localizeUrls(w.kwargs) as Record<string, Spec> } : {}) }));
     // the flagged call after earlier HTTP calls: the peer answers those first, then stalls: with HTTP

@@ -144,12 +144,140 @@ function noneValuePlan(t: Target, ctx: OracleContext, param: string): Plan | Con
   };
 }
 
+/** A string `pattern` matches, built from it (literals kept, an escape class or wildcard → one
+ *  character it takes, a character class → its first member, each quantified atom once or `{n}` times);
+ *  undefined when the pattern has alternatives or the result does not match (checked with the pattern
+ *  compiled as is; the case's baseline checks it again in Python). */
+export function matchingSample(pattern: string): string | undefined {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch {
+    return undefined;
+  }
+  if (pattern.includes('|')) return undefined;
+  let out = '';
+  let last = '';
+  for (let i = 0; i < pattern.length; ) {
+    const ch = pattern[i]!;
+    if (ch === '\\') {
+      const e = pattern[i + 1] ?? '';
+      last = ({ d: '1', w: 'x', s: ' ', D: 'x', W: '-', S: 'x' } as Record<string, string>)[e] ?? (/[A-Za-z0-9]/.test(e) ? '' : e);
+      out += last;
+      i += 2;
+    } else if (ch === '[') {
+      const end = pattern.indexOf(']', i + 2);
+      if (end < 0) return undefined;
+      const body = pattern.slice(i + 1, end);
+      last = body.startsWith('^') ? (/[x]/.test(body) ? 'y' : 'x') : body.startsWith('\\') ? ({ d: '1', w: 'x', s: ' ' } as Record<string, string>)[body[1]!] ?? body[1]! : body[0]!;
+      out += last;
+      i = end + 1;
+    } else if (ch === '{') {
+      const q = /^\{(\d+)(?:,\d*)?\}\??/.exec(pattern.slice(i));
+      if (!q) return undefined;
+      out += last.repeat(Math.max(0, Number(q[1]) - 1));
+      if (Number(q[1]) === 0) out = out.slice(0, out.length - last.length);
+      i += q[0].length;
+    } else if (ch === '(') {
+      i += pattern.startsWith('(?:', i) ? 3 : pattern.startsWith('(?', i) ? -Infinity : 1;
+      if (!Number.isFinite(i)) return undefined;
+      last = '';
+    } else if ('*+?)^$'.includes(ch)) {
+      i += 1;
+    } else {
+      last = ch === '.' ? 'x' : ch;
+      out += last;
+      i += 1;
+    }
+  }
+  return re.test(out) ? out : undefined;
+}
+
+/** A match read (`re.search(P, s).group(1)` with no test of the match): the subject `s` the flagged
+ *  statement searches, a parameter or the value of a module-level function the function calls
+ *  (`s = get_url(env, cfg)`), is given a string `P` matches (the baseline: the read must pass) and one
+ *  it does not (the defect: None's AttributeError escapes at the read). The getter is doubled in the
+ *  case's own process (`globals`). confirmed: the no-match subject's exception escapes at the flagged
+ *  read · refuted: the flagged read ran on it and the function returned · no verdict when the baseline
+ *  fails at or before the read. */
+function matchPlan(t: Target, ctx: OracleContext, code: string): Plan | Confirmation {
+  const last = Math.max(t.line, ctx.finding.range.end.line);
+  const flagged = code.split('\n').slice(t.line - t.slice.info.startLine, last - t.slice.info.startLine + 1).join('\n');
+  const before = code.split('\n').slice(0, t.line - t.slice.info.startLine).join('\n');
+  const SEARCH = /\bre\.(?:search|match|fullmatch)\(\s*(r?)(['"])((?:\\.|(?!\2).)*)\2\s*,\s*([A-Za-z_]\w*)\s*[,)]/;
+  // the search on the flagged statement, else the one that bound the match object it reads (`m.group(1)`)
+  const held = /\b([A-Za-z_]\w*)\.(?:group|groups|groupdict|start|end|span)\(/.exec(flagged)?.[1];
+  const bound = held ? [...before.matchAll(new RegExp(String.raw`^[ \t]*${held}\s*=\s*(re\.(?:search|match|fullmatch)\(.*)$`, 'gm'))].pop()?.[1] : undefined;
+  const m = SEARCH.exec(flagged) ?? (bound ? SEARCH.exec(bound) : null);
+  if (!m) return { status: 'unsupported', detail: `vaudit runs a match read only when the flagged statement searches a literal pattern in a named value (\`re.search("…", name)\`); line ${t.line} does not` };
+  const pattern = m[1] ? m[3]! : m[3]!.replace(/\\\\/g, '\\');
+  const subject = m[4]!;
+  const sample = matchingSample(pattern);
+  const miss = ['', 'vaudit: no match'].find((x) => {
+    try {
+      return !new RegExp(pattern).test(x);
+    } catch {
+      return false;
+    }
+  });
+  if (sample === undefined || miss === undefined) return { status: 'unsupported', detail: `vaudit could not build a subject that the pattern ${show(pattern)} matches and one it does not` };
+  const w0 = defaultWitnesses(t, ctx)[0] ?? { args: [] };
+  const at = t.params.indexOf(subject);
+  const assigned = [...before.matchAll(new RegExp(String.raw`^[ \t]*${subject}\s*=\s*([A-Za-z_]\w*)\s*\(`, 'gm'))].pop()?.[1];
+  const getter = at < 0 && assigned && !['str', 'repr', 'open', 'input', 'format', 'getattr'].includes(assigned) ? assigned : undefined;
+  if (at < 0 && !getter) return { status: 'unsupported', detail: `the subject \`${subject}\` of the match at line ${t.line} is neither a parameter nor the value of a module-level function the function calls, so no case can choose it` };
+  const withSubject = (v: string): Witness => {
+    if (getter) return { ...w0, label: `${getter}(…) returns ${show(v)}` };
+    const args = [...w0.args];
+    while (args.length <= at) args.push(null);
+    args[at] = v;
+    return { ...w0, args, label: `${subject}=${show(v)}` };
+  };
+  const base = callCase(t, 'm0', withSubject(sample), ctx, getter ? { globals: { [getter]: { $double: 'callable', returns: sample } } } : {});
+  const none = callCase(t, 'm1', withSubject(miss), ctx, getter ? { globals: { [getter]: { $double: 'callable', returns: miss } } } : {});
+  const label = getter ? `${getter}(…) returns ${show(miss)}, which ${show(pattern)} does not match` : `${subject}=${show(miss)}, which ${show(pattern)} does not match`;
+  const baseLabel = getter ? `${getter}(…) returning ${show(sample)}` : `${subject}=${show(sample)}`;
+  const inRange = (f?: string | null, l?: number | null) => f === t.file && l != null && l >= t.line && l <= last;
+  return {
+    cases: [base, none],
+    judge(results): Confirmation {
+      const r0 = results.get(base.id);
+      if (!r0) return { status: 'crash', detail: 'control case: no answer' };
+      if (!executedLine(r0, t.file, t.line)) {
+        const nr = firstNonResult([r0]);
+        return nr ?? { status: 'unreached', detail: `no witness reached the match read at line ${t.line}: with ${baseLabel} the witness ${outcomeOf(r0)}`, runId: r0.runId };
+      }
+      // the baseline must get past the read; what it meets later (a refused download) says nothing about it
+      const failedAtRead = r0.status === 'raised' && inRange(r0.exception?.file, r0.exception?.line);
+      const eventAtRead = r0.events.some((e) => inRange(e.file, e.line));
+      // past the read: a later line of the function ran, or it returned
+      const past = r0.status === 'returned' || (r0.lines[t.file] ?? []).some((l) => l > last && l <= t.slice.info.endLine);
+      if (failedAtRead || eventAtRead || !past) {
+        const nr = firstNonResult([r0]);
+        if (nr && !failedAtRead && !eventAtRead) return nr;
+        return { status: 'crash', detail: `the healthy baseline (${baseLabel}, which the pattern matches) did not get past the read (${outcomeOf(r0)}), so no verdict`, runId: r0.runId };
+      }
+      const r1 = results.get(none.id);
+      const nr1 = firstNonResult([r1]);
+      if (nr1) return nr1;
+      if (!executedLine(r1, t.file, t.line)) return { status: 'unreached', detail: `with ${label} the witness ${outcomeOf(r1)} before the read at line ${t.line}`, runId: r1!.runId };
+      const expected = 'a failed verdict (False), not an exception';
+      const atRead = r1!.status === 'raised' ? (inRange(r1!.exception?.file, r1!.exception?.line) ? r1!.exception!.line! : r1!.events.find((e) => e.type === r1!.exception?.type && inRange(e.file, e.line))?.line) : undefined;
+      if (atRead !== undefined)
+        return { status: 'confirmed', witness: `${label} (the baseline, ${baseLabel}, got past the read)`, expected, observed: `${r1!.exception?.type}: ${r1!.exception?.message} raised at line ${atRead} escaped the verifier`, runId: r1!.runId };
+      if (r1!.status === 'returned') return { status: 'refuted', witness: label, expected, observed: `returned ${show(r1!.value)}`, runId: r1!.runId };
+      return { status: 'unreached', detail: `with ${label} the witness ${outcomeOf(r1)}, not at the read at line ${t.line}`, runId: r1!.runId };
+    },
+  };
+}
+
 const oracle: Oracle = {
   id: 'unguarded-state-read',
   async plan(ctx) {
     const t = await pythonTarget(ctx);
     if (!('slice' in t)) return t;
     if (typeof ctx.control.noneParam === 'string') return noneValuePlan(t, ctx, ctx.control.noneParam);
+    if (ctx.control.match === true) return matchPlan(t, ctx, functionText(t.file, t.slice.info.startLine, t.slice.info.endLine));
     const code = functionText(t.file, t.slice.info.startLine, t.slice.info.endLine);
     const src = ctx.control.source as { self?: string; port?: number } | undefined;
     // An HTTP read whose address comes from `self` (`requests.get(BASE_URL(self.port))`): the

@@ -251,7 +251,9 @@ function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'short
   const outcome = swallow?.verdict
     ? `is turned into \`${swallow.verdict}\` by the decorator \`${swallow.decorator ?? ''}\`: the agent is scored as failing for a crash of the verifier`
     : 'escapes the verifier: the run ends in an error instead of a verdict';
-  c.report({ messageId, data: { expr: a.src(r.node), what: r.what, origin: r.origin, outcome }, at: r.node, group: `read:${r.group}` });
+  // a match read: the oracle runs it with a subject that does not match (matchPlan in oracle.ts)
+  const control = messageId === 'noMatch' && fn ? { control: { oracle: 'unguarded-state-read', file: a.path, line: a.line(r.node), qualname: fn.qualname, match: true } } : {};
+  c.report({ messageId, data: { expr: a.src(r.node), what: r.what, origin: r.origin, outcome }, at: r.node, group: `read:${r.group}`, ...control });
 }
 
 /** The getters the suites route to the agent's parameter of the function at `node` that return None on

@@ -30,6 +30,10 @@ export interface PyCallCase {
   self?: Spec;
   args?: Spec[];
   kwargs?: Record<string, Spec>;
+  /** Names of the entry function's module globals replaced for this case only (a module-level getter
+   *  the function calls, doubled as a callable: `{"get_url": {"$double": "callable", "returns": "…"}}`);
+   *  set after the import, in the case's own process. */
+  globals?: Record<string, Spec>;
   timeoutMs?: number;
   env?: Record<string, string>;
   /** Stub endpoints; `port: 0` allocates a free port for the case (`{$port: i}` / `{vaudit-port<i>}` in

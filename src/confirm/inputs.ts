@@ -283,3 +283,51 @@ export function suiteFileFixtures(obj: unknown, root: string): Record<string, st
   visit(obj);
   return out;
 }
+
+/** Stand-ins for the relative files a routed object names that the suite does not hold (a benchmark's
+ *  data files are often left out of its repository or trimmed): a JSON path gets an empty object, any
+ *  other path an empty file, so the function gets past opening the file the task gives it. Only for
+ *  oracles whose verdict cannot depend on what the file holds (missing-timeout: whether the flagged call
+ *  meets its stalling peer); the witness label names each stand-in. */
+export function standInFiles(paths: string[], held: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of paths) {
+    if (p in held || isAbsolute(p) || normalize(p).split('/').includes('..')) continue;
+    out[p] = /\.json$/i.test(p) ? '{}' : '';
+  }
+  return out;
+}
+
+/** The function's docstring (the first triple-quoted string of its text), or ''. */
+function docstring(code: string): string {
+  return /("""|''')([\s\S]*?)\1/.exec(code)?.[2] ?? '';
+}
+
+/** A config dict as the function's own text documents and reads it, for a function no task routes to:
+ *  a key the function reads only through `p.get("k", …)` is left out (its default applies, as when a
+ *  task omits an optional field); a key the docstring describes as a URL (`path (str): the url to
+ *  download from`) names the case's first endpoint; any other key holds `fill(key)`. Undefined when it
+ *  would change nothing (no optional key, no documented URL). */
+export function documentedConfig(code: string, p: string, keys: string[], fill: (k: string) => unknown): Record<string, unknown> | undefined {
+  const doc = docstring(code);
+  const out: Record<string, unknown> = {};
+  let changed = false;
+  for (const k of keys) {
+    const K = esc(k);
+    const subscripted = new RegExp(String.raw`(?<![\w.])${esc(p)}\s*\[\s*(['"])${K}\1\s*\]`).test(code);
+    const viaGet = new RegExp(String.raw`(?<![\w.])${esc(p)}\.get\(\s*(['"])${K}\1`).test(code);
+    if (viaGet && !subscripted) {
+      changed = true;
+      continue;
+    }
+    // `key (type): …`, `key: …`, `- key: …` (Google style, bullets)
+    const line = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]*)?${K}\s*(?:\([^)\n]*\)\s*)?:\s*(.*)$`, 'm').exec(doc);
+    if (line && /\b(url|uri|link)s?\b/i.test(line[1]!)) {
+      out[k] = `${ENDPOINT}/witness`;
+      changed = true;
+      continue;
+    }
+    out[k] = fill(k);
+  }
+  return changed ? out : undefined;
+}

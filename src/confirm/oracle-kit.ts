@@ -16,7 +16,7 @@ import type { Project } from '../contract/project.js';
 import type { CaseResult, PyCallCase, Spec } from './harness.js';
 import { slicePython, type Slice } from './slice-python.js';
 import { routeWitnesses } from './routes.js';
-import { harnessObject, itemListOf, jsonFileFixtures, literalDefaults, placeRouted, routedWithRoots, selfState, suiteFileFixtures } from './inputs.js';
+import { documentedConfig, harnessObject, itemListOf, jsonFileFixtures, literalDefaults, placeRouted, routedWithRoots, selfState, standInFiles, suiteFileFixtures } from './inputs.js';
 import type { OracleContext, Target, Witness } from './oracle-types.js';
 import { ownValue } from '../core/own.js';
 import { existsSync, readdirSync } from 'node:fs';
@@ -286,7 +286,9 @@ export function itemWitnesses(t: Target, ctx: OracleContext, limit = 16): Array<
   const entries = boundEntries(ctx.project, t.file, t.slice.qualname);
   const shapes = new Map<string, Record<string, unknown>>();
   for (const e of entries) if (!shapes.has(entryShape(e))) shapes.set(entryShape(e), e);
-  const bases = shapes.size ? [...shapes.values()] : [Object.fromEntries(keys.map((k) => [k, fieldPool(k)[0]]))];
+  // no entry routes here: the item as the function documents and reads it (documentedConfig) first
+  const documented = !shapes.size && firstParam ? documentedConfig(functionSource(t), firstParam, keys, (k) => fieldPool(k)[0]) : undefined;
+  const bases = shapes.size ? [...shapes.values()] : [...(documented ? [documented] : []), Object.fromEntries(keys.map((k) => [k, fieldPool(k)[0]]))];
   for (const b of bases) push(b);
   const toggles = bases.map((b) => {
     const out: Array<Record<string, unknown>> = [];
@@ -361,10 +363,17 @@ const GENERIC_POOL: unknown[] = [
   0,
 ];
 
+/** How far witnesses may go past what the suite holds. `standInFiles`: a relative file a routed task
+ *  names that the suite does not ship gets a stand-in (inputs.ts `standInFiles`), for an oracle whose
+ *  verdict cannot depend on the file's content. */
+export interface WitnessOptions {
+  standInFiles?: boolean;
+}
+
 /** Witnesses for the flagged function: explicit ones, else the cross product (capped) of candidate
  *  values per parameter: item dicts for (item, state, …) functions with matching states,
  *  usage-based values (argv, cwd, url, host, path), and a small generic pool otherwise. */
-export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witness[] {
+export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48, opts: WitnessOptions = {}): Witness[] {
   const explicit = ctx.control.witnesses as Witness[] | undefined;
   if (Array.isArray(explicit) && explicit.length) return explicit.map((w) => ({ ...w, label: w.label ?? `arguments ${show(w.args)}` }));
   const code = functionSource(t);
@@ -373,7 +382,7 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
   const fixed = t.params.map((p) => paramWitness(code, p));
   // a parameter the function reads attributes on: the harness object the suite gives it
   const objs = t.params.map((p) => (p === '_' ? undefined : harnessObject(t, ctx.project, code, p)));
-  const tasks = taskWitnesses(t, ctx, objs, fixed);
+  const tasks = taskWitnesses(t, ctx, objs, fixed, 4, opts);
   const defaults = literalDefaults(code);
   if (tasks.length) return tasks;
   const servers = fixed.find((f) => f.servers?.length)?.servers;
@@ -389,7 +398,13 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
       else if (objs[i]) cands = [objs[i]!.spec];
       else if (fixed[i]!.value !== undefined) cands = [fixed[i]!.value];
       else if (i === 1 && it !== undefined) cands = [{}, presentState(it)];
-      else if (isItemParam(t, i)) cands = [Object.fromEntries((t.slice.info.reads[p]?.keys ?? []).map((k) => [k, fieldPool(k)[0]]))];
+      else if (isItemParam(t, i)) {
+        const keys = t.slice.info.reads[p]?.keys ?? [];
+        // the config as the function documents and reads it first (optional keys left to their
+        // defaults, a documented URL on the case's endpoint), then every key filled
+        const documented = documentedConfig(code, p, keys, (k) => fieldPool(k)[0]);
+        cands = [...(documented ? [documented] : []), Object.fromEntries(keys.map((k) => [k, fieldPool(k)[0]]))];
+      }
       // a literal default first: what the harness passes when it gives nothing (`retry_times=20`)
       else if (p in defaults) cands = [defaults[p], ...GENERIC_POOL];
       else cands = GENERIC_POOL;
@@ -402,9 +417,15 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
     const step = combos.length / cap;
     combos = Array.from({ length: cap }, (_, i) => combos[Math.floor(i * step)]!);
   }
+  // a `**config` parameter whose keys the function reads: the keyword arguments as it documents them
+  const star = t.slice.info.params.find((p) => p.startsWith('**'))?.slice(2);
+  const starKeys = star ? (t.slice.info.reads[star]?.keys ?? []) : [];
+  const kwargs = star && starKeys.length ? documentedConfig(code, star, starKeys, (k) => fieldPool(k)[0]) : undefined;
+  const kwLabel = kwargs ? Object.entries(kwargs).map(([k, v]) => `${k}=${show(v)}`) : [];
   return combos.map((args) => ({
-    label: t.params.length ? t.params.map((p, i) => `${p}=${show(args[i])}`).join(', ') : 'no arguments',
+    label: [...t.params.map((p, i) => `${p}=${show(args[i])}`), ...kwLabel].join(', ') || 'no arguments',
     args,
+    ...(kwargs ? { kwargs: kwargs as Record<string, Spec> } : {}),
     ...(servers ? { servers } : {}),
   }));
 }
@@ -413,7 +434,7 @@ export function defaultWitnesses(t: Target, ctx: OracleContext, cap = 48): Witne
  *  parameters; one per shape, at most `cap`), each placed where the dispatcher passes it, the other
  *  parameters given the harness object or usage value they take; parameters after the last one given
  *  keep their defaults. None when no task routes to the function. */
-function taskWitnesses(t: Target, ctx: OracleContext, objs: Array<{ spec: Spec } | undefined>, fixed: Array<{ value: unknown }>, cap = 4): Witness[] {
+function taskWitnesses(t: Target, ctx: OracleContext, objs: Array<{ spec: Spec } | undefined>, fixed: Array<{ value: unknown }>, cap = 4, opts: WitnessOptions = {}): Witness[] {
   // one object per shape: the first whose relative paths all name files the suite has (a task may
   // name a file the suite does not ship), else the first
   const shapes = new Map<string, { obj: Record<string, unknown>; root: string; whole: boolean }>();
@@ -434,9 +455,14 @@ function taskWitnesses(t: Target, ctx: OracleContext, objs: Array<{ spec: Spec }
       if (g !== undefined && !(place.kwargs && t.params[i]! in place.kwargs)) last = i;
     });
     const args = given.slice(0, last + 1).map((g) => (g === undefined ? null : g));
-    const label = [...args.map((a, i) => `${t.params[i]}=${show(a)}`), ...Object.entries(place.kwargs ?? {}).map(([k, v]) => `${k}=${show(v)}`)].join(', ') || 'no arguments';
+    let label = [...args.map((a, i) => `${t.params[i]}=${show(a)}`), ...Object.entries(place.kwargs ?? {}).map(([k, v]) => `${k}=${show(v)}`)].join(', ') || 'no arguments';
     // the suite's files the object names by relative path, and the JSON files the function loads
-    const files = { ...jsonFileFixtures(functionSource(t)), ...suiteFileFixtures(obj, root) };
+    const held = { ...jsonFileFixtures(functionSource(t)), ...suiteFileFixtures(obj, root) };
+    const standIns = opts.standInFiles ? standInFiles(pathStrings(obj), held) : {};
+    const files = { ...standIns, ...held };
+    const named = Object.keys(standIns);
+    if (named.length)
+      label += `; ${named.map((p) => show(p)).join(', ')} ${named.length > 1 ? 'are' : 'is'} not in the suite, so a stand-in (${named.map((p) => (standIns[p] ? `holding ${standIns[p]}` : 'empty')).join(', ')}) is written there`;
     out.push({ label, args, ...(place.kwargs ? { kwargs: place.kwargs as Record<string, Spec> } : {}), ...(Object.keys(files).length ? { files } : {}) });
   }
   return out;

@@ -138,7 +138,9 @@ export function stubTargets(t: Target, control: Record<string, unknown>): { tool
   const wrapperStubs = Object.fromEntries([...seen].filter((w) => PASSTHROUGH_WRAPPERS.has(w)).map((w) => [w, PASSTHROUGH]));
   // a URL the rule names for an HTTP call is an endpoint (below), not a program to stub
   const program = given && !given.includes('://') && !WRAPPERS.has(given.split('/').pop()!) ? given : undefined;
-  const tools = program ? [program] : fromCalls.length ? fromCalls : toolNames(code);
+  // (never from the docstring: its usage examples name paths and values, not programs)
+  const body = code.replace(/^(\s*(?:async\s+)?def\b[\s\S]*?\)\s*(?:->[^:\n]*)?:[ \t]*\n\s*)[rbu]?("{3}|'{3})[\s\S]*?\2/, '$1');
+  const tools = program ? [program] : fromCalls.length ? fromCalls : toolNames(body);
   if (usages.includes('argv') || usages.includes('argvString')) tools.push(WITNESS_TOOL);
   const connectPort = /\b(?:connect|create_connection)\(\s*\(\s*[^,()]+,\s*(\d+)\s*\)/.exec(code)?.[1];
   const port = num(control.port) ?? (usages.includes('url') || usages.includes('port') ? WITNESS_PORT : undefined) ?? portNear(code, t.line - t.slice.info.startLine) ?? (connectPort ? Number(connectPort) : undefined);

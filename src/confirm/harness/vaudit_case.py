@@ -301,6 +301,11 @@ def run_case(case, warm=None):
         if op in ("call", "lambda") and fn is not None:
             args = [decode(a, rec, "arg%d" % i) for i, a in enumerate(case.get("args") or [])]
             kwargs = {k: decode(v, rec, k) for k, v in (case.get("kwargs") or {}).items()}
+            if case.get("globals"):  # module-level names doubled for this case (its own process)
+                g = getattr(inspect.unwrap(getattr(fn, "__func__", fn)), "__globals__", None)
+                if isinstance(g, dict):
+                    for name, spec in case["globals"].items():
+                        g[name] = decode(spec, rec, name)
             if case.get("self") is not None:
                 args.insert(0, decode(case["self"], rec, "self", owner if isinstance(owner, type) else None))
             call_events_from = len(events)

@@ -1,0 +1,103 @@
+/**
+ * A file the suite's task names that the suite does not ship (its data files left out of the repository):
+ * missing-timeout writes a stand-in there so the flagged call is reached (the verdict depends only on
+ * whether the call meets its stalling peer, never on what the file holds), and says so in the witness.
+ * A function whose path to the call depends on what the file holds stays `unreached` (never a verdict on
+ * the stand-in's content), and unguarded-state-read never gets stand-ins. Real `vaudit check --confirm`
+ * runs on an OSWorld-shaped suite written here: getters routed by the task's `type`, an `env` object whose
+ * attributes a class of the project sets.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/run-cli.js';
+import { standInFiles } from '../src/confirm/inputs.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-confirm-standin-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Conf {
+  status: string;
+  witness?: string;
+  observed?: string;
+  detail?: string;
+}
+interface Report {
+  findings: Array<{ ruleId: string; file: string; range: { start: { line: number } }; confirmation?: Conf | null }>;
+}
+
+describe('standInFiles', () => {
+  it('stands in for relative files the suite does not hold: JSON an empty object, anything else empty', () => {
+    expect(standInFiles(['data/a.json', 'data/b.csv', 'data/held.json', '/abs/x.json', '../up/x.json'], { 'data/held.json': '{"k":1}' })).toEqual({ 'data/a.json': '{}', 'data/b.csv': '' });
+  });
+});
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [f, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+    writeFileSync(path.join(root, f), text);
+  }
+}
+
+it('a task-named file the suite lacks gets a stand-in for missing-timeout, in several forms; a content-dependent path stays unreached', { timeout: 120_000 }, () => {
+  const root = path.join(dir, 'bench');
+  const task = (id: string, result: Record<string, unknown>) =>
+    JSON.stringify({ id, instruction: 'x', config: [], evaluator: { func: 'check_done', result, expected: { type: 'rule', rules: { ok: true } } } });
+  write(root, {
+    'env/machine.py': ['class Machine:', '    def __init__(self, ip, cache):', '        self.vm_ip = ip', '        self.cache_dir = cache', ''].join('\n'),
+    'env/evaluators/metrics/__init__.py': 'from .basic import check_done\n',
+    'env/evaluators/metrics/basic.py': ['def check_done(result, rules):', '    return 1.0 if result else 0.0', ''].join('\n'),
+    'env/evaluators/getters/__init__.py': ['from .upload import get_uploaded_file, get_archive_sent, get_keyed_upload', ''].join('\n'),
+    'env/evaluators/getters/upload.py': [
+      'import json',
+      'import os',
+      'import urllib.request',
+      '',
+      'import requests',
+      '',
+      '',
+      'def get_uploaded_file(env, config):',
+      '    server = f"http://{env.vm_ip}:5000"',
+      '    with open(config["src"], "rb") as fh:',
+      '        data = fh.read()',
+      '    response = requests.post(server + "/upload", files={"file": (os.path.basename(config["src"]), data)})',
+      '    return response.status_code == 200',
+      '',
+      '',
+      'def get_archive_sent(env, config):',
+      '    url = f"http://{env.vm_ip}:5000/archive"',
+      '    body = open(config["archive"], "rb").read()',
+      '    reply = urllib.request.urlopen(urllib.request.Request(url, data=body))',
+      '    return reply.status == 200',
+      '',
+      '',
+      'def get_keyed_upload(env, config):',
+      '    server = f"http://{env.vm_ip}:5000"',
+      '    with open(config["creds"]) as fh:',
+      '        creds = json.load(fh)',
+      '    token = creds["token"]',
+      '    response = requests.post(server + "/keyed", headers={"Authorization": token})',
+      '    return response.status_code == 200',
+      '',
+    ].join('\n'),
+    // the tasks name data files the suite does not ship (left out, as benchmarks often do)
+    'evaluation_examples/examples/app/t1/t1.json': task('t1', { type: 'uploaded_file', src: 'evaluation_examples/examples/app/t1/report.xlsx' }),
+    'evaluation_examples/examples/app/t2/t2.json': task('t2', { type: 'archive_sent', archive: 'evaluation_examples/examples/app/t2/bundle.zip' }),
+    'evaluation_examples/examples/app/t3/t3.json': task('t3', { type: 'keyed_upload', creds: 'evaluation_examples/examples/app/t3/creds.json' }),
+    'evaluation_examples/test_all.json': JSON.stringify({ app: ['t1', 't2', 't3'] }),
+  });
+  const r = runCli(['check', '--confirm', '.', '--format', 'json'], { cwd: root });
+  const report = JSON.parse(r.stdout) as Report;
+  const all = JSON.stringify(report.findings.map((f) => [f.ruleId, f.file.split('/').pop(), f.range.start.line, f.confirmation]));
+  const at = (rule: string, line: number) => report.findings.find((x) => x.ruleId === rule && x.file.endsWith('/upload.py') && x.range.start.line === line)?.confirmation;
+  // requests with a file the task names: the stand-in (an empty file) gets the call to its stalling peer
+  expect(at('missing-timeout', 12), all).toMatchObject({ status: 'confirmed', observed: expect.stringMatching(/still waiting/) });
+  expect(at('missing-timeout', 12)!.witness).toMatch(/"evaluation_examples\/examples\/app\/t1\/report\.xlsx" is not in the suite, so a stand-in \(empty\) is written there/);
+  // urllib, another parameter name, another archive form
+  expect(at('missing-timeout', 19), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/bundle\.zip" is not in the suite, so a stand-in/) });
+  // the path to the call reads a key from the file: the stand-in ({}) does not hold it, so the case stops
+  // there and says so: never a verdict the file's real content could change
+  expect(at('missing-timeout', 28), all).toMatchObject({ status: 'unreached', detail: expect.stringMatching(/KeyError: 'token'/) });
+  expect(report.findings.filter((f) => f.confirmation?.status === 'refuted'), all).toEqual([]);
+});
