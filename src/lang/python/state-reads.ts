@@ -16,7 +16,7 @@ import { blockingCall, callOf } from './facts.js';
 
 /** Methods whose result is made of the receiver's text or items. */
 const OF_RECEIVER = new Set([
-  'decode', 'encode', 'strip', 'lstrip', 'rstrip', 'lower', 'upper', 'casefold', 'replace', 'read', 'readline', 'readlines',
+  'decode', 'encode', 'strip', 'lstrip', 'rstrip', 'lower', 'upper', 'casefold', 'replace', 'translate', 'expandtabs', 'read', 'readline', 'readlines',
   'splitlines', 'split', 'rsplit', 'partition', 'rpartition', 'json', 'get', 'values', 'items', 'text_content', 'get_text', 'getText', 'inner_text',
   'find_all', 'findAll', 'select', 'findall', 'xpath', 'iterfind', 'getElementsByTagName', 'iter', 'fetchall', 'fetchone', 'fetchmany',
 ]);
@@ -53,6 +53,7 @@ export function stateOrigin(a: PythonAnalysis, e0: PyNode, cx: StateContext = {}
       for (const d of defs) {
         if (d.kind === 'param') {
           if (agent?.has(d.name)) return `\`${d.name}\` (the agent's result)`;
+          if (!cx.task?.has(d.name) && readByLines(a, e, d.name)) return `\`${d.name}\` (text this function parses line by line: a log or an output)`;
           continue;
         }
         const bases = d.kind === 'narrow' ? (d.base ?? []) : [d];
@@ -109,9 +110,30 @@ function callOrigin(a: PythonAnalysis, c: CallInfo, next: (n: PyNode | undefined
   }
   if (c.receiver && OF_RECEIVER.has(c.method)) return next(c.receiver);
   if (RE_TEXT.has(q)) return next(c.args[1]);
+  if (q === 're.sub' || q === 're.subn') return next(c.args[2]);
+  // a compiled pattern's substitution: `ANSI.sub("", line)` is made of `line`
+  if (c.receiver && !q.startsWith('re.') && (c.method === 'sub' || c.method === 'subn') && c.args.length === 2) return next(c.args[1]);
   if ((OF_ARG0.has(q) || OF_ARG0.has(c.calleeText)) && c.args[0]) return next(c.args[0]);
   if (q === 'filter' && c.args[1]) return next(c.args[1]);
   return undefined;
+}
+
+/** The function around `at` splits its parameter `name` into lines (`name.splitlines()`,
+ *  `name.split("\n")`): it parses text it was handed (a log, a command's output), whose lines have
+ *  whatever shape the run produced. */
+function readByLines(a: PythonAnalysis, at: PyNode, name: string): boolean {
+  const fn = a.functionAt(at);
+  if (!fn) return false;
+  let hit = false;
+  walk(fn.node, (x) => {
+    if (hit) return false;
+    if (x.type !== 'call') return undefined;
+    const c = a.call(x);
+    if (!c?.receiver || unparen(c.receiver).type !== 'identifier' || a.src(unparen(c.receiver)) !== name) return undefined;
+    if (c.method === 'splitlines' || (c.method === 'split' && c.args.length === 1 && /^(?:'\\n'|"\\n"|os\.linesep)$/.test(a.src(c.args[0]!)))) hit = true;
+    return undefined;
+  });
+  return hit;
 }
 
 /** `open(expected)` of a task-side parameter: the verifier's own gold file, not state. */
@@ -244,7 +266,11 @@ function separatorTested(a: PythonAnalysis, scope: PyNode, subject: string, sep:
     } else if (x.type === 'call') {
       const c = a.call(x);
       if (!c) return undefined;
-      if (c.receiver && a.src(unparen(c.receiver)) === subject && ['startswith', 'endswith', 'count', 'find', 'index', 'rfind', 'partition'].includes(c.method) && needleOk(c.args[0])) hit = true;
+      // a prefix or suffix test of a computed needle says nothing of the fields after a whitespace split:
+      // `line.startswith(status)` holds for a line that is the status alone
+      const affix = c.method === 'startswith' || c.method === 'endswith';
+      if (c.receiver && a.src(unparen(c.receiver)) === subject && ['startswith', 'endswith', 'count', 'find', 'index', 'rfind', 'partition'].includes(c.method)
+        && needleOk(c.args[0]) && !(affix && sep === undefined && c.args[0] && literal(a, c.args[0]) === undefined)) hit = true;
       else if (RE_TEXT.has(c.qualified ?? '') && c.args[1] && a.src(unparen(c.args[1])) === subject) hit = true;
       else if (c.qualified === 'len' && c.args[0] && a.src(c.args[0]).startsWith(`${subject}.`)) hit = true;
     }
