@@ -310,7 +310,7 @@ export interface StateRead {
 
 /** What a list expression is, when an index into it can be out of range on short state: a split
  *  (an index past the first only), a query or search result, a filtered comprehension. */
-function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: string; subject?: PyNode; sep?: PyNode | null; source: PyNode; row?: boolean } | undefined {
+function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: string; subject?: PyNode; sep?: PyNode | null; source: PyNode; row?: boolean; http?: boolean } | undefined {
   const u = unparen(list);
   if (u.type === 'list_comprehension') {
     if (!named(u).some((k) => k.type === 'if_clause')) return undefined;
@@ -318,6 +318,8 @@ function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: stri
     const right = clause && field(clause, 'right');
     return right ? { what: `item ${index} of a filtered list`, source: right } : undefined;
   }
+  const parsed = jsonList(a, u);
+  if (parsed) return { what: `item ${index} of ${parsed.what}`, source: parsed.source, http: true };
   const c = u.type === 'call' ? a.call(u) : undefined;
   if (!c) return undefined;
   if (c.receiver && c.method === 'splitlines' && index !== 0 && index !== -1) return { what: `line ${index}`, subject: unparen(c.receiver), sep: null, source: c.receiver };
@@ -332,6 +334,32 @@ function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: stri
   if (c.receiver && c.method === 'fetchone' && c.args.length === 0) {
     const sql = queryOf(a, c);
     return sql && mayMatchNoRow(sql) ? { what: `column ${index} of the row \`fetchone()\` returns for \`${sql.replace(/\s+/g, ' ').trim().slice(0, 80)}\``, source: u, row: true } : undefined;
+  }
+  return undefined;
+}
+
+/** A list parsed from a reply's JSON: `resp.json()`, `json.loads(resp.text)`, or a member of it under
+ *  string keys (`resp.json()["items"]`, `data["items"]` of `data = resp.json()`). An empty reply list has
+ *  no first item, so every index counts. Its origin (`source`) must still be state: an HTTP reply. */
+function jsonList(a: PythonAnalysis, u: PyNode, depth = 0): { what: string; source: PyNode } | undefined {
+  if (depth > 4) return undefined;
+  if (u.type === 'call') {
+    const c = a.call(u);
+    if (!c) return undefined;
+    if (c.receiver && c.method === 'json' && c.args.length === 0) return { what: 'the parsed JSON', source: u };
+    if ((c.qualified === 'json.loads') && c.args[0]) return { what: 'the parsed JSON', source: u };
+    return undefined;
+  }
+  if (u.type === 'subscript') {
+    const key = named(u).slice(1);
+    if (key.length !== 1 || literal(a, key[0]!) === undefined) return undefined;
+    const base = jsonList(a, unparen(field(u, 'value')!), depth + 1);
+    return base && { what: `\`${a.src(u).replace(/\s+/g, ' ').slice(0, 60)}\``, source: base.source };
+  }
+  if (u.type === 'identifier' && depth > 0) {
+    const defs = a.reachingDefs(u);
+    if (defs?.length !== 1 || defs[0]!.kind !== 'assign' || !defs[0]!.value || defs[0]!.index?.length) return undefined;
+    return jsonList(a, unparen(defs[0]!.value), depth + 1);
   }
   return undefined;
 }
@@ -411,7 +439,8 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
   if (list.subject && separatorTested(a, scope, a.src(list.subject), list.sep ? literal(a, list.sep) : undefined)) return undefined;
   if (handled(a, sub, list.row ? ['TypeError'] : ['IndexError', 'LookupError'])) return undefined;
   const origin = stateOrigin(a, list.source, cx);
-  if (!origin) return undefined;
+  // a parsed JSON list counts only from an app's reply (a task's own JSON file has the shape its author wrote)
+  if (!origin || (list.http && origin !== 'an HTTP reply')) return undefined;
   return { what: list.what, origin, node: sub, group, ...(list.row ? { row: true } : {}) };
 }
 
