@@ -482,6 +482,62 @@ export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateCon
   return { what: `a match of \`${search.qualified}\``, origin, node, group: search.node.start };
 }
 
+/** Parsers whose result is a document tree: `.find(…)` on it (or on an element found in it) looks up one element. */
+const TREE_MAKERS = new Set(['bs4.BeautifulSoup', 'BeautifulSoup', 'xml.etree.ElementTree.fromstring', 'xml.etree.ElementTree.parse',
+  'lxml.etree.fromstring', 'lxml.etree.parse', 'lxml.html.fromstring', 'lxml.html.document_fromstring']);
+/** Lookups of one element that return None when nothing matches. */
+const ELEMENT_LOOKUPS = new Set(['find', 'select_one', 'find_parent', 'find_next', 'find_next_sibling', 'find_previous_sibling']);
+
+/** `n` is a document tree or an element of one: a parser's result, `.getroot()` of it, or an element lookup on it. */
+function documentTree(a: PythonAnalysis, n: PyNode, depth = 0): boolean {
+  if (depth > 6) return false;
+  const u = unparen(n);
+  if (u.type === 'identifier') {
+    const defs = a.reachingDefs(u);
+    return !!defs?.length && defs.every((d) => (d.kind === 'assign' || d.kind === 'walrus') && !!d.value && !d.index?.length && documentTree(a, d.value, depth + 1));
+  }
+  const c = u.type === 'call' ? a.call(u) : undefined;
+  if (!c) return false;
+  if (TREE_MAKERS.has(c.qualified ?? '') || TREE_MAKERS.has(c.calleeText)) return true;
+  return !!c.receiver && (c.method === 'getroot' || ELEMENT_LOOKUPS.has(c.method)) && documentTree(a, c.receiver, depth + 1);
+}
+
+/** The one-element lookup `c` is: `soup.find("h1")`, `tree.find("./item")`, `soup.select_one(…)` on a parsed
+ *  document, or `page.query_selector(…)` on a live page. Each returns None when nothing matches. */
+function elementLookup(a: PythonAnalysis, c: CallInfo | undefined): CallInfo | undefined {
+  if (!c?.receiver || c.args.length === 0) return undefined;
+  if (c.method === 'query_selector') return c;
+  return ELEMENT_LOOKUPS.has(c.method) && documentTree(a, c.receiver) ? c : undefined;
+}
+
+/** A member read (`.text`, `.get_text()`, `.inner_text()`, `["href"]`) on the element a lookup returned, with
+ *  no test of it: `soup.find("h1").get_text()`, `el = page.query_selector("#x")` then `el.inner_text()`. */
+export function unguardedLookupRead(a: PythonAnalysis, node: PyNode, cx: StateContext = {}): StateRead | undefined {
+  if (node.type !== 'attribute' && node.type !== 'subscript') return undefined;
+  const target = unparen(field(node, node.type === 'attribute' ? 'object' : 'value')!);
+  const fn = a.functionAt(node);
+  const scope = fn?.node ?? a.ast;
+  let look: CallInfo | undefined;
+  if (target.type === 'identifier') {
+    const defs = a.reachingDefs(target);
+    if (!defs?.length) return undefined;
+    for (const d of defs) {
+      if (d.kind !== 'assign' && d.kind !== 'walrus') return undefined;
+      const c = elementLookup(a, d.value && !d.index?.length ? callOf(a, d.value) : undefined);
+      if (!c) return undefined;
+      look ??= c;
+    }
+    if (nameTested(a, scope, a.src(target))) return undefined;
+  } else {
+    look = elementLookup(a, callOf(a, target));
+  }
+  if (!look?.receiver) return undefined;
+  if (handled(a, node, ['AttributeError', 'TypeError'])) return undefined;
+  const origin = look.method === 'query_selector' ? 'the live page' : stateOrigin(a, look.receiver, cx);
+  if (!origin) return undefined;
+  return { what: `a member of the element \`.${look.method}(…)\` returns (None when nothing matches)`, origin, node, group: look.node.start };
+}
+
 // ---- a path that is None on failure, opened --------------------------------------------------
 
 /** Calls that open the path (or stream) they are given first. `None` there raises (`open`: TypeError,
