@@ -514,7 +514,12 @@ function elementLookup(a: PythonAnalysis, c: CallInfo | undefined): CallInfo | u
  *  no test of it: `soup.find("h1").get_text()`, `el = page.query_selector("#x")` then `el.inner_text()`. */
 export function unguardedLookupRead(a: PythonAnalysis, node: PyNode, cx: StateContext = {}): StateRead | undefined {
   if (node.type !== 'attribute' && node.type !== 'subscript') return undefined;
-  const target = unparen(field(node, node.type === 'attribute' ? 'object' : 'value')!);
+  // `await page.query_selector(…)` (async Playwright) is the lookup's result too
+  const unawait = (n: PyNode): PyNode => {
+    const u = unparen(n);
+    return u.type === 'await' && named(u)[0] ? unparen(named(u)[0]!) : u;
+  };
+  const target = unawait(field(node, node.type === 'attribute' ? 'object' : 'value')!);
   const fn = a.functionAt(node);
   const scope = fn?.node ?? a.ast;
   let look: CallInfo | undefined;
@@ -523,7 +528,7 @@ export function unguardedLookupRead(a: PythonAnalysis, node: PyNode, cx: StateCo
     if (!defs?.length) return undefined;
     for (const d of defs) {
       if (d.kind !== 'assign' && d.kind !== 'walrus') return undefined;
-      const c = elementLookup(a, d.value && !d.index?.length ? callOf(a, d.value) : undefined);
+      const c = elementLookup(a, d.value && !d.index?.length ? callOf(a, unawait(d.value)) : undefined);
       if (!c) return undefined;
       look ??= c;
     }
