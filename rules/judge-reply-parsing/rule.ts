@@ -22,8 +22,9 @@ import { llmReply } from '../../src/lang/python/llm-reply.js';
 import { isVerdictFunction, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { verdictPolarity } from '../../src/suites/verdict-polarity.js';
+import { emptyJudgements } from './empty-judgements.js';
 
-type Msg = 'containsVerdict' | 'defaultPass' | 'assertedWord';
+type Msg = 'containsVerdict' | 'defaultPass' | 'assertedWord' | 'emptyJudgements';
 type Ctx = Parameters<PythonVisitor<Msg>>[1];
 
 interface Containment {
@@ -243,6 +244,11 @@ export default defineRule<Msg>({
         why: 'A reply in other words ("wrong", "no", "not matching"), an error message or an empty reply passes the task.',
         fix: 'Pass only on an explicit passing answer (compared whole, or parsed from a structured verdict) and fail on everything else.',
       },
+      emptyJudgements: {
+        what: '`{{test}}` passes when every judgement listed in the model\'s reply (`{{list}}`) holds, and nothing checks that the reply lists one judgement per assertion.',
+        why: '`all()` of nothing is True: a reply without that list, with an empty one, or with fewer items than there are assertions passes every assertion it left out.',
+        fix: 'Compare the number of judgements with the number of assertions (and match them by assertion) and fail or retry the judge when they differ.',
+      },
       assertedWord: {
         what: '`{{test}}` asserts that the judge\'s reply holds an expected word.',
         why: 'When the judge words its answer differently the grading crashes with an AssertionError: the task gets no verdict, or the harness turns the crash into a score of its own.',
@@ -255,7 +261,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'Recognises a language model\'s reply by where it comes from — a call of a model client (`openai`, `anthropic`, `litellm`, `google.generativeai`, `langchain…`, a `chat.completions.create`/`messages.create`/`generate_content`/`completion` method, a call given `messages=` and `model=`, a method of a client such a package built, or a project function returning one), through `.lower()`/`.strip()`/`.split()`, `.choices[0].message.content`-style reads, copies, and parameters a same-file caller fills with a reply. On a verdict path (any function when no task entry is bound) flags a containment test of the reply (`"w" in reply`, `reply.find("w") != -1`, `reply.count("w")`, `re.search("w", reply)` with a plain word) that passes the task when it holds; a containment test that fails the task, inside an `if` whose fallthrough (its `else`, or the statements after it) returns a passing constant with no other test of the reply; and an `assert` on the reply.',
+        'Recognises a language model\'s reply by where it comes from — a call of a model client (`openai`, `anthropic`, `litellm`, `google.generativeai`, `langchain…`, a `chat.completions.create`/`messages.create`/`generate_content`/`completion` method, a call given `messages=` and `model=`, a method of a client such a package built, or a project function returning one), through `.lower()`/`.strip()`/`.split()`, `.choices[0].message.content`-style reads, copies, and parameters a same-file caller fills with a reply. On a verdict path (any function when no task entry is bound) flags a containment test of the reply (`"w" in reply`, `reply.find("w") != -1`, `reply.count("w")`, `re.search("w", reply)` with a plain word) that passes the task when it holds; a containment test that fails the task, inside an `if` whose fallthrough (its `else`, or the statements after it) returns a passing constant with no other test of the reply; and an `assert` on the reply. Also flags `all(…)` deciding the verdict over the judgements listed in the reply parsed as JSON (`json.loads(reply).get("results", [])`, `["results"]`, through comprehensions, locals and the returns of a same-class method or same-file function) when the function that decides never tests their number: a reply without the list, or with fewer items, passes every assertion it left out.',
       why: 'WebArena-family graders asked a model to "conclude the judgement by correct/incorrect/partially correct" and then tested `"correct" in response`, which holds for "incorrect" and "partially correct", or tested only the failure words and asserted the rest: a judge that reasons before it concludes, or answers in other words, flips the verdict or crashes the run.',
     },
   },
@@ -267,6 +273,9 @@ export default defineRule<Msg>({
         },
         call(n, c) {
           check(n, c);
+          if (!verdictFn(c, n)) return;
+          const e = emptyJudgements(c.python, n, c.project.python);
+          if (e) c.report({ messageId: 'emptyJudgements', data: { test: c.python.src(n).replace(/\s+/g, ' ').slice(0, 80), list: c.python.src(e.list).replace(/\s+/g, ' ').slice(0, 60) }, at: n });
         },
         assert_statement(n, c) {
           const cond = named(n)[0];

@@ -16,7 +16,7 @@ import { blockingCall, callOf } from './facts.js';
 
 /** Methods whose result is made of the receiver's text or items. */
 const OF_RECEIVER = new Set([
-  'decode', 'encode', 'strip', 'lstrip', 'rstrip', 'lower', 'upper', 'casefold', 'replace', 'read', 'readline', 'readlines',
+  'decode', 'encode', 'strip', 'lstrip', 'rstrip', 'lower', 'upper', 'casefold', 'replace', 'translate', 'expandtabs', 'read', 'readline', 'readlines',
   'splitlines', 'split', 'rsplit', 'partition', 'rpartition', 'json', 'get', 'values', 'items', 'text_content', 'get_text', 'getText', 'inner_text',
   'find_all', 'findAll', 'select', 'findall', 'xpath', 'iterfind', 'getElementsByTagName', 'iter', 'fetchall', 'fetchone', 'fetchmany',
 ]);
@@ -53,6 +53,7 @@ export function stateOrigin(a: PythonAnalysis, e0: PyNode, cx: StateContext = {}
       for (const d of defs) {
         if (d.kind === 'param') {
           if (agent?.has(d.name)) return `\`${d.name}\` (the agent's result)`;
+          if (!cx.task?.has(d.name) && readByLines(a, e, d.name)) return `\`${d.name}\` (text this function parses line by line: a log or an output)`;
           continue;
         }
         const bases = d.kind === 'narrow' ? (d.base ?? []) : [d];
@@ -109,9 +110,30 @@ function callOrigin(a: PythonAnalysis, c: CallInfo, next: (n: PyNode | undefined
   }
   if (c.receiver && OF_RECEIVER.has(c.method)) return next(c.receiver);
   if (RE_TEXT.has(q)) return next(c.args[1]);
+  if (q === 're.sub' || q === 're.subn') return next(c.args[2]);
+  // a compiled pattern's substitution: `ANSI.sub("", line)` is made of `line`
+  if (c.receiver && !q.startsWith('re.') && (c.method === 'sub' || c.method === 'subn') && c.args.length === 2) return next(c.args[1]);
   if ((OF_ARG0.has(q) || OF_ARG0.has(c.calleeText)) && c.args[0]) return next(c.args[0]);
   if (q === 'filter' && c.args[1]) return next(c.args[1]);
   return undefined;
+}
+
+/** The function around `at` splits its parameter `name` into lines (`name.splitlines()`,
+ *  `name.split("\n")`): it parses text it was handed (a log, a command's output), whose lines have
+ *  whatever shape the run produced. */
+function readByLines(a: PythonAnalysis, at: PyNode, name: string): boolean {
+  const fn = a.functionAt(at);
+  if (!fn) return false;
+  let hit = false;
+  walk(fn.node, (x) => {
+    if (hit) return false;
+    if (x.type !== 'call') return undefined;
+    const c = a.call(x);
+    if (!c?.receiver || unparen(c.receiver).type !== 'identifier' || a.src(unparen(c.receiver)) !== name) return undefined;
+    if (c.method === 'splitlines' || (c.method === 'split' && c.args.length === 1 && /^(?:'\\n'|"\\n"|os\.linesep)$/.test(a.src(c.args[0]!)))) hit = true;
+    return undefined;
+  });
+  return hit;
 }
 
 /** `open(expected)` of a task-side parameter: the verifier's own gold file, not state. */
@@ -244,7 +266,11 @@ function separatorTested(a: PythonAnalysis, scope: PyNode, subject: string, sep:
     } else if (x.type === 'call') {
       const c = a.call(x);
       if (!c) return undefined;
-      if (c.receiver && a.src(unparen(c.receiver)) === subject && ['startswith', 'endswith', 'count', 'find', 'index', 'rfind', 'partition'].includes(c.method) && needleOk(c.args[0])) hit = true;
+      // a prefix or suffix test of a computed needle says nothing of the fields after a whitespace split:
+      // `line.startswith(status)` holds for a line that is the status alone
+      const affix = c.method === 'startswith' || c.method === 'endswith';
+      if (c.receiver && a.src(unparen(c.receiver)) === subject && ['startswith', 'endswith', 'count', 'find', 'index', 'rfind', 'partition'].includes(c.method)
+        && needleOk(c.args[0]) && !(affix && sep === undefined && c.args[0] && literal(a, c.args[0]) === undefined)) hit = true;
       else if (RE_TEXT.has(c.qualified ?? '') && c.args[1] && a.src(unparen(c.args[1])) === subject) hit = true;
       else if (c.qualified === 'len' && c.args[0] && a.src(c.args[0]).startsWith(`${subject}.`)) hit = true;
     }
@@ -284,7 +310,7 @@ export interface StateRead {
 
 /** What a list expression is, when an index into it can be out of range on short state: a split
  *  (an index past the first only), a query or search result, a filtered comprehension. */
-function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: string; subject?: PyNode; sep?: PyNode | null; source: PyNode; row?: boolean } | undefined {
+function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: string; subject?: PyNode; sep?: PyNode | null; source: PyNode; row?: boolean; http?: boolean } | undefined {
   const u = unparen(list);
   if (u.type === 'list_comprehension') {
     if (!named(u).some((k) => k.type === 'if_clause')) return undefined;
@@ -292,6 +318,8 @@ function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: stri
     const right = clause && field(clause, 'right');
     return right ? { what: `item ${index} of a filtered list`, source: right } : undefined;
   }
+  const parsed = jsonList(a, u);
+  if (parsed) return { what: `item ${index} of ${parsed.what}`, source: parsed.source, http: true };
   const c = u.type === 'call' ? a.call(u) : undefined;
   if (!c) return undefined;
   if (c.receiver && c.method === 'splitlines' && index !== 0 && index !== -1) return { what: `line ${index}`, subject: unparen(c.receiver), sep: null, source: c.receiver };
@@ -306,6 +334,32 @@ function shortList(a: PythonAnalysis, list: PyNode, index: number): { what: stri
   if (c.receiver && c.method === 'fetchone' && c.args.length === 0) {
     const sql = queryOf(a, c);
     return sql && mayMatchNoRow(sql) ? { what: `column ${index} of the row \`fetchone()\` returns for \`${sql.replace(/\s+/g, ' ').trim().slice(0, 80)}\``, source: u, row: true } : undefined;
+  }
+  return undefined;
+}
+
+/** A list parsed from a reply's JSON: `resp.json()`, `json.loads(resp.text)`, or a member of it under
+ *  string keys (`resp.json()["items"]`, `data["items"]` of `data = resp.json()`). An empty reply list has
+ *  no first item, so every index counts. Its origin (`source`) must still be state: an HTTP reply. */
+function jsonList(a: PythonAnalysis, u: PyNode, depth = 0): { what: string; source: PyNode } | undefined {
+  if (depth > 4) return undefined;
+  if (u.type === 'call') {
+    const c = a.call(u);
+    if (!c) return undefined;
+    if (c.receiver && c.method === 'json' && c.args.length === 0) return { what: 'the parsed JSON', source: u };
+    if ((c.qualified === 'json.loads') && c.args[0]) return { what: 'the parsed JSON', source: u };
+    return undefined;
+  }
+  if (u.type === 'subscript') {
+    const key = named(u).slice(1);
+    if (key.length !== 1 || literal(a, key[0]!) === undefined) return undefined;
+    const base = jsonList(a, unparen(field(u, 'value')!), depth + 1);
+    return base && { what: `\`${a.src(u).replace(/\s+/g, ' ').slice(0, 60)}\``, source: base.source };
+  }
+  if (u.type === 'identifier' && depth > 0) {
+    const defs = a.reachingDefs(u);
+    if (defs?.length !== 1 || defs[0]!.kind !== 'assign' || !defs[0]!.value || defs[0]!.index?.length) return undefined;
+    return jsonList(a, unparen(defs[0]!.value), depth + 1);
   }
   return undefined;
 }
@@ -385,7 +439,8 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
   if (list.subject && separatorTested(a, scope, a.src(list.subject), list.sep ? literal(a, list.sep) : undefined)) return undefined;
   if (handled(a, sub, list.row ? ['TypeError'] : ['IndexError', 'LookupError'])) return undefined;
   const origin = stateOrigin(a, list.source, cx);
-  if (!origin) return undefined;
+  // a parsed JSON list counts only from an app's reply (a task's own JSON file has the shape its author wrote)
+  if (!origin || (list.http && origin !== 'an HTTP reply')) return undefined;
   return { what: list.what, origin, node: sub, group, ...(list.row ? { row: true } : {}) };
 }
 
@@ -425,6 +480,67 @@ export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateCon
   const origin = stateOrigin(a, search.args[1], cx);
   if (!origin) return undefined;
   return { what: `a match of \`${search.qualified}\``, origin, node, group: search.node.start };
+}
+
+/** Parsers whose result is a document tree: `.find(…)` on it (or on an element found in it) looks up one element. */
+const TREE_MAKERS = new Set(['bs4.BeautifulSoup', 'BeautifulSoup', 'xml.etree.ElementTree.fromstring', 'xml.etree.ElementTree.parse',
+  'lxml.etree.fromstring', 'lxml.etree.parse', 'lxml.html.fromstring', 'lxml.html.document_fromstring']);
+/** Lookups of one element that return None when nothing matches. */
+const ELEMENT_LOOKUPS = new Set(['find', 'select_one', 'find_parent', 'find_next', 'find_next_sibling', 'find_previous_sibling']);
+
+/** `n` is a document tree or an element of one: a parser's result, `.getroot()` of it, or an element lookup on it. */
+function documentTree(a: PythonAnalysis, n: PyNode, depth = 0): boolean {
+  if (depth > 6) return false;
+  const u = unparen(n);
+  if (u.type === 'identifier') {
+    const defs = a.reachingDefs(u);
+    return !!defs?.length && defs.every((d) => (d.kind === 'assign' || d.kind === 'walrus') && !!d.value && !d.index?.length && documentTree(a, d.value, depth + 1));
+  }
+  const c = u.type === 'call' ? a.call(u) : undefined;
+  if (!c) return false;
+  if (TREE_MAKERS.has(c.qualified ?? '') || TREE_MAKERS.has(c.calleeText)) return true;
+  return !!c.receiver && (c.method === 'getroot' || ELEMENT_LOOKUPS.has(c.method)) && documentTree(a, c.receiver, depth + 1);
+}
+
+/** The one-element lookup `c` is: `soup.find("h1")`, `tree.find("./item")`, `soup.select_one(…)` on a parsed
+ *  document, or `page.query_selector(…)` on a live page. Each returns None when nothing matches. */
+function elementLookup(a: PythonAnalysis, c: CallInfo | undefined): CallInfo | undefined {
+  if (!c?.receiver || c.args.length === 0) return undefined;
+  if (c.method === 'query_selector') return c;
+  return ELEMENT_LOOKUPS.has(c.method) && documentTree(a, c.receiver) ? c : undefined;
+}
+
+/** A member read (`.text`, `.get_text()`, `.inner_text()`, `["href"]`) on the element a lookup returned, with
+ *  no test of it: `soup.find("h1").get_text()`, `el = page.query_selector("#x")` then `el.inner_text()`. */
+export function unguardedLookupRead(a: PythonAnalysis, node: PyNode, cx: StateContext = {}): StateRead | undefined {
+  if (node.type !== 'attribute' && node.type !== 'subscript') return undefined;
+  // `await page.query_selector(…)` (async Playwright) is the lookup's result too
+  const unawait = (n: PyNode): PyNode => {
+    const u = unparen(n);
+    return u.type === 'await' && named(u)[0] ? unparen(named(u)[0]!) : u;
+  };
+  const target = unawait(field(node, node.type === 'attribute' ? 'object' : 'value')!);
+  const fn = a.functionAt(node);
+  const scope = fn?.node ?? a.ast;
+  let look: CallInfo | undefined;
+  if (target.type === 'identifier') {
+    const defs = a.reachingDefs(target);
+    if (!defs?.length) return undefined;
+    for (const d of defs) {
+      if (d.kind !== 'assign' && d.kind !== 'walrus') return undefined;
+      const c = elementLookup(a, d.value && !d.index?.length ? callOf(a, unawait(d.value)) : undefined);
+      if (!c) return undefined;
+      look ??= c;
+    }
+    if (nameTested(a, scope, a.src(target))) return undefined;
+  } else {
+    look = elementLookup(a, callOf(a, target));
+  }
+  if (!look?.receiver) return undefined;
+  if (handled(a, node, ['AttributeError', 'TypeError'])) return undefined;
+  const origin = look.method === 'query_selector' ? 'the live page' : stateOrigin(a, look.receiver, cx);
+  if (!origin) return undefined;
+  return { what: `a member of the element \`.${look.method}(…)\` returns (None when nothing matches)`, origin, node, group: look.node.start };
 }
 
 // ---- a path that is None on failure, opened --------------------------------------------------

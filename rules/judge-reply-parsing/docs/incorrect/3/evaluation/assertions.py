@@ -1,0 +1,12 @@
+import json
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def assertions_hold(transcript, assertions):
+    prompt = f"Transcript:\n{transcript}\nFor each assertion in {assertions} answer JSON {{\"results\": [{{\"met\": true|false}}]}}"
+    resp = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": prompt}], timeout=60)
+    results = json.loads(resp.choices[0].message.content).get("results", [])
+    return all(r["met"] for r in results)  # vaudit-expect: judge-reply-parsing/emptyJudgements
