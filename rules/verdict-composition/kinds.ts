@@ -15,6 +15,7 @@ export type Msg =
   | 'unusedCheck'
   | 'droppedItems'
   | 'droppedFromAll'
+  | 'jsDroppedFromEvery'
   | 'droppedMissing';
 
 export type Ctx = Parameters<PythonVisitor<Msg>>[1];
