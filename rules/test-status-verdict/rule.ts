@@ -25,6 +25,7 @@ import { isVerdictFunction, pythonVerdictShapes } from '../../src/suites/verdict
 import { pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { countingTarget, verdictPolarity } from '../../src/suites/verdict-polarity.js';
 import { boolAtoms, boolOp, kinds, statusOf, statusTest, words, type Status, type StatusTest } from './status.js';
+import { jsStatusChecks } from './js-status.js';
 
 type Msg = 'skipAsPass' | 'absentAsPass' | 'denyList' | 'emptyMap' | 'dropped';
 type Ctx = Parameters<PythonVisitor<Msg>>[1];
@@ -189,8 +190,8 @@ export default defineRule<Msg>({
     id: 'test-status-verdict',
     description: 'A grader that maps test statuses to a verdict counts a skipped, expected-to-fail or absent test as passed, accepts an empty status map, or drops a status from the count.',
     defaultSeverity: 'error',
-    layers: ['python'],
-    languages: ['python'],
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript', 'typescript'],
     messages: {
       skipAsPass: {
         what: '`{{test}}` accepts {{statuses}} as a pass.',
@@ -220,7 +221,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'Reads the comparisons of test statuses — string constants or upper-case enum members whose word is a test outcome of pytest, unittest, JUnit, jest, Go test or CI check runs (`PASSED`, `FAILED`, `ERROR`, `SKIPPED`, `XFAIL`, `XPASS`, `pending`, `success`…) — on a verdict path (any function when no task entry is bound). Flags a success set that holds a skip status (SKIPPED, XFAIL, pending…) beside a pass status and no failure status (`in [...]`, an `or` of `==`, or a passing predicate `or`-ed with a skip test); a test absent from the map counted as passed (`k not in m or m[k] == PASSED`, `m.get(k, PASSED)`); a deny-list verdict where only failure statuses fail (`m.get(k) != FAILED` returned or under `all()`, `if m[k] == FAILED: failed.append(k) else: passed.append(k)`, a loop whose only failing exit tests a failure status); an `all()` over the status map\'s own values (`m.values()`, `m.items()`) with no emptiness check when the map comes from the run; and an `if`/`elif` with no `else` whose branches append the same test to two lists and whose conditions (through one level of project predicates such as `test_passed(case, sm)`) never take a skip status.',
+        'Reads the comparisons of test statuses — string constants or upper-case enum members whose word is a test outcome of pytest, unittest, JUnit, jest, Go test or CI check runs (`PASSED`, `FAILED`, `ERROR`, `SKIPPED`, `XFAIL`, `XPASS`, `pending`, `success`…) — on a verdict path (any function when no task entry is bound). Flags a success set that holds a skip status (SKIPPED, XFAIL, pending…) beside a pass status and no failure status (`in [...]`, an `or` of `==`, or a passing predicate `or`-ed with a skip test); a test absent from the map counted as passed (`k not in m or m[k] == PASSED`, `m.get(k, PASSED)`); a deny-list verdict where only failure statuses fail (`m.get(k) != FAILED` returned or under `all()`, `if m[k] == FAILED: failed.append(k) else: passed.append(k)`, a loop whose only failing exit tests a failure status); an `all()` over the status map\'s own values (`m.values()`, `m.items()`) with no emptiness check when the map comes from the run; and an `if`/`elif` with no `else` whose branches append the same test to two lists and whose conditions (through one level of project predicates such as `test_passed(case, sm)`) never take a skip status. In JavaScript and TypeScript (jest/vitest/mocha/Playwright reports, JUnit parsed to objects): a success set with a skip status (`[\'passed\', \'skipped\'].includes(s)`, `s === \'passed\' || s === \'pending\'`), a passing default for an absent test (`(m[t] ?? \'passed\') === \'passed\'`, `!(t in m) || m[t] === \'passed\'`, `!m.has(t) || …`), a deny-list test (`m[t] !== \'failed\'`) that passes the agent, and `.every()` over the statuses the run produced (`Object.values(m).every((s) => s === \'passed\')`) with no test of their number, each when the code shows the test deciding the verdict (returned, through `&&`/`||`/`!`, `.every()`/`.some()` callbacks, a conditional or `if` returning constant verdicts, a counting `if`, a local read later, or a verdict key of the returned object).',
       why: 'SWE-bench-style graders decide "resolved" from the status of the FAIL_TO_PASS and PASS_TO_PASS tests. A skipped or xfail-marked test never ran its assertions; an absent test never ran at all; an empty map means the suite did not start. Counting any of these as passed (or dropping them from the ratio) lets a patch that disables the test, or breaks collection, resolve the task.',
     },
     confirm: {
@@ -228,8 +229,19 @@ export default defineRule<Msg>({
       description: 'Runs the grading function with the status map holding the required test as SKIPPED/XFAIL (or not at all, or an empty map) and the test list naming it; a passing verdict confirms.',
     },
   },
-  create() {
+  create(ctx) {
     return {
+      javascript: {
+        BinaryExpression(node, c, ancestors) {
+          jsStatusChecks(node, c, ancestors, ctx.project);
+        },
+        CallExpression(node, c, ancestors) {
+          jsStatusChecks(node, c, ancestors, ctx.project);
+        },
+        LogicalExpression(node, c, ancestors) {
+          jsStatusChecks(node, c, ancestors, ctx.project);
+        },
+      },
       python: {
         comparison_operator: onComparison,
         boolean_operator: onOr,
