@@ -335,6 +335,7 @@ function switchRoute(cx: Ctx, n: SwitchStatement, fn: string): KindRoute | undef
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
   const root = rootOf(cx, n.discriminant);
+  const rootAt = root?.type === 'Identifier' ? root.start : root?.type === 'VariableDeclarator' && root.id.type === 'Identifier' ? root.id.start : undefined;
   let pending: string[] = [];
   for (const c of n.cases) {
     if (c.test) {
@@ -345,7 +346,10 @@ function switchRoute(cx: Ctx, n: SwitchStatement, fn: string): KindRoute | undef
     if (c.consequent.length === 0) continue; // falls through to the next case's body
     const t = targetIn(cx, c.consequent, root);
     if (pending.length) targets.push(t);
-    for (const v of pending) if (!route.cases.has(v)) route.cases.set(v, t);
+    // a check written in the case body: its statements are the handler (kept beside the target, which names
+    // the first call, so that what the dispatch detection and the routes show stays the same)
+    const inline = rootAt !== undefined && !t?.args && !t?.at && !t?.module ? { at: c.start, root: rootAt } : undefined;
+    for (const v of pending) if (!route.cases.has(v)) route.cases.set(v, inline ? { ...(t ?? { file: cx.file, qualname: v, shown: v }), inline } : t);
     pending = [];
   }
   for (const v of pending) if (!route.cases.has(v)) route.cases.set(v, undefined);
