@@ -60,7 +60,7 @@ function jsStatusSet(n0: AnyNode, program: Program, depth = 0): Status[] | undef
 }
 
 /** `s === 'passed'`, `s !== Status.FAILED`, `[...].includes(s)`, `SET.has(s)`, `!(…)` of these. */
-export function jsStatusTest(n0: AnyNode, program: Program): JsStatusTest | undefined {
+function jsStatusTest(n0: AnyNode, program: Program): JsStatusTest | undefined {
   const n = unwrapExpr(n0);
   if (n.type === 'UnaryExpression' && n.operator === '!') {
     const t = jsStatusTest(n.argument, program);
