@@ -111,23 +111,26 @@ function targetFunction(files: ReadonlyMap<string, SourceFile>, dispatch: string
   return fn ? { file: df, program: p, fn } : undefined;
 }
 
-/** A check written in a `case` body of the dispatch: the case's statements, the function holding the switch,
+/** A check written in a `case` body (or an `if` branch) of the dispatch: its statements, the function holding the switch,
  *  and the identifier that declares the record's root (a parameter or a local). */
-function inlineCase(files: ReadonlyMap<string, SourceFile>, dispatch: string, at: NonNullable<KindTarget['inline']>): { file: SourceFile; program: Program; fn: JsFunction; body: readonly AnyNode[]; root: Identifier } | undefined {
+function inlineCase(files: ReadonlyMap<string, SourceFile>, dispatch: string, at: NonNullable<KindTarget['inline']>): { file: SourceFile; program: Program; fn: JsFunction; body: readonly AnyNode[]; root: Identifier; what: 'case' | 'if' } | undefined {
   const df = files.get(dispatch);
   const p = df && programOf(df);
   if (!df || !p) return undefined;
   let fn: JsFunction | undefined;
   let body: readonly AnyNode[] | undefined;
   let root: Identifier | undefined;
+  let what: 'case' | 'if' = 'case';
   const rec = (n: AnyNode, inFn: JsFunction | undefined) => {
     if (n.type === 'Identifier' && n.start === at.root) root = n;
-    if (n.type === 'SwitchCase' && n.start === at.at) [fn, body] = [inFn, n.consequent];
+    if (n.type === 'SwitchCase' && n.start === at.at) [fn, body, what] = [inFn, n.consequent, 'case'];
+    // a branch of an `if` chain on the kind
+    if (n.type === 'IfStatement' && n.consequent.start === at.at) [fn, body, what] = [inFn, n.consequent.type === 'BlockStatement' ? n.consequent.body : [n.consequent], 'if'];
     const f = isJsFunction(n) ? n : inFn;
     forEachChild(n, (k) => rec(k, f));
   };
   rec(p, undefined);
-  return fn && body && root ? { file: df, program: p, fn, body, root } : undefined;
+  return fn && body && root ? { file: df, program: p, fn, body, root, what } : undefined;
 }
 
 /** Member paths of the record a `case` body reads on every run through it (as requiredJsReads does for a handler). */
@@ -509,7 +512,7 @@ export function jsKindFieldProblems(entry: VerifierEntry, files: ReadonlyMap<str
   const out: Array<KindFieldProblem & { related: { file: SourceFile; start: number; end: number } }> = [];
   const seen = new Set<string>();
   const text = found.file.source.text;
-  const name = inline ? `case ${JSON.stringify(entry.kind)}` : t.module?.imported && t.module.imported !== 'default' ? t.module.imported : t.shown;
+  const name = inline ? (inline.what === 'case' ? `case ${JSON.stringify(entry.kind)}` : `the branch for ${JSON.stringify(entry.kind)}`) : t.module?.imported && t.module.imported !== 'default' ? t.module.imported : t.shown;
   for (const [k, node] of required) {
     const p = JSON.parse(k) as string[];
     const read = text.slice(node.start, node.end).replace(/\s+/g, ' ');

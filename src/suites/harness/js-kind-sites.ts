@@ -408,10 +408,13 @@ function ifChain(cx: Ctx, n: IfStatement, fn: string, seen: Set<AnyNode>): Chain
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
   const root = rootOf(cx, first.subject);
+  const rootAt = root?.type === 'Identifier' ? root.start : root?.type === 'VariableDeclarator' && root.id.type === 'Identifier' ? root.id.start : undefined;
   const add = (values: string[], body: AnyNode) => {
     const tg = targetIn(cx, body, root);
     targets.push(tg);
-    for (const v of values) if (!route.cases.has(v)) route.cases.set(v, tg);
+    // a check written in the branch itself (as for a `case` body)
+    const inline = rootAt !== undefined && !tg?.args && !tg?.at && !tg?.module ? { at: body.start, root: rootAt } : undefined;
+    for (const v of values) if (!route.cases.has(v)) route.cases.set(v, inline ? { ...(tg ?? { file: cx.file, qualname: v, shown: v }), inline } : tg);
   };
   add(first.values, n.consequent);
   let alt = n.alternate;
