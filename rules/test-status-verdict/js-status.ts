@@ -21,7 +21,7 @@ import { jsFeedsVerdict, jsOnVerdictPath, jsVerdictScope } from '../../src/suite
 import { jsConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { kinds, statusWord, words, type Status } from './status.js';
 
-type Msg = 'skipAsPass' | 'absentAsPass' | 'denyList' | 'emptyMap' | 'dropped';
+type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped';
 
 interface JsStatusTest {
   node: AnyNode;
@@ -282,7 +282,7 @@ export function jsStatusChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: re
       const passes = positive.some((t) => t.statuses.every((s) => s.kind === 'pass') && [`${map}[${key}]`, `${map}.get(${key})`].includes(text(c, t.subject)));
       const fn = passes ? verdictFn(ancestors, project, file, program) : undefined;
       if (fn && polarity(node, fn, program, project, file) !== undefined) {
-        c.report({ messageId: 'absentAsPass', data: { test: short(c, node), map, key }, at: node });
+        c.report({ messageId: 'jsAbsentAsPass', data: { test: short(c, node), map, key }, at: node });
         return;
       }
     }
@@ -298,7 +298,7 @@ export function jsStatusChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: re
       if (polarity(node, fn, program, project, file) !== undefined) {
         const l = unwrapExpr(subj.left);
         const [map, key] = l.type === 'MemberExpression' && l.computed ? [text(c, l.object), text(c, l.property)] : l.type === 'CallExpression' && l.callee.type === 'MemberExpression' && l.arguments[0] ? [text(c, l.callee.object), text(c, l.arguments[0])] : ['the map', 'the test'];
-        c.report({ messageId: 'absentAsPass', data: { test: short(c, node), map, key }, at: node });
+        c.report({ messageId: 'jsAbsentAsPass', data: { test: short(c, node), map, key }, at: node });
       }
       return;
     }
@@ -327,7 +327,7 @@ export function jsStatusChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: re
       const name = recv.type === 'Identifier' ? recv.name : recv.type === 'MemberExpression' ? text(c, recv) : undefined;
       if (!name || !produced(recv, fn, program) || sizeTested(fn, recv.type === 'Identifier' ? recv.name : '') || (recv.type === 'MemberExpression' && memberSizeTested(fn, c, name))) return;
       if (polarity(call, fn, program, project, file) !== true) return;
-      c.report({ messageId: 'emptyMap', data: { test: short(c, call), map: name }, at: call });
+      c.report({ messageId: 'jsEmptyMap', data: { test: short(c, call), map: name }, at: call });
     }
   }
 }

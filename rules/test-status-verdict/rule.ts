@@ -27,7 +27,7 @@ import { countingTarget, verdictPolarity } from '../../src/suites/verdict-polari
 import { boolAtoms, boolOp, kinds, statusOf, statusTest, words, type Status, type StatusTest } from './status.js';
 import { jsStatusChecks } from './js-status.js';
 
-type Msg = 'skipAsPass' | 'absentAsPass' | 'denyList' | 'emptyMap' | 'dropped';
+type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped';
 type Ctx = Parameters<PythonVisitor<Msg>>[1];
 
 function short(s: string, max = 60): string {
@@ -202,6 +202,16 @@ export default defineRule<Msg>({
         what: '`{{test}}` passes a test that is missing from the status map.',
         why: 'A required test that never ran (the suite crashed, the test was renamed or deleted, the log was truncated) counts as passed.',
         fix: 'Require the test to be present with a passing status: `{{map}}.get({{key}}) == PASSED`, and fail when it is absent.',
+      },
+      jsAbsentAsPass: {
+        what: '`{{test}}` passes a test that is missing from the status map.',
+        why: 'A required test that never ran (the suite crashed, the test was renamed or deleted, the report was truncated) counts as passed.',
+        fix: 'Require the test to be present with a passing status (`{{map}}.get({{key}}) === "passed"`, or `{{map}}[{{key}}] === "passed"` for an object), and fail when it is absent.',
+      },
+      jsEmptyMap: {
+        what: '`{{test}}` looks only at the statuses in `{{map}}`, not at the tests that must pass.',
+        why: 'When the suite never ran (an empty report) or the required tests are missing from it, `.every()` of nothing is true and the run passes.',
+        fix: 'Iterate the required tests and look each one up: `required.length > 0 && required.every((t) => statuses[t] === "passed")`.',
       },
       denyList: {
         what: 'Only {{statuses}} counts as a failure here: `{{test}}` lets every other status through.',
