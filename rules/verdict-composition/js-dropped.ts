@@ -162,3 +162,57 @@ function scoreAfter(body: AnyNode, loop: Loop, counted: Map<JsBinding, 'count' |
   });
   return hit;
 }
+
+/** Words of an item that did not run: errored, skipped, crashed, timed out. */
+const NOT_RUN = /^(?:error|errored|errors|err|exception|skip|skipped|crash|crashed|timeout|timedout|timed_out|invalid|broken)$/i;
+
+/** The callback keeps only items that ran: `(r) => !r.error`, `(r) => r.status !== 'skipped'`,
+ *  `(r) => !['error', 'skipped'].includes(r.status)`, `(r) => r.error == null`. */
+function excludesNotRun(cb: AnyNode | undefined): boolean {
+  if (!cb || (cb.type !== 'ArrowFunctionExpression' && cb.type !== 'FunctionExpression')) return false;
+  let body: AnyNode | undefined = cb.body;
+  if (body.type === 'BlockStatement') {
+    const r = body.body.length === 1 ? body.body[0] : undefined;
+    body = r?.type === 'ReturnStatement' && r.argument ? r.argument : undefined;
+  }
+  if (!body) return false;
+  const word = (n: AnyNode): boolean => {
+    const x = unwrapExpr(n);
+    if (x.type === 'Literal' && typeof x.value === 'string') return NOT_RUN.test(x.value);
+    if (x.type === 'MemberExpression') return NOT_RUN.test(propName(x) ?? '');
+    return false;
+  };
+  const atom = (n0: AnyNode): boolean => {
+    const n = unwrapExpr(n0);
+    if (n.type === 'UnaryExpression' && n.operator === '!') {
+      const a = unwrapExpr(n.argument);
+      if (a.type === 'MemberExpression') return word(a);
+      if (a.type === 'CallExpression' && propName(a.callee) === 'includes' && a.callee.type === 'MemberExpression' && a.callee.object.type === 'ArrayExpression') return a.callee.object.elements.some((e) => !!e && word(e));
+      return false;
+    }
+    if (n.type === 'BinaryExpression' && (n.operator === '!==' || n.operator === '!=')) {
+      const nil = (x: AnyNode) => (x.type === 'Literal' && x.value === null) || (x.type === 'Identifier' && x.name === 'undefined');
+      if (nil(n.right) || nil(n.left)) return false;
+      return word(n.right) || word(n.left);
+    }
+    if (n.type === 'BinaryExpression' && (n.operator === '===' || n.operator === '==')) {
+      const nil = (x: AnyNode) => (x.type === 'Literal' && x.value === null) || (x.type === 'Identifier' && x.name === 'undefined');
+      return (nil(n.right) && word(n.left)) || (nil(n.left) && word(n.right));
+    }
+    if (n.type === 'LogicalExpression' && n.operator === '&&') return atom(n.left) || atom(n.right);
+    return false;
+  };
+  return atom(body);
+}
+
+/** `passed / results.filter((r) => !r.error).length`: items that errored or were skipped leave the denominator. */
+export function jsFilteredDenominator(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
+  if (node.type !== 'BinaryExpression' || node.operator !== '/') return;
+  const d = unwrapExpr(node.right);
+  const call = d.type === 'MemberExpression' && propName(d) === 'length' ? unwrapExpr(d.object) : undefined;
+  if (call?.type !== 'CallExpression' || call.callee.type !== 'MemberExpression' || propName(call.callee) !== 'filter' || !excludesNotRun(call.arguments[0])) return;
+  const program = programOf(ancestors);
+  const fn = [...ancestors].reverse().find(isJsFunction);
+  if (!program || !fn || !jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
+  c.report({ messageId: 'droppedFiltered', data: { filter: oneLine(c, call), items: oneLine(c, call.callee.object, 30), score: oneLine(c, node) }, at: call });
+}

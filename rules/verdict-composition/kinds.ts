@@ -16,6 +16,7 @@ export type Msg =
   | 'droppedItems'
   | 'droppedFromAll'
   | 'jsDroppedFromEvery'
+  | 'droppedFiltered'
   | 'droppedMissing';
 
 export type Ctx = Parameters<PythonVisitor<Msg>>[1];
