@@ -49,6 +49,16 @@ describe('app state model', () => {
       'function u(p, v) { p.location = v; }',
       "function u(k, v) { let o = AppState.pages; o[k] = v; }",
     ]) expect(model({ 's.js': base, 'a.js': `AppState.create({ location: 'Meet' }); ${extra}` })?.strings(['pages', '*', 'location']), extra).toBeUndefined();
+    // a computed-key write through an object the model cannot resolve (a call's result), and the setters of
+    // lodash, Reflect and Object: any object, any field
+    for (const extra of [
+      'function u(field, v) { this.getCurrentPage()[field] = v; }',
+      "function u(path, v) { _.set(AppState, path, v); }",
+      'function u(k, v) { Reflect.set(AppState.pages[0], k, v); }',
+      'function u(k, v) { Object.defineProperty(findPage(1), k, { value: v }); }',
+    ]) expect(model({ 's.js': base, 'a.js': `AppState.create({ location: 'Meet' }); ${extra}` })?.strings(['pages', '*', 'location']), extra).toBeUndefined();
+    // an element a collection method picks keeps the collection's names: a write into another collection does not open this one
+    expect(model({ 's.js': `${base} const Other = { rows: [] };`, 'a.js': "AppState.create({ location: 'Meet' }); function u(id, k, v) { Other.rows.find((r) => r.id === id)[k] = v; }" })?.strings(['pages', '*', 'location'])?.sort()).toEqual(['Meet', 'Zoom']);
     // elements rewritten by map: the path is lost, but every write of the field's name is still a literal
     const mapped = "function u() { AppState.pages = AppState.pages.map((p) => ({ ...p, location: 'X' })); }";
     expect(model({ 's.js': base, 'a.js': `AppState.create({ location: 'Meet' }); ${mapped}` })?.strings(['pages', '*', 'location'])?.sort()).toEqual(['Meet', 'X', 'Zoom']);

@@ -12,18 +12,21 @@
  * a conditional branch, and the name is read after it; the loop body always ends in `return`/`raise`
  * (no `break`/`continue`), returns at least two different things, and tests the loop variable, so it
  * was meant to look at each item. Both on verdict paths only (src/suites/verdict.ts); the overwritten value
- * also in a helper whose result a verdict function reads (`pyFeedsVerdict`).
+ * also in a helper whose result a verdict function reads (`pyFeedsVerdict`; in JS/TS `jsFeedsVerdict`, same module,
+ * js-overwritten.ts).
  */
 import type { AnyNode, Node as JsNode } from 'acorn';
 import { defineRule, type PythonVisitor, type RuleContext } from '../../src/contract/rule.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { defUse } from '../../src/lang/python/def-use.js';
-import { jsOnVerdictPath, pyFeedsVerdict, pyOnVerdictPath } from '../../src/suites/verdict.js';
+import { jsFeedsVerdict, jsOnVerdictPath, pyFeedsVerdict, pyOnVerdictPath } from '../../src/suites/verdict.js';
 import { isJsFunction, programOf, propName } from '../../src/lang/js/index.js';
 import { jsAlwaysExits, jsLoopJumps, jsLoopNames, jsExits, jsReadsAny } from './js-loops.js';
+import { jsOverwrites } from './js-overwritten.js';
+import type { JsFunction } from '../../src/lang/js/index.js';
 
-type Msg = 'overwritten' | 'firstItem' | 'jsFirstItem';
+type Msg = 'overwritten' | 'jsOverwritten' | 'firstItem' | 'jsFirstItem';
 type PyCtx = Parameters<PythonVisitor<Msg>>[1];
 
 const CONSTANT = new Set(['none', 'true', 'false', 'integer', 'float', 'string', 'concatenated_string']);
@@ -191,6 +194,11 @@ export default defineRule<Msg>({
         why: 'The value this branch computed never reaches the verdict, so the case it was written for is graded as if the branch had not run.',
         fix: 'Make the later assignment an `elif`/`else` of this branch, or combine both values, so each path keeps what it computed.',
       },
+      jsOverwritten: {
+        what: '`{{assignment}}` is replaced on every path before anything reads `{{name}}` (line {{line}} assigns it again).',
+        why: 'The value this branch computed never reaches the verdict, so the case it was written for is graded as if the branch had not run.',
+        fix: 'Make the later `if` an `else if` of this branch (or combine both values), so each path keeps what it computed.',
+      },
       firstItem: {
         what: 'Every path through this loop body returns, so the loop decides on the first item of `{{collection}}` and never looks at the rest.',
         why: 'An item that matches anywhere but first is missed, and a bad item after the first one passes: the verdict depends on order, not on the items.',
@@ -208,7 +216,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'On a verdict path (a function a task entry is bound to, or one whose result it returns; a function that returns a verdict when no entry is bound), and in a helper whose result such a function reads (`got = final_answer(messages)` … `return got == expected`), flags an assignment `name = <expression>` inside an `if`/`elif`/`else` branch whose value no read ever uses because every path from it reaches another assignment of `name` before a read of `name` (typically a second `if` whose `else` assigns the name again, where `elif` was meant); constant defaults such as `name = None` are not reported. Also flags a `for` loop (Python; `for`/`for…of`/`for…in` in JavaScript and TypeScript) whose body returns or raises on every path with no `break`/`continue`, returns at least two different values, and tests the loop variable: it decides on the first item.',
+        'On a verdict path (a function a task entry is bound to, or one whose result it returns; a function that returns a verdict when no entry is bound), and in a helper whose result such a function reads (`got = final_answer(messages)` … `return got == expected`), flags an assignment `name = <expression>` inside an `if`/`elif`/`else` branch whose value no read ever uses because every path from it reaches another assignment of `name` before a read of `name` (typically a second `if` whose `else` assigns the name again, where `elif` was meant); constant defaults such as `name = None` are not reported. In JavaScript and TypeScript the same for a `let`/`var` local or a parameter assigned in an `if`/`else` branch and assigned again on every path by a later statement (an `if`/`else` whose branches both assign it) before any read, in a verdict function or a same-module function whose result one reads (`const got = finalStatus(run)`); a closure that reads the name, or a loop, `try` or `switch` around the assignment, ends the search. Also flags a `for` loop (Python; `for`/`for…of`/`for…in` in JavaScript and TypeScript) whose body returns or raises on every path with no `break`/`continue`, returns at least two different values, and tests the loop variable: it decides on the first item.',
       why: 'Both slips leave a check written but not run: the answer the agent gave is overwritten by the infeasibility branch, or only the first log line, row or element is ever compared. The verdict then depends on which branch ran last or on the order of the items, not on what the agent did.',
     },
   },
@@ -226,6 +234,15 @@ export default defineRule<Msg>({
         },
       },
       javascript: {
+        FunctionDeclaration(node, c, ancestors) {
+          jsOverwritten(node, c, ancestors);
+        },
+        FunctionExpression(node, c, ancestors) {
+          jsOverwritten(node, c, ancestors);
+        },
+        ArrowFunctionExpression(node, c, ancestors) {
+          jsOverwritten(node, c, ancestors);
+        },
         ForOfStatement(node, c, ancestors) {
           jsFirstItem(node, node.body, node.right, jsLoopNames(node.left), c, ancestors);
         },
@@ -240,6 +257,16 @@ export default defineRule<Msg>({
         },
       },
     };
+
+    function jsOverwritten(fn: JsFunction, c: RuleContext<Msg>, ancestors: readonly AnyNode[]): void {
+      const program = programOf(ancestors);
+      if (!program || !(jsOnVerdictPath(ctx.project, c.unit.file.path, program, fn) || jsFeedsVerdict(ctx.project, c.unit.file.path, program, fn))) return;
+      for (const o of jsOverwrites(fn, program)) {
+        const text = c.text.slice(o.assignment.start, o.assignment.end).replace(/\s+/g, ' ');
+        const line = c.text.slice(0, o.by.start).split('\n').length;
+        c.report({ messageId: 'jsOverwritten', data: { assignment: text.length > 50 ? `${text.slice(0, 47)}...` : text, name: o.name, line }, at: o.assignment });
+      }
+    }
 
     function jsFirstItem(loop: JsNode, body: AnyNode, over: AnyNode, names: Set<string>, c: RuleContext<Msg>, ancestors: readonly AnyNode[]): void {
       if (!names.size || !jsAlwaysExits(body) || jsLoopJumps(body)) return;

@@ -25,8 +25,9 @@ import { isVerdictFunction, pythonVerdictShapes } from '../../src/suites/verdict
 import { pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { countingTarget, verdictPolarity } from '../../src/suites/verdict-polarity.js';
 import { boolAtoms, boolOp, kinds, statusOf, statusTest, words, type Status, type StatusTest } from './status.js';
+import { jsStatusChecks } from './js-status.js';
 
-type Msg = 'skipAsPass' | 'absentAsPass' | 'denyList' | 'emptyMap' | 'dropped';
+type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped';
 type Ctx = Parameters<PythonVisitor<Msg>>[1];
 
 function short(s: string, max = 60): string {
@@ -189,8 +190,8 @@ export default defineRule<Msg>({
     id: 'test-status-verdict',
     description: 'A grader that maps test statuses to a verdict counts a skipped, expected-to-fail or absent test as passed, accepts an empty status map, or drops a status from the count.',
     defaultSeverity: 'error',
-    layers: ['python'],
-    languages: ['python'],
+    layers: ['python', 'javascript'],
+    languages: ['python', 'javascript', 'typescript'],
     messages: {
       skipAsPass: {
         what: '`{{test}}` accepts {{statuses}} as a pass.',
@@ -201,6 +202,16 @@ export default defineRule<Msg>({
         what: '`{{test}}` passes a test that is missing from the status map.',
         why: 'A required test that never ran (the suite crashed, the test was renamed or deleted, the log was truncated) counts as passed.',
         fix: 'Require the test to be present with a passing status: `{{map}}.get({{key}}) == PASSED`, and fail when it is absent.',
+      },
+      jsAbsentAsPass: {
+        what: '`{{test}}` passes a test that is missing from the status map.',
+        why: 'A required test that never ran (the suite crashed, the test was renamed or deleted, the report was truncated) counts as passed.',
+        fix: 'Require the test to be present with a passing status (`{{map}}.get({{key}}) === "passed"`, or `{{map}}[{{key}}] === "passed"` for an object), and fail when it is absent.',
+      },
+      jsEmptyMap: {
+        what: '`{{test}}` looks only at the statuses in `{{map}}`, not at the tests that must pass.',
+        why: 'When the suite never ran (an empty report) or the required tests are missing from it, `.every()` of nothing is true and the run passes.',
+        fix: 'Iterate the required tests and look each one up: `required.length > 0 && required.every((t) => statuses[t] === "passed")`.',
       },
       denyList: {
         what: 'Only {{statuses}} counts as a failure here: `{{test}}` lets every other status through.',
@@ -220,7 +231,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'Reads the comparisons of test statuses — string constants or upper-case enum members whose word is a test outcome of pytest, unittest, JUnit, jest, Go test or CI check runs (`PASSED`, `FAILED`, `ERROR`, `SKIPPED`, `XFAIL`, `XPASS`, `pending`, `success`…) — on a verdict path (any function when no task entry is bound). Flags a success set that holds a skip status (SKIPPED, XFAIL, pending…) beside a pass status and no failure status (`in [...]`, an `or` of `==`, or a passing predicate `or`-ed with a skip test); a test absent from the map counted as passed (`k not in m or m[k] == PASSED`, `m.get(k, PASSED)`); a deny-list verdict where only failure statuses fail (`m.get(k) != FAILED` returned or under `all()`, `if m[k] == FAILED: failed.append(k) else: passed.append(k)`, a loop whose only failing exit tests a failure status); an `all()` over the status map\'s own values (`m.values()`, `m.items()`) with no emptiness check when the map comes from the run; and an `if`/`elif` with no `else` whose branches append the same test to two lists and whose conditions (through one level of project predicates such as `test_passed(case, sm)`) never take a skip status.',
+        'Reads the comparisons of test statuses — string constants or upper-case enum members whose word is a test outcome of pytest, unittest, JUnit, jest, Go test or CI check runs (`PASSED`, `FAILED`, `ERROR`, `SKIPPED`, `XFAIL`, `XPASS`, `pending`, `success`…) — on a verdict path (any function when no task entry is bound). Flags a success set that holds a skip status (SKIPPED, XFAIL, pending…) beside a pass status and no failure status (`in [...]`, an `or` of `==`, or a passing predicate `or`-ed with a skip test); a test absent from the map counted as passed (`k not in m or m[k] == PASSED`, `m.get(k, PASSED)`); a deny-list verdict where only failure statuses fail (`m.get(k) != FAILED` returned or under `all()`, `if m[k] == FAILED: failed.append(k) else: passed.append(k)`, a loop whose only failing exit tests a failure status); an `all()` over the status map\'s own values (`m.values()`, `m.items()`) with no emptiness check when the map comes from the run; and an `if`/`elif` with no `else` whose branches append the same test to two lists and whose conditions (through one level of project predicates such as `test_passed(case, sm)`) never take a skip status. In JavaScript and TypeScript (jest/vitest/mocha/Playwright reports, JUnit parsed to objects): a success set with a skip status (`[\'passed\', \'skipped\'].includes(s)`, `s === \'passed\' || s === \'pending\'`), a passing default for an absent test (`(m[t] ?? \'passed\') === \'passed\'`, `!(t in m) || m[t] === \'passed\'`, `!m.has(t) || …`), a deny-list test (`m[t] !== \'failed\'`) that passes the agent, and `.every()` over the statuses the run produced (`Object.values(m).every((s) => s === \'passed\')`) with no test of their number, each when the code shows the test deciding the verdict (returned, through `&&`/`||`/`!`, `.every()`/`.some()` callbacks, a conditional or `if` returning constant verdicts, a counting `if`, a local read later, or a verdict key of the returned object).',
       why: 'SWE-bench-style graders decide "resolved" from the status of the FAIL_TO_PASS and PASS_TO_PASS tests. A skipped or xfail-marked test never ran its assertions; an absent test never ran at all; an empty map means the suite did not start. Counting any of these as passed (or dropping them from the ratio) lets a patch that disables the test, or breaks collection, resolve the task.',
     },
     confirm: {
@@ -228,8 +239,19 @@ export default defineRule<Msg>({
       description: 'Runs the grading function with the status map holding the required test as SKIPPED/XFAIL (or not at all, or an empty map) and the test list naming it; a passing verdict confirms.',
     },
   },
-  create() {
+  create(ctx) {
     return {
+      javascript: {
+        BinaryExpression(node, c, ancestors) {
+          jsStatusChecks(node, c, ancestors, ctx.project);
+        },
+        CallExpression(node, c, ancestors) {
+          jsStatusChecks(node, c, ancestors, ctx.project);
+        },
+        LogicalExpression(node, c, ancestors) {
+          jsStatusChecks(node, c, ancestors, ctx.project);
+        },
+      },
       python: {
         comparison_operator: onComparison,
         boolean_operator: onOr,

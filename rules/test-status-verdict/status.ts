@@ -15,6 +15,13 @@ const WORDS: Record<string, StatusKind> = {
   failed: 'fail', fail: 'fail', failure: 'fail', error: 'fail', errored: 'fail', broken: 'fail',
 };
 
+/** The status a word names (`'skipped'`, `XFAIL`), whatever the language that wrote it. */
+export function statusWord(text: string): Status | undefined {
+  const w = text.trim();
+  const k = w.toLowerCase();
+  return Object.hasOwn(WORDS, k) ? { word: w, kind: WORDS[k]! } : undefined;
+}
+
 export interface Status {
   /** The status word as written (`XFAIL`, `skipped`). */
   word: string;

@@ -15,6 +15,8 @@ export type Msg =
   | 'unusedCheck'
   | 'droppedItems'
   | 'droppedFromAll'
+  | 'jsDroppedFromEvery'
+  | 'droppedFiltered'
   | 'droppedMissing';
 
 export type Ctx = Parameters<PythonVisitor<Msg>>[1];

@@ -3,7 +3,7 @@
  * class 1): a check that runs on one branch only, alternatives combined as AND or an OR that is always
  * true, a partial score passed on anything above zero or a raw similarity read as pass/fail, a check
  * computed that never reaches the verdict, items that raise dropped from the denominator. Each shape
- * lives in its own module (branch.ts, truthy.ts, scores.ts, unused.ts); all report on verdict paths only
+ * lives in its own module (branch.ts, truthy.ts, scores.ts, unused.ts, js-dropped.ts); all report on verdict paths only
  * (src/suites/verdict.ts; every function when no task entry is bound).
  */
 import { defineRule } from '../../src/contract/rule.js';
@@ -14,6 +14,7 @@ import { oneBranch } from './branch.js';
 import { alternativesAnded, jsTruthyArray, truthyCollection, truthyElement } from './truthy.js';
 import { droppedOnError, droppedOnMissing, looseThreshold, rawSimilarity } from './scores.js';
 import { jsUnusedCheck, unusedChecks } from './unused.js';
+import { jsDroppedItems, jsFilteredDenominator } from './js-dropped.js';
 
 export default defineRule<Msg>({
   meta: {
@@ -73,6 +74,16 @@ export default defineRule<Msg>({
         why: 'An item whose check fails by raising counts neither for nor against the agent: when every check raises, `all()` of nothing is True and the task passes.',
         fix: 'Record an item whose check raises as failed (`False`) so that `all()` sees every item of `{{items}}`.',
       },
+      jsDroppedFromEvery: {
+        what: '`{{handler}}` skips an item whose check throws, and `{{score}}` decides on the items that did not.',
+        why: 'An item whose check fails by throwing counts neither for nor against the agent: when every check throws, `.every()` of an empty array is true and the task passes.',
+        fix: 'Record an item whose check throws as failed (`results.push(false)`) so that `.every()` sees every item of `{{items}}`.',
+      },
+      droppedFiltered: {
+        what: '`{{filter}}` keeps only the items that ran, and `{{score}}` divides by what it kept.',
+        why: 'An item that errored or was skipped counts neither for nor against the agent: with every other item erroring, one passing item scores 1.0.',
+        fix: 'Divide by every item of `{{items}}`, counting an errored or skipped one as failed.',
+      },
       droppedItems: {
         what: '`{{handler}}` skips an item whose check raises, and `{{score}}` divides by the items that did not.',
         why: 'An item whose check fails by raising counts neither for nor against the agent: with every other item skipped, one passing item scores 1.0.',
@@ -81,7 +92,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound) flags: an `if`/`else` on the presence of something (`if x:` when the branch uses x as a collection, `if len(x) > 0`, `if x is not None`, `if "k" in cfg`, `cfg.get("k")`) whose two branches both decide the verdict and compare disjoint state, so the check of the absent branch never runs when the value is present (`oneBranch`); `any()`/`all()` over a generator whose element is a non-empty literal collection (`any([check(v)] for v in alts)`), and a comprehension or generator read for its truth (`if [v == x for v in vs]:`); in JavaScript and TypeScript an array (`xs.map(f)`, `xs.filter(f)`, `[...]`) read for its truth; a loop or `all()` over alternatives split on an OR separator (`x.split(" |OR| ")`) that multiplies scores or fails inside the loop; `x > 0`, `x != 0`, `bool(x)` or `if x:` passing the agent when x is a fraction (a division, a mean, a similarity call, a product of partial scores, or a project function returning one); a call of a project function that returns a raw similarity with no threshold, read for its truth; a local assigned a check (a comparison, `not`/`and`/`or`, `all`/`any`/`isinstance`, `re.search`, a project predicate) that is never read or only printed or logged; an `except` that skips the item (`continue`, or the `try` ends the loop body) in a loop whose score is then divided by the items that did not raise (or by the count less the items the handler counted: `passed / (len(cases) - skipped)`), or decided by `all()` over the results the `try` filled, where the handler records nothing for the item; and a missing item left out of both sides of a ratio (`if x is None: continue` before the counts, or `if k in results: num += …; den += …` with no `else`) when the score is divided by the count rather than by the length of what the loop iterates.',
+        'On a verdict path (a function a task entry is bound to, or one whose result it returns; any function when no entry is bound) flags: an `if`/`else` on the presence of something (`if x:` when the branch uses x as a collection, `if len(x) > 0`, `if x is not None`, `if "k" in cfg`, `cfg.get("k")`) whose two branches both decide the verdict and compare disjoint state, so the check of the absent branch never runs when the value is present (`oneBranch`); `any()`/`all()` over a generator whose element is a non-empty literal collection (`any([check(v)] for v in alts)`), and a comprehension or generator read for its truth (`if [v == x for v in vs]:`); in JavaScript and TypeScript an array (`xs.map(f)`, `xs.filter(f)`, `[...]`) read for its truth, returned by the callback of `.some()`/`.every()`/`.filter()`/`.find()` (`alts.some((a) => [check(a)])`), or held as an element by an array tested with `.some(Boolean)` (`[alts.map(check)].some(Boolean)`); a loop or `all()` over alternatives split on an OR separator (`x.split(" |OR| ")`) that multiplies scores or fails inside the loop; `x > 0`, `x != 0`, `bool(x)` or `if x:` passing the agent when x is a fraction (a division, a mean, a similarity call, a product of partial scores, or a project function returning one); a call of a project function that returns a raw similarity with no threshold, read for its truth; a local assigned a check (a comparison, `not`/`and`/`or`, `all`/`any`/`isinstance`, `re.search`, a project predicate) that is never read or only printed or logged; an `except` that skips the item (`continue`, or the `try` ends the loop body) in a loop whose score is then divided by the items that did not raise (or by the count less the items the handler counted: `passed / (len(cases) - skipped)`), or decided by `all()` over the results the `try` filled, where the handler records nothing for the item; and a missing item left out of both sides of a ratio (`if x is None: continue` before the counts, or `if k in results: num += …; den += …` with no `else`) when the score is divided by the count rather than by the length of what the loop iterates. In JavaScript and TypeScript the same drops: a `catch` that only logs or continues, or an `if (x == null) continue;` before the counts, in a loop whose score is then divided by a counter (`n++`, `n += w`) or `results.length` that only the non-skipped items reach, or decided by `.every()` over the results the `try` filled; and a score divided by the length of the items a `.filter()` keeps when it drops the errored or skipped ones (`passed / results.filter((r) => !r.error).length`).',
       why: 'Each makes the verdict something other than what the task asks: tasks with expected outputs never checked against the database (τ-bench), OR-alternatives that must all match or an `any()` that is always true (WebArena-family evaluators), `float(reward > 0)` crediting any partial match, a similarity of 0.1 read as a match, a database check computed and printed but not returned, a broken item silently leaving the average.',
     },
     confirm: {
@@ -135,6 +146,21 @@ export default defineRule<Msg>({
         },
         VariableDeclarator(node, c, ancestors) {
           jsUnusedCheck(node, c, ancestors, ctx.project);
+        },
+        ForOfStatement(node, c, ancestors) {
+          jsDroppedItems(node, c, ancestors, ctx.project);
+        },
+        ForInStatement(node, c, ancestors) {
+          jsDroppedItems(node, c, ancestors, ctx.project);
+        },
+        ForStatement(node, c, ancestors) {
+          jsDroppedItems(node, c, ancestors, ctx.project);
+        },
+        WhileStatement(node, c, ancestors) {
+          jsDroppedItems(node, c, ancestors, ctx.project);
+        },
+        BinaryExpression(node, c, ancestors) {
+          jsFilteredDenominator(node, c, ancestors, ctx.project);
         },
       },
     };

@@ -153,15 +153,34 @@ function jsArray(e: AnyNode): boolean {
 export function jsTruthyArray(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
   const parent = ancestors[ancestors.length - 1];
   if (!parent || !jsArray(node)) return;
+  const grand = ancestors[ancestors.length - 2];
+  const TESTERS = ['some', 'every', 'filter', 'find', 'findIndex', 'findLast', 'findLastIndex'];
+  // `alts.some((a) => [check(a)])`: the callback returns an array, truthy for every item
+  const callbackResult = parent.type === 'ArrowFunctionExpression' && parent.body === node && grand?.type === 'CallExpression' && grand.arguments[0] === parent && TESTERS.includes(propName(grand.callee) ?? '');
+  // `[alts.map(check)].some(Boolean)`: the elements are arrays, so each one is truthy
+  const identity = (f: AnyNode | undefined): boolean =>
+    (f?.type === 'Identifier' && f.name === 'Boolean') ||
+    (f?.type === 'ArrowFunctionExpression' && f.params.length === 1 && f.params[0]!.type === 'Identifier' && (() => {
+      const name = (f.params[0] as { name: string }).name;
+      let b: AnyNode = f.body;
+      while (b.type === 'UnaryExpression' && b.operator === '!') b = b.argument;
+      return b.type === 'Identifier' && b.name === name && (f.body === b || (f.body.type === 'UnaryExpression' && f.body.argument.type === 'UnaryExpression'));
+    })());
+  const arrayOfArrays =
+    node.type === 'ArrayExpression' && node.elements.length > 0 && node.elements.every((e) => !!e && e.type !== 'SpreadElement' && jsArray(e)) &&
+    parent.type === 'MemberExpression' && parent.object === node && TESTERS.includes(propName(parent) ?? '') && grand?.type === 'CallExpression' && grand.callee === parent && identity(grand.arguments[0]);
   const test =
+    callbackResult ||
+    arrayOfArrays ||
     ((parent.type === 'IfStatement' || parent.type === 'WhileStatement' || parent.type === 'ConditionalExpression') && parent.test === node) ||
     (parent.type === 'UnaryExpression' && parent.operator === '!') ||
     (parent.type === 'LogicalExpression' && (parent.operator === '&&' || parent.operator === '||') && parent.left === node) ||
     (parent.type === 'CallExpression' && parent.callee.type === 'Identifier' && parent.callee.name === 'Boolean');
   if (!test) return;
   const program = programOf(ancestors);
-  const fn = [...ancestors].reverse().find(isJsFunction);
-  if (!program || !fn) return;
+  // the callback's own function is not the verdict function; the one that calls `.some(...)` is
+  const fn = [...ancestors].reverse().find((a) => isJsFunction(a) && !(callbackResult && a === parent));
+  if (!program || !fn || !isJsFunction(fn)) return;
   if (!jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
   const text = c.text.slice(node.start, node.end).replace(/\s+/g, ' ');
   c.report({ messageId: 'jsTruthyArray', data: { expr: text.length > 60 ? `${text.slice(0, 57)}...` : text }, at: node });

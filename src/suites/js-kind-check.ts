@@ -10,7 +10,9 @@
  * optional chaining, `??`/`||` defaults, truthiness and `=== undefined` tests, a comparison with a
  * literal (`spec.mode === "strict"`, a `switch`), `typeof`, `"k" in x`, `hasOwnProperty`, defaults in
  * destructuring and writes all make the member optional. A read in a
- * `try` block does not count, nor a value handed to `console` only.
+ * `try` block does not count, nor a value handed to `console` only. A check written in a `case` body of the
+ * dispatch (no handler called with the record) is read the same way: the case's statements, with the record's
+ * root (the parameter or local the switch reads) as the record.
  */
 import path from 'node:path';
 import type { AnyNode, Identifier, Pattern, Program } from 'acorn';
@@ -107,6 +109,45 @@ function targetFunction(files: ReadonlyMap<string, SourceFile>, dispatch: string
   }
   const fn = functionNamed(p, t.qualname, false);
   return fn ? { file: df, program: p, fn } : undefined;
+}
+
+/** A check written in a `case` body (or an `if` branch) of the dispatch: its statements, the function holding the switch,
+ *  and the identifier that declares the record's root (a parameter or a local). */
+function inlineCase(files: ReadonlyMap<string, SourceFile>, dispatch: string, at: NonNullable<KindTarget['inline']>): { file: SourceFile; program: Program; fn: JsFunction; body: readonly AnyNode[]; root: Identifier; what: 'case' | 'if' } | undefined {
+  const df = files.get(dispatch);
+  const p = df && programOf(df);
+  if (!df || !p) return undefined;
+  let fn: JsFunction | undefined;
+  let body: readonly AnyNode[] | undefined;
+  let root: Identifier | undefined;
+  let what: 'case' | 'if' = 'case';
+  const rec = (n: AnyNode, inFn: JsFunction | undefined) => {
+    if (n.type === 'Identifier' && n.start === at.root) root = n;
+    if (n.type === 'SwitchCase' && n.start === at.at) [fn, body, what] = [inFn, n.consequent, 'case'];
+    // a branch of an `if` chain on the kind
+    if (n.type === 'IfStatement' && n.consequent.start === at.at) [fn, body, what] = [inFn, n.consequent.type === 'BlockStatement' ? n.consequent.body : [n.consequent], 'if'];
+    const f = isJsFunction(n) ? n : inFn;
+    forEachChild(n, (k) => rec(k, f));
+  };
+  rec(p, undefined);
+  return fn && body && root ? { file: df, program: p, fn, body, root, what } : undefined;
+}
+
+/** Member paths of the record a `case` body reads on every run through it (as requiredJsReads does for a handler). */
+function inlineReads(program: Program, fn: JsFunction, body: readonly AnyNode[], root: Identifier): Map<string, AnyNode> {
+  const sc = jsScopes(program);
+  const paths = new PathOf(sc, new Map([[root, []]]), new Set([root]));
+  const tested = testedPaths(fn, paths);
+  const reads: Read[] = [];
+  blockReads(body, paths, reads);
+  const out = new Map<string, AnyNode>();
+  for (const r of reads) {
+    if (!r.path.length) continue;
+    if ([...tested].some((t) => t.length <= r.path.length && t.every((k, i) => r.path[i] === k))) continue;
+    const k = JSON.stringify(r.path);
+    if (!out.has(k)) out.set(k, r.node);
+  }
+  return out;
 }
 
 interface Read {
@@ -450,16 +491,18 @@ export function jsKindFieldProblems(entry: VerifierEntry, files: ReadonlyMap<str
   const t = kindTarget(entry);
   const via = entry.routes?.[0]?.via;
   const task = entry.task;
-  if (!t?.args || !via || via.file.endsWith('.py') || !task.json || typeof task.json !== 'object') return [];
-  const found = targetFunction(files, via.file, t);
+  if (!t || !via || via.file.endsWith('.py') || !task.json || typeof task.json !== 'object') return [];
+  const followed = t.args ? targetFunction(files, via.file, t) : undefined;
+  const inline = !followed && t.inline ? inlineCase(files, via.file, t.inline) : undefined;
+  const found = followed ?? inline;
   if (!found) return [];
   let byArgs = memo.get(found.fn);
   if (!byArgs) memo.set(found.fn, (byArgs = new Map()));
-  const ak = JSON.stringify(t.args);
+  const ak = inline ? `case@${t.inline!.at}` : JSON.stringify(t.args);
   let required = byArgs.get(ak);
   if (!required) {
     try {
-      required = requiredJsReads(found.program, found.fn, t.args);
+      required = inline ? inlineReads(inline.program, inline.fn, inline.body, inline.root) : requiredJsReads(found.program, found.fn, t.args!);
     } catch {
       // an evaluator vaudit cannot follow is taken to require nothing
       required = new Map();
@@ -469,7 +512,7 @@ export function jsKindFieldProblems(entry: VerifierEntry, files: ReadonlyMap<str
   const out: Array<KindFieldProblem & { related: { file: SourceFile; start: number; end: number } }> = [];
   const seen = new Set<string>();
   const text = found.file.source.text;
-  const name = t.module?.imported && t.module.imported !== 'default' ? t.module.imported : t.shown;
+  const name = inline ? (inline.what === 'case' ? `case ${JSON.stringify(entry.kind)}` : `the branch for ${JSON.stringify(entry.kind)}`) : t.module?.imported && t.module.imported !== 'default' ? t.module.imported : t.shown;
   for (const [k, node] of required) {
     const p = JSON.parse(k) as string[];
     const read = text.slice(node.start, node.end).replace(/\s+/g, ' ');

@@ -198,7 +198,7 @@ export function jsReturnExprs(f: JsFunction): Expression[] {
 
 /** Top-level functions of a module by name (declarations, `const f = () => …`, exported ones), and
  *  the default export's function under `default`. */
-function jsModuleFunctions(program: Program): Map<string, JsFunction | undefined> {
+export function jsModuleFunctions(program: Program): Map<string, JsFunction | undefined> {
   // `undefined`: the name is exported, but not as a function of this module (`export default imported`)
   const out = new Map<string, JsFunction | undefined>();
   const decl = (d: AnyNode | null | undefined): void => {

@@ -12,9 +12,11 @@ import type { SourceFile } from '../core/source.js';
 import type { Suite } from './types.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../lang/python/tree.js';
-import type { Node as JsNode, Program } from 'acorn';
+import type { AnyNode, Node as JsNode, Program } from 'acorn';
+import { eachOwnNode, isJsFunction } from '../lang/js/flow.js';
+import { forEachChild } from '../lang/js/nodes.js';
 import type { JsFunction } from '../lang/js/index.js';
-import { DEFAULT_SHAPES, jsConst, jsReturnExprs, jsVerdictFunctions, learnShapes, pyConst, pyReturnValues, verdictTruth, type ConstValue, type VerdictShapes } from './verdict-shape.js';
+import { DEFAULT_SHAPES, jsConst, jsModuleFunctions, jsReturnExprs, jsVerdictFunctions, learnShapes, pyConst, pyReturnValues, verdictTruth, type ConstValue, type VerdictShapes } from './verdict-shape.js';
 
 /** What this module reads of the run's project (`Project` of the rule contract satisfies it; suites/ sits
  *  below the contract, so it names only the parts it needs). */
@@ -215,6 +217,58 @@ export function jsOnVerdictPath(project: Project, file: string, program: Program
     const v = jsConst(r);
     return v.kind === 'boolish' || verdictTruth(v, scope.shapes) !== undefined;
   });
+}
+
+const jsFeeders = new WeakMap<Program, Set<JsFunction>>();
+
+/** Does a verdict-path function of this JS/TS module read this function's result (`const got = finalAnswer(msgs)`
+ *  … `return got === expected`)? Same module only: a top-level function whose call a verdict-path function
+ *  assigns, awaits into a local, compares or returns. */
+export function jsFeedsVerdict(project: Project, file: string, program: Program, fn: JsFunction): boolean {
+  let set = jsFeeders.get(program);
+  if (!set) {
+    set = new Set();
+    const fns = jsModuleFunctions(program);
+    const scope = jsVerdictScope(project, file, program);
+    const deciders: JsFunction[] = scope.known || scope.functions.size ? ([...scope.functions] as JsFunction[]) : [...fns.values()].filter((f): f is JsFunction => !!f && jsOnVerdictPath(project, file, program, f));
+    for (const d of deciders)
+      eachOwnNode(d.body, (n) => {
+        if (n.type !== 'CallExpression' || n.callee.type !== 'Identifier') return undefined;
+        const g = fns.get(n.callee.name);
+        if (g && g !== d && jsResultRead(n, d)) set!.add(g);
+        return undefined;
+      });
+    jsFeeders.set(program, set);
+  }
+  return set.has(fn);
+}
+
+/** The call's result is assigned to a local, compared, or returned (through `await` and parentheses). */
+function jsResultRead(call: AnyNode, fn: JsFunction): boolean {
+  // find the call's parent chain inside fn
+  const path: AnyNode[] = [];
+  const find = (n: AnyNode): boolean => {
+    if (n === call) return true;
+    if (n !== fn && isJsFunction(n)) return false;
+    if (call.start < n.start || call.end > n.end) return false;
+    path.push(n);
+    let hit = false;
+    forEachChild(n, (k) => {
+      if (!hit && find(k)) hit = true;
+    });
+    if (!hit) path.pop();
+    return hit;
+  };
+  if (!find(fn)) return false;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const p = path[i]!;
+    if (p.type === 'AwaitExpression' || p.type === 'ParenthesizedExpression' || p.type === 'ChainExpression') continue;
+    if (p.type === 'VariableDeclarator' || p.type === 'ReturnStatement') return true;
+    if (p.type === 'AssignmentExpression') return p.left.type === 'Identifier';
+    if (p.type === 'BinaryExpression') return ['===', '==', '!==', '!='].includes(p.operator);
+    return fn.body === call;
+  }
+  return false;
 }
 
 const feeders = new WeakMap<Project, Set<string>>();

@@ -14,7 +14,8 @@
  * Top-level keys are matched by name against every `key: value` and `x.key = value` the app writes
  * (state keys are distinctive names); nested keys only through the objects that are elements (or
  * values) of their parent path. Anything the model cannot follow — a `.map` rewriting elements, an
- * `Object.assign` into them that may carry the field, an assignment to the field anywhere, a spread — makes the answer
+ * `Object.assign` into them that may carry the field, an assignment to the field anywhere, a spread, a computed-key
+ * write (`obj[k] = v`, `_.set`, `Reflect.set`, `Object.defineProperty`) into an object it cannot resolve — makes the answer
  * "unknown" (undefined), never a guess.
  */
 import { parse, type AnyNode, type Program } from 'acorn';
@@ -125,7 +126,7 @@ function buildIndex(programs: Program[]): Index {
             ix.assignedFields.add(k);
             if (n.left.type === 'MemberExpression' && n.left.object.type === 'Identifier') push(ix.namedFields, n.left.object.name, k);
           } else if (n.left.type === 'MemberExpression' && n.left.object.type !== 'Super') {
-            ix.dynamicTargets.push(mentioned(n.left.object, fns));
+            ix.dynamicTargets.push(targetNames(n.left.object, fns));
             ix.dynamicNodes.push({ node: n.left.object, fns });
             ix.dynamicKeys.push(n.left.property.type === 'PrivateIdentifier' ? undefined : { node: n.left.property, fns });
           }
@@ -147,8 +148,25 @@ function buildIndex(programs: Program[]): Index {
             const k = propName(c.object);
             if (k !== undefined) for (const a of n.arguments) push(ix.pushes, k, { node: a, fns });
           }
+          // `_.set(obj, path, v)`, `Reflect.set(obj, k, v)`, `Object.defineProperty(obj, k, d)`: a write of a computed key
+          const setter = c.type === 'MemberExpression' && c.object.type === 'Identifier' ? `${c.object.name}.${m ?? ''}` : c.type === 'Identifier' ? c.name : '';
+          if (/^(?:_\.(?:set|setWith|update)|lodash\.(?:set|setWith|update)|Reflect\.(?:set|defineProperty)|Object\.defineProperty|set|setWith)$/.test(setter) && n.arguments.length >= (c.type === 'Identifier' ? 3 : 2) && n.arguments[0]!.type !== 'SpreadElement' && n.arguments[1]!.type !== 'SpreadElement') {
+            const key = n.arguments[1]!;
+            // a path string (`'a.b'`, `['a', 'b']`) of lodash names several keys: any of them
+            const single = setter.startsWith('Reflect') || setter.startsWith('Object');
+            const names = targetNames(n.arguments[0]!, fns);
+            if (!single) {
+              // the path's literal keys name the objects it goes through; a computed path can reach any of them
+              const parts = key.type === 'Literal' && typeof key.value === 'string' ? key.value.split(/[.[\]]+/) : key.type === 'ArrayExpression' && key.elements.every((e) => e?.type === 'Literal') ? key.elements.map((e) => String((e as { value: unknown }).value)) : undefined;
+              if (parts) for (const x of parts) names.add(x);
+              else names.add(ANY_TARGET);
+            }
+            ix.dynamicTargets.push(names);
+            ix.dynamicNodes.push({ node: n.arguments[0]!, fns });
+            ix.dynamicKeys.push(single ? { node: key, fns } : undefined);
+          }
           if (c.type === 'MemberExpression' && propName(c) === 'assign' && c.object.type === 'Identifier' && c.object.name === 'Object' && n.arguments[0]) {
-            ix.dynamicTargets.push(mentioned(n.arguments[0], fns));
+            ix.dynamicTargets.push(targetNames(n.arguments[0], fns));
             ix.dynamicNodes.push({ node: n.arguments[0], fns });
             ix.dynamicKeys.push({ sources: n.arguments.slice(1).map((a) => ({ node: a, fns })) });
           }
@@ -186,6 +204,26 @@ function mentioned(e: AnyNode, fns: AnyNode[]): Set<string> {
       forEachChild(n, visit);
     };
     if (fn) visit(fn);
+  }
+  return out;
+}
+
+/** Stands, in a write target's names, for a target the model cannot resolve (a call's result): any object. */
+const ANY_TARGET = '\u0000any';
+
+/** Does a write target (its names) reach an object named `name`? A target the model cannot resolve reaches any. */
+const reaches = (t: ReadonlySet<string>, name: string): boolean => t.has(name) || t.has(ANY_TARGET);
+
+/** The names a computed-key write's target mentions, or ANY_TARGET when the object is what a call returns that
+ *  the model cannot follow (`this.getCurrentUser()[field] = v`); an element a collection method picks
+ *  (`state.users.find(…)[field]`) keeps the collection's names. */
+function targetNames(e: AnyNode, fns: AnyNode[]): Set<string> {
+  let root = e;
+  while (root.type === 'MemberExpression' || root.type === 'ChainExpression') root = root.type === 'ChainExpression' ? root.expression : root.object;
+  const out = mentioned(e, fns);
+  if (root.type === 'CallExpression') {
+    const m = propName(root.callee);
+    if (!(m && (ITERATORS.has(m) || m === 'at' || m === 'get'))) out.add(ANY_TARGET);
   }
   return out;
 }
@@ -255,7 +293,7 @@ class Model {
     const last = path[path.length - 1]!;
     if (last === '*') return this.elements(parent);
     // a field of the objects found at the parent path
-    if (this.ix.assignedFields.has(last) || this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
+    if (this.ix.assignedFields.has(last) || this.targets().some((t, i) => reaches(t, path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path))) return undefined;
     const objs = this.objects(parent);
     if (!objs) return undefined;
     const out: Located[] = [];
@@ -394,7 +432,7 @@ class Model {
     const key = path[path.length - 1];
     if (key === undefined || key === '*' || this.ix.updatedFields.has(key)) return false;
     const parent = path.length >= 2 ? path[path.length - 2]! : '*';
-    if (this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, parent === '*'))) return false;
+    if (this.targets().some((t, i) => reaches(t, path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, parent === '*'))) return false;
     if (parent === '*') {
       const writes = this.ix.writes.get(key);
       return !!writes?.length && writes.every((w) => this.verbatim(w, key, 0));
@@ -486,7 +524,7 @@ class Model {
     if (n.type !== 'Identifier') return undefined;
     const init = localInit(this.ix, n.name, v.fns);
     if (init) {
-      if (init.type !== 'ObjectExpression' || this.ix.dynamicTargets.some((t) => t.has(n.name))) return undefined;
+      if (init.type !== 'ObjectExpression' || this.ix.dynamicTargets.some((t) => reaches(t, n.name))) return undefined;
       const base = this.sourceKeys({ node: init, fns: v.fns }, depth + 1);
       // `updates.name = …` into the local (by its name anywhere: more keys, never fewer)
       return base && { names: [...base.names, ...(this.ix.namedFields.get(n.name) ?? [])], computed: base.computed };
@@ -530,7 +568,7 @@ class Model {
   dates(path: readonly string[]): boolean {
     const key = path[path.length - 1];
     if (key === undefined || key === '*') return false;
-    if (this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return false;
+    if (this.targets().some((t, i) => reaches(t, path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return false;
     const writes = this.ix.writes.get(key);
     return !!writes?.length && writes.every((w) => this.dated(w, key, 0));
   }
@@ -755,7 +793,7 @@ class Model {
         if (q === undefined) return false;
         // a merge or computed-key write into the object it is read from (names shared, `this` aside)
         const from = [...mentioned(n.object, v.fns)].filter((x) => x !== 'this');
-        if (this.targets().some((t, i) => from.some((x) => t.has(x)) && this.mayWrite(this.ix.dynamicKeys[i], [q, key]))) return false;
+        if (this.targets().some((t, i) => from.some((x) => reaches(t, x)) && this.mayWrite(this.ix.dynamicKeys[i], [q, key]))) return false;
         const others = this.ix.writes.get(q) ?? [];
         return others.length > 0 && others.every((o) => this.holds(o, q, key, depth + 1));
       }
@@ -1031,7 +1069,7 @@ class Model {
   private keyStrings(path: readonly string[]): string[] | undefined {
     const key = path[path.length - 1];
     if (key === undefined || key === '*') return undefined;
-    if (this.targets().some((t, i) => t.has(path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return undefined;
+    if (this.targets().some((t, i) => reaches(t, path[0]!) && this.mayWrite(this.ix.dynamicKeys[i], path, true))) return undefined;
     const writes = this.ix.writes.get(key);
     if (!writes?.length) return undefined;
     let out: string[] = [];

@@ -613,9 +613,35 @@ const ABSENT_STATE = new Set(['FileNotFoundError', 'NotADirectoryError', 'IsADir
 function readFailureHandler(a: PythonAnalysis, h: PyNode): boolean {
   const types = h.parent ? a.handlerInfo(h.parent, h).types : null;
   if (types?.length && types.every((t) => ABSENT_STATE.has(t))) return false;
+  // the `try` indexes the rows a query fetched (`json.loads(cur.fetchone()[0])`) and the handler catches what an
+  // empty result raises (TypeError on None, IndexError): the agent's app has no such row, a state of the agent
+  if (h.parent && (types === null || types.some((t) => ROW_ERRORS.has(t))) && indexesFetchedRows(a, field(h.parent, 'body'))) return false;
   // `reply.raise_for_status()` in the `try` turns the reply's status (a 404: the agent saved nothing) into the
   // error this handler catches: a test of the state, whatever else the handler also catches
   return !(h.parent && raisesForStatus(a, field(h.parent, 'body')) && (types === null || types.some((t) => STATUS_ERRORS.test(t))));
+}
+
+/** What indexing an empty query result raises (`None[0]`, `[][0]`), and the handlers that catch it. */
+const ROW_ERRORS = new Set(['Exception', 'BaseException', 'TypeError', 'IndexError', 'LookupError']);
+const FETCHES = new Set(['fetchone', 'fetchall', 'fetchmany']);
+
+/** The block indexes what a cursor fetched: `cur.fetchone()[0]`, or `row[0]` of a local assigned from a fetch
+ *  (outside nested functions). */
+function indexesFetchedRows(a: PythonAnalysis, block: PyNode | null | undefined): boolean {
+  const fetched = (v: PyNode): boolean => {
+    const c = v.type === 'call' ? a.call(v) : undefined;
+    return !!c?.receiver && FETCHES.has(c.method);
+  };
+  let hit = false;
+  if (block)
+    walk(block, (n) => {
+      if (hit || n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition') return false;
+      if (n.type !== 'subscript') return undefined;
+      const v = unparen(field(n, 'value') ?? n);
+      if (fetched(v) || (v.type === 'identifier' && a.valueSources(v).some((x) => x !== v && fetched(unparen(x))))) hit = true;
+      return undefined;
+    });
+  return hit;
 }
 
 const STATUS_ERRORS = /(^|\.)(HTTPError|HTTPStatusError|RequestException|RequestError|ClientResponseError|Exception|BaseException)$/;

@@ -6,6 +6,7 @@
  *   if (spec.type === "exact") … else if (spec.type === "regex" || spec.type === "glob") … else …
  *   const CHECKS = { exact: exactMatch, fuzzy: fuzzyMatch };  CHECKS[task.check](task, page)
  *   const CHECKS = new Map([["exact", exactMatch], …]);       CHECKS.get(task.check)(task, page)
+ *   class Checker { exact(spec) {…} fuzzy(spec) {…} run(task) { return this[task.check](task.spec); } }
  *   if (["a", "b"].includes(t.type)) …                          for (const t of task.evals) if (t === "a") …
  *   if (task.evals.includes("url_match")) …                     (independent membership tests)
  *
@@ -25,7 +26,7 @@ import { isJsFunction } from '../../lang/js/flow.js';
 import type { KindRoute, KindTarget } from './kind-sites.js';
 
 /** Text every JS dispatch form needs: a string case, an equality with a string, `.includes(`, a Map, a computed lookup. */
-export const JS_KIND_SCREEN = /\bcase\s+['"`]|[!=]==?\s*['"`]|['"`]\s*[!=]==?|\.includes\(|\bnew\s+Map\b|\w\s*\[\s*[\w$]+(?:\??\.[\w$]+)+\s*\]/;
+export const JS_KIND_SCREEN = /\bcase\s+['"`]|[!=]==?\s*['"`]|['"`]\s*[!=]==?|\.includes\(|\bnew\s+Map\b|[\w)]\s*\[\s*[\w$]+(?:\??\.[\w$]+)+\s*\]|\bthis\s*\[\s*[\w$]+\s*\]/;
 /** Browser code of the app (not a harness): it touches the DOM and loads no Node or Playwright module
  *  (a harness may touch `window` inside a `page.evaluate` callback). */
 const BROWSER = /\b(?:document|window)\s*\.\s*\w/;
@@ -335,6 +336,7 @@ function switchRoute(cx: Ctx, n: SwitchStatement, fn: string): KindRoute | undef
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
   const root = rootOf(cx, n.discriminant);
+  const rootAt = root?.type === 'Identifier' ? root.start : root?.type === 'VariableDeclarator' && root.id.type === 'Identifier' ? root.id.start : undefined;
   let pending: string[] = [];
   for (const c of n.cases) {
     if (c.test) {
@@ -345,7 +347,10 @@ function switchRoute(cx: Ctx, n: SwitchStatement, fn: string): KindRoute | undef
     if (c.consequent.length === 0) continue; // falls through to the next case's body
     const t = targetIn(cx, c.consequent, root);
     if (pending.length) targets.push(t);
-    for (const v of pending) if (!route.cases.has(v)) route.cases.set(v, t);
+    // a check written in the case body: its statements are the handler (kept beside the target, which names
+    // the first call, so that what the dispatch detection and the routes show stays the same)
+    const inline = rootAt !== undefined && !t?.args && !t?.at && !t?.module ? { at: c.start, root: rootAt } : undefined;
+    for (const v of pending) if (!route.cases.has(v)) route.cases.set(v, inline ? { ...(t ?? { file: cx.file, qualname: v, shown: v }), inline } : t);
     pending = [];
   }
   for (const v of pending) if (!route.cases.has(v)) route.cases.set(v, undefined);
@@ -403,10 +408,13 @@ function ifChain(cx: Ctx, n: IfStatement, fn: string, seen: Set<AnyNode>): Chain
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
   const root = rootOf(cx, first.subject);
+  const rootAt = root?.type === 'Identifier' ? root.start : root?.type === 'VariableDeclarator' && root.id.type === 'Identifier' ? root.id.start : undefined;
   const add = (values: string[], body: AnyNode) => {
     const tg = targetIn(cx, body, root);
     targets.push(tg);
-    for (const v of values) if (!route.cases.has(v)) route.cases.set(v, tg);
+    // a check written in the branch itself (as for a `case` body)
+    const inline = rootAt !== undefined && !tg?.args && !tg?.at && !tg?.module ? { at: body.start, root: rootAt } : undefined;
+    for (const v of values) if (!route.cases.has(v)) route.cases.set(v, inline ? { ...(tg ?? { file: cx.file, qualname: v, shown: v }), inline } : tg);
   };
   add(first.values, n.consequent);
   let alt = n.alternate;
@@ -464,6 +472,8 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
   }
   if (!table || !key) return undefined;
   const tb = strip(table);
+  // `this[task.kind](task, page)` in a method: the class's other methods are the handlers, by name
+  if (!map && tb.type === 'ThisExpression') return classRoute(cx, n, key, fn, fnShown);
   if (tb.type !== 'Identifier') return undefined;
   const b = cx.sc.resolve(tb);
   const init = b?.kind === 'const' && b.init ? strip(b.init) : undefined;
@@ -498,6 +508,29 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
     if (t && t.at !== undefined && isJsFunction(strip(pairs[i]![1]))) t = { ...t, shown: /^[A-Za-z_$][\w$]*$/.test(k) ? `${tb.name}.${k}` : `${tb.name}[${JSON.stringify(k)}]` };
     route.cases.set(k, args && t ? { ...t, args } : t);
   });
+  return route;
+}
+
+/** `this[S](…)` in a method of a class: a handler per kind, the class's methods named by the kinds (the
+ *  constructor, static methods and the dispatching method itself aside). */
+function classRoute(cx: Ctx, n: AnyNode, key: AnyNode, fn: JsFunction, fnShown: string): KindRoute | undefined {
+  const method = cx.parents.get(fn);
+  const body = method?.type === 'MethodDefinition' ? cx.parents.get(method) : undefined;
+  const cls = body?.type === 'ClassBody' ? cx.parents.get(body) : undefined;
+  if (body?.type !== 'ClassBody' || !cls || (cls.type !== 'ClassDeclaration' && cls.type !== 'ClassExpression')) return undefined;
+  const pairs: Array<[string, JsFunction]> = [];
+  for (const m of body.body) {
+    if (m.type !== 'MethodDefinition' || m.static || m.kind !== 'method' || m.value === fn) continue;
+    const k = !m.computed && m.key.type === 'Identifier' ? m.key.name : strOf(m.key);
+    if (k !== undefined) pairs.push([k, m.value]);
+  }
+  const s = subjectOf(cx, key);
+  if (!s || pairs.length < 2) return undefined;
+  const className = cls.id?.name ?? 'class';
+  const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: lookupOtherwise(cx, n, fn, 'this'), fn: `${className}.${fnShown}` };
+  const call = lookupCall(cx, n, fn);
+  const args = call ? argsOf(cx, call, rootOf(cx, key)) : undefined;
+  for (const [k, f] of pairs) route.cases.set(k, { file: cx.file, qualname: `${className}.${k}`, shown: `${className}.${k}`, at: f.start, ...(args ? { args } : {}) });
   return route;
 }
 

@@ -37,6 +37,9 @@ export interface KindTarget {
    *  name it is exported as, or the offset of a function written inline in the dispatch file. */
   module?: { from: string; imported: string };
   at?: number;
+  /** JS/TS: a check written in the dispatch itself (a `case` body, an `if` branch): where it starts and where the record's
+   *  root is declared (a parameter or a local), so the check reads that case's statements as the handler. */
+  inline?: { at: number; root: number };
 }
 
 export interface KindRoute {

@@ -1,0 +1,218 @@
+/**
+ * JavaScript/TypeScript form of the dropped-item shapes: a loop on a verdict path that skips an item whose
+ * check throws (a `catch` that records nothing for it) or an item that is missing (`if (x == null) continue;`
+ * before the counts), and after the loop a score divided by a counter the skipped items never reach
+ * (`passed / checked`, `total / weightSum`, `results.length`), or `.every()` over the results the `try`
+ * filled (true of nothing when every check threw). A denominator counted outside the skipping part of the
+ * loop (`total++` before the `try`), or a handler that records the item, is not a drop.
+ */
+import type { AnyNode, BlockStatement, Expression, Program, Statement } from 'acorn';
+import type { RuleContext } from '../../src/contract/rule.js';
+import type { Project } from '../../src/contract/project.js';
+import { isJsFunction, jsScopes, programOf, propName } from '../../src/lang/js/index.js';
+import type { JsBinding } from '../../src/lang/js/scope.js';
+import { forEachChild, unwrapExpr } from '../../src/lang/js/nodes.js';
+import { jsOnVerdictPath } from '../../src/suites/verdict.js';
+import type { Msg } from './kinds.js';
+
+type Loop = Extract<AnyNode, { type: 'ForOfStatement' | 'ForInStatement' | 'ForStatement' | 'WhileStatement' }>;
+
+function walkOwn(n: AnyNode, f: (k: AnyNode) => void): void {
+  forEachChild(n, (k) => {
+    if (isJsFunction(k)) return;
+    f(k);
+    walkOwn(k, f);
+  });
+}
+
+const oneLine = (c: RuleContext<Msg>, n: { start: number; end: number }, max = 50): string => {
+  const t = c.text.slice(n.start, n.end).replace(/\s+/g, ' ');
+  return t.length > max ? `${t.slice(0, max - 3)}...` : t;
+};
+
+/** A statement that only logs or reports (`console.warn(e)`, `log.error(...)`) or continues. */
+function inert(st: Statement): boolean {
+  if (st.type === 'ContinueStatement' || st.type === 'EmptyStatement') return !('label' in st && st.label);
+  if (st.type !== 'ExpressionStatement') return false;
+  const e = unwrapExpr(st.expression);
+  return e.type === 'CallExpression' && e.callee.type === 'MemberExpression' && ['log', 'warn', 'error', 'info', 'debug', 'trace'].includes(propName(e.callee) ?? '');
+}
+
+/** `x == null`, `x === undefined`, `!x`, `!(k in m)`, `!m.has(k)`, `typeof x === 'undefined'`: the item is absent. */
+function absenceTest(t: Expression): boolean {
+  const e = unwrapExpr(t);
+  if (e.type === 'UnaryExpression' && e.operator === '!') {
+    const a = unwrapExpr(e.argument);
+    return a.type === 'Identifier' || a.type === 'MemberExpression' || (a.type === 'BinaryExpression' && a.operator === 'in') || (a.type === 'CallExpression' && ['has', 'hasOwnProperty'].includes(propName(a.callee) ?? ''));
+  }
+  if (e.type === 'BinaryExpression' && ['==', '==='].includes(e.operator)) {
+    const nil = (x: AnyNode) => (x.type === 'Literal' && x.value === null) || (x.type === 'Identifier' && x.name === 'undefined') || (x.type === 'Literal' && x.value === 'undefined');
+    return nil(e.right) || nil(e.left);
+  }
+  if (e.type === 'LogicalExpression' && e.operator === '||') return absenceTest(e.left) || absenceTest(e.right);
+  return false;
+}
+
+interface Skip {
+  kind: 'error' | 'missing';
+  /** The handler or guard (for the message). */
+  at: AnyNode;
+  /** Where the counting happens only for items not skipped. */
+  counted: AnyNode[];
+  /** The handler's body (its own updates record the item). */
+  handler?: BlockStatement;
+}
+
+function skipsOf(body: Statement): Skip[] {
+  const stmts = body.type === 'BlockStatement' ? body.body : [body];
+  const out: Skip[] = [];
+  stmts.forEach((st, i) => {
+    if (st.type === 'TryStatement' && st.handler) {
+      const h = st.handler.body.body;
+      const ends = h.at(-1)?.type === 'ContinueStatement' || i === stmts.length - 1;
+      if (ends && h.every(inert) && !st.finalizer) out.push({ kind: 'error', at: st.handler, counted: [st.block], handler: st.handler.body });
+    }
+    if (st.type === 'IfStatement' && !st.alternate && absenceTest(st.test)) {
+      const c = st.consequent.type === 'BlockStatement' ? st.consequent.body : [st.consequent];
+      if (c.at(-1)?.type === 'ContinueStatement' && c.every(inert)) out.push({ kind: 'missing', at: st.test, counted: stmts.slice(i + 1) });
+    }
+  });
+  return out;
+}
+
+/** The binding a node counts into: `n++`, `n += w`, `n = n + w` (count), `rs.push(x)`, `rs[k] = x` (filled);
+ *  any other assignment of a local (`n = 0`) resets it. */
+function counterAt(k: AnyNode, resolve: (n: AnyNode) => JsBinding | undefined): [JsBinding, 'count' | 'filled' | 'reset'] | undefined {
+  if (k.type === 'UpdateExpression') {
+    const b = resolve(k.argument);
+    return b && [b, k.operator === '++' ? 'count' : 'reset'];
+  }
+  if (k.type === 'AssignmentExpression') {
+    const b = resolve(k.left);
+    if (b) return [b, k.operator === '+=' || (k.operator === '=' && k.right.type === 'BinaryExpression' && k.right.operator === '+' && resolve(k.right.left) === b) ? 'count' : 'reset'];
+    if (k.left.type === 'MemberExpression' && k.left.computed && k.operator === '=') {
+      const o = resolve(k.left.object);
+      return o && [o, 'filled'];
+    }
+  }
+  if (k.type === 'CallExpression' && k.callee.type === 'MemberExpression' && ['push', 'unshift', 'add', 'set'].includes(propName(k.callee) ?? '')) {
+    const o = resolve(k.callee.object);
+    return o && [o, 'filled'];
+  }
+  return undefined;
+}
+
+export function jsDroppedItems(loop: Loop, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
+  const program: Program | undefined = programOf(ancestors);
+  const fn = [...ancestors].reverse().find(isJsFunction);
+  if (!program || !fn || fn.body.type !== 'BlockStatement') return;
+  const skips = skipsOf(loop.body);
+  if (!skips.length || !jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
+  const sc = jsScopes(program);
+  const resolve = (n: AnyNode): JsBinding | undefined => {
+    const b = n.type === 'Identifier' ? sc.resolve(n) : undefined;
+    // a local of the function declared before the loop
+    return b && b.id.start >= fn.start && b.id.end <= loop.start ? b : undefined;
+  };
+  const items = loop.type === 'ForOfStatement' || loop.type === 'ForInStatement' ? loop.right : loop.type === 'ForStatement' ? (loop.test ?? loop) : loop.test;
+  for (const s of skips) {
+    // counted only where the skipped items never reach; a binding also updated elsewhere in the function
+    // (before the `try`, by the handler, after the loop) counts every item
+    const inside = (k: AnyNode) => s.counted.some((r) => k.start >= r.start && k.end <= r.end);
+    const counted = new Map<JsBinding, 'count' | 'filled'>();
+    const elsewhere = new Set<JsBinding>();
+    walkOwn(fn.body, (k) => {
+      const hit = counterAt(k, resolve);
+      if (!hit) return;
+      if (hit[1] !== 'reset' && inside(k)) counted.set(hit[0], hit[1]);
+      else elsewhere.add(hit[0]);
+    });
+    for (const b of elsewhere) counted.delete(b);
+    if (!counted.size) continue;
+    const score = scoreAfter(fn.body, loop, counted, sc.resolve.bind(sc));
+    if (!score) continue;
+    const data = { handler: oneLine(c, s.kind === 'error' ? { start: s.at.start, end: (s.handler ?? s.at).start } : s.at).trim(), guard: oneLine(c, s.at), items: oneLine(c, items, 30), score: oneLine(c, score.node) };
+    const messageId: Msg = s.kind === 'missing' ? 'droppedMissing' : score.every ? 'jsDroppedFromEvery' : 'droppedItems';
+    c.report({ messageId, data, at: s.at });
+    return;
+  }
+}
+
+/** After the loop: `x / n` (or `x / (n || 1)`, `Math.max(n, 1)`) with a counted `n` or a filled `rs.length`;
+ *  `rs.every(…)`, `Object.values(rs).every(…)` over a filled `rs`. */
+function scoreAfter(body: AnyNode, loop: Loop, counted: Map<JsBinding, 'count' | 'filled'>, resolve: (n: never) => JsBinding | undefined): { node: AnyNode; every: boolean } | undefined {
+  const of = (n: AnyNode): JsBinding | undefined => (n.type === 'Identifier' ? resolve(n as never) : undefined);
+  const denominator = (d0: AnyNode): boolean => {
+    const d = unwrapExpr(d0);
+    if (d.type === 'LogicalExpression') return denominator(d.left);
+    if (d.type === 'CallExpression' && propName(d.callee) === 'max') return d.arguments.some((x) => denominator(x));
+    if (d.type === 'Identifier') return counted.get(of(d)!) === 'count';
+    if (d.type === 'MemberExpression' && propName(d) === 'length') return counted.get(of(d.object)!) === 'filled';
+    return false;
+  };
+  let hit: { node: AnyNode; every: boolean } | undefined;
+  walkOwn(body, (k) => {
+    if (hit || k.start < loop.end) return;
+    if (k.type === 'BinaryExpression' && k.operator === '/' && denominator(k.right)) hit = { node: k, every: false };
+    if (k.type === 'CallExpression' && k.callee.type === 'MemberExpression' && propName(k.callee) === 'every') {
+      let o = unwrapExpr(k.callee.object);
+      if (o.type === 'CallExpression' && o.callee.type === 'MemberExpression' && o.callee.object.type === 'Identifier' && o.callee.object.name === 'Object' && propName(o.callee) === 'values') o = o.arguments[0] as AnyNode;
+      if (o && counted.get(of(o)!) === 'filled') hit = { node: k, every: true };
+    }
+  });
+  return hit;
+}
+
+/** Words of an item that did not run: errored, skipped, crashed, timed out. */
+const NOT_RUN = /^(?:error|errored|errors|err|exception|skip|skipped|crash|crashed|timeout|timedout|timed_out|invalid|broken)$/i;
+
+/** The callback keeps only items that ran: `(r) => !r.error`, `(r) => r.status !== 'skipped'`,
+ *  `(r) => !['error', 'skipped'].includes(r.status)`, `(r) => r.error == null`. */
+function excludesNotRun(cb: AnyNode | undefined): boolean {
+  if (!cb || (cb.type !== 'ArrowFunctionExpression' && cb.type !== 'FunctionExpression')) return false;
+  let body: AnyNode | undefined = cb.body;
+  if (body.type === 'BlockStatement') {
+    const r = body.body.length === 1 ? body.body[0] : undefined;
+    body = r?.type === 'ReturnStatement' && r.argument ? r.argument : undefined;
+  }
+  if (!body) return false;
+  const word = (n: AnyNode): boolean => {
+    const x = unwrapExpr(n);
+    if (x.type === 'Literal' && typeof x.value === 'string') return NOT_RUN.test(x.value);
+    if (x.type === 'MemberExpression') return NOT_RUN.test(propName(x) ?? '');
+    return false;
+  };
+  const atom = (n0: AnyNode): boolean => {
+    const n = unwrapExpr(n0);
+    if (n.type === 'UnaryExpression' && n.operator === '!') {
+      const a = unwrapExpr(n.argument);
+      if (a.type === 'MemberExpression') return word(a);
+      if (a.type === 'CallExpression' && propName(a.callee) === 'includes' && a.callee.type === 'MemberExpression' && a.callee.object.type === 'ArrayExpression') return a.callee.object.elements.some((e) => !!e && word(e));
+      return false;
+    }
+    if (n.type === 'BinaryExpression' && (n.operator === '!==' || n.operator === '!=')) {
+      const nil = (x: AnyNode) => (x.type === 'Literal' && x.value === null) || (x.type === 'Identifier' && x.name === 'undefined');
+      if (nil(n.right) || nil(n.left)) return false;
+      return word(n.right) || word(n.left);
+    }
+    if (n.type === 'BinaryExpression' && (n.operator === '===' || n.operator === '==')) {
+      const nil = (x: AnyNode) => (x.type === 'Literal' && x.value === null) || (x.type === 'Identifier' && x.name === 'undefined');
+      return (nil(n.right) && word(n.left)) || (nil(n.left) && word(n.right));
+    }
+    if (n.type === 'LogicalExpression' && n.operator === '&&') return atom(n.left) || atom(n.right);
+    return false;
+  };
+  return atom(body);
+}
+
+/** `passed / results.filter((r) => !r.error).length`: items that errored or were skipped leave the denominator. */
+export function jsFilteredDenominator(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
+  if (node.type !== 'BinaryExpression' || node.operator !== '/') return;
+  const d = unwrapExpr(node.right);
+  const call = d.type === 'MemberExpression' && propName(d) === 'length' ? unwrapExpr(d.object) : undefined;
+  if (call?.type !== 'CallExpression' || call.callee.type !== 'MemberExpression' || propName(call.callee) !== 'filter' || !excludesNotRun(call.arguments[0])) return;
+  const program = programOf(ancestors);
+  const fn = [...ancestors].reverse().find(isJsFunction);
+  if (!program || !fn || !jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
+  c.report({ messageId: 'droppedFiltered', data: { filter: oneLine(c, call), items: oneLine(c, call.callee.object, 30), score: oneLine(c, node) }, at: call });
+}
