@@ -9,6 +9,7 @@ import { rel } from '../../src/core/paths.js';
 import { field, named, walk } from '../../src/lang/python/tree.js';
 import { expectedParams } from '../../src/suites/expected-input.js';
 import { verifierSide } from '../../src/suites/verifier-side.js';
+import { callersOf } from '../../src/suites/harness/py-values.js';
 import type { CallInfo, PyNode, PythonAnalysis } from '../../src/lang/python/types.js';
 import type { RuleContext } from '../../src/contract/rule.js';
 import * as path from 'node:path';
@@ -234,7 +235,76 @@ function stateContext(node: PyNode, c: PyCtx): StateContext {
     });
     return found && `the result of \`${call.calleeText}\` (${found})`;
   };
-  return { ...(agent ? { agent } : {}), ...(params ? { task: params.task } : {}), callee };
+  const resolve = (a: PythonAnalysis, call: CallInfo) => {
+    const r = c.project.python.resolveFunction(a.path, call.calleeText);
+    const b = r && c.project.python.analysis(r.file);
+    return r && b ? { a: b, fn: r.fn } : undefined;
+  };
+  return { ...(agent ? { agent } : {}), ...(params ? { task: params.task } : {}), callee, callerHandles: (a, n, types) => everyCallerHandles(c.project, a, n, types, 0), resolve };
+}
+
+/** A verdict a handler returns that is a pass: the error it catches is not a failed check there. */
+const PASSING = /^(?:1|1\.0*|True|100|100\.0*)$/;
+
+/** Every call of the module-level function holding `n` in the project sits in a `try` whose handler catches
+ *  one of `types` (or a base, or a bare `except`), does not re-raise and does not return a passing verdict —
+ *  or in a function whose own callers all do. A function with no caller, one the suites bind or route (the
+ *  harness calls it), a decorated one or one named anywhere but in a call or an import keeps its finding. */
+function everyCallerHandles(project: PyCtx['project'], a: PythonAnalysis, n: PyNode, types: readonly string[], depth: number): boolean {
+  const fn = a.functionAt(n);
+  if (!fn || depth > 3 || fn.qualname !== fn.name || fn.decorators.length || boundBySuites(project).has(`${a.path}\0${fn.qualname}`)) return false;
+  if (!onlyCalled(project, a.path, fn.node, fn.name)) return false;
+  const sites = callersOf(project.python, a.path, fn);
+  if (!sites.length) return false;
+  return sites.every((s) => {
+    const h = s.a.handlersAt(s.node).find((x) => x.types === null || x.types.some((t) => types.includes(t) || t === 'Exception' || t === 'BaseException'));
+    if (h) return !h.reraises && !(h.returns && PASSING.test(s.a.src(h.returns).replace(/\s+/g, '')));
+    return everyCallerHandles(project, s.a, s.node, types, depth + 1);
+  });
+}
+
+/** Every mention of `name` in the project's Python is the definition `def`, an import, or a call. */
+function onlyCalled(project: PyCtx['project'], file: string, def: PyNode, name: string): boolean {
+  const word = new RegExp(`\\b${name}\\b`);
+  for (const f of project.python.files()) {
+    if (!word.test(project.python.text(f) ?? '')) continue;
+    const b = project.python.analysis(f);
+    if (!b) return false;
+    let ok = true;
+    walk(b.ast, (x) => {
+      if (!ok) return false;
+      if (x.type !== 'identifier' || b.src(x) !== name) return undefined;
+      const p = x.parent;
+      if (!p) return undefined;
+      if (p.type === 'function_definition' && field(p, 'name') === x) { if (!(f === file && p === def)) ok = false; return undefined; }
+      for (let q: PyNode | null = p; q; q = q.parent) if (q.type === 'import_from_statement' || q.type === 'import_statement') return undefined;
+      const callee = p.type === 'attribute' && field(p, 'attribute') === x ? p : x;
+      if (!(callee.parent?.type === 'call' && field(callee.parent, 'function') === callee)) ok = false;
+      return undefined;
+    });
+    if (!ok) return false;
+    // a mention outside code (a string, a comment: a lookup by name) is not an identifier
+    const ids: PyNode[] = [];
+    walk(b.ast, (x) => { if (x.type === 'identifier' && b.src(x) === name) ids.push(x); });
+    if ((b.text.match(new RegExp(`\\b${name}\\b`, 'g'))?.length ?? 0) !== ids.length) return false;
+  }
+  return true;
+}
+
+const boundCache = new WeakMap<object, Set<string>>();
+/** `file\0qualname` of the functions the suites bind an entry to or route a getter to: the harness calls them. */
+function boundBySuites(project: PyCtx['project']): Set<string> {
+  let s = boundCache.get(project);
+  if (s) return s;
+  s = new Set();
+  for (const suite of project.suites)
+    for (const t of suite.tasks)
+      for (const e of t.entries) {
+        if (e.binding) s.add(`${e.binding.file}\0${e.binding.qualname}`);
+        for (const r of e.routes ?? []) if (r.binding) s.add(`${r.binding.file}\0${r.binding.qualname}`);
+      }
+  boundCache.set(project, s);
+  return s;
 }
 
 const getterCache = new WeakMap<object, Set<string>>();

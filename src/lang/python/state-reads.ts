@@ -11,7 +11,7 @@
  * - `unguardedMatchRead`: `re.search(p, s).group(1)` or `m.group(1)` with no test of `m`.
  */
 import { field, named, unparen, walk, type PyNode } from './tree.js';
-import type { CallInfo, PythonAnalysis } from './types.js';
+import type { CallInfo, FunctionInfo, PythonAnalysis } from './types.js';
 import { blockingCall, callOf } from './facts.js';
 
 /** Methods whose result is made of the receiver's text or items. */
@@ -35,6 +35,11 @@ export interface StateContext {
   /** Parameters that carry the task's side (the gold file, options): a file they name is not state. */
   task?: ReadonlySet<string>;
   callee?: (a: PythonAnalysis, c: CallInfo) => string | undefined;
+  /** Every project call of the function holding `n` sits in a handler that catches one of `types` (or a
+   *  base) and turns it into a verdict that is not a pass: the error of a read there never escapes. */
+  callerHandles?: (a: PythonAnalysis, n: PyNode, types: readonly string[]) => boolean;
+  /** The project function a call reaches (a helper a test calls); default: a function of the same file. */
+  resolve?: (a: PythonAnalysis, c: CallInfo) => { a: PythonAnalysis; fn: FunctionInfo } | undefined;
 }
 
 /** Where a value comes from, when it is state the verifier read: `command output`, `an HTTP reply`,
@@ -163,20 +168,81 @@ function comprehensionVariable(a: PythonAnalysis, id: PyNode, next: (n: PyNode |
 
 const CONDITION_PARENTS = new Set(['if_statement', 'elif_clause', 'while_statement', 'not_operator', 'boolean_operator', 'assert_statement', 'conditional_expression', 'if_clause']);
 
+/** How a test of a name may be written beyond the direct forms: `none` adds the type tests that rule out
+ *  None (`isinstance(el, Tag)`, `hasattr`, `getattr`); `cx` resolves the project helpers a test calls. */
+interface TestOpts {
+  none?: boolean;
+  cx?: StateContext;
+}
+
+/** `x` (a call) decides a condition: it sits, through parentheses, `not` and `and`/`or`, in the test of an
+ *  `if`/`elif`/`while`, an `assert`, a conditional expression or a comprehension's `if`. */
+function inCondition(x: PyNode): boolean {
+  let child = x;
+  for (let p = x.parent; p; child = p, p = p.parent) {
+    if (p.type === 'parenthesized_expression' || p.type === 'not_operator' || p.type === 'boolean_operator' || p.type === 'named_expression') continue;
+    if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'while_statement') return field(p, 'condition') === child;
+    if (p.type === 'conditional_expression') return named(p)[1] === child;
+    return p.type === 'assert_statement' || p.type === 'if_clause';
+  }
+  return false;
+}
+
+/** The project function a call reaches (`cx.resolve`, else a function of the same file by name). */
+function helperOf(a: PythonAnalysis, c: CallInfo, cx: StateContext | undefined): { a: PythonAnalysis; fn: FunctionInfo } | undefined {
+  if (c.fn.type !== 'identifier') return undefined;
+  const r = cx?.resolve?.(a, c);
+  if (r) return r;
+  const fn = a.functionByQualname(c.calleeText);
+  return fn ? { a, fn } : undefined;
+}
+
+/** `id` is an argument of a call of a project helper that decides a condition (`if not _complete(parts):`)
+ *  and whose own body tests the parameter it receives (its length, truthiness or None). */
+function helperTest(a: PythonAnalysis, id: PyNode, p: PyNode, opts: TestOpts, depth: number): boolean {
+  if (depth > 1 || p.type !== 'argument_list' || p.parent?.type !== 'call' || !inCondition(p.parent)) return false;
+  const c = a.call(p.parent);
+  if (!c) return false;
+  const h = helperOf(a, c, opts.cx);
+  if (!h) return false;
+  const at = c.args.indexOf(id);
+  const kw = [...c.kwargs].find(([, v]) => v === id)?.[0];
+  const params = h.fn.params.map((x) => x.replace(/[:=].*$/, '').replace(/^\*+/, '').trim()).filter((x) => x !== 'self' && x !== 'cls');
+  const param = kw ?? (at >= 0 ? params[at] : undefined);
+  return !!param && params.includes(param) && nameTestedIn(h.a, h.fn.node, param, opts, depth + 1);
+}
+
+/** `id` is the iterable of a generator that `any(…)` tests in a condition: a list with a match is not empty. */
+function anyTest(a: PythonAnalysis, id: PyNode, p: PyNode): boolean {
+  if (p.type !== 'for_in_clause' || field(p, 'right') !== id) return false;
+  const gen = p.parent;
+  if (!gen || (gen.type !== 'generator_expression' && gen.type !== 'list_comprehension')) return false;
+  const call = gen.parent?.type === 'call' ? gen.parent : gen.parent?.type === 'argument_list' ? gen.parent.parent : undefined;
+  return !!call && call.type === 'call' && a.src(field(call, 'function') ?? call) === 'any' && inCondition(call);
+}
+
 /** `name` is tested in `scope` (a function, or the module): `if name`, `not name`, `name and …`,
- *  `assert name`, `name is None`, `len(name)`, `if (name := …)`. */
-function nameTested(a: PythonAnalysis, scope: PyNode, name: string): boolean {
+ *  `assert name`, `name is None`, `len(name)`, `if (name := …)`, `if not any(… for x in name)`, a project
+ *  helper that tests it (`if not _nonempty(name)`), and with `opts.none` `isinstance(name, …)`. */
+function nameTested(a: PythonAnalysis, scope: PyNode, name: string, opts: TestOpts = {}): boolean {
+  return nameTestedIn(a, scope, name, opts, 0);
+}
+
+function nameTestedIn(a: PythonAnalysis, scope: PyNode, name: string, opts: TestOpts, depth: number): boolean {
   let hit = false;
   walk(scope, (x) => {
     if (hit) return false;
     if (x.type !== 'identifier' || a.src(x) !== name) return undefined;
     let p = x.parent;
-    while (p && (p.type === 'named_expression' || p.type === 'parenthesized_expression')) p = p.parent;
+    let child: PyNode = x;
+    while (p && (p.type === 'named_expression' || p.type === 'parenthesized_expression')) { child = p; p = p.parent; }
     if (!p) return undefined;
     if (CONDITION_PARENTS.has(p.type) && (p.type !== 'conditional_expression' || named(p)[1]?.start === x.start || named(p)[1]?.start === x.parent?.start)) hit = true;
     else if (p.type === 'comparison_operator' && /\b(?:is|is not|==|!=)\s*None\b|\bNone\s*(?:is|==|!=)/.test(a.src(p))) hit = true;
     else if (p.type === 'comparison_operator' && /^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.text.slice(x.end, p.end))) hit = true;
     else if (p.type === 'argument_list' && /^len$/.test(a.src(field(p.parent!, 'function') ?? p))) hit = true;
+    else if (opts.none && p.type === 'argument_list' && named(p)[0] === child && /^(?:isinstance|hasattr)$/.test(a.src(field(p.parent!, 'function') ?? p)) && inCondition(p.parent!)) hit = true;
+    else if (anyTest(a, child, p) || helperTest(a, child, p, opts, depth)) hit = true;
     return undefined;
   });
   return hit;
@@ -186,8 +252,8 @@ function nameTested(a: PythonAnalysis, scope: PyNode, name: string): boolean {
  *  `true` when one may cover it (any test but a length compared with a number, or such a comparison
  *  that gives the list enough items), else the text of the strongest length test, too weak for the
  *  item (`len(parts) > 1` before `parts[2]`). */
-function lengthGuard(a: PythonAnalysis, scope: PyNode, name: string, index: number): boolean | string {
-  if (!nameTested(a, scope, name)) return false;
+function lengthGuard(a: PythonAnalysis, scope: PyNode, name: string, index: number, cx?: StateContext): boolean | string {
+  if (!nameTested(a, scope, name, { cx })) return false;
   const need = index >= 0 ? index + 1 : -index;
   let best: { len: number; text: string } | undefined;
   let other = false;
@@ -199,7 +265,13 @@ function lengthGuard(a: PythonAnalysis, scope: PyNode, name: string, index: numb
     if (!p) return undefined;
     const counts = (CONDITION_PARENTS.has(p.type) && (p.type !== 'conditional_expression' || named(p)[1]?.start === x.start || named(p)[1]?.start === x.parent?.start))
       || (p.type === 'comparison_operator' && /\b(?:is|is not|==|!=)\s*None\b|\bNone\s*(?:is|==|!=)|^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.src(p)));
-    if (counts) { other = true; return undefined; }
+    if (counts || helperTest(a, x, p, { cx }, 0)) { other = true; return undefined; }
+    // `any(… for x in name)` true: at least one item
+    if (anyTest(a, x, p)) {
+      const L = { len: 1, text: a.src(p.parent!.parent?.type === 'call' ? p.parent!.parent : p.parent!).replace(/\s+/g, ' ') };
+      if (!best || L.len > best.len) best = L;
+      return undefined;
+    }
     if (p.type !== 'argument_list' || !/^len$/.test(a.src(field(p.parent!, 'function') ?? p))) return undefined;
     const call = p.parent!;
     const L = lengthBound(a, call);
@@ -243,8 +315,8 @@ function lengthBound(a: PythonAnalysis, lenCall: PyNode): { len: number; text: s
 }
 
 /** Exception types whose handler around a read decides what its failure means. */
-function handled(a: PythonAnalysis, n: PyNode, types: readonly string[]): boolean {
-  return a.handlersAt(n).some((h) => h.types === null || h.types.some((t) => types.includes(t) || t === 'Exception' || t === 'BaseException'));
+function handled(a: PythonAnalysis, n: PyNode, types: readonly string[], cx?: StateContext): boolean {
+  return a.handlersAt(n).some((h) => h.types === null || h.types.some((t) => types.includes(t) || t === 'Exception' || t === 'BaseException')) || !!cx?.callerHandles?.(a, n, types);
 }
 
 /** A test elsewhere in `scope` that the text `subject` contains a separator: `":" in s`, `s.startswith("a:")`,
@@ -272,11 +344,34 @@ function separatorTested(a: PythonAnalysis, scope: PyNode, subject: string, sep:
       if (c.receiver && a.src(unparen(c.receiver)) === subject && ['startswith', 'endswith', 'count', 'find', 'index', 'rfind', 'partition'].includes(c.method)
         && needleOk(c.args[0]) && !(affix && sep === undefined && c.args[0] && literal(a, c.args[0]) === undefined)) hit = true;
       else if (RE_TEXT.has(c.qualified ?? '') && c.args[1] && a.src(unparen(c.args[1])) === subject) hit = true;
+      // a compiled pattern's test (`STATUS.match(line)`), as `re.match(p, line)` is
+      else if (c.receiver && ['match', 'search', 'fullmatch'].includes(c.method) && c.args[0] && a.src(unparen(c.args[0])) === subject && compiledPattern(a, c.receiver)) hit = true;
       else if (c.qualified === 'len' && c.args[0] && a.src(c.args[0]).startsWith(`${subject}.`)) hit = true;
     }
     return undefined;
   });
   return hit;
+}
+
+/** `n` is a pattern `re.compile(…)` made: the call itself, or a name (a local or a module-level constant) bound only to one. */
+function compiledPattern(a: PythonAnalysis, n: PyNode): boolean {
+  const u = unparen(n);
+  if (u.type === 'call') return a.call(u)?.qualified === 're.compile';
+  if (u.type !== 'identifier') return false;
+  const name = a.src(u);
+  const defs = a.reachingDefs(u);
+  if (defs?.length) return defs.every((d) => (d.kind === 'assign' || d.kind === 'annassign') && !!d.value && !d.index?.length && compiledPattern(a, d.value));
+  // a module-level constant: every assignment of the name in the module is `re.compile(…)`
+  let seen = 0;
+  let ok = true;
+  for (const st of named(a.ast)) {
+    const asg = st.type === 'expression_statement' ? named(st)[0] : undefined;
+    if (asg?.type !== 'assignment' || a.src(field(asg, 'left') ?? asg) !== name) continue;
+    seen++;
+    const v = field(asg, 'right');
+    if (!v || unparen(v).type !== 'call' || a.call(unparen(v))?.qualified !== 're.compile') ok = false;
+  }
+  return seen > 0 && ok;
 }
 
 function literal(a: PythonAnalysis, n: PyNode): string | undefined {
@@ -428,7 +523,7 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
       group = d.value.start;
     }
     if (!list) return undefined;
-    const g = lengthGuard(a, scope, name, index);
+    const g = lengthGuard(a, scope, name, index, cx);
     if (g === true) return undefined;
     if (g !== false) list = { ...list, what: `${list.what} (whose length is tested only by \`${g}\`)` };
   } else {
@@ -437,7 +532,7 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
   }
   if (list.sep && literal(a, list.sep) === undefined) return undefined;
   if (list.subject && separatorTested(a, scope, a.src(list.subject), list.sep ? literal(a, list.sep) : undefined)) return undefined;
-  if (handled(a, sub, list.row ? ['TypeError'] : ['IndexError', 'LookupError'])) return undefined;
+  if (handled(a, sub, list.row ? ['TypeError'] : ['IndexError', 'LookupError'], cx)) return undefined;
   const origin = stateOrigin(a, list.source, cx);
   // a parsed JSON list counts only from an app's reply (a task's own JSON file has the shape its author wrote)
   if (!origin || (list.http && origin !== 'an HTTP reply')) return undefined;
@@ -469,14 +564,14 @@ export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateCon
       if (!c || !RE_MATCH.has(c.qualified ?? '')) return undefined;
       search ??= c;
     }
-    if (nameTested(a, scope, a.src(target))) return undefined;
+    if (nameTested(a, scope, a.src(target), { none: true, cx })) return undefined;
   } else {
     const c = callOf(a, target);
     if (!c || !RE_MATCH.has(c.qualified ?? '')) return undefined;
     search = c;
   }
   if (!search?.args[1]) return undefined;
-  if (handled(a, node, ['AttributeError', 'TypeError'])) return undefined;
+  if (handled(a, node, ['AttributeError', 'TypeError'], cx)) return undefined;
   const origin = stateOrigin(a, search.args[1], cx);
   if (!origin) return undefined;
   return { what: `a match of \`${search.qualified}\``, origin, node, group: search.node.start };
@@ -510,6 +605,38 @@ function elementLookup(a: PythonAnalysis, c: CallInfo | undefined): CallInfo | u
   return ELEMENT_LOOKUPS.has(c.method) && documentTree(a, c.receiver) ? c : undefined;
 }
 
+/** The lookups that find every element a one-element lookup may return, tested the same way (a non-empty
+ *  list has a first element): `select` for `select_one`, `find_all` / `findall` for `find`. */
+const ALL_OF: Record<string, readonly string[]> = { select_one: ['select'], find: ['find_all', 'findAll', 'findall'], query_selector: ['query_selector_all'] };
+
+/** Before the read, the same lookup on the same receiver with the same arguments (or the lookup of all
+ *  such elements) is tested in a condition (`if root.find("a/b") is None: return`, `if not soup.select(s):`). */
+function sameLookupTested(a: PythonAnalysis, scope: PyNode, look: CallInfo): boolean {
+  const recv = a.src(unparen(look.receiver!));
+  const args = a.src(field(look.node, 'arguments') ?? look.node);
+  const methods = new Set([look.method, ...(ALL_OF[look.method] ?? [])]);
+  let hit = false;
+  walk(scope, (x) => {
+    if (hit || x.start >= look.node.start) return false;
+    if (x.type !== 'call') return undefined;
+    const c = a.call(x);
+    if (!c?.receiver || !methods.has(c.method) || a.src(unparen(c.receiver)) !== recv || a.src(field(x, 'arguments') ?? x) !== args) return undefined;
+    let child: PyNode = x;
+    let p = x.parent;
+    while (p && (p.type === 'parenthesized_expression' || p.type === 'await')) { child = p; p = p.parent; }
+    if (!p) return undefined;
+    if (inCondition(x) && (CONDITION_PARENTS.has(p.type) || p.type === 'if_statement')) hit = true;
+    else if (p.type === 'comparison_operator' && /\bNone\b/.test(a.src(p)) && inConditionOrSelf(p)) hit = true;
+    else if (p.type === 'argument_list' && a.src(field(p.parent!, 'function') ?? p) === 'len' && named(p)[0] === child) hit = true;
+    return undefined;
+  });
+  return hit;
+}
+
+function inConditionOrSelf(p: PyNode): boolean {
+  return inCondition(p) || (!!p.parent && (p.parent.type === 'if_statement' || p.parent.type === 'elif_clause') && field(p.parent, 'condition') === p);
+}
+
 /** A member read (`.text`, `.get_text()`, `.inner_text()`, `["href"]`) on the element a lookup returned, with
  *  no test of it: `soup.find("h1").get_text()`, `el = page.query_selector("#x")` then `el.inner_text()`. */
 export function unguardedLookupRead(a: PythonAnalysis, node: PyNode, cx: StateContext = {}): StateRead | undefined {
@@ -532,12 +659,13 @@ export function unguardedLookupRead(a: PythonAnalysis, node: PyNode, cx: StateCo
       if (!c) return undefined;
       look ??= c;
     }
-    if (nameTested(a, scope, a.src(target))) return undefined;
+    if (nameTested(a, scope, a.src(target), { none: true, cx })) return undefined;
   } else {
     look = elementLookup(a, callOf(a, target));
+    if (look && sameLookupTested(a, scope, look)) return undefined;
   }
   if (!look?.receiver) return undefined;
-  if (handled(a, node, ['AttributeError', 'TypeError'])) return undefined;
+  if (handled(a, node, ['AttributeError', 'TypeError'], cx)) return undefined;
   const origin = look.method === 'query_selector' ? 'the live page' : stateOrigin(a, look.receiver, cx);
   if (!origin) return undefined;
   return { what: `a member of the element \`.${look.method}(…)\` returns (None when nothing matches)`, origin, node, group: look.node.start };
