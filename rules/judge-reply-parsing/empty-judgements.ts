@@ -27,8 +27,92 @@ export function emptyJudgements(a: PythonAnalysis, call: PyNode, project: Python
   // a length test of what all() runs over, in the function that decides, answers the question
   const fn = a.functionAt(call);
   const iter = iterable(arg);
-  if (fn && iter.type === 'identifier' && lengthTested(a, fn.node, a.src(iter))) return undefined;
+  if (fn && iter.type === 'identifier' && (lengthTested(a, fn.node, a.src(iter)) || countCompared(a, fn.node, a.src(iter)) || helperCounts(a, fn.node, a.src(iter), project))) return undefined;
+  // a schema the reply is validated against bounds the list's length (`"minItems": …`)
+  if (fn && schemaBounded(a, fn.node, list)) return undefined;
   return { list };
+}
+
+/** A count of the items of `name` (`sum(1 for v in name if …)`, `len([v for v in name if …])`) compared with
+ *  something, directly or through a local: `passed == len(rubric)` fails a reply that lists too few. */
+function countCompared(a: PythonAnalysis, scope: PyNode, name: string): boolean {
+  let hit = false;
+  walk(scope, (x) => {
+    if (hit) return false;
+    if (x.type !== 'call' || !/^(?:sum|len)$/.test(a.src(field(x, 'function') ?? x))) return undefined;
+    const args = field(x, 'arguments');
+    const gen = args?.type === 'generator_expression' ? args : args && named(args)[0];
+    if (!gen || (gen.type !== 'generator_expression' && gen.type !== 'list_comprehension') || a.src(iterable(gen)) !== name) return undefined;
+    let p = x.parent;
+    while (p?.type === 'parenthesized_expression') p = p.parent;
+    if (p?.type === 'comparison_operator') hit = true;
+    else if (p?.type === 'assignment' && field(p, 'left')?.type === 'identifier') {
+      const local = a.src(field(p, 'left')!);
+      walk(scope, (y) => {
+        if (hit) return false;
+        if (y.type === 'identifier' && a.src(y) === local && y.parent?.type === 'comparison_operator') hit = true;
+        return undefined;
+      });
+    }
+    return undefined;
+  });
+  return hit;
+}
+
+/** `name` is passed to a function of this file, in a condition (`if not _complete(verdicts, rubric):`), whose
+ *  body tests the length of the parameter it receives. */
+function helperCounts(a: PythonAnalysis, scope: PyNode, name: string, project: PythonProject | undefined): boolean {
+  let hit = false;
+  walk(scope, (x) => {
+    if (hit) return false;
+    if (x.type !== 'identifier' || a.src(x) !== name || x.parent?.type !== 'argument_list') return undefined;
+    const call = x.parent.parent;
+    if (call?.type !== 'call' || !inTest(call)) return undefined;
+    const f = field(call, 'function');
+    if (f?.type !== 'identifier') return undefined;
+    const r = project?.resolveFunction(a.path, a.src(f));
+    const b = r ? project!.analysis(r.file) : a;
+    const fn = r ? r.fn : a.functionByQualname(a.src(f));
+    if (!fn || !b) return undefined;
+    const at = named(x.parent).indexOf(x);
+    const param = fn.params.map((p) => p.replace(/[:=].*$/, '').trim()).filter((p) => p !== 'self' && p !== 'cls')[at];
+    if (param && lengthTested(b, fn.node, param)) hit = true;
+    return undefined;
+  });
+  return hit;
+}
+
+function inTest(x: PyNode): boolean {
+  let child = x;
+  for (let p = x.parent; p; child = p, p = p.parent) {
+    if (p.type === 'parenthesized_expression' || p.type === 'not_operator' || p.type === 'boolean_operator') continue;
+    if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'while_statement') return field(p, 'condition') === child;
+    return p.type === 'assert_statement';
+  }
+  return false;
+}
+
+/** Before `all()`, the parsed reply the list is read from is validated against a JSON schema that bounds an
+ *  array's length (`jsonschema.validate(data, {… "minItems": len(rubric) …})`). */
+function schemaBounded(a: PythonAnalysis, scope: PyNode, list: PyNode): boolean {
+  const base = list.type === 'subscript' ? field(list, 'value') : list.type === 'call' ? field(field(list, 'function') ?? list, 'object') : undefined;
+  if (!base) return false;
+  const subject = a.src(unparen(base));
+  let hit = false;
+  walk(scope, (x) => {
+    if (hit || x.start >= list.start) return false;
+    if (x.type !== 'call') return undefined;
+    const f = field(x, 'function');
+    const q = f ? a.qualifiedName(f) ?? '' : '';
+    if (!/^jsonschema\.(?:\w+\.)*validate$/.test(q)) return undefined;
+    const args = named(field(x, 'arguments') ?? x);
+    if (!args[0] || a.src(unparen(args[0])) !== subject || !args[1]) return undefined;
+    let schema = a.src(args[1]);
+    if (unparen(args[1]).type === 'identifier') schema = a.valueSources(unparen(args[1])).map((v) => a.src(v)).join(' ');
+    if (/["']minItems["']/.test(schema)) hit = true;
+    return undefined;
+  });
+  return hit;
 }
 
 function iterable(e: PyNode): PyNode {

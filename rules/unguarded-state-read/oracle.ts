@@ -277,6 +277,8 @@ const oracle: Oracle = {
     const t = await pythonTarget(ctx);
     if (!('slice' in t)) return t;
     if (typeof ctx.control.noneParam === 'string') return noneValuePlan(t, ctx, ctx.control.noneParam);
+    if (ctx.control.element === true)
+      return { status: 'unsupported', detail: `vaudit builds no case for an element read: the case would need the page or document the lookup at line ${t.line} searches, rebuilt without that element (the verifier parses it from a reply, a file or a live page vaudit does not stand in for); the finding stands as a static one` };
     if (ctx.control.match === true) return matchPlan(t, ctx, functionText(t.file, t.slice.info.startLine, t.slice.info.endLine));
     const code = functionText(t.file, t.slice.info.startLine, t.slice.info.endLine);
     const src = ctx.control.source as { self?: string; port?: number } | undefined;

@@ -18,7 +18,7 @@ import { isJsFunction, programOf } from '../../src/lang/js/index.js';
 import { jsVerdictScope } from '../../src/suites/verdict.js';
 import { jsStateReads, withSameFileCallees } from './js-reads.js';
 
-type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noRow' | 'noneOpen' | 'noneUse' | 'jsUnguarded' | 'jsShortRead' | 'jsNoMatch';
+type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noElement' | 'noRow' | 'noneOpen' | 'noneUse' | 'jsUnguarded' | 'jsShortRead' | 'jsNoMatch';
 
 const CATCHES = new Set(['ValueError', 'JSONDecodeError', 'RequestException', 'Exception', 'BaseException', 'HTTPError', 'InvalidJSONError']);
 
@@ -59,6 +59,11 @@ export default defineRule<Msg>({
         what: '`{{expr}}` reads {{what}} on {{origin}} with no check that it matched.',
         why: 'When the state does not match, the search returns None and the AttributeError/TypeError {{outcome}}.',
         fix: 'Test the match (`if m is None: return <failed verdict with a message>`) before reading its groups.',
+      },
+      noElement: {
+        what: '`{{expr}}` reads {{what}} on {{origin}} with no check that an element was found.',
+        why: 'When the state has no such element, the lookup returns None and the AttributeError/TypeError {{outcome}}.',
+        fix: 'Test the element (`if el is None: return <failed verdict with a message>`) before reading it.',
       },
       noRow: {
         what: '`{{expr}}` reads {{what}} with no check that a row matched.',
@@ -110,11 +115,11 @@ export default defineRule<Msg>({
           const r = unguardedItemRead(a, node, cx) ?? unguardedMatchRead(a, node, cx);
           if (r) reportRead(r, a, c, r.row ? 'noRow' : r.what.startsWith('a match') ? 'noMatch' : 'shortRead');
           const l = r ? undefined : unguardedLookupRead(a, node, cx);
-          if (l) reportRead(l, a, c, 'noMatch');
+          if (l) reportRead(l, a, c, 'noElement');
         },
         attribute(node, c) {
           const l = unguardedLookupRead(c.python, node, stateContext(node, c));
-          if (l) reportRead(l, c.python, c, 'noMatch');
+          if (l) reportRead(l, c.python, c, 'noElement');
         },
         identifier(node, c) {
           const u = unguardedNoneUse(c.python, node, (agentOnly) => noneContext(node, c, agentOnly));
@@ -318,7 +323,7 @@ function resultGetters(project: PyCtx['project']): Set<string> {
   return s;
 }
 
-function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'shortRead' | 'noMatch' | 'noRow'): void {
+function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'shortRead' | 'noMatch' | 'noElement' | 'noRow'): void {
   const fn = a.functionAt(r.node);
   // on the grading path only, when the suites say where it is (an in-VM server or an agent reads its own state)
   const side = verifierSide(c.project);
@@ -328,7 +333,9 @@ function reportRead(r: StateRead, a: PythonAnalysis, c: PyCtx, messageId: 'short
     ? `is turned into \`${swallow.verdict}\` by the decorator \`${swallow.decorator ?? ''}\`: the agent is scored as failing for a crash of the verifier`
     : 'escapes the verifier: the run ends in an error instead of a verdict';
   // a match read: the oracle runs it with a subject that does not match (matchPlan in oracle.ts)
-  const control = messageId === 'noMatch' && fn ? { control: { oracle: 'unguarded-state-read', file: a.path, line: a.line(r.node), qualname: fn.qualname, match: true } } : {};
+  // an element read: no case is built (the oracle says why)
+  const control = messageId === 'noMatch' && fn ? { control: { oracle: 'unguarded-state-read', file: a.path, line: a.line(r.node), qualname: fn.qualname, match: true } }
+    : messageId === 'noElement' && fn ? { control: { oracle: 'unguarded-state-read', file: a.path, line: a.line(r.node), qualname: fn.qualname, element: true } } : {};
   c.report({ messageId, data: { expr: a.src(r.node), what: r.what, origin: r.origin, outcome }, at: r.node, group: `read:${r.group}`, ...control });
 }
 
