@@ -625,8 +625,10 @@ function sameLookupTested(a: PythonAnalysis, scope: PyNode, look: CallInfo): boo
     let p = x.parent;
     while (p && (p.type === 'parenthesized_expression' || p.type === 'await')) { child = p; p = p.parent; }
     if (!p) return undefined;
-    if (inCondition(x) && (CONDITION_PARENTS.has(p.type) || p.type === 'if_statement')) hit = true;
-    else if (p.type === 'comparison_operator' && /\bNone\b/.test(a.src(p)) && inConditionOrSelf(p)) hit = true;
+    // `find(p) is not None and find(p).text`: the left operand of an `and` whose right holds the read
+    const guardsRight = (t: PyNode) => t.parent?.type === 'boolean_operator' && field(t.parent, 'left') === t && /^\s*and\b/.test(a.text.slice(t.end, t.parent.end)) && look.node.start >= (field(t.parent, 'right')?.start ?? Infinity);
+    if ((inCondition(x) && (CONDITION_PARENTS.has(p.type) || p.type === 'if_statement')) || guardsRight(child)) hit = true;
+    else if (p.type === 'comparison_operator' && /\bNone\b/.test(a.src(p)) && (inConditionOrSelf(p) || guardsRight(p))) hit = true;
     else if (p.type === 'argument_list' && a.src(field(p.parent!, 'function') ?? p) === 'len' && named(p)[0] === child) hit = true;
     return undefined;
   });
