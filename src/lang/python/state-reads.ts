@@ -620,6 +620,15 @@ function sameLookupTested(a: PythonAnalysis, scope: PyNode, look: CallInfo): boo
     if (hit || x.start >= look.node.start) return false;
     if (x.type !== 'call') return undefined;
     const c = a.call(x);
+    // Playwright `page.wait_for_selector(s)` as a statement raises when no element appears (unless it waits
+    // for the element to be hidden or detached): the `page.query_selector(s)` after it finds one
+    if (look.method === 'query_selector' && c?.receiver && c.method === 'wait_for_selector' && a.src(unparen(c.receiver)) === recv && c.args[0] && look.args[0]
+      && a.src(c.args[0]) === a.src(look.args[0]) && !/^["'](?:hidden|detached)["']$/.test(c.kwargs.get('state') ? a.src(c.kwargs.get('state')!) : '')) {
+      let st: PyNode | null = x.parent;
+      while (st && (st.type === 'await' || st.type === 'parenthesized_expression')) st = st.parent;
+      if (st?.type === 'expression_statement') hit = true;
+      return undefined;
+    }
     if (!c?.receiver || !methods.has(c.method) || a.src(unparen(c.receiver)) !== recv || a.src(field(x, 'arguments') ?? x) !== args) return undefined;
     let child: PyNode = x;
     let p = x.parent;
@@ -661,7 +670,7 @@ export function unguardedLookupRead(a: PythonAnalysis, node: PyNode, cx: StateCo
       if (!c) return undefined;
       look ??= c;
     }
-    if (nameTested(a, scope, a.src(target), { none: true, cx })) return undefined;
+    if (nameTested(a, scope, a.src(target), { none: true, cx }) || (look && sameLookupTested(a, scope, look))) return undefined;
   } else {
     look = elementLookup(a, callOf(a, target));
     if (look && sameLookupTested(a, scope, look)) return undefined;
