@@ -269,7 +269,16 @@ function everyCallerHandles(project: PyCtx['project'], a: PythonAnalysis, n: PyN
 }
 
 /** Every mention of `name` in the project's Python is the definition `def`, an import, or a call. */
+const calledCache = new WeakMap<object, Map<PyNode, boolean>>();
 function onlyCalled(project: PyCtx['project'], file: string, def: PyNode, name: string): boolean {
+  let m = calledCache.get(project);
+  if (!m) calledCache.set(project, (m = new Map()));
+  let hit = m.get(def);
+  if (hit === undefined) m.set(def, (hit = onlyCalledIn(project, file, def, name)));
+  return hit;
+}
+
+function onlyCalledIn(project: PyCtx['project'], file: string, def: PyNode, name: string): boolean {
   const word = new RegExp(`\\b${name}\\b`);
   for (const f of project.python.files()) {
     if (!word.test(project.python.text(f) ?? '')) continue;

@@ -315,8 +315,8 @@ function lengthBound(a: PythonAnalysis, lenCall: PyNode): { len: number; text: s
 }
 
 /** Exception types whose handler around a read decides what its failure means. */
-function handled(a: PythonAnalysis, n: PyNode, types: readonly string[], cx?: StateContext): boolean {
-  return a.handlersAt(n).some((h) => h.types === null || h.types.some((t) => types.includes(t) || t === 'Exception' || t === 'BaseException')) || !!cx?.callerHandles?.(a, n, types);
+function handled(a: PythonAnalysis, n: PyNode, types: readonly string[]): boolean {
+  return a.handlersAt(n).some((h) => h.types === null || h.types.some((t) => types.includes(t) || t === 'Exception' || t === 'BaseException'));
 }
 
 /** A test elsewhere in `scope` that the text `subject` contains a separator: `":" in s`, `s.startswith("a:")`,
@@ -532,10 +532,12 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
   }
   if (list.sep && literal(a, list.sep) === undefined) return undefined;
   if (list.subject && separatorTested(a, scope, a.src(list.subject), list.sep ? literal(a, list.sep) : undefined)) return undefined;
-  if (handled(a, sub, list.row ? ['TypeError'] : ['IndexError', 'LookupError'], cx)) return undefined;
+  if (handled(a, sub, list.row ? ['TypeError'] : ['IndexError', 'LookupError'])) return undefined;
   const origin = stateOrigin(a, list.source, cx);
   // a parsed JSON list counts only from an app's reply (a task's own JSON file has the shape its author wrote)
   if (!origin || (list.http && origin !== 'an HTTP reply')) return undefined;
+  // every project caller of the function catches what a short state raises
+  if (cx.callerHandles?.(a, sub, list.row ? ['TypeError'] : ['IndexError', 'LookupError'])) return undefined;
   return { what: list.what, origin, node: sub, group, ...(list.row ? { row: true } : {}) };
 }
 
@@ -571,9 +573,10 @@ export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateCon
     search = c;
   }
   if (!search?.args[1]) return undefined;
-  if (handled(a, node, ['AttributeError', 'TypeError'], cx)) return undefined;
+  if (handled(a, node, ['AttributeError', 'TypeError'])) return undefined;
   const origin = stateOrigin(a, search.args[1], cx);
   if (!origin) return undefined;
+  if (cx.callerHandles?.(a, node, ['AttributeError', 'TypeError'])) return undefined;
   return { what: `a match of \`${search.qualified}\``, origin, node, group: search.node.start };
 }
 
@@ -676,9 +679,10 @@ export function unguardedLookupRead(a: PythonAnalysis, node: PyNode, cx: StateCo
     if (look && sameLookupTested(a, scope, look)) return undefined;
   }
   if (!look?.receiver) return undefined;
-  if (handled(a, node, ['AttributeError', 'TypeError'], cx)) return undefined;
+  if (handled(a, node, ['AttributeError', 'TypeError'])) return undefined;
   const origin = look.method === 'query_selector' ? 'the live page' : stateOrigin(a, look.receiver, cx);
   if (!origin) return undefined;
+  if (cx.callerHandles?.(a, node, ['AttributeError', 'TypeError'])) return undefined;
   return { what: `a member of the element \`.${look.method}(…)\` returns (None when nothing matches)`, origin, node, group: look.node.start };
 }
 
