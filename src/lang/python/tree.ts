@@ -47,38 +47,81 @@ export class TreeText {
 // typed mutable like every node's children (nothing writes to them); frozen so a write would throw
 const NO_CHILDREN: PyNode[] = Object.freeze([]) as unknown as PyNode[];
 
+/** A node's type and field name (and whether its type is named), one object per combination met in the
+ *  process: a node holds one reference to it instead of two strings and a flag. */
+interface NodeKind {
+  readonly type: string;
+  readonly field: string | null;
+  readonly named: boolean;
+}
+const kinds = new Map<string, Map<string | null, NodeKind>>();
+const kindsNamed = new Map<string, Map<string | null, NodeKind>>();
+function kindOf(type: string, field: string | null, named: boolean): NodeKind {
+  const byType = named ? kindsNamed : kinds;
+  let byField = byType.get(type);
+  if (!byField) byType.set(type, (byField = new Map()));
+  let k = byField.get(field);
+  if (!k) byField.set(field, (k = Object.freeze({ type, field, named })));
+  return k;
+}
+
+/** The shared text of each tree, held by its root (a node finds it through its parents). */
+const treeTexts = new WeakMap<PyNode, TreeText>();
+/** `id`s given out so far (on first ask: few nodes are asked). */
+const ids = new WeakMap<PyNode, number>();
+
 /**
  * A node of the plain-JS tree. Besides its own fields it offers the part of web-tree-sitter's
  * `Node` API that rules use (`text`, `startIndex`, `childForFieldName`, `namedChildren`, `id`,
  * `hasError`, …), so the central pass can hand these to rules without crossing into wasm.
+ *
+ * A tree is most of what a run keeps (964,000 nodes for webarena-infinity): a node has five fields
+ * (96 → 72 bytes on a build without pointer compression). Its type, field name and `named` are one
+ * shared `NodeKind`; its tree's text is held by the root only (`text` climbs the parents); its `id` is
+ * given on first ask.
  */
 export class PyNode {
-  /** Unique per node of this process (web-tree-sitter's `id` plays the same role). */
-  readonly id: number = nextId++;
   children: PyNode[] = NO_CHILDREN;
-  /** `named` (bit 0), `hasError` (bit 1), `isMissing` (bit 2) and `height` (from bit 3) in one small
-   *  integer: a tree is most of what a run keeps (about 900,000 nodes for webarena-infinity), and three
-   *  fields fewer are 24 bytes fewer per node on a build without pointer compression. */
+  private kind: NodeKind;
+  /** `hasError` (bit 1), `isMissing` (bit 2) and `height` (from bit 3) in one small integer. */
   private bits: number;
   constructor(
-    readonly type: string,
+    type: string,
     /** UTF-16 offsets (half-open), identical to tree-sitter's startIndex/endIndex. Only an
      *  incremental conversion (`convertTree` with a `TreeReuse`) moves a node it takes over. */
     public start: number,
     public end: number,
     named: boolean,
     /** Field name of this node in its parent (`left`, `body`, …) or null. */
-    public field: string | null,
+    field: string | null,
     public parent: PyNode | null,
-    /** The unit's source text (shared by the tree's nodes). */
-    private readonly source: TreeText,
+    /** The unit's source text (shared by the tree's nodes; kept by the root). */
+    source: TreeText,
   ) {
-    this.bits = named ? 9 : 8;
+    this.kind = kindOf(type, field, named);
+    this.bits = 8;
+    if (parent === null) treeTexts.set(this, source);
   }
 
+  /** Unique per node of this process (web-tree-sitter's `id` plays the same role). */
+  get id(): number {
+    let id = ids.get(this);
+    if (id === undefined) ids.set(this, (id = nextId++));
+    return id;
+  }
+  get type(): string {
+    return this.kind.type;
+  }
+  /** Field name of this node in its parent (`left`, `body`, …) or null. */
+  get field(): string | null {
+    return this.kind.field;
+  }
+  set field(f: string | null) {
+    if (f !== this.kind.field) this.kind = kindOf(this.kind.type, f, this.kind.named);
+  }
   /** A named node (not an anonymous token such as a keyword or operator). */
   get named(): boolean {
-    return (this.bits & 1) !== 0;
+    return this.kind.named;
   }
   /** Subtree contains an ERROR or MISSING node. */
   get hasError(): boolean {
@@ -118,7 +161,11 @@ export class PyNode {
 
   /** The tree's shared text (an incremental conversion keeps it for the new tree). */
   static textOf(n: PyNode): TreeText {
-    return n.source;
+    let r = n;
+    while (r.parent) r = r.parent;
+    const t = treeTexts.get(r);
+    if (!t) throw new Error('PyNode: a node of no tree');
+    return t;
   }
 
   get startIndex(): number {
@@ -128,7 +175,7 @@ export class PyNode {
     return this.end;
   }
   get text(): string {
-    return this.source.text.slice(this.start, this.end);
+    return PyNode.textOf(this).text.slice(this.start, this.end);
   }
   get isNamed(): boolean {
     return this.named;
