@@ -222,12 +222,12 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   // 4–6. the central pass, suppressions, order and fingerprints
   const { findings: all, suppressed, notes } = await runPass({
     cwd, project, reportOn: passOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules,
-    rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions,
+    rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions, between: collectIfLarge,
   });
   const kept = partitionFindings(all, scope, tasksByFile);
   // files still unparsed are parsed on demand (confirmation, an editor) by the caller's thread
   python.releaseThreads();
-  // and the pass's, before the report is rendered
+  // and the pass's (also between its files and its task files), before the report is rendered
   collectIfLarge();
   mark('pass');
   // what the run checked, for the code cache: named files count as their project (a pre-commit hook
