@@ -170,8 +170,8 @@ function pyFamily() {
   }
   const at = ind(depth + 1);
   let body = '';
-  if (oneLine) body = at + Array.from({ length: count }, (_, i) => stmt(i, pad)).join('; ');
-  else for (let i = 0; i < count && body.length < LIMIT; i++) body += `${i ? '\n' : ''}${at}${stmt(i, pad)}`;
+  // both stop at the size limit (200,000 statements of a 100,000-character pad would not fit in a string)
+  for (let i = 0; i < count && body.length < LIMIT; i++) body += oneLine ? `${i ? '; ' : at}${stmt(i, pad)}` : `${i ? '\n' : ''}${at}${stmt(i, pad)}`;
   return { text: `import os, re\ndef grade(state):\n${head.join('\n')}${head.length ? '\n' : ''}${body}\n${tail.join('\n')}${tail.length ? '\n' : ''}    return state == 1\n`, what: `Python family: ${count} × ${stmt.toString().slice(0, 40)} at depth ${depth} in ${open.toString().slice(0, 30)}${oneLine ? ', one line' : ''}${pad ? `, pad ${pad.length}` : ''}` };
 }
 
