@@ -864,30 +864,7 @@ export class Host {
         killGroup();
         if (o.marker) out.swept += sweepMarker(o.marker);
       }, o.timeoutMs);
-      // The memory budget of the run's processes together: the cgroup's OOM kills, else their sum from /proc.
-      const mem = o.memory;
-      const needle = mem?.marked && o.marker ? Buffer.from(`${MARKER_VAR}=${o.marker}\0`) : Buffer.alloc(0);
-      const sampler =
-        mem && pid !== undefined
-          ? setInterval(() => {
-              if (out.memoryExceeded !== undefined) return;
-              const held = mem.cgroup ? mem.cgroup.bytes() : accountedBytes(pid, needle);
-              out.memoryPeak = Math.max(out.memoryPeak, held);
-              if (mem.cgroup ? mem.cgroup.oomKills() === 0 : held <= mem.budgetBytes) return;
-              out.memoryExceeded = Math.max(held, mem.budgetBytes);
-              const victims = mem.cgroup ? [] : runProcesses(pid, needle);
-              killGroup();
-              mem.cgroup?.kill();
-              for (const v of victims) {
-                try {
-                  process.kill(v, 'SIGKILL');
-                } catch {
-                  /* gone */
-                }
-              }
-              if (o.marker) out.swept += sweepMarker(o.marker);
-            }, 100)
-          : undefined;
+      const sampler = o.memory && pid !== undefined ? sampleMemory(pid, o.memory, o.marker, out, killGroup) : undefined;
       let settled = false;
       child.on('error', (e) => {
         out.spawnError = e.message;
@@ -961,6 +938,32 @@ interface SpawnOutcome {
   memoryPeak: number;
   /** What they held when the run was ended for going over its memory budget. */
   memoryExceeded?: number;
+}
+
+/**
+ * Every 100 ms, what the run's processes hold together: over the budget (the cgroup's first OOM kill,
+ * or the sum from /proc), the run is killed and `out.memoryExceeded` says what they held.
+ */
+function sampleMemory(pid: number, mem: { budgetBytes: number; cgroup?: RunCgroup; marked: boolean }, marker: string | undefined, out: SpawnOutcome, killGroup: () => void): NodeJS.Timeout {
+  const needle = mem.marked && marker ? Buffer.from(`${MARKER_VAR}=${marker}\0`) : Buffer.alloc(0);
+  return setInterval(() => {
+    if (out.memoryExceeded !== undefined) return;
+    const held = mem.cgroup ? mem.cgroup.bytes() : accountedBytes(pid, needle);
+    out.memoryPeak = Math.max(out.memoryPeak, held);
+    if (mem.cgroup ? mem.cgroup.oomKills() === 0 : held <= mem.budgetBytes) return;
+    out.memoryExceeded = Math.max(held, mem.budgetBytes);
+    const victims = mem.cgroup ? [] : runProcesses(pid, needle);
+    killGroup();
+    mem.cgroup?.kill();
+    for (const v of victims) {
+      try {
+        process.kill(v, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    if (marker) out.swept += sweepMarker(marker);
+  }, 100);
 }
 
 /** The record of a run before it is resolved: a crash until something better is known. */

@@ -25,7 +25,7 @@
 import { accessSync, constants as fsConstants, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type MemoryMechanism = 'cgroup' | 'proc-accounting';
+type MemoryMechanism = 'cgroup' | 'proc-accounting';
 
 /** What a run's record says about its memory budget. */
 export interface MemoryBudgetRecord {
