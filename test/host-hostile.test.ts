@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveProcesses } from './helpers/processes.js';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -275,6 +275,23 @@ for (const { level, skip } of levels) {
       expect(r.record.memory!.peakBytes).toBeGreaterThan(768 * 1024 * 1024);
       expect(await noneLeft(marker)).toEqual([]);
     }, 90_000);
+
+    // Issue 30: as root under bubblewrap, a checkout under /tmp could not be read by nobody: the folders
+    // on the way to a read-only bind inside the sandbox's tmpfs /tmp were left to bubblewrap (0700).
+    it.skipIf(process.getuid?.() !== 0 || level !== 'bwrap')('started as root, a read-only folder under the temporary folder (a checkout in /tmp) is readable', async () => {
+      const base = mkdtempSync(join(tmpdir(), 'vaudit-checkout-'));
+      chmodSync(base, 0o755);
+      const dir = join(base, 'src', 'harness');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'run.py'), 'print("harness read")\n');
+      try {
+        const r = await host.run({ caseId: 'tmp-checkout', ruleId: 'hostile', toolId: 'python3', args: [join(dir, 'run.py')], readOnlyPaths: [dir], timeoutMs: 20000 });
+        expect(r.record.outcome, r.stderr.toString()).toBe('executed');
+        expect(r.stdout.toString().trim(), r.stderr.toString()).toBe('harness read');
+      } finally {
+        rmSync(base, { recursive: true, force: true });
+      }
+    });
 
     it('a run under its memory budget is untouched and says how the budget was held', async () => {
       const { args } = py('b = bytearray(64 * 1024 * 1024)\nfor k in range(0, len(b), 4096): b[k] = 1\nprint("ok")');

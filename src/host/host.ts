@@ -752,13 +752,14 @@ export class Host {
       binds.add(p);
     }
     // The folders on the way to each bind are made traversable (bubblewrap would copy a mode such as
-    // /root's 0700, which nobody cannot pass); they are empty folders of the sandbox's own root.
+    // /root's 0700, which nobody cannot pass); they are empty folders of the sandbox's own root, or of
+    // its tmpfs /tmp (a checkout under /tmp: left to bubblewrap, nobody could not reach the harness).
     const made = new Set(['/', '/usr', '/tmp', '/proc', '/dev', '/etc']);
     for (const p of [...binds, cell, ...mounts.map(([, dst]) => dst)]) {
       const parts = p.split('/').filter(Boolean);
       for (let i = 1; i < parts.length; i++) {
         const anc = `/${parts.slice(0, i).join('/')}`;
-        if (made.has(anc) || within(anc, '/usr') || within(anc, '/tmp')) continue;
+        if (made.has(anc) || within(anc, '/usr')) continue;
         made.add(anc);
         a.push('--perms', '0755', '--dir', anc);
       }
