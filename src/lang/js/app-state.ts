@@ -20,6 +20,7 @@
  */
 import { parse, type AnyNode, type Program } from 'acorn';
 import { forEachChild, propName } from './nodes.js';
+import { jsNesting, MAX_JS_NESTING, shallowEnough } from './parse.js';
 
 type Kind = 'array' | 'object' | 'string' | 'other';
 
@@ -1190,15 +1191,20 @@ export interface AppState {
 function appStateOf(texts: readonly string[]): AppState {
   const programs: Program[] = [];
   for (const t of texts) {
+    // nested deeper than any verifier is parsed (parseScript's bounds): acorn and the walks here recurse
+    // per level, and near the end of the stack V8 can abort the process, which no catch contains
+    if (jsNesting(t) > MAX_JS_NESTING) continue;
+    let program: Program | undefined;
     try {
-      programs.push(parse(t, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true }));
+      program = parse(t, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true });
     } catch {
       try {
-        programs.push(parse(t, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true }));
+        program = parse(t, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
       } catch {
         // a script that does not parse says nothing
       }
     }
+    if (program && shallowEnough(program)) programs.push(program);
   }
   return new Model(buildIndex(programs));
 }
