@@ -11,6 +11,8 @@
  * nesting (how deep it is wrapped in a block construct of its language), line length (one line, or long
  * names and strings) and encoding (BOM, CRLF, Latin-1, UTF-16, NUL, invalid UTF-8 at the start, middle
  * or end, astral names). Sizes are drawn log-uniform, so most files are small and some reach the limits.
+ * A fifth of the family inputs are bench/hostile-shapes.mjs's shapes (the same generators, not copies)
+ * at a log-uniform size up to twice the size the issue reported, in one of the encodings.
  *
  *   nice -n 10 node bench/fuzz.mjs [--inputs 10000] [--batch 200] [--seed 1] [--timeout-ms 180000] [--keep DIR]
  *                                  [--mode mutate|scale|mix] [--parser native|wasm] [--minutes M] [--no-attribution]
@@ -21,6 +23,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const corpora = path.resolve(repo, '../shared/corpora');
@@ -167,8 +170,8 @@ function pyFamily() {
   }
   const at = ind(depth + 1);
   let body = '';
-  if (oneLine) body = at + Array.from({ length: count }, (_, i) => stmt(i, pad)).join('; ');
-  else for (let i = 0; i < count && body.length < LIMIT; i++) body += `${i ? '\n' : ''}${at}${stmt(i, pad)}`;
+  // both stop at the size limit (200,000 statements of a 100,000-character pad would not fit in a string)
+  for (let i = 0; i < count && body.length < LIMIT; i++) body += oneLine ? `${i ? '; ' : at}${stmt(i, pad)}` : `${i ? '\n' : ''}${at}${stmt(i, pad)}`;
   return { text: `import os, re\ndef grade(state):\n${head.join('\n')}${head.length ? '\n' : ''}${body}\n${tail.join('\n')}${tail.length ? '\n' : ''}    return state == 1\n`, what: `Python family: ${count} × ${stmt.toString().slice(0, 40)} at depth ${depth} in ${open.toString().slice(0, 30)}${oneLine ? ', one line' : ''}${pad ? `, pad ${pad.length}` : ''}` };
 }
 
@@ -228,9 +231,24 @@ const ENCODINGS = named([
   ['invalid UTF-8 at the start', (t) => Buffer.concat([Buffer.from([0xc3, 0x28]), Buffer.from(t)])],
   ['invalid UTF-8 in the middle', (t) => { const b = Buffer.from(t); const k = int(b.length); return Buffer.concat([b.subarray(0, k), Buffer.from([0xed, 0xa0, 0x80]), b.subarray(k)]); }],
 ]);
+/** bench/hostile-shapes.mjs's shapes (each one construct scaled: the issue's reported inputs), drawn at a
+ *  log-uniform size up to twice the reported one, in either encoding. The config shape is left out: it
+ *  would be the whole batch's config. */
+const { SHAPES } = await import(pathToFileURL(path.join(repo, 'bench', 'hostile-shapes.mjs')).href);
+const SHAPE_NAMES = Object.keys(SHAPES).filter((k) => !Object.keys(SHAPES[k].files(1)).includes('vaudit.config.json'));
+function shapeInput(n, enc) {
+  const name = pick(SHAPE_NAMES);
+  const size = logInt(2 * SHAPES[name].n);
+  const [[rel, text]] = Object.entries(SHAPES[name].files(size));
+  const data = typeof text === 'string' ? enc(text) : text;
+  const isJs = /\.[jt]s$/.test(rel);
+  return { rel: rel.replace(/shape(\.\w+)$/, `h${n}$1`), data, what: `hostile shape ${name} at ${size}${typeof text === 'string' ? `, ${enc.label}` : ''}`, ...(isJs ? { evalName: `h${n}` } : {}) };
+}
+
 function familyInput(n) {
   const r = rand();
   const enc = rand() < 0.6 ? ENCODINGS[0] : pick(ENCODINGS);
+  if (rand() < 0.2) return shapeInput(n, enc);
   if (r < 0.45) { const f = pyFamily(); return { rel: `verifier/${pick(FAMILIES).toLowerCase()}/s${n}.py`, data: enc(f.text), what: `${f.what}, ${enc.label}` }; }
   if (r < 0.75) { const ts = rand() < 0.5; const f = jsFamily(ts); return { rel: `js/evals/s${n}.${ts ? 'ts' : 'js'}`, data: enc(f.text), what: `${f.what}, ${enc.label}`, evalName: `s${n}` }; }
   const f = jsonFamily();

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveProcesses } from './helpers/processes.js';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -246,6 +246,60 @@ for (const { level, skip } of levels) {
       const r = await host.run({ caseId: 'mem', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 10000, limits: { memoryBytes: 256 * 1024 * 1024 } });
       expect(r.record.outcome).toBe('executed');
       expect(r.stdout.toString().trim()).toBe('MemoryError');
+    });
+
+    // Issue 30: each process stays under its address-space limit, the run's processes together do not
+    // stay under the budget (six forked children of 300 MiB each, touched, against 768 MiB).
+    it('forked children that each stay under the address-space limit but together pass the memory budget: crash, with the reason, none left', async () => {
+      const { marker, args } = py(
+        [
+          'import os, time',
+          'kids = []',
+          'for i in range(6):',
+          '    pid = os.fork()',
+          '    if pid == 0:',
+          '        b = bytearray(300 * 1024 * 1024)',
+          '        for k in range(0, len(b), 4096): b[k] = 1',
+          '        time.sleep(60)',
+          '        os._exit(0)',
+          '    kids.append(pid)',
+          'for p in kids: os.waitpid(p, 0)',
+          'print("all held")',
+        ].join('\n'),
+      );
+      const r = await host.run({ caseId: 'budget', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 60000, limits: { memoryBytes: 1024 * 1024 * 1024, memoryBudgetBytes: 768 * 1024 * 1024 } });
+      expect(r.record.outcome).toBe('crash');
+      expect(r.record.detail).toMatch(/^memory budget reached: the run's processes together may hold 768 MiB/);
+      expect(r.stdout.toString()).not.toMatch(/all held/);
+      expect(r.record.memory).toMatchObject({ budgetBytes: 768 * 1024 * 1024, exceeded: true });
+      expect(r.record.memory!.peakBytes).toBeGreaterThan(768 * 1024 * 1024);
+      expect(await noneLeft(marker)).toEqual([]);
+    }, 90_000);
+
+    // Issue 30: as root under bubblewrap, a checkout under /tmp could not be read by nobody: the folders
+    // on the way to a read-only bind inside the sandbox's tmpfs /tmp were left to bubblewrap (0700).
+    it.skipIf(process.getuid?.() !== 0 || level !== 'bwrap')('started as root, a read-only folder under the temporary folder (a checkout in /tmp) is readable', async () => {
+      const base = mkdtempSync(join(tmpdir(), 'vaudit-checkout-'));
+      chmodSync(base, 0o755);
+      const dir = join(base, 'src', 'harness');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'run.py'), 'print("harness read")\n');
+      try {
+        const r = await host.run({ caseId: 'tmp-checkout', ruleId: 'hostile', toolId: 'python3', args: [join(dir, 'run.py')], readOnlyPaths: [dir], timeoutMs: 20000 });
+        expect(r.record.outcome, r.stderr.toString()).toBe('executed');
+        expect(r.stdout.toString().trim(), r.stderr.toString()).toBe('harness read');
+      } finally {
+        rmSync(base, { recursive: true, force: true });
+      }
+    });
+
+    it('a run under its memory budget is untouched and says how the budget was held', async () => {
+      const { args } = py('b = bytearray(64 * 1024 * 1024)\nfor k in range(0, len(b), 4096): b[k] = 1\nprint("ok")');
+      const r = await host.run({ caseId: 'under', ruleId: 'hostile', toolId: 'python3', args, timeoutMs: 20000, limits: { memoryBudgetBytes: 768 * 1024 * 1024 } });
+      expect(r.record.outcome).toBe('executed');
+      expect(r.stdout.toString().trim()).toBe('ok');
+      expect(r.record.memory?.exceeded).toBeUndefined();
+      expect(['cgroup', 'proc-accounting']).toContain(r.record.memory?.via);
     });
   });
 }

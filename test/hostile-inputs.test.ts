@@ -113,3 +113,32 @@ describe('hostile inputs: JavaScript and TypeScript verifiers', () => {
   });
 });
 
+
+/**
+ * Issue 30 fuzz (10,000 inputs, both parsers): a deeply nested script beside a web app's own scripts
+ * ran the app-state model (what a verifier reading `/api/state` can find, read from the app's
+ * JavaScript) out of stack: an internal error of substring-verdict, order-dependent-match or
+ * float-equality on the Python verifier, or V8 aborting the whole run (exit 134, "RegExpCompiler
+ * Allocation failed"). The model now reads only scripts within the bounds every JS parse has.
+ */
+describe('hostile inputs: deep scripts beside a web app\'s state', () => {
+  const deep = (n: number) => ({
+    'app/deep-arrays.js': `export function deep(p) { return ${'['.repeat(n)}p${']'.repeat(n)}; }\n`,
+    'app/deep-blocks.js': `function blocks() { ${'{'.repeat(n)}${'}'.repeat(n)} }\n`,
+    'app/deep-functions.js': `const f = () => { return ${'function () { return '.repeat(n)}1${' }'.repeat(n)}; };\n`,
+    'app/deep-ternaries.js': `const t = (p) => ${'p ? p : '.repeat(4 * n)}p;\n`,
+    'app/deep-ifs.js': `function g(p) {\n${'if (p) '.repeat(n)}p.x = 1;\n}\n`,
+  });
+  const r = check('web-app', deep(2500));
+
+  it('ends normally, with no internal error, and keeps the verifier\'s finding', () => {
+    expect(r.signal, r.stderr).toBeNull();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.findings.filter((f) => f.ruleId === 'internal-error')).toEqual([]);
+    expect(only(r.findings, 'verifiers/check_due_date.py').map((f) => f.ruleId)).toEqual(['substring-verdict']);
+  });
+
+  it.each(Object.keys(deep(1)))('%s is one too-deep parse-error', (file) => {
+    expect(only(r.findings, file).map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['parse-error/too-deep']);
+  });
+});

@@ -29,6 +29,7 @@ import type { SuiteSummary } from '../suites/entrypoints.js';
 import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
 import { PARSE_AHEAD_MODULE } from '../lang/python/parse-ahead.js';
 import { noteStaticPass } from '../core/dynamic-import.js';
+import { collectIfLarge } from '../core/collect.js';
 
 export { compareFindings } from './pass.js';
 export interface LintOptions {
@@ -203,15 +204,20 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, python, routes, kinds });
   const passOn = narrowTargets(reportOn, scope, tasksByFile);
 
+  // the analyses of every module are built and kept for the pass: collect the garbage the indexes and
+  // the scope made, so that the heap grows from what is live (src/core/collect.ts)
+  collectIfLarge();
   mark('scope');
   // 4–6. the central pass, suppressions, order and fingerprints
   const { findings: all, suppressed, notes } = await runPass({
     cwd, project, reportOn: passOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules,
-    rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions,
+    rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions, between: collectIfLarge,
   });
   const kept = partitionFindings(all, scope, tasksByFile);
   // files still unparsed are parsed on demand (confirmation, an editor) by the caller's thread
   python.releaseThreads();
+  // and the pass's (also between its files and its task files), before the report is rendered
+  collectIfLarge();
   mark('pass');
   // what the run checked, for the code cache: named files count as their project (a pre-commit hook
   // names other staged files at every commit), folders as themselves

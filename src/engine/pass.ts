@@ -234,6 +234,9 @@ export interface PassInput {
   /** An editor session's findings of unit-local rules from the previous lint of each Python file
    *  (src/engine/carry.ts): kept where an edit left a function unchanged, and recorded for the next. */
   carry?: CarryStore;
+  /** Called between the files and the task files (a one-shot run collects garbage there when its heap
+   *  is large: src/core/collect.ts). */
+  between?: () => void;
 }
 
 export interface PassResult {
@@ -255,6 +258,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     if (file.language === 'python') pass.pythonFile(file);
     else if (file.language === 'javascript' || file.language === 'typescript') pass.scriptFile(file);
   }
+  input.between?.();
   for (const tasks of input.tasksByFile.values()) {
     for (const task of tasks) if (input.reportOn.has(task.file.path)) await pass.task(task);
   }

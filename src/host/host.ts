@@ -41,6 +41,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync, mkdirSync, chmodSync, accessSync, lchownSync, constants as fsConstants } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
+import { accountedBytes, delegatedCgroup, mib, RunCgroup, runProcesses, type MemoryBudgetRecord } from './memory.js';
 
 export type Outcome = 'executed' | 'verifierUnavailable' | 'timeout' | 'crash' | 'sandbox';
 export type IsolationLevel = 'bwrap' | 'process';
@@ -55,8 +56,11 @@ interface Limits {
   fileSizeBytes?: number;
   /** RLIMIT_NOFILE. */
   openFiles?: number;
-  /** RLIMIT_NPROC (ignored by the kernel for root). */
+  /** RLIMIT_NPROC (ignored by the kernel for root; the run's cgroup `pids.max` binds root too). */
   processes?: number;
+  /** The sum of what all the run's processes hold (bytes): a cgroup's `memory.max` where one is
+   *  delegated, else the host's accounting from /proc (src/host/memory.ts). Over it the run ends. */
+  memoryBudgetBytes?: number;
 }
 
 const DEFAULT_LIMITS: Required<Limits> = {
@@ -65,6 +69,7 @@ const DEFAULT_LIMITS: Required<Limits> = {
   fileSizeBytes: 64 * 1024 * 1024,
   openFiles: 256,
   processes: 512,
+  memoryBudgetBytes: 2 * 1024 * 1024 * 1024,
 };
 
 export interface ResolvedTool {
@@ -150,6 +155,8 @@ export interface RunRecord {
   containment?: 'pid-namespace' | 'process-group';
   /** Absolute folders bound privately for the run (file fixtures), when any. */
   mounts?: string[];
+  /** The run's memory budget (all its processes together), how it was held and the most they held. */
+  memory?: MemoryBudgetRecord;
   /** Third-party modules this Python lacks that the run's cases were served instead (control cases):
    *  `functional` = vaudit's working double of the library (src/confirm/harness/vaudit_doubles),
    *  `import-time` = a stand-in that only lets the module load; with the cases that loaded each. */
@@ -183,6 +190,10 @@ export interface HostOptions {
   /** Started as root: run suite code as root under `process` isolation anyway (default: drop to
    *  uid 65534, or refuse when that user cannot reach the interpreter). Also `VAUDIT_PROCESS_AS_ROOT=1`. */
   processAsRoot?: boolean;
+  /** The cgroup v2 folder under which each run gets a cgroup of its own (memory budget, process
+   *  bound); default: the one delegated to vaudit, if any (src/host/memory.ts); `null`: none, the
+   *  host accounts the runs' memory from /proc. */
+  cgroup?: string | null;
   /** Executables the user named for tool ids (`{ python3: '/path/to/venv/bin/python' }`): used
    *  instead of `.toolchain/bin` and PATH; hashed and rechecked like any other. */
   tools?: Record<string, string>;
@@ -385,6 +396,7 @@ export class Host {
   readonly unsharePath: string | undefined;
   private readonly toolPaths: Record<string, string>;
   private readonly processAsRoot: boolean;
+  private readonly cgroupParent: string | undefined;
 
   constructor(opts: HostOptions) {
     this.root = opts.root;
@@ -398,6 +410,7 @@ export class Host {
     this.setprivPath = opts.helpers?.setpriv === null ? undefined : (opts.helpers?.setpriv ?? systemHelper('setpriv'));
     this.unsharePath = opts.helpers?.unshare === null ? undefined : (opts.helpers?.unshare ?? systemHelper('unshare'));
     this.processAsRoot = opts.processAsRoot ?? process.env.VAUDIT_PROCESS_AS_ROOT === '1';
+    this.cgroupParent = opts.cgroup === null ? undefined : (opts.cgroup ?? delegatedCgroup());
   }
 
   /** Whether a run at this level drops from root to uid 65534 (vaudit started as root). A run that
@@ -545,6 +558,7 @@ export class Host {
     const live: LiveRun = { cells: [cell] };
     liveRuns.add(live);
     watchSignals();
+    let cgroup: RunCgroup | undefined;
     try {
       const escaping = writeCellFiles(cell, req.files ?? {});
       if (escaping !== undefined) return finish('crash', `cell file path escapes the cell: ${escaping}`);
@@ -566,7 +580,10 @@ export class Host {
       if (nowSha !== tool.sha256) return finish('sandbox', `tool bytes moved since resolution (sha256 ${tool.sha256.slice(0, 12)}… → ${nowSha.slice(0, 12)}…)`);
 
       const limits: Required<Limits> = { ...DEFAULT_LIMITS, ...(req.limits ?? {}) };
-      const argv = this.commandLine(req, tool, level, cell, env, mountDirs, limits, record, live);
+      cgroup = this.cgroupParent ? RunCgroup.make(this.cgroupParent, `vaudit-${runId}`, limits.memoryBudgetBytes, limits.processes) : undefined;
+      record.memory = { budgetBytes: limits.memoryBudgetBytes, via: cgroup ? 'cgroup' : 'proc-accounting', peakBytes: 0 };
+      let argv = this.commandLine(req, tool, level, cell, env, mountDirs, limits, record, live);
+      if (cgroup) argv = [...cgroup.prefix(), ...argv];
       const [cmd, ...cmdArgs] = argv;
       const result = await this.spawnBounded(cmd!, cmdArgs, {
         live,
@@ -578,7 +595,11 @@ export class Host {
         statusFd: level === 'bwrap',
         marker,
         onStdout: req.onStdout,
+        // outside a PID namespace a process can leave the tree (re-parented): the marker finds it
+        memory: { budgetBytes: limits.memoryBudgetBytes, cgroup, marked: record.containment !== 'pid-namespace' },
       });
+      record.memory.peakBytes = Math.max(result.memoryPeak, cgroup?.bytes(true) ?? 0);
+      if (result.memoryExceeded !== undefined) record.memory.exceeded = true;
       record.sweptProcesses = result.swept + sweepMarker(marker);
       record.exitCode = result.exitCode;
       record.signal = result.signal;
@@ -590,6 +611,7 @@ export class Host {
       this.close(record, started, outcome, detail);
       return { record, stdout: result.stdout, stderr: result.stderr };
     } finally {
+      cgroup?.remove();
       for (const c of live.cells) rmSync(c, { recursive: true, force: true });
       liveRuns.delete(live);
     }
@@ -730,13 +752,14 @@ export class Host {
       binds.add(p);
     }
     // The folders on the way to each bind are made traversable (bubblewrap would copy a mode such as
-    // /root's 0700, which nobody cannot pass); they are empty folders of the sandbox's own root.
+    // /root's 0700, which nobody cannot pass); they are empty folders of the sandbox's own root, or of
+    // its tmpfs /tmp (a checkout under /tmp: left to bubblewrap, nobody could not reach the harness).
     const made = new Set(['/', '/usr', '/tmp', '/proc', '/dev', '/etc']);
     for (const p of [...binds, cell, ...mounts.map(([, dst]) => dst)]) {
       const parts = p.split('/').filter(Boolean);
       for (let i = 1; i < parts.length; i++) {
         const anc = `/${parts.slice(0, i).join('/')}`;
-        if (made.has(anc) || within(anc, '/usr') || within(anc, '/tmp')) continue;
+        if (made.has(anc) || within(anc, '/usr')) continue;
         made.add(anc);
         a.push('--perms', '0755', '--dir', anc);
       }
@@ -762,6 +785,7 @@ export class Host {
       marker?: string;
       onStdout?: (chunk: Buffer) => void;
       live?: LiveRun;
+      memory?: { budgetBytes: number; cgroup?: RunCgroup; marked: boolean };
     },
   ): Promise<SpawnOutcome> {
     return new Promise((resolveP) => {
@@ -778,6 +802,7 @@ export class Host {
         childStarted: false,
         cpuLimitHit: false,
         swept: 0,
+        memoryPeak: 0,
       };
       let child;
       try {
@@ -840,12 +865,14 @@ export class Host {
         killGroup();
         if (o.marker) out.swept += sweepMarker(o.marker);
       }, o.timeoutMs);
+      const sampler = o.memory && pid !== undefined ? sampleMemory(pid, o.memory, o.marker, out, killGroup) : undefined;
       let settled = false;
       child.on('error', (e) => {
         out.spawnError = e.message;
         if (!settled) {
           settled = true;
           clearTimeout(timer);
+          clearInterval(sampler);
           killGroup();
           resolveP(out);
         }
@@ -866,6 +893,7 @@ export class Host {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearInterval(sampler);
         killGroup();
         out.exitCode = code;
         out.signal = signal;
@@ -907,6 +935,36 @@ interface SpawnOutcome {
   childExit?: { code: number | null; signal: string | null };
   cpuLimitHit: boolean;
   swept: number;
+  /** The most the run's processes held together at one sample. */
+  memoryPeak: number;
+  /** What they held when the run was ended for going over its memory budget. */
+  memoryExceeded?: number;
+}
+
+/**
+ * Every 100 ms, what the run's processes hold together: over the budget (the cgroup's first OOM kill,
+ * or the sum from /proc), the run is killed and `out.memoryExceeded` says what they held.
+ */
+function sampleMemory(pid: number, mem: { budgetBytes: number; cgroup?: RunCgroup; marked: boolean }, marker: string | undefined, out: SpawnOutcome, killGroup: () => void): NodeJS.Timeout {
+  const needle = mem.marked && marker ? Buffer.from(`${MARKER_VAR}=${marker}\0`) : Buffer.alloc(0);
+  return setInterval(() => {
+    if (out.memoryExceeded !== undefined) return;
+    const held = mem.cgroup ? mem.cgroup.bytes() : accountedBytes(pid, needle);
+    out.memoryPeak = Math.max(out.memoryPeak, held);
+    if (mem.cgroup ? mem.cgroup.oomKills() === 0 : held <= mem.budgetBytes) return;
+    out.memoryExceeded = Math.max(held, mem.budgetBytes);
+    const victims = mem.cgroup ? [] : runProcesses(pid, needle);
+    killGroup();
+    mem.cgroup?.kill();
+    for (const v of victims) {
+      try {
+        process.kill(v, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    if (marker) out.swept += sweepMarker(marker);
+  }, 100);
 }
 
 /** The record of a run before it is resolved: a crash until something better is known. */
@@ -979,6 +1037,12 @@ function prepareCell(cell: string, req: RunRequest, mounts: string[], marker: st
 /** The outcome of a finished process and its detail; under bubblewrap, the child's own exit status goes into the record. */
 function classify(result: SpawnOutcome, level: IsolationLevel, req: RunRequest, limits: Required<Limits>, record: RunRecord): [Outcome, string | undefined] {
   if (result.spawnError) return ['crash', `spawn failed: ${result.spawnError}`];
+  if (result.memoryExceeded !== undefined) {
+    const via = record.memory?.via === 'cgroup' ? "the run's cgroup reached its memory.max" : `they held ${mib(result.memoryExceeded)} (proportional set sizes from /proc)`;
+    return ['crash', `memory budget reached: the run's processes together may hold ${mib(limits.memoryBudgetBytes)} and ${via}; the run was ended`];
+  }
+  if (record.memory?.via === 'cgroup' && result.exitCode === 125 && result.stderr.toString('utf8').includes("vaudit: could not join the run's cgroup"))
+    return ['sandbox', `the run's first process could not join its cgroup (memory budget, process bound): ${result.stderr.toString('utf8').trim().slice(0, 300)}`];
   if (result.timedOut) return ['timeout', `wall-clock limit ${req.timeoutMs ?? 30000} ms reached; process group killed`];
   if (level === 'bwrap' && !result.childStarted) return ['sandbox', `bubblewrap could not set up the sandbox: ${result.stderr.toString('utf8').trim().slice(0, 300)}`];
   if (result.cpuLimitHit || result.signal === 'SIGXCPU') return ['timeout', `CPU limit ${limits.cpuSeconds}s reached`];

@@ -20,6 +20,7 @@
  */
 import { parse, type AnyNode, type Program } from 'acorn';
 import { forEachChild, propName } from './nodes.js';
+import { jsNesting, MAX_JS_NESTING, shallowEnough } from './parse.js';
 
 type Kind = 'array' | 'object' | 'string' | 'other';
 
@@ -1190,15 +1191,20 @@ export interface AppState {
 function appStateOf(texts: readonly string[]): AppState {
   const programs: Program[] = [];
   for (const t of texts) {
+    // nested deeper than any verifier is parsed (parseScript's bounds): acorn and the walks here recurse
+    // per level, and near the end of the stack V8 can abort the process, which no catch contains
+    if (jsNesting(t) > MAX_JS_NESTING) continue;
+    let program: Program | undefined;
     try {
-      programs.push(parse(t, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true }));
+      program = parse(t, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true });
     } catch {
       try {
-        programs.push(parse(t, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true }));
+        program = parse(t, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
       } catch {
         // a script that does not parse says nothing
       }
     }
+    if (program && shallowEnough(program)) programs.push(program);
   }
   return new Model(buildIndex(programs));
 }
@@ -1209,21 +1215,35 @@ interface ScriptFile {
   source: { text: string };
 }
 
-const near = new WeakMap<ReadonlyMap<string, ScriptFile>, { scripts: Array<[string, ScriptFile]>; byDir: Map<string, AppState | null> }>();
+/** Models kept per file set (least recently used first out): a run visits the verifiers in path order,
+ *  so each application's verifiers ask for its model one after another (webarena-infinity builds each of
+ *  its 20 once). Every model kept holds its scripts' syntax trees (≈ 1.4 MB an application there, 27 MB
+ *  for all 20), and a model dropped is built again from the same texts when asked again. */
+const MAX_MODELS = 2;
+
+const near = new WeakMap<ReadonlyMap<string, ScriptFile>, { scripts: Array<[string, ScriptFile]>; byDir: Map<string, AppState | null>; models: string[] }>();
 
 /**
  * The state built by the application that ships with `file` (a verifier): the JavaScript files under
- * the nearest folder above it (up to `root`) that holds any, read once per folder and file set.
+ * the nearest folder above it (up to `root`) that holds any, read once per folder and file set (the
+ * `MAX_MODELS` most recently asked for are kept).
  */
 export function appStateNear(files: ReadonlyMap<string, ScriptFile>, file: string, root: string): AppState | undefined {
   let memo = near.get(files);
-  if (!memo) near.set(files, (memo = { scripts: [...files].filter(([p, f]) => f.language === 'javascript' && !/[\\/]node_modules[\\/]/.test(p)), byDir: new Map() }));
+  if (!memo) near.set(files, (memo = { scripts: [...files].filter(([p, f]) => f.language === 'javascript' && !/[\\/]node_modules[\\/]/.test(p)), byDir: new Map(), models: [] }));
   for (let dir = parentOf(file); dir.length >= root.length; dir = parentOf(dir)) {
     let model = memo.byDir.get(dir);
     if (model === undefined) {
       const mine = memo.scripts.filter(([p]) => p.startsWith(`${dir}/`) || p.startsWith(`${dir}\\`));
       model = mine.length ? appStateOf(mine.map(([, f]) => f.source.text)) : null;
       memo.byDir.set(dir, model);
+      if (model) {
+        memo.models.push(dir);
+        if (memo.models.length > MAX_MODELS) memo.byDir.delete(memo.models.shift()!);
+      }
+    } else if (model && memo.models[memo.models.length - 1] !== dir) {
+      memo.models.splice(memo.models.indexOf(dir), 1);
+      memo.models.push(dir);
     }
     if (model) return model;
     if (dir === parentOf(dir)) break;

@@ -316,6 +316,12 @@ function tokenize(text: string): { tokens: Token[]; complete: boolean } {
   return { tokens: out, complete: false };
 }
 
+/** Whether a program parsed outside `parseScript` (another parser's options) is within the depth
+ *  the JS walks may recurse to (`MAX_JS_DEPTH`). */
+export function shallowEnough(program: Program): boolean {
+  return jsDepth(program) <= MAX_JS_DEPTH;
+}
+
 /** Depth of an ESTree tree, without recursion. */
 function jsDepth(root: Program): number {
   let max = 0;

@@ -185,7 +185,6 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
       if (parents.length > depth) depth = parents.length;
     } else {
       if (node.hasError) parent.hasError = true;
-      if (parent.height < 2) parent.height = 2;
     }
   }
   while (parents.length > 1) close(parents, left);
@@ -193,11 +192,10 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
   return root;
 }
 
-/** A node's children are all in: pass its error flag and height to its parent (as `convertTree` does). */
+/** A node's children are all in: pass its error flag to its parent (as `convertTree` does). */
 function close(parents: PyNode[], left: number[]): void {
   const done = parents.pop()!;
   left.pop();
   const p = parents[parents.length - 1]!;
   if (done.hasError) p.hasError = true;
-  if (done.height >= p.height) p.height = done.height + 1;
 }

@@ -32,8 +32,10 @@ export interface Scope {
   /** Names bound in this scope (after global/nonlocal redirection). */
   bindings: Map<string, Binding[]>;
   params: string[];
-  globals: Set<string>;
-  nonlocals: Set<string>;
+  /** Names declared `global` here (one shared empty set until a declaration: most scopes have none). */
+  globals: ReadonlySet<string>;
+  /** Names declared `nonlocal` here (shared empty set until a declaration). */
+  nonlocals: ReadonlySet<string>;
   hasStarImport: boolean;
 }
 
@@ -101,6 +103,8 @@ export interface ScopeReuse {
   same?(n: PyNode): PyNode | undefined;
 }
 
+/** The globals and nonlocals of a scope that declares none (a scope's own set is made at its first declaration). */
+const NO_NAMES: ReadonlySet<string> = new Set();
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 export function isComprehension(t: string): boolean {
   return COMPREHENSIONS.has(t);
@@ -148,7 +152,7 @@ class ScopeBuilder {
     }
     const s: Scope = {
       id: this.scopes.length, kind, node, name, qualname, parent, children: [], bindings: new Map(), params: [],
-      globals: new Set(), nonlocals: new Set(), hasStarImport: false,
+      globals: NO_NAMES, nonlocals: NO_NAMES, hasStarImport: false,
     };
     this.scopes.push(s);
     this.byNode.set(node, s);
@@ -399,11 +403,11 @@ class ScopeBuilder {
         return;
       case 'global_statement':
         this.declarations++;
-        for (const c of named(n)) if (c.type === 'identifier') scope.globals.add(this.src(c));
+        for (const c of named(n)) if (c.type === 'identifier') scope.globals = new Set(scope.globals).add(this.src(c));
         return;
       case 'nonlocal_statement':
         this.declarations++;
-        for (const c of named(n)) if (c.type === 'identifier') scope.nonlocals.add(this.src(c));
+        for (const c of named(n)) if (c.type === 'identifier') scope.nonlocals = new Set(scope.nonlocals).add(this.src(c));
         return;
       case 'delete_statement':
         for (const c of named(n)) this.delTarget(scope, c);

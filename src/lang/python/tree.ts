@@ -47,60 +47,117 @@ export class TreeText {
 // typed mutable like every node's children (nothing writes to them); frozen so a write would throw
 const NO_CHILDREN: PyNode[] = Object.freeze([]) as unknown as PyNode[];
 
+/** A node's type, field name and flags, one object per combination met in the process: a node holds one
+ *  reference to it instead of two strings and three flags. */
+interface NodeKind {
+  readonly type: string;
+  readonly field: string | null;
+  readonly named: boolean;
+  readonly hasError: boolean;
+  readonly isMissing: boolean;
+}
+const NAMED = 1;
+const HAS_ERROR = 2;
+const IS_MISSING = 4;
+/** By type, then field: the kinds by flags (`NAMED | HAS_ERROR | IS_MISSING`). */
+const kinds = new Map<string, Map<string | null, NodeKind[]>>();
+function kindOf(type: string, field: string | null, flags: number): NodeKind {
+  let byField = kinds.get(type);
+  if (!byField) kinds.set(type, (byField = new Map()));
+  let byFlags = byField.get(field);
+  if (!byFlags) byField.set(field, (byFlags = []));
+  return (byFlags[flags] ??= Object.freeze({ type, field, named: (flags & NAMED) !== 0, hasError: (flags & HAS_ERROR) !== 0, isMissing: (flags & IS_MISSING) !== 0 }));
+}
+function flagsOf(k: NodeKind): number {
+  return (k.named ? NAMED : 0) | (k.hasError ? HAS_ERROR : 0) | (k.isMissing ? IS_MISSING : 0);
+}
+
+/** The shared text of each tree, held by its root (a node finds it through its parents). */
+const treeTexts = new WeakMap<PyNode, TreeText>();
+/** `id`s given out so far (on first ask: few nodes are asked). */
+const ids = new WeakMap<PyNode, number>();
+
 /**
  * A node of the plain-JS tree. Besides its own fields it offers the part of web-tree-sitter's
  * `Node` API that rules use (`text`, `startIndex`, `childForFieldName`, `namedChildren`, `id`,
  * `hasError`, …), so the central pass can hand these to rules without crossing into wasm.
+ *
+ * A tree is most of what a run keeps (964,000 nodes for webarena-infinity): a node has five fields
+ * (96 → 64 bytes on a build without pointer compression). Its type, field name and flags are one shared
+ * `NodeKind`; its tree's text is held by the root only (`text` climbs the parents); its `id` is given on
+ * first ask; its `height` is counted when asked (only an incremental conversion asks).
  */
 export class PyNode {
-  /** Unique per node of this process (web-tree-sitter's `id` plays the same role). */
-  readonly id: number = nextId++;
   children: PyNode[] = NO_CHILDREN;
-  /** `named` (bit 0), `hasError` (bit 1), `isMissing` (bit 2) and `height` (from bit 3) in one small
-   *  integer: a tree is most of what a run keeps (about 900,000 nodes for webarena-infinity), and three
-   *  fields fewer are 24 bytes fewer per node on a build without pointer compression. */
-  private bits: number;
+  private kind: NodeKind;
   constructor(
-    readonly type: string,
+    type: string,
     /** UTF-16 offsets (half-open), identical to tree-sitter's startIndex/endIndex. Only an
      *  incremental conversion (`convertTree` with a `TreeReuse`) moves a node it takes over. */
     public start: number,
     public end: number,
     named: boolean,
     /** Field name of this node in its parent (`left`, `body`, …) or null. */
-    public field: string | null,
+    field: string | null,
     public parent: PyNode | null,
-    /** The unit's source text (shared by the tree's nodes). */
-    private readonly source: TreeText,
+    /** The unit's source text (shared by the tree's nodes; kept by the root). */
+    source: TreeText,
   ) {
-    this.bits = named ? 9 : 8;
+    this.kind = kindOf(type, field, named ? NAMED : 0);
+    if (parent === null) treeTexts.set(this, source);
   }
 
+  /** Unique per node of this process (web-tree-sitter's `id` plays the same role). */
+  get id(): number {
+    let id = ids.get(this);
+    if (id === undefined) ids.set(this, (id = nextId++));
+    return id;
+  }
+  get type(): string {
+    return this.kind.type;
+  }
+  /** Field name of this node in its parent (`left`, `body`, …) or null. */
+  get field(): string | null {
+    return this.kind.field;
+  }
+  set field(f: string | null) {
+    if (f !== this.kind.field) this.kind = kindOf(this.kind.type, f, flagsOf(this.kind));
+  }
   /** A named node (not an anonymous token such as a keyword or operator). */
   get named(): boolean {
-    return (this.bits & 1) !== 0;
+    return this.kind.named;
   }
   /** Subtree contains an ERROR or MISSING node. */
   get hasError(): boolean {
-    return (this.bits & 2) !== 0;
+    return this.kind.hasError;
   }
   set hasError(v: boolean) {
-    this.bits = v ? this.bits | 2 : this.bits & ~2;
+    if (v !== this.kind.hasError) this.kind = kindOf(this.kind.type, this.kind.field, flagsOf(this.kind) ^ HAS_ERROR);
   }
   /** A node the parser inserted to recover (zero width). */
   get isMissing(): boolean {
-    return (this.bits & 4) !== 0;
+    return this.kind.isMissing;
   }
   set isMissing(v: boolean) {
-    this.bits = v ? this.bits | 4 : this.bits & ~4;
+    if (v !== this.kind.isMissing) this.kind = kindOf(this.kind.type, this.kind.field, flagsOf(this.kind) ^ IS_MISSING);
   }
-  /** Levels of the subtree (1 for a leaf), as `convertTree` builds it: a subtree taken over by an
-   *  incremental conversion tells the new tree's depth without a walk. */
+  /** Levels of the subtree (1 for a leaf), counted by a walk: an incremental conversion asks it of the
+   *  subtrees it takes over, for the new tree's depth. */
   get height(): number {
-    return this.bits >>> 3;
-  }
-  set height(v: number) {
-    this.bits = (this.bits & 7) | (v << 3);
+    let max = 1;
+    const nodes: PyNode[] = [this];
+    const levels: number[] = [1];
+    while (nodes.length) {
+      const n = nodes.pop()!;
+      const l = levels.pop()!;
+      if (l > max) max = l;
+      const kids = n.children;
+      for (let i = 0; i < kids.length; i++) {
+        nodes.push(kids[i]!);
+        levels.push(l + 1);
+      }
+    }
+    return max;
   }
 
   /** Move this subtree `delta` UTF-16 units (an incremental conversion takes it over into the tree of an
@@ -118,7 +175,11 @@ export class PyNode {
 
   /** The tree's shared text (an incremental conversion keeps it for the new tree). */
   static textOf(n: PyNode): TreeText {
-    return n.source;
+    let r = n;
+    while (r.parent) r = r.parent;
+    const t = treeTexts.get(r);
+    if (!t) throw new Error('PyNode: a node of no tree');
+    return t;
   }
 
   get startIndex(): number {
@@ -128,7 +189,7 @@ export class PyNode {
     return this.end;
   }
   get text(): string {
-    return this.source.text.slice(this.start, this.end);
+    return PyNode.textOf(this).text.slice(this.start, this.end);
   }
   get isNamed(): boolean {
     return this.named;
@@ -261,19 +322,18 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
   depths.set(root, 1);
   /** Subtrees taken over from `reuse.old`, moved once the walk is done (the old tree is searched until then). */
   const taken: Array<{ node: PyNode; parent: PyNode; field: string | null; delta: number; depth: number }> = [];
-  /** Finish a node: propagate error flags and height to its parent. */
+  /** Finish a node: propagate its error flag to its parent. */
   const close = (n: PyNode) => {
     const p = n.parent;
     if (!p) return;
     if (n.hasError) p.hasError = true;
-    if (n.height >= p.height) p.height = n.height + 1;
   };
   const finish = () => {
     for (let l = stack.length - 1; l >= 0; l--) seal(stack[l]!, l);
     for (const t of taken) {
       t.node.parent = t.parent;
       t.node.field = t.field;
-      // before the edit a subtree keeps its offsets; its height was recorded when it was built
+      // before the edit a subtree keeps its offsets
       if (t.delta !== 0) PyNode.moveSubtree(t.node, t.delta);
       // as in the walk, depth counts the nodes that have children
       const height = t.node.height;
@@ -322,8 +382,6 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
       const node = old ?? new PyNode(type, s, e, isNamed[id] ?? c.nodeIsNamed, fieldName, parent, shared);
       if (old) {
         taken.push({ node: old, parent, field: fieldName, delta: s - old.start, depth: stack.length + 1 });
-        // its parent (the new one: it is set in `finish`) is as high as the subtree taken over
-        if (old.height >= parent.height) parent.height = old.height + 1;
       } else if (withErrors && (type === 'ERROR' || c.nodeIsMissing)) {
         node.hasError = true;
         node.isMissing = type !== 'ERROR';
