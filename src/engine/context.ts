@@ -14,7 +14,7 @@ import { discoverFiles } from './discover.js';
 
 /** The most an undeclared context may hold: files vaudit would read, and their bytes. The largest
  *  real suite we know holds 2,499 files and 8 MB. */
-export const CONTEXT_LIMIT = { files: 10_000, bytes: 64 * 1024 * 1024 };
+const CONTEXT_LIMIT = { files: 10_000, bytes: 64 * 1024 * 1024 };
 
 /** The project a folder belongs to (as ESLint's flat config decides it): its config's folder, else the
  *  current folder when the folder lies inside it, else the folder itself. (A repository root is not a
