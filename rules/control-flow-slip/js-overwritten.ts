@@ -33,6 +33,17 @@ function constantValue(e: Expression): boolean {
   return false;
 }
 
+/** `await page.goto(url)`, `await fetch(url, {...})`: the value of an awaited call, which the branch may run
+ *  for its effect alone. */
+function actionResult(e: Expression): boolean {
+  let x: Expression = e;
+  while (x.type === 'ParenthesizedExpression' || x.type === 'ChainExpression') x = x.expression;
+  if (x.type !== 'AwaitExpression') return false;
+  let a = x.argument;
+  while (a.type === 'ParenthesizedExpression' || a.type === 'ChainExpression') a = a.expression;
+  return a.type === 'CallExpression' || a.type === 'NewExpression';
+}
+
 /** Overwritten informative assignments of the function's own locals and parameters. */
 export function jsOverwrites(fn: JsFunction, program: Program): JsOverwrite[] {
   if (fn.body.type !== 'BlockStatement') return [];
@@ -124,6 +135,9 @@ export function jsOverwrites(fn: JsFunction, program: Program): JsOverwrite[] {
         }
       }
       if (!by) continue;
+      // an awaited call run for its effect (a login navigation, a click) whose result the later call replaces:
+      // the branch did run, only its return value is dropped
+      if (actionResult((asgNode as AssignmentExpression).right)) continue;
       const after = by.end;
       const stop = by;
       if (!reads.some((x) => x.id.start > after)) continue;
