@@ -38,18 +38,52 @@ function inert(st: Statement): boolean {
   return e.type === 'CallExpression' && e.callee.type === 'MemberExpression' && ['log', 'warn', 'error', 'info', 'debug', 'trace'].includes(propName(e.callee) ?? '');
 }
 
-/** `x == null`, `x === undefined`, `!x`, `!(k in m)`, `!m.has(k)`, `typeof x === 'undefined'`: the item is absent. */
-function absenceTest(t: Expression): boolean {
+/** `x == null`, `x === undefined`, `!x`, `!(k in m)`, `!m.has(k)`, `typeof x === 'undefined'`: the item is absent.
+ *  `value` says whether the tested operand is a component the agent may not have produced (see `lookedUp`). */
+function absenceTest(t: Expression, value: (x: AnyNode, nullTest: boolean) => boolean): boolean {
   const e = unwrapExpr(t);
   if (e.type === 'UnaryExpression' && e.operator === '!') {
     const a = unwrapExpr(e.argument);
-    return a.type === 'Identifier' || a.type === 'MemberExpression' || (a.type === 'BinaryExpression' && a.operator === 'in') || (a.type === 'CallExpression' && ['has', 'hasOwnProperty'].includes(propName(a.callee) ?? ''));
+    if ((a.type === 'BinaryExpression' && a.operator === 'in') || (a.type === 'CallExpression' && ['has', 'hasOwnProperty'].includes(propName(a.callee) ?? ''))) return true;
+    return (a.type === 'Identifier' || a.type === 'MemberExpression') && value(a, false);
   }
   if (e.type === 'BinaryExpression' && ['==', '==='].includes(e.operator)) {
     const nil = (x: AnyNode) => (x.type === 'Literal' && x.value === null) || (x.type === 'Identifier' && x.name === 'undefined') || (x.type === 'Literal' && x.value === 'undefined');
-    return nil(e.right) || nil(e.left);
+    const other = nil(e.right) ? e.left : nil(e.left) ? e.right : undefined;
+    if (!other) return false;
+    const o = unwrapExpr(other);
+    return value(o.type === 'UnaryExpression' && o.operator === 'typeof' ? o.argument : o, true);
   }
-  if (e.type === 'LogicalExpression' && e.operator === '||') return absenceTest(e.left) || absenceTest(e.right);
+  if (e.type === 'LogicalExpression' && e.operator === '||') return absenceTest(e.left, value) || absenceTest(e.right, value);
+  return false;
+}
+
+/** The tested operand is a value looked up for the item (`scores[k]`, `m.get(k)`, a local initialised from one),
+ *  or, for an explicit `== null` test, any value; a bare `!x` of another local (the blank line of a split) or
+ *  `!item.flag` (a switch of the task's own config) is not a missing output, unless that member is the value
+ *  the loop then counts or compares (`if (!r.answer) continue; ... r.answer === gold`). */
+function lookedUp(x0: AnyNode, nullTest: boolean, rest: Statement[], resolve: (n: AnyNode) => JsBinding | undefined, text: string): boolean {
+  const x = unwrapExpr(x0);
+  const lookup = (n: AnyNode): boolean => {
+    const u = unwrapExpr(n);
+    return (u.type === 'MemberExpression' && u.computed) || (u.type === 'CallExpression' && propName(u.callee) === 'get');
+  };
+  if (lookup(x)) return true;
+  if (x.type === 'Identifier') {
+    const init = resolve(x)?.init;
+    return nullTest || (!!init && lookup(init));
+  }
+  if (x.type === 'MemberExpression') {
+    if (nullTest) return true;
+    const t = text.slice(x.start, x.end);
+    let used = false;
+    for (const st of rest) {
+      walkOwn(st, (k) => {
+        if (k.type === 'MemberExpression' && k.start !== x.start && text.slice(k.start, k.end) === t) used = true;
+      });
+    }
+    return used;
+  }
   return false;
 }
 
@@ -63,16 +97,28 @@ interface Skip {
   handler?: BlockStatement;
 }
 
-function skipsOf(body: Statement): Skip[] {
+/** A statement that may throw: a call, `await`, `new`, `throw`, a tagged template (member reads are taken as safe). */
+function canThrow(st: AnyNode): boolean {
+  let hit = st.type === 'ThrowStatement';
+  walkOwn(st, (k) => {
+    if (['CallExpression', 'AwaitExpression', 'NewExpression', 'ThrowStatement', 'TaggedTemplateExpression', 'YieldExpression'].includes(k.type)) hit = true;
+  });
+  return hit;
+}
+
+function skipsOf(body: Statement, absent: (t: Expression, rest: Statement[]) => boolean): Skip[] {
   const stmts = body.type === 'BlockStatement' ? body.body : [body];
   const out: Skip[] = [];
   stmts.forEach((st, i) => {
     if (st.type === 'TryStatement' && st.handler) {
       const h = st.handler.body.body;
       const ends = h.at(-1)?.type === 'ContinueStatement' || i === stmts.length - 1;
-      if (ends && h.every(inert) && !st.finalizer) out.push({ kind: 'error', at: st.handler, counted: [st.block], handler: st.handler.body });
+      // the statements before the first one that can throw run for every item (`checked++` at the top of the try)
+      const first = st.block.body.findIndex(canThrow);
+      const counted = first < 0 ? [] : st.block.body.slice(first);
+      if (ends && h.every(inert) && !st.finalizer && counted.length) out.push({ kind: 'error', at: st.handler, counted, handler: st.handler.body });
     }
-    if (st.type === 'IfStatement' && !st.alternate && absenceTest(st.test)) {
+    if (st.type === 'IfStatement' && !st.alternate && absent(st.test, stmts.slice(i + 1))) {
       const c = st.consequent.type === 'BlockStatement' ? st.consequent.body : [st.consequent];
       if (c.at(-1)?.type === 'ContinueStatement' && c.every(inert)) out.push({ kind: 'missing', at: st.test, counted: stmts.slice(i + 1) });
     }
@@ -106,9 +152,9 @@ export function jsDroppedItems(loop: Loop, c: RuleContext<Msg>, ancestors: reado
   const program: Program | undefined = programOf(ancestors);
   const fn = [...ancestors].reverse().find(isJsFunction);
   if (!program || !fn || fn.body.type !== 'BlockStatement') return;
-  const skips = skipsOf(loop.body);
-  if (!skips.length || !jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
   const sc = jsScopes(program);
+  const skips = skipsOf(loop.body, (t, rest) => absenceTest(t, (x, nullTest) => lookedUp(x, nullTest, rest, (n) => (n.type === 'Identifier' ? sc.resolve(n) : undefined), c.text)));
+  if (!skips.length || !jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
   const resolve = (n: AnyNode): JsBinding | undefined => {
     const b = n.type === 'Identifier' ? sc.resolve(n) : undefined;
     // a local of the function declared before the loop
@@ -130,12 +176,47 @@ export function jsDroppedItems(loop: Loop, c: RuleContext<Msg>, ancestors: reado
     for (const b of elsewhere) counted.delete(b);
     if (!counted.size) continue;
     const score = scoreAfter(fn.body, loop, counted, sc.resolve.bind(sc));
-    if (!score) continue;
+    if (!score || sizeGuarded(fn.body, loop, score.node, counted, sc.resolve.bind(sc))) continue;
     const data = { handler: oneLine(c, s.kind === 'error' ? { start: s.at.start, end: (s.handler ?? s.at).start } : s.at).trim(), guard: oneLine(c, s.at), items: oneLine(c, items, 30), score: oneLine(c, score.node) };
     const messageId: Msg = s.kind === 'missing' ? 'droppedMissing' : score.every ? 'jsDroppedFromEvery' : 'droppedItems';
     c.report({ messageId, data, at: s.at });
     return;
   }
+}
+
+const SIZE_CMP = new Set(['<', '<=', '>', '>=', '==', '===', '!=', '!==']);
+const exits = (st: AnyNode): boolean => st.type === 'ReturnStatement' || st.type === 'ThrowStatement' || (st.type === 'BlockStatement' && !!st.body.length && exits(st.body.at(-1)!));
+
+/** The counter is compared with a size (`checked < cases.length`, `results.length === cases.length`) in the test
+ *  of an early exit between the loop and the score, or beside the score in the same `a && b` or `c ? a : b`:
+ *  an item that was skipped makes the sizes differ and the run fail. */
+function sizeGuarded(body: AnyNode, loop: Loop, score: AnyNode, counted: Map<JsBinding, 'count' | 'filled'>, resolve: (n: never) => JsBinding | undefined): boolean {
+  const of = (n: AnyNode): JsBinding | undefined => (n.type === 'Identifier' ? resolve(n as never) : undefined);
+  const counter = (n0: AnyNode): boolean => {
+    const n = unwrapExpr(n0);
+    if (n.type === 'Identifier') return counted.get(of(n)!) === 'count';
+    return n.type === 'MemberExpression' && ['length', 'size'].includes(propName(n) ?? '') && counted.get(of(unwrapExpr(n.object))!) === 'filled';
+  };
+  const size = (n0: AnyNode): boolean => {
+    const n = unwrapExpr(n0);
+    return n.type === 'MemberExpression' && ['length', 'size'].includes(propName(n) ?? '') && !counter(n);
+  };
+  const compares = (t: AnyNode): boolean => {
+    let hit = false;
+    walkOwn({ type: 'ExpressionStatement', expression: t } as unknown as AnyNode, (k) => {
+      if (k.type === 'BinaryExpression' && SIZE_CMP.has(k.operator) && ((counter(k.left) && size(k.right)) || (counter(k.right) && size(k.left)))) hit = true;
+    });
+    return hit;
+  };
+  let guarded = false;
+  const holds = (n: AnyNode) => score.start >= n.start && score.end <= n.end;
+  walkOwn(body, (k) => {
+    if (guarded || k.start < loop.end) return;
+    if (k.type === 'IfStatement' && k.end <= score.start && exits(k.consequent) && compares(k.test)) guarded = true;
+    if (k.type === 'LogicalExpression' && k.operator === '&&' && holds(k) && (compares(k.left) || compares(k.right))) guarded = true;
+    if (k.type === 'ConditionalExpression' && holds(k.consequent) && compares(k.test)) guarded = true;
+  });
+  return guarded;
 }
 
 /** After the loop: `x / n` (or `x / (n || 1)`, `Math.max(n, 1)`) with a counted `n` or a filled `rs.length`;
@@ -205,6 +286,39 @@ function excludesNotRun(cb: AnyNode | undefined): boolean {
   return atom(body);
 }
 
+/** An early exit before the score when any item did not run (`if (errored.length) return fail` with
+ *  `errored = results.filter((r) => r.error)`, `if (results.some((r) => r.error)) return fail`): by the
+ *  time the filter runs it removes nothing. */
+function failsOnNotRunFirst(fn: AnyNode, score: AnyNode, items: string, text: string, program: Program): boolean {
+  const sc = jsScopes(program);
+  const notRunWord = (cb: AnyNode | undefined): boolean => {
+    if (!cb || (cb.type !== 'ArrowFunctionExpression' && cb.type !== 'FunctionExpression')) return false;
+    let hit = false;
+    walkOwn({ type: 'ExpressionStatement', expression: cb.body } as unknown as AnyNode, (k) => {
+      if (k.type === 'MemberExpression' && NOT_RUN.test(propName(k) ?? '')) hit = true;
+      if (k.type === 'Literal' && typeof k.value === 'string' && NOT_RUN.test(k.value)) hit = true;
+    });
+    return hit;
+  };
+  const selects = (n0: AnyNode, depth = 0): boolean => {
+    const n = unwrapExpr(n0);
+    if (n.type === 'Identifier' && depth < 2) {
+      const init = sc.resolve(n)?.init;
+      return !!init && selects(init, depth + 1);
+    }
+    if (n.type === 'MemberExpression' && propName(n) === 'length') return selects(n.object, depth);
+    return n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && ['some', 'find', 'filter', 'findIndex'].includes(propName(n.callee) ?? '') && text.slice(n.callee.object.start, n.callee.object.end) === items && notRunWord(n.arguments[0]);
+  };
+  let hit = false;
+  walkOwn(fn, (k) => {
+    if (hit || k.type !== 'IfStatement' || k.end > score.start || !exits(k.consequent)) return;
+    walkOwn({ type: 'ExpressionStatement', expression: k.test } as unknown as AnyNode, (t) => {
+      if ((t.type === 'Identifier' || t.type === 'CallExpression' || t.type === 'MemberExpression') && selects(t)) hit = true;
+    });
+  });
+  return hit;
+}
+
 /** `passed / results.filter((r) => !r.error).length`: items that errored or were skipped leave the denominator. */
 export function jsFilteredDenominator(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
   if (node.type !== 'BinaryExpression' || node.operator !== '/') return;
@@ -214,5 +328,6 @@ export function jsFilteredDenominator(node: AnyNode, c: RuleContext<Msg>, ancest
   const program = programOf(ancestors);
   const fn = [...ancestors].reverse().find(isJsFunction);
   if (!program || !fn || !jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
+  if (failsOnNotRunFirst(fn, node, c.text.slice(call.callee.object.start, call.callee.object.end), c.text, program)) return;
   c.report({ messageId: 'droppedFiltered', data: { filter: oneLine(c, call), items: oneLine(c, call.callee.object, 30), score: oneLine(c, node) }, at: call });
 }
