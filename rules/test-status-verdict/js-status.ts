@@ -325,7 +325,7 @@ export function jsStatusChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: re
       let recv = unwrapExpr(call.callee.object);
       if (recv.type === 'CallExpression' && recv.callee.type === 'MemberExpression' && recv.callee.object.type === 'Identifier' && recv.callee.object.name === 'Object' && propName(recv.callee) === 'values' && recv.arguments[0]) recv = unwrapExpr(recv.arguments[0]);
       const name = recv.type === 'Identifier' ? recv.name : recv.type === 'MemberExpression' ? text(c, recv) : undefined;
-      if (!name || !produced(recv, fn, program) || sizeTested(fn, recv.type === 'Identifier' ? recv.name : '') || (recv.type === 'MemberExpression' && memberSizeTested(fn, c, name))) return;
+      if (!name || !produced(recv, fn, program) || sizeTested(fn, recv.type === 'Identifier' ? recv.name : '') || (recv.type === 'MemberExpression' && memberSizeTested(fn, c, name)) || sourceCountTested(fn, recv, program)) return;
       if (polarity(call, fn, program, project, file) !== true) return;
       c.report({ messageId: 'jsEmptyMap', data: { test: short(c, call), map: name }, at: call });
     }
@@ -357,5 +357,37 @@ function memberSizeTested(fn: JsFunction, c: RuleContext<Msg>, name: string): bo
     forEachChild(n, rec);
   };
   rec(fn.body);
+  return hit;
+}
+
+/** The collection is read out of a report object (`statuses = report.testResults.flatMap(...)`) and the function
+ *  exits early on that report's own count field (`if (report.numTotalTests === 0) return fail`): the run cannot be
+ *  empty by the time `.every` runs. */
+function sourceCountTested(fn: JsFunction, recv: AnyNode, program: Program): boolean {
+  const sc = jsScopes(program);
+  let n: AnyNode | undefined = recv.type === 'Identifier' ? sc.resolve(recv)?.init : recv;
+  for (let i = 0; n && i < 20; i++) {
+    n = unwrapExpr(n);
+    if (n.type === 'Identifier') break;
+    n = n.type === 'CallExpression' ? n.callee : n.type === 'MemberExpression' ? n.object : undefined;
+  }
+  if (n?.type !== 'Identifier') return false;
+  const root = sc.resolve(n);
+  if (!root) return false;
+  const COUNT = /^(?:num|total|count)|(?:total|count)s?$/i;
+  const exits = (st: AnyNode): boolean => st.type === 'ReturnStatement' || st.type === 'ThrowStatement' || (st.type === 'BlockStatement' && !!st.body.length && exits(st.body.at(-1)!));
+  let hit = false;
+  const rec = (k: AnyNode): void => {
+    if (hit || isJsFunction(k)) return;
+    if (k.type === 'IfStatement' && exits(k.consequent)) {
+      const t = (x: AnyNode): void => {
+        if (x.type === 'MemberExpression' && COUNT.test(propName(x) ?? '') && unwrapExpr(x.object).type === 'Identifier' && sc.resolve(unwrapExpr(x.object) as never) === root) hit = true;
+        forEachChild(x, t);
+      };
+      t(k.test);
+    }
+    forEachChild(k, rec);
+  };
+  forEachChild(fn.body, rec);
   return hit;
 }

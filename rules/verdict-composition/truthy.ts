@@ -15,6 +15,7 @@ import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isJsFunction, programOf, propName } from '../../src/lang/js/index.js';
 import { jsOnVerdictPath } from '../../src/suites/verdict.js';
+import { unwrapExpr } from '../../src/lang/js/nodes.js';
 import type { Project } from '../../src/contract/project.js';
 import { short, verdictFunctionAt, type Ctx, type Msg } from './kinds.js';
 
@@ -174,7 +175,7 @@ export function jsTruthyArray(node: AnyNode, c: RuleContext<Msg>, ancestors: rea
     arrayOfArrays ||
     ((parent.type === 'IfStatement' || parent.type === 'WhileStatement' || parent.type === 'ConditionalExpression') && parent.test === node) ||
     (parent.type === 'UnaryExpression' && parent.operator === '!') ||
-    (parent.type === 'LogicalExpression' && (parent.operator === '&&' || parent.operator === '||') && parent.left === node) ||
+    (parent.type === 'LogicalExpression' && (parent.operator === '&&' || (parent.operator === '||' && !emptyDefault(parent.right))) && parent.left === node) ||
     (parent.type === 'CallExpression' && parent.callee.type === 'Identifier' && parent.callee.name === 'Boolean');
   if (!test) return;
   const program = programOf(ancestors);
@@ -184,4 +185,10 @@ export function jsTruthyArray(node: AnyNode, c: RuleContext<Msg>, ancestors: rea
   if (!jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
   const text = c.text.slice(node.start, node.end).replace(/\s+/g, ' ');
   c.report({ messageId: 'jsTruthyArray', data: { expr: text.length > 60 ? `${text.slice(0, 57)}...` : text }, at: node });
+}
+
+/** `xs.map(f) || []`: a default of the same kind, so the expression is used as an array, not tested for truth. */
+function emptyDefault(e: AnyNode): boolean {
+  const x = unwrapExpr(e);
+  return (x.type === 'ArrayExpression' && x.elements.length === 0) || (x.type === 'ObjectExpression' && x.properties.length === 0);
 }
