@@ -4,7 +4,10 @@
  * before the counts), and after the loop a score divided by a counter the skipped items never reach
  * (`passed / checked`, `total / weightSum`, `results.length`), or `.every()` over the results the `try`
  * filled (true of nothing when every check threw). A denominator counted outside the skipping part of the
- * loop (`total++` before the `try`), or a handler that records the item, is not a drop.
+ * loop (`total++` before the `try` or at its top, before anything that can throw), a handler that records the
+ * item, or a size test of the counter that fails the run (`if (checked < cases.length) return fail`,
+ * `results.length === cases.length && results.every(...)`) is not a drop. A skipped item is missing only when the
+ * test is of a value looked up for it or one the loop then counts, not of a blank line or a config flag.
  */
 import type { AnyNode, BlockStatement, Expression, Program, Statement } from 'acorn';
 import type { RuleContext } from '../../src/contract/rule.js';
