@@ -245,17 +245,31 @@ export function everyHasComparison(node: AnyNode, program: Program): SetComparis
   if (uniqueElements(node.callee.object, sc)) return undefined;
   let hit = false;
   // `every(x => S.has(x))` is containment and `some(x => !S.has(x))` its negation; `some(x => S.has(x))`
-  // (any overlap) and `every(x => !S.has(x))` (disjointness) do not depend on multiplicity.
+  // (any overlap) and `every(x => !S.has(x))` (disjointness) do not depend on multiplicity. Only a
+  // membership test that decides the callback's result counts: the result itself, a conjunct of it
+  // (under `!`, a disjunct), or what a `return` gives — not a side condition of one alternative
+  // (`status === 'passed' || (status === 'skipped' && optional.has(name))` is no containment).
   const visit = (n: AnyNode, negated: boolean): void => {
     if (hit) return;
     if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && propName(n.callee) === 'has' && setFromSequence(n.callee.object, sc)) {
       if ((m === 'every') !== negated) hit = true;
+      return;
     }
     if (n.type === 'UnaryExpression' && n.operator === '!') {
       visit(n.argument, !negated);
       return;
     }
-    forEachChild(n, (c) => visit(c, negated));
+    // a conjunction requires each side; under `!` a disjunction is one (De Morgan)
+    if (n.type === 'LogicalExpression' && n.operator === (negated ? '||' : '&&')) {
+      visit(n.left, negated);
+      visit(n.right, negated);
+      return;
+    }
+    if (n.type === 'BlockStatement' || n.type === 'IfStatement') {
+      forEachChild(n, (c) => visit(c, negated));
+      return;
+    }
+    if (n.type === 'ReturnStatement' && n.argument) visit(n.argument, negated);
   };
   visit(cb.body, false);
   if (!hit) return undefined;
