@@ -252,9 +252,14 @@ function newRunId(): string {
   return `run-${process.pid}-${runSeq}-${randomBytes(3).toString('hex')}`;
 }
 
+/** What a process's environment (`/proc/<pid>/environ`) holds when it carries the run's marker. */
+function markerNeedle(marker: string): Buffer {
+  return Buffer.from(`${MARKER_VAR}=${marker}\0`);
+}
+
 /** Kill every process whose environment carries `marker` (children that left the group). */
 function sweepMarker(marker: string): number {
-  const needle = Buffer.from(`${MARKER_VAR}=${marker}\0`);
+  const needle = markerNeedle(marker);
   let killed = 0;
   let entries: string[];
   try {
@@ -946,7 +951,7 @@ interface SpawnOutcome {
  * or the sum from /proc), the run is killed and `out.memoryExceeded` says what they held.
  */
 function sampleMemory(pid: number, mem: { budgetBytes: number; cgroup?: RunCgroup; marked: boolean }, marker: string | undefined, out: SpawnOutcome, killGroup: () => void): NodeJS.Timeout {
-  const needle = mem.marked && marker ? Buffer.from(`${MARKER_VAR}=${marker}\0`) : Buffer.alloc(0);
+  const needle = mem.marked && marker ? markerNeedle(marker) : Buffer.alloc(0);
   return setInterval(() => {
     if (out.memoryExceeded !== undefined) return;
     const held = mem.cgroup ? mem.cgroup.bytes() : accountedBytes(pid, needle);
