@@ -7,6 +7,7 @@
 import type { PythonAnalysis, PythonProject } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { llmReply } from '../../src/lang/python/llm-reply.js';
+import { boundParam } from '../../src/lang/python/state-reads.js';
 
 export interface EmptyJudgements {
   /** The read of the list from the reply (`data.get("results", [])`). */
@@ -74,8 +75,8 @@ function helperCounts(a: PythonAnalysis, scope: PyNode, name: string, project: P
     const b = r ? project!.analysis(r.file) : a;
     const fn = r ? r.fn : a.functionByQualname(a.src(f));
     if (!fn || !b) return undefined;
-    const at = named(x.parent).indexOf(x);
-    const param = fn.params.map((p) => p.replace(/[:=].*$/, '').trim()).filter((p) => p !== 'self' && p !== 'cls')[at];
+    const c = a.call(call);
+    const param = c && boundParam(fn, c, x);
     if (param && lengthTested(b, fn.node, param)) hit = true;
     return undefined;
   });

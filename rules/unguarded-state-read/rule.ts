@@ -436,7 +436,7 @@ function reportNoneOpen(o: NoneOpen, a: PythonAnalysis, c: PyCtx): void {
   // a parameter opened as is (`open(path1)`, path1 the routed getter's value): a control case passes None there
   const call = a.call(o.node);
   const arg = call?.args[0] ? a.src(call.args[0]).trim() : undefined;
-  const param = fn && o.kind === 'raises' && arg && /^[A-Za-z_]\w*$/.test(arg) && fn.params.map((p) => p.replace(/[:=].*$/, '').trim()).includes(arg) ? arg : undefined;
+  const param = fn && o.kind === 'raises' && arg && /^[A-Za-z_]\w*$/.test(arg) && fn.params.includes(arg) ? arg : undefined;
   c.report({
     messageId: 'noneOpen',
     data: { expr: a.src(o.node), source: o.source, outcome },

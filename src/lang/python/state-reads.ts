@@ -205,11 +205,18 @@ function helperTest(a: PythonAnalysis, id: PyNode, p: PyNode, opts: TestOpts, de
   if (!c) return false;
   const h = helperOf(a, c, opts.cx);
   if (!h) return false;
-  const at = c.args.indexOf(id);
-  const kw = [...c.kwargs].find(([, v]) => v === id)?.[0];
-  const params = h.fn.params.map((x) => x.replace(/[:=].*$/, '').replace(/^\*+/, '').trim()).filter((x) => x !== 'self' && x !== 'cls');
+  const param = boundParam(h.fn, c, id);
+  return !!param && nameTestedIn(h.a, h.fn.node, param, opts, depth + 1);
+}
+
+/** The parameter of `fn` that argument `arg` of call `c` binds (by keyword, or by position after `self`/`cls`).
+ *  `fn.params` holds bare names (src/lang/python/scopes.ts). */
+export function boundParam(fn: FunctionInfo, c: CallInfo, arg: PyNode): string | undefined {
+  const params = fn.params.filter((x) => x !== 'self' && x !== 'cls');
+  const kw = [...c.kwargs].find(([, v]) => v === arg)?.[0];
+  const at = c.args.indexOf(arg);
   const param = kw ?? (at >= 0 ? params[at] : undefined);
-  return !!param && params.includes(param) && nameTestedIn(h.a, h.fn.node, param, opts, depth + 1);
+  return param !== undefined && params.includes(param) ? param : undefined;
 }
 
 /** `id` is the iterable of a generator that `any(…)` tests in a condition: a list with a match is not empty. */
@@ -228,6 +235,14 @@ function nameTested(a: PythonAnalysis, scope: PyNode, name: string, opts: TestOp
   return nameTestedIn(a, scope, name, opts, 0);
 }
 
+/** Identifier `x` (under parent `p`, past walrus and parentheses) is tested for truth — it is the
+ *  condition of an `if`/`elif`/`while`/`assert`/comprehension `if`, an operand of `not`/`and`/`or`, the
+ *  test of a conditional expression — or compared with None. */
+function truthOrNoneTest(a: PythonAnalysis, x: PyNode, p: PyNode): boolean {
+  return (CONDITION_PARENTS.has(p.type) && (p.type !== 'conditional_expression' || named(p)[1]?.start === x.start || named(p)[1]?.start === x.parent?.start))
+    || (p.type === 'comparison_operator' && /\b(?:is|is not|==|!=)\s*None\b|\bNone\s*(?:is|==|!=)/.test(a.src(p)));
+}
+
 function nameTestedIn(a: PythonAnalysis, scope: PyNode, name: string, opts: TestOpts, depth: number): boolean {
   let hit = false;
   walk(scope, (x) => {
@@ -237,8 +252,7 @@ function nameTestedIn(a: PythonAnalysis, scope: PyNode, name: string, opts: Test
     let child: PyNode = x;
     while (p && (p.type === 'named_expression' || p.type === 'parenthesized_expression')) { child = p; p = p.parent; }
     if (!p) return undefined;
-    if (CONDITION_PARENTS.has(p.type) && (p.type !== 'conditional_expression' || named(p)[1]?.start === x.start || named(p)[1]?.start === x.parent?.start)) hit = true;
-    else if (p.type === 'comparison_operator' && /\b(?:is|is not|==|!=)\s*None\b|\bNone\s*(?:is|==|!=)/.test(a.src(p))) hit = true;
+    if (truthOrNoneTest(a, x, p)) hit = true;
     else if (p.type === 'comparison_operator' && /^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.text.slice(x.end, p.end))) hit = true;
     else if (p.type === 'argument_list' && /^len$/.test(a.src(field(p.parent!, 'function') ?? p))) hit = true;
     else if (opts.none && p.type === 'argument_list' && named(p)[0] === child && /^(?:isinstance|hasattr)$/.test(a.src(field(p.parent!, 'function') ?? p)) && inCondition(p.parent!)) hit = true;
@@ -263,8 +277,7 @@ function lengthGuard(a: PythonAnalysis, scope: PyNode, name: string, index: numb
     let p = x.parent;
     while (p && (p.type === 'named_expression' || p.type === 'parenthesized_expression')) p = p.parent;
     if (!p) return undefined;
-    const counts = (CONDITION_PARENTS.has(p.type) && (p.type !== 'conditional_expression' || named(p)[1]?.start === x.start || named(p)[1]?.start === x.parent?.start))
-      || (p.type === 'comparison_operator' && /\b(?:is|is not|==|!=)\s*None\b|\bNone\s*(?:is|==|!=)|^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.src(p)));
+    const counts = truthOrNoneTest(a, x, p) || (p.type === 'comparison_operator' && /^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.src(p)));
     if (counts || helperTest(a, x, p, { cx }, 0)) { other = true; return undefined; }
     // `any(… for x in name)` true: at least one item
     if (anyTest(a, x, p)) {
