@@ -16,7 +16,7 @@ import type { AnyNode, Expression, Program } from 'acorn';
 import type { RuleContext } from '../../src/contract/rule.js';
 import type { Project } from '../../src/contract/project.js';
 import { isJsFunction, jsScopes, programOf, propName, type JsFunction } from '../../src/lang/js/index.js';
-import { forEachChild, unwrapExpr } from '../../src/lang/js/nodes.js';
+import { forEachChild, parentMap, unwrapExpr } from '../../src/lang/js/nodes.js';
 import { jsFeedsVerdict, jsOnVerdictPath, jsVerdictScope } from '../../src/suites/verdict.js';
 import { jsConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { kinds, statusWord, words, type Status } from './status.js';
@@ -81,22 +81,6 @@ function jsStatusTest(n0: AnyNode, program: Program): JsStatusTest | undefined {
     if (set) return { node: n, subject: n.arguments[0]!, positive: true, statuses: set };
   }
   return undefined;
-}
-
-const parents = new WeakMap<AnyNode, Map<AnyNode, AnyNode>>();
-function parentMap(root: AnyNode): Map<AnyNode, AnyNode> {
-  let m = parents.get(root);
-  if (m) return m;
-  m = new Map();
-  const map = m;
-  const rec = (n: AnyNode): void =>
-    forEachChild(n, (k) => {
-      map.set(k, n);
-      rec(k);
-    });
-  rec(root);
-  parents.set(root, m);
-  return m;
 }
 
 const TESTERS = new Set(['every', 'some']);

@@ -11,7 +11,7 @@ import type { AnyNode, Identifier, Program, VariableDeclarator } from 'acorn';
 import type { RuleContext } from '../../src/contract/rule.js';
 import type { Project } from '../../src/contract/project.js';
 import { isJsFunction, jsScopes, programOf, propName } from '../../src/lang/js/index.js';
-import { forEachChild } from '../../src/lang/js/nodes.js';
+import { parentMap } from '../../src/lang/js/nodes.js';
 import { jsOnVerdictPath } from '../../src/suites/verdict.js';
 import { short, type Ctx, type Msg } from './kinds.js';
 
@@ -123,21 +123,9 @@ export function jsUnusedCheck(node: VariableDeclarator, c: RuleContext<Msg>, anc
   c.report({ messageId: 'unusedCheck', data: { name: node.id.name, check: text.length > 50 ? `${text.slice(0, 47)}...` : text, how }, at: node });
 }
 
-const parentMaps = new WeakMap<Program, Map<AnyNode, AnyNode>>();
-
-/** The ancestors of a node of the program, outermost first (a parent map built once per program). */
+/** The ancestors of a node of the program, outermost first (src/lang/js/nodes.ts parentMap). */
 function parentsOf(program: Program): (n: AnyNode) => AnyNode[] {
-  let m = parentMaps.get(program);
-  if (!m) {
-    const map = new Map<AnyNode, AnyNode>();
-    const visit = (n: AnyNode): void => forEachChild(n, (k) => {
-      map.set(k, n);
-      visit(k);
-    });
-    visit(program);
-    parentMaps.set(program, (m = map));
-  }
-  const pm = m;
+  const pm = parentMap(program);
   return (n) => {
     const out: AnyNode[] = [];
     for (let p = pm.get(n); p; p = pm.get(p)) out.unshift(p);

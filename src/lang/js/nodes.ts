@@ -32,6 +32,25 @@ export function forEachChild(n: AnyNode, f: (child: AnyNode, key: string) => voi
   }
 }
 
+const parentMaps = new WeakMap<AnyNode, Map<AnyNode, AnyNode>>();
+
+/** Each node under `root` to its parent, built once per root (a program's tree does not change). */
+export function parentMap(root: AnyNode): ReadonlyMap<AnyNode, AnyNode> {
+  let m = parentMaps.get(root);
+  if (m) return m;
+  const map = new Map<AnyNode, AnyNode>();
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    forEachChild(n, (k) => {
+      map.set(k, n);
+      stack.push(k);
+    });
+  }
+  parentMaps.set(root, (m = map));
+  return m;
+}
+
 /** An expression without the wrappers that do not change what it reads: `await`, optional chaining,
  *  parentheses and a TypeScript `as` cast. */
 export function unwrapExpr(e: AnyNode): AnyNode {
