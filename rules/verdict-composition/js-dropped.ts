@@ -9,7 +9,7 @@
  * `results.length === cases.length && results.every(...)`) is not a drop. A skipped item is missing only when the
  * test is of a value looked up for it or one the loop then counts, not of a blank line or a config flag.
  */
-import type { AnyNode, BlockStatement, Expression, Program, Statement } from 'acorn';
+import type { AnyNode, BlockStatement, Expression, Identifier, Program, Statement } from 'acorn';
 import type { RuleContext } from '../../src/contract/rule.js';
 import type { Project } from '../../src/contract/project.js';
 import { isJsFunction, jsScopes, programOf, propName } from '../../src/lang/js/index.js';
@@ -322,15 +322,32 @@ function failsOnNotRunFirst(fn: AnyNode, score: AnyNode, items: string, text: st
   return hit;
 }
 
+/** The initializer of a `const` bound to a `.filter(…)` call that nothing adds to (`push`, `unshift`, `splice`). */
+function keptOnly(program: Program, fn: AnyNode, id: Identifier): AnyNode | undefined {
+  const sc = jsScopes(program);
+  const b = sc.resolve(id);
+  if (b?.kind !== 'const' || !b.init) return undefined;
+  let added = false;
+  walkOwn(fn, (k) => {
+    if (k.type !== 'CallExpression' || k.callee.type !== 'MemberExpression' || k.callee.object.type !== 'Identifier') return;
+    if (['push', 'unshift', 'splice'].includes(propName(k.callee) ?? '') && sc.resolve(k.callee.object) === b) added = true;
+  });
+  return added ? undefined : unwrapExpr(b.init);
+}
+
 /** `passed / results.filter((r) => !r.error).length`: items that errored or were skipped leave the denominator. */
 export function jsFilteredDenominator(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
   if (node.type !== 'BinaryExpression' || node.operator !== '/') return;
   const d = unwrapExpr(node.right);
-  const call = d.type === 'MemberExpression' && propName(d) === 'length' ? unwrapExpr(d.object) : undefined;
-  if (call?.type !== 'CallExpression' || call.callee.type !== 'MemberExpression' || propName(call.callee) !== 'filter' || !excludesNotRun(call.arguments[0])) return;
   const program = programOf(ancestors);
   const fn = [...ancestors].reverse().find(isJsFunction);
-  if (!program || !fn || !jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
+  if (!program || !fn) return;
+  let call = d.type === 'MemberExpression' && propName(d) === 'length' ? unwrapExpr(d.object) : undefined;
+  // `const ran = results.filter(…); … passed / ran.length`, when nothing is pushed onto `ran` afterwards
+  if (call?.type === 'Identifier') call = keptOnly(program, fn, call);
+  if (call?.type !== 'CallExpression' || call.callee.type !== 'MemberExpression' || propName(call.callee) !== 'filter' || !excludesNotRun(call.arguments[0])) return;
+  if (!jsOnVerdictPath(project, c.unit.file.path, program, fn)) return;
   if (failsOnNotRunFirst(fn, node, c.text.slice(call.callee.object.start, call.callee.object.end), c.text, program)) return;
-  c.report({ messageId: 'droppedFiltered', data: { filter: oneLine(c, call), items: oneLine(c, call.callee.object, 30), score: oneLine(c, node) }, at: call });
+  const named = d.type === 'MemberExpression' && unwrapExpr(d.object).type === 'Identifier';
+  c.report({ messageId: 'droppedFiltered', data: { filter: oneLine(c, call), items: oneLine(c, call.callee.object, 30), score: oneLine(c, node) }, at: named ? d : call });
 }
