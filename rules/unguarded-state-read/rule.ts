@@ -6,7 +6,7 @@ import { defineRule } from '../../src/contract/rule.js';
 import { httpJsonRead } from '../../src/lang/python/facts.js';
 import { noneReturn, stateOrigin, unguardedItemRead, unguardedLookupRead, unguardedMatchRead, unguardedNoneOpen, unguardedNoneUse, type NoneContext, type StateContext, type StateRead, type NoneOpen, type NoneUse } from '../../src/lang/python/state-reads.js';
 import { rel } from '../../src/core/paths.js';
-import { field, named, walk } from '../../src/lang/python/tree.js';
+import { field, named, unparen, walk } from '../../src/lang/python/tree.js';
 import { expectedParams } from '../../src/suites/expected-input.js';
 import { verifierSide } from '../../src/suites/verifier-side.js';
 import { callersOf } from '../../src/suites/harness/py-values.js';
@@ -17,6 +17,7 @@ import type { AnyNode, Node, Program } from 'acorn';
 import { isJsFunction, programOf } from '../../src/lang/js/index.js';
 import { jsVerdictScope } from '../../src/suites/verdict.js';
 import { jsStateReads, withSameFileCallees } from './js-reads.js';
+import { alwaysMatched, matchTestOf, returnsOf } from './match-returns.js';
 
 type Msg = 'unguarded' | 'shortRead' | 'noMatch' | 'noElement' | 'noRow' | 'noneOpen' | 'noneUse' | 'jsUnguarded' | 'jsShortRead' | 'jsNoMatch';
 
@@ -245,7 +246,30 @@ function stateContext(node: PyNode, c: PyCtx): StateContext {
     const b = r && c.project.python.analysis(r.file);
     return r && b ? { a: b, fn: r.fn } : undefined;
   };
-  return { ...(agent ? { agent } : {}), ...(params ? { task: params.task } : {}), callee, callerHandles: (a, n, types) => everyCallerHandles(c.project, a, n, types, 0), resolve };
+  const alwaysMatches = (a: PythonAnalysis, search: CallInfo): boolean => {
+    const t = matchTestOf(search.node);
+    const calls = t && search.args[1] ? producingCalls(a, search.args[1]) : [];
+    return !!t && calls.length > 0 && calls.every((call) => {
+      const r = resolve(a, call);
+      return !!r && alwaysMatched(returnsOf(r.a, r.fn, t));
+    });
+  };
+  return { ...(agent ? { agent } : {}), ...(params ? { task: params.task } : {}), callee, callerHandles: (a, n, types) => everyCallerHandles(c.project, a, n, types, 0), resolve, alwaysMatches };
+}
+
+/** The calls of plain functions (`get_url(env)`) whose result `n` is: the call itself, or a local bound only to such calls. */
+function producingCalls(a: PythonAnalysis, n: PyNode): CallInfo[] {
+  const u = unparen(n);
+  const callOfPlain = (x: PyNode | undefined): CallInfo | undefined => {
+    const c = x && unparen(x).type === 'call' ? a.call(unparen(x)) : undefined;
+    return c && c.fn.type === 'identifier' ? c : undefined;
+  };
+  if (u.type === 'call') return callOfPlain(u) ? [callOfPlain(u)!] : [];
+  if (u.type !== 'identifier') return [];
+  const defs = a.reachingDefs(u);
+  if (!defs?.length) return [];
+  const calls = defs.map((d) => ((d.kind === 'assign' || d.kind === 'walrus') && !d.index?.length ? callOfPlain(d.value) : undefined));
+  return calls.every((c) => c !== undefined) ? (calls as CallInfo[]) : [];
 }
 
 /** A verdict a handler returns that is a pass: the error it catches is not a failed check there. */
