@@ -29,6 +29,29 @@ import { answerThenStall, earlierHttpCalls, earlierProcessCalls, FAILED_ANSWER, 
 import { localizeUrls, otherStandIns } from '../../src/confirm/inputs.js';
 import type { Spec } from '../../src/confirm/harness.js';
 
+type StandInWitness = Witness & { twin?: number; twinOf?: number };
+
+const holding = (w: Witness): string => Object.entries(w.standIns ?? {}).map(([p, c]) => `${show(p)} holding ${show(c)}`).join(', ');
+
+/** A witness with stand-in files gets a twin whose stand-ins hold other content: a verdict on a stand-in
+ *  needs the call reached with both (the path to it must not depend on what the file holds). */
+function addStandInTwins(ws: StandInWitness[]): void {
+  for (let i = 0, n = ws.length; i < n; i++) {
+    const w = ws[i]!;
+    if (!w.standIns || !Object.keys(w.standIns).length) continue;
+    const other = otherStandIns(w.standIns);
+    w.twin = ws.length;
+    ws.push({ ...w, files: { ...(w.files ?? {}), ...other }, standIns: other, twinOf: i, twin: undefined, label: `${w.label}; the same with ${holding({ args: [], standIns: other })}` });
+  }
+}
+
+/** Why a stand-in verdict does not hold: `reached` met the stall, `other` (the other content) did not. */
+function contentDetail(line: number, reached: Witness, other: Witness, otherOutcome: string, twinReached: boolean): string {
+  const paths = Object.keys(reached.standIns ?? {}).map((p) => show(p)).join(', ');
+  const first = twinReached ? `only with other content in the stand-in: ${reached.label} waited out the bound, but with the stand-in as first written (${Object.values(other.standIns ?? {}).map((c) => show(c)).join(', ')})` : `only with the stand-in content: ${reached.label} waited out the bound, but with ${holding(other)}`;
+  return `the call at line ${line} met its stalling peer ${first} ${otherOutcome}; the path to the call depends on what ${paths} holds, which the task's real file decides and the suite does not ship`;
+}
+
 const oracle: Oracle = {
   id: 'missing-timeout',
   async plan(ctx) {
@@ -55,7 +78,7 @@ const oracle: Oracle = {
     // 500 (a retry after a failed status) or with 200 (a download, then the upload that is flagged)
     const earlier = earlierHttpCalls(t);
     const calls = `the ${earlier} earlier call${earlier > 1 ? 's' : ''}`;
-    type W = Witness & { before?: Array<{ status: number; body: string }>; runsAnswered?: number; twin?: number; twinOf?: number };
+    type W = StandInWitness & { before?: Array<{ status: number; body: string }>; runsAnswered?: number };
     const ws1: W[] = earlier
       ? ws0.flatMap((w) => [
           w,
@@ -78,15 +101,7 @@ const oracle: Oracle = {
           runsAnswered: earlierRuns,
         })),
       );
-    // A witness with stand-in files gets a twin whose stand-ins hold other content: a verdict on a stand-in
-    // needs the call reached with both (the path to it must not depend on what the file holds)
-    for (let i = 0, n = ws.length; i < n; i++) {
-      const w = ws[i]!;
-      if (!w.standIns || !Object.keys(w.standIns).length) continue;
-      const other = otherStandIns(w.standIns);
-      w.twin = ws.length;
-      ws.push({ ...w, files: { ...(w.files ?? {}), ...other }, standIns: other, twinOf: i, twin: undefined, label: `${w.label}; the same with ${Object.entries(other).map(([p, c]) => `${show(p)} holding ${show(c)}`).join(', ')}` });
-    }
+    addStandInTwins(ws);
     const viaArgs = ws.some((w) => /\{vaudit-port0\}|"\$port":0\b/.test(JSON.stringify([w.args, w.kwargs ?? null, w.self ?? null])));
     if (!tools.length && !port && !httpSelf && !viaArgs)
       return { status: 'unsupported', detail: `vaudit found no peer to stall for the call at line ${t.line}: it names no command, no http://localhost:PORT address and no address held in \`self\`; the finding stands as a static one` };
@@ -143,11 +158,7 @@ const oracle: Oracle = {
           if (of !== undefined) {
             const ri = results.get(cases[i]!.id);
             if (ri?.status === 'deadline' && metStall(i) && !metStall(of))
-              contentDependent ??= {
-                status: 'unreached',
-                detail: `the call at line ${t.line} met its stalling peer only with other content in the stand-in: ${ws[i]!.label} waited out the bound, but with the stand-in as first written (${Object.values(ws[of]!.standIns ?? {}).map((c) => show(c)).join(', ')}) the witness ${outcomeOf(results.get(cases[of]!.id))} without reaching the call's peer; the path to the call depends on what ${Object.keys(ws[i]!.standIns ?? {}).map((p) => show(p)).join(', ')} holds, which the task's real file decides and the suite does not ship`,
-                runId: ri.runId,
-              };
+              contentDependent ??= { status: 'unreached', detail: contentDetail(t.line, ws[i]!, ws[of]!, `the witness ${outcomeOf(results.get(cases[of]!.id))} without reaching the call's peer`, true), runId: ri.runId };
             continue;
           }
           const r = results.get(cases[i]!.id);
@@ -156,9 +167,7 @@ const oracle: Oracle = {
           // does the outcome say anything about the call's timeout. A witness that raised on the way
           // (even on the flagged line itself, e.g. building the URL) never made the call.
           // (a retry witness: past the connections its peer answered, so the call met the stall)
-          const runs = ws[i]!.runsAnswered ? (r.stubCalls ?? []).filter((n) => n === tools[0]).length : (r.stubCalls?.length ?? 0);
-          const met = runs > (ws[i]!.runsAnswered ?? 0) || (r.serverHits ?? 0) > (ws[i]!.before ? earlier : 0);
-          if (!met) {
+          if (!metStall(i)) {
             if (r.status === 'raised') early ??= `${ws[i]!.label}: the witness raised ${outcomeOf(r).replace(/^raised /, '')} before the call reached its stalling peer`;
             continue;
           }
@@ -166,15 +175,10 @@ const oracle: Oracle = {
           if (r.status === 'deadline' && j !== undefined) {
             const rj = results.get(cases[j]!.id);
             if (!(rj?.status === 'deadline' && metStall(j))) {
-              const paths = Object.keys(ws[i]!.standIns ?? {}).map((p) => show(p)).join(', ');
-              contentDependent ??= {
-                status: 'unreached',
-                detail: `the call at line ${t.line} met its stalling peer only with the stand-in content: ${ws[i]!.label} waited out the bound, but with ${Object.entries(ws[j]!.standIns ?? {}).map(([p, c]) => `${show(p)} holding ${show(c)}`).join(', ')} the witness ${rj && metStall(j) ? outcomeOf(rj) : `${outcomeOf(rj)} without reaching the call's peer`}; the path to the call depends on what ${paths} holds, which the task's real file decides and the suite does not ship`,
-                runId: rj?.runId ?? r.runId,
-              };
+              contentDependent ??= { status: 'unreached', detail: contentDetail(t.line, ws[i]!, ws[j]!, `the witness ${rj && metStall(j) ? outcomeOf(rj) : `${outcomeOf(rj)} without reaching the call's peer`}`, false), runId: rj?.runId ?? r.runId };
               continue;
             }
-            return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}; the same with ${Object.entries(ws[j]!.standIns ?? {}).map(([p, c]) => `${show(p)} holding ${show(c)}`).join(', ')} also waits (the call does not depend on what the stand-in holds)`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };
+            return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}; the same with ${holding(ws[j]!)} also waits (the call does not depend on what the stand-in holds)`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };
           }
           if (r.status === 'deadline')
             return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };
