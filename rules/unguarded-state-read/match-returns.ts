@@ -113,7 +113,9 @@ function guardedReturn(a: PythonAnalysis, fn: FunctionInfo, ret: PyNode, value: 
   if (!defs?.length) return false;
   let child: PyNode = ret;
   for (let p = ret.parent; p && p !== fn.node; child = p, p = p.parent) {
-    if (p.type === 'if_statement' && field(p, 'consequence') === child && guardPolarity(a, field(p, 'condition')!, name, t) === 'pos') return true;
+    // `if re.search(P, name):` … `return name`, with `name` not rebound inside the branch
+    if (p.type === 'if_statement' && field(p, 'consequence') === child && guardPolarity(a, field(p, 'condition')!, name, t) === 'pos'
+      && defs.every((d) => d.kind === 'param' || (d.node !== null && d.node.start < p!.start))) return true;
     if (p.type !== 'block') continue;
     for (const s of named(p)) {
       if (s.start >= child.start) break;
