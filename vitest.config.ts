@@ -57,6 +57,7 @@ const slow = [
   'test/ignored-exit-code-confirm.test.ts',
   'test/undeclared-tool-confirm.test.ts',
   'test/init-missing-confirm.test.ts',
+  'test/ans-mismatch-confirm.test.ts',
 ];
 
 export default defineConfig({

@@ -91,11 +91,76 @@ it('a match read on a getter’s value: confirmed with a subject the pattern doe
   const all = JSON.stringify(mine.map((f) => [f.range.start.line, f.confirmation]));
   const at = (line: number) => mine.find((x) => x.range.start.line === line)?.confirmation;
   // the same module's getter, the search on the flagged line
-  expect(at(17), all).toMatchObject({ status: 'confirmed', observed: expect.stringMatching(/^AttributeError: .* raised at line 17/) });
-  expect(at(17)!.witness).toMatch(/active_tab_url\(…\) returns "".*baseline, active_tab_url\(…\) returning "\/d\/x\/edit"/);
+  // the getter's own `return None` (line 11) is the no-match value: TypeError at the read
+  expect(at(17), all).toMatchObject({ status: 'confirmed', observed: expect.stringMatching(/^TypeError: .* raised at line 17/) });
+  expect(at(17)!.witness).toMatch(/active_tab_url\(…\) returns None \(as it does at getters\/browser\.py:11\).*baseline, active_tab_url\(…\) returning "\/d\/x\/edit"/);
   // an imported helper, the match object bound on an earlier line and read on the flagged one
   expect(at(24), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/window_title\(…\) returns ""/) });
   // the subject is an HTTP reply's text read inline: no case can choose it, so no verdict
   expect(at(30)?.status, all).toBe('unsupported');
   expect(mine.filter((f) => f.confirmation?.status === 'refuted'), all).toEqual([]);
+});
+
+it('a getter double returns only what the getter can return: its own fallback, never a value it normalises away', { timeout: 120_000 }, () => {
+  const root = path.join(dir, 'getter-values');
+  mkdirSync(path.join(root, 'checks'), { recursive: true });
+  const files: Record<string, string> = {
+    'checks/__init__.py': '',
+    // urllib, imported getter: its fallback "about:blank" is a value the pattern misses
+    'checks/pages.py': [
+      'import re',
+      'import urllib.request',
+      '',
+      '',
+      'def current_issue_path(base):',
+      '    with urllib.request.urlopen(f"{base}/location", timeout=5) as reply:',
+      '        path = reply.read().decode().strip()',
+      '    if re.search(r"/issues/(\\d+)", path):',
+      '        return path',
+      '    return "about:blank"',
+      '',
+    ].join('\n'),
+    // requests, same module: the getter normalises every non-sheet URL to a sheet URL through a helper
+    'checks/sheets.py': [
+      'import re',
+      '',
+      'import requests',
+      '',
+      'from .pages import current_issue_path',
+      '',
+      '',
+      'def canonical(url):',
+      '    if "/d/" in url and url.endswith("/edit"):',
+      '        return url',
+      '    return "https://docs.google.com/spreadsheets/d/none/edit"',
+      '',
+      '',
+      'def active_sheet(host):',
+      '    url = requests.get(f"http://{host}:9222/active", timeout=10).text',
+      '    if "/d/" not in url:',
+      '        return canonical(url)',
+      '    return url',
+      '',
+      'def sheet_id(host):',
+      '    url = active_sheet(host)',
+      '    return re.search(r"/d/([\\w-]+)/edit", url).group(1)',
+      '',
+      '',
+      'def issue_number(base):',
+      '    path = current_issue_path(base)',
+      '    return int(re.search(r"/issues/(\\d+)", path).group(1))',
+      '',
+    ].join('\n'),
+  };
+  for (const [f, text] of Object.entries(files)) writeFileSync(path.join(root, f), text);
+  const r = runCli(['check', '--confirm', '.', '--format', 'json'], { cwd: root });
+  const report = JSON.parse(r.stdout) as Report;
+  const mine = report.findings.filter((f) => f.messageId === 'noMatch');
+  const all = JSON.stringify(mine.map((f) => [f.file, f.range.start.line, f.confirmation]));
+  const at = (line: number) => mine.find((x) => x.range.start.line === line)?.confirmation;
+  // the normaliser's value is one vaudit does not follow: no case, never a "" the getter cannot give
+  expect(at(22), all).toMatchObject({ status: 'unsupported', detail: expect.stringMatching(/no value `active_sheet` can return is known to miss.*canonical/) });
+  // the imported getter's fallback literal is the witness, and it escapes at the read
+  expect(at(27), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/current_issue_path\(…\) returns "about:blank" \(as it does at checks\/pages\.py:10\)/), observed: expect.stringMatching(/^AttributeError: .* raised at line 27/) });
+  expect(mine.filter((f) => f.confirmation?.status === 'confirmed' && /returns ""/.test(f.confirmation.witness ?? '')), all).toEqual([]);
 });

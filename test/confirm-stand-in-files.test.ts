@@ -101,3 +101,65 @@ it('a task-named file the suite lacks gets a stand-in for missing-timeout, in se
   expect(at('missing-timeout', 28), all).toMatchObject({ status: 'unreached', detail: expect.stringMatching(/KeyError: 'token'/) });
   expect(report.findings.filter((f) => f.confirmation?.status === 'refuted'), all).toEqual([]);
 });
+
+it('a stand-in whose content picks the branch to the flagged call never confirms: the call must be reached with two contents', { timeout: 120_000 }, () => {
+  const root = path.join(dir, 'content');
+  const task = (id: string, result: Record<string, unknown>) =>
+    JSON.stringify({ id, instruction: 'x', config: [], evaluator: { func: 'check_done', result, expected: { type: 'rule', rules: { ok: true } } } });
+  write(root, {
+    'env/machine.py': ['class Machine:', '    def __init__(self, ip, cache):', '        self.vm_ip = ip', '        self.cache_dir = cache', ''].join('\n'),
+    'env/evaluators/metrics/__init__.py': 'from .basic import check_done\n',
+    'env/evaluators/metrics/basic.py': ['def check_done(result, rules):', '    return 1.0 if result else 0.0', ''].join('\n'),
+    'env/evaluators/getters/__init__.py': ['from .push import get_connection_sent, get_rows_pushed, get_config_posted', ''].join('\n'),
+    'env/evaluators/getters/push.py': [
+      'import os',
+      'import urllib.request',
+      '',
+      'import requests',
+      '',
+      '',
+      'def get_connection_sent(env, config):',
+      '    server = f"http://{env.vm_ip}:5000"',
+      '    with open(config["conn"], "rb") as fh:',
+      '        raw = fh.read().strip()',
+      '    if raw in (b"", b"{}"):',
+      '        requests.post(server + "/default", json={})',
+      '        return True',
+      '    requests.post(server + "/connection", data=raw, timeout=30)',
+      '    return True',
+      '',
+      '',
+      'def get_rows_pushed(env, config):',
+      '    url = f"http://{env.vm_ip}:5000/rows"',
+      '    if os.path.getsize(config["rows"]) > 0:',
+      '        body = open(config["rows"], "rb").read()',
+      '        urllib.request.urlopen(urllib.request.Request(url, data=body))',
+      '        return True',
+      '    return False',
+      '',
+      '',
+      'def get_config_posted(env, config):',
+      '    server = f"http://{env.vm_ip}:5000"',
+      '    with open(config["settings"], "rb") as fh:',
+      '        payload = fh.read()',
+      '    reply = requests.post(server + "/settings", data=payload)',
+      '    return reply.ok',
+      '',
+    ].join('\n'),
+    'evaluation_examples/examples/app/t1/t1.json': task('t1', { type: 'connection_sent', conn: 'evaluation_examples/examples/app/t1/connection.json' }),
+    'evaluation_examples/examples/app/t2/t2.json': task('t2', { type: 'rows_pushed', rows: 'evaluation_examples/examples/app/t2/rows.csv' }),
+    'evaluation_examples/examples/app/t3/t3.json': task('t3', { type: 'config_posted', settings: 'evaluation_examples/examples/app/t3/settings.json' }),
+    'evaluation_examples/test_all.json': JSON.stringify({ app: ['t1', 't2', 't3'] }),
+  });
+  const r = runCli(['check', '--confirm', '.', '--format', 'json'], { cwd: root });
+  const report = JSON.parse(r.stdout) as Report;
+  const all = JSON.stringify(report.findings.map((f) => [f.ruleId, f.file.split('/').pop(), f.range.start.line, f.confirmation]));
+  const at = (line: number) => report.findings.find((x) => x.ruleId === 'missing-timeout' && x.file.endsWith('/push.py') && x.range.start.line === line)?.confirmation;
+  // requests, JSON: only the stand-in's `{}` takes the branch to the call; a real connection file does not
+  expect(at(12), all).toMatchObject({ status: 'unreached', detail: expect.stringMatching(/met its stalling peer only with the stand-in content.*depends on what "evaluation_examples\/examples\/app\/t1\/connection\.json" holds/) });
+  // urllib, CSV: the empty stand-in skips the call, other content reaches it
+  expect(at(22), all).toMatchObject({ status: 'unreached', detail: expect.stringMatching(/only with other content in the stand-in.*depends on what "evaluation_examples\/examples\/app\/t2\/rows\.csv" holds/) });
+  // the call sends the file whatever it holds: both contents reach it, confirmed
+  expect(at(31), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/settings\.json" holding .*also waits \(the call does not depend on what the stand-in holds\)/) });
+  expect(report.findings.filter((f) => f.confirmation?.status === 'refuted'), all).toEqual([]);
+});

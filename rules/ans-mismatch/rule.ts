@@ -30,6 +30,12 @@ export default defineRule<Msg>({
     defaultSeverity: 'error',
     layers: ['suite'],
     languages: ['json'],
+    confirm: {
+      oracle: 'ans-mismatch',
+      positional: true,
+      description:
+        'conflict: runs the suite\'s own grader of stop entries (the function that compares an entry\'s `args` with the submitted answer) on the task with each expected answer, after a baseline (the task with only the first ANS entry) that passes its own answer; confirmed when no answer passes. The other findings have no control case: the grader never reads the top-level `ans`, so no run can show them; the two copies are the evidence.',
+    },
     messages: {
       mismatch: {
         what: 'The task\'s "ans" ({{ans}}) does not match the stop entry\'s expected answer (ANS {{args}}).',

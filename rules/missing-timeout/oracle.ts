@@ -18,12 +18,39 @@
  * raised before the bound (e.g. its own TimeoutExpired) · unreached: no witness got the call to its
  * stalling peer (the detail says where each one stopped and why) · unsupported: there is no peer a
  * control case can stall for this call (no tool, no local port, no address in `self`).
+ * A witness with stand-in files (a file the task names that the suite does not ship: `{}` for JSON, else
+ * empty) has a twin whose stand-ins hold other content (a non-empty JSON object, non-empty text): it is
+ * confirmed only when both wait out the bound at the call's peer; when only one of them reaches the call,
+ * the path depends on the file's content, which the real file decides → `unreached`, saying so.
  */
 import type { Confirmation } from '../../src/core/types.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
 import { answerThenStall, earlierHttpCalls, earlierProcessCalls, FAILED_ANSWER, OK_ANSWER, parsedOutput, httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
-import { localizeUrls } from '../../src/confirm/inputs.js';
+import { localizeUrls, otherStandIns } from '../../src/confirm/inputs.js';
 import type { Spec } from '../../src/confirm/harness.js';
+
+type StandInWitness = Witness & { twin?: number; twinOf?: number };
+
+const holding = (w: Witness): string => Object.entries(w.standIns ?? {}).map(([p, c]) => `${show(p)} holding ${show(c)}`).join(', ');
+
+/** A witness with stand-in files gets a twin whose stand-ins hold other content: a verdict on a stand-in
+ *  needs the call reached with both (the path to it must not depend on what the file holds). */
+function addStandInTwins(ws: StandInWitness[]): void {
+  for (let i = 0, n = ws.length; i < n; i++) {
+    const w = ws[i]!;
+    if (!w.standIns || !Object.keys(w.standIns).length) continue;
+    const other = otherStandIns(w.standIns);
+    w.twin = ws.length;
+    ws.push({ ...w, files: { ...(w.files ?? {}), ...other }, standIns: other, twinOf: i, twin: undefined, label: `${w.label}; the same with ${holding({ args: [], standIns: other })}` });
+  }
+}
+
+/** Why a stand-in verdict does not hold: `reached` met the stall, `other` (the other content) did not. */
+function contentDetail(line: number, reached: Witness, other: Witness, otherOutcome: string, twinReached: boolean): string {
+  const paths = Object.keys(reached.standIns ?? {}).map((p) => show(p)).join(', ');
+  const first = twinReached ? `only with other content in the stand-in: ${reached.label} waited out the bound, but with the stand-in as first written (${Object.values(other.standIns ?? {}).map((c) => show(c)).join(', ')})` : `only with the stand-in content: ${reached.label} waited out the bound, but with ${holding(other)}`;
+  return `the call at line ${line} met its stalling peer ${first} ${otherOutcome}; the path to the call depends on what ${paths} holds, which the task's real file decides and the suite does not ship`;
+}
 
 const oracle: Oracle = {
   id: 'missing-timeout',
@@ -51,13 +78,15 @@ const oracle: Oracle = {
     // 500 (a retry after a failed status) or with 200 (a download, then the upload that is flagged)
     const earlier = earlierHttpCalls(t);
     const calls = `the ${earlier} earlier call${earlier > 1 ? 's' : ''}`;
-    const ws: Array<Witness & { before?: Array<{ status: number; body: string }>; runsAnswered?: number }> = earlier
+    type W = StandInWitness & { before?: Array<{ status: number; body: string }>; runsAnswered?: number };
+    const ws1: W[] = earlier
       ? ws0.flatMap((w) => [
           w,
           { ...w, label: `${w.label}; the peer answers ${calls} with HTTP 500`, before: Array.from({ length: earlier }, () => FAILED_ANSWER) },
           { ...w, label: `${w.label}; the peer answers ${calls} with HTTP 200`, before: Array.from({ length: earlier }, () => OK_ANSWER) },
         ])
       : ws0;
+    const ws: W[] = [...ws1];
     // the flagged tool run after earlier ones whose output the function parses: the stubs answer those
     // runs with what the code reads from them, then stall
     // (one tool only: its own runs are counted, by name, in the case's log of stub runs)
@@ -72,6 +101,7 @@ const oracle: Oracle = {
           runsAnswered: earlierRuns,
         })),
       );
+    addStandInTwins(ws);
     const viaArgs = ws.some((w) => /\{vaudit-port0\}|"\$port":0\b/.test(JSON.stringify([w.args, w.kwargs ?? null, w.self ?? null])));
     if (!tools.length && !port && !httpSelf && !viaArgs)
       return { status: 'unsupported', detail: `vaudit found no peer to stall for the call at line ${t.line}: it names no command, no http://localhost:PORT address and no address held in \`self\`; the finding stands as a static one` };
@@ -114,18 +144,41 @@ const oracle: Oracle = {
         const expected = `the call gives up within its own bound (< ${bound} ms)`;
         let refuted: Confirmation | undefined;
         let early: string | undefined;
+        let contentDependent: Confirmation | undefined;
+        const metStall = (i: number): boolean => {
+          const r = results.get(cases[i]!.id);
+          if (!r || !executedLine(r, t.file, t.line)) return false;
+          const runs = ws[i]!.runsAnswered ? (r.stubCalls ?? []).filter((n) => n === tools[0]).length : (r.stubCalls?.length ?? 0);
+          return runs > (ws[i]!.runsAnswered ?? 0) || (r.serverHits ?? 0) > (ws[i]!.before ? earlier : 0);
+        };
         for (let i = 0; i < cases.length; i++) {
+          // a twin only answers for its witness; one that met the stall where its witness did not shows the
+          // path depends on the content too
+          const of = ws[i]!.twinOf;
+          if (of !== undefined) {
+            const ri = results.get(cases[i]!.id);
+            if (ri?.status === 'deadline' && metStall(i) && !metStall(of))
+              contentDependent ??= { status: 'unreached', detail: contentDetail(t.line, ws[i]!, ws[of]!, `the witness ${outcomeOf(results.get(cases[of]!.id))} without reaching the call's peer`, true), runId: ri.runId };
+            continue;
+          }
           const r = results.get(cases[i]!.id);
           if (!r || !executedLine(r, t.file, t.line)) continue;
           // The call met the stalling peer (a stub ran, or the endpoint was connected to): only then
           // does the outcome say anything about the call's timeout. A witness that raised on the way
           // (even on the flagged line itself, e.g. building the URL) never made the call.
           // (a retry witness: past the connections its peer answered, so the call met the stall)
-          const runs = ws[i]!.runsAnswered ? (r.stubCalls ?? []).filter((n) => n === tools[0]).length : (r.stubCalls?.length ?? 0);
-          const met = runs > (ws[i]!.runsAnswered ?? 0) || (r.serverHits ?? 0) > (ws[i]!.before ? earlier : 0);
-          if (!met) {
+          if (!metStall(i)) {
             if (r.status === 'raised') early ??= `${ws[i]!.label}: the witness raised ${outcomeOf(r).replace(/^raised /, '')} before the call reached its stalling peer`;
             continue;
+          }
+          const j = ws[i]!.twin;
+          if (r.status === 'deadline' && j !== undefined) {
+            const rj = results.get(cases[j]!.id);
+            if (!(rj?.status === 'deadline' && metStall(j))) {
+              contentDependent ??= { status: 'unreached', detail: contentDetail(t.line, ws[i]!, ws[j]!, `the witness ${rj && metStall(j) ? outcomeOf(rj) : `${outcomeOf(rj)} without reaching the call's peer`}`, false), runId: rj?.runId ?? r.runId };
+              continue;
+            }
+            return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}; the same with ${holding(ws[j]!)} also waits (the call does not depend on what the stand-in holds)`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };
           }
           if (r.status === 'deadline')
             return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };
@@ -138,6 +191,7 @@ const oracle: Oracle = {
               runId: r.runId,
             };
         }
+        if (contentDependent && !refuted) return contentDependent;
         const nr = firstNonResult(cases.map((c) => results.get(c.id)), { deadlineIsTimeout: false });
         if (nr) return nr;
         const met = cases.map((c, i) => `${ws[i]!.label}: ${outcomeOf(results.get(c.id))}`).join('; ');

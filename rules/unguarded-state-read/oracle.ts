@@ -22,6 +22,9 @@ import { readFileSync } from 'node:fs';
 import type { Confirmation } from '../../src/core/types.js';
 import type { CaseResult, Spec } from '../../src/confirm/harness.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, httpLibraries, outcomeOf, pythonTarget, shapedReturn, show, type Oracle, type OracleContext, type Plan, type Target, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
+import { matches, returnsOf, type MatchMethod } from './match-returns.js';
+import { FLAG } from '../../src/suites/regex/python-re.js';
+import { relative } from 'node:path';
 import { earlierHttpCalls, FAILED_ANSWER, functionText, httpSelfAddress, stubTargets } from '../../src/confirm/stubs.js';
 
 function selfWith(path: string, callable: Spec): Spec {
@@ -226,16 +229,29 @@ function matchPlan(t: Target, ctx: OracleContext, code: string): Plan | Confirma
   const assigned = [...before.matchAll(new RegExp(String.raw`^[ \t]*${subject}\s*=\s*([A-Za-z_]\w*)\s*\(`, 'gm'))].pop()?.[1];
   const getter = at < 0 && assigned && !['str', 'repr', 'open', 'input', 'format', 'getattr'].includes(assigned) ? assigned : undefined;
   if (at < 0 && !getter) return { status: 'unsupported', detail: `the subject \`${subject}\` of the match at line ${t.line} is neither a parameter nor the value of a module-level function the function calls, so no case can choose it` };
-  const withSubject = (v: string): Witness => {
-    if (getter) return { ...w0, label: `${getter}(…) returns ${show(v)}` };
+  // a getter's no-match value must be one it can return: its own fallback, its None, the literal part of a
+  // value it builds, or state as it read it; a getter that returns only matched values (or values made by
+  // a function vaudit does not follow) gets no case
+  let getterMiss: string | null = miss;
+  let missWhere = '';
+  if (getter) {
+    const g = getterValues(ctx, t, getter, pattern, m[0]!);
+    if ('status' in g) return g;
+    getterMiss = g.value;
+    missWhere = g.where;
+  }
+  const withSubject = (v: string | null): Witness => {
+    if (getter) return { ...w0, label: `${getter}(…) returns ${v === null ? 'None' : show(v)}` };
     const args = [...w0.args];
     while (args.length <= at) args.push(null);
     args[at] = v;
     return { ...w0, args, label: `${subject}=${show(v)}` };
   };
   const base = callCase(t, 'm0', withSubject(sample), ctx, getter ? { globals: { [getter]: { $double: 'callable', returns: sample } } } : {});
-  const none = callCase(t, 'm1', withSubject(miss), ctx, getter ? { globals: { [getter]: { $double: 'callable', returns: miss } } } : {});
-  const label = getter ? `${getter}(…) returns ${show(miss)}, which ${show(pattern)} does not match` : `${subject}=${show(miss)}, which ${show(pattern)} does not match`;
+  const none = callCase(t, 'm1', withSubject(getter ? getterMiss : miss), ctx, getter ? { globals: { [getter]: { $double: 'callable', returns: getterMiss } } } : {});
+  const label = getter
+    ? `${getter}(…) returns ${getterMiss === null ? 'None' : show(getterMiss)}${missWhere}, ${getterMiss === null ? 'which no pattern can be searched in' : `which ${show(pattern)} does not match`}`
+    : `${subject}=${show(miss)}, which ${show(pattern)} does not match`;
   const baseLabel = getter ? `${getter}(…) returning ${show(sample)}` : `${subject}=${show(sample)}`;
   const inRange = (f?: string | null, l?: number | null) => f === t.file && l != null && l >= t.line && l <= last;
   return {
@@ -268,6 +284,38 @@ function matchPlan(t: Target, ctx: OracleContext, code: string): Plan | Confirma
       if (r1!.status === 'returned') return { status: 'refuted', witness: label, expected, observed: `returned ${show(r1!.value)}`, runId: r1!.runId };
       return { status: 'unreached', detail: `with ${label} the witness ${outcomeOf(r1)}, not at the read at line ${t.line}`, runId: r1!.runId };
     },
+  };
+}
+
+/** The value the getter's double returns when the pattern must miss: a value the real getter can return
+ *  (`returnsOf`), in order a literal fallback the pattern does not match, None, the literal part of a value
+ *  it builds from state (`"https://host" + text` with the text empty), state as read (`""`). No such value
+ *  (every return matched, or made by a function vaudit does not follow) → no case. */
+function getterValues(ctx: OracleContext, t: Target, getter: string, pattern: string, searchSrc: string): { value: string | null; where: string } | Confirmation {
+  const py = ctx.project?.python;
+  const r = py?.resolveFunction(t.file, getter);
+  const b = r && py?.analysis(r.file);
+  if (!r || !b)
+    return { status: 'unsupported', detail: `vaudit could not find the definition of \`${getter}\` in the project, so it cannot tell which values it returns; a case that makes it return a value the pattern ${show(pattern)} does not match could show a value it never gives` };
+  const method = (/\bre\.(search|match|fullmatch)\(/.exec(searchSrc)?.[1] ?? 'search') as MatchMethod;
+  const flags = /\bre\.(?:I|IGNORECASE)\b/.test(searchSrc) ? FLAG.i : 0;
+  const test = { pattern, flags, method };
+  const rets = returnsOf(b, r.fn, test);
+  const at = (line: number) => ` (as it does at ${relative(ctx.root, r.file) || r.file}:${line})`;
+  const lit = rets.find((x) => x.kind === 'literal');
+  if (lit?.kind === 'literal') return { value: lit.value, where: at(lit.line) };
+  const none = rets.find((x) => x.kind === 'none');
+  if (none) return { value: null, where: at(none.line) };
+  for (const x of rets) if (x.kind === 'prefix' && matches(test, x.value) === false) return { value: x.value, where: `${at(x.line)} with the text it appends empty` };
+  // state as read is a value the getter gives only when no other path routes some values elsewhere (a
+  // normaliser, a return after a match test): then which texts reach that return is not known
+  const free = rets.every((x) => x.kind === 'free' || x.kind === 'literal' || x.kind === 'none' || x.kind === 'prefix') ? rets.find((x) => x.kind === 'free') : undefined;
+  const miss = ['', 'vaudit: no match'].find((v) => matches(test, v) === false);
+  if (free && miss !== undefined) return { value: miss, where: at(free.line) };
+  const why = rets.map((x) => (x.kind === 'matched' ? `line ${x.line} ${x.why}` : x.kind === 'unknown' ? `line ${x.line} returns ${x.what}, which vaudit does not follow` : x.kind === 'prefix' ? `line ${x.line} builds a value from ${show(x.value)}, which the pattern matches` : x.kind === 'free' ? `line ${x.line} returns state as read, on the paths the others leave` : `line ${x.line}`)).join('; ');
+  return {
+    status: 'unsupported',
+    detail: `no value \`${getter}\` can return is known to miss the pattern ${show(pattern)} (${why}), so a case that made it return one would show an input the suite never gives; the finding stands as a static one`,
   };
 }
 

@@ -298,6 +298,13 @@ export function standInFiles(paths: string[], held: Record<string, string>): Rec
   return out;
 }
 
+/** Other content for each stand-in (a non-empty JSON object, non-empty text): a verdict that rests on a
+ *  stand-in holds only when the flagged call is reached with both, i.e. the path to it does not depend on
+ *  what the file holds (a real file would hold something else). */
+export function otherStandIns(standIns: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(standIns).map((p) => [p, /\.json$/i.test(p) ? '{"vaudit": "stand-in"}' : 'vaudit stand-in\n']));
+}
+
 /** The function's docstring (the first triple-quoted string of its text), or ''. */
 function docstring(code: string): string {
   return /("""|''')([\s\S]*?)\1/.exec(code)?.[2] ?? '';

@@ -463,7 +463,7 @@ function taskWitnesses(t: Target, ctx: OracleContext, objs: Array<{ spec: Spec }
     const named = Object.keys(standIns);
     if (named.length)
       label += `; ${named.map((p) => show(p)).join(', ')} ${named.length > 1 ? 'are' : 'is'} not in the suite, so a stand-in (${named.map((p) => (standIns[p] ? `holding ${standIns[p]}` : 'empty')).join(', ')}) is written there`;
-    out.push({ label, args, ...(place.kwargs ? { kwargs: place.kwargs as Record<string, Spec> } : {}), ...(Object.keys(files).length ? { files } : {}) });
+    out.push({ label, args, ...(place.kwargs ? { kwargs: place.kwargs as Record<string, Spec> } : {}), ...(Object.keys(files).length ? { files } : {}), ...(named.length ? { standIns } : {}) });
   }
   return out;
 }

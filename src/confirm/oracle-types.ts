@@ -21,6 +21,8 @@ export interface Witness {
   /** File fixtures at absolute paths, and folders that must exist (bwrap binds them privately). */
   files?: PyCallCase['files'];
   dirs?: string[];
+  /** Of `files`, the stand-ins for files a task names that the suite does not ship (path → content). */
+  standIns?: Record<string, string>;
 }
 
 export interface OracleContext {

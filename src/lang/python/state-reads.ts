@@ -40,6 +40,9 @@ export interface StateContext {
   callerHandles?: (a: PythonAnalysis, n: PyNode, types: readonly string[]) => boolean;
   /** The project function a call reaches (a helper a test calls); default: a function of the same file. */
   resolve?: (a: PythonAnalysis, c: CallInfo) => { a: PythonAnalysis; fn: FunctionInfo } | undefined;
+  /** The searched value of `search` (`re.search(P, url)`) is one the pattern matches on every run: each
+   *  function that produces it returns only values `P` matches (a matching fallback, a value tested first). */
+  alwaysMatches?: (a: PythonAnalysis, search: CallInfo) => boolean;
 }
 
 /** Where a value comes from, when it is state the verifier read: `command output`, `an HTTP reply`,
@@ -587,6 +590,7 @@ export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateCon
   }
   if (!search?.args[1]) return undefined;
   if (handled(a, node, ['AttributeError', 'TypeError'])) return undefined;
+  if (cx.alwaysMatches?.(a, search)) return undefined;
   const origin = stateOrigin(a, search.args[1], cx);
   if (!origin) return undefined;
   if (cx.callerHandles?.(a, node, ['AttributeError', 'TypeError'])) return undefined;
