@@ -67,6 +67,21 @@ export const SHAPES = {
   'py-match-cases': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    match state:\n${rep(n, (i) => `        case ${i}:\n            x = ${i}\n`)}        case _:\n            x = -1\n    return x == 1\n` }) },
   // loops nested in loops: each runs its body to a fixpoint, so the passes multiply with the depth
   'py-nested-loops': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(k + 1)}for i${k} in state:\n`)}${ind(n + 1)}if x is None:\n${ind(n + 2)}y = i0\n${ind(n + 1)}x = y\n    return x == 1\n` }) },
+  'py-nested-while': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(k + 1)}while state.get(${k}):\n`)}${ind(n + 1)}if x is None:\n${ind(n + 2)}y = state.pop()\n${ind(n + 1)}x = y\n${ind(n + 1)}if not x:\n${ind(n + 2)}break\n    return x == 1\n` }) },
+  // range loops whose bodies test their own index (first pass, last pass): index facts on every level
+  'py-nested-range-loops': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(k + 1)}for i${k} in range(3):\n${ind(k + 2)}if i${k} == 0:\n${ind(k + 3)}state.reset(${k})\n${ind(k + 2)}if i${k} < 2:\n${ind(k + 3)}continue\n`)}${ind(n + 1)}if x is None:\n${ind(n + 2)}y = i0\n${ind(n + 1)}x = y\n    return x == 1\n` }) },
+  // a try in every loop (its body may raise to the handler of each level) and a return from the innermost
+  'py-nested-loops-try': { n: 30, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(2 * k + 1)}for i${k} in state:\n${ind(2 * k + 2)}try:\n`)}${ind(2 * n + 1)}if x is None:\n${ind(2 * n + 2)}return y\n${ind(2 * n + 1)}y = x\n${rep(n, (k) => `${ind(2 * (n - k))}except KeyError:\n${ind(2 * (n - k) + 1)}x = ${k}\n`)}    return x == 1\n` }) },
+  'py-module-nested-loops': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `import sys\nx = None\n${rep(n, (k) => `${ind(k)}for i${k} in sys.argv:\n`)}${ind(n)}def f(s):\n${ind(n + 1)}return s == x\n${ind(n)}if x is None:\n${ind(n + 1)}y = i0\n${ind(n)}x = y\ndef grade(state):\n    return f(state)\n` }) },
+  // a flat function of n statements of every kind (assignments, branches, loops, try, with, calls)
+  'py-flat-statements': { n: 16000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (i) => [
+    `    v${i} = state.get(${i})\n`,
+    `    if v${i - 1} is None:\n        x = v${i - 1}\n    else:\n        state.log(x)\n`,
+    `    for k${i} in state:\n        x = k${i}\n`,
+    `    try:\n        x = state[${i}]\n    except KeyError:\n        pass\n`,
+    `    with state.lock():\n        state.put(x, ${i})\n`,
+    `    while state.more(${i}):\n        state.step()\n`,
+  ][i % 6])}    return x == 1\n` }) },
   'py-nested-functions': { n: 400, files: (n) => ({ [`${PY}shape.py`]: `${rep(n, (k) => `${ind(k)}def f${k}(s${k}):\n`)}${ind(n)}return s0 == 1\n` }) },
   // regular expressions
   'json-regex-parens': { n: 20000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': JSON.stringify({ type: 'ChimeraX', instruction: 'Log.', steps: 1, evaluate: [{ type: 'info', key: 'log', value: null, pattern: '('.repeat(n) }, { type: 'info', key: 'log', value: null, pattern: `${'(a'.repeat(n)}${')*'.repeat(n)}$` }] }) }) },

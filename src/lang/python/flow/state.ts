@@ -187,16 +187,27 @@ interface LoopRun extends LoopRecording {
 }
 
 /** What a loop run read and wrote outside its states: the size of the definitions recorded at each read
- *  the loop facts consulted (-1: none), and the module-level `def`/`class` states it set. */
+ *  the loop facts consulted (-1: none), and the module-level `def`/`class` states it set (the last per statement). */
 interface LoopRecording {
   reads: Map<PyNode, number>;
-  defWrites: Array<[PyNode, StateMap]>;
+  defWrites: Map<PyNode, StateMap>;
   /** It read the same name read at two sizes (its own passes recorded more): not replayed. */
   mixed: boolean;
 }
 
 /** Runs kept per loop statement. */
 const MAX_RUNS_KEPT = 8;
+
+/** The states a run added to an exit list from `from` on, each once: these lists are only joined, and a
+ *  state joined again adds nothing (a run replayed on every pass of the loops around it would otherwise
+ *  hand them the same states once per pass, and the lists would grow with the passes). */
+function distinct(list: State[], from: number): State[] {
+  return [...new Set(list.slice(from))];
+}
+
+function pushAll(list: State[], add: readonly State[]): void {
+  for (const x of add) list.push(x);
+}
 
 function noteRead(rec: LoopRecording, id: PyNode, size: number): void {
   const was = rec.reads.get(id);
@@ -207,7 +218,7 @@ function noteRead(rec: LoopRecording, id: PyNode, size: number): void {
 function mergeInto(parent: LoopRecording, child: LoopRecording): void {
   if (child.mixed) parent.mixed = true;
   child.reads.forEach((size, id) => noteRead(parent, id, size));
-  for (const w of child.defWrites) parent.defWrites.push(w);
+  child.defWrites.forEach((s, n) => parent.defWrites.set(n, s));
 }
 
 /** The definitions at the reads a run consulted are still what it read (they only grow). */
@@ -461,7 +472,7 @@ export class FlowState {
   setDefState(n: PyNode, s: StateMap): void {
     this.res.defState.set(n, s);
     const rec = this.recording[this.recording.length - 1];
-    if (rec) rec.defWrites.push([n, s]);
+    if (rec) rec.defWrites.set(n, s);
   }
 
   /**
@@ -486,16 +497,16 @@ export class FlowState {
     const ft = this.finals[this.finals.length - 1];
     const parent = this.recording[this.recording.length - 1];
     if (hit) {
-      if (lt) { lt.breaks.push(...hit.breaks); lt.conts.push(...hit.conts); }
-      if (et) et.push(...hit.excs);
-      if (ft) ft.push(...hit.finals);
-      for (const [d, ds] of hit.defWrites) this.res.defState.set(d, ds);
+      if (lt) { pushAll(lt.breaks, hit.breaks); pushAll(lt.conts, hit.conts); }
+      if (et) pushAll(et, hit.excs);
+      if (ft) pushAll(ft, hit.finals);
+      hit.defWrites.forEach((ds, d) => this.res.defState.set(d, ds));
       if (parent) mergeInto(parent, hit);
       return hit.out;
     }
     const mark = [lt?.breaks.length ?? 0, lt?.conts.length ?? 0, et?.length ?? 0, ft?.length ?? 0] as const;
     const epoch = this.factEpoch;
-    const rec: LoopRecording = { reads: new Map(), defWrites: [], mixed: false };
+    const rec: LoopRecording = { reads: new Map(), defWrites: new Map(), mixed: false };
     this.recording.push(rec);
     let out: State;
     try {
@@ -507,8 +518,8 @@ export class FlowState {
     if (rec.mixed || epoch !== this.factEpoch) return out;
     const r: LoopRun = {
       ctx, epoch, entry: s, out, reads: rec.reads, defWrites: rec.defWrites, mixed: false,
-      breaks: lt ? lt.breaks.slice(mark[0]) : [], conts: lt ? lt.conts.slice(mark[1]) : [],
-      excs: et ? et.slice(mark[2]) : [], finals: ft ? ft.slice(mark[3]) : [],
+      breaks: lt ? distinct(lt.breaks, mark[0]) : [], conts: lt ? distinct(lt.conts, mark[1]) : [],
+      excs: et ? distinct(et, mark[2]) : [], finals: ft ? distinct(ft, mark[3]) : [],
     };
     if (!runs) this.loopMemo.set(n, [r]);
     else {
