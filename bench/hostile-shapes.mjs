@@ -196,7 +196,8 @@ function scaling({ work, timeout, only, sizes, runs, repo, json }) {
       const row = { shape, n, step: prev ? n / prev.n : undefined, by: res.map((r, i) => {
         const s = summarise(shape, n, r);
         const above = { cpuMs: Math.max(1, s.cpuMs - floor[i].cpuMs), rssMb: Math.max(0, s.rssMb - floor[i].rssMb) };
-        const growth = prev ? +(above.cpuMs / prev.by[i].above.cpuMs).toFixed(2) : undefined;
+        // a growth from under 50 ms above the floor is noise (/usr/bin/time counts CPU in 10 ms steps)
+        const growth = prev && s.ok && prev.by[i].ok && prev.by[i].above.cpuMs >= 50 ? +(above.cpuMs / prev.by[i].above.cpuMs).toFixed(2) : undefined;
         return { cli: names[i], ok: s.ok, ms: s.ms, cpuMs: s.cpuMs, rssMb: s.rssMb, above, growth, findings: s.findings };
       }) };
       if (json) for (const b of row.by) console.log(JSON.stringify({ shape, n, step: row.step, ...b, floorCpuMs: floor[names.indexOf(b.cli)].cpuMs, floorRssMb: floor[names.indexOf(b.cli)].rssMb }));
