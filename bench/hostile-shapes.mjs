@@ -82,7 +82,7 @@ export const SHAPES = {
   'py-nested-loops-try': { n: 30, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(2 * k + 1)}for i${k} in state:\n${ind(2 * k + 2)}try:\n`)}${ind(2 * n + 1)}if x is None:\n${ind(2 * n + 2)}return y\n${ind(2 * n + 1)}y = x\n${rep(n, (k) => `${ind(2 * (n - k))}except KeyError:\n${ind(2 * (n - k) + 1)}x = ${k}\n`)}    return x == 1\n` }) },
   'py-module-nested-loops': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `import sys\nx = None\n${rep(n, (k) => `${ind(k)}for i${k} in sys.argv:\n`)}${ind(n)}def f(s):\n${ind(n + 1)}return s == x\n${ind(n)}if x is None:\n${ind(n + 1)}y = i0\n${ind(n)}x = y\ndef grade(state):\n    return f(state)\n` }) },
   // a flat function of n statements of every kind (assignments, branches, loops, try, with, calls)
-  'py-flat-statements': { n: 16000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (i) => [
+  'py-flat-statements': { n: 4000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (i) => [
     `    v${i} = state.get(${i})\n`,
     `    if v${i - 1} is None:\n        x = v${i - 1}\n    else:\n        state.log(x)\n`,
     `    for k${i} in state:\n        x = k${i}\n`,
