@@ -7,10 +7,15 @@
  * 0 or 1 with no signal, within the bound, and the neighbours' findings are intact.
  *
  *   node bench/hostile-shapes.mjs [--only a,b] [--scale 1] [--timeout-ms 120000] [--list]
- *   node bench/hostile-shapes.mjs --scaling [--sizes 1000,4000,16000] [--only functions,variables,...]
+ *   node bench/hostile-shapes.mjs --scaling [--only a,b] [--sizes 1000,4000,16000] [--runs 1] [--repo DIR] [--json]
  *
- * `--scaling` prints wall time and peak RSS of one file at each size, and the ratio to the smallest
- * (linear: ×4 per ×4). Needs `npm run build`. The generators are exported for test/hostile-shapes.test.ts.
+ * `--scaling` checks one file of each shape at growing sizes (counts: 1k/4k/16k; nesting: 10/20/40/80)
+ * and prints one table: wall, CPU (user + system) and peak RSS of the whole process, the same above the
+ * floor (a check of the neighbours alone, measured in the same run), and the growth per step (CPU above
+ * the floor at this size / at the previous size, beside the input's growth: linear is ×4 per ×4, ×2 per
+ * ×2). `--repo DIR` checks with another built checkout too, alternated per size (before/after from one
+ * run); `--json` prints one line per measurement instead. Needs `npm run build`. The generators are
+ * exported for test/hostile-shapes.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +51,9 @@ export const SHAPES = {
   'js-nested-labels': { n: 5000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n${rep(n, (i) => `l${i}: `)}p.x = 1;\n  return { _success: true };\n}\n` }) },
   'js-nested-templates': { n: 607, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n  const s = ${rep(n, () => '`a${')}p${rep(n, () => '}`')};\n  return { _success: s === 'a' };\n}\n` }) },
   'js-else-if-chain': { n: 20000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n  if (p.x === 0) { p.y = 0; }\n${rep(n, (i) => `  else if (p.x === ${i + 1}) { p.y = ${i}; }\n`)}  return { _success: true };\n}\n` }) },
+  // loops nested in loops, each with a body that binds and reads (under the nesting guard's bound)
+  'js-nested-loops': { n: 400, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(p) {\n  let x = null;\n${rep(n, (k) => `for (const i${k} of p.items) { if (i${k}.skip) continue; `)}if (x === null) { x = i0; } p.x = x;${rep(n, () => ' }')}\n  return { _success: x === 1 };\n}\n` }) },
+  'ts-nested-loops': { n: 400, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: any): Promise<{ _success: boolean }> {\n  let x: number | null = null;\n${rep(n, (k) => `for (let i${k} = 0; i${k} < p.n; i${k}++) { while (p.busy(${k})) { await p.wait(); } `)}if (x === null) { x = i0; }${rep(n, () => ' }')}\n  return { _success: x === 1 };\n}\n` }) },
   'ts-nested-if': { n: 700, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: any): Promise<{ _success: boolean }> {\n${rep(n, () => 'if (p) ')}p.x = 1;\n  return { _success: true };\n}\n` }) },
   'ts-nested-templates': { n: 700, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: string): Promise<{ _success: boolean }> {\n  const s: string = ${rep(n, () => '`a${')}p${rep(n, () => '}`')};\n  return { _success: s === 'a' };\n}\n` }) },
   'ts-nested-labels': { n: 700, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: any): Promise<{ _success: boolean }> {\n${rep(n, (i) => `l${i}: `)}p.x = 1;\n  return { _success: true };\n}\n` }) },
@@ -67,6 +75,21 @@ export const SHAPES = {
   'py-match-cases': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    match state:\n${rep(n, (i) => `        case ${i}:\n            x = ${i}\n`)}        case _:\n            x = -1\n    return x == 1\n` }) },
   // loops nested in loops: each runs its body to a fixpoint, so the passes multiply with the depth
   'py-nested-loops': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(k + 1)}for i${k} in state:\n`)}${ind(n + 1)}if x is None:\n${ind(n + 2)}y = i0\n${ind(n + 1)}x = y\n    return x == 1\n` }) },
+  'py-nested-while': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(k + 1)}while state.get(${k}):\n`)}${ind(n + 1)}if x is None:\n${ind(n + 2)}y = state.pop()\n${ind(n + 1)}x = y\n${ind(n + 1)}if not x:\n${ind(n + 2)}break\n    return x == 1\n` }) },
+  // range loops whose bodies test their own index (first pass, last pass): index facts on every level
+  'py-nested-range-loops': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(k + 1)}for i${k} in range(3):\n${ind(k + 2)}if i${k} == 0:\n${ind(k + 3)}state.reset(${k})\n${ind(k + 2)}if i${k} < 2:\n${ind(k + 3)}continue\n`)}${ind(n + 1)}if x is None:\n${ind(n + 2)}y = i0\n${ind(n + 1)}x = y\n    return x == 1\n` }) },
+  // a try in every loop (its body may raise to the handler of each level) and a return from the innermost
+  'py-nested-loops-try': { n: 30, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (k) => `${ind(2 * k + 1)}for i${k} in state:\n${ind(2 * k + 2)}try:\n`)}${ind(2 * n + 1)}if x is None:\n${ind(2 * n + 2)}return y\n${ind(2 * n + 1)}y = x\n${rep(n, (k) => `${ind(2 * (n - k))}except KeyError:\n${ind(2 * (n - k) + 1)}x = ${k}\n`)}    return x == 1\n` }) },
+  'py-module-nested-loops': { n: 40, files: (n) => ({ [`${PY}shape.py`]: `import sys\nx = None\n${rep(n, (k) => `${ind(k)}for i${k} in sys.argv:\n`)}${ind(n)}def f(s):\n${ind(n + 1)}return s == x\n${ind(n)}if x is None:\n${ind(n + 1)}y = i0\n${ind(n)}x = y\ndef grade(state):\n    return f(state)\n` }) },
+  // a flat function of n statements of every kind (assignments, branches, loops, try, with, calls)
+  'py-flat-statements': { n: 4000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    x = None\n${rep(n, (i) => [
+    `    v${i} = state.get(${i})\n`,
+    `    if v${i - 1} is None:\n        x = v${i - 1}\n    else:\n        state.log(x)\n`,
+    `    for k${i} in state:\n        x = k${i}\n`,
+    `    try:\n        x = state[${i}]\n    except KeyError:\n        pass\n`,
+    `    with state.lock():\n        state.put(x, ${i})\n`,
+    `    while state.more(${i}):\n        state.step()\n`,
+  ][i % 6])}    return x == 1\n` }) },
   'py-nested-functions': { n: 400, files: (n) => ({ [`${PY}shape.py`]: `${rep(n, (k) => `${ind(k)}def f${k}(s${k}):\n`)}${ind(n)}return s0 == 1\n` }) },
   // regular expressions
   'json-regex-parens': { n: 20000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': JSON.stringify({ type: 'ChimeraX', instruction: 'Log.', steps: 1, evaluate: [{ type: 'info', key: 'log', value: null, pattern: '('.repeat(n) }, { type: 'info', key: 'log', value: null, pattern: `${'(a'.repeat(n)}${')*'.repeat(n)}$` }] }) }) },
@@ -96,10 +119,10 @@ export function writeSuite(dir, files) {
 }
 
 /** Run the CLI once: exit, signal, wall ms, peak RSS (KB), the report's findings. */
-function runCheck(dir, timeout) {
+function runCheck(dir, timeout, cli = bin) {
   const t0 = performance.now();
   // the bound is `timeout`'s (it kills the CLI itself: a spawnSync timeout would only end /usr/bin/time)
-  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', 'timeout', '-s', 'KILL', `${Math.ceil(timeout / 1000)}`, process.execPath, bin, 'check', '.', '--format', 'json'], {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', 'timeout', '-s', 'KILL', `${Math.ceil(timeout / 1000)}`, process.execPath, cli, 'check', '.', '--format', 'json'], {
     cwd: dir, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' },
   });
   const ms = Math.round(performance.now() - t0);
@@ -122,6 +145,78 @@ function summarise(shape, n, res) {
   return { shape, n, ok, exit: res.status, signal: res.signal, ms: res.ms, cpuMs: res.cpuMs, rssMb: res.rssMb, findings: byRule, message: special?.message.slice(0, 200), stderr: ok ? undefined : res.stderr };
 }
 
+/** The shapes `--scaling` measures by default (issue 30: functions, variables, branches, handlers, `elif`
+ *  chains, statements, nested loops), with the sizes each is measured at: counts, or nesting depths
+ *  under CPython's 100 levels of indentation. */
+export const SCALING = {
+  'py-functions': [1000, 4000, 16000],
+  'py-function-variables': [1000, 4000, 16000],
+  'py-module-variables': [1000, 4000, 16000],
+  'py-returns': [1000, 4000, 16000],
+  'py-elif': [1000, 4000, 16000],
+  'py-module-elif': [1000, 4000, 16000],
+  'py-try-handlers': [1000, 4000, 16000],
+  'py-try-variables': [1000, 4000, 16000],
+  'py-match-cases': [1000, 4000, 16000],
+  'py-flat-statements': [1000, 4000, 16000],
+  'js-else-if-chain': [1000, 4000, 16000],
+  'py-nested-loops': [10, 20, 40, 80],
+  'py-nested-while': [10, 20, 40, 80],
+  'py-nested-range-loops': [10, 20, 40, 80],
+  'py-module-nested-loops': [10, 20, 40, 80],
+  'py-nested-loops-try': [6, 12, 24, 48],
+  'py-nested-try-except': [6, 12, 24, 48],
+  'js-nested-loops': [10, 20, 40, 80],
+  'ts-nested-loops': [10, 20, 40, 80],
+};
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** One check of `files` by each CLI, `runs` times alternated: the median wall, CPU and RSS per CLI. */
+function measure(work, tag, files, clis, runs, timeout) {
+  const dir = path.join(work, tag);
+  writeSuite(dir, files);
+  const got = clis.map(() => []);
+  for (let r = 0; r < runs; r++) clis.forEach((cli, i) => got[i].push(runCheck(dir, timeout, cli)));
+  rmSync(dir, { recursive: true, force: true });
+  return got.map((rs) => ({ ...rs[rs.length - 1], ms: median(rs.map((x) => x.ms)), cpuMs: median(rs.map((x) => x.cpuMs)), rssMb: median(rs.map((x) => x.rssMb)) }));
+}
+
+function scaling({ work, timeout, only, sizes, runs, repo, json }) {
+  const clis = [bin, ...(repo ? [path.join(path.resolve(repo), 'bin', 'vaudit.js')] : [])];
+  const names = repo ? ['this', path.basename(path.resolve(repo))] : ['this'];
+  const evalList = (files) => ({ ...files, 'js/evals.json': JSON.stringify({ evals: Object.keys(files).filter((f) => f.startsWith(JS)).map((f) => path.basename(f).replace(/\.[jt]s$/, '')) }) });
+  // the floor: the neighbours alone (node's start, the rules, the neighbours' own analysis)
+  const floor = measure(work, 'floor', evalList({ ...NEIGHBOURS }), clis, runs, timeout);
+  const rows = [];
+  for (const shape of only ?? Object.keys(SCALING)) {
+    let prev;
+    for (const n of sizes ?? SCALING[shape] ?? [1000, 4000, 16000]) {
+      const res = measure(work, `${shape}-${n}`, suiteFiles(shape, n), clis, runs, timeout);
+      const row = { shape, n, step: prev ? n / prev.n : undefined, by: res.map((r, i) => {
+        const s = summarise(shape, n, r);
+        const above = { cpuMs: Math.max(1, s.cpuMs - floor[i].cpuMs), rssMb: Math.max(0, s.rssMb - floor[i].rssMb) };
+        // a growth from under 50 ms above the floor is noise (/usr/bin/time counts CPU in 10 ms steps)
+        const growth = prev && s.ok && prev.by[i].ok && prev.by[i].above.cpuMs >= 50 ? +(above.cpuMs / prev.by[i].above.cpuMs).toFixed(2) : undefined;
+        return { cli: names[i], ok: s.ok, ms: s.ms, cpuMs: s.cpuMs, rssMb: s.rssMb, above, growth, findings: s.findings };
+      }) };
+      if (json) for (const b of row.by) console.log(JSON.stringify({ shape, n, step: row.step, ...b, floorCpuMs: floor[names.indexOf(b.cli)].cpuMs, floorRssMb: floor[names.indexOf(b.cli)].rssMb }));
+      rows.push(row);
+      prev = row;
+    }
+  }
+  if (json) return;
+  const fl = floor.map((f, i) => `${names[i]}: ${f.cpuMs} ms CPU, ${f.rssMb} MB`).join('; ');
+  console.log(`floor (the neighbours alone): ${fl}; runs per cell: ${runs}, median\n`);
+  const head = names.map((nm) => `${nm}: wall ms | CPU ms | RSS MB | CPU above floor | RSS above floor | growth | findings`).join(' | ');
+  console.log(`| shape | n | input ×| ${head} |`);
+  console.log(`|---|---|---|${names.map(() => '---|---|---|---|---|---|---|').join('')}`);
+  for (const r of rows) {
+    const cells = r.by.map((b) => `${b.ms} | ${b.cpuMs} | ${b.rssMb} | ${b.above.cpuMs} | ${b.above.rssMb} | ${b.growth === undefined ? '' : `×${b.growth}`} | ${b.ok ? '' : 'FAILED '}${Object.entries(b.findings).map(([k, v]) => `${k} ${v}`).join(', ')}`).join(' | ');
+    console.log(`| ${r.shape} | ${r.n} | ${r.step === undefined ? '' : `×${r.step}`} | ${cells} |`);
+  }
+}
+
 function main() {
   const args = process.argv.slice(2);
   const opt = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
@@ -131,19 +226,7 @@ function main() {
   const work = mkdtempSync(path.join(tmpdir(), 'vaudit-shapes-'));
   try {
     if (args.includes('--scaling')) {
-      const sizes = opt('sizes', '1000,4000,16000').split(',').map(Number);
-      const shapes = only ?? ['py-functions', 'py-function-variables', 'py-module-variables', 'py-elif', 'py-try-handlers', 'py-returns', 'js-else-if-chain'];
-      for (const shape of shapes) {
-        let base;
-        for (const n of sizes) {
-          const dir = path.join(work, `${shape}-${n}`);
-          writeSuite(dir, suiteFiles(shape, n));
-          const s = summarise(shape, n, runCheck(dir, timeout));
-          base ??= s;
-          console.log(JSON.stringify({ shape, n, ok: s.ok, ms: s.ms, cpuMs: s.cpuMs, rssMb: s.rssMb, sizeRatio: n / base.n, timeRatio: +(s.ms / base.ms).toFixed(2), cpuRatio: +(s.cpuMs / base.cpuMs).toFixed(2), rssRatio: +(s.rssMb / base.rssMb).toFixed(2), findings: s.findings }));
-          rmSync(dir, { recursive: true, force: true });
-        }
-      }
+      scaling({ work, timeout, only, sizes: opt('sizes', undefined)?.split(',').map(Number), runs: Number(opt('runs', 1)), repo: opt('repo', undefined), json: args.includes('--json') });
       return;
     }
     const scale = Number(opt('scale', 1));

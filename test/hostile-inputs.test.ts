@@ -69,6 +69,12 @@ describe('hostile inputs: a ScienceBoard-shaped suite', () => {
     expect(fs[0]!.message).toMatch(message);
   });
 
+  it('24 loops nested in one another (each ran to a fixpoint in every pass of the loops around it: once over the flow budget, too-large) get the file\'s real finding', () => {
+    const fs = only(r.findings, `${V}py_nested_loops.py`);
+    expect(fs.map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['unbound-name/maybe']);
+    expect(fs[0]!.message).toMatch(/`score` is unbound on some path/);
+  });
+
   it.each(['lambda-too-deep.json', 'lambda-odd.json'])('a task lambda nested too deeply (%s) is one too-deep parse-error on its task file', (file) => {
     const fs = only(r.findings, T + file);
     expect(fs.map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['parse-error/too-deep']);

@@ -168,16 +168,32 @@ function decides(a: PythonAnalysis, block: PyNode, laterReturns: Set<string>): b
 /** Names read by `return` statements after the `if` (textually, in its function). */
 function returnedAfter(a: PythonAnalysis, fnBody: PyNode, after: number): Set<string> {
   const out = new Set<string>();
-  walk(fnBody, (k) => {
-    if (k.type === 'function_definition' || k.type === 'lambda' || k.type === 'class_definition') return false;
-    if (k.type === 'return_statement' && k.start > after)
-      walk(k, (x) => {
-        if (x.type === 'identifier') out.add(a.src(x));
-      });
-    return undefined;
-  });
+  for (const r of returnsOf(a, fnBody)) if (r.start > after) for (const x of r.names) out.add(x);
   return out;
 }
+
+/** The function's `return` statements (not nested functions') and the names each reads, in text order:
+ *  one walk per function, not one per `if` statement (a function of 8,000 statements: 4 s of walks). */
+function returnsOf(a: PythonAnalysis, fnBody: PyNode): Array<{ start: number; names: string[] }> {
+  const hit = returnsCache.get(fnBody);
+  if (hit?.a === a) return hit.list;
+  const list: Array<{ start: number; names: string[] }> = [];
+  walk(fnBody, (k) => {
+    if (k.type === 'function_definition' || k.type === 'lambda' || k.type === 'class_definition') return false;
+    if (k.type === 'return_statement') {
+      const names: string[] = [];
+      walk(k, (x) => {
+        if (x.type === 'identifier') names.push(a.src(x));
+      });
+      list.push({ start: k.start, names });
+    }
+    return undefined;
+  });
+  returnsCache.set(fnBody, { a, list });
+  return list;
+}
+
+const returnsCache = new WeakMap<PyNode, { a: PythonAnalysis; list: Array<{ start: number; names: string[] }> }>();
 
 /** A branch uses the subject as a collection: iterates it, indexes it, takes its length, or passes it on. */
 function usesAsCollection(a: PythonAnalysis, block: PyNode, subject: string): boolean {

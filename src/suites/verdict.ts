@@ -163,6 +163,18 @@ export function jsVerdictScope(project: Project, file: string, program: Program)
  *  (a comparison, `not`, `and`/`or`, `all`/`any`/`bool`), a score (`a / b`, `float(…)`, `x if c else 0.0`), a
  *  result object with a verdict key (`{"reward": r}`, `Result(reward=r)`), or a local that holds one of these? */
 function pyReturnsVerdict(a: PythonAnalysis, fn: FunctionInfo, shapes: VerdictShapes): boolean {
+  // asked once per statement of a function by some rules (verdict-composition's branches): one walk per
+  // function and shapes, not one per statement (a function of 8,000 statements: 9 s of walks)
+  const hit = returnsVerdictCache.get(fn.node);
+  if (hit?.a === a && hit.shapes === shapes) return hit.value;
+  const value = pyReturnsVerdictNow(a, fn, shapes);
+  returnsVerdictCache.set(fn.node, { a, shapes, value });
+  return value;
+}
+
+const returnsVerdictCache = new WeakMap<PyNode, { a: PythonAnalysis; shapes: VerdictShapes; value: boolean }>();
+
+function pyReturnsVerdictNow(a: PythonAnalysis, fn: FunctionInfo, shapes: VerdictShapes): boolean {
   const verdictish = (e0: PyNode, depth = 0): boolean => {
     const e = unparen(e0);
     const c = pyConst(a, e);

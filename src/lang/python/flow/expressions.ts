@@ -140,8 +140,7 @@ function narrow(cx: FlowState, s: State, id: PyNode, how: 'none' | 'not-none' | 
   if (how === 'not-none' || how === 'truthy') base = live.filter((d) => constKind(d, text) !== 'none');
   if (how === 'truthy') base = base.filter((d) => !isFalsyConst(d, text));
   if (how === 'none') {
-    const nd: Def = { id: cx.newId(), key: t.key, name: cx.src(id), kind: 'narrow', node: null, value: site, narrowed: 'none', base: live };
-    return setKey(s, t.key, new Set([nd]));
+    return setKey(s, t.key, new Set([cx.narrowNone(t.key, cx.src(id), site, live)]));
   }
   return setKey(s, t.key, new Set(base));
 }

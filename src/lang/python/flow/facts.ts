@@ -63,8 +63,13 @@ export function recordFacts(cx: FlowState, n: PyNode, conds: Array<PyNode | unde
     const prev = d.fact!.cases as Array<FactInfo['cases'][number] & { branch?: string }>;
     cases.forEach((c, j) => {
       const old = prev.find((p) => p.branch === branches[j]);
-      if (old) old.end = cx.join(old.end, c.end) ?? old.end;
-      else prev.push({ ...c, branch: branches[j] });
+      if (old) {
+        const end = cx.join(old.end, c.end) ?? old.end;
+        if (end !== old.end) { old.end = end; cx.factEpoch++; }
+      } else {
+        prev.push({ ...c, branch: branches[j] });
+        cx.factEpoch++;
+      }
     });
     out = setKey(out, `#${atom}`, new Set([d]));
   }

@@ -55,7 +55,7 @@ function bound(cx: FlowState, e: PyNode, dir: 'lo' | 'hi', depth: number, skipFa
     return op === '+' ? a + b : a - b;
   }
   if (u.type !== 'identifier') return undefined;
-  const defs = cx.res.readDefs.get(u);
+  const defs = cx.readDefsOf(u);
   if (!defs) return undefined;
   const vals: Array<number | null | undefined> = [];
   for (const d of defs) defBounds(cx, d, dir, depth, skipFalsy, vals);
@@ -205,7 +205,7 @@ export function nonEmpty(cx: FlowState, e: PyNode, depth: number, seen: Set<PyNo
     return false;
   }
   if (u.type === 'identifier') {
-    const defs = cx.res.readDefs.get(u);
+    const defs = cx.readDefsOf(u);
     if (!defs || !defs.size) return false;
     if (testedTruthy(cx, u, defs)) return true;
     return [...defs].every((d) => (d.kind === 'assign' || d.kind === 'annassign') && !!d.value && !d.index?.length && nonEmpty(cx, d.value, depth + 1, seen));
@@ -224,7 +224,7 @@ function testedTruthy(cx: FlowState, id: PyNode, defs: Set<Def>): boolean {
     const cond = field(p, 'condition');
     const hit = cond ? truthyOperand(cx.text, cond, name) : undefined;
     if (!hit) continue;
-    const at = cx.res.readDefs.get(hit);
+    const at = cx.readDefsOf(hit);
     if (at && at.size === defs.size && [...defs].every((d) => at.has(d)) && ![...defs].some((d) => d.kind === 'unbound')) return true;
   }
   return false;

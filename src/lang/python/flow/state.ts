@@ -174,6 +174,73 @@ export function equalStates(a: State, b: State): boolean {
   return equal;
 }
 
+/** A loop run kept to be replayed (`FlowState.loopRun`). */
+interface LoopRun extends LoopRecording {
+  ctx: string;
+  epoch: number;
+  entry: StateMap;
+  out: State;
+  breaks: State[];
+  conts: State[];
+  excs: State[];
+  finals: State[];
+}
+
+/** What a loop run read and wrote outside its states: the size of the definitions recorded at each read
+ *  the loop facts consulted (-1: none), and the module-level `def`/`class` states it set (the last per statement). */
+interface LoopRecording {
+  reads: Map<PyNode, number>;
+  defWrites: Map<PyNode, StateMap>;
+  /** It read the same name read at two sizes (its own passes recorded more): not replayed. */
+  mixed: boolean;
+}
+
+/** Runs kept per loop statement. */
+const MAX_RUNS_KEPT = 8;
+
+/** The states a run added to an exit list from `from` on, each once: these lists are only joined, and a
+ *  state joined again adds nothing (a run replayed on every pass of the loops around it would otherwise
+ *  hand them the same states once per pass, and the lists would grow with the passes). */
+function distinct(list: State[], from: number): State[] {
+  return [...new Set(list.slice(from))];
+}
+
+function pushAll(list: State[], add: readonly State[]): void {
+  for (const x of add) list.push(x);
+}
+
+function noteRead(rec: LoopRecording, id: PyNode, size: number): void {
+  const was = rec.reads.get(id);
+  if (was === undefined) rec.reads.set(id, size);
+  else if (was !== size) rec.mixed = true;
+}
+
+function mergeInto(parent: LoopRecording, child: LoopRecording): void {
+  if (child.mixed) parent.mixed = true;
+  child.reads.forEach((size, id) => noteRead(parent, id, size));
+  child.defWrites.forEach((s, n) => parent.defWrites.set(n, s));
+}
+
+/** The definitions at the reads a run consulted are still what it read (they only grow). */
+function readsUnchanged(cx: FlowState, reads: Map<PyNode, number>): boolean {
+  for (const [id, size] of reads) if ((cx.res.readDefs.get(id)?.size ?? -1) !== size) return false;
+  return true;
+}
+
+/** The same definitions per key, in the same order (a run from either state gives the same result). */
+function sameState(a: StateMap, b: StateMap): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  let same = true;
+  diffStates(a, b, (_, v, w) => {
+    if (!v || !w || v.size !== w.size) return !(same = false);
+    const it = w.values();
+    for (const x of v) if (it.next().value !== x) return !(same = false);
+    return false;
+  });
+  return same;
+}
+
 export class FlowState {
   readonly table: ScopeTable;
   readonly text: string;
@@ -188,6 +255,19 @@ export class FlowState {
   private readonly singles = new Map<Def, Set<Def>>();
   /** The fact def each if-statement recorded per atom (reused across passes so loops reach a fixpoint). */
   readonly factDefs = new Map<PyNode, Map<string, Def>>();
+  /** Times an if-statement's fact changed (`recordFacts` merges in place): a loop run is replayed only
+   *  when no fact changed during it or since. */
+  factEpoch = 0;
+  /** The `x is None` definitions made at each test, per key, one per set of definitions refined: a later
+   *  pass over the same test on the same definitions gets the same definition back (a loop's passes then
+   *  agree, and a loop run can be replayed). */
+  private readonly narrowDefs = new Map<PyNode, Map<string, Def[]>>();
+  /** Runs of loop statements, by loop node, kept to be replayed (`loopRun`). */
+  private loopMemo = new Map<PyNode, LoopRun[]>();
+  /** The loop runs being recorded, innermost last. */
+  private recording: LoopRecording[] = [];
+  /** Whether each loop's text mentions a name (which loop indexes a run depends on). */
+  private readonly mentions = new Map<PyNode, Map<string, boolean>>();
 
   // ---- per-unit mutable context (reset by `beginUnit`) -----------------------------------
   /** Scopes whose locals the executing unit tracks (the unit, plus class bodies and comprehensions it runs). */
@@ -215,6 +295,8 @@ export class FlowState {
     this.excs = [];
     this.finals = [];
     this.iterFacts = [];
+    this.loopMemo = new Map();
+    this.recording = [];
   }
 
   src(n: PyNode): string {
@@ -362,6 +444,111 @@ export class FlowState {
     let one = this.singles.get(d);
     if (!one) this.singles.set(d, (one = new Set<Def>().add(d)));
     return setKey(s, key, one);
+  }
+
+  /** The narrowing definition `x is None` makes at `site` for `key` from the definitions `base`. */
+  narrowNone(key: string, name: string, site: PyNode, base: Def[]): Def {
+    let perSite = this.narrowDefs.get(site);
+    if (!perSite) this.narrowDefs.set(site, (perSite = new Map()));
+    let list = perSite.get(key);
+    if (!list) perSite.set(key, (list = []));
+    const hit = list.find((d) => d.base!.length === base.length && d.base!.every((b, i) => b === base[i]));
+    if (hit) return hit;
+    const nd: Def = { id: this.newId(), key, name, kind: 'narrow', node: null, value: site, narrowed: 'none', base };
+    list.push(nd);
+    return nd;
+  }
+
+  /** The definitions recorded so far at a name read, as the loop facts read them: a loop run that read
+   *  them is replayed only while they are still what it read. */
+  readDefsOf(id: PyNode): Set<Def> | undefined {
+    const defs = this.res.readDefs.get(id);
+    const rec = this.recording[this.recording.length - 1];
+    if (rec) noteRead(rec, id, defs?.size ?? -1);
+    return defs;
+  }
+
+  /** The state a module-level `def`/`class` statement runs in (the last pass over it wins). */
+  setDefState(n: PyNode, s: StateMap): void {
+    this.res.defState.set(n, s);
+    const rec = this.recording[this.recording.length - 1];
+    if (rec) rec.defWrites.set(n, s);
+  }
+
+  /**
+   * Run a loop statement, or replay an earlier run of it. A loop nested in a loop runs once per pass of
+   * every loop around it, each running to a fixpoint, so the passes multiply with the depth (issue 30:
+   * 20 nested loops went over the flow budget). A run is a function of its entry state and context (the
+   * enclosing loops, `try`s and `finally`s it can exit to, the scopes being run, the loop indexes its text
+   * reads), of the definitions recorded at the reads the loop facts consult, and of the if-statement
+   * facts; what it leaves in the result (reads, bindings) is already there after the first run. So a
+   * run whose entry holds the same definitions in the same order, in the same context, while those
+   * reads and facts are unchanged, gives what running it again would: its exit state, and the states it
+   * handed to the enclosing exits (and module-level `def` states), are replayed.
+   */
+  loopRun(n: PyNode, s: StateMap, run: (s: StateMap) => State): State {
+    // a loop outside every loop, `try` and `finally` runs once per pass of its unit: nothing to replay
+    if (!this.loops.length && !this.finals.length && !this.recording.length) return run(s);
+    const ctx = this.loopContext(n);
+    const runs = this.loopMemo.get(n);
+    const hit = runs?.find((r) => r.ctx === ctx && r.epoch === this.factEpoch && sameState(r.entry, s) && readsUnchanged(this, r.reads));
+    const lt = this.loops[this.loops.length - 1];
+    const et = this.excs[this.excs.length - 1];
+    const ft = this.finals[this.finals.length - 1];
+    const parent = this.recording[this.recording.length - 1];
+    if (hit) {
+      if (lt) { pushAll(lt.breaks, hit.breaks); pushAll(lt.conts, hit.conts); }
+      if (et) pushAll(et, hit.excs);
+      if (ft) pushAll(ft, hit.finals);
+      hit.defWrites.forEach((ds, d) => this.res.defState.set(d, ds));
+      if (parent) mergeInto(parent, hit);
+      return hit.out;
+    }
+    const mark = [lt?.breaks.length ?? 0, lt?.conts.length ?? 0, et?.length ?? 0, ft?.length ?? 0] as const;
+    const epoch = this.factEpoch;
+    const rec: LoopRecording = { reads: new Map(), defWrites: new Map(), mixed: false };
+    this.recording.push(rec);
+    let out: State;
+    try {
+      out = run(s);
+    } finally {
+      this.recording.pop();
+    }
+    if (parent) mergeInto(parent, rec);
+    if (rec.mixed || epoch !== this.factEpoch) return out;
+    const r: LoopRun = {
+      ctx, epoch, entry: s, out, reads: rec.reads, defWrites: rec.defWrites, mixed: false,
+      breaks: lt ? distinct(lt.breaks, mark[0]) : [], conts: lt ? distinct(lt.conts, mark[1]) : [],
+      excs: et ? distinct(et, mark[2]) : [], finals: ft ? distinct(ft, mark[3]) : [],
+    };
+    if (!runs) this.loopMemo.set(n, [r]);
+    else {
+      // a loop's entries grow to a fixpoint: keep the latest few
+      if (runs.length >= MAX_RUNS_KEPT) runs.shift();
+      runs.push(r);
+    }
+    return out;
+  }
+
+  /** What a loop run depends on besides its entry state: which exits it can reach, the scopes being
+   *  run, and the loop index facts its text can read. */
+  private loopContext(n: PyNode): string {
+    let ctx = `${this.loops.length > 0 ? 'L' : ''}${this.excs.length > 0 ? 'E' : ''}${this.finals.length > 0 ? 'F' : ''}`;
+    for (const sc of this.active) ctx += `,${sc.id}`;
+    for (const f of this.iterFacts) {
+      if (!this.mentionsName(n, f.def.name)) continue;
+      ctx += `|${f.def.id}:${f.start}:${f.first}:${f.last}:${f.stop ?? ''}`;
+    }
+    return ctx;
+  }
+
+  private mentionsName(n: PyNode, name: string): boolean {
+    let m = this.mentions.get(n);
+    if (!m) this.mentions.set(n, (m = new Map()));
+    let v = m.get(name);
+    // a read of the index is an identifier of that text inside the loop (a superset is only less reuse)
+    if (v === undefined) m.set(name, (v = this.src(n).includes(name)));
+    return v;
   }
 
   /** Scope whose body holds `n`. */

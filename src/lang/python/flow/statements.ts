@@ -64,7 +64,7 @@ function exec(cx: FlowState, n: PyNode, s: State): State {
       return d ? exec(cx, d, s) : s;
     }
     case 'function_definition': {
-      if (cx.atModuleTop()) cx.res.defState.set(n, s);
+      if (cx.atModuleTop()) cx.setDefState(n, s);
       s = evalDefaults(cx, field(n, 'parameters'), s);
       const nm = field(n, 'name');
       return nm ? cx.bindId(s, nm, 'def', n) : s;
@@ -74,9 +74,9 @@ function exec(cx: FlowState, n: PyNode, s: State): State {
     case 'if_statement':
       return execIf(cx, n, s);
     case 'while_statement':
-      return execWhile(cx, n, s);
+      return cx.loopRun(n, s, (e) => execWhile(cx, n, e));
     case 'for_statement':
-      return execFor(cx, n, s);
+      return cx.loopRun(n, s, (e) => execFor(cx, n, e));
     case 'with_statement':
       return execWith(cx, n, s);
     case 'try_statement':
@@ -168,7 +168,7 @@ function execImport(cx: FlowState, n: PyNode, s: State): State {
 }
 
 function execClass(cx: FlowState, n: PyNode, entry: StateMap): State {
-  if (cx.atModuleTop()) cx.res.defState.set(n, entry);
+  if (cx.atModuleTop()) cx.setDefState(n, entry);
   let s: State = entry;
   const sc = field(n, 'superclasses');
   if (sc) s = evalExpr(cx, sc, s);
