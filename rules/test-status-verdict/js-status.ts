@@ -20,8 +20,9 @@ import { forEachChild, parentMap, unwrapExpr } from '../../src/lang/js/nodes.js'
 import { jsFeedsVerdict, jsOnVerdictPath, jsVerdictScope } from '../../src/suites/verdict.js';
 import { jsConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { kinds, statusWord, words, type Status } from './status.js';
+import { jsDroppedBranches, jsDroppedByFilter, jsDroppedDenominator, type DroppedDeps } from './js-dropped.js';
 
-type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped';
+export type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped' | 'jsDropped';
 
 interface JsStatusTest {
   node: AnyNode;
@@ -234,6 +235,34 @@ function sizeTested(fn: JsFunction, name: string): boolean {
   return hit;
 }
 
+function deps(program: Program, project: Project, file: string): DroppedDeps {
+  return {
+    statusTest: (n) => jsStatusTest(n, program),
+    status: jsStatus,
+    polarity: (n, fn) => polarity(n, fn, program, project, file),
+  };
+}
+
+/** The `dropped` forms (js-dropped.ts): an `if`/`else if` chain or `switch` of counts with no catch-all, a
+ *  subtracted denominator. */
+export function jsDroppedChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
+  const program = programOf(ancestors);
+  if (!program) return;
+  const file = c.unit.file.path;
+  if (node.type === 'IfStatement') {
+    // the head of a chain only
+    if (ancestors.at(-1)?.type === 'IfStatement' && (ancestors.at(-1) as { alternate?: AnyNode }).alternate === node) return;
+    const fn = verdictFn(ancestors, project, file, program);
+    if (fn) jsDroppedBranches(node, c, fn, deps(program, project, file));
+  } else if (node.type === 'SwitchStatement') {
+    const fn = verdictFn(ancestors, project, file, program);
+    if (fn) jsDroppedBranches(node, c, fn, deps(program, project, file));
+  } else if (node.type === 'BinaryExpression' && node.operator === '/') {
+    const fn = verdictFn(ancestors, project, file, program);
+    if (fn) jsDroppedDenominator(node, c, fn, program, deps(program, project, file));
+  }
+}
+
 export function jsStatusChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
   const program = programOf(ancestors);
   if (!program) return;
@@ -307,6 +336,8 @@ export function jsStatusChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: re
       const s0 = unwrapExpr(t.subject);
       if (!(s0.type === 'Identifier' && s0.name === param.name) && !(s0.type === 'MemberExpression' && unwrapExpr(s0.object).type === 'Identifier' && (unwrapExpr(s0.object) as { name: string }).name === param.name)) return;
       let recv = unwrapExpr(call.callee.object);
+      // `ran = results.filter((r) => r.status !== 'skipped')` … `ran.every(…)`: the skipped tests left the list
+      if (jsDroppedByFilter(call, recv, c, fn, program, deps(program, project, file))) return;
       if (recv.type === 'CallExpression' && recv.callee.type === 'MemberExpression' && recv.callee.object.type === 'Identifier' && recv.callee.object.name === 'Object' && propName(recv.callee) === 'values' && recv.arguments[0]) recv = unwrapExpr(recv.arguments[0]);
       const name = recv.type === 'Identifier' ? recv.name : recv.type === 'MemberExpression' ? text(c, recv) : undefined;
       if (!name || !produced(recv, fn, program) || sizeTested(fn, recv.type === 'Identifier' ? recv.name : '') || (recv.type === 'MemberExpression' && memberSizeTested(fn, c, name)) || sourceCountTested(fn, recv, program)) return;
