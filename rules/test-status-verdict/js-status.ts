@@ -332,9 +332,15 @@ export function jsStatusChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: re
       const call = ancestors[ancestors.length - 2];
       if (!cb || !isJsFunction(cb) || cb.body !== node || call?.type !== 'CallExpression' || propName(call.callee) !== 'every' || call.callee.type !== 'MemberExpression') return;
       const param = cb.params[0];
-      if (param?.type !== 'Identifier') return;
+      // the item, or a name a destructuring of it binds (`({ status }) => status === 'passed'`)
+      const names = new Set<string>();
+      if (param?.type === 'Identifier') names.add(param.name);
+      else if (param?.type === 'ObjectPattern')
+        for (const pr of param.properties) if (pr.type === 'Property' && pr.value.type === 'Identifier') names.add(pr.value.name);
+      if (!names.size) return;
       const s0 = unwrapExpr(t.subject);
-      if (!(s0.type === 'Identifier' && s0.name === param.name) && !(s0.type === 'MemberExpression' && unwrapExpr(s0.object).type === 'Identifier' && (unwrapExpr(s0.object) as { name: string }).name === param.name)) return;
+      const itemName = (x: AnyNode) => x.type === 'Identifier' && names.has(x.name);
+      if (!itemName(s0) && !(param?.type === 'Identifier' && s0.type === 'MemberExpression' && itemName(unwrapExpr(s0.object)))) return;
       let recv = unwrapExpr(call.callee.object);
       // `ran = results.filter((r) => r.status !== 'skipped')` … `ran.every(…)`: the skipped tests left the list
       if (jsDroppedByFilter(call, recv, c, fn, program, deps(program, project, file))) return;

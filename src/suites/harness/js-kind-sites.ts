@@ -336,7 +336,7 @@ function switchRoute(cx: Ctx, n: SwitchStatement, fn: string): KindRoute | undef
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
   const root = rootOf(cx, n.discriminant);
-  const rootAt = root?.type === 'Identifier' ? root.start : root?.type === 'VariableDeclarator' && root.id.type === 'Identifier' ? root.id.start : undefined;
+  const rootAt = rootOffset(root);
   let pending: string[] = [];
   for (const c of n.cases) {
     if (c.test) {
@@ -392,6 +392,15 @@ function constArray(cx: Ctx, id: Identifier) {
 
 type Chain = { kind: 'chain' | 'contains'; route: KindRoute };
 
+/** Where an inline case's record starts: the parameter or declared name, or a destructuring pattern of one
+ *  (`function evaluate({ eval: spec }, page)`, `const { eval: spec } = JSON.parse(…)`): js-kind-check binds
+ *  each name the pattern declares to its member path. */
+function rootOffset(root: AnyNode | undefined): number | undefined {
+  if (root?.type === 'Identifier' || root?.type === 'ObjectPattern') return root.start;
+  if (root?.type === 'VariableDeclarator' && (root.id.type === 'Identifier' || root.id.type === 'ObjectPattern')) return root.id.start;
+  return undefined;
+}
+
 function ifChain(cx: Ctx, n: IfStatement, fn: string, seen: Set<AnyNode>): Chain | undefined {
   seen.add(n);
   // `if (task.evals.includes("url_match"))` with no `else`
@@ -408,7 +417,7 @@ function ifChain(cx: Ctx, n: IfStatement, fn: string, seen: Set<AnyNode>): Chain
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
   const root = rootOf(cx, first.subject);
-  const rootAt = root?.type === 'Identifier' ? root.start : root?.type === 'VariableDeclarator' && root.id.type === 'Identifier' ? root.id.start : undefined;
+  const rootAt = rootOffset(root);
   const add = (values: string[], body: AnyNode) => {
     const tg = targetIn(cx, body, root);
     targets.push(tg);
