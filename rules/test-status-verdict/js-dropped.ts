@@ -26,6 +26,18 @@ export interface DroppedDeps {
   status: (n: AnyNode) => Status | undefined;
   /** Does `n` being true pass the agent in `fn`? */
   polarity: (n: AnyNode, fn: JsFunction) => boolean | undefined;
+  /** The verdict keys of a returned object (`success`, `score`, `_success`, …), lower case. */
+  verdictKeys: ReadonlySet<string>;
+}
+
+/** Status words only a test run uses (a payment or an order is `success`/`failed`/`pending` too). */
+const TEST_WORDS = new Set(['passed', 'pass', 'skipped', 'skip', 'xfail', 'xfailed', 'xpass', 'xpassed', 'todo', 'deselected', 'notrun', 'not_run']);
+/** Words of a test report in the grading function's code (`tests`, `numPendingTests`, `assertionResults`, `jest`). */
+const TEST_TEXT = /(?:^|[^a-zA-Z])tests?(?![a-z])|Tests?(?![a-z])|(?:^|[^a-zA-Z])specs?(?![a-z])|assertion|junit|jest|vitest|mocha|playwright|pytest|testcase|suite/;
+
+/** The statuses are a test run's: a word only tests have, or test-report words in the function. */
+function testContext(c: RuleContext<Msg>, fn: JsFunction, statuses: readonly Status[]): boolean {
+  return statuses.some((s) => TEST_WORDS.has(s.word.toLowerCase())) || TEST_TEXT.test(c.text.slice(fn.start, fn.end));
 }
 
 const oneLine = (c: RuleContext<Msg>, n: AnyNode, max = 60): string => {
@@ -172,7 +184,7 @@ export function jsDroppedBranches(node: IfStatement | SwitchStatement, c: RuleCo
   if (!passT.length || !failT.length || new Set(passT.map((b) => b.target)).size !== 1 || new Set(failT.map((b) => b.target)).size !== 1) return;
   const pass = passT[0]!.target;
   const fail = failT[0]!.target;
-  if (pass === fail) return;
+  if (pass === fail || !testContext(c, fn, all)) return;
   const use = dropUse(c, fn, pass, fail);
   if (!use) return;
   const missing = ['skipped'];
@@ -224,7 +236,7 @@ function filteredOut(recv0: AnyNode, program: Program, d: DroppedDeps): { call: 
 /** `.every(pass)` over a list that a filter emptied of the statuses that should fail it. */
 export function jsDroppedByFilter(call: AnyNode, recv: AnyNode, c: RuleContext<Msg>, fn: JsFunction, program: Program, d: DroppedDeps): boolean {
   const f = filteredOut(recv, program, d);
-  if (!f) return false;
+  if (!f || !testContext(c, fn, f.statuses)) return false;
   // the filtered size compared with another (`ran.length === results.length`), or an early exit on the status first
   let guarded = false;
   const list = f.local;
@@ -278,7 +290,8 @@ function statusCount(n0: AnyNode, fn: JsFunction, program: Program, d: DroppedDe
   if (!name) return undefined;
   const parts = (name.match(SPLIT) ?? []).map((p) => p.toLowerCase());
   const named = parts.map((p) => statusWord(p) ?? statusWord(p.replace(/s$/, ''))).filter((s): s is Status => !!s);
-  if (named.length === 1 && named[0]!.kind !== 'pass') return named;
+  // a name says only a skip (`stats.pending`, `numPendingTests`, `skipped`): `errors` may count failed requests
+  if (named.length === 1 && named[0]!.kind === 'skip') return named;
   if (n.type !== 'Identifier') return undefined;
   // a local: a const initialised from a count, or a counter an `if` on a status increments
   const b = jsScopes(program).resolve(n);
@@ -298,23 +311,33 @@ function statusCount(n0: AnyNode, fn: JsFunction, program: Program, d: DroppedDe
 
 /** Does the value of `n` reach the verdict: returned (as is, in arithmetic, in a returned object), compared
  *  (`ratio === 1`), or held by a local read that way? A share shown in a message or a log line does not. */
-function reachesVerdict(n: AnyNode, fn: JsFunction, program: Program, parents: ReadonlyMap<AnyNode, AnyNode>, depth = 0): boolean {
+function reachesVerdict(n: AnyNode, fn: JsFunction, program: Program, parents: ReadonlyMap<AnyNode, AnyNode>, keys: ReadonlySet<string>, depth = 0): boolean {
   let cur: AnyNode = n;
   for (let p = parents.get(cur); p && p !== fn; cur = p, p = parents.get(p)) {
     switch (p.type) {
       case 'ParenthesizedExpression':
       case 'ConditionalExpression':
       case 'LogicalExpression':
-      case 'ObjectExpression':
       case 'ArrayExpression':
         continue;
-      case 'Property':
-        if (p.value !== cur) return false;
+      case 'ObjectExpression':
+        // only under a verdict key (checked at the Property)
         continue;
-      case 'BinaryExpression':
-        if (['===', '==', '!==', '!=', '<', '<=', '>', '>='].includes(p.operator)) return true;
-        if (['+', '-', '*', '/'].includes(p.operator)) continue;
+      case 'Property': {
+        if (p.value !== cur || p.computed) return false;
+        const key = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : '';
+        if (!keys.has(key.toLowerCase())) return false;
+        continue;
+      }
+      case 'UnaryExpression':
+        if (p.operator === '!') continue;
         return false;
+      case 'BinaryExpression':
+        if (['===', '==', '!==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/'].includes(p.operator)) continue;
+        return false;
+      case 'IfStatement':
+        // `if (ratio < 1) return false`
+        return p.test === cur && exits(p.consequent) && (p.consequent.type === 'ReturnStatement' || (p.consequent.type === 'BlockStatement' && p.consequent.body.at(-1)?.type === 'ReturnStatement'));
       case 'CallExpression':
         // Math.round(x), Number(x.toFixed(2))
         if (p.callee.type === 'MemberExpression' && p.callee.object.type === 'Identifier' && p.callee.object.name === 'Math') continue;
@@ -327,7 +350,7 @@ function reachesVerdict(n: AnyNode, fn: JsFunction, program: Program, parents: R
         if (p.init !== cur || p.id.type !== 'Identifier' || depth > 2) return false;
         const sc = jsScopes(program);
         const b = sc.resolve(p.id);
-        return sc.references.some((r) => r.binding === b && !r.write && r.id !== p.id && reachesVerdict(r.id, fn, program, parents, depth + 1));
+        return sc.references.some((r) => r.binding === b && !r.write && r.id !== p.id && reachesVerdict(r.id, fn, program, parents, keys, depth + 1));
       }
       default:
         return false;
@@ -339,7 +362,7 @@ function reachesVerdict(n: AnyNode, fn: JsFunction, program: Program, parents: R
 /** `passed / (total - skipped)`: the tests of a status that should fail the run leave the denominator. */
 export function jsDroppedDenominator(node: AnyNode, c: RuleContext<Msg>, fn: JsFunction, program: Program, d: DroppedDeps): void {
   if (node.type !== 'BinaryExpression' || node.operator !== '/') return;
-  if (!reachesVerdict(node, fn, program, parentMap(program))) return;
+  if (!reachesVerdict(node, fn, program, parentMap(program), d.verdictKeys)) return;
   let den = unwrapExpr(node.right);
   if (den.type === 'LogicalExpression') den = unwrapExpr(den.left);
   if (den.type === 'CallExpression' && propName(den.callee) === 'max' && den.arguments.length === 2) {
@@ -348,7 +371,7 @@ export function jsDroppedDenominator(node: AnyNode, c: RuleContext<Msg>, fn: JsF
   }
   if (den.type !== 'BinaryExpression' || den.operator !== '-') return;
   const ss = statusCount(den.right, fn, program, d);
-  if (!ss?.length) return;
+  if (!ss?.length || !testContext(c, fn, ss)) return;
   c.report({
     messageId: 'jsDropped',
     data: { test: oneLine(c, node), missing: words(ss), how: `\`${oneLine(c, den.right, 40)}\` is subtracted from the denominator` },

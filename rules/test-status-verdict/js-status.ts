@@ -240,6 +240,7 @@ function deps(program: Program, project: Project, file: string): DroppedDeps {
     statusTest: (n) => jsStatusTest(n, program),
     status: jsStatus,
     polarity: (n, fn) => polarity(n, fn, program, project, file),
+    verdictKeys: jsVerdictScope(project, file, program).shapes.keys,
   };
 }
 
