@@ -302,13 +302,34 @@ function helperPolarity(a: PythonAnalysis, fn: FunctionInfo, param: string): Pre
   return t || f ? { t, f } : undefined;
 }
 
-/** The body of a block ends by leaving it (`return`, `raise`, `continue`, `break`). */
-function blockExits(block: PyNode | undefined): boolean {
+/** How a block ends by leaving it: `return`/`raise` leave the function, `continue`/`break` the loop. */
+function blockExit(block: PyNode | undefined): 'function' | 'loop' | undefined {
   const last = block ? named(block).filter((k) => k.type !== 'comment').at(-1) : undefined;
-  return !!last && ['return_statement', 'raise_statement', 'continue_statement', 'break_statement'].includes(last.type);
+  if (last?.type === 'return_statement' || last?.type === 'raise_statement') return 'function';
+  if (last?.type === 'continue_statement' || last?.type === 'break_statement') return 'loop';
+  return undefined;
 }
 
-const within = (x: PyNode, outer: PyNode | undefined): boolean => !!outer && x.start >= outer.start && x.end <= outer.end;
+const within = (x: PyNode, outer: PyNode | undefined | null): boolean => !!outer && x.start >= outer.start && x.end <= outer.end;
+
+/** The function (or module) around a node, and the innermost loop body around it in that function. */
+function scopeOf(n: PyNode): { fn: PyNode | undefined; loop: PyNode | undefined } {
+  let loop: PyNode | undefined;
+  for (let p = n.parent; p; p = p.parent) {
+    if (p.type === 'function_definition' || p.type === 'lambda') return { fn: p, loop };
+    if (!loop && (p.type === 'for_statement' || p.type === 'while_statement')) loop = field(p, 'body');
+  }
+  return { fn: undefined, loop };
+}
+
+/** `read` runs after `stmt` once an exit of kind `how` was not taken: later in the same function for a
+ *  `return`/`raise`, later in the same loop body for a `continue`/`break`. */
+function readAfter(stmt: PyNode, read: PyNode, how: 'function' | 'loop' | undefined): boolean {
+  if (!how || read.start < stmt.end) return false;
+  const s = scopeOf(stmt);
+  if (how === 'loop') return within(read, s.loop);
+  return s.fn ? within(read, s.fn) : scopeOf(read).fn === undefined;
+}
 
 /** Does a test `call` (its truth proving presence as `pol` says) guard `read`? The read sits in the branch the
  *  outcome that proves presence takes (`if any(…): … read`, `… if helper(x) else …`), after an `assert` of it,
@@ -333,16 +354,17 @@ function guardCovers(call: PyNode, read: PyNode, pol: Presence): boolean {
       if (within(read, cons)) return t;
       const alts = p.children.filter((k) => k.type === 'elif_clause' || k.type === 'else_clause');
       if (alts.some((k) => within(read, k))) return f;
-      // after the `if`, in the block that holds it
-      if (read.start >= p.end && within(read, p.parent ?? undefined)) {
-        const els = alts.length === 1 && alts[0]!.type === 'else_clause' ? field(alts[0]!, 'body') : undefined;
-        return (f && blockExits(cons)) || (t && !!els && blockExits(els));
-      }
-      return false;
+      // after the `if`, once the branch of the other outcome has left
+      const els = alts.length === 1 && alts[0]!.type === 'else_clause' ? field(alts[0]!, 'body') : undefined;
+      return (f && readAfter(p, read, blockExit(cons))) || (t && !!els && readAfter(p, read, blockExit(els)));
     }
-    if (p.type === 'elif_clause' && field(p, 'condition') === child) return within(read, field(p, 'consequence')) && t;
-    if (p.type === 'while_statement' && field(p, 'condition') === child) return within(read, field(p, 'body')) && t;
-    if (p.type === 'assert_statement') return t && read.start >= p.end && within(read, p.parent ?? undefined);
+    if (p.type === 'elif_clause' && field(p, 'condition') === child) {
+      if (within(read, field(p, 'consequence'))) return t;
+      // after the whole `if` (an earlier branch may have run instead: taken as covering, as before)
+      return f && !!p.parent && readAfter(p.parent, read, blockExit(field(p, 'consequence')));
+    }
+    if (p.type === 'while_statement' && field(p, 'condition') === child) return within(read, field(p, 'body')) ? t : f && read.start >= p.end && readAfter(p, read, 'function');
+    if (p.type === 'assert_statement') return t && readAfter(p, read, 'function');
     if (p.type === 'conditional_expression') {
       const [yes, , no] = named(p);
       if (yes && within(read, yes)) return t;
