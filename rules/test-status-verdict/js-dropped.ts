@@ -76,8 +76,9 @@ function countTarget(c: RuleContext<Msg>, body: AnyNode): string | undefined {
   return target;
 }
 
-/** The statuses a branch condition takes; undefined when it holds a negative status test or none. */
-function takes(cond: AnyNode, d: DroppedDeps): Status[] | undefined {
+/** The statuses a branch condition takes; undefined when it holds a negative status test or none. With
+ *  `subjects`, the text of each tested value is collected (the branches of one sort test one value). */
+function takes(cond: AnyNode, d: DroppedDeps, subjects?: Set<string>, text?: string): Status[] | undefined {
   const out: Status[] = [];
   let neg = false;
   let tests = 0;
@@ -88,6 +89,7 @@ function takes(cond: AnyNode, d: DroppedDeps): Status[] | undefined {
       tests++;
       if (!t.positive) neg = true;
       else out.push(...t.statuses);
+      if (subjects && text !== undefined) subjects.add(text.slice(t.subject.start, t.subject.end).replace(/\s+/g, ''));
       return;
     }
     if (n.type === 'LogicalExpression' && n.operator !== '??') {
@@ -148,14 +150,16 @@ export function jsDroppedBranches(node: IfStatement | SwitchStatement, c: RuleCo
   let at: AnyNode = node;
   if (node.type === 'IfStatement') {
     let cur: AnyNode | null | undefined = node;
+    const subjects = new Set<string>();
     while (cur?.type === 'IfStatement') {
-      const ss = takes(cur.test, d);
+      const ss = takes(cur.test, d, subjects, c.text);
       const target = countTarget(c, cur.consequent);
       if (!ss || !target) return;
       branches.push({ statuses: ss, target });
       cur = cur.alternate;
     }
-    if (cur) return;
+    // one value sorted (`r.status`), not two values tested one after the other
+    if (cur || subjects.size !== 1) return;
     at = node.test;
   } else {
     if (node.cases.some((k) => !k.test)) return;
