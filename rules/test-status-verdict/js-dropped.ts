@@ -53,6 +53,14 @@ function walk(n: AnyNode, f: (k: AnyNode) => void): void {
 
 const exits = (st: AnyNode): boolean => st.type === 'ReturnStatement' || st.type === 'ThrowStatement' || (st.type === 'BlockStatement' && !!st.body.length && exits(st.body.at(-1)!));
 
+/** A statement (or block) that only logs: `console.warn(…)`, `log.info(…)`. */
+function onlyLogs(st: AnyNode): boolean {
+  if (st.type === 'BlockStatement') return st.body.length > 0 && st.body.every(onlyLogs);
+  if (st.type !== 'ExpressionStatement') return false;
+  const e = unwrapExpr(st.expression);
+  return e.type === 'CallExpression' && e.callee.type === 'MemberExpression' && ['log', 'warn', 'info', 'debug', 'error', 'trace'].includes(propName(e.callee) ?? '');
+}
+
 /** What a branch counts into: `passed.push(t)`, `passed.add(t)`, `passed++`, `passed += 1`, `stats.passed++` (its text). */
 function countTarget(c: RuleContext<Msg>, body: AnyNode): string | undefined {
   const stmts = body.type === 'BlockStatement' ? body.body : [body];
@@ -136,6 +144,8 @@ function dropUse(c: RuleContext<Msg>, fn: JsFunction, pass: string, fail: string
         for (const [a, b] of sides) {
           if (isCount(c, a, fail) && zero(b)) use ??= k;
           if (isCount(c, a, pass) && !zero(b) && unwrapExpr(b).type !== 'Literal' && !mentions(b, fail)) sized = true;
+          // `passed + failed === results.length`: every test was sorted one way or the other
+          if (mentions(a, pass) && mentions(a, fail) && unwrapExpr(b).type !== 'Literal' && !mentions(b, pass) && !mentions(b, fail)) sized = true;
         }
       }
     }
@@ -148,6 +158,7 @@ function dropUse(c: RuleContext<Msg>, fn: JsFunction, pass: string, fail: string
 export function jsDroppedBranches(node: IfStatement | SwitchStatement, c: RuleContext<Msg>, fn: JsFunction, d: DroppedDeps): void {
   const branches: { statuses: Status[]; target: string }[] = [];
   let at: AnyNode = node;
+  let logs = false;
   if (node.type === 'IfStatement') {
     let cur: AnyNode | null | undefined = node;
     const subjects = new Set<string>();
@@ -158,14 +169,23 @@ export function jsDroppedBranches(node: IfStatement | SwitchStatement, c: RuleCo
       branches.push({ statuses: ss, target });
       cur = cur.alternate;
     }
-    // one value sorted (`r.status`), not two values tested one after the other
-    if (cur || subjects.size !== 1) return;
+    // one value sorted (`r.status`), not two values tested one after the other; an `else` that only logs
+    // (`else console.warn('unknown status', s)`) counts nothing either
+    if (cur) {
+      if (!onlyLogs(cur)) return;
+      logs = true;
+    }
+    if (subjects.size !== 1) return;
     at = node.test;
   } else {
-    if (node.cases.some((k) => !k.test)) return;
+    const def = node.cases.find((k) => !k.test);
+    // a `default` that only logs and leaves (an empty one falls through to the next case's count)
+    if (def && (!def.consequent.some(onlyLogs) || !def.consequent.every((st) => st.type === 'BreakStatement' || onlyLogs(st)) || (def !== node.cases.at(-1) && def.consequent.at(-1)?.type !== 'BreakStatement'))) return;
+    if (def) logs = true;
     let pending: Status[] = [];
     for (const k of node.cases) {
-      const s = k.test ? d.status(k.test) : undefined;
+      if (!k.test) continue;
+      const s = d.status(k.test);
       if (!s) return;
       pending.push(s);
       if (!k.consequent.length) continue;
@@ -195,7 +215,7 @@ export function jsDroppedBranches(node: IfStatement | SwitchStatement, c: RuleCo
   if (!all.some((s) => /^error/i.test(s.word))) missing.push('errored');
   c.report({
     messageId: 'jsDropped',
-    data: { test: node.type === 'SwitchStatement' ? `switch (${oneLine(c, node.discriminant, 40)})` : oneLine(c, at), missing: missing.join(', '), how: `the ${node.type === 'IfStatement' ? '`if`/`else if`' : '`switch`'} has no catch-all branch, and \`${oneLine(c, use, 40)}\` reads only ${pass} and ${fail}` },
+    data: { test: node.type === 'SwitchStatement' ? `switch (${oneLine(c, node.discriminant, 40)})` : oneLine(c, at), missing: missing.join(', '), how: `the ${node.type === 'IfStatement' ? '`if`/`else if`' : '`switch`'} ${logs ? 'only logs any other status' : 'has no catch-all branch'}, and \`${oneLine(c, use, 40)}\` reads only ${pass} and ${fail}` },
     at,
   });
 }
