@@ -20,8 +20,9 @@ import { forEachChild, parentMap, unwrapExpr } from '../../src/lang/js/nodes.js'
 import { jsFeedsVerdict, jsOnVerdictPath, jsVerdictScope } from '../../src/suites/verdict.js';
 import { jsConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { kinds, statusWord, words, type Status } from './status.js';
+import { jsDroppedBranches, jsDroppedByFilter, jsDroppedDenominator, type DroppedDeps } from './js-dropped.js';
 
-type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped';
+export type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped' | 'jsDropped';
 
 interface JsStatusTest {
   node: AnyNode;
@@ -234,6 +235,35 @@ function sizeTested(fn: JsFunction, name: string): boolean {
   return hit;
 }
 
+function deps(program: Program, project: Project, file: string): DroppedDeps {
+  return {
+    statusTest: (n) => jsStatusTest(n, program),
+    status: jsStatus,
+    polarity: (n, fn) => polarity(n, fn, program, project, file),
+    verdictKeys: jsVerdictScope(project, file, program).shapes.keys,
+  };
+}
+
+/** The `dropped` forms (js-dropped.ts): an `if`/`else if` chain or `switch` of counts with no catch-all, a
+ *  subtracted denominator. */
+export function jsDroppedChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
+  const program = programOf(ancestors);
+  if (!program) return;
+  const file = c.unit.file.path;
+  if (node.type === 'IfStatement') {
+    // the head of a chain only
+    if (ancestors.at(-1)?.type === 'IfStatement' && (ancestors.at(-1) as { alternate?: AnyNode }).alternate === node) return;
+    const fn = verdictFn(ancestors, project, file, program);
+    if (fn) jsDroppedBranches(node, c, fn, deps(program, project, file));
+  } else if (node.type === 'SwitchStatement') {
+    const fn = verdictFn(ancestors, project, file, program);
+    if (fn) jsDroppedBranches(node, c, fn, deps(program, project, file));
+  } else if (node.type === 'BinaryExpression' && node.operator === '/') {
+    const fn = verdictFn(ancestors, project, file, program);
+    if (fn) jsDroppedDenominator(node, c, fn, program, deps(program, project, file));
+  }
+}
+
 export function jsStatusChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: readonly AnyNode[], project: Project): void {
   const program = programOf(ancestors);
   if (!program) return;
@@ -303,10 +333,18 @@ export function jsStatusChecks(node: AnyNode, c: RuleContext<Msg>, ancestors: re
       const call = ancestors[ancestors.length - 2];
       if (!cb || !isJsFunction(cb) || cb.body !== node || call?.type !== 'CallExpression' || propName(call.callee) !== 'every' || call.callee.type !== 'MemberExpression') return;
       const param = cb.params[0];
-      if (param?.type !== 'Identifier') return;
+      // the item, or a name a destructuring of it binds (`({ status }) => status === 'passed'`)
+      const names = new Set<string>();
+      if (param?.type === 'Identifier') names.add(param.name);
+      else if (param?.type === 'ObjectPattern')
+        for (const pr of param.properties) if (pr.type === 'Property' && pr.value.type === 'Identifier') names.add(pr.value.name);
+      if (!names.size) return;
       const s0 = unwrapExpr(t.subject);
-      if (!(s0.type === 'Identifier' && s0.name === param.name) && !(s0.type === 'MemberExpression' && unwrapExpr(s0.object).type === 'Identifier' && (unwrapExpr(s0.object) as { name: string }).name === param.name)) return;
+      const itemName = (x: AnyNode) => x.type === 'Identifier' && names.has(x.name);
+      if (!itemName(s0) && !(param?.type === 'Identifier' && s0.type === 'MemberExpression' && itemName(unwrapExpr(s0.object)))) return;
       let recv = unwrapExpr(call.callee.object);
+      // `ran = results.filter((r) => r.status !== 'skipped')` … `ran.every(…)`: the skipped tests left the list
+      if (jsDroppedByFilter(call, recv, c, fn, program, deps(program, project, file))) return;
       if (recv.type === 'CallExpression' && recv.callee.type === 'MemberExpression' && recv.callee.object.type === 'Identifier' && recv.callee.object.name === 'Object' && propName(recv.callee) === 'values' && recv.arguments[0]) recv = unwrapExpr(recv.arguments[0]);
       const name = recv.type === 'Identifier' ? recv.name : recv.type === 'MemberExpression' ? text(c, recv) : undefined;
       if (!name || !produced(recv, fn, program) || sizeTested(fn, recv.type === 'Identifier' ? recv.name : '') || (recv.type === 'MemberExpression' && memberSizeTested(fn, c, name)) || sourceCountTested(fn, recv, program)) return;

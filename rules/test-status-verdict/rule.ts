@@ -12,7 +12,9 @@
  * - `emptyMap`: the status map itself is iterated (`all(s == PASSED for s in sm.values())`), so a run
  *   whose suite never started (an empty map) passes;
  * - `dropped`: an `if`/`elif` sorts tests into passed and failed with no `else`, and no branch takes
- *   SKIPPED: a skipped test is counted neither way and drops out of the ratio.
+ *   SKIPPED: a skipped test is counted neither way and drops out of the ratio;
+ * - `jsDropped` (JS/TS, js-dropped.ts): a filter, a subtracted denominator, or an `if`/`else if` or `switch`
+ *   with no catch-all removes skipped or errored tests from what decides the verdict.
  *
  * Statuses are recognised by their words (pytest, unittest, JUnit, jest, Go test, CI check runs:
  * status.ts), as string constants or upper-case enum members, never by a suite's names.
@@ -25,9 +27,9 @@ import { isVerdictFunction, pythonVerdictShapes } from '../../src/suites/verdict
 import { pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { countingTarget, verdictPolarity } from '../../src/suites/verdict-polarity.js';
 import { boolAtoms, boolOp, kinds, statusOf, statusTest, words, type Status, type StatusTest } from './status.js';
-import { jsStatusChecks } from './js-status.js';
+import { jsDroppedChecks, jsStatusChecks } from './js-status.js';
 
-type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped';
+type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped' | 'jsDropped';
 type Ctx = Parameters<PythonVisitor<Msg>>[1];
 
 function short(s: string, max = 60): string {
@@ -223,6 +225,11 @@ export default defineRule<Msg>({
         why: 'When the suite never ran (an empty map) or the required tests are missing from it, nothing fails and the run passes.',
         fix: 'Iterate the required tests and look each one up: `all({{map}}.get(t) == PASSED for t in required)`, with `required` non-empty.',
       },
+      jsDropped: {
+        what: '`{{test}}` leaves {{missing}} tests out of the count: {{how}}.',
+        why: 'A required test that was skipped or errored is counted neither as passed nor as failed, so it drops out: when the test that must pass is skipped, the verdict is decided by the others and can pass.',
+        fix: 'Count every status other than a pass (and a missing test) as a failure: compare the passes with the number of required tests, or add a catch-all branch that counts a failure.',
+      },
       dropped: {
         what: 'This `if`/`elif` sorts tests into `{{passed}}` and `{{failed}}` with no `else`, and no branch takes {{missing}}.',
         why: 'A test with that status is counted neither as passed nor as failed, so it drops out of the denominator: when every required test is skipped the ratio is computed over nothing and can read as resolved.',
@@ -231,7 +238,7 @@ export default defineRule<Msg>({
     },
     docs: {
       whatItDoes:
-        'Reads the comparisons of test statuses — string constants or upper-case enum members whose word is a test outcome of pytest, unittest, JUnit, jest, Go test or CI check runs (`PASSED`, `FAILED`, `ERROR`, `SKIPPED`, `XFAIL`, `XPASS`, `pending`, `success`…) — on a verdict path (any function when no task entry is bound). Flags a success set that holds a skip status (SKIPPED, XFAIL, pending…) beside a pass status and no failure status (`in [...]`, an `or` of `==`, or a passing predicate `or`-ed with a skip test); a test absent from the map counted as passed (`k not in m or m[k] == PASSED`, `m.get(k, PASSED)`); a deny-list verdict where only failure statuses fail (`m.get(k) != FAILED` returned or under `all()`, `if m[k] == FAILED: failed.append(k) else: passed.append(k)`, a loop whose only failing exit tests a failure status); an `all()` over the status map\'s own values (`m.values()`, `m.items()`) with no emptiness check when the map comes from the run; and an `if`/`elif` with no `else` whose branches append the same test to two lists and whose conditions (through one level of project predicates such as `test_passed(case, sm)`) never take a skip status. In JavaScript and TypeScript (jest/vitest/mocha/Playwright reports, JUnit parsed to objects): a success set with a skip status (`[\'passed\', \'skipped\'].includes(s)`, `s === \'passed\' || s === \'pending\'`), a passing default for an absent test (`(m[t] ?? \'passed\') === \'passed\'`, `!(t in m) || m[t] === \'passed\'`, `!m.has(t) || …`), a deny-list test (`m[t] !== \'failed\'`) that passes the agent, and `.every()` over the statuses the run produced (`Object.values(m).every((s) => s === \'passed\')`) with no test of their number, each when the code shows the test deciding the verdict (returned, through `&&`/`||`/`!`, `.every()`/`.some()` callbacks, a conditional or `if` returning constant verdicts, a counting `if`, a local read later, or a verdict key of the returned object).',
+        'Reads the comparisons of test statuses — string constants or upper-case enum members whose word is a test outcome of pytest, unittest, JUnit, jest, Go test or CI check runs (`PASSED`, `FAILED`, `ERROR`, `SKIPPED`, `XFAIL`, `XPASS`, `pending`, `success`…) — on a verdict path (any function when no task entry is bound). Flags a success set that holds a skip status (SKIPPED, XFAIL, pending…) beside a pass status and no failure status (`in [...]`, an `or` of `==`, or a passing predicate `or`-ed with a skip test); a test absent from the map counted as passed (`k not in m or m[k] == PASSED`, `m.get(k, PASSED)`); a deny-list verdict where only failure statuses fail (`m.get(k) != FAILED` returned or under `all()`, `if m[k] == FAILED: failed.append(k) else: passed.append(k)`, a loop whose only failing exit tests a failure status); an `all()` over the status map\'s own values (`m.values()`, `m.items()`) with no emptiness check when the map comes from the run; and an `if`/`elif` with no `else` whose branches append the same test to two lists and whose conditions (through one level of project predicates such as `test_passed(case, sm)`) never take a skip status. In JavaScript and TypeScript (jest/vitest/mocha/Playwright reports, JUnit parsed to objects): a success set with a skip status (`[\'passed\', \'skipped\'].includes(s)`, `s === \'passed\' || s === \'pending\'`), a passing default for an absent test (`(m[t] ?? \'passed\') === \'passed\'`, `!(t in m) || m[t] === \'passed\'`, `!m.has(t) || …`), a deny-list test (`m[t] !== \'failed\'`) that passes the agent, and `.every()` over the statuses the run produced (`Object.values(m).every((s) => s === \'passed\')`) with no test of their number; and a skipped or errored test dropped from the count (`results.filter((r) => r.status !== \'skipped\').every((r) => r.status === \'passed\')`, `passes / (tests - pending)` with a subtrahend that counts a non-pass status, an `if`/`else if` chain or `switch` that counts passes and failures with no catch-all branch (or one that only logs) when the verdict reads only the failures or their sum), each when the code shows the test deciding the verdict (returned, through `&&`/`||`/`!`, `.every()`/`.some()` callbacks, a conditional or `if` returning constant verdicts, a counting `if`, a local read later, or a verdict key of the returned object).',
       why: 'SWE-bench-style graders decide "resolved" from the status of the FAIL_TO_PASS and PASS_TO_PASS tests. A skipped or xfail-marked test never ran its assertions; an absent test never ran at all; an empty map means the suite did not start. Counting any of these as passed (or dropping them from the ratio) lets a patch that disables the test, or breaks collection, resolve the task.',
     },
     confirm: {
@@ -244,6 +251,13 @@ export default defineRule<Msg>({
       javascript: {
         BinaryExpression(node, c, ancestors) {
           jsStatusChecks(node, c, ancestors, ctx.project);
+          jsDroppedChecks(node, c, ancestors, ctx.project);
+        },
+        IfStatement(node, c, ancestors) {
+          jsDroppedChecks(node, c, ancestors, ctx.project);
+        },
+        SwitchStatement(node, c, ancestors) {
+          jsDroppedChecks(node, c, ancestors, ctx.project);
         },
         CallExpression(node, c, ancestors) {
           jsStatusChecks(node, c, ancestors, ctx.project);

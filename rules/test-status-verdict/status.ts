@@ -12,7 +12,7 @@ export type StatusKind = 'pass' | 'skip' | 'fail';
 const WORDS: Record<string, StatusKind> = {
   passed: 'pass', pass: 'pass', xpass: 'pass', xpassed: 'pass', success: 'pass', succeeded: 'pass',
   skipped: 'skip', skip: 'skip', xfail: 'skip', xfailed: 'skip', pending: 'skip', todo: 'skip', disabled: 'skip', deselected: 'skip', notrun: 'skip', not_run: 'skip',
-  failed: 'fail', fail: 'fail', failure: 'fail', error: 'fail', errored: 'fail', broken: 'fail',
+  failed: 'fail', fail: 'fail', failure: 'fail', error: 'fail', errored: 'fail', broken: 'fail', timedout: 'fail', interrupted: 'fail',
 };
 
 /** The status a word names (`'skipped'`, `XFAIL`), whatever the language that wrote it. */

@@ -15,7 +15,7 @@
  * root (the parameter or local the switch reads) as the record.
  */
 import path from 'node:path';
-import type { AnyNode, Identifier, Pattern, Program } from 'acorn';
+import type { AnyNode, Identifier, ObjectPattern, Pattern, Program } from 'acorn';
 import type { SourceFile } from '../core/source.js';
 import { rel } from '../core/paths.js';
 import { programOfFile as programOf } from '../lang/js/parse.js';
@@ -113,16 +113,16 @@ function targetFunction(files: ReadonlyMap<string, SourceFile>, dispatch: string
 
 /** A check written in a `case` body (or an `if` branch) of the dispatch: its statements, the function holding the switch,
  *  and the identifier that declares the record's root (a parameter or a local). */
-function inlineCase(files: ReadonlyMap<string, SourceFile>, dispatch: string, at: NonNullable<KindTarget['inline']>): { file: SourceFile; program: Program; fn: JsFunction; body: readonly AnyNode[]; root: Identifier; what: 'case' | 'if' } | undefined {
+function inlineCase(files: ReadonlyMap<string, SourceFile>, dispatch: string, at: NonNullable<KindTarget['inline']>): { file: SourceFile; program: Program; fn: JsFunction; body: readonly AnyNode[]; root: Identifier | ObjectPattern; what: 'case' | 'if' } | undefined {
   const df = files.get(dispatch);
   const p = df && programOf(df);
   if (!df || !p) return undefined;
   let fn: JsFunction | undefined;
   let body: readonly AnyNode[] | undefined;
-  let root: Identifier | undefined;
+  let root: Identifier | ObjectPattern | undefined;
   let what: 'case' | 'if' = 'case';
   const rec = (n: AnyNode, inFn: JsFunction | undefined) => {
-    if (n.type === 'Identifier' && n.start === at.root) root = n;
+    if ((n.type === 'Identifier' || n.type === 'ObjectPattern') && n.start === at.root) root = n;
     if (n.type === 'SwitchCase' && n.start === at.at) [fn, body, what] = [inFn, n.consequent, 'case'];
     // a branch of an `if` chain on the kind
     if (n.type === 'IfStatement' && n.consequent.start === at.at) [fn, body, what] = [inFn, n.consequent.type === 'BlockStatement' ? n.consequent.body : [n.consequent], 'if'];
@@ -134,9 +134,13 @@ function inlineCase(files: ReadonlyMap<string, SourceFile>, dispatch: string, at
 }
 
 /** Member paths of the record a `case` body reads on every run through it (as requiredJsReads does for a handler). */
-function inlineReads(program: Program, fn: JsFunction, body: readonly AnyNode[], root: Identifier): Map<string, AnyNode> {
+function inlineReads(program: Program, fn: JsFunction, body: readonly AnyNode[], root: Identifier | ObjectPattern): Map<string, AnyNode> {
   const sc = jsScopes(program);
-  const paths = new PathOf(sc, new Map([[root, []]]), new Set([root]));
+  // a destructured record (`function evaluate({ eval: spec }, page)`): each name it binds, at its member path
+  const roots = new Map<Identifier, string[]>();
+  if (root.type === 'ObjectPattern') bindPattern(root, [], roots, []);
+  else roots.set(root, []);
+  const paths = new PathOf(sc, roots, new Set(root.type === 'Identifier' ? [root] : []));
   const tested = testedPaths(fn, paths);
   const reads: Read[] = [];
   blockReads(body, paths, reads);
@@ -155,29 +159,31 @@ interface Read {
   node: AnyNode;
 }
 
+/** The names a parameter pattern binds, each at its member path of the record (`{ eval: { url } }` → url:
+ *  eval.url); a nested pattern reads the member it destructures, which throws when that member is missing. */
+function bindPattern(p: Pattern, base: string[], roots: Map<Identifier, string[]>, derefs: Read[]): void {
+  if (p.type === 'Identifier') roots.set(p, base);
+  else if (p.type === 'ObjectPattern') {
+    if (base.length) derefs.push({ path: base, node: p });
+    for (const prop of p.properties) {
+      if (prop.type !== 'Property') continue;
+      const k = !prop.computed && prop.key.type === 'Identifier' ? prop.key.name : prop.key.type === 'Literal' && typeof prop.key.value === 'string' ? prop.key.value : undefined;
+      // a default makes the member optional
+      if (k !== undefined && prop.value.type !== 'AssignmentPattern') bindPattern(prop.value, [...base, k], roots, derefs);
+    }
+  }
+}
+
 /** Member paths of the record the function reads on every run, with the first read of each. */
 function requiredJsReads(program: Program, fn: JsFunction, args: NonNullable<KindTarget['args']>): Map<string, AnyNode> {
   const sc = jsScopes(program);
   // the parameters the record (or a member) is handed to: name → path; a destructured one, each name it binds
   const roots = new Map<Identifier, string[]>();
   const derefs: Read[] = [];
-  const bind = (p: Pattern, base: string[]) => {
-    if (p.type === 'Identifier') roots.set(p, base);
-    else if (p.type === 'ObjectPattern') {
-      // destructuring reads a member of the value: it throws when the value is missing
-      if (base.length) derefs.push({ path: base, node: p });
-      for (const prop of p.properties) {
-        if (prop.type !== 'Property') continue;
-        const k = !prop.computed && prop.key.type === 'Identifier' ? prop.key.name : prop.key.type === 'Literal' && typeof prop.key.value === 'string' ? prop.key.value : undefined;
-        // a default makes the member optional
-        if (k !== undefined && prop.value.type !== 'AssignmentPattern') bind(prop.value, [...base, k]);
-      }
-    }
-  };
   const direct = new Set<Identifier>();
   for (const a of args) {
     const p = fn.params[a.index];
-    if (p) bind(p as Pattern, a.path);
+    if (p) bindPattern(p as Pattern, a.path, roots, derefs);
     if (p?.type === 'Identifier') direct.add(p);
   }
   const out = new Map<string, AnyNode>();

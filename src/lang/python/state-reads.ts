@@ -10,7 +10,7 @@
  *   no truthiness test of the list, no containment test of the separator and no enclosing handler.
  * - `unguardedMatchRead`: `re.search(p, s).group(1)` or `m.group(1)` with no test of `m`.
  */
-import { field, named, unparen, walk, type PyNode } from './tree.js';
+import { comparisonOperators, field, named, unparen, walk, type PyNode } from './tree.js';
 import type { CallInfo, FunctionInfo, PythonAnalysis } from './types.js';
 import { blockingCall, callOf } from './facts.js';
 
@@ -176,6 +176,9 @@ const CONDITION_PARENTS = new Set(['if_statement', 'elif_clause', 'while_stateme
 interface TestOpts {
   none?: boolean;
   cx?: StateContext;
+  /** The read the test must guard: an `any(…)` or helper test counts only where its outcome proves the value
+   *  present at the read (`guardCovers`). */
+  read?: PyNode;
 }
 
 /** `x` (a call) decides a condition: it sits, through parentheses, `not` and `and`/`or`, in the test of an
@@ -201,7 +204,8 @@ function helperOf(a: PythonAnalysis, c: CallInfo, cx: StateContext | undefined):
 }
 
 /** `id` is an argument of a call of a project helper that decides a condition (`if not _complete(parts):`)
- *  and whose own body tests the parameter it receives (its length, truthiness or None). */
+ *  and whose own body tests the parameter it receives (its length, truthiness or None). With `opts.read` at
+ *  the top level, the helper's answer must also prove the value present at the read (`guardCovers`). */
 function helperTest(a: PythonAnalysis, id: PyNode, p: PyNode, opts: TestOpts, depth: number): boolean {
   if (depth > 1 || p.type !== 'argument_list' || p.parent?.type !== 'call' || !inCondition(p.parent)) return false;
   const c = a.call(p.parent);
@@ -209,7 +213,171 @@ function helperTest(a: PythonAnalysis, id: PyNode, p: PyNode, opts: TestOpts, de
   const h = helperOf(a, c, opts.cx);
   if (!h) return false;
   const param = boundParam(h.fn, c, id);
-  return !!param && nameTestedIn(h.a, h.fn.node, param, opts, depth + 1);
+  if (!param || !nameTestedIn(h.a, h.fn.node, param, { ...opts, read: undefined }, depth + 1)) return false;
+  if (!opts.read || depth > 0) return true;
+  // a helper whose answer does not say which way it points (several returns, a constant) counts as before
+  const pol = helperPolarity(h.a, h.fn, param);
+  return !pol || guardCovers(p.parent, opts.read, pol);
+}
+
+/** What a truth value says about `name` being present (not None, not empty): `t` — true proves it present,
+ *  `f` — false proves it present. */
+interface Presence {
+  t: boolean;
+  f: boolean;
+}
+
+/** The presence `e` proves for `name` (`name`, `name is not None`, `len(name) >= n`, `not …`, `and`/`or`). */
+function presenceOf(a: PythonAnalysis, e0: PyNode, name: string): Presence {
+  const e = unparen(e0);
+  const none: Presence = { t: false, f: false };
+  if (e.type === 'identifier') return a.src(e) === name ? { t: true, f: false } : none;
+  if (e.type === 'not_operator') {
+    const x = presenceOf(a, field(e, 'argument') ?? named(e)[0] ?? e, name);
+    return { t: x.f, f: x.t };
+  }
+  if (e.type === 'boolean_operator') {
+    const l = presenceOf(a, field(e, 'left') ?? e, name);
+    const r = presenceOf(a, field(e, 'right') ?? e, name);
+    return e.children.some((k) => k.type === 'and') ? { t: l.t || r.t, f: l.f && r.f } : { t: l.t && r.t, f: l.f || r.f };
+  }
+  if (e.type === 'call') {
+    const f = a.src(field(e, 'function') ?? e);
+    const arg = named(field(e, 'arguments') ?? e)[0];
+    if (!arg || a.src(unparen(arg)) !== name) return none;
+    if (f === 'bool' || f === 'isinstance' || f === 'hasattr' || f === 'len') return { t: true, f: false };
+    return none;
+  }
+  if (e.type === 'comparison_operator') {
+    const ops = comparisonOperators(e);
+    const [l, r] = named(e);
+    if (ops.length !== 1 || !l || !r) return none;
+    const op = ops[0]!;
+    const isName = (x: PyNode) => a.src(unparen(x)) === name;
+    const isNone = (x: PyNode) => a.src(unparen(x)) === 'None';
+    if ((isName(l) && isNone(r)) || (isName(r) && isNone(l))) {
+      if (op === 'is not' || op === '!=') return { t: true, f: false };
+      if (op === 'is' || op === '==') return { t: false, f: true };
+      return none;
+    }
+    // len(name) OP n, normalised to len on the left
+    const isLen = (x: PyNode) => {
+      const u = unparen(x);
+      return u.type === 'call' && a.src(field(u, 'function') ?? u) === 'len' && isName(named(field(u, 'arguments') ?? u)[0] ?? u);
+    };
+    const flip: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=' };
+    const [lenSide, num, o] = isLen(l) ? [l, r, op] : isLen(r) ? [r, l, flip[op]] : [undefined, undefined, undefined];
+    if (!lenSide || !num || !o || !/^\d+$/.test(a.src(num).trim())) return none;
+    const n = Number(a.src(num).trim());
+    if ((o === '>' && n >= 0) || (o === '>=' && n >= 1) || (o === '!=' && n === 0) || (o === '==' && n >= 1)) return { t: true, f: false };
+    if ((o === '==' && n === 0) || (o === '<' && n <= 1) || (o === '<=' && n === 0)) return { t: false, f: true };
+    // `len(x) < 3`: false proves at least three
+    if (o === '<' || o === '<=') return { t: false, f: true };
+    return none;
+  }
+  return none;
+}
+
+/** Which way a helper's answer points for its parameter: every `return` that mentions it says the same, and
+ *  says something; undefined when the helper does not show it. */
+function helperPolarity(a: PythonAnalysis, fn: FunctionInfo, param: string): Presence | undefined {
+  const out: Presence[] = [];
+  let other = false;
+  walk(field(fn.node, 'body') ?? fn.node, (k) => {
+    if (k.type === 'function_definition' || k.type === 'lambda' || k.type === 'class_definition') return false;
+    if (k.type !== 'return_statement') return undefined;
+    const e = named(k)[0];
+    if (!e) return false;
+    let mentions = false;
+    walk(e, (x) => {
+      if (x.type === 'identifier' && a.src(x) === param) mentions = true;
+    });
+    if (!mentions) {
+      other = true;
+      return false;
+    }
+    out.push(presenceOf(a, e, param));
+    return false;
+  });
+  if (other || !out.length) return undefined;
+  const t = out.every((x) => x.t);
+  const f = out.every((x) => x.f);
+  return t || f ? { t, f } : undefined;
+}
+
+/** How a block ends by leaving it: `return`/`raise` leave the function, `continue`/`break` the loop. */
+function blockExit(block: PyNode | undefined): 'function' | 'loop' | undefined {
+  const last = block ? named(block).filter((k) => k.type !== 'comment').at(-1) : undefined;
+  if (last?.type === 'return_statement' || last?.type === 'raise_statement') return 'function';
+  if (last?.type === 'continue_statement' || last?.type === 'break_statement') return 'loop';
+  return undefined;
+}
+
+const within = (x: PyNode, outer: PyNode | undefined | null): boolean => !!outer && x.start >= outer.start && x.end <= outer.end;
+
+/** The function (or module) around a node, and the innermost loop body around it in that function. */
+function scopeOf(n: PyNode): { fn: PyNode | undefined; loop: PyNode | undefined } {
+  let loop: PyNode | undefined;
+  for (let p = n.parent; p; p = p.parent) {
+    if (p.type === 'function_definition' || p.type === 'lambda') return { fn: p, loop };
+    if (!loop && (p.type === 'for_statement' || p.type === 'while_statement')) loop = field(p, 'body');
+  }
+  return { fn: undefined, loop };
+}
+
+/** `read` runs after `stmt` once an exit of kind `how` was not taken: later in the same function for a
+ *  `return`/`raise`, later in the same loop body for a `continue`/`break`. */
+function readAfter(stmt: PyNode, read: PyNode, how: 'function' | 'loop' | undefined): boolean {
+  if (!how || read.start < stmt.end) return false;
+  const s = scopeOf(stmt);
+  if (how === 'loop') return within(read, s.loop);
+  return s.fn ? within(read, s.fn) : scopeOf(read).fn === undefined;
+}
+
+/** Does a test `call` (its truth proving presence as `pol` says) guard `read`? The read sits in the branch the
+ *  outcome that proves presence takes (`if any(…): … read`, `… if helper(x) else …`), after an `assert` of it,
+ *  or after an `if` whose branch for the other outcome leaves (`if not any(…): return False` … read). Through
+ *  `not`, `and` (its truth proves each operand's) and `or` (its falsity proves each operand's). */
+function guardCovers(call: PyNode, read: PyNode, pol: Presence): boolean {
+  let { t, f } = pol;
+  let child = call;
+  for (let p = call.parent; p; child = p, p = p.parent) {
+    if (p.type === 'parenthesized_expression' || p.type === 'named_expression') continue;
+    if (p.type === 'not_operator') {
+      [t, f] = [f, t];
+      continue;
+    }
+    if (p.type === 'boolean_operator') {
+      if (p.children.some((k) => k.type === 'and')) f = false;
+      else t = false;
+      continue;
+    }
+    if (p.type === 'if_statement' && field(p, 'condition') === child) {
+      const cons = field(p, 'consequence');
+      if (within(read, cons)) return t;
+      const alts = p.children.filter((k) => k.type === 'elif_clause' || k.type === 'else_clause');
+      if (alts.some((k) => within(read, k))) return f;
+      // after the `if`, once the branch of the other outcome has left
+      const els = alts.length === 1 && alts[0]!.type === 'else_clause' ? field(alts[0]!, 'body') : undefined;
+      return (f && readAfter(p, read, blockExit(cons))) || (t && !!els && readAfter(p, read, blockExit(els)));
+    }
+    if (p.type === 'elif_clause' && field(p, 'condition') === child) {
+      if (within(read, field(p, 'consequence'))) return t;
+      // after the whole `if` (an earlier branch may have run instead: taken as covering, as before)
+      return f && !!p.parent && readAfter(p.parent, read, blockExit(field(p, 'consequence')));
+    }
+    if (p.type === 'while_statement' && field(p, 'condition') === child) return within(read, field(p, 'body')) ? t : f && read.start >= p.end && readAfter(p, read, 'function');
+    if (p.type === 'assert_statement') return t && readAfter(p, read, 'function');
+    if (p.type === 'conditional_expression') {
+      const [yes, , no] = named(p);
+      if (yes && within(read, yes)) return t;
+      if (no && within(read, no)) return f;
+      return false;
+    }
+    if (p.type === 'if_clause') return t && within(read, p.parent ?? undefined);
+    return false;
+  }
+  return false;
 }
 
 /** The parameter of `fn` that argument `arg` of call `c` binds (by keyword, or by position after `self`/`cls`).
@@ -223,12 +391,14 @@ export function boundParam(fn: FunctionInfo, c: CallInfo, arg: PyNode): string |
 }
 
 /** `id` is the iterable of a generator that `any(…)` tests in a condition: a list with a match is not empty. */
-function anyTest(a: PythonAnalysis, id: PyNode, p: PyNode): boolean {
+function anyTest(a: PythonAnalysis, id: PyNode, p: PyNode, read?: PyNode): boolean {
   if (p.type !== 'for_in_clause' || field(p, 'right') !== id) return false;
   const gen = p.parent;
   if (!gen || (gen.type !== 'generator_expression' && gen.type !== 'list_comprehension')) return false;
   const call = gen.parent?.type === 'call' ? gen.parent : gen.parent?.type === 'argument_list' ? gen.parent.parent : undefined;
-  return !!call && call.type === 'call' && a.src(field(call, 'function') ?? call) === 'any' && inCondition(call);
+  if (!call || call.type !== 'call' || a.src(field(call, 'function') ?? call) !== 'any' || !inCondition(call)) return false;
+  // `any(…)` true proves an item; false proves nothing
+  return !read || guardCovers(call, read, { t: true, f: false });
 }
 
 /** `name` is tested in `scope` (a function, or the module): `if name`, `not name`, `name and …`,
@@ -259,7 +429,7 @@ function nameTestedIn(a: PythonAnalysis, scope: PyNode, name: string, opts: Test
     else if (p.type === 'comparison_operator' && /^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.text.slice(x.end, p.end))) hit = true;
     else if (p.type === 'argument_list' && /^len$/.test(a.src(field(p.parent!, 'function') ?? p))) hit = true;
     else if (opts.none && p.type === 'argument_list' && named(p)[0] === child && /^(?:isinstance|hasattr)$/.test(a.src(field(p.parent!, 'function') ?? p)) && inCondition(p.parent!)) hit = true;
-    else if (anyTest(a, child, p) || helperTest(a, child, p, opts, depth)) hit = true;
+    else if (anyTest(a, child, p, depth === 0 ? opts.read : undefined) || helperTest(a, child, p, opts, depth)) hit = true;
     return undefined;
   });
   return hit;
@@ -269,8 +439,8 @@ function nameTestedIn(a: PythonAnalysis, scope: PyNode, name: string, opts: Test
  *  `true` when one may cover it (any test but a length compared with a number, or such a comparison
  *  that gives the list enough items), else the text of the strongest length test, too weak for the
  *  item (`len(parts) > 1` before `parts[2]`). */
-function lengthGuard(a: PythonAnalysis, scope: PyNode, name: string, index: number, cx?: StateContext): boolean | string {
-  if (!nameTested(a, scope, name, { cx })) return false;
+function lengthGuard(a: PythonAnalysis, scope: PyNode, name: string, index: number, cx?: StateContext, read?: PyNode): boolean | string {
+  if (!nameTested(a, scope, name, { cx, read })) return false;
   const need = index >= 0 ? index + 1 : -index;
   let best: { len: number; text: string } | undefined;
   let other = false;
@@ -281,9 +451,9 @@ function lengthGuard(a: PythonAnalysis, scope: PyNode, name: string, index: numb
     while (p && (p.type === 'named_expression' || p.type === 'parenthesized_expression')) p = p.parent;
     if (!p) return undefined;
     const counts = truthOrNoneTest(a, x, p) || (p.type === 'comparison_operator' && /^\s*(?:==|!=)\s*(?:\[\]|\(\))/.test(a.src(p)));
-    if (counts || helperTest(a, x, p, { cx }, 0)) { other = true; return undefined; }
+    if (counts || helperTest(a, x, p, { cx, read }, 0)) { other = true; return undefined; }
     // `any(… for x in name)` true: at least one item
-    if (anyTest(a, x, p)) {
+    if (anyTest(a, x, p, read)) {
       const L = { len: 1, text: a.src(p.parent!.parent?.type === 'call' ? p.parent!.parent : p.parent!).replace(/\s+/g, ' ') };
       if (!best || L.len > best.len) best = L;
       return undefined;
@@ -539,7 +709,7 @@ export function unguardedItemRead(a: PythonAnalysis, sub: PyNode, cx: StateConte
       group = d.value.start;
     }
     if (!list) return undefined;
-    const g = lengthGuard(a, scope, name, index, cx);
+    const g = lengthGuard(a, scope, name, index, cx, sub);
     if (g === true) return undefined;
     if (g !== false) list = { ...list, what: `${list.what} (whose length is tested only by \`${g}\`)` };
   } else {
@@ -582,7 +752,7 @@ export function unguardedMatchRead(a: PythonAnalysis, node: PyNode, cx: StateCon
       if (!c || !RE_MATCH.has(c.qualified ?? '')) return undefined;
       search ??= c;
     }
-    if (nameTested(a, scope, a.src(target), { none: true, cx })) return undefined;
+    if (nameTested(a, scope, a.src(target), { none: true, cx, read: node })) return undefined;
   } else {
     const c = callOf(a, target);
     if (!c || !RE_MATCH.has(c.qualified ?? '')) return undefined;
@@ -690,7 +860,7 @@ export function unguardedLookupRead(a: PythonAnalysis, node: PyNode, cx: StateCo
       if (!c) return undefined;
       look ??= c;
     }
-    if (nameTested(a, scope, a.src(target), { none: true, cx }) || (look && sameLookupTested(a, scope, look))) return undefined;
+    if (nameTested(a, scope, a.src(target), { none: true, cx, read: node }) || (look && sameLookupTested(a, scope, look))) return undefined;
   } else {
     look = elementLookup(a, callOf(a, target));
     if (look && sameLookupTested(a, scope, look)) return undefined;

@@ -26,7 +26,7 @@ import { isJsFunction } from '../../lang/js/flow.js';
 import type { KindRoute, KindTarget } from './kind-sites.js';
 
 /** Text every JS dispatch form needs: a string case, an equality with a string, `.includes(`, a Map, a computed lookup. */
-export const JS_KIND_SCREEN = /\bcase\s+['"`]|[!=]==?\s*['"`]|['"`]\s*[!=]==?|\.includes\(|\bnew\s+Map\b|[\w)]\s*\[\s*[\w$]+(?:\??\.[\w$]+)+\s*\]|\bthis\s*\[\s*[\w$]+\s*\]/;
+export const JS_KIND_SCREEN = /\bcase\s+['"`]|[!=]==?\s*['"`]|['"`]\s*[!=]==?|\.includes\(|\bnew\s+Map\b|[\w)]\s*\[\s*[\w$]+(?:\??\.[\w$]+)+\s*\]|\bthis\s*\[\s*[\w$]+\s*\]|[\w)]\s*\[\s*(?:['"][\w$-]*['"]\s*\+|`[\w$-]*\$\{|[\w$.]+\s*\+\s*(?:['"]|[\w$]))/;
 /** Browser code of the app (not a harness): it touches the DOM and loads no Node or Playwright module
  *  (a harness may touch `window` inside a `page.evaluate` callback). */
 const BROWSER = /\b(?:document|window)\s*\.\s*\w/;
@@ -336,7 +336,7 @@ function switchRoute(cx: Ctx, n: SwitchStatement, fn: string): KindRoute | undef
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
   const root = rootOf(cx, n.discriminant);
-  const rootAt = root?.type === 'Identifier' ? root.start : root?.type === 'VariableDeclarator' && root.id.type === 'Identifier' ? root.id.start : undefined;
+  const rootAt = rootOffset(root);
   let pending: string[] = [];
   for (const c of n.cases) {
     if (c.test) {
@@ -392,6 +392,15 @@ function constArray(cx: Ctx, id: Identifier) {
 
 type Chain = { kind: 'chain' | 'contains'; route: KindRoute };
 
+/** Where an inline case's record starts: the parameter or declared name, or a destructuring pattern of one
+ *  (`function evaluate({ eval: spec }, page)`, `const { eval: spec } = JSON.parse(…)`): js-kind-check binds
+ *  each name the pattern declares to its member path. */
+function rootOffset(root: AnyNode | undefined): number | undefined {
+  if (root?.type === 'Identifier' || root?.type === 'ObjectPattern') return root.start;
+  if (root?.type === 'VariableDeclarator' && (root.id.type === 'Identifier' || root.id.type === 'ObjectPattern')) return root.id.start;
+  return undefined;
+}
+
 function ifChain(cx: Ctx, n: IfStatement, fn: string, seen: Set<AnyNode>): Chain | undefined {
   seen.add(n);
   // `if (task.evals.includes("url_match"))` with no `else`
@@ -408,7 +417,7 @@ function ifChain(cx: Ctx, n: IfStatement, fn: string, seen: Set<AnyNode>): Chain
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: 'ignore', fn };
   const targets: Array<KindTarget | undefined> = [];
   const root = rootOf(cx, first.subject);
-  const rootAt = root?.type === 'Identifier' ? root.start : root?.type === 'VariableDeclarator' && root.id.type === 'Identifier' ? root.id.start : undefined;
+  const rootAt = rootOffset(root);
   const add = (values: string[], body: AnyNode) => {
     const tg = targetIn(cx, body, root);
     targets.push(tg);
@@ -457,7 +466,60 @@ const returnsOrThrows = (body: AnyNode): boolean => {
   return !!last && (last.type === 'ReturnStatement' || last.type === 'ThrowStatement');
 };
 
-/** `CHECKS[S]` over a `const` object literal of string keys, `CHECKS.get(S)` over a `new Map([["a", f], …])`. */
+/** A constant string: a literal, or a `const` bound to one. */
+function constStr(cx: Ctx, e: AnyNode): string | undefined {
+  const direct = strOf(e);
+  if (direct !== undefined) return direct;
+  const x = strip(e);
+  if (x.type !== 'Identifier') return undefined;
+  const b = cx.sc.resolve(x);
+  return b?.kind === 'const' && b.init ? strOf(b.init) : undefined;
+}
+
+/** A computed key built from the dispatched value and constant text, which the handler names carry:
+ *  `'check_' + kind`, `` `eval_${task.type}` ``, `PREFIX + name` (a `const` string), `kind + 'Check'`. */
+interface Affix {
+  subject: AnyNode;
+  prefix: string;
+  suffix: string;
+}
+function affixedKey(cx: Ctx, key: AnyNode): Affix | undefined {
+  const k = strip(key);
+  if (k.type === 'TemplateLiteral' && k.expressions.length === 1) {
+    const prefix = k.quasis[0]?.value.cooked ?? '';
+    const suffix = k.quasis[1]?.value.cooked ?? '';
+    return prefix || suffix ? { subject: k.expressions[0]!, prefix, suffix } : undefined;
+  }
+  if (k.type !== 'BinaryExpression' || k.operator !== '+') return undefined;
+  const parts: AnyNode[] = [];
+  const flat = (e: AnyNode): void => {
+    const x = strip(e);
+    if (x.type === 'BinaryExpression' && x.operator === '+') {
+      flat(x.left);
+      flat(x.right);
+    } else parts.push(x);
+  };
+  flat(k);
+  const strs = parts.map((p) => constStr(cx, p));
+  const holes = strs.flatMap((v, i) => (v === undefined ? [i] : []));
+  if (holes.length !== 1) return undefined;
+  const at = holes[0]!;
+  const prefix = strs.slice(0, at).join('');
+  const suffix = strs.slice(at + 1).join('');
+  return prefix || suffix ? { subject: parts[at]!, prefix, suffix } : undefined;
+}
+
+/** The kind a handler named `name` takes under an affix (`check_exact` → `exact`); undefined when the name
+ *  does not carry it (a helper of the table or class that is no handler). */
+function affixed(name: string, affix: Affix | undefined): string | undefined {
+  if (!affix) return name;
+  const { prefix, suffix } = affix;
+  if (name.length <= prefix.length + suffix.length || !name.startsWith(prefix) || !name.endsWith(suffix)) return undefined;
+  return name.slice(prefix.length, name.length - suffix.length);
+}
+
+/** `CHECKS[S]` over a `const` object literal of string keys, `CHECKS.get(S)` over a `new Map([["a", f], …])`;
+ *  S may carry constant text the keys carry too (`CHECKS['check_' + S]`, see affixedKey). */
 function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): KindRoute | undefined {
   let table: AnyNode | undefined;
   let key: AnyNode | undefined;
@@ -472,8 +534,10 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
   }
   if (!table || !key) return undefined;
   const tb = strip(table);
+  const affix = affixedKey(cx, key);
+  if (affix) key = affix.subject;
   // `this[task.kind](task, page)` in a method: the class's other methods are the handlers, by name
-  if (!map && tb.type === 'ThisExpression') return classRoute(cx, n, key, fn, fnShown);
+  if (!map && tb.type === 'ThisExpression') return classRoute(cx, n, key, fn, fnShown, affix);
   if (tb.type !== 'Identifier') return undefined;
   const b = cx.sc.resolve(tb);
   const init = b?.kind === 'const' && b.init ? strip(b.init) : undefined;
@@ -486,6 +550,7 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
       if (k === undefined) return undefined;
       pairs.push([k, p.value]);
     }
+    if (affix) return affixedPairs(cx, n, fn, fnShown, tb.name, key, pairs, affix);
   } else if (map && init.type === 'NewExpression' && init.callee.type === 'Identifier' && init.callee.name === 'Map' && init.arguments[0]?.type === 'ArrayExpression') {
     for (const el of init.arguments[0].elements) {
       if (el?.type !== 'ArrayExpression' || el.elements.length !== 2) return undefined;
@@ -493,19 +558,35 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
       if (k === undefined || !el.elements[1] || el.elements[1].type === 'SpreadElement') return undefined;
       pairs.push([k, el.elements[1]]);
     }
+    if (affix) return affixedPairs(cx, n, fn, fnShown, tb.name, key, pairs, affix);
   } else return undefined;
+  return tableRoute(cx, n, fn, fnShown, tb.name, key, pairs);
+}
+
+/** The pairs whose keys carry the affix, keyed by the kind each takes (`check_exact` → `exact`). */
+function affixedPairs(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string, table: string, key: AnyNode, pairs: Array<[string, AnyNode]>, affix: Affix): KindRoute | undefined {
+  const kept: Array<[string, AnyNode, string]> = [];
+  for (const [k, v] of pairs) {
+    const kind = affixed(k, affix);
+    if (kind !== undefined) kept.push([kind, v, k]);
+  }
+  return tableRoute(cx, n, fn, fnShown, table, key, kept.map(([kind, v]) => [kind, v]), new Map(kept.map(([kind, , k]) => [kind, k])));
+}
+
+function tableRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string, table: string, key: AnyNode, pairs: Array<[string, AnyNode]>, names?: Map<string, string>): KindRoute | undefined {
   const s = subjectOf(cx, key);
   if (!s) return undefined;
   const targets = pairs.map(([, v]) => valueTarget(cx, v));
   if (!dispatching(targets)) return undefined;
-  const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: lookupOtherwise(cx, n, fn, tb.name), fn: fnShown };
+  const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: lookupOtherwise(cx, n, fn, table), fn: fnShown };
   // `CHECKS[kind](task, page)`, `const check = CHECKS.get(kind); check(task.expected)`: what every handler is handed
   const call = lookupCall(cx, n, fn);
   const args = call ? argsOf(cx, call, rootOf(cx, key)) : undefined;
   pairs.forEach(([k], i) => {
     let t = targets[i];
     // a handler written inline in the table is known by its key there (`GRADERS.exit`)
-    if (t && t.at !== undefined && isJsFunction(strip(pairs[i]![1]))) t = { ...t, shown: /^[A-Za-z_$][\w$]*$/.test(k) ? `${tb.name}.${k}` : `${tb.name}[${JSON.stringify(k)}]` };
+    const name = names?.get(k) ?? k;
+    if (t && t.at !== undefined && isJsFunction(strip(pairs[i]![1]))) t = { ...t, shown: /^[A-Za-z_$][\w$]*$/.test(name) ? `${table}.${name}` : `${table}[${JSON.stringify(name)}]` };
     route.cases.set(k, args && t ? { ...t, args } : t);
   });
   return route;
@@ -513,7 +594,7 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
 
 /** `this[S](…)` in a method of a class: a handler per kind, the class's methods named by the kinds (the
  *  constructor, static methods and the dispatching method itself aside). */
-function classRoute(cx: Ctx, n: AnyNode, key: AnyNode, fn: JsFunction, fnShown: string): KindRoute | undefined {
+function classRoute(cx: Ctx, n: AnyNode, key: AnyNode, fn: JsFunction, fnShown: string, affix?: Affix): KindRoute | undefined {
   const method = cx.parents.get(fn);
   const body = method?.type === 'MethodDefinition' ? cx.parents.get(method) : undefined;
   const cls = body?.type === 'ClassBody' ? cx.parents.get(body) : undefined;
@@ -522,7 +603,7 @@ function classRoute(cx: Ctx, n: AnyNode, key: AnyNode, fn: JsFunction, fnShown: 
   for (const m of body.body) {
     if (m.type !== 'MethodDefinition' || m.static || m.kind !== 'method' || m.value === fn) continue;
     const k = !m.computed && m.key.type === 'Identifier' ? m.key.name : strOf(m.key);
-    if (k !== undefined) pairs.push([k, m.value]);
+    if (k !== undefined && affixed(k, affix) !== undefined) pairs.push([k, m.value]);
   }
   const s = subjectOf(cx, key);
   if (!s || pairs.length < 2) return undefined;
@@ -530,7 +611,7 @@ function classRoute(cx: Ctx, n: AnyNode, key: AnyNode, fn: JsFunction, fnShown: 
   const route: KindRoute = { file: cx.file, line: cx.line(n.start), ...s, cases: new Map(), otherwise: lookupOtherwise(cx, n, fn, 'this'), fn: `${className}.${fnShown}` };
   const call = lookupCall(cx, n, fn);
   const args = call ? argsOf(cx, call, rootOf(cx, key)) : undefined;
-  for (const [k, f] of pairs) route.cases.set(k, { file: cx.file, qualname: `${className}.${k}`, shown: `${className}.${k}`, at: f.start, ...(args ? { args } : {}) });
+  for (const [k, f] of pairs) route.cases.set(affixed(k, affix)!, { file: cx.file, qualname: `${className}.${k}`, shown: `${className}.${k}`, at: f.start, ...(args ? { args } : {}) });
   return route;
 }
 

@@ -1,0 +1,11 @@
+import requests
+
+
+def first_order_total(base, expected):
+    try:
+        rows = requests.get(f"{base}/api/orders", timeout=5).json()["orders"]
+    except (requests.RequestException, ValueError):
+        return False
+    if any(r["status"] == "error" for r in rows):
+        return False
+    return rows[0]["total"] == expected  # vaudit-expect: unguarded-state-read/shortRead
