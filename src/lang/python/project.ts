@@ -151,7 +151,13 @@ class Project implements PythonProject {
 
   constructor(files: readonly SourceFile[], private readonly maxCachedChars: number, private readonly keepTrees?: ReadonlySet<string>) {
     const paths = new Set(files.map((f) => path.resolve(f.path)));
-    const hasInit = (dir: string) => paths.has(path.join(dir, '__init__.py')) || existsSync(path.join(dir, '__init__.py'));
+    // per folder once (a suite of many modules in few folders asked the disk once per module)
+    const inits = new Map<string, boolean>();
+    const hasInit = (dir: string) => {
+      let r = inits.get(dir);
+      if (r === undefined) inits.set(dir, (r = paths.has(path.join(dir, '__init__.py')) || existsSync(path.join(dir, '__init__.py'))));
+      return r;
+    };
     for (const f of files) {
       const abs = path.resolve(f.path);
       this.byPath.set(abs, f);

@@ -414,8 +414,9 @@ export function classRegistries(python: PythonProject): RegistrySuite[] {
   for (const g of byFunction.values()) {
     if (g.classes.length > 0) regs.push({ file: g.file, line: g.line, ids: g.classes.map((c) => c.qualname.split('.').pop()!), classes: g.classes });
   }
-  const used = usedCalls(python);
   const unique = dedupe(regs);
+  // (a scan of every file's text: only when there is a registry to grade)
+  const used = unique.length ? usedCalls(python) : new Set<string>();
   found.set(python, unique.length);
   const suites = unique.map((r) => gradingMethod(python, r, used)).filter((s) => s.graders.length > 0);
   memo.set(python, suites);
