@@ -200,6 +200,10 @@ interface WalkMemo {
   spans: Map<string, FileSpans>;
   /** Files whose main blocks a whole-module entrypoint cleared. */
   whole: Set<string>;
+  /** Per entrypoint (`file\0qualname`, `file\0*` for a whole module), the units it reached. */
+  entries: Map<string, string[]>;
+  /** Files changed since the walk that left the memo (set when it is taken up). */
+  changed: Set<string>;
 }
 
 const FAN = '\u0001';
@@ -240,6 +244,7 @@ function heldMemo(o: ReachOptions, platform: TargetPlatform): WalkMemo | undefin
     last.edges.delete(p);
     last.spans.delete(p);
   }
+  last.changed = new Set(changed);
   return last;
 }
 
@@ -312,7 +317,7 @@ class ReachWalker {
     this.memo = heldMemo(o, this.platform);
     this.index = this.memo?.index ?? indexTexts(o.files, o.cache);
     if (o.cache) {
-      this.record = { files: new Map(o.files), platform: this.platform, index: this.index, edges: this.memo?.edges ?? new Map(), fan: this.memo?.fan ?? new Map(), spans: new Map(), whole: this.whole };
+      this.record = { files: new Map(o.files), platform: this.platform, index: this.index, edges: this.memo?.edges ?? new Map(), fan: this.memo?.fan ?? new Map(), spans: new Map(), whole: this.whole, entries: new Map(), changed: new Set() };
     }
     this.trace = process.env.VAUDIT_TRACE_REACH ? (k: string) => process.stderr.write(`reach ${k.replace('\0', '#')} <- ${this.from}\n`) : undefined;
   }
@@ -448,8 +453,18 @@ class ReachWalker {
     const lang = this.o.files.get(e.file)?.language;
     if (lang === 'javascript' || lang === 'typescript') return this.reachJs(e.file);
     if (lang !== 'python') return;
+    // an entrypoint into a file the memo holds reaches what it reached (no need to load the file)
+    const k = `${e.file}\0${e.qualname ?? '*'}`;
+    const kept = this.memo && !this.memo.changed.has(e.file) ? this.memo.entries.get(k) : undefined;
+    if (kept) {
+      if (e.qualname === undefined) this.whole.add(e.file);
+      for (const t of kept) this.reachTok(t);
+      this.record?.entries.set(k, kept);
+      return;
+    }
     const pf = this.file(e.file);
     if (!pf) return;
+    const sink = (this.sink = this.record ? [] : undefined);
     this.reach(pf.moduleUnit);
     if (e.qualname === undefined) {
       // the whole module is the verifier (its main block too)
@@ -460,6 +475,8 @@ class ReachWalker {
       const u = pf.byQualname.get(e.qualname) ?? unitContaining(pf, e.qualname);
       this.reach(u);
     }
+    this.sink = undefined;
+    if (sink) this.record!.entries.set(k, sink);
   }
 
   // ---- one unit ------------------------------------------------------------
