@@ -200,8 +200,8 @@ interface WalkMemo {
   spans: Map<string, FileSpans>;
   /** Files whose main blocks a whole-module entrypoint cleared. */
   whole: Set<string>;
-  /** Per entrypoint (`file\0qualname`, `file\0*` for a whole module), the units it reached. */
-  entries: Map<string, string[]>;
+  /** Per entrypoint (file, then qualname or `*` for a whole module), the units it reached. */
+  entries: Map<string, Map<string, string[]>>;
   /** Files changed since the walk that left the memo (set when it is taken up). */
   changed: Set<string>;
 }
@@ -454,12 +454,12 @@ class ReachWalker {
     if (lang === 'javascript' || lang === 'typescript') return this.reachJs(e.file);
     if (lang !== 'python') return;
     // an entrypoint into a file the memo holds reaches what it reached (no need to load the file)
-    const k = `${e.file}\0${e.qualname ?? '*'}`;
-    const kept = this.memo && !this.memo.changed.has(e.file) ? this.memo.entries.get(k) : undefined;
+    const q = e.qualname ?? '*';
+    const kept = this.memo && !this.memo.changed.has(e.file) ? this.memo.entries.get(e.file)?.get(q) : undefined;
     if (kept) {
       if (e.qualname === undefined) this.whole.add(e.file);
       for (const t of kept) this.reachTok(t);
-      this.record?.entries.set(k, kept);
+      this.noteEntry(e.file, q, kept);
       return;
     }
     const pf = this.file(e.file);
@@ -476,7 +476,14 @@ class ReachWalker {
       this.reach(u);
     }
     this.sink = undefined;
-    if (sink) this.record!.entries.set(k, sink);
+    if (sink) this.noteEntry(e.file, q, sink);
+  }
+
+  private noteEntry(file: string, q: string, toks: string[]): void {
+    if (!this.record) return;
+    let m = this.record.entries.get(file);
+    if (!m) this.record.entries.set(file, (m = new Map()));
+    m.set(q, toks);
   }
 
   // ---- one unit ------------------------------------------------------------
