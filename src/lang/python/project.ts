@@ -189,6 +189,12 @@ class Project implements PythonProject {
     return [...this.byPath.keys()];
   }
 
+  private fits: boolean | undefined;
+  /** `fitsBudget`, once (the files do not change). */
+  private fitsAll(): boolean {
+    return (this.fits ??= this.fitsBudget());
+  }
+
   /** Whether every module's analysis fits the budget (none would be evicted). */
   fitsBudget(): boolean {
     let chars = 0;
@@ -205,7 +211,8 @@ class Project implements PythonProject {
     const abs = this.cache.has(p) ? p : path.resolve(p);
     let a = this.cache.get(abs);
     if (a) {
-      if (this.cache.size > MIN_CACHED) {
+      // the order of use matters only to eviction: a project whose modules all fit the budget never evicts
+      if (this.cache.size > MIN_CACHED && !this.fitsAll()) {
         // most recently used last
         this.cache.delete(abs);
         this.cache.set(abs, a);
