@@ -20,6 +20,7 @@ const slow = [
   'test/lsp-server.test.ts',
   'test/lsp-perf.test.ts',
   'test/lsp-parity.test.ts',
+  'test/lsp-reach-reuse.test.ts',
   'test/session-index-reuse.test.ts',
   'test/sarif-validate.test.ts',
   'test/precommit-hook.test.ts',

@@ -47,6 +47,10 @@ export interface ReachOptions {
   cache?: ReachCache;
 }
 
+/** What a walk reads of one Python file from the rest of the project (its cross-file summary:
+ *  definitions, classes, imports, decorators), for a file version; undefined when unknown. */
+export type InterfaceKey = (f: SourceFile) => string | undefined;
+
 export interface Reach {
   /** Does the file hold any code on a verifier path (or is it not code at all)? */
   fileReached(file: string): boolean;
@@ -54,10 +58,15 @@ export interface Reach {
   onPath(file: string, offset: number): boolean;
   /** Units reached (Python functions/methods) and files (JS/TS), for tests and the bench. */
   readonly reachedUnits: number;
+  /** Did the walk replay the previous walk's memo (an editor session, `WalkMemo`)? */
+  readonly replayed: boolean;
 }
 
 interface Unit {
   key: string;
+  /** The key, told apart from other units of the file with the same qualname (`#n`): what a walk's
+   *  memo of edges names a unit by. */
+  tok: string;
   file: string;
   start: number;
   end: number;
@@ -79,6 +88,8 @@ interface PyFile {
   byQualname: Map<string, Unit>;
   classes: Map<string, ClassInfo>;
   moduleUnit: Unit;
+  /** Units by `tok` (the module unit too). */
+  byTok: Map<string, Unit>;
   /** `if __name__ == "__main__":` blocks. */
   mainBlocks: Array<[number, number]>;
   /** Branches the target platform never takes (helper-server modules only). */
@@ -161,6 +172,80 @@ export class ReachCache {
   /** By unit (units of a cached file are the same objects in every walk; two may share a qualname),
    *  with the file's main blocks set apart and without (a whole-module entrypoint clears them). */
   readonly mentions = new WeakMap<Unit, { main?: Mentions; all?: Mentions }>();
+  /** The cross-file summary of a Python file version (the session's, src/engine/index-reuse.ts). */
+  iface?: InterfaceKey;
+  /** The last walk's memo, for the next walk (`WalkMemo`). */
+  last?: WalkMemo;
+}
+
+/**
+ * What a walk leaves for the next (an editor session): per unit visited, every unit its visit reached, in
+ * order (its edges; a fan-out to every method of a name as one `\u0001name` edge), and what the walk
+ * needs of each file after it (spans). The next walk replays the edges of a unit instead of visiting it
+ * while the unit's file is the same and no other file's cross-file summary changed: a visit reads other
+ * files only through their summaries (definitions, classes, imports, decorators; the text index), so its
+ * edges are the same, and replaying the same edges in the same order reaches what a fresh walk reaches,
+ * in the same order. A file whose summary changed (a function renamed, an import added) voids the memo:
+ * the walk starts afresh.
+ */
+interface WalkMemo {
+  /** The files of the walk, by path (a snapshot). */
+  files: ReadonlyMap<string, SourceFile>;
+  platform: TargetPlatform;
+  index: TextIndex;
+  /** Per file, per unit `tok`, the `tok`s its visit reached (and `\u0001name` fan-outs). */
+  edges: Map<string, Map<string, string[]>>;
+  /** What a fan-out to every project method of a name reaches. */
+  fan: Map<string, string[]>;
+  spans: Map<string, FileSpans>;
+  /** Files whose main blocks a whole-module entrypoint cleared. */
+  whole: Set<string>;
+  /** Per entrypoint (file, then qualname or `*` for a whole module), the units it reached. */
+  entries: Map<string, Map<string, string[]>>;
+  /** Files changed since the walk that left the memo (set when it is taken up). */
+  changed: Set<string>;
+}
+
+const FAN = '\u0001';
+
+function sameFileText(a: FileText, b: FileText): boolean {
+  return a.routes === b.routes && a.defs.length === b.defs.length && a.bases.length === b.bases.length && a.defs.every((d, i) => d === b.defs[i]) && a.bases.every((x, i) => x === b.bases[i]);
+}
+
+function textOf(f: SourceFile, cache?: ReachCache): FileText {
+  let t = cache?.texts.get(f);
+  if (!t) {
+    t = fileText(f.source.text);
+    cache?.texts.set(f, t);
+  }
+  return t;
+}
+
+/** The memo of the last walk when it holds for these files: every file that changed since is not Python,
+ *  or kept its cross-file summary and text facts; the memo, less what the changed files left in it. */
+function heldMemo(o: ReachOptions, platform: TargetPlatform): WalkMemo | undefined {
+  const cache = o.cache;
+  const last = cache?.last;
+  if (!cache || !last) return undefined;
+  cache.last = undefined;
+  if (last.platform !== platform || last.files.size !== o.files.size || !cache.iface) return undefined;
+  const changed: string[] = [];
+  for (const [p, f] of o.files) {
+    const was = last.files.get(p);
+    if (was === f) continue;
+    if (!was || was.language !== f.language) return undefined;
+    if (f.language === 'python') {
+      const before = cache.iface(was);
+      if (before === undefined || before !== cache.iface(f) || !sameFileText(textOf(was, cache), textOf(f, cache))) return undefined;
+    }
+    changed.push(p);
+  }
+  for (const p of changed) {
+    last.edges.delete(p);
+    last.spans.delete(p);
+  }
+  last.changed = new Set(changed);
+  return last;
 }
 
 function fileText(text: string): FileText {
@@ -183,11 +268,7 @@ function indexTexts(files: ReadonlyMap<string, SourceFile>, cache?: ReachCache):
   const routeFiles: string[] = [];
   for (const f of files.values()) {
     if (f.language !== 'python') continue;
-    let t = cache?.texts.get(f);
-    if (!t) {
-      t = fileText(f.source.text);
-      cache?.texts.set(f, t);
-    }
+    const t = textOf(f, cache);
     for (const d of t.defs) push(defsByName, d, f.path);
     for (const b of t.bases) push(subclassCandidates, b, f.path);
     if (t.routes) routeFiles.push(f.path);
@@ -201,7 +282,19 @@ class ReachWalker {
   private readonly platform: TargetPlatform;
   private readonly pyFiles = new Map<string, PyFile | null>();
   private readonly reached = new Set<string>();
-  private readonly queue: Unit[] = [];
+  /** Units to visit, by `tok` (`unitOfTok`). */
+  private readonly queue: string[] = [];
+  /** Units reached by object (their `tok` names them in the queue). */
+  private readonly pending = new Map<string, Unit>();
+  /** The previous walk's memo when it holds (`heldMemo`), replayed for unchanged files. */
+  private readonly memo: WalkMemo | undefined;
+  /** This walk's memo (an editor session only): what the next walk may replay. */
+  private readonly record: WalkMemo | undefined;
+  /** The edges of the unit being visited (recording). */
+  private sink: string[] | undefined;
+  /** The fan-outs among them. */
+  private readonly sinkFans = new Set<string>();
+  private readonly whole = new Set<string>();
   private readonly jsReached = new Set<string>();
   /** Memo of `subclassesOf` (a pure function of the project, asked again for every method reached through a hierarchy). */
   private readonly subclassMemo = new Map<string, ClassRef[]>();
@@ -221,7 +314,11 @@ class ReachWalker {
   constructor(private readonly o: ReachOptions) {
     this.python = o.python;
     this.platform = o.platform ?? 'linux';
-    this.index = indexTexts(o.files, o.cache);
+    this.memo = heldMemo(o, this.platform);
+    this.index = this.memo?.index ?? indexTexts(o.files, o.cache);
+    if (o.cache) {
+      this.record = { files: new Map(o.files), platform: this.platform, index: this.index, edges: this.memo?.edges ?? new Map(), fan: this.memo?.fan ?? new Map(), spans: new Map(), whole: this.whole, entries: new Map(), changed: new Set() };
+    }
     this.trace = process.env.VAUDIT_TRACE_REACH ? (k: string) => process.stderr.write(`reach ${k.replace('\0', '#')} <- ${this.from}\n`) : undefined;
   }
 
@@ -229,12 +326,69 @@ class ReachWalker {
   walk(): void {
     this.collectRoutes();
     for (const e of this.o.entrypoints) this.reachEntrypoint(e);
+    // a file whose main blocks a whole-module entrypoint clears (or no longer clears) has other edges
+    if (this.memo) {
+      for (const p of new Set([...this.memo.whole, ...this.whole])) {
+        if (this.memo.whole.has(p) === this.whole.has(p)) continue;
+        this.memo.edges.delete(p);
+        this.memo.spans.delete(p);
+      }
+    }
     while (this.queue.length) {
-      const u = this.queue.pop()!;
+      const tok = this.queue.pop()!;
+      const file = tok.slice(0, tok.indexOf('\0'));
+      const kept = this.memo?.edges.get(file)?.get(tok);
+      if (kept) {
+        this.from = tok.replace('\0', '#');
+        for (const t of kept) this.reachTok(t);
+        continue;
+      }
+      const u = this.pending.get(tok) ?? this.file(file)?.byTok.get(tok);
+      if (!u) continue;
       const pf = this.file(u.file)!;
       this.from = u.key.replace('\0', '#');
+      if (!this.record) {
+        this.visitUnit(pf, u);
+        continue;
+      }
+      const edges: string[] = (this.sink = []);
+      this.sinkFans.clear();
       this.visitUnit(pf, u);
+      this.sink = undefined;
+      let byFile = this.record.edges.get(file);
+      if (!byFile) this.record.edges.set(file, (byFile = new Map()));
+      byFile.set(tok, edges);
     }
+    this.pending.clear();
+  }
+
+  /** Reach a unit named by its `tok`, or every method of a name (a replayed fan-out). */
+  private reachTok(t: string): void {
+    if (t.startsWith(FAN)) return this.fanOut(t.slice(1));
+    const h = t.indexOf('\0#');
+    const key = h < 0 ? t : t.slice(0, h);
+    if (this.reached.has(key)) return;
+    this.reached.add(key);
+    this.trace?.(key);
+    this.queue.push(t);
+  }
+
+  /** Every project method named `attr` (a call on a receiver of unknown type); once per walk. */
+  private fanOut(attr: string): void {
+    if (this.fannedOut.has(attr)) return;
+    this.fannedOut.add(attr);
+    const known = this.record?.fan.get(attr);
+    if (known) {
+      for (const t of known) this.reachTok(t);
+      return;
+    }
+    const hit: string[] = [];
+    for (const p of this.index.defsByName.get(attr) ?? []) {
+      const mf = this.file(p);
+      if (!mf) continue;
+      for (const u of mf.units) if (u.fn?.name === attr && u.fn.className) { hit.push(u.tok); this.reach(u); }
+    }
+    this.record?.fan.set(attr, hit);
   }
 
   private file(p: string): PyFile | undefined {
@@ -267,10 +421,13 @@ class ReachWalker {
   }
 
   private reach(u: Unit | undefined): void {
-    if (!u || this.reached.has(u.key)) return;
+    if (!u) return;
+    this.sink?.push(u.tok);
+    if (this.reached.has(u.key)) return;
     this.reached.add(u.key);
     this.trace?.(u.key);
-    this.queue.push(u);
+    this.queue.push(u.tok);
+    this.pending.set(u.tok, u);
   }
 
   private reachModule(p: string): void {
@@ -296,17 +453,37 @@ class ReachWalker {
     const lang = this.o.files.get(e.file)?.language;
     if (lang === 'javascript' || lang === 'typescript') return this.reachJs(e.file);
     if (lang !== 'python') return;
+    // an entrypoint into a file the memo holds reaches what it reached (no need to load the file)
+    const q = e.qualname ?? '*';
+    const kept = this.memo && !this.memo.changed.has(e.file) ? this.memo.entries.get(e.file)?.get(q) : undefined;
+    if (kept) {
+      if (e.qualname === undefined) this.whole.add(e.file);
+      for (const t of kept) this.reachTok(t);
+      this.noteEntry(e.file, q, kept);
+      return;
+    }
     const pf = this.file(e.file);
     if (!pf) return;
+    const sink = (this.sink = this.record ? [] : undefined);
     this.reach(pf.moduleUnit);
     if (e.qualname === undefined) {
       // the whole module is the verifier (its main block too)
       pf.mainBlocks = [];
+      this.whole.add(e.file);
       for (const u of pf.units) this.reach(u);
     } else {
       const u = pf.byQualname.get(e.qualname) ?? unitContaining(pf, e.qualname);
       this.reach(u);
     }
+    this.sink = undefined;
+    if (sink) this.noteEntry(e.file, q, sink);
+  }
+
+  private noteEntry(file: string, q: string, toks: string[]): void {
+    if (!this.record) return;
+    let m = this.record.entries.get(file);
+    if (!m) this.record.entries.set(file, (m = new Map()));
+    m.set(q, toks);
   }
 
   // ---- one unit ------------------------------------------------------------
@@ -325,7 +502,8 @@ class ReachWalker {
     for (const imp of imports) for (const m of this.importedModules(pf, imp)) this.reachModule(m);
     for (const s of strings) {
       for (const r of this.routes) {
-        if (r.hit || !r.re.test(s)) continue;
+        // recording, every request to a route is an edge (another unit may be the first next time)
+        if ((r.hit && !this.sink) || !r.re.test(s)) continue;
         r.hit = true;
         this.reach(this.file(r.file)?.byQualname.get(r.qualname));
       }
@@ -427,16 +605,19 @@ class ReachWalker {
     if (PROTOCOL_METHODS.has(attr) && !/^self\.|^cls\./.test(obj.text)) return;
     // every project method of that name is reached already (or there is none): nothing more to learn
     const defs = this.index.defsByName.get(attr);
-    if (!defs || this.fannedOut.has(attr)) return;
+    // recording, a fan-out another unit made first is still an edge of this one (once per unit)
+    const sink = this.sink;
+    if (!defs || (this.fannedOut.has(attr) && (!sink || this.sinkFans.has(attr)))) return;
     // a local holding what a library call returned (`conn = snowflake.connector.connect(…)`): not project code
     if (this.fromLibrary(pf, obj)) return;
     // receiver of unknown type: every project method of that name
-    this.fannedOut.add(attr);
-    for (const p of defs) {
-      const mf = this.file(p);
-      if (!mf) continue;
-      for (const u of mf.units) if (u.fn?.name === attr && u.fn.className) this.reach(u);
-    }
+    if (sink) {
+      sink.push(FAN + attr);
+      this.sinkFans.add(attr);
+      this.sink = undefined;
+      this.fanOut(attr);
+      this.sink = sink;
+    } else this.fanOut(attr);
   }
 
   /**
@@ -694,16 +875,22 @@ class ReachWalker {
   /** The reach answered by offset; keeps only the spans of each file (the project may then release its analyses). */
   result(): Reach {
     const { o, reached, jsReached } = this;
-    // what onPath needs of each file, without its analysis (the project may then release it)
-    const spans = new Map<string, FileSpans>();
+    // what onPath needs of each file, without its analysis (the project may then release it); files this
+    // walk replayed keep those of the last
+    const spans = this.memo?.spans ?? new Map<string, FileSpans>();
     for (const [p, pf] of this.pyFiles) {
-      if (pf) spans.set(p, { units: pf.units.map((u) => ({ key: u.key, file: u.file, start: u.start, end: u.end })), mainBlocks: pf.mainBlocks, deadBranches: pf.deadBranches });
+      if (pf) spans.set(p, { units: pf.units.map((u) => ({ key: u.key, tok: u.tok, file: u.file, start: u.start, end: u.end })), mainBlocks: pf.mainBlocks, deadBranches: pf.deadBranches });
     }
     this.pyFiles.clear();
+    if (this.record && this.o.cache) {
+      this.record.spans = spans;
+      this.o.cache.last = this.record;
+    }
 
     const always = o.alwaysInScope ?? new Set<string>();
     return {
       reachedUnits: reached.size + jsReached.size,
+      replayed: !!this.memo,
       fileReached(p) {
         const f = o.files.get(p);
         if (!f || always.has(p)) return true;
@@ -813,20 +1000,25 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 function buildPyFile(a: PythonAnalysis, platform: TargetPlatform): PyFile {
   const units: Unit[] = [];
   const byQualname = new Map<string, Unit>();
+  const byTok = new Map<string, Unit>();
   for (const fn of a.functions()) {
     if (fn.qualname.includes('<locals>')) continue;
     const outer = fn.node.parent?.type === 'decorated_definition' ? fn.node.parent : fn.node;
-    const u: Unit = { key: `${a.path}\0${fn.qualname}`, file: a.path, start: outer.start, end: outer.end, fn };
+    const key = `${a.path}\0${fn.qualname}`;
+    const tok = byTok.has(key) ? `${key}\0#${units.length}` : key;
+    const u: Unit = { key, tok, file: a.path, start: outer.start, end: outer.end, fn };
     units.push(u);
+    byTok.set(tok, u);
     byQualname.set(fn.qualname, u);
   }
   units.sort((x, y) => x.start - y.start);
+  const moduleUnit: Unit = { key: `${a.path}\0<module>`, tok: `${a.path}\0<module>`, file: a.path, start: 0, end: a.text.length };
+  byTok.set(moduleUnit.tok, moduleUnit);
   const classes = new Map(a.classes().map((c) => [c.qualname, c]));
   const mainBlocks: Array<[number, number]> = [];
   for (const n of a.ast.children) if (n.type === 'if_statement' && isMainGuard(n)) mainBlocks.push([n.start, n.end]);
   return {
-    a, units, byQualname, classes, mainBlocks,
-    moduleUnit: { key: `${a.path}\0<module>`, file: a.path, start: 0, end: a.text.length },
+    a, units, byQualname, classes, mainBlocks, moduleUnit, byTok,
     deadBranches: platform === 'any' ? [] : deadPlatformBranches(a, platform),
   };
 }

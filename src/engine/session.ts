@@ -74,6 +74,10 @@ export interface SessionStats {
   indexReuses: number;
   /** Functions whose unit-local findings lints kept instead of visiting them (src/engine/carry.ts). */
   keptUnits: number;
+  /** Verifier-path walks that replayed the last walk's memo (no cross-file summary changed), and walks
+   *  from scratch (src/engine/reach.ts). */
+  reachReplays: number;
+  reachWalks: number;
 }
 
 interface EmbeddedEntry {
@@ -107,8 +111,9 @@ export class LintSession {
   /** Cross-file summaries of Python files (what the indexes read of them), by content. */
   private summaries = new WeakMap<SourceFile, ModuleSummary>();
   private indexCounts = { builds: 0, reuses: 0 };
+  private reachCounts = { replays: 0, walks: 0 };
   /** Per-file facts of the verifier-path walk, by content (src/engine/reach.ts). */
-  private reachCache = new ReachCache();
+  private reachCache = Object.assign(new ReachCache(), { iface: (f: SourceFile) => this.summaryOf(f)?.key });
   /** Per Python file, what its last lint left for the next to keep (src/engine/carry.ts). */
   private carries = new Map<string, { record: CarryRecord; pyFiles: ReadonlyMap<string, SourceFile> }>();
   private keptUnits = 0;
@@ -174,8 +179,9 @@ export class LintSession {
   setDocument(file: string, text: string | undefined): void {
     // the summary of what the indexes were built from, for keepIndexes after this edit (its analysis is
     // at hand now; the project that holds it is replaced at the next lint)
+    // (and for the verifier-path walk's memo, src/engine/reach.ts: whatever the indexes were built from)
     const was = this.files.get(file);
-    if (was?.language === 'python' && this.indexes?.key.get(file) === was) this.summaryOf(was);
+    if (was?.language === 'python') this.summaryOf(was);
     if (text === undefined) this.overrides.delete(file);
     else this.overrides.set(file, text);
     this.sync(file);
@@ -241,6 +247,8 @@ export class LintSession {
       indexBuilds: this.indexCounts.builds,
       indexReuses: this.indexCounts.reuses,
       keptUnits: this.keptUnits,
+      reachReplays: this.reachCounts.replays,
+      reachWalks: this.reachCounts.walks,
     };
   }
 
@@ -270,6 +278,7 @@ export class LintSession {
     // not checked, and findings off a verifier path are dropped (or marked, with scope `all`)
     const scope = computeScope(project, sorted, this.configs.forDir(this.root), undefined, this.reachCache);
     const tScope = performance.now();
+    if (scope.reach) this.reachCounts[scope.reach.replayed ? 'replays' : 'walks']++;
     const reportOn = narrowTargets(new Set(targets.filter((t) => this.files.has(t))), scope, ix.tasksByFile);
     const problems: FileProblem[] = [];
     for (const t of targets) {

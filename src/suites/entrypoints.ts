@@ -68,18 +68,35 @@ export interface EntrypointInput {
   detect?: boolean;
 }
 
-const epKey = (e: Entrypoint) => `${e.file}\0${e.qualname ?? '*'}`;
+/** Entrypoints told apart by file and qualname (a map per file: a suite of thousands of entries spent its
+ *  time building and hashing one `file\0qualname` string per entry). */
+class EntrypointSet {
+  private readonly byFile = new Map<string, Set<string>>();
+  size = 0;
+  /** False when it was in already. */
+  add(e: Entrypoint): boolean {
+    let qs = this.byFile.get(e.file);
+    if (!qs) this.byFile.set(e.file, (qs = new Set()));
+    const q = e.qualname ?? '*';
+    if (qs.has(q)) return false;
+    qs.add(q);
+    this.size++;
+    return true;
+  }
+}
 
 export function findEntrypoints(input: EntrypointInput): EntrypointResult {
-  const out = new Map<string, Entrypoint>();
+  const seen = new EntrypointSet();
+  const out: Entrypoint[] = [];
   const add = (e: Entrypoint) => {
-    if (!out.has(epKey(e))) out.set(epKey(e), e);
+    if (seen.add(e)) out.push(e);
+    return e;
   };
   const summaries: SuiteSummary[] = [];
   const relRoot = (p: string) => path.relative(input.root, p).split(path.sep).join('/') || '.';
 
   for (const suite of input.suites) {
-    const mine = new Set<string>();
+    const mine = new EntrypointSet();
     let entries = 0;
     let bound = 0;
     for (const task of suite.tasks) {
@@ -93,12 +110,12 @@ export function findEntrypoints(input: EntrypointInput): EntrypointResult {
           eps.push({ file: entry.target.file, qualname: fn, via: 'target' });
         }
         if (eps.length) bound++;
-        for (const e of eps) { add(e); mine.add(epKey(e)); }
+        for (const e of eps) mine.add(add(e));
       }
     }
     const adapter = ADAPTERS.find((a) => a.id === suite.adapter);
     const decls = adapter?.entrypoints?.(suite) ?? [];
-    for (const e of resolveDecls(decls, suiteBase(suite), input, 'adapter')) { add(e); mine.add(epKey(e)); }
+    for (const e of resolveDecls(decls, suiteBase(suite), input, 'adapter')) mine.add(add(e));
     summaries.push({ adapter: suite.adapter, root: relRoot(suite.root), tasks: suite.tasks.length, entries, bound, unbound: entries - bound, entrypoints: mine.size });
   }
 
@@ -123,7 +140,7 @@ export function findEntrypoints(input: EntrypointInput): EntrypointResult {
     for (const e of eps) add(e);
     summaries.push({ adapter: 'config', root: relRoot(input.declaredDir ?? input.root), tasks: 0, entries: input.declared.length, bound: boundDecls, unbound: input.declared.length - boundDecls, entrypoints: eps.length });
   }
-  return { entrypoints: [...out.values()], suites: summaries, registries };
+  return { entrypoints: out, suites: summaries, registries };
 }
 
 /** Folder a suite's adapter globs are relative to: the parent of its `tasks` folder (also when outside the run's root). */

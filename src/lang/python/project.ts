@@ -119,7 +119,7 @@ export async function createPythonProject(files: readonly SourceFile[], opts: Py
   const env = Number(process.env.VAUDIT_ANALYSIS_BUDGET);
   const budget = opts.maxCachedChars ?? (process.env.VAUDIT_ANALYSIS_BUDGET && Number.isFinite(env) ? env : DEFAULT_BUDGET);
   const python = files.filter((f) => f.language === 'python');
-  const project = new Project(python, budget, opts.keepTrees);
+  const project = new Project(python, budget, opts.keepTrees, opts.reuse instanceof Project ? opts.reuse : undefined);
   if (opts.reuse instanceof Project) project.adopt(opts.reuse);
   if (opts.threads) {
     const chars = python.reduce((n, f) => n + f.source.text.length, 0);
@@ -135,8 +135,8 @@ class Project implements PythonProject {
   /** Least recently used first (a hit moves the entry to the end). */
   private readonly cache = new Map<string, Analysis>();
   private cachedChars = 0;
-  private readonly modByPath = new Map<string, string>();
-  private readonly pathByMod = new Map<string, string>();
+  private readonly modByPath: Map<string, string> = new Map();
+  private readonly pathByMod: Map<string, string> = new Map();
   /** Analyses built (parses), evictions: `stats()`. */
   private parsed = 0;
   private evicted = 0;
@@ -149,9 +149,23 @@ class Project implements PythonProject {
    *  take unchanged units and definitions over). */
   private readonly previousTrees = new Map<string, { tree: KeptTree; carry?: FlowCarry; scopes?: ScopeTable }>();
 
-  constructor(files: readonly SourceFile[], private readonly maxCachedChars: number, private readonly keepTrees?: ReadonlySet<string>) {
+  /** `prev`: the project this one replaces (an editor session); with the same files, its module names are
+   *  taken over (they read the set of files and the folders' `__init__.py`). */
+  constructor(files: readonly SourceFile[], private readonly maxCachedChars: number, private readonly keepTrees?: ReadonlySet<string>, prev?: Project) {
+    if (prev && prev.byPath.size === files.length && files.every((f) => prev.byPath.has(f.path))) {
+      for (const f of files) this.byPath.set(f.path, f);
+      this.modByPath = prev.modByPath;
+      this.pathByMod = prev.pathByMod;
+      return;
+    }
     const paths = new Set(files.map((f) => path.resolve(f.path)));
-    const hasInit = (dir: string) => paths.has(path.join(dir, '__init__.py')) || existsSync(path.join(dir, '__init__.py'));
+    // per folder once (a suite of many modules in few folders asked the disk once per module)
+    const inits = new Map<string, boolean>();
+    const hasInit = (dir: string) => {
+      let r = inits.get(dir);
+      if (r === undefined) inits.set(dir, (r = paths.has(path.join(dir, '__init__.py')) || existsSync(path.join(dir, '__init__.py'))));
+      return r;
+    };
     for (const f of files) {
       const abs = path.resolve(f.path);
       this.byPath.set(abs, f);
@@ -175,6 +189,12 @@ class Project implements PythonProject {
     return [...this.byPath.keys()];
   }
 
+  private fits: boolean | undefined;
+  /** `fitsBudget`, once (the files do not change). */
+  private fitsAll(): boolean {
+    return (this.fits ??= this.fitsBudget());
+  }
+
   /** Whether every module's analysis fits the budget (none would be evicted). */
   fitsBudget(): boolean {
     let chars = 0;
@@ -191,7 +211,8 @@ class Project implements PythonProject {
     const abs = this.cache.has(p) ? p : path.resolve(p);
     let a = this.cache.get(abs);
     if (a) {
-      if (this.cache.size > MIN_CACHED) {
+      // the order of use matters only to eviction: a project whose modules all fit the budget never evicts
+      if (this.cache.size > MIN_CACHED && !this.fitsAll()) {
         // most recently used last
         this.cache.delete(abs);
         this.cache.set(abs, a);

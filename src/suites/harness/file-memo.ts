@@ -29,6 +29,9 @@ const stores = new WeakMap<PythonProject, Store>();
 /** Keep per-file harness facts for this project, taking over those of `prev` (the project it replaces). */
 export function keepHarnessFacts(python: PythonProject, prev?: PythonProject): void {
   stores.set(python, (prev && stores.get(prev)) ?? new Map());
+  // the previous project's scans, and its texts to tell which files a scan must read again
+  const scans = prev && scanMemo.get(prev);
+  if (prev && scans?.size) scanCarry.set(python, { scans, texts: new Map(prev.files().map((f) => [f, prev.text(f)])) });
 }
 
 /** A view of the project that notes every file whose text, analysis or functions are read through it. */
@@ -75,12 +78,23 @@ function noting(python: PythonProject, e: Entry): PythonProject {
 
 const views = new WeakMap<PythonProject, { python: PythonProject; entry: Entry }>();
 const scanMemo = new WeakMap<PythonProject, Map<string, readonly string[]>>();
+/** Scans of the project a session's project replaced (same files): a file with the same text keeps its answer. */
+const scanCarry = new WeakMap<PythonProject, { scans: Map<string, readonly string[]>; texts: Map<string, string | undefined> }>();
 
 function scan(python: PythonProject, needle: string): readonly string[] {
   let m = scanMemo.get(python);
   if (!m) scanMemo.set(python, (m = new Map()));
   let r = m.get(needle);
-  if (!r) m.set(needle, (r = python.files().filter((f) => python.text(f)?.includes(needle))));
+  if (!r) {
+    const carry = scanCarry.get(python);
+    const was = carry?.scans.get(needle);
+    const had = was && new Set(was);
+    r = python.files().filter((f) => {
+      const t = python.text(f);
+      return had && carry?.texts.get(f) === t ? had.has(f) : !!t?.includes(needle);
+    });
+    m.set(needle, r);
+  }
   return r;
 }
 

@@ -114,7 +114,7 @@ export function learnKindRoutes(code: HarnessCode, reuse?: { files: ReadonlyMap<
   for (const f of code.files) {
     const prev = reuse?.files.get(f.path);
     let k: FileKinds | undefined;
-    if (prev && !reuse!.changed.has(f.path) && ![...prev.deps].some((d) => reuse!.changed.has(d))) k = prev;
+    if (prev && !reuse!.changed.has(f.path) && !readsAny(prev.deps, reuse!.changed)) k = prev;
     // per file, kept over an editor's edits while what it read is the same (file-memo.ts)
     else if (f.language === 'python') k = perFile('py-kinds', code.python, f.path, fileKinds);
     else if ((f.language === 'javascript' || f.language === 'typescript') && JS_KIND_SCREEN.test(f.source.text)) k = jsFileKinds(code, f);
@@ -125,6 +125,11 @@ export function learnKindRoutes(code: HarnessCode, reuse?: { files: ReadonlyMap<
   kindMemo.set(code.files, out);
   kindFilesMemo.set(out, byFile);
   return out;
+}
+
+function readsAny(deps: ReadonlySet<string>, changed: ReadonlySet<string>): boolean {
+  for (const d of deps) if (changed.has(d)) return true;
+  return false;
 }
 
 /** The per-file results behind a `learnKindRoutes` answer. */

@@ -268,11 +268,16 @@ function recordsIn(file: string, member: string): Array<Record<string, unknown>>
 /** Method names called on a receiver other than self/cls with the result used, over the project. */
 function usedCalls(python: PythonProject): Set<string> {
   const out = new Set<string>();
-  for (const f of python.files()) {
-    const text = python.text(f) ?? '';
-    for (const m of text.matchAll(/(?:=|return|if|not|and|or|\()\s*(?:await\s+)?[A-Za-z_][\w.]*(?<!\bself|\bcls)\.([A-Za-z_]\w*)\s*\(/g)) out.add(m[1]!);
-  }
+  // per file, kept over an editor's edits while its text is the same (file-memo.ts)
+  for (const f of python.files()) for (const n of perFile('used-calls', python, f, fileUsedCalls)) out.add(n);
   return out;
+}
+
+function fileUsedCalls(python: PythonProject, f: string): string[] {
+  const out = new Set<string>();
+  const text = python.text(f) ?? '';
+  for (const m of text.matchAll(/(?:=|return|if|not|and|or|\()\s*(?:await\s+)?[A-Za-z_][\w.]*(?<!\bself|\bcls)\.([A-Za-z_]\w*)\s*\(/g)) out.add(m[1]!);
+  return [...out];
 }
 
 /** How much a function's returns look like a verdict: 2 all bool/number, 1 some bool, 0 none. */
@@ -414,8 +419,9 @@ export function classRegistries(python: PythonProject): RegistrySuite[] {
   for (const g of byFunction.values()) {
     if (g.classes.length > 0) regs.push({ file: g.file, line: g.line, ids: g.classes.map((c) => c.qualname.split('.').pop()!), classes: g.classes });
   }
-  const used = usedCalls(python);
   const unique = dedupe(regs);
+  // (a scan of every file's text: only when there is a registry to grade)
+  const used = unique.length ? usedCalls(python) : new Set<string>();
   found.set(python, unique.length);
   const suites = unique.map((r) => gradingMethod(python, r, used)).filter((s) => s.graders.length > 0);
   memo.set(python, suites);
