@@ -17,8 +17,7 @@ import type { AnyNode, Expression, IfStatement, Program, SwitchStatement } from 
 import type { RuleContext } from '../../src/contract/rule.js';
 import { jsScopes, propName, type JsFunction } from '../../src/lang/js/index.js';
 import { forEachChild, parentMap, unwrapExpr } from '../../src/lang/js/nodes.js';
-import { statusWord, words, type Status } from './status.js';
-import type { Msg } from './js-status.js';
+import { statusWord, words, type Msg, type Status } from './status.js';
 
 export interface DroppedDeps {
   /** A status test of a node: subject, polarity, statuses. */

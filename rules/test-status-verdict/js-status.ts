@@ -19,10 +19,9 @@ import { isJsFunction, jsScopes, programOf, propName, type JsFunction } from '..
 import { forEachChild, parentMap, unwrapExpr } from '../../src/lang/js/nodes.js';
 import { jsFeedsVerdict, jsOnVerdictPath, jsVerdictScope } from '../../src/suites/verdict.js';
 import { jsConst, verdictTruth } from '../../src/suites/verdict-shape.js';
-import { kinds, statusWord, words, type Status } from './status.js';
+import { kinds, statusWord, words, type Msg, type Status } from './status.js';
 import { jsDroppedBranches, jsDroppedByFilter, jsDroppedDenominator, type DroppedDeps } from './js-dropped.js';
 
-export type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped' | 'jsDropped';
 
 interface JsStatusTest {
   node: AnyNode;

@@ -26,10 +26,9 @@ import { comparisonOperators, field, named, unparen, walk, type PyNode } from '.
 import { isVerdictFunction, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { countingTarget, verdictPolarity } from '../../src/suites/verdict-polarity.js';
-import { boolAtoms, boolOp, kinds, statusOf, statusTest, words, type Status, type StatusTest } from './status.js';
+import { boolAtoms, boolOp, kinds, statusOf, statusTest, words, type Msg, type Status, type StatusTest } from './status.js';
 import { jsDroppedChecks, jsStatusChecks } from './js-status.js';
 
-type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped' | 'jsDropped';
 type Ctx = Parameters<PythonVisitor<Msg>>[1];
 
 function short(s: string, max = 60): string {

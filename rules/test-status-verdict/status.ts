@@ -7,6 +7,9 @@ import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, type PyNode } from '../../src/lang/python/tree.js';
 import { pyConst } from '../../src/suites/verdict-shape.js';
 
+/** The rule's message ids (shared by the Python and JS parts). */
+export type Msg = 'skipAsPass' | 'absentAsPass' | 'jsAbsentAsPass' | 'denyList' | 'emptyMap' | 'jsEmptyMap' | 'dropped' | 'jsDropped';
+
 export type StatusKind = 'pass' | 'skip' | 'fail';
 
 const WORDS: Record<string, StatusKind> = {
