@@ -164,3 +164,69 @@ it('a getter double returns only what the getter can return: its own fallback, n
   expect(at(27), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/current_issue_path\(…\) returns "about:blank" \(as it does at checks\/pages\.py:10\)/), observed: expect.stringMatching(/^AttributeError: .* raised at line 27/) });
   expect(mine.filter((f) => f.confirmation?.status === 'confirmed' && /returns ""/.test(f.confirmation.witness ?? '')), all).toEqual([]);
 });
+
+it('a read under a conditional or short-circuit on its line: refuted only when the read ran on the no-match value', { timeout: 120_000 }, () => {
+  const root = path.join(dir, 'short-circuit');
+  mkdirSync(path.join(root, 'probes'), { recursive: true });
+  const files: Record<string, string> = {
+    'probes/__init__.py': '',
+    'probes/window.py': [
+      'import re',
+      'import httpx',
+      '',
+      '',
+      'def focused_url(port):',
+      '    return httpx.get(f"http://127.0.0.1:{port}/focused", timeout=4).text.strip()',
+      '',
+      '',
+      'def focused_url_or_none(port):',
+      '    reply = httpx.get(f"http://127.0.0.1:{port}/focused", timeout=4)',
+      '    if reply.status_code != 200:',
+      '        return None',
+      '    return reply.text.strip()',
+      '',
+      '',
+      'def ticket_ternary(port):',
+      '    url = focused_url(port)',
+      '    return re.search(r"/ticket/(\\d+)", url).group(1) if url else None',
+      '',
+      '',
+      'def ticket_and(port):',
+      '    url = focused_url(port)',
+      '    return url and re.search(r"/ticket/(\\d+)", url).group(1)',
+      '',
+      '',
+      'def ticket_not_none(port):',
+      '    url = focused_url_or_none(port)',
+      '    return re.search(r"/ticket/(\\d+)", url).group(1) if url is not None else None',
+      '',
+      '',
+      'def ticket_prefixed(port):',
+      '    url = focused_url(port)',
+      '    return re.search(r"/ticket/(\\d+)", url).group(1) if url.startswith("https://") else None',
+      '',
+      '',
+      'def ticket_handled(port):',
+      '    url = focused_url(port)',
+      '    try:',
+      '        return re.search(r"/ticket/(\\d+)", url).group(1)',
+      '    except AttributeError:',
+      '        return None',
+      '',
+    ].join('\n'),
+  };
+  for (const [f, text] of Object.entries(files)) writeFileSync(path.join(root, f), text);
+  const r = runCli(['check', '--confirm', '.', '--format', 'json'], { cwd: root });
+  const report = JSON.parse(r.stdout) as Report;
+  const mine = report.findings.filter((f) => f.messageId === 'noMatch');
+  const all = JSON.stringify(mine.map((f) => [f.range.start.line, f.confirmation]));
+  const at = (line: number) => mine.find((x) => x.range.start.line === line)?.confirmation;
+  // a falsy value ("", None) skips the read: the getter's truthy state that misses runs it and fails
+  for (const line of [18, 23, 28])
+    expect(at(line), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/returns "vaudit: no match"/), observed: expect.stringMatching(new RegExp(`^AttributeError: .* raised at line ${line}`)) });
+  // the condition is not truthiness: the no-match value skips the read, and a line that ran is no read that ran
+  expect(at(33), all).toMatchObject({ status: 'unreached', detail: expect.stringMatching(/returned null with no failure at line 33, so the read there never ran on that value/) });
+  // a read inside try/except AttributeError is handled: no finding
+  expect(at(39), all).toBeUndefined();
+  expect(mine.filter((f) => f.confirmation?.status === 'refuted'), all).toEqual([]);
+});
