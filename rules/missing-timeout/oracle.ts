@@ -86,7 +86,7 @@ const oracle: Oracle = {
     // the task's own config names the case's endpoint instead (same path), so the call meets a peer
     // that stalls; a harness object's address attribute names it already (inputs.ts).
     // A file the task names but the suite does not ship gets a stand-in: whether the call meets its
-    // stalling peer does not depend on what the file holds.
+    // stalling peer must not depend on what the file holds (two contents, and no test of the file on the path: content-gate.ts).
     const ws0 = defaultWitnesses(t, ctx, undefined, { standInFiles: true })
       .slice(0, 2)
       .map((w) => ({ ...w, args: localizeUrls(w.args) as Spec[], ...(w.kwargs ? { kwargs: localizeUrls(w.kwargs) as Record<string, Spec> } : {}) }));
