@@ -263,20 +263,18 @@ function literalTruth(n: PyNode | undefined | null): boolean | undefined {
 }
 
 /** The flag parameters a call leaves at their default, with the default's truth. */
-function flagDefaults(a: PythonAnalysis, fn: FunctionInfo, call: CallArgs | undefined): Map<string, boolean> {
+function flagDefaults(fn: FunctionInfo, call: CallArgs | undefined): Map<string, boolean> {
   const out = new Map<string, boolean>();
   if (!call || call.star) return out;
   const params = field(fn.node, 'parameters');
-  named(params ?? fn.node).forEach((p, i) => {
+  named(params ?? fn.node).forEach((p) => {
     if (p.type !== 'default_parameter' && p.type !== 'typed_default_parameter') return;
     const name = field(p, 'name')?.text;
     const truth = literalTruth(field(p, 'value'));
     const index = fn.params.indexOf(name ?? '');
     if (!name || truth === undefined || index < 0 || call.keywords.has(name) || index - (fn.params[0] === 'self' ? 1 : 0) < call.positional) return;
-    void i;
     out.set(name, truth);
   });
-  void a;
   return out;
 }
 
@@ -352,7 +350,7 @@ function unreadTest(a: PythonAnalysis, fn: FunctionInfo, ret: PyNode, value: PyN
 export function returnsOf(a: PythonAnalysis, fn: FunctionInfo, t: MatchTest, call?: CallArgs): ReturnKind[] {
   const out: ReturnKind[] = [];
   const lineOf = (n: PyNode) => a.line(n);
-  const flags = flagDefaults(a, fn, call);
+  const flags = flagDefaults(fn, call);
   walk(fn.node, (x) => {
     if ((x.type === 'function_definition' || x.type === 'lambda' || x.type === 'class_definition') && x !== fn.node) return false;
     if (x.type !== 'return_statement') return undefined;
