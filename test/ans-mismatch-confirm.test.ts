@@ -130,3 +130,68 @@ it('conflict with no grader in the project: unsupported, saying what to do', { t
   const rep = project('no-grader', { 'tasks/ChimeraX/two.json': task('ChimeraX', [['1'], ['2']], 'ANS 1') });
   expect(mine(rep).find((f) => f.messageId === 'conflict')?.confirmation).toMatchObject({ status: 'unsupported', detail: expect.stringMatching(/no grader of stop entries.*keep one expected answer/) });
 });
+
+it('conflict: no run when the grader is not the one the harness runs as written (several candidates, a tool, entries its class or caller changes)', { timeout: 180_000 }, () => {
+  const grader = (name: string) => [
+    `def ${name}(items, kind, submitted):`,
+    '    for item in items:',
+    '        if item.get("type") == "stop" and (item["value"] != kind or item["args"] != submitted):',
+    '            return False',
+    '    return True',
+    '',
+  ];
+  const conf = (rep: Report) => mine(rep).find((f) => f.messageId === 'conflict')?.confirmation;
+  // the harness grades with a generator (any of the entries); an audit tool holds a strict loop
+  const tool = project('tool-helper', {
+    'bench/answers.py': ['def accepts(kind, submitted, stops):', '    return any(s["args"] == submitted for s in stops if s["value"] == kind)', ''].join('\n'),
+    'tools/check_answers.py': [...grader('strict_check'), 'if __name__ == "__main__":', '    print("ok")', ''].join('\n'),
+    'tasks/Maps/route.json': task('Maps', [['7'], ['9']], 'ANS 7'),
+  });
+  expect(conf(tool), JSON.stringify(mine(tool))).toMatchObject({ status: 'unsupported', detail: expect.stringMatching(/more than one function compares .*bench\/answers\.py.*tools\/check_answers\.py/) });
+  // an old release's grader beside the current one
+  const two = project('two-releases', {
+    'release1/grade.py': grader('grade_entries').join('\n'),
+    'app/grade.py': grader('grade_entries').join('\n'),
+    'tasks/Maps/route.json': task('Maps', [['7'], ['9']], 'ANS 7'),
+  });
+  expect(conf(two)?.status, JSON.stringify(mine(two))).toBe('unsupported');
+  // a lone grader in a scripts folder
+  const script = project('script-only', { 'scripts/replay.py': grader('replay_grade').join('\n'), 'tasks/Maps/route.json': task('Maps', [['7'], ['9']], 'ANS 7') });
+  expect(conf(script), JSON.stringify(mine(script))).toMatchObject({ status: 'unsupported', detail: expect.stringMatching(/script or tool folder/) });
+  // the caller drops entries before grading
+  const filtered = project('caller-filters', {
+    'app/grade.py': [...grader('grade_entries'), '', 'def grade(task, submitted):', '    kept = [e for e in task["evaluate"] if e.get("active", True)]', '    return grade_entries(kept, "ANS", submitted)', ''].join('\n'),
+    'tasks/Maps/route.json': task('Maps', [['7'], ['9']], 'ANS 7'),
+  });
+  expect(conf(filtered), JSON.stringify(mine(filtered))).toMatchObject({ status: 'unsupported', detail: expect.stringMatching(/caller at app\/grade\.py:\d+ passes it `kept`/) });
+  // the caller passes the task's list as it is: the grader runs
+  const direct = project('caller-direct', {
+    'app/grade.py': [...grader('grade_entries'), '', 'def grade(task, submitted):', '    return grade_entries(task["evaluate"], "ANS", submitted)', ''].join('\n'),
+    'tasks/Maps/route.json': task('Maps', [['7'], ['9']], 'ANS 7'),
+  });
+  expect(conf(direct)?.status, JSON.stringify(mine(direct))).toBe('confirmed');
+  // a class that merges entries by kind before its grader walks them
+  const merged = project('class-merges', {
+    'app/task.py': [
+      'import json',
+      '',
+      '',
+      'class Task:',
+      '    def __init__(self, path):',
+      '        with open(path) as fh:',
+      '            data = json.load(fh)',
+      '        self.stops = {}',
+      '        for e in data["evaluate"]:',
+      '            self.stops[e["type"]] = e',
+      '',
+      '    def grade(self, submitted):',
+      '        for e in self.stops:',
+      '            if e["args"] != submitted:',
+      '                return False',
+      '        return True',
+      '',
+    ].join('\n'),
+    'tasks/Maps/route.json': task('Maps', [['7'], ['9']], 'ANS 7'),
+  });
+  expect(conf(merged), JSON.stringify(mine(merged))).toMatchObject({ status: 'unsupported', detail: expect.stringMatching(/walks `self\.stops`, which its class builds/) });
+});

@@ -164,3 +164,237 @@ it('a getter double returns only what the getter can return: its own fallback, n
   expect(at(27), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/current_issue_path\(…\) returns "about:blank" \(as it does at checks\/pages\.py:10\)/), observed: expect.stringMatching(/^AttributeError: .* raised at line 27/) });
   expect(mine.filter((f) => f.confirmation?.status === 'confirmed' && /returns ""/.test(f.confirmation.witness ?? '')), all).toEqual([]);
 });
+
+it('a read under a conditional or short-circuit on its line: refuted only when the read ran on the no-match value', { timeout: 120_000 }, () => {
+  const root = path.join(dir, 'short-circuit');
+  mkdirSync(path.join(root, 'probes'), { recursive: true });
+  const files: Record<string, string> = {
+    'probes/__init__.py': '',
+    'probes/window.py': [
+      'import re',
+      'import httpx',
+      '',
+      '',
+      'def focused_url(port):',
+      '    return httpx.get(f"http://127.0.0.1:{port}/focused", timeout=4).text.strip()',
+      '',
+      '',
+      'def focused_url_or_none(port):',
+      '    reply = httpx.get(f"http://127.0.0.1:{port}/focused", timeout=4)',
+      '    if reply.status_code != 200:',
+      '        return None',
+      '    return reply.text.strip()',
+      '',
+      '',
+      'def ticket_ternary(port):',
+      '    url = focused_url(port)',
+      '    return re.search(r"/ticket/(\\d+)", url).group(1) if url else None',
+      '',
+      '',
+      'def ticket_and(port):',
+      '    url = focused_url(port)',
+      '    return url and re.search(r"/ticket/(\\d+)", url).group(1)',
+      '',
+      '',
+      'def ticket_not_none(port):',
+      '    url = focused_url_or_none(port)',
+      '    return re.search(r"/ticket/(\\d+)", url).group(1) if url is not None else None',
+      '',
+      '',
+      'def ticket_prefixed(port):',
+      '    url = focused_url(port)',
+      '    return re.search(r"/ticket/(\\d+)", url).group(1) if url.startswith("https://") else None',
+      '',
+      '',
+      'def ticket_handled(port):',
+      '    url = focused_url(port)',
+      '    try:',
+      '        return re.search(r"/ticket/(\\d+)", url).group(1)',
+      '    except AttributeError:',
+      '        return None',
+      '',
+    ].join('\n'),
+  };
+  for (const [f, text] of Object.entries(files)) writeFileSync(path.join(root, f), text);
+  const r = runCli(['check', '--confirm', '.', '--format', 'json'], { cwd: root });
+  const report = JSON.parse(r.stdout) as Report;
+  const mine = report.findings.filter((f) => f.messageId === 'noMatch');
+  const all = JSON.stringify(mine.map((f) => [f.range.start.line, f.confirmation]));
+  const at = (line: number) => mine.find((x) => x.range.start.line === line)?.confirmation;
+  // a falsy value ("", None) skips the read: the getter's truthy state that misses runs it and fails
+  for (const line of [18, 23, 28])
+    expect(at(line), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/returns "vaudit: no match"/), observed: expect.stringMatching(new RegExp(`^AttributeError: .* raised at line ${line}`)) });
+  // the condition is not truthiness: the no-match value skips the read, and a line that ran is no read that ran
+  expect(at(33), all).toMatchObject({ status: 'unreached', detail: expect.stringMatching(/returned null with no failure at line 33, so the read there never ran on that value/) });
+  // a read inside try/except AttributeError is handled: no finding
+  expect(at(39), all).toBeUndefined();
+  expect(mine.filter((f) => f.confirmation?.status === 'refuted'), all).toEqual([]);
+});
+
+it('getters whose every return the pattern matches are no finding; a value the getter cannot be shown to return gets no case', { timeout: 120_000 }, () => {
+  const root = path.join(dir, 'guard-forms');
+  mkdirSync(path.join(root, 'judge'), { recursive: true });
+  const files: Record<string, string> = {
+    'judge/__init__.py': '',
+    'judge/board.py': [
+      'import re', // 1
+      'import sys',
+      'import time',
+      '',
+      'import pytest',
+      'import requests',
+      '',
+      'BOARD = re.compile(r"/b/(\\w+)/view")',
+      'HOME = "https://tracker.example/home"',
+      '',
+      '', // 11
+      'def fetch(port):',
+      '    reply = requests.get(f"http://127.0.0.1:{port}/where", timeout=3)',
+      '    return reply.text.strip()',
+      '',
+      '',
+      'def looks_like_board(u):',
+      '    return bool(re.search(r"/b/(\\w+)/view", u))',
+      '',
+      '',
+      'def board_or_fail(port):', // 21
+      '    u = requests.get(f"http://127.0.0.1:{port}/where", timeout=3).text.strip()',
+      '    if re.search(r"/b/(\\w+)/view", u):',
+      '        return u',
+      '    pytest.fail("no board open")',
+      '',
+      '',
+      'def board_or_exit(port):',
+      '    u = requests.get(f"http://127.0.0.1:{port}/where", timeout=3).text.strip()',
+      '    if not re.search(r"/b/(\\w+)/view", u):',
+      '        print("no board", file=sys.stderr)', // 31
+      '        sys.exit(3)',
+      '    return u',
+      '',
+      '',
+      'def board_checked(port, check=True):',
+      '    u = requests.get(f"http://127.0.0.1:{port}/where", timeout=3).text.strip()',
+      '    if not re.search(r"/b/(\\w+)/view", u):',
+      '        if check:',
+      '            raise LookupError(u)',
+      '        return None', // 41
+      '    return u',
+      '',
+      '',
+      'def board_compiled(port):',
+      '    u = requests.get(f"http://127.0.0.1:{port}/where", timeout=3).text.strip()',
+      '    if not BOARD.search(u):',
+      '        raise LookupError(u)',
+      '    return u',
+      '',
+      'def board_helper(port):', // 51
+      '    u = requests.get(f"http://127.0.0.1:{port}/where", timeout=3).text.strip()',
+      '    if not looks_like_board(u):',
+      '        raise LookupError(u)',
+      '    return u',
+      '',
+      '',
+      'def board_polled(port):',
+      '    for _ in range(3):',
+      '        reply = requests.get(f"http://127.0.0.1:{port}/where", timeout=3)',
+      '        if reply.ok and re.search(r"/b/(\\w+)/view", reply.text):', // 61
+      '            return reply.text',
+      '        time.sleep(1)',
+      '    raise TimeoutError("no board")',
+      '',
+      '',
+      'def board_asserted(port):',
+      '    u = requests.get(f"http://127.0.0.1:{port}/where", timeout=3).text.strip()',
+      '    assert re.search(r"/b/(\\w+)/view", u), u',
+      '    return u',
+      '', // 71
+      '',
+      'def board_built(port):',
+      '    u = requests.get(f"http://127.0.0.1:{port}/where", timeout=3).text.strip()',
+      '    if re.search(r"/b/(\\w+)/view", u):',
+      '        return u',
+      '    return f"https://tracker.example/b/{u[:8]}/view"',
+      '',
+      '',
+      'def board_strict(port):',
+      '    u = requests.get(f"http://127.0.0.1:{port}/where", timeout=3).text.strip()', // 81
+      '    if not re.fullmatch(r"https://tracker\\.example/b/\\w+/view", u):',
+      '        raise LookupError(u)',
+      '    return u',
+      '',
+      '',
+      'def where_or_home(port):',
+      '    return requests.get(f"http://127.0.0.1:{port}/where", timeout=3).text.strip() or HOME',
+      '',
+      '',
+      'def read_fail(port):', // 91
+      '    return re.search(r"/b/(\\w+)/view", board_or_fail(port)).group(1)',
+      '',
+      '',
+      'def read_exit(port):',
+      '    return re.search(r"/b/(\\w+)/view", board_or_exit(port)).group(1)',
+      '',
+      '',
+      'def read_checked(port):',
+      '    u = board_checked(port)',
+      '    return re.search(r"/b/(\\w+)/view", u).group(1)', // 101
+      '',
+      '',
+      'def read_unchecked(port):',
+      '    u = board_checked(port, check=False)',
+      '    return re.search(r"/b/(\\w+)/view", u).group(1)',
+      '',
+      '',
+      'def read_compiled(port):',
+      '    u = board_compiled(port)',
+      '    return re.search(r"/b/(\\w+)/view", u).group(1)', // 111
+      '',
+      '',
+      'def read_helper(port):',
+      '    u = board_helper(port)',
+      '    return re.search(r"/b/(\\w+)/view", u).group(1)',
+      '',
+      '',
+      'def read_polled(port):',
+      '    u = board_polled(port)',
+      '    return re.search(r"/b/(\\w+)/view", u).group(1)', // 121
+      '',
+      '',
+      'def read_asserted(port):',
+      '    u = board_asserted(port)',
+      '    return re.search(r"/b/(\\w+)/view", u).group(1)',
+      '',
+      '',
+      'def read_built(port):',
+      '    u = board_built(port)',
+      '    return re.search(r"/b/(\\w+)/view", u).group(1)', // 131
+      '',
+      '',
+      'def read_strict(port):',
+      '    u = board_strict(port)',
+      '    return re.search(r"/b/(\\w+)/view", u).group(1)',
+      '',
+      '',
+      'def read_home(port):',
+      '    u = where_or_home(port)',
+      '    return re.search(r"^https?://", u).group(0)', // 141
+      '',
+    ].join('\n'),
+  };
+  for (const [f, text] of Object.entries(files)) writeFileSync(path.join(root, f), text);
+  const r = runCli(['check', '--confirm', '.', '--format', 'json'], { cwd: root });
+  const report = JSON.parse(r.stdout) as Report;
+  const mine = report.findings.filter((f) => f.messageId === 'noMatch');
+  const all = JSON.stringify(mine.map((f) => [f.range.start.line, f.confirmation]));
+  const at = (line: number) => mine.find((x) => x.range.start.line === line)?.confirmation;
+  // every return matched: after pytest.fail / sys.exit, a flag left at its default, a compiled pattern,
+  // a helper testing the pattern, an and-chain, an assert
+  for (const line of [92, 96, 101, 111, 116, 121, 126]) expect(at(line), all).toBeUndefined();
+  // the caller passes check=False: the getter's None reaches the read
+  expect(at(106), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/board_checked\(…\) returns None \(as it does at judge\/board\.py:41\)/) });
+  // text after the inserted value, a stricter pattern vaudit cannot compare: no value known to miss, no case
+  expect(at(131), all).toMatchObject({ status: 'unsupported', detail: expect.stringMatching(/literal text after what it inserts/) });
+  expect(at(136), all).toMatchObject({ status: 'unsupported', detail: expect.stringMatching(/only after the test at line 82/) });
+  // `text or HOME`: the text only when it is not empty, so the no-match value is a non-empty text
+  expect(at(141), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/where_or_home\(…\) returns "vaudit: no match" .*when the text it reads is not empty/) });
+});

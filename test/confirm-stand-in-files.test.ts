@@ -160,6 +160,87 @@ it('a stand-in whose content picks the branch to the flagged call never confirms
   // urllib, CSV: the empty stand-in skips the call, other content reaches it
   expect(at(22), all).toMatchObject({ status: 'unreached', detail: expect.stringMatching(/only with other content in the stand-in.*depends on what "evaluation_examples\/examples\/app\/t2\/rows\.csv" holds/) });
   // the call sends the file whatever it holds: both contents reach it, confirmed
-  expect(at(31), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/settings\.json" holding .*also waits \(the call does not depend on what the stand-in holds\)/) });
+  expect(at(31), all).toMatchObject({ status: 'confirmed', witness: expect.stringMatching(/settings\.json" holding .*also waits \(no test before the call at line 31 reads the file, and two contents both reach it\)/) });
   expect(report.findings.filter((f) => f.confirmation?.status === 'refuted'), all).toEqual([]);
+});
+
+it('a call on a path a test of the file chooses (a key, magic bytes, size, a parse error, an existing output) stays unreached even when both stand-in contents take it', { timeout: 180_000 }, () => {
+  const root = path.join(dir, 'content-gated');
+  const task = (id: string, result: Record<string, unknown>) =>
+    JSON.stringify({ id, instruction: 'x', config: [], evaluator: { func: 'check_done', result, expected: { type: 'rule', rules: { ok: true } } } });
+  write(root, {
+    'env/machine.py': ['class Machine:', '    def __init__(self, ip, cache):', '        self.vm_ip = ip', '        self.cache_dir = cache', ''].join('\n'),
+    'env/evaluators/metrics/__init__.py': 'from .basic import check_done\n',
+    'env/evaluators/metrics/basic.py': ['def check_done(result, rules):', '    return 1.0 if result else 0.0', ''].join('\n'),
+    'env/evaluators/getters/__init__.py': ['from .send import get_endpoint_used, get_pdf_sent, get_big_sent, get_count_sent, get_report_resent', ''].join('\n'),
+    'env/evaluators/getters/send.py': [
+      'import json', // 1
+      'import os',
+      '',
+      'import requests',
+      '',
+      '',
+      'def get_endpoint_used(env, config):',
+      '    base = f"http://{env.vm_ip}:5000"',
+      '    profile = json.load(open(config["profile"]))',
+      '    if "endpoint" not in profile:', // 10
+      '        requests.post(base + "/fallback", json=profile)',
+      '        return True',
+      '    requests.post(profile["endpoint"], json=profile, timeout=20)',
+      '    return True',
+      '',
+      '',
+      'def get_pdf_sent(env, config):',
+      '    base = f"http://{env.vm_ip}:5000"',
+      '    blob = open(config["doc"], "rb").read()',
+      '    if not blob.startswith(b"%PDF"):', // 20
+      '        requests.post(base + "/repair", data=blob)',
+      '        return False',
+      '    requests.post(base + "/doc", data=blob, timeout=20)',
+      '    return True',
+      '',
+      '',
+      'def get_big_sent(env, config):',
+      '    base = f"http://{env.vm_ip}:5000"',
+      '    if os.path.getsize(config["deck"]) < 4096:',
+      '        requests.post(base + "/small", data=b"")', // 30
+      '        return False',
+      '    return True',
+      '',
+      '',
+      'def get_count_sent(env, config):',
+      '    base = f"http://{env.vm_ip}:5000"',
+      '    text = open(config["count"]).read()',
+      '    try:',
+      '        n = int(text)',
+      '    except ValueError:', // 40
+      '        requests.post(base + "/count/raw", data=text)',
+      '        return False',
+      '    return n > 0',
+      '',
+      '',
+      'def get_report_resent(env, config):',
+      '    base = f"http://{env.vm_ip}:5000"',
+      '    target = os.path.join(env.cache_dir, config["save_as"])',
+      '    if os.path.exists(target):',
+      '        requests.post(base + "/report", data=open(target, "rb").read())', // 50
+      '        return True',
+      '    return False',
+      '',
+    ].join('\n'),
+    'evaluation_examples/examples/app/t1/t1.json': task('t1', { type: 'endpoint_used', profile: 'evaluation_examples/examples/app/t1/profile.json' }),
+    'evaluation_examples/examples/app/t2/t2.json': task('t2', { type: 'pdf_sent', doc: 'evaluation_examples/examples/app/t2/doc.pdf' }),
+    'evaluation_examples/examples/app/t3/t3.json': task('t3', { type: 'big_sent', deck: 'evaluation_examples/examples/app/t3/deck.pptx' }),
+    'evaluation_examples/examples/app/t4/t4.json': task('t4', { type: 'count_sent', count: 'evaluation_examples/examples/app/t4/count.txt' }),
+    'evaluation_examples/examples/app/t5/t5.json': task('t5', { type: 'report_resent', save_as: 'out/report.docx' }),
+    'evaluation_examples/test_all.json': JSON.stringify({ app: ['t1', 't2', 't3', 't4', 't5'] }),
+  });
+  const r = runCli(['check', '--confirm', '.', '--format', 'json'], { cwd: root });
+  const report = JSON.parse(r.stdout) as Report;
+  const all = JSON.stringify(report.findings.map((f) => [f.ruleId, f.file.split('/').pop(), f.range.start.line, f.confirmation]));
+  const mine = report.findings.filter((x) => x.ruleId === 'missing-timeout' && x.file.endsWith('/send.py'));
+  // before: each was confirmed, both stand-in contents taking the branch a real file would not
+  const at = (line: number) => mine.find((x) => x.range.start.line === line)?.confirmation;
+  for (const [line, test] of [[11, 10], [21, 20], [30, 29], [41, 40], [50, 49]] as const)
+    expect(at(line), all).toMatchObject({ status: 'unreached', detail: expect.stringMatching(new RegExp(`runs only on the path the test at line ${test} .*reads a value taken from a file`)) });
 });

@@ -20,6 +20,7 @@
  * unsupported: the other findings, and a project with no grader vaudit can find.
  */
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import type { Confirmation } from '../../src/core/types.js';
 import type { Spec } from '../../src/confirm/harness.js';
 import { callCase, firstNonResult, functionSource, outcomeOf, pythonTarget, show, truthy, type Oracle, type OracleContext } from '../../src/confirm/oracle-kit.js';
@@ -42,6 +43,91 @@ interface Grader {
   kind?: string;
   /** Where the entries come from: a `self` attribute or a parameter. */
   entries: { self: string } | { param: string };
+}
+
+/** Folders and files that hold tools, old releases or tests, not the harness's grader. */
+const NOT_HARNESS = /(?:^|\/)(?:tools?|scripts?|archive|archived|legacy|deprecated|old|tests?|examples?|docs?|notebooks?)\//i;
+
+/** Why the one grader found cannot be run as the harness runs it (a tool's helper, entries its class or
+ *  its callers change before it sees them), else undefined. */
+function notAsHarnessRuns(ctx: OracleContext, g: Grader): string | undefined {
+  const py = ctx.project!.python;
+  const rel = relative(ctx.root, g.file) || g.file;
+  const text = py.text(g.file) ?? '';
+  if (NOT_HARNESS.test(rel) || /^if\s+__name__\s*==\s*['"]__main__['"]/m.test(text))
+    return `the only function that compares a stop entry's "args" with an answer, ${g.qualname} (${rel}:${g.line}), sits in a script or tool folder, not in code a harness imports; running it would show what that script does, not the suite's verdict`;
+  const a = py.analysis(g.file);
+  const fn = a?.functions().find((f) => f.qualname === g.qualname);
+  if (!a || !fn) return undefined;
+  if ('self' in g.entries) {
+    const attr = g.entries.self;
+    const cls = fn.classNode ? a.src(fn.classNode) : '';
+    const start = fn.classNode ? a.line(fn.classNode) : 1;
+    const lines = cls.split('\n');
+    const grader = a.src(fn.node);
+    const sets = lines.map((l, i) => ({ l, i })).filter(({ l }) => new RegExp(String.raw`\bself\.${attr}\s*(?:=(?!=)|\+=)|\bself\.${attr}\s*\[[^\]]*\]\s*=(?!=)|\bself\.${attr}\.(?:append|extend|insert|sort|remove|pop|reverse|clear)\s*\(|\bsetattr\s*\(\s*self\b`).test(l) && !grader.includes(l));
+    const plain = /^\s*self\.\w+\s*=\s*(?:self\.)?[A-Za-z_]\w*(?:\s*\[\s*(['"])\w+\1\s*\]|\.get\(\s*(['"])\w+\2\s*(?:,[^()]*)?\))+\s*(?:#.*)?$/;
+    if (sets.length !== 1 || !plain.test(sets[0]!.l))
+      return `the grader walks \`self.${attr}\`, which its class builds from the task${sets.length ? ` at line ${start + sets[0]!.i}` : ''} by more than reading the entry list (the entries it sees may differ from the task's as written), and vaudit does not run the class's own construction; the finding stands as a static one`;
+    return undefined;
+  }
+  // a parameter grader: every call in the project must pass the task's list as it is
+  const param = g.entries.param;
+  const index = fn.params.indexOf(param);
+  for (const file of py.files()) {
+    const src = py.text(file);
+    if (!src || !src.includes(fn.name)) continue;
+    for (const m of src.matchAll(new RegExp(String.raw`(?<![\w.]def\s)(?<!def\s)\b${fn.name}\s*\(`, 'g'))) {
+      const line = src.slice(0, m.index).split('\n').length;
+      if (file === g.file && line === g.line) continue;
+      let depth = 1;
+      let i = m.index + m[0].length;
+      const from = i;
+      for (; i < src.length && depth > 0; i++) depth += '([{'.includes(src[i]!) ? 1 : ')]}'.includes(src[i]!) ? -1 : 0;
+      const args: string[] = [];
+      let cur = '';
+      let d = 0;
+      for (const ch of src.slice(from, i - 1)) {
+        d += '([{'.includes(ch) ? 1 : ')]}'.includes(ch) ? -1 : 0;
+        if (ch === ',' && d === 0) {
+          args.push(cur.trim());
+          cur = '';
+        } else cur += ch;
+      }
+      args.push(cur.trim());
+      const arg = args.find((x) => new RegExp(String.raw`^${param}\s*=(?!=)`).test(x))?.replace(/^\w+\s*=\s*/, '') ?? args.filter((x) => !/^\w+\s*=(?!=)/.test(x))[index];
+      if (arg === undefined) continue;
+      const where = `${relative(ctx.root, file) || file}:${line}`;
+      const transformed = (e: string) => /\bfor\b|\bfilter\s*\(|\bsorted\s*\(|\breversed\s*\(|\bset\s*\(|\bdict\s*\(|\[\s*-?\d*\s*:/.test(e) || (/\(/.test(e) && !/^[\w.]+(?:\[[^\]]+\]|\.get\([^()]*\))*$/.test(e));
+      if (transformed(arg)) return `the grader's caller at ${where} passes it \`${arg.slice(0, 60)}\`, entries it builds from the task (filtered or reordered), so running it on the task's list as written would not be what the harness runs; the finding stands as a static one`;
+      if (/^[A-Za-z_]\w*$/.test(arg)) {
+        const before = src.slice(0, m.index);
+        const bound = [...before.matchAll(new RegExp(String.raw`^[ \t]*${arg}\s*=(?!=)\s*(.+)$`, 'gm'))].pop()?.[1];
+        if (bound && transformed(bound)) return `the grader's caller at ${where} passes it \`${arg}\`, bound to \`${bound.trim().slice(0, 60)}\` (entries it builds from the task: filtered or reordered), so running it on the task's list as written would not be what the harness runs; the finding stands as a static one`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Every project function that compares an entry's `["args"]` with one of its parameters (any form: a loop,
+ *  a generator, an index), as `file qualname`. */
+function graderCandidates(ctx: OracleContext): string[] {
+  const py = ctx.project?.python;
+  if (!py) return [];
+  const CMP = /\[\s*(['"])args\1\s*\]\s*(?:!=|==)\s*([A-Za-z_]\w*)\b(?!\s*[[.(])|([A-Za-z_]\w*)\s*(?:!=|==)\s*[A-Za-z_][\w.]*\s*\[\s*(['"])args\4\s*\]/g;
+  const out = new Set<string>();
+  for (const file of [...py.files()].sort()) {
+    const text = py.text(file);
+    if (!text || !/['"]args['"]/.test(text)) continue;
+    const a = py.analysis(file);
+    for (const m of text.matchAll(CMP)) {
+      const answer = m[2] ?? m[3]!;
+      const inner = a?.functions().filter((f) => f.node.start <= m.index && m.index < f.node.end).pop();
+      if (inner && inner.params.includes(answer)) out.add(`${relative(ctx.root, file) || file}:${a!.line(inner.node)} ${inner.qualname}`);
+    }
+  }
+  return [...out];
 }
 
 /** A project function that compares an entry's `["args"]` with one of its parameters. */
@@ -105,7 +191,12 @@ const oracle: Oracle = {
     if (mid !== 'conflict') return { status: 'unsupported', detail: STATIC[mid] ?? STATIC.mismatch! };
     const task = taskEntries(ctx.finding.file);
     if (!task || task.answers.length < 2) return { status: 'unsupported', detail: 'vaudit could not read the two ANS stop entries from the task file, so no case can submit their answers; the finding stands as a static one' };
+    const candidates = graderCandidates(ctx);
+    if (candidates.length > 1)
+      return { status: 'unsupported', detail: `more than one function compares a stop entry's "args" with an answer (${candidates.slice(0, 4).join('; ')}), and vaudit does not know which one the suite's harness runs; running any one of them could show another grader's verdict. The finding stands as a static one` };
     const g = findGrader(ctx);
+    const why = g && notAsHarnessRuns(ctx, g);
+    if (why) return { status: 'unsupported', detail: why };
     if (!g)
       return {
         status: 'unsupported',

@@ -21,13 +21,18 @@
  * A witness with stand-in files (a file the task names that the suite does not ship: `{}` for JSON, else
  * empty) has a twin whose stand-ins hold other content (a non-empty JSON object, non-empty text): it is
  * confirmed only when both wait out the bound at the call's peer; when only one of them reaches the call,
- * the path depends on the file's content, which the real file decides → `unreached`, saying so.
+ * the path depends on the file's content, which the real file decides → `unreached`, saying so. Two
+ * contents are not enough on their own: a call that runs only on a path a test of a file-derived value
+ * chooses (content, size, existence, hash, a parse error: content-gate.ts) is `unreached` whatever the
+ * stand-ins do, since the real file may take the other path (an output path the code tests for existence
+ * included).
  */
 import type { Confirmation } from '../../src/core/types.js';
-import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle, type Witness } from '../../src/confirm/oracle-kit.js';
+import { callCase, defaultWitnesses, executedLine, firstNonResult, functionSource, num, outcomeOf, pythonTarget, show, type Oracle, type OracleContext, type Target, type Witness } from '../../src/confirm/oracle-kit.js';
 import { answerThenStall, earlierHttpCalls, earlierProcessCalls, FAILED_ANSWER, OK_ANSWER, parsedOutput, httpSelfAddress, PROMPT, STALL, stubTargets } from '../../src/confirm/stubs.js';
 import { localizeUrls, otherStandIns } from '../../src/confirm/inputs.js';
 import type { Spec } from '../../src/confirm/harness.js';
+import { contentGate } from './content-gate.js';
 
 type StandInWitness = Witness & { twin?: number; twinOf?: number };
 
@@ -52,6 +57,17 @@ function contentDetail(line: number, reached: Witness, other: Witness, otherOutc
   return `the call at line ${line} met its stalling peer ${first} ${otherOutcome}; the path to the call depends on what ${paths} holds, which the task's real file decides and the suite does not ship`;
 }
 
+/** A call on a path a test of a file's content (size, existence, hash) chooses: a stand-in for that file
+ *  shows what the stand-in does there, not what the task's real file does. The detail for a witness with
+ *  stand-ins, when there is such a test. */
+function standInGate(ctx: OracleContext, t: Target, ws: Witness[]): ((w: Witness) => string) | undefined {
+  const analysis = ctx.project?.python.analysis(t.file);
+  const gate = analysis && ws.some((w) => Object.keys(w.standIns ?? {}).length) ? contentGate(analysis, t.line) : undefined;
+  if (!gate) return undefined;
+  return (w) =>
+    `the call at line ${t.line} met its stalling peer with ${holding(w)}, but it runs only on the path the test at line ${gate.line} (\`${gate.test}\`) chooses, and that test reads a value taken from a file (its content, size, existence or hash); the suite does not ship ${Object.keys(w.standIns ?? {}).map((p) => show(p)).join(', ')}, so which path the task's real file takes is unknown and a stand-in cannot stand for it`;
+}
+
 const oracle: Oracle = {
   id: 'missing-timeout',
   async plan(ctx) {
@@ -70,7 +86,7 @@ const oracle: Oracle = {
     // the task's own config names the case's endpoint instead (same path), so the call meets a peer
     // that stalls; a harness object's address attribute names it already (inputs.ts).
     // A file the task names but the suite does not ship gets a stand-in: whether the call meets its
-    // stalling peer does not depend on what the file holds.
+    // stalling peer must not depend on what the file holds (two contents, and no test of the file on the path: content-gate.ts).
     const ws0 = defaultWitnesses(t, ctx, undefined, { standInFiles: true })
       .slice(0, 2)
       .map((w) => ({ ...w, args: localizeUrls(w.args) as Spec[], ...(w.kwargs ? { kwargs: localizeUrls(w.kwargs) as Record<string, Spec> } : {}) }));
@@ -138,6 +154,7 @@ const oracle: Oracle = {
         ...(httpSelf ? [`an endpoint that never answers (self.${httpSelf.attr} names it)`] : []),
         ...(viaArgs && !httpSelf ? ['an endpoint that never answers (the address the witness gives names it)'] : []),
       ].join(' and ') || 'stalling stubs';
+    const gateDetail = standInGate(ctx, t, ws);
     return {
       cases,
       judge(results): Confirmation {
@@ -178,7 +195,11 @@ const oracle: Oracle = {
               contentDependent ??= { status: 'unreached', detail: contentDetail(t.line, ws[i]!, ws[j]!, `the witness ${rj && metStall(j) ? outcomeOf(rj) : `${outcomeOf(rj)} without reaching the call's peer`}`, false), runId: rj?.runId ?? r.runId };
               continue;
             }
-            return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}; the same with ${holding(ws[j]!)} also waits (the call does not depend on what the stand-in holds)`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };
+            if (gateDetail) { // both contents took the path, but a test of the file chooses it: the real file may not
+              contentDependent ??= { status: 'unreached', detail: gateDetail(ws[i]!), runId: r.runId };
+              continue;
+            }
+            return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}; the same with ${holding(ws[j]!)} also waits (no test before the call at line ${t.line} reads the file, and two contents both reach it)`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };
           }
           if (r.status === 'deadline')
             return { status: 'confirmed', witness: `${ws[i]!.label} against ${stalls}`, expected, observed: `still waiting at the ${bound} ms bound`, runId: r.runId };

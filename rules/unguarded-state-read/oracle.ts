@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import type { Confirmation } from '../../src/core/types.js';
 import type { CaseResult, Spec } from '../../src/confirm/harness.js';
 import { callCase, defaultWitnesses, executedLine, firstNonResult, httpLibraries, outcomeOf, pythonTarget, shapedReturn, show, type Oracle, type OracleContext, type Plan, type Target, type Witness, outcomesOf } from '../../src/confirm/oracle-kit.js';
-import { matches, returnsOf, type MatchMethod } from './match-returns.js';
+import { matches, returnsOf, type CallArgs, type MatchMethod } from './match-returns.js';
 import { FLAG } from '../../src/suites/regex/python-re.js';
 import { relative } from 'node:path';
 import { earlierHttpCalls, FAILED_ANSWER, functionText, httpSelfAddress, stubTargets } from '../../src/confirm/stubs.js';
@@ -216,7 +216,11 @@ function matchPlan(t: Target, ctx: OracleContext, code: string): Plan | Confirma
   const pattern = m[1] ? m[3]! : m[3]!.replace(/\\\\/g, '\\');
   const subject = m[4]!;
   const sample = matchingSample(pattern);
-  const miss = ['', 'vaudit: no match'].find((x) => {
+  // a read under a conditional or a short-circuit on its own statement (`… if url else None`, `url and …`)
+  // is skipped for a falsy subject: the no-match value is then a truthy one, so the read runs on it
+  const shortCircuit = /\bif\b[^\n]*\belse\b|\band\b|\bor\b/.test(flagged.replace(/(['"])(?:\\.|(?!\1).)*\1/g, '""'));
+  const misses = shortCircuit ? ['vaudit: no match', ''] : ['', 'vaudit: no match'];
+  const miss = misses.find((x) => {
     try {
       return !new RegExp(pattern).test(x);
     } catch {
@@ -235,7 +239,7 @@ function matchPlan(t: Target, ctx: OracleContext, code: string): Plan | Confirma
   let getterMiss: string | null = miss;
   let missWhere = '';
   if (getter) {
-    const g = getterValues(ctx, t, getter, pattern, m[0]!);
+    const g = getterValues(ctx, t, getter, pattern, m[0]!, shortCircuit, callArgsOf(before, subject, getter));
     if ('status' in g) return g;
     getterMiss = g.value;
     missWhere = g.where;
@@ -281,7 +285,13 @@ function matchPlan(t: Target, ctx: OracleContext, code: string): Plan | Confirma
       const atRead = r1!.status === 'raised' ? (inRange(r1!.exception?.file, r1!.exception?.line) ? r1!.exception!.line! : r1!.events.find((e) => e.type === r1!.exception?.type && inRange(e.file, e.line))?.line) : undefined;
       if (atRead !== undefined)
         return { status: 'confirmed', witness: `${label} (the baseline, ${baseLabel}, got past the read)`, expected, observed: `${r1!.exception?.type}: ${r1!.exception?.message} raised at line ${atRead} escaped the verifier`, runId: r1!.runId };
-      if (r1!.status === 'returned') return { status: 'refuted', witness: label, expected, observed: `returned ${show(r1!.value)}`, runId: r1!.runId };
+      // a read that ran on a value the pattern misses fails there (None has no `.group`, None cannot be
+      // searched) even when the verifier handles it: refuted needs that failure seen at the read and the
+      // function returning after it. A line that ran is not a read that ran (`… if url else None`).
+      const handledAtRead = r1!.events.some((e) => inRange(e.file, e.line));
+      if (r1!.status === 'returned' && handledAtRead) return { status: 'refuted', witness: label, expected, observed: `the read failed at line ${t.line} and the verifier handled it: returned ${show(r1!.value)}`, runId: r1!.runId };
+      if (r1!.status === 'returned')
+        return { status: 'unreached', detail: `with ${label} the witness returned ${show(r1!.value)} with no failure at line ${t.line}, so the read there never ran on that value (the line runs it only under a condition or short-circuit the value did not pass)`, runId: r1!.runId };
       return { status: 'unreached', detail: `with ${label} the witness ${outcomeOf(r1)}, not at the read at line ${t.line}`, runId: r1!.runId };
     },
   };
@@ -291,7 +301,37 @@ function matchPlan(t: Target, ctx: OracleContext, code: string): Plan | Confirma
  *  (`returnsOf`), in order a literal fallback the pattern does not match, None, the literal part of a value
  *  it builds from state (`"https://host" + text` with the text empty), state as read (`""`). No such value
  *  (every return matched, or made by a function vaudit does not follow) → no case. */
-function getterValues(ctx: OracleContext, t: Target, getter: string, pattern: string, searchSrc: string): { value: string | null; where: string } | Confirmation {
+/** How the last `subject = getter(…)` in `before` passes its arguments (top-level commas, `name=` keywords). */
+function callArgsOf(before: string, subject: string, getter: string): CallArgs | undefined {
+  const at = [...before.matchAll(new RegExp(String.raw`^[ \t]*${subject}\s*=\s*${getter}\s*\(`, 'gm'))].pop();
+  if (!at) return undefined;
+  let depth = 1;
+  let i = at.index + at[0].length;
+  const start = i;
+  for (; i < before.length && depth > 0; i++) {
+    const ch = before[i]!;
+    if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+  }
+  if (depth > 0) return undefined;
+  const parts: string[] = [];
+  let cur = '';
+  let d = 0;
+  for (const ch of before.slice(start, i - 1)) {
+    if ('([{'.includes(ch)) d++;
+    else if (')]}'.includes(ch)) d--;
+    if (ch === ',' && d === 0) {
+      parts.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  parts.push(cur);
+  const args = parts.map((x) => x.trim()).filter(Boolean);
+  const keywords = new Set(args.map((x) => /^(\w+)\s*=(?!=)/.exec(x)?.[1]).filter((x): x is string => !!x));
+  return { positional: args.filter((x) => !/^\w+\s*=(?!=)/.test(x)).length, keywords, star: args.some((x) => x.startsWith('*')) };
+}
+
+function getterValues(ctx: OracleContext, t: Target, getter: string, pattern: string, searchSrc: string, truthy = false, call?: CallArgs): { value: string | null; where: string } | Confirmation {
   const py = ctx.project?.python;
   const r = py?.resolveFunction(t.file, getter);
   const b = r && py?.analysis(r.file);
@@ -300,18 +340,26 @@ function getterValues(ctx: OracleContext, t: Target, getter: string, pattern: st
   const method = (/\bre\.(search|match|fullmatch)\(/.exec(searchSrc)?.[1] ?? 'search') as MatchMethod;
   const flags = /\bre\.(?:I|IGNORECASE)\b/.test(searchSrc) ? FLAG.i : 0;
   const test = { pattern, flags, method };
-  const rets = returnsOf(b, r.fn, test);
+  const rets = returnsOf(b, r.fn, test, call);
   const at = (line: number) => ` (as it does at ${relative(ctx.root, r.file) || r.file}:${line})`;
-  const lit = rets.find((x) => x.kind === 'literal');
-  if (lit?.kind === 'literal') return { value: lit.value, where: at(lit.line) };
-  const none = rets.find((x) => x.kind === 'none');
-  if (none) return { value: null, where: at(none.line) };
-  for (const x of rets) if (x.kind === 'prefix' && matches(test, x.value) === false) return { value: x.value, where: `${at(x.line)} with the text it appends empty` };
   // state as read is a value the getter gives only when no other path routes some values elsewhere (a
   // normaliser, a return after a match test): then which texts reach that return is not known
-  const free = rets.every((x) => x.kind === 'free' || x.kind === 'literal' || x.kind === 'none' || x.kind === 'prefix') ? rets.find((x) => x.kind === 'free') : undefined;
-  const miss = ['', 'vaudit: no match'].find((v) => matches(test, v) === false);
-  if (free && miss !== undefined) return { value: miss, where: at(free.line) };
+  // (the fallback of `text or FALLBACK` takes only the empty text, so it routes no other value elsewhere)
+  const orFallback = (x: (typeof rets)[number]) => rets.some((y) => y.kind === 'free' && y.truthy === true && y.line === x.line);
+  const free = rets.every((x) => x.kind === 'free' || x.kind === 'literal' || x.kind === 'none' || x.kind === 'prefix' || orFallback(x)) ? rets.find((x) => x.kind === 'free') : undefined;
+  // state that reaches the return only when not empty (`text or FALLBACK`) misses only as a truthy text
+  const mustBeTruthy = truthy || (free?.kind === 'free' && free.truthy === true);
+  const miss = (mustBeTruthy ? ['vaudit: no match'] : ['', 'vaudit: no match']).find((v) => matches(test, v) === false);
+  // a read skipped for a falsy value (a conditional or short-circuit on its line) needs a truthy one
+  const lit = rets.find((x) => x.kind === 'literal' && (!truthy || x.value !== ''));
+  if (lit?.kind === 'literal') return { value: lit.value, where: at(lit.line) };
+  if (truthy && free && miss) return { value: miss, where: at(free.line) };
+  const none = rets.find((x) => x.kind === 'none');
+  if (none && !truthy) return { value: null, where: at(none.line) };
+  for (const x of rets) if (x.kind === 'prefix' && x.value !== '' && matches(test, x.value) === false) return { value: x.value, where: `${at(x.line)} with the text it appends empty` };
+  if (truthy && (none || free))
+    return { status: 'unsupported', detail: `the read at line ${t.line} runs only for a truthy value (a conditional or short-circuit on its line), and no truthy value \`${getter}\` can return is known to miss the pattern ${show(pattern)}; the finding stands as a static one` };
+  if (free && miss !== undefined) return { value: miss, where: `${at(free.line)}${mustBeTruthy && !truthy ? ' when the text it reads is not empty' : ''}` };
   const why = rets.map((x) => (x.kind === 'matched' ? `line ${x.line} ${x.why}` : x.kind === 'unknown' ? `line ${x.line} returns ${x.what}, which vaudit does not follow` : x.kind === 'prefix' ? `line ${x.line} builds a value from ${show(x.value)}, which the pattern matches` : x.kind === 'free' ? `line ${x.line} returns state as read, on the paths the others leave` : `line ${x.line}`)).join('; ');
   return {
     status: 'unsupported',

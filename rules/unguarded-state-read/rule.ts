@@ -251,7 +251,7 @@ function stateContext(node: PyNode, c: PyCtx): StateContext {
     const calls = t && search.args[1] ? producingCalls(a, search.args[1]) : [];
     return !!t && calls.length > 0 && calls.every((call) => {
       const r = resolve(a, call);
-      return !!r && alwaysMatched(returnsOf(r.a, r.fn, t));
+      return !!r && alwaysMatched(returnsOf(r.a, r.fn, t, { positional: call.args.length, keywords: new Set(call.kwargs.keys()), star: call.hasStarArgs || call.hasStarKwargs }));
     });
   };
   return { ...(agent ? { agent } : {}), ...(params ? { task: params.task } : {}), callee, callerHandles: (a, n, types) => everyCallerHandles(c.project, a, n, types, 0), resolve, alwaysMatches };
