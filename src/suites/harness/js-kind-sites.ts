@@ -646,9 +646,25 @@ function valueTarget(cx: Ctx, v: AnyNode): KindTarget | undefined {
   return undefined;
 }
 
+/** A handler a lookup falls back to: a function, another entry of the table (`T.generic`, `this.generic`),
+ *  or a name bound to a function. */
+function fallbackHandler(cx: Ctx, x0: AnyNode, table: string): boolean {
+  const x = strip(x0);
+  if (isJsFunction(x)) return true;
+  if (x.type === 'MemberExpression') {
+    const o = strip(x.object);
+    return o.type === 'ThisExpression' || (o.type === 'Identifier' && o.name === table);
+  }
+  if (x.type !== 'Identifier') return false;
+  const b = cx.sc.resolve(x);
+  return !!b && (b.kind === 'function' || b.kind === 'import' || (!!b.init && isJsFunction(strip(b.init))));
+}
+
 /** What a key the table lacks meets: called at once (`T[k](…)`, a TypeError), a test of the lookup or table that throws, or nothing. */
 function lookupOtherwise(cx: Ctx, n: AnyNode, fn: JsFunction, table: string): KindRoute['otherwise'] {
   const p = cx.parents.get(n);
+  // `T[k] ?? T.generic`, `T[k] || defaultCheck`: a key the table lacks runs the fallback handler
+  if (p?.type === 'LogicalExpression' && (p.operator === '??' || p.operator === '||') && p.left === n && fallbackHandler(cx, p.right, table)) return 'default';
   if (p?.type === 'CallExpression' && p.callee === n && !p.optional) return 'raise';
   if (p?.type === 'NewExpression' && p.callee === n) return 'raise';
   // `const check = CHECKS[k]; if (!check) throw …` / `if (!(k in CHECKS)) throw …` / `if (!CHECKS.has(k)) throw …`
