@@ -26,7 +26,7 @@ import { isJsFunction } from '../../lang/js/flow.js';
 import type { KindRoute, KindTarget } from './kind-sites.js';
 
 /** Text every JS dispatch form needs: a string case, an equality with a string, `.includes(`, a Map, a computed lookup. */
-export const JS_KIND_SCREEN = /\bcase\s+['"`]|[!=]==?\s*['"`]|['"`]\s*[!=]==?|\.includes\(|\bnew\s+Map\b|[\w)]\s*\[\s*[\w$]+(?:\??\.[\w$]+)+\s*\]|\bthis\s*\[\s*[\w$]+\s*\]|[\w)]\s*\[\s*(?:['"][\w$-]*['"]\s*\+|`[\w$-]*\$\{|[\w$.]+\s*\+\s*(?:['"]|[\w$]))/;
+export const JS_KIND_SCREEN = /\bcase\s+['"`]|[!=]==?\s*['"`]|['"`]\s*[!=]==?|\.includes\(|\bnew\s+Map\b|[\w)]\s*\[\s*[\w$]+(?:\??\.[\w$]+)+\s*\]|\bthis\s*\[\s*[\w$]+\s*\]|[\w)]\s*\[\s*(?:['"][\w$-]*['"]\s*\+|`[\w$-]*\$\{|[\w$.]+\s*\+\s*(?:['"]|[\w$]))|\bconst\s+[\w$]+\s*=\s*(?:`[\w$-]*\$\{|['"][\w$-]*['"]\s*\+)|[\w$]\s*\[\s*[\w$]+\s*\]\s*\(/;
 /** Browser code of the app (not a harness): it touches the DOM and loads no Node or Playwright module
  *  (a harness may touch `window` inside a `page.evaluate` callback). */
 const BROWSER = /\b(?:document|window)\s*\.\s*\w/;
@@ -534,6 +534,7 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
   }
   if (!table || !key) return undefined;
   const tb = strip(table);
+  key = heldKey(cx, key, fn);
   const affix = affixedKey(cx, key);
   if (affix) key = affix.subject;
   // `this[task.kind](task, page)` in a method: the class's other methods are the handlers, by name
@@ -561,6 +562,17 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
     if (affix) return affixedPairs(cx, n, fn, fnShown, tb.name, key, pairs, affix);
   } else return undefined;
   return tableRoute(cx, n, fn, fnShown, tb.name, key, pairs);
+}
+
+/** A key held in a `const` of the same function (`const key = `eval_${task.eval.type}`; handlers[key](…)`):
+ *  the expression it holds, when that is a member path, a template or a concatenation. */
+function heldKey(cx: Ctx, key: AnyNode, fn: JsFunction): AnyNode {
+  const k = strip(key);
+  if (k.type !== 'Identifier') return key;
+  const b = cx.sc.resolve(k);
+  const init = b?.kind === 'const' && b.init ? strip(b.init) : undefined;
+  if (!init || enclosingFn(cx, init) !== fn) return key;
+  return init.type === 'MemberExpression' || init.type === 'TemplateLiteral' || (init.type === 'BinaryExpression' && init.operator === '+') ? init : key;
 }
 
 /** The pairs whose keys carry the affix, keyed by the kind each takes (`check_exact` → `exact`). */
