@@ -15,6 +15,9 @@ const NOT_RUN = /^(?:error|errored|errors|err|exception|skip|skipped|crash|crash
  *  something happened to the item when it ran. `skip`, `invalid`, `broken` as a flag mark the inputs a
  *  dataset leaves out (`not p.get("skip")`), not a run's outcome. */
 const NOT_RUN_FLAG = /^(?:error|errored|errors|err|exception|skipped|crash|crashed|timeout|timedout|timed_out)$/i;
+/** Outcomes of an item that ran: a keep-list of these and nothing else drops every item that did not. */
+const PASS_WORD = /^(?:pass|passed|success|succeeded|ok)$/i;
+const FAIL_WORD = /^(?:fail|failed|failure|failing)$/i;
 /** Fields that hold a run's outcome; a not-run word compared with any other field (`c["kind"] != "error"`,
  *  `t.expectedStatus != "skipped"`) is a category or an expectation, not an outcome. */
 const STATUS_KEY = /^(?:status|outcome|result|state|conclusion|verdict)$/i;
@@ -31,7 +34,9 @@ function wordOf(a: PythonAnalysis, n0: PyNode): string | undefined {
   if (n.type === 'call') {
     const f = field(n, 'function');
     const arg = named(field(n, 'arguments') ?? n)[0];
-    return f?.type === 'attribute' && a.src(field(f, 'attribute') ?? f) === 'get' && arg ? wordOf(a, arg) : undefined;
+    // `r.get("error")`, and ElementTree's `case.find("skipped")` (the child element a JUnit testcase has when skipped)
+    const m = f?.type === 'attribute' ? a.src(field(f, 'attribute') ?? f) : '';
+    return (m === 'get' || m === 'find') && arg ? wordOf(a, arg) : undefined;
   }
   return undefined;
 }
@@ -62,6 +67,14 @@ function excludesNotRun(a: PythonAnalysis, cond0: PyNode): boolean {
   const nil = (x: PyNode) => unparen(x).type === 'none';
   if (op === 'is' || op === '==') return (nil(r) && notRunFlag(a, l)) || (nil(l) && notRunFlag(a, r));
   if (op === 'is not' || op === '!=') return !nil(l) && !nil(r) && ((notRun(a, r) && statusKey(a, l)) || (notRun(a, l) && statusKey(a, r)));
+  if (op === 'in') {
+    // a keep-list of the outcomes of a test that ran, `t["outcome"] in ("passed", "failed")`: every other
+    // outcome (skipped, error, xfail…) leaves
+    const rr = unparen(r);
+    if (!['tuple', 'list', 'set'].includes(rr.type) || !statusKey(a, l)) return false;
+    const ws = named(rr).map((x) => (unparen(x).type === 'string' ? wordOf(a, x) ?? '' : ''));
+    return ws.every((w) => PASS_WORD.test(w) || FAIL_WORD.test(w)) && ws.some((w) => PASS_WORD.test(w)) && ws.some((w) => FAIL_WORD.test(w));
+  }
   if (op === 'not in') {
     const rr = unparen(r);
     // `r["status"] not in ("error", "skipped")`, or `"error" not in r`
