@@ -306,7 +306,7 @@ function helperPolarity(a: PythonAnalysis, fn: FunctionInfo, param: string): Pre
 }
 
 /** How a block ends by leaving it: `return`/`raise`, a call that never returns (`sys.exit`, `os._exit`,
- *  `pytest.fail`, a project helper whose every path raises, unittest's `self.fail`) or an `if`/`else` whose
+ *  `pytest.fail`, a project helper whose every path raises, unittest's `self.fail`: see isNoReturnCall) or an `if`/`else` whose
  *  branches all leave, leave the function; `continue`/`break` the loop. */
 function blockExit(a: PythonAnalysis, block: PyNode | undefined): 'function' | 'loop' | undefined {
   const last = block ? named(block).filter((k) => k.type !== 'comment').at(-1) : undefined;
@@ -315,18 +315,7 @@ function blockExit(a: PythonAnalysis, block: PyNode | undefined): 'function' | '
   if (last?.type === 'expression_statement') {
     const call = named(last)[0] && unparen(named(last)[0]!);
     if (call?.type !== 'call') return undefined;
-    if (a.isNoReturnCall(call, a.scopeOf(call))) return 'function';
-    // unittest.TestCase.fail / skipTest raise, unless the class defines its own
-    const fn = a.src(field(call, 'function') ?? call);
-    const m = /^self\.(fail|skipTest)$/.exec(fn);
-    if (m) {
-      let cls: PyNode | null | undefined = call.parent;
-      while (cls && cls.type !== 'class_definition') cls = cls.parent;
-      const defs = cls ? named(field(cls, 'body') ?? cls).map((d) => (d.type === 'decorated_definition' ? field(d, 'definition') : d)) : [];
-      const own = defs.some((d) => d?.type === 'function_definition' && a.src(field(d, 'name') ?? d) === m[1]);
-      if (cls && field(cls, 'superclasses') && !own) return 'function';
-    }
-    return undefined;
+    return a.isNoReturnCall(call, a.scopeOf(call)) ? 'function' : undefined;
   }
   if (last?.type === 'if_statement') {
     const alts = last.children.filter((k) => k.type === 'elif_clause' || k.type === 'else_clause');
