@@ -156,6 +156,8 @@ function dropUse(c: RuleContext<Msg>, fn: JsFunction, pass: string, fail: string
 /** `if (pass) a++; else if (fail) b++;` with no `else`, and `switch (status)` with no `default`. */
 export function jsDroppedBranches(node: IfStatement | SwitchStatement, c: RuleContext<Msg>, fn: JsFunction, d: DroppedDeps): void {
   const branches: { statuses: Status[]; target: string }[] = [];
+  // skip statuses a `case` names only to log them
+  const logged: Status[] = [];
   let at: AnyNode = node;
   let logs = false;
   if (node.type === 'IfStatement') {
@@ -188,6 +190,13 @@ export function jsDroppedBranches(node: IfStatement | SwitchStatement, c: RuleCo
       if (!s) return;
       pending.push(s);
       if (!k.consequent.length) continue;
+      // `case 'skipped': console.log(…); break;`: the skip statuses are named and only logged
+      if (k.consequent.some(onlyLogs) && k.consequent.every((st) => st.type === 'BreakStatement' || onlyLogs(st)) && (k.consequent.at(-1)!.type === 'BreakStatement' || k === node.cases.at(-1))) {
+        if (!pending.every((x) => x.kind === 'skip' && !/^x/i.test(x.word))) return;
+        logged.push(...pending);
+        pending = [];
+        continue;
+      }
       const target = countTarget(c, { type: 'BlockStatement', body: k.consequent, start: k.start, end: k.end } as AnyNode);
       const last = k.consequent.at(-1)!;
       if (!target || (last.type !== 'BreakStatement' && k !== node.cases.at(-1))) return;
@@ -210,19 +219,25 @@ export function jsDroppedBranches(node: IfStatement | SwitchStatement, c: RuleCo
   if (pass === fail || !testContext(c, fn, all)) return;
   const use = dropUse(c, fn, pass, fail);
   if (!use) return;
-  const missing = ['skipped'];
+  const missing = logged.length ? [words(logged)] : ['skipped'];
   if (!all.some((s) => /^error/i.test(s.word))) missing.push('errored');
   c.report({
     messageId: 'jsDropped',
-    data: { test: node.type === 'SwitchStatement' ? `switch (${oneLine(c, node.discriminant, 40)})` : oneLine(c, at), missing: missing.join(', '), how: `the ${node.type === 'IfStatement' ? '`if`/`else if`' : '`switch`'} ${logs ? 'only logs any other status' : 'has no catch-all branch'}, and \`${oneLine(c, use, 40)}\` reads only ${pass} and ${fail}` },
+    data: { test: node.type === 'SwitchStatement' ? `switch (${oneLine(c, node.discriminant, 40)})` : oneLine(c, at), missing: missing.join(', '), how: `the ${node.type === 'IfStatement' ? '`if`/`else if`' : '`switch`'} ${logged.length ? `only logs the ${words(logged)} tests${logs ? ' and any other status' : ''}` : logs ? 'only logs any other status' : 'has no catch-all branch'}, and \`${oneLine(c, use, 40)}\` reads only ${pass} and ${fail}` },
     at,
   });
 }
 
 /** The callback keeps only tests whose status is not a pass status it names (`(r) => r.status !== 'skipped'`,
  *  `(t) => !['pending', 'todo'].includes(t.status)`, a conjunction of such): the statuses it drops. */
-function excluded(cb: AnyNode | undefined, d: DroppedDeps): Status[] | undefined {
-  if (!cb || (cb.type !== 'ArrowFunctionExpression' && cb.type !== 'FunctionExpression')) return undefined;
+function excluded(cb0: AnyNode | undefined, d: DroppedDeps, program?: Program): Status[] | undefined {
+  let cb = cb0 && unwrapExpr(cb0);
+  // a named predicate: `const wasRun = (t) => t.status !== 'skipped'`, `function wasRun(t) { … }`
+  if (cb?.type === 'Identifier' && program) {
+    const b = jsScopes(program).resolve(cb);
+    cb = b?.kind === 'const' && b.init ? unwrapExpr(b.init) : b?.kind === 'function' && b.decl.type === 'FunctionDeclaration' ? b.decl : undefined;
+  }
+  if (!cb || (cb.type !== 'ArrowFunctionExpression' && cb.type !== 'FunctionExpression' && cb.type !== 'FunctionDeclaration')) return undefined;
   let body: AnyNode | undefined = cb.body;
   if (body.type === 'BlockStatement') {
     const r = body.body.length === 1 ? body.body[0] : undefined;
@@ -252,7 +267,7 @@ function filteredOut(recv0: AnyNode, program: Program, d: DroppedDeps): { call: 
     recv = unwrapExpr(b.init);
   }
   if (recv.type !== 'CallExpression' || recv.callee.type !== 'MemberExpression' || propName(recv.callee) !== 'filter') return undefined;
-  const st = excluded(recv.arguments[0], d);
+  const st = excluded(recv.arguments[0], d, program);
   return st ? { call: recv, statuses: st, local } : undefined;
 }
 
@@ -391,6 +406,11 @@ export function jsDroppedDenominator(node: AnyNode, c: RuleContext<Msg>, fn: JsF
   if (den.type === 'CallExpression' && propName(den.callee) === 'max' && den.arguments.length === 2) {
     const [a, b] = den.arguments as Expression[];
     den = unwrapExpr(a && a.type === 'Literal' ? b! : a!);
+  }
+  // `const ran = stats.tests - stats.pending; … stats.passes / ran`
+  if (den.type === 'Identifier') {
+    const b = jsScopes(program).resolve(den);
+    if (b?.kind === 'const' && b.init) den = unwrapExpr(b.init);
   }
   if (den.type !== 'BinaryExpression' || den.operator !== '-') return;
   const ss = statusCount(den.right, fn, program, d);

@@ -8,8 +8,19 @@ import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { short, verdictFunctionAt, type Ctx } from './kinds.js';
 
-/** Words of an item that did not run: errored, skipped, crashed, timed out (the same list as js-dropped.ts). */
+/** Words of an item that did not run: errored, skipped, crashed, timed out (the same list as js-dropped.ts),
+ *  as the value of a status field (`r["status"] != "skipped"`). */
 const NOT_RUN = /^(?:error|errored|errors|err|exception|skip|skipped|crash|crashed|timeout|timedout|timed_out|invalid|broken)$/i;
+/** The same words as a field of their own (`not r.get("error")`, `r.timeout is None`): only those that say
+ *  something happened to the item when it ran. `skip`, `invalid`, `broken` as a flag mark the inputs a
+ *  dataset leaves out (`not p.get("skip")`), not a run's outcome. */
+const NOT_RUN_FLAG = /^(?:error|errored|errors|err|exception|skipped|crash|crashed|timeout|timedout|timed_out)$/i;
+/** Outcomes of an item that ran: a keep-list of these and nothing else drops every item that did not. */
+const PASS_WORD = /^(?:pass|passed|success|succeeded|ok)$/i;
+const FAIL_WORD = /^(?:fail|failed|failure|failing)$/i;
+/** Fields that hold a run's outcome; a not-run word compared with any other field (`c["kind"] != "error"`,
+ *  `t.expectedStatus != "skipped"`) is a category or an expectation, not an outcome. */
+const STATUS_KEY = /^(?:status|outcome|result|state|conclusion|verdict)$/i;
 
 /** The word a key, an attribute or a string names: `r["error"]`, `r.get("error")`, `r.error`, `"error"`. */
 function wordOf(a: PythonAnalysis, n0: PyNode): string | undefined {
@@ -23,12 +34,18 @@ function wordOf(a: PythonAnalysis, n0: PyNode): string | undefined {
   if (n.type === 'call') {
     const f = field(n, 'function');
     const arg = named(field(n, 'arguments') ?? n)[0];
-    return f?.type === 'attribute' && a.src(field(f, 'attribute') ?? f) === 'get' && arg ? wordOf(a, arg) : undefined;
+    // `r.get("error")`, and ElementTree's `case.find("skipped")` (the child element a JUnit testcase has when skipped)
+    const m = f?.type === 'attribute' ? a.src(field(f, 'attribute') ?? f) : '';
+    return (m === 'get' || m === 'find') && arg ? wordOf(a, arg) : undefined;
   }
   return undefined;
 }
 
 const notRun = (a: PythonAnalysis, n: PyNode | undefined): boolean => !!n && NOT_RUN.test(wordOf(a, n) ?? '');
+/** A field of the item that is itself a not-run outcome: `r["error"]`, `r.get("timeout")`, `r.exception`. */
+const notRunFlag = (a: PythonAnalysis, n: PyNode | undefined): boolean => !!n && unparen(n).type !== 'string' && NOT_RUN_FLAG.test(wordOf(a, n) ?? '');
+/** A status field of the item: `r["status"]`, `r.get("outcome")`, `r.state`. */
+const statusKey = (a: PythonAnalysis, n: PyNode | undefined): boolean => !!n && unparen(n).type !== 'string' && STATUS_KEY.test(wordOf(a, n) ?? '');
 
 /** Does the condition keep only the items that ran: `r["status"] != "error"`, `r.status not in ("error", "skipped")`,
  *  `not r.get("error")`, `r.error is None`, `"error" not in r`, or any of these joined with `and`? */
@@ -40,7 +57,7 @@ function excludesNotRun(a: PythonAnalysis, cond0: PyNode): boolean {
   }
   if (cond.type === 'not_operator') {
     const arg = unparen(field(cond, 'argument') ?? cond);
-    return arg.type !== 'comparison_operator' && arg.type !== 'boolean_operator' && notRun(a, arg);
+    return arg.type !== 'comparison_operator' && arg.type !== 'boolean_operator' && notRunFlag(a, arg);
   }
   if (cond.type !== 'comparison_operator') return false;
   const ops = comparisonOperators(cond);
@@ -48,13 +65,21 @@ function excludesNotRun(a: PythonAnalysis, cond0: PyNode): boolean {
   if (ops.length !== 1 || !l || !r) return false;
   const op = ops[0]!;
   const nil = (x: PyNode) => unparen(x).type === 'none';
-  if (op === 'is' || op === '==') return (nil(r) && notRun(a, l)) || (nil(l) && notRun(a, r));
-  if (op === 'is not' || op === '!=') return !nil(l) && !nil(r) && (notRun(a, r) || notRun(a, l));
+  if (op === 'is' || op === '==') return (nil(r) && notRunFlag(a, l)) || (nil(l) && notRunFlag(a, r));
+  if (op === 'is not' || op === '!=') return !nil(l) && !nil(r) && ((notRun(a, r) && statusKey(a, l)) || (notRun(a, l) && statusKey(a, r)));
+  if (op === 'in') {
+    // a keep-list of the outcomes of a test that ran, `t["outcome"] in ("passed", "failed")`: every other
+    // outcome (skipped, error, xfail…) leaves
+    const rr = unparen(r);
+    if (!['tuple', 'list', 'set'].includes(rr.type) || !statusKey(a, l)) return false;
+    const ws = named(rr).map((x) => (unparen(x).type === 'string' ? wordOf(a, x) ?? '' : ''));
+    return ws.every((w) => PASS_WORD.test(w) || FAIL_WORD.test(w)) && ws.some((w) => PASS_WORD.test(w)) && ws.some((w) => FAIL_WORD.test(w));
+  }
   if (op === 'not in') {
     const rr = unparen(r);
     // `r["status"] not in ("error", "skipped")`, or `"error" not in r`
-    if (['tuple', 'list', 'set'].includes(rr.type)) return named(rr).some((x) => notRun(a, x));
-    return unparen(l).type === 'string' && notRun(a, l);
+    if (['tuple', 'list', 'set'].includes(rr.type)) return statusKey(a, l) && named(rr).some((x) => notRun(a, x));
+    return unparen(l).type === 'string' && NOT_RUN_FLAG.test(wordOf(a, l) ?? '');
   }
   return false;
 }
@@ -106,25 +131,69 @@ function onlyBinding(a: PythonAnalysis, fnNode: PyNode, name: string): PyNode | 
   return !rebound && values.length === 1 ? values[0] : undefined;
 }
 
-/** Before the score, an early exit on an item that did not run (`if len(done) != len(rs): return 0`,
- *  `if any(r["status"] == "error" for r in rs): raise …`): by the time the division runs the filter removes nothing. */
+/** The statements never complete normally: the last one returns, raises, calls a function that never
+ *  returns (`sys.exit(1)`, `pytest.fail(…)`, a project helper that always raises), or is an `if` whose
+ *  branches, `else` included, all do. */
+function blockExits(a: PythonAnalysis, block: PyNode | undefined): boolean {
+  if (!block) return false;
+  const stmts = named(block).filter((x) => x.type !== 'comment');
+  return stmts.some((s) => statementExits(a, s));
+}
+
+function statementExits(a: PythonAnalysis, s: PyNode): boolean {
+  if (s.type === 'return_statement' || s.type === 'raise_statement') return true;
+  if (s.type === 'expression_statement') {
+    const call = named(s)[0] && unparen(named(s)[0]!);
+    return call?.type === 'call' && a.isNoReturnCall(call, a.scopeOf(call));
+  }
+  if (s.type === 'if_statement') {
+    const alts = named(s).filter((x) => x.type === 'elif_clause' || x.type === 'else_clause');
+    if (!alts.some((x) => x.type === 'else_clause')) return false;
+    return blockExits(a, field(s, 'consequence')) && alts.every((x) => blockExits(a, field(x, 'consequence') ?? field(x, 'body')));
+  }
+  return false;
+}
+
+/** Before the score, an early failure when an item did not run, so that by the time the division runs the
+ *  filter removes nothing: `if len(done) != len(rs): return 0`, `if any(r["status"] == "error" for r in rs): raise …`,
+ *  `assert all(r["status"] != "error" for r in rs)`, `assert len(done) == len(rs)`, `if skipped: sys.exit(1)` with
+ *  `skipped` the items that did not run, or `if len(done) == len(rs): … else: raise …`. */
 function failsOnNotRunFirst(a: PythonAnalysis, fnNode: PyNode, score: PyNode, kept: string | undefined, items: string): boolean {
-  let hit = false;
-  walk(field(fnNode, 'body') ?? fnNode, (k) => {
-    if (hit || k.start >= score.start) return false;
-    if (k.type !== 'if_statement') return undefined;
-    const cond = field(k, 'condition');
-    const body = named(field(k, 'consequence') ?? k);
-    const exits = body.some((s) => s.type === 'return_statement' || s.type === 'raise_statement');
-    if (!cond || !exits) return undefined;
-    // `if not done: return 0` exits only when every item failed to run; `len(done) != len(results)` when any did
+  // the condition names the kept list and the items (`len(done) != len(rs)`), a not-run word, or a list of the
+  // items that did not run (`skipped = [r for r in rs if r["status"] == "skipped"]`)
+  const covers = (cond: PyNode): boolean => {
     const text = a.src(cond);
-    if (kept && new RegExp(`\\b${kept}\\b`).test(text) && text.includes(items)) hit = true;
+    if (kept && new RegExp(`\\b${kept}\\b`).test(text) && text.includes(items)) return true;
+    let hit = false;
     walk(cond, (t) => {
       if (hit) return false;
       if (t.type === 'string' || t.type === 'attribute' || t.type === 'subscript') hit ||= notRun(a, t);
+      if (t.type === 'identifier' && t.parent?.type !== 'attribute' && a.src(t) !== kept) {
+        const v = onlyBinding(a, fnNode, a.src(t));
+        const f = v ? filterOf(a, v) : undefined;
+        if (f && a.src(f.items) === items) walk(f.cond, (u) => {
+          if (u.type === 'string' || u.type === 'attribute' || u.type === 'subscript') hit ||= notRun(a, u);
+          return hit ? false : undefined;
+        });
+      }
       return undefined;
     });
+    return hit;
+  };
+  let hit = false;
+  walk(field(fnNode, 'body') ?? fnNode, (k) => {
+    if (hit || k.start >= score.start) return false;
+    if (k !== fnNode && (k.type === 'function_definition' || k.type === 'lambda' || k.type === 'class_definition')) return false;
+    if (k.type === 'assert_statement') {
+      const cond = named(k)[0];
+      if (cond && covers(cond)) hit = true;
+      return undefined;
+    }
+    if (k.type !== 'if_statement') return undefined;
+    const cond = field(k, 'condition');
+    const orElse = named(k).find((x) => x.type === 'else_clause');
+    const exits = blockExits(a, field(k, 'consequence')) || (!!orElse && blockExits(a, field(orElse, 'body') ?? field(orElse, 'consequence')));
+    if (cond && exits && covers(cond)) hit = true;
     return undefined;
   });
   return hit;

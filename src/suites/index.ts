@@ -13,7 +13,7 @@ import { declaredRoutes, type TaskDecl } from './harness/declared.js';
 import type { ModuleRoute } from './harness/routes.js';
 import type { KindRoute } from './harness/kind-sites.js';
 import { PYTHON_DATA_ADAPTER_ID, pythonDataSuites } from './harness/py-suites.js';
-import { KIND_DISPATCH_ADAPTER_ID, tallyKinds } from './harness/kind-adapter.js';
+import { KIND_DISPATCH_ADAPTER_ID, isToolConfig, tallyKinds } from './harness/kind-adapter.js';
 import { jsTaskDocuments } from './harness/js-tasks.js';
 
 export type { SuiteProblem } from './adapter.js';
@@ -78,7 +78,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
     parsedDocs.push({ file, doc: parsed.doc });
   }
   // the share of handled kinds is the suite's, not one file's: a task per file naming an unknown kind is a task too
-  const kindTally = kinds.length ? tallyKinds(parsedDocs.map((d) => d.doc), kinds) : undefined;
+  const kindTally = kinds.length ? tallyKinds(parsedDocs.filter((d) => !isToolConfig(d.file)).map((d) => d.doc), kinds) : undefined;
   const ctx: DetectContext = { root: opts.root, routes, kinds, kindTally };
   const detected = new Map<SuiteAdapter, DetectedDocument[]>();
   for (const { file, doc } of parsedDocs) {

@@ -240,6 +240,8 @@ export function jsVerdictFunctions(program: Program, exportName?: string): Set<J
   if (exportName && fns.has(exportName)) { const f = fns.get(exportName); if (f) start.push(f); }
   else if (def) start.push(def);
   else for (const name of exportedNames(program)) { const f = fns.get(name); if (f) start.push(f); }
+  // the public methods and getters of an exported class (`export class Scorer { score(r) {…} }`): the harness calls them
+  if (!exportName && !def) for (const m of exportedClassMethods(program)) start.push(m);
   const out = new Set<JsFunction>();
   const queue = [...start];
   while (queue.length) {
@@ -253,6 +255,21 @@ export function jsVerdictFunctions(program: Program, exportName?: string): Set<J
         const g = fns.get(e.callee.name);
         if (g) queue.push(g);
       }
+    }
+  }
+  return out;
+}
+
+/** Methods and getters of `export class` declarations, other than the constructor, setters and `#private` members
+ *  (TypeScript's `private` is blanked with the types before parsing, so such a method counts as public). */
+function exportedClassMethods(program: Program): JsFunction[] {
+  const out: JsFunction[] = [];
+  for (const st of program.body) {
+    const d = st.type === 'ExportNamedDeclaration' ? st.declaration : undefined;
+    if (d?.type !== 'ClassDeclaration') continue;
+    for (const m of d.body.body) {
+      if (m.type !== 'MethodDefinition' || (m.kind !== 'method' && m.kind !== 'get') || m.key.type === 'PrivateIdentifier') continue;
+      out.push(m.value);
     }
   }
   return out;

@@ -954,6 +954,8 @@ export class Analysis implements PythonAnalysis {
       while (s && s.kind !== 'class') s = s.parent;
       const b = s?.bindings.get(t.slice(t.indexOf('.') + 1));
       if (b && b.length === 1 && b[0]!.kind === 'def') def = b[0]!.node.parent ?? undefined;
+      // unittest's `self.fail(…)` / `self.skipTest(…)` raise, in a class with a base that does not define its own
+      else if (!b && /^self\.(fail|skipTest)$/.test(t) && s && field(s.node, 'superclasses')) return true;
     } else if (fn.type === 'attribute' && /^\w+\.(exit|error)$/.test(t)) {
       // typeshed: ArgumentParser.exit/error and OptionParser.exit/error never return
       const recv = t.slice(0, t.indexOf('.'));

@@ -217,7 +217,7 @@ function helperTest(a: PythonAnalysis, id: PyNode, p: PyNode, opts: TestOpts, de
   if (!opts.read || depth > 0) return true;
   // a helper whose answer does not say which way it points (several returns, a constant) counts as before
   const pol = helperPolarity(h.a, h.fn, param);
-  return !pol || guardCovers(p.parent, opts.read, pol);
+  return !pol || guardCovers(a, p.parent, opts.read, pol);
 }
 
 /** What a truth value says about `name` being present (not None, not empty): `t` — true proves it present,
@@ -305,11 +305,25 @@ function helperPolarity(a: PythonAnalysis, fn: FunctionInfo, param: string): Pre
   return t || f ? { t, f } : undefined;
 }
 
-/** How a block ends by leaving it: `return`/`raise` leave the function, `continue`/`break` the loop. */
-function blockExit(block: PyNode | undefined): 'function' | 'loop' | undefined {
+/** How a block ends by leaving it: `return`/`raise`, a call that never returns (`sys.exit`, `os._exit`,
+ *  `pytest.fail`, a project helper whose every path raises, unittest's `self.fail`: see isNoReturnCall) or an `if`/`else` whose
+ *  branches all leave, leave the function; `continue`/`break` the loop. */
+function blockExit(a: PythonAnalysis, block: PyNode | undefined): 'function' | 'loop' | undefined {
   const last = block ? named(block).filter((k) => k.type !== 'comment').at(-1) : undefined;
   if (last?.type === 'return_statement' || last?.type === 'raise_statement') return 'function';
   if (last?.type === 'continue_statement' || last?.type === 'break_statement') return 'loop';
+  if (last?.type === 'expression_statement') {
+    const call = named(last)[0] && unparen(named(last)[0]!);
+    if (call?.type !== 'call') return undefined;
+    return a.isNoReturnCall(call, a.scopeOf(call)) ? 'function' : undefined;
+  }
+  if (last?.type === 'if_statement') {
+    const alts = last.children.filter((k) => k.type === 'elif_clause' || k.type === 'else_clause');
+    if (!alts.some((k) => k.type === 'else_clause')) return undefined;
+    const ways = [blockExit(a, field(last, 'consequence')), ...alts.map((k) => blockExit(a, field(k, 'consequence') ?? field(k, 'body')))];
+    if (ways.some((w) => !w)) return undefined;
+    return ways.every((w) => w === 'function') ? 'function' : 'loop';
+  }
   return undefined;
 }
 
@@ -338,7 +352,7 @@ function readAfter(stmt: PyNode, read: PyNode, how: 'function' | 'loop' | undefi
  *  outcome that proves presence takes (`if any(…): … read`, `… if helper(x) else …`), after an `assert` of it,
  *  or after an `if` whose branch for the other outcome leaves (`if not any(…): return False` … read). Through
  *  `not`, `and` (its truth proves each operand's) and `or` (its falsity proves each operand's). */
-function guardCovers(call: PyNode, read: PyNode, pol: Presence): boolean {
+function guardCovers(a: PythonAnalysis, call: PyNode, read: PyNode, pol: Presence): boolean {
   let { t, f } = pol;
   let child = call;
   for (let p = call.parent; p; child = p, p = p.parent) {
@@ -359,12 +373,12 @@ function guardCovers(call: PyNode, read: PyNode, pol: Presence): boolean {
       if (alts.some((k) => within(read, k))) return f;
       // after the `if`, once the branch of the other outcome has left
       const els = alts.length === 1 && alts[0]!.type === 'else_clause' ? field(alts[0]!, 'body') : undefined;
-      return (f && readAfter(p, read, blockExit(cons))) || (t && !!els && readAfter(p, read, blockExit(els)));
+      return (f && readAfter(p, read, blockExit(a, cons))) || (t && !!els && readAfter(p, read, blockExit(a, els)));
     }
     if (p.type === 'elif_clause' && field(p, 'condition') === child) {
       if (within(read, field(p, 'consequence'))) return t;
       // after the whole `if` (an earlier branch may have run instead: taken as covering, as before)
-      return f && !!p.parent && readAfter(p.parent, read, blockExit(field(p, 'consequence')));
+      return f && !!p.parent && readAfter(p.parent, read, blockExit(a, field(p, 'consequence')));
     }
     if (p.type === 'while_statement' && field(p, 'condition') === child) return within(read, field(p, 'body')) ? t : f && read.start >= p.end && readAfter(p, read, 'function');
     if (p.type === 'assert_statement') return t && readAfter(p, read, 'function');
@@ -398,7 +412,7 @@ function anyTest(a: PythonAnalysis, id: PyNode, p: PyNode, read?: PyNode): boole
   const call = gen.parent?.type === 'call' ? gen.parent : gen.parent?.type === 'argument_list' ? gen.parent.parent : undefined;
   if (!call || call.type !== 'call' || a.src(field(call, 'function') ?? call) !== 'any' || !inCondition(call)) return false;
   // `any(…)` true proves an item; false proves nothing
-  return !read || guardCovers(call, read, { t: true, f: false });
+  return !read || guardCovers(a, call, read, { t: true, f: false });
 }
 
 /** `name` is tested in `scope` (a function, or the module): `if name`, `not name`, `name and …`,

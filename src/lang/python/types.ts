@@ -155,6 +155,9 @@ export interface PythonAnalysis {
   line(n: NodeLike): number;
   readonly scopes: ScopeTable;
   scopeOf(n: NodeLike): Scope;
+  /** The call never returns: `sys.exit`, `os._exit`, `pytest.fail`/`skip`/`exit`, or a function of the
+   *  module (or method of the enclosing class) whose every path raises. */
+  isNoReturnCall(call: PyNode, scope: Scope): boolean;
   readonly flow: FlowResult;
   /** Reads of names that are unbound on some path, on every path, or bound nowhere (reachable code only). */
   unboundReads(): UnboundRead[];

@@ -26,7 +26,7 @@ import { isJsFunction } from '../../lang/js/flow.js';
 import type { KindRoute, KindTarget } from './kind-sites.js';
 
 /** Text every JS dispatch form needs: a string case, an equality with a string, `.includes(`, a Map, a computed lookup. */
-export const JS_KIND_SCREEN = /\bcase\s+['"`]|[!=]==?\s*['"`]|['"`]\s*[!=]==?|\.includes\(|\bnew\s+Map\b|[\w)]\s*\[\s*[\w$]+(?:\??\.[\w$]+)+\s*\]|\bthis\s*\[\s*[\w$]+\s*\]|[\w)]\s*\[\s*(?:['"][\w$-]*['"]\s*\+|`[\w$-]*\$\{|[\w$.]+\s*\+\s*(?:['"]|[\w$]))/;
+export const JS_KIND_SCREEN = /\bcase\s+['"`]|[!=]==?\s*['"`]|['"`]\s*[!=]==?|\.includes\(|\bnew\s+Map\b|[\w)]\s*\[\s*[\w$]+(?:\??\.[\w$]+)+\s*\]|\bthis\s*\[\s*[\w$]+\s*\]|[\w)]\s*\[\s*(?:['"][\w$-]*['"]\s*\+|`[\w$-]*\$\{|[\w$.]+\s*\+\s*(?:['"]|[\w$]))|\bconst\s+[\w$]+\s*=\s*(?:`[\w$-]*\$\{|['"][\w$-]*['"]\s*\+)|[\w$]\s*\[\s*[\w$]+\s*\]\s*\(/;
 /** Browser code of the app (not a harness): it touches the DOM and loads no Node or Playwright module
  *  (a harness may touch `window` inside a `page.evaluate` callback). */
 const BROWSER = /\b(?:document|window)\s*\.\s*\w/;
@@ -534,15 +534,31 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
   }
   if (!table || !key) return undefined;
   const tb = strip(table);
+  key = heldKey(cx, key, fn);
   const affix = affixedKey(cx, key);
   if (affix) key = affix.subject;
   // `this[task.kind](task, page)` in a method: the class's other methods are the handlers, by name
   if (!map && tb.type === 'ThisExpression') return classRoute(cx, n, key, fn, fnShown, affix);
   if (tb.type !== 'Identifier') return undefined;
   const b = cx.sc.resolve(tb);
+  // `Checks['check_' + kind](…)` over a class's static methods (or static arrow fields)
+  if (!map && b?.kind === 'class' && b.decl.type === 'ClassDeclaration') {
+    const pairs = staticHandlers(b.decl);
+    if (!pairs) return undefined;
+    if (affix) return affixedPairs(cx, n, fn, fnShown, tb.name, key, pairs, affix);
+    return tableRoute(cx, n, fn, fnShown, tb.name, key, pairs);
+  }
   const init = b?.kind === 'const' && b.init ? strip(b.init) : undefined;
   if (!init) return undefined;
   const pairs: Array<[string, AnyNode]> = [];
+  if (map && init.type === 'NewExpression' && init.callee.type === 'Identifier' && init.callee.name === 'Map' && init.arguments.length === 0) {
+    // `const CHECKS = new Map(); CHECKS.set('a', fa); …`: the entries the file registers, when the map is used for nothing else
+    const filled = registeredEntries(cx, n, b!);
+    if (!filled) return undefined;
+    pairs.push(...filled);
+    if (affix) return affixedPairs(cx, n, fn, fnShown, tb.name, key, pairs, affix);
+    return tableRoute(cx, n, fn, fnShown, tb.name, key, pairs);
+  }
   if (!map && init.type === 'ObjectExpression') {
     for (const p of init.properties) {
       if (p.type !== 'Property' || p.computed) return undefined;
@@ -561,6 +577,60 @@ function lookupRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string): Kind
     if (affix) return affixedPairs(cx, n, fn, fnShown, tb.name, key, pairs, affix);
   } else return undefined;
   return tableRoute(cx, n, fn, fnShown, tb.name, key, pairs);
+}
+
+/** A key held in a `const` of the same function (`const key = `eval_${task.eval.type}`; handlers[key](…)`):
+ *  the expression it holds, when that is a member path, a template or a concatenation. */
+function heldKey(cx: Ctx, key: AnyNode, fn: JsFunction): AnyNode {
+  const k = strip(key);
+  if (k.type !== 'Identifier') return key;
+  const b = cx.sc.resolve(k);
+  const init = b?.kind === 'const' && b.init ? strip(b.init) : undefined;
+  if (!init || enclosingFn(cx, init) !== fn) return key;
+  return init.type === 'MemberExpression' || init.type === 'TemplateLiteral' || (init.type === 'BinaryExpression' && init.operator === '+') ? init : key;
+}
+
+/** The static methods and static function-valued fields of a class, by name; undefined when the class
+ *  extends another (its inherited statics are not known here) or a static member's name is computed. */
+function staticHandlers(cls: AnyNode): Array<[string, AnyNode]> | undefined {
+  if (cls.type !== 'ClassDeclaration' || cls.superClass) return undefined;
+  const pairs: Array<[string, AnyNode]> = [];
+  for (const m of cls.body.body) {
+    if ((m.type !== 'MethodDefinition' && m.type !== 'PropertyDefinition') || !m.static) continue;
+    if (m.type === 'MethodDefinition' && m.kind !== 'method') continue;
+    const k = !m.computed && m.key.type === 'Identifier' ? m.key.name : strOf(m.key);
+    if (k === undefined) return undefined;
+    if (m.value && isJsFunction(strip(m.value))) pairs.push([k, m.value]);
+  }
+  return pairs;
+}
+
+/** The entries `M.set('key', handler)` calls register in a `new Map()` held in `b`; undefined when the map is
+ *  used any other way than `.set` with a constant key, `.get` or `.has` (passed on, spread, filled in a loop). */
+function registeredEntries(cx: Ctx, n: AnyNode, b: JsBinding): Array<[string, AnyNode]> | undefined {
+  let root: AnyNode = n;
+  for (let p = cx.parents.get(root); p; p = cx.parents.get(root)) root = p;
+  const pairs: Array<[string, AnyNode]> = [];
+  let other = false;
+  const rec = (x: AnyNode) => {
+    if (other) return;
+    if (x.type === 'Identifier' && x.name === b.name && x !== b.id && cx.sc.resolve(x) === b) {
+      const m = cx.parents.get(x);
+      const call = m?.type === 'MemberExpression' && m.object === x ? cx.parents.get(m) : undefined;
+      const verb = m?.type === 'MemberExpression' ? propName(m) : undefined;
+      if (!call || call.type !== 'CallExpression' || call.callee !== m || (verb !== 'set' && verb !== 'get' && verb !== 'has')) other = true;
+      else if (verb === 'set') {
+        const k = call.arguments.length === 2 ? strOf(call.arguments[0]) : undefined;
+        const v = call.arguments[1];
+        // a registration inside a function may never run: only top-level `set` calls count
+        if (k === undefined || !v || v.type === 'SpreadElement' || enclosingFn(cx, call)) other = true;
+        else pairs.push([k, v]);
+      }
+    }
+    forEachChild(x, rec);
+  };
+  rec(root);
+  return other || pairs.length < 2 ? undefined : pairs;
 }
 
 /** The pairs whose keys carry the affix, keyed by the kind each takes (`check_exact` → `exact`). */
@@ -596,14 +666,16 @@ function tableRoute(cx: Ctx, n: AnyNode, fn: JsFunction, fnShown: string, table:
  *  constructor, static methods and the dispatching method itself aside). */
 function classRoute(cx: Ctx, n: AnyNode, key: AnyNode, fn: JsFunction, fnShown: string, affix?: Affix): KindRoute | undefined {
   const method = cx.parents.get(fn);
-  const body = method?.type === 'MethodDefinition' ? cx.parents.get(method) : undefined;
+  const body = method?.type === 'MethodDefinition' || method?.type === 'PropertyDefinition' ? cx.parents.get(method) : undefined;
   const cls = body?.type === 'ClassBody' ? cx.parents.get(body) : undefined;
   if (body?.type !== 'ClassBody' || !cls || (cls.type !== 'ClassDeclaration' && cls.type !== 'ClassExpression')) return undefined;
   const pairs: Array<[string, JsFunction]> = [];
   for (const m of body.body) {
-    if (m.type !== 'MethodDefinition' || m.static || m.kind !== 'method' || m.value === fn) continue;
+    // methods, and fields holding an arrow or function (`check_text = async (e) => …`)
+    const value = m.type === 'MethodDefinition' && m.kind === 'method' ? m.value : m.type === 'PropertyDefinition' && m.value && isJsFunction(strip(m.value)) ? (strip(m.value) as JsFunction) : undefined;
+    if (!value || m.type === 'StaticBlock' || m.static || value === fn) continue;
     const k = !m.computed && m.key.type === 'Identifier' ? m.key.name : strOf(m.key);
-    if (k !== undefined && affixed(k, affix) !== undefined) pairs.push([k, m.value]);
+    if (k !== undefined && affixed(k, affix) !== undefined) pairs.push([k, value]);
   }
   const s = subjectOf(cx, key);
   if (!s || pairs.length < 2) return undefined;
@@ -646,9 +718,25 @@ function valueTarget(cx: Ctx, v: AnyNode): KindTarget | undefined {
   return undefined;
 }
 
+/** A handler a lookup falls back to: a function, another entry of the table (`T.generic`, `this.generic`),
+ *  or a name bound to a function. */
+function fallbackHandler(cx: Ctx, x0: AnyNode, table: string): boolean {
+  const x = strip(x0);
+  if (isJsFunction(x)) return true;
+  if (x.type === 'MemberExpression') {
+    const o = strip(x.object);
+    return o.type === 'ThisExpression' || (o.type === 'Identifier' && o.name === table);
+  }
+  if (x.type !== 'Identifier') return false;
+  const b = cx.sc.resolve(x);
+  return !!b && (b.kind === 'function' || b.kind === 'import' || (!!b.init && isJsFunction(strip(b.init))));
+}
+
 /** What a key the table lacks meets: called at once (`T[k](…)`, a TypeError), a test of the lookup or table that throws, or nothing. */
 function lookupOtherwise(cx: Ctx, n: AnyNode, fn: JsFunction, table: string): KindRoute['otherwise'] {
   const p = cx.parents.get(n);
+  // `T[k] ?? T.generic`, `T[k] || defaultCheck`: a key the table lacks runs the fallback handler
+  if (p?.type === 'LogicalExpression' && (p.operator === '??' || p.operator === '||') && p.left === n && fallbackHandler(cx, p.right, table)) return 'default';
   if (p?.type === 'CallExpression' && p.callee === n && !p.optional) return 'raise';
   if (p?.type === 'NewExpression' && p.callee === n) return 'raise';
   // `const check = CHECKS[k]; if (!check) throw …` / `if (!(k in CHECKS)) throw …` / `if (!CHECKS.has(k)) throw …`

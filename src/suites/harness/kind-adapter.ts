@@ -107,6 +107,11 @@ function likeTasks(record: TaskRecord, shapes: ReadonlyArray<ReadonlySet<string>
   });
 }
 
+/** A tool's configuration file (npm's `package.json` with its `"type": "module"`, tsconfig, linters, bundlers):
+ *  never a task record, and its `type`/`name` members must not count against the share of handled kinds. */
+const TOOL_CONFIG = /^(?:package(?:-lock)?|npm-shrinkwrap|composer(?:\.lock)?|(?:ts|js)config(?:\.[\w.-]+)?|\.?eslintrc(?:\.[\w.-]+)?|\.?prettierrc|\.?babelrc|babel\.config|biome|deno|turbo|lerna|nx|vercel|renovate|tslint|\.swcrc|angular|firebase)\.json$/i;
+export const isToolConfig = (file: { path: string }): boolean => TOOL_CONFIG.test(file.path.replace(/^.*[\\/]/, ''));
+
 /** Per document and per set of learned routes (a harness edit in an editor session learns new ones, while
  *  the document's parse is kept) and the project's tally. */
 const bindMemo = new WeakMap<JsonDocument, { routes: readonly KindRoute[]; tally: ReadonlyMap<KindRoute, KindTally> | undefined; bound: Bound[] | null }>();
@@ -173,6 +178,7 @@ export const kindDispatchAdapter: SuiteAdapter = {
   id: KIND_DISPATCH_ADAPTER_ID,
   description: 'Task records naming the kind of check that grades them (an evaluation type), routed as the suite\'s harness dispatches on that member (learned from its match, if-chain or dict of cases).',
   detect(doc, file, ctx) {
+    if (isToolConfig(file)) return false;
     const routes = routesFor(file, ctx?.kinds ?? []);
     return routes.length > 0 && bindDocument(doc, routes, ctx?.kindTally) !== undefined;
   },
@@ -198,7 +204,7 @@ export const kindDispatchAdapter: SuiteAdapter = {
           const handled = route.cases.has(value);
           const t = route.cases.get(value);
           const r: EntryRoute = { role: 'kind', name: value, target: t?.shown ?? value, ref, via: { file: route.file, line: route.line } };
-          if (!handled) r.unbound = route.otherwise;
+          if (!handled && route.otherwise !== 'default') r.unbound = route.otherwise;
           if (t) targets.set(entry, t);
           // a JS/TS dispatch grades in the dispatching function (its handlers are what it calls): the entry names it
           if (handled && !route.file.endsWith('.py')) entry.target = { file: route.file, export: route.fn };

@@ -52,8 +52,8 @@ export interface KindRoute {
   each: boolean;
   /** Value → the code it routes to (undefined: handled, but by no project code vaudit can follow). */
   cases: Map<string, KindTarget | undefined>;
-  /** What a value no case names meets: an exception, or no check at all. */
-  otherwise: 'raise' | 'ignore';
+  /** What a value no case names meets: an exception, no check at all, or a fallback handler (`T[k] ?? T.generic`). */
+  otherwise: 'raise' | 'ignore' | 'default';
   /** The function holding the dispatch (`evaluator_router`, `Harness.evaluate`). */
   fn: string;
 }
