@@ -6,21 +6,11 @@
  */
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
-import { short, verdictFunctionAt, type Ctx } from './kinds.js';
+import { NOT_RUN, NOT_RUN_FLAG, STATUS_KEY, short, verdictFunctionAt, type Ctx } from './kinds.js';
 
-/** Words of an item that did not run: errored, skipped, crashed, timed out (the same list as js-dropped.ts),
- *  as the value of a status field (`r["status"] != "skipped"`). */
-const NOT_RUN = /^(?:error|errored|errors|err|exception|skip|skipped|crash|crashed|timeout|timedout|timed_out|invalid|broken)$/i;
-/** The same words as a field of their own (`not r.get("error")`, `r.timeout is None`): only those that say
- *  something happened to the item when it ran. `skip`, `invalid`, `broken` as a flag mark the inputs a
- *  dataset leaves out (`not p.get("skip")`), not a run's outcome. */
-const NOT_RUN_FLAG = /^(?:error|errored|errors|err|exception|skipped|crash|crashed|timeout|timedout|timed_out)$/i;
 /** Outcomes of an item that ran: a keep-list of these and nothing else drops every item that did not. */
 const PASS_WORD = /^(?:pass|passed|success|succeeded|ok)$/i;
 const FAIL_WORD = /^(?:fail|failed|failure|failing)$/i;
-/** Fields that hold a run's outcome; a not-run word compared with any other field (`c["kind"] != "error"`,
- *  `t.expectedStatus != "skipped"`) is a category or an expectation, not an outcome. */
-const STATUS_KEY = /^(?:status|outcome|result|state|conclusion|verdict)$/i;
 
 /** The word a key, an attribute or a string names: `r["error"]`, `r.get("error")`, `r.error`, `"error"`. */
 function wordOf(a: PythonAnalysis, n0: PyNode): string | undefined {

@@ -16,7 +16,7 @@ import { isJsFunction, jsScopes, programOf, propName } from '../../src/lang/js/i
 import type { JsBinding } from '../../src/lang/js/scope.js';
 import { forEachChild, unwrapExpr } from '../../src/lang/js/nodes.js';
 import { jsOnVerdictPath } from '../../src/suites/verdict.js';
-import type { Msg } from './kinds.js';
+import { NOT_RUN, NOT_RUN_FLAG, STATUS_KEY, type Msg } from './kinds.js';
 
 type Loop = Extract<AnyNode, { type: 'ForOfStatement' | 'ForInStatement' | 'ForStatement' | 'WhileStatement' }>;
 
@@ -247,14 +247,6 @@ function scoreAfter(body: AnyNode, loop: Loop, counted: Map<JsBinding, 'count' |
   return hit;
 }
 
-/** Words of an item that did not run: errored, skipped, crashed, timed out, as the value of a status field. */
-const NOT_RUN = /^(?:error|errored|errors|err|exception|skip|skipped|crash|crashed|timeout|timedout|timed_out|invalid|broken)$/i;
-/** The same words as a field of their own (`!r.error`): only those that say something happened to the item
- *  when it ran; `skip`, `invalid`, `broken` as a flag mark inputs a dataset leaves out (filtered.ts has the same lists). */
-const NOT_RUN_FLAG = /^(?:error|errored|errors|err|exception|skipped|crash|crashed|timeout|timedout|timed_out)$/i;
-/** Fields that hold a run's outcome: a not-run word compared with another field (`c.kind !== 'error'`,
- *  Playwright's `t.expectedStatus !== 'skipped'`, what the spec's author asked for) is not an outcome. */
-const STATUS_KEY = /^(?:status|outcome|result|state|conclusion|verdict)$/i;
 
 /** The callback keeps only items that ran: `(r) => !r.error`, `(r) => r.status !== 'skipped'`,
  *  `(r) => !['error', 'skipped'].includes(r.status)`, `(r) => r.error == null`. */

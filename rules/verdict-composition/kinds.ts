@@ -32,3 +32,15 @@ export function short(a: PythonAnalysis, n: PyNode, max = 60): string {
   const one = a.src(n).replace(/\s+/g, ' ');
   return one.length > max ? `${one.slice(0, max - 3)}...` : one;
 }
+
+/** Words of an item that did not run (errored, skipped, crashed, timed out), as the value of a status field
+ *  (`r["status"] != "skipped"`, `r.status !== 'skipped'`): droppedFiltered in Python and JS. */
+export const NOT_RUN = /^(?:error|errored|errors|err|exception|skip|skipped|crash|crashed|timeout|timedout|timed_out|invalid|broken)$/i;
+/** The same words as a field of their own (`not r.get("error")`, `!r.error`, `r.timeout is None`): only those
+ *  that say something happened to the item when it ran. `skip`, `invalid`, `broken` as a flag mark the inputs a
+ *  dataset leaves out (`not p.get("skip")`), not a run's outcome. */
+export const NOT_RUN_FLAG = /^(?:error|errored|errors|err|exception|skipped|crash|crashed|timeout|timedout|timed_out)$/i;
+/** Fields that hold a run's outcome: a not-run word compared with another field (`c["kind"] != "error"`,
+ *  Playwright's `t.expectedStatus !== 'skipped'`, what the spec's author asked for) is a category or an
+ *  expectation, not an outcome. */
+export const STATUS_KEY = /^(?:status|outcome|result|state|conclusion|verdict)$/i;
