@@ -14,16 +14,14 @@
  * decorator, an import) rebuilds them. Steps say which they expect, and the
  * server's `vaudit/stats` counters must agree.
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM helper shared with bench/
-import { rangeOf, startClient, uriOf, REPO, BIN } from '../bench/lsp-client.mjs';
+import { startClient, REPO } from '../bench/lsp-client.mjs';
+import { openForParity } from './helpers/lsp-parity.js';
 
-interface Diag { range: { start: { line: number; character: number }; end: { line: number; character: number } }; code: string; message: string; severity: number; data?: { fingerprint?: string } }
-interface JsonFinding { ruleId: string; message: string; severity: string; file: string; range: { start: { line: number; column: number }; end: { line: number; column: number } }; fingerprint?: string }
 
 const OPEN = [
   'verifier/base/utils.py',
@@ -75,56 +73,11 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-const toLsp = (p: { line: number; column: number }) => ({ line: p.line - 1, character: p.column - 1 });
-const key = (d: { code: string; range: Diag['range']; message: string; severity: number; fingerprint?: string }) =>
-  `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${d.code} ${d.severity} ${d.fingerprint ?? ''} ${d.message}`;
-
-/** A cold `vaudit check` process over the project: findings per open file, as the editor would show them. */
-function checkFindings(): Map<string, string[]> {
-  const r = spawnSync(process.execPath, [BIN, 'check', '.', '--format', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0 && r.status !== 1) throw new Error(`vaudit check exited ${r.status}: ${r.stderr}`);
-  const report = JSON.parse(r.stdout) as { findings: JsonFinding[] };
-  const out = new Map<string, string[]>(OPEN.map((f) => [f, []]));
-  for (const f of report.findings) {
-    const rel = path.relative(root, path.resolve(root, f.file)).split(path.sep).join('/');
-    out.get(rel)?.push(key({ code: f.ruleId, range: { start: toLsp(f.range.start), end: toLsp(f.range.end) }, message: f.message, severity: f.severity === 'error' ? 1 : 2, fingerprint: f.fingerprint }));
-  }
-  for (const v of out.values()) v.sort();
-  return out;
-}
-
 describe('vaudit lsp diagnostics equal vaudit check after each edit', () => {
   it('local and cross-file edits through a real server', async () => {
     const c = await startClient({ root });
     try {
-      const texts = new Map(OPEN.map((f) => [f, readFileSync(path.join(root, f), 'utf8')]));
-      const versions = new Map<string, number>();
-      for (const f of OPEN) { c.open(path.join(root, f), texts.get(f)); versions.set(f, 1); }
-
-      const published = () => {
-        const out = new Map<string, string[]>();
-        for (const f of OPEN) {
-          const list = c.published.get(uriOf(path.join(root, f))) as Array<{ version?: number; diagnostics: Diag[] }> | undefined;
-          const last = list?.at(-1);
-          if (!last || last.version !== versions.get(f)) continue; // not yet for the current text
-          out.set(f, last.diagnostics.map((d) => key({ ...d, fingerprint: d.data?.fingerprint })).sort());
-        }
-        return out;
-      };
-      const agree = async (step: string, logsBefore?: number) => {
-        const expected = checkFindings();
-        const t0 = Date.now();
-        let got = published();
-        // the edited document is published at once, the others once the edits pause: until they are
-        // re-checked, their earlier diagnostics stand (and may agree by chance)
-        const rechecked = () => logsBefore === undefined || (c.logs as Array<{ message: string }>).slice(logsBefore).some((l) => /\bre-checked /.test(l.message));
-        while (Date.now() - t0 < 30_000 && (!rechecked() || JSON.stringify([...got].sort()) !== JSON.stringify([...expected].sort()))) {
-          await new Promise((r) => setTimeout(r, 100));
-          got = published();
-        }
-        expect(Object.fromEntries(got), step).toEqual(Object.fromEntries(expected));
-      };
-
+      const { published, agree, edit } = openForParity(c, root, OPEN);
       await agree('opened');
       const counts = async () => {
         const r = await c.conn.sendRequest('vaudit/stats') as { sessions: Array<{ indexBuilds: number; indexReuses: number }> };
@@ -133,16 +86,7 @@ describe('vaudit lsp diagnostics equal vaudit check after each edit', () => {
       const seen = new Set<string>();
       for (const s of STEPS) {
         const before = await counts();
-        const logsBefore = c.logs.length;
-        const text = texts.get(s.file)!;
-        const at = text.indexOf(s.from);
-        expect(at, `${s.why}: '${s.from}' in ${s.file}`).toBeGreaterThanOrEqual(0);
-        const next = text.slice(0, at) + s.to + text.slice(at + s.from.length);
-        c.change(path.join(root, s.file), rangeOf(text, at, at + s.from.length), s.to);
-        versions.set(s.file, versions.get(s.file)! + 1);
-        texts.set(s.file, next);
-        writeFileSync(path.join(root, s.file), next);
-        await agree(s.why, logsBefore);
+        await edit(s);
         for (const v of published().values()) for (const k of v) seen.add(k.split(' ')[1]!);
         if (s.reuse !== undefined) {
           const after = await counts();
