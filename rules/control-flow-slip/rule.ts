@@ -20,6 +20,7 @@ import { defineRule, type PythonVisitor, type RuleContext } from '../../src/cont
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { defUse } from '../../src/lang/python/def-use.js';
+import { leavesFunction } from '../../src/lang/python/leaves.js';
 import { jsFeedsVerdict, jsOnVerdictPath, pyFeedsVerdict, pyOnVerdictPath } from '../../src/suites/verdict.js';
 import { isJsFunction, programOf, propName } from '../../src/lang/js/index.js';
 import { jsAlwaysExits, jsLoopJumps, jsLoopNames, jsExits, jsReadsAny } from './js-loops.js';
@@ -88,20 +89,6 @@ function overwritten(a: PythonAnalysis, fn: FunctionInfo, c: PyCtx): void {
   }
 }
 
-/** Every path through the block ends in `return` or `raise`. */
-function alwaysExits(block: PyNode | undefined): boolean {
-  if (!block) return false;
-  const stmts = named(block);
-  const last = stmts[stmts.length - 1];
-  if (!last) return false;
-  if (last.type === 'return_statement' || last.type === 'raise_statement') return true;
-  if (last.type === 'with_statement') return alwaysExits(field(last, 'body'));
-  if (last.type !== 'if_statement') return false;
-  const alts = last.children.filter((k) => k.type === 'elif_clause' || k.type === 'else_clause');
-  if (!alts.some((k) => k.type === 'else_clause')) return false;
-  return alwaysExits(field(last, 'consequence')) && alts.every((k) => alwaysExits(k.type === 'elif_clause' ? field(k, 'consequence') : field(k, 'body')));
-}
-
 /** The loop's own `break`/`continue` (not those of inner loops), its `return`/`raise` statements and its tests. */
 function loopBody(body: PyNode): { jumps: boolean; returns: PyNode[]; tests: PyNode[] } {
   let jumps = false;
@@ -150,7 +137,7 @@ function firstItem(n: PyNode, c: PyCtx): void {
   const body = field(n, 'body');
   const left = field(n, 'left');
   const right = field(n, 'right');
-  if (!body || !left || !right || !alwaysExits(body)) return;
+  if (!body || !left || !right || !leavesFunction(a, body)) return;
   const fn = a.functionAt(n);
   if (!fn || !onVerdictPath(c, a, fn)) return;
   // `for root, dirs, files in os.walk(p)`: the top folder only, by design

@@ -12,6 +12,7 @@
  */
 import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
+import { leavesFunction } from '../../src/lang/python/leaves.js';
 import { regexLiteralOf } from '../../src/suites/regex/python-literal.js';
 import { parsePythonRegex } from '../../src/suites/regex/python-re.js';
 import { toEcmaScript } from '../../src/suites/regex/ecmascript.js';
@@ -131,29 +132,6 @@ function compiledTestOf(a: PythonAnalysis, call: PyNode): MatchTest | undefined 
   return count === 1 ? found : undefined;
 }
 
-/** Calls that never return (they raise or end the process). */
-const NO_RETURN = /^(?:pytest\.(?:fail|skip|exit|xfail)|sys\.exit|exit|quit|os\._exit|os\.abort|self\.fail)$/;
-
-function noReturnCall(a: PythonAnalysis, st: PyNode): boolean {
-  const e = st.type === 'expression_statement' ? named(st)[0] : undefined;
-  const f = e?.type === 'call' ? field(e, 'function') : undefined;
-  return !!f && NO_RETURN.test(a.src(f).replace(/\s+/g, ''));
-}
-
-/** A block's statements end every path with a return or a raise. */
-function endsInExit(block: PyNode | undefined, a?: PythonAnalysis): boolean {
-  const last = block ? named(block).filter((s) => s.type !== 'comment').pop() : undefined;
-  if (!last) return false;
-  if (last.type === 'return_statement' || last.type === 'raise_statement' || (a && noReturnCall(a, last))) return true;
-  if (last.type === 'with_statement') return endsInExit(field(last, 'body'), a);
-  if (last.type === 'if_statement') {
-    const alts = named(last).filter((x) => x.type === 'elif_clause' || x.type === 'else_clause');
-    if (!alts.some((x) => x.type === 'else_clause')) return false;
-    return endsInExit(field(last, 'consequence'), a) && alts.every((x) => endsInExit(field(x, x.type === 'else_clause' ? 'body' : 'consequence'), a));
-  }
-  return false;
-}
-
 /** The returned `name` at `ret` has passed a test that the pattern matched it: inside `if re.search(P, name):`,
  *  or after `if not re.search(P, name): return …` in an enclosing block, with `name` not rebound since. */
 function guardedReturn(a: PythonAnalysis, fn: FunctionInfo, ret: PyNode, value: PyNode, t: MatchTest): boolean {
@@ -186,7 +164,7 @@ function guardedReturn(a: PythonAnalysis, fn: FunctionInfo, ret: PyNode, value: 
         continue;
       }
       if (s.type !== 'if_statement' || named(s).some((x) => x.type === 'elif_clause' || x.type === 'else_clause')) continue;
-      if (guardPolarity(a, field(s, 'condition')!, name, t) !== 'neg' || !endsInExit(field(s, 'consequence'), a)) continue;
+      if (guardPolarity(a, field(s, 'condition')!, name, t) !== 'neg' || !leavesFunction(a, field(s, 'consequence'))) continue;
       // no binding of `name` after the guard reaches the return
       if (defs.every((d) => d.kind === 'param' || (d.node !== null && d.node.start < s.start))) return true;
     }
@@ -305,7 +283,7 @@ function deadUnderDefaults(a: PythonAnalysis, fn: FunctionInfo, ret: PyNode, fla
     for (const st of named(p)) {
       if (st.start >= child.start) break;
       if (st.type === 'if_statement' && !named(st).some((x) => x.type === 'elif_clause' || x.type === 'else_clause')
-        && flagTruth(a, field(st, 'condition')!, flags) === true && endsInExit(field(st, 'consequence'), a)) return true;
+        && flagTruth(a, field(st, 'condition')!, flags) === true && leavesFunction(a, field(st, 'consequence'))) return true;
     }
   }
   return false;
@@ -339,7 +317,7 @@ function unreadTest(a: PythonAnalysis, fn: FunctionInfo, ret: PyNode, value: PyN
       if (st.start >= child.start) break;
       if (st.type === 'assert_statement' && reads(named(st)[0])) return a.line(st);
       if (st.type === 'if_statement' && reads(field(st, 'condition'))
-        && [field(st, 'consequence'), ...named(st).filter((x) => x.type === 'elif_clause' || x.type === 'else_clause').map((x) => field(x, x.type === 'else_clause' ? 'body' : 'consequence'))].some((b) => endsInExit(b ?? undefined, a))) return a.line(st);
+        && [field(st, 'consequence'), ...named(st).filter((x) => x.type === 'elif_clause' || x.type === 'else_clause').map((x) => field(x, x.type === 'else_clause' ? 'body' : 'consequence'))].some((b) => leavesFunction(a, b ?? undefined))) return a.line(st);
     }
   }
   return undefined;
@@ -404,7 +382,7 @@ export function returnsOf(a: PythonAnalysis, fn: FunctionInfo, t: MatchTest, cal
   }
   const body = field(fn.node, 'body');
   const last = body ? named(body).filter((s) => s.type !== 'comment').pop() : undefined;
-  if (!endsInExit(body, a)) {
+  if (!leavesFunction(a, body)) {
     const lt = last?.type ?? '';
     // falling off the end after a call that may not return (a project helper that raises) is no known None
     const call = lt === 'expression_statement' ? named(last!)[0] : undefined;

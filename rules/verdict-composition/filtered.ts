@@ -7,6 +7,7 @@
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { comparisonOperators, field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { NOT_RUN, NOT_RUN_FLAG, STATUS_KEY, short, verdictFunctionAt, type Ctx } from './kinds.js';
+import { leavesFunction } from '../../src/lang/python/leaves.js';
 
 /** Outcomes of an item that ran: a keep-list of these and nothing else drops every item that did not. */
 const PASS_WORD = /^(?:pass|passed|success|succeeded|ok)$/i;
@@ -121,29 +122,6 @@ function onlyBinding(a: PythonAnalysis, fnNode: PyNode, name: string): PyNode | 
   return !rebound && values.length === 1 ? values[0] : undefined;
 }
 
-/** The statements never complete normally: the last one returns, raises, calls a function that never
- *  returns (`sys.exit(1)`, `pytest.fail(…)`, a project helper that always raises), or is an `if` whose
- *  branches, `else` included, all do. */
-function blockExits(a: PythonAnalysis, block: PyNode | undefined): boolean {
-  if (!block) return false;
-  const stmts = named(block).filter((x) => x.type !== 'comment');
-  return stmts.some((s) => statementExits(a, s));
-}
-
-function statementExits(a: PythonAnalysis, s: PyNode): boolean {
-  if (s.type === 'return_statement' || s.type === 'raise_statement') return true;
-  if (s.type === 'expression_statement') {
-    const call = named(s)[0] && unparen(named(s)[0]!);
-    return call?.type === 'call' && a.isNoReturnCall(call, a.scopeOf(call));
-  }
-  if (s.type === 'if_statement') {
-    const alts = named(s).filter((x) => x.type === 'elif_clause' || x.type === 'else_clause');
-    if (!alts.some((x) => x.type === 'else_clause')) return false;
-    return blockExits(a, field(s, 'consequence')) && alts.every((x) => blockExits(a, field(x, 'consequence') ?? field(x, 'body')));
-  }
-  return false;
-}
-
 /** Before the score, an early failure when an item did not run, so that by the time the division runs the
  *  filter removes nothing: `if len(done) != len(rs): return 0`, `if any(r["status"] == "error" for r in rs): raise …`,
  *  `assert all(r["status"] != "error" for r in rs)`, `assert len(done) == len(rs)`, `if skipped: sys.exit(1)` with
@@ -182,7 +160,7 @@ function failsOnNotRunFirst(a: PythonAnalysis, fnNode: PyNode, score: PyNode, ke
     if (k.type !== 'if_statement') return undefined;
     const cond = field(k, 'condition');
     const orElse = named(k).find((x) => x.type === 'else_clause');
-    const exits = blockExits(a, field(k, 'consequence')) || (!!orElse && blockExits(a, field(orElse, 'body') ?? field(orElse, 'consequence')));
+    const exits = leavesFunction(a, field(k, 'consequence')) || (!!orElse && leavesFunction(a, field(orElse, 'body') ?? field(orElse, 'consequence')));
     if (cond && exits && covers(cond)) hit = true;
     return undefined;
   });

@@ -61,7 +61,7 @@ export interface ProjectLink {
 
 const NORETURN = new Set([
   'sys.exit', 'exit', 'quit', 'os._exit', 'os.abort', 'os.execv', 'os.execve', 'os.execl', 'os.execle', 'os.execlp',
-  'os.execlpe', 'os.execvp', 'os.execvpe', 'pytest.fail', 'pytest.skip', 'pytest.exit', 'typing.assert_never',
+  'os.execlpe', 'os.execvp', 'os.execvpe', 'pytest.fail', 'pytest.skip', 'pytest.xfail', 'pytest.exit', 'typing.assert_never',
 ]);
 const SUPER_OF: Record<string, string[]> = {
   NameError: ['NameError', 'Exception', 'BaseException'],

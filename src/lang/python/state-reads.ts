@@ -13,6 +13,7 @@
 import { comparisonOperators, field, named, unparen, walk, type PyNode } from './tree.js';
 import type { CallInfo, FunctionInfo, PythonAnalysis } from './types.js';
 import { blockingCall, callOf } from './facts.js';
+import { blockLeaves } from './leaves.js';
 
 /** Methods whose result is made of the receiver's text or items. */
 const OF_RECEIVER = new Set([
@@ -305,28 +306,6 @@ function helperPolarity(a: PythonAnalysis, fn: FunctionInfo, param: string): Pre
   return t || f ? { t, f } : undefined;
 }
 
-/** How a block ends by leaving it: `return`/`raise`, a call that never returns (`sys.exit`, `os._exit`,
- *  `pytest.fail`, a project helper whose every path raises, unittest's `self.fail`: see isNoReturnCall) or an `if`/`else` whose
- *  branches all leave, leave the function; `continue`/`break` the loop. */
-function blockExit(a: PythonAnalysis, block: PyNode | undefined): 'function' | 'loop' | undefined {
-  const last = block ? named(block).filter((k) => k.type !== 'comment').at(-1) : undefined;
-  if (last?.type === 'return_statement' || last?.type === 'raise_statement') return 'function';
-  if (last?.type === 'continue_statement' || last?.type === 'break_statement') return 'loop';
-  if (last?.type === 'expression_statement') {
-    const call = named(last)[0] && unparen(named(last)[0]!);
-    if (call?.type !== 'call') return undefined;
-    return a.isNoReturnCall(call, a.scopeOf(call)) ? 'function' : undefined;
-  }
-  if (last?.type === 'if_statement') {
-    const alts = last.children.filter((k) => k.type === 'elif_clause' || k.type === 'else_clause');
-    if (!alts.some((k) => k.type === 'else_clause')) return undefined;
-    const ways = [blockExit(a, field(last, 'consequence')), ...alts.map((k) => blockExit(a, field(k, 'consequence') ?? field(k, 'body')))];
-    if (ways.some((w) => !w)) return undefined;
-    return ways.every((w) => w === 'function') ? 'function' : 'loop';
-  }
-  return undefined;
-}
-
 const within = (x: PyNode, outer: PyNode | undefined | null): boolean => !!outer && x.start >= outer.start && x.end <= outer.end;
 
 /** The function (or module) around a node, and the innermost loop body around it in that function. */
@@ -373,12 +352,12 @@ function guardCovers(a: PythonAnalysis, call: PyNode, read: PyNode, pol: Presenc
       if (alts.some((k) => within(read, k))) return f;
       // after the `if`, once the branch of the other outcome has left
       const els = alts.length === 1 && alts[0]!.type === 'else_clause' ? field(alts[0]!, 'body') : undefined;
-      return (f && readAfter(p, read, blockExit(a, cons))) || (t && !!els && readAfter(p, read, blockExit(a, els)));
+      return (f && readAfter(p, read, blockLeaves(a, cons))) || (t && !!els && readAfter(p, read, blockLeaves(a, els)));
     }
     if (p.type === 'elif_clause' && field(p, 'condition') === child) {
       if (within(read, field(p, 'consequence'))) return t;
       // after the whole `if` (an earlier branch may have run instead: taken as covering, as before)
-      return f && !!p.parent && readAfter(p.parent, read, blockExit(a, field(p, 'consequence')));
+      return f && !!p.parent && readAfter(p.parent, read, blockLeaves(a, field(p, 'consequence')));
     }
     if (p.type === 'while_statement' && field(p, 'condition') === child) return within(read, field(p, 'body')) ? t : f && read.start >= p.end && readAfter(p, read, 'function');
     if (p.type === 'assert_statement') return t && readAfter(p, read, 'function');
