@@ -179,7 +179,7 @@ function execClass(cx: FlowState, n: PyNode, entry: StateMap): State {
   if (!out || !s) return null;
   // class-body locals do not outlive the body; keep the enclosing state's keys
   let s2: State = s;
-  const outer: Array<[string, Set<Def>]> = [];
+  const outer: Array<[string, ReadonlySet<Def>]> = [];
   diffStates(s, out, (k, _, v) => { if (v && (!cls || !k.startsWith(`${cls.id}:`))) outer.push([k, v]); });
   for (const [k, v] of outer) s2 = setKey(s2, k, v);
   const nm = field(n, 'name');
