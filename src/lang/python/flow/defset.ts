@@ -98,8 +98,16 @@ function* walk(seq: Seq, dups: boolean): Generator<Def, undefined, unknown> {
 }
 
 export class DefSet implements ReadonlySet<Def> {
+  /** The definitions in order, made by the first iteration (the rules read a set at a name read
+   *  several times: unbound counts, value sources, def-use). */
+  private list: readonly Def[] | undefined;
   /** `raw`: the definitions `seq` lists, counting those listed again (then iteration skips them). */
   private constructor(private readonly trie: Trie, private readonly seq: Seq, readonly size: number, private readonly raw: number) {}
+
+  private all(): readonly Def[] {
+    if (!this.list) this.list = this.seq instanceof Cat || this.raw !== this.size ? [...walk(this.seq, this.raw !== this.size)] : this.seq;
+    return this.list;
+  }
 
   /** The persistent set of a native set's definitions (each native set is converted once). */
   static of(s: ReadonlySet<Def>): DefSet {
@@ -120,13 +128,13 @@ export class DefSet implements ReadonlySet<Def> {
   }
 
   [Symbol.iterator](): SetIterator<Def> {
-    return walk(this.seq, this.raw !== this.size);
+    return this.all().values();
   }
   values(): SetIterator<Def> {
-    return walk(this.seq, this.raw !== this.size);
+    return this.all().values();
   }
   keys(): SetIterator<Def> {
-    return walk(this.seq, this.raw !== this.size);
+    return this.all().values();
   }
   *entries(): SetIterator<[Def, Def]> {
     for (const d of this) yield [d, d];
