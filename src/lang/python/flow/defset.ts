@@ -97,7 +97,7 @@ function* walk(seq: Seq, dups: boolean): Generator<Def, undefined, unknown> {
   return undefined;
 }
 
-export class DefSet implements ReadonlySet<Def> {
+class DefSet implements ReadonlySet<Def> {
   /** The definitions in order, made by the first iteration (the rules read a set at a name read
    *  several times: unbound counts, value sources, def-use). */
   private list: readonly Def[] | undefined;
