@@ -116,7 +116,7 @@ function evalComprehension(cx: FlowState, n: PyNode, s: State): State {
 
 /** Walrus targets inside a comprehension may or may not be bound after it. */
 function walrusEscapes(cx: FlowState, s: StateMap, inner: StateMap): State {
-  const changed: Array<[string, Set<Def> | undefined, Set<Def>]> = [];
+  const changed: Array<[string, ReadonlySet<Def> | undefined, ReadonlySet<Def>]> = [];
   diffStates(s, inner, (k, before, defs) => { if (defs) changed.push([k, before, defs]); });
   let out: State = s;
   for (const [k, before, defs] of changed) {
@@ -215,7 +215,7 @@ function condCall(cx: FlowState, n: PyNode, s: StateMap): [State, State] {
   const s1 = evalExpr(cx, n, s);
   if (s1 && fn && cx.src(fn) === 'any' && arg?.type === 'generator_expression') {
     let t: State = s1;
-    const changed: Array<[string, Set<Def>]> = [];
+    const changed: Array<[string, ReadonlySet<Def>]> = [];
     diffStates(s, s1, (k, _, defs) => { if (defs) changed.push([k, defs]); });
     for (const [k, defs] of changed) {
       const walrus = [...defs].filter((d) => d.kind === 'walrus');

@@ -78,7 +78,7 @@ function numLit(n: PyNode, text: string): number | undefined {
 }
 
 /** The definitions a name holds in state `s` (the loop's entry), or undefined when it is not tracked. */
-function defsIn(cx: FlowState, id: PyNode, s: StateMap): Set<Def> | undefined {
+function defsIn(cx: FlowState, id: PyNode, s: StateMap): ReadonlySet<Def> | undefined {
   const t = cx.trackedKey(id);
   return t ? cx.get(s, t.key, cx.src(id)) : undefined;
 }
@@ -215,7 +215,7 @@ export function nonEmpty(cx: FlowState, e: PyNode, depth: number, seen: Set<PyNo
 
 /** The name was tested truthy (`if xs:`, `if len(xs) > 0:`, `if xs and …:`) by an `if` whose true
  *  branch holds this read, and it still holds the same definitions (a non-empty collection). */
-function testedTruthy(cx: FlowState, id: PyNode, defs: Set<Def>): boolean {
+function testedTruthy(cx: FlowState, id: PyNode, defs: ReadonlySet<Def>): boolean {
   const name = cx.src(id);
   for (let c: PyNode = id, p = id.parent; p; c = p, p = p.parent) {
     if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'class_definition') return false;

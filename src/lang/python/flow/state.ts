@@ -6,6 +6,7 @@ import type { PyNode } from '../tree.js';
 import { type Scope, type ScopeTable, type BindingKind, resolveScope } from '../scopes.js';
 import type { AtomTest, ValueSet } from '../conditions.js';
 import { PMap, takeWork } from './pmap.js';
+import { unionDefs } from './defset.js';
 
 export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
 
@@ -36,18 +37,19 @@ export interface Def {
 }
 
 /** Reaching definitions per state key, a persistent map (a binding shares every other entry with the
- *  state before it). */
-export type StateMap = PMap<Set<Def>>;
+ *  state before it). A key's definitions are never changed in place: a native `Set` while small, a
+ *  persistent `DefSet` once joins make it large (`unionDefs`). */
+export type StateMap = PMap<ReadonlySet<Def>>;
 
 /** A state; null where the program point is unreachable. */
 export type State = StateMap | null;
 
 /** The state before anything is bound. */
-export const emptyState = (): StateMap => PMap.empty<Set<Def>>();
+export const emptyState = (): StateMap => PMap.empty<ReadonlySet<Def>>();
 
 export interface FlowResult {
   /** Reaching definitions at every reachable name read handled by flow (locals of the executing unit). */
-  readDefs: Map<PyNode, Set<Def>>;
+  readDefs: Map<PyNode, ReadonlySet<Def>>;
   /** Every name read visited on a reachable path (any resolution). */
   reachable: Set<PyNode>;
   /** Def created at each binding identifier. */
@@ -140,7 +142,7 @@ export function withFlowBudget<T>(f: () => T): T {
 export const keyOf = (s: Scope, name: string) => `${s.id}:${name}`;
 export const nameOfKey = (k: string) => k.slice(k.indexOf(':') + 1);
 
-export function setKey(s: State, key: string, defs: Set<Def>): State {
+export function setKey(s: State, key: string, defs: ReadonlySet<Def>): State {
   if (!s) return s;
   const m = s.set(key, defs);
   spend(m.size);
@@ -156,7 +158,7 @@ export function deleteKey(s: StateMap, key: string): StateMap {
 
 /** Call `f` for each key whose definitions differ between `a` and `b` (by identity; undefined where a
  *  state lacks the key), visiting only what the two states do not share. `f` returns true to stop. */
-export function diffStates(a: StateMap, b: StateMap, f: (key: string, va: Set<Def> | undefined, vb: Set<Def> | undefined) => void | boolean): void {
+export function diffStates(a: StateMap, b: StateMap, f: (key: string, va: ReadonlySet<Def> | undefined, vb: ReadonlySet<Def> | undefined) => void | boolean): void {
   PMap.diff(a, b, f);
   spend(Math.max(a.size, b.size));
 }
@@ -334,7 +336,7 @@ export class FlowState {
     return u;
   }
 
-  get(s: StateMap, key: string, name: string): Set<Def> {
+  get(s: StateMap, key: string, name: string): ReadonlySet<Def> {
     return s.get(key) ?? this.unboundSet(key, name);
   }
 
@@ -359,7 +361,7 @@ export class FlowState {
     // consecutive states differ in are visited: a key no two neighbours differ in holds the base's
     // definitions in every state. The union stays the base's own set while every state holds that very
     // set, and is a new set from the first state that holds another.
-    interface Acc { set: Set<Def>; shared: boolean }
+    interface Acc { set: ReadonlySet<Def>; shared: boolean }
     const accs = new Map<string, Acc>();
     for (let i = 1; i < live.length; i++) {
       const prev = live[i - 1]!;
@@ -370,8 +372,8 @@ export class FlowState {
         if (!a) accs.set(k, (a = { set: base.get(k) ?? this.unboundSet(k, nameOfKey(k)), shared: true }));
         const add = d ?? this.unboundSet(k, nameOfKey(k));
         if (a.set === add) return;
-        if (a.shared) { a.set = new Set(a.set); a.shared = false; }
-        for (const x of add) a.set.add(x);
+        a.set = unionDefs(a.set, add, !a.shared);
+        a.shared = false;
       });
     }
     let out = base;
@@ -421,11 +423,7 @@ export class FlowState {
     }
     const prev = res.readDefs.get(id);
     if (!prev) res.readDefs.set(id, defs);
-    else if (prev !== defs) {
-      const u = new Set(prev);
-      for (const d of defs) u.add(d);
-      res.readDefs.set(id, u);
-    }
+    else if (prev !== defs) res.readDefs.set(id, unionDefs(prev, defs, false));
   }
 
   bindId(s: State, id: PyNode, kind: DefKind, value?: PyNode, index?: number[]): State {
@@ -461,7 +459,7 @@ export class FlowState {
 
   /** The definitions recorded so far at a name read, as the loop facts read them: a loop run that read
    *  them is replayed only while they are still what it read. */
-  readDefsOf(id: PyNode): Set<Def> | undefined {
+  readDefsOf(id: PyNode): ReadonlySet<Def> | undefined {
     const defs = this.res.readDefs.get(id);
     const rec = this.recording[this.recording.length - 1];
     if (rec) noteRead(rec, id, defs?.size ?? -1);

@@ -179,7 +179,7 @@ function execClass(cx: FlowState, n: PyNode, entry: StateMap): State {
   if (!out || !s) return null;
   // class-body locals do not outlive the body; keep the enclosing state's keys
   let s2: State = s;
-  const outer: Array<[string, Set<Def>]> = [];
+  const outer: Array<[string, ReadonlySet<Def>]> = [];
   diffStates(s, out, (k, _, v) => { if (v && (!cls || !k.startsWith(`${cls.id}:`))) outer.push([k, v]); });
   for (const [k, v] of outer) s2 = setKey(s2, k, v);
   const nm = field(n, 'name');
@@ -327,15 +327,23 @@ function execTry(cx: FlowState, n: PyNode, s: State): State {
   if (fin) cx.finals.push([]);
   const body = execBlock(cx, field(n, 'body'), s);
   const raised = cx.excs.pop()!;
-  if (!catchAll && cx.excs.length) { const outer = cx.excs[cx.excs.length - 1]!; for (const r of raised) outer.push(r); }
+  // the states that may raise, joined once: the handlers' entry, and what an enclosing `try` sees of
+  // this one (their join in place of the list: the same definitions in the same order, since a join of
+  // joins is the join of all). Handing on the list made each `try` around n nested ones join the states
+  // of all of them, and a nested loop's passes multiplied them (issue 30: loops each holding a `try`).
+  // (its place in the enclosing list is taken now, before the `else` block adds to it; the join is made
+  // after that block, as before, so definitions are numbered in the same order)
+  const outer = !catchAll ? cx.excs[cx.excs.length - 1] : undefined;
+  const at = outer ? outer.push(null) - 1 : -1;
   const outs: State[] = [elseC ? execBlock(cx, field(elseC, 'body'), body) : body];
   const hEntry = cx.joinAll(raised);
+  if (outer) outer[at] = hEntry;
   for (const h of handlers) outs.push(execHandler(cx, h, hEntry));
   const normal = cx.joinAll(outs);
   if (!fin) return normal;
   const pending = cx.finals.pop()!;
   const fb = field(fin, 'body') ?? named(fin).find((c) => c.type === 'block');
-  execBlock(cx, fb, cx.joinAll([normal].concat(catchAll ? [] : raised, pending)));
+  execBlock(cx, fb, cx.joinAll([normal, catchAll ? null : hEntry].concat(pending)));
   if (pending.length && cx.finals.length) { const outer = cx.finals[cx.finals.length - 1]!; for (const r of pending) outer.push(r); }
   return normal ? execBlock(cx, fb, normal) : null;
 }
