@@ -108,7 +108,8 @@ export const SHAPES = {
   'py-global-names': { n: 16_000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    global ${Array.from({ length: n }, (_, i) => `g${i}`).join(', ')}\n    g0 = 1\n    return g0 == state\n` }) },
   'py-nonlocal-names': { n: 16_000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    g${i} = 0\n`)}    def inner():\n        nonlocal ${Array.from({ length: n }, (_, i) => `g${i}`).join(', ')}\n        g1 = 2\n    inner()\n    return g1 == state\n` }) },
   'py-try-sequential': { n: 16_000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    try:\n        v = state.f${i}()\n    except KeyError:\n        pass\n`)}    return v == 1\n` }) },
-  'py-class-chain': { n: 16_000, files: (n) => ({ [`${PY}shape.py`]: `class C0:\n    def eval(self, state):\n        return state == 1\n${rep(n, (i) => `class C${i + 1}(C${i}):\n    def eval(self, state):\n        return super().eval(state)\n`)}def grade(state):\n    return C${n}().eval(state)\n` }) },
+  // (the chain of task-like classes is a class registry: with the default scope only it would be checked)
+  'py-class-chain': { n: 16_000, files: (n) => ({ 'vaudit.config.json': JSON.stringify({ scope: 'all' }), [`${PY}shape.py`]: `class C0:\n    def eval(self, state):\n        return state == 1\n${rep(n, (i) => `class C${i + 1}(C${i}):\n    def eval(self, state):\n        return super().eval(state)\n`)}def grade(state):\n    return C${n}().eval(state)\n` }) },
 };
 
 /** Every file of a check: the neighbours, the shape, and the eval list naming the JS verifiers. */
