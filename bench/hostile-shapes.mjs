@@ -101,6 +101,15 @@ export const SHAPES = {
   'py-returns': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    if state == ${i}:\n        return True\n`)}    return False\n` }) },
   'config-ignores': { n: 140000, files: (n) => ({ 'vaudit.config.json': JSON.stringify({ ignores: Array.from({ length: n }, (_, i) => ({ files: `nowhere/f${i}.py`, rules: ['unbound-name'] })) }) }) },
   'json-duplicate-members': { n: 5_000_000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': `{"type":"ChimeraX","instruction":"x","evaluate":[],${rep(Math.ceil(n / 12), (i) => `"k":${i % 1000000},`)}"k":0}` }) },
+  // flat constructs with one node of n children (the second fuzz pass): a comparison chain, in a verifier and
+  // in a task's lambda; names in one global/nonlocal statement; sequential try blocks; a chain of subclasses
+  'py-compare-chain': { n: 100_000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    return ${Array.from({ length: n }, (_, i) => `a${i % 50}`).join(' < ')}\n` }) },
+  'json-lambda-compare-chain': { n: 32_000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': JSON.stringify({ type: 'ChimeraX', instruction: 'x', steps: 1, initialize: [], evaluate: [{ type: 'states', key: `lambda d: ${Array.from({ length: n }, () => 'd').join(' < ')}`, value: 1 }] }) }) },
+  'py-global-names': { n: 16_000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n    global ${Array.from({ length: n }, (_, i) => `g${i}`).join(', ')}\n    g0 = 1\n    return g0 == state\n` }) },
+  'py-nonlocal-names': { n: 16_000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    g${i} = 0\n`)}    def inner():\n        nonlocal ${Array.from({ length: n }, (_, i) => `g${i}`).join(', ')}\n        g1 = 2\n    inner()\n    return g1 == state\n` }) },
+  'py-try-sequential': { n: 16_000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    try:\n        v = state.f${i}()\n    except KeyError:\n        pass\n`)}    return v == 1\n` }) },
+  // (the chain of task-like classes is a class registry: with the default scope only it would be checked)
+  'py-class-chain': { n: 16_000, files: (n) => ({ 'vaudit.config.json': JSON.stringify({ scope: 'all' }), [`${PY}shape.py`]: `class C0:\n    def eval(self, state):\n        return state == 1\n${rep(n, (i) => `class C${i + 1}(C${i}):\n    def eval(self, state):\n        return super().eval(state)\n`)}def grade(state):\n    return C${n}().eval(state)\n` }) },
 };
 
 /** Every file of a check: the neighbours, the shape, and the eval list naming the JS verifiers. */
@@ -168,6 +177,12 @@ export const SCALING = {
   'py-nested-try-except': [6, 12, 24, 48],
   'js-nested-loops': [10, 20, 40, 80],
   'ts-nested-loops': [10, 20, 40, 80],
+  'py-compare-chain': [1000, 4000, 16000],
+  'json-lambda-compare-chain': [1000, 4000, 16000],
+  'py-global-names': [1000, 4000, 16000],
+  'py-nonlocal-names': [1000, 4000, 16000],
+  'py-try-sequential': [1000, 4000, 16000],
+  'py-class-chain': [1000, 4000, 16000],
 };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

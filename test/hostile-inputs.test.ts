@@ -69,6 +69,25 @@ describe('hostile inputs: a ScienceBoard-shaped suite', () => {
     expect(fs[0]!.message).toMatch(message);
   });
 
+  // CPython measures indentation with a tab as 8 columns and as 1 and refuses a line where the two
+  // disagree (TabError); each file here was checked with python3's compile()
+  it.each([['py_tabs_same_level.py', 3], ['py_tabs_indent.py', 3], ['py_tabs_dedent.py', 4]])(
+    '%s (indentation whose level depends on the tab width) is one syntax parse-error, on CPython\'s line',
+    (file, line) => {
+      const fs = only(r.findings, V + file);
+      expect(fs.map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['parse-error/syntax']);
+      expect(fs[0]!.message).toMatch(/TabError: inconsistent use of tabs and spaces in indentation/);
+      expect((fs[0] as Finding & { range: { start: { line: number } } }).range.start.line).toBe(line);
+    },
+  );
+
+  it.each(['py_tabs_ok_tabs.py', 'py_tabs_ok_mixed_prefix.py', 'py_tabs_ok_per_function.py', 'py_tabs_ok_brackets.py', 'py_tabs_ok_comment.py', 'py_tabs_ok_docstring.py'])(
+    'tabs CPython accepts (%s) are no finding',
+    (file) => {
+      expect(only(r.findings, V + file)).toEqual([]);
+    },
+  );
+
   it('24 loops nested in one another (each ran to a fixpoint in every pass of the loops around it: once over the flow budget, too-large) get the file\'s real finding', () => {
     const fs = only(r.findings, `${V}py_nested_loops.py`);
     expect(fs.map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['unbound-name/maybe']);

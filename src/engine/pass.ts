@@ -453,7 +453,7 @@ class CentralPass {
     if (!analysis) return;
     if (analysis.notAnalysed) {
       const at = analysis.notAnalysed.tokenizer?.offset ?? 0;
-      this.findings.push(parseError(file, at, at, tooDeepParts(analysis.notAnalysed, 'module'), 'too-deep'));
+      this.findings.push(parseError(file, at, at, tooDeepParts(analysis.notAnalysed, 'module'), analysis.notAnalysed.tokenizer?.what === 'inconsistent tabs' ? 'syntax' : 'too-deep'));
       return;
     }
     const err = firstSyntaxError(analysis);
@@ -544,7 +544,7 @@ class CentralPass {
       if (code.language === 'python') {
         const analysis = await this.embedded.acquire(code.code);
         try {
-          if (analysis.notAnalysed) this.findings.push(parseError(file, code.ref.start, code.ref.end, tooDeepParts(analysis.notAnalysed, 'embedded'), 'too-deep', code.ref.pointer));
+          if (analysis.notAnalysed) this.findings.push(parseError(file, code.ref.start, code.ref.end, tooDeepParts(analysis.notAnalysed, 'embedded'), analysis.notAnalysed.tokenizer?.what === 'inconsistent tabs' ? 'syntax' : 'too-deep', code.ref.pointer));
           else this.runPythonUnit(file, analysis, code);
         } finally { this.embedded.release(analysis); }
       }
@@ -662,6 +662,7 @@ function parseError(file: SourceFile, start: number, end: number, parts: Message
 /** Python nested deeper than CPython's tokenizer or vaudit's analyses accept (issue 17): what CPython does with it, and that vaudit skips it. */
 function tooDeepParts({ depth, tokenizer }: NotAnalysed, unit: 'module' | 'embedded'): MessageParts {
   const fails = unit === 'module' ? 'The verifier cannot be imported (every task it grades fails)' : 'The verifier\'s eval of this code fails';
+  if (tokenizer?.what === 'inconsistent tabs') return { what: `Python syntax error: indentation whose level depends on the width of a tab (${tokenizer.error}).`, why: `${fails}, and vaudit does not analyse it.`, fix: 'Indent with spaces only (or tabs only).' };
   if (tokenizer) return { what: `Python syntax error: ${depth} ${tokenizer.what}, more than CPython's tokenizer allows (${tokenizer.error}).`, why: `${fails}, and vaudit does not analyse it.`, fix: 'Split the code.' };
   if (depth > CPYTHON_MAX_DEPTH) return { what: `Code nested ${depth} levels deep.`, why: `CPython's compiler raises RecursionError at about ${CPYTHON_MAX_DEPTH} levels. ${fails}, and vaudit does not analyse it.`, fix: 'Split the expression.' };
   return { what: `Code nested ${depth} levels deep.`, why: `vaudit analyses at most ${MAX_ANALYSED_DEPTH} levels (real code stays under 100), so it does not analyse this ${unit === 'module' ? 'file' : 'code'}.`, fix: 'Split the expression.' };

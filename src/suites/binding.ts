@@ -173,7 +173,7 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
   function findClass(file: string, name: string): { file: string; cls: ClassInfo } | undefined {
     const a = an(file);
     if (!a) return undefined;
-    const local = a.classes().find((c) => c.qualname === name);
+    const local = a.classByQualname(name);
     if (local) return { file, cls: local };
     const [head, ...rest] = name.split('.');
     const imp = a.imports().get(head!);
@@ -183,7 +183,7 @@ function bindByFamily(suites: readonly Suite[], python: PythonProject, opts: Rec
       : python.resolveModule(file, [imp.module, ...rest.slice(0, -1)].join('.'), 0);
     if (!modPath) return undefined;
     const target = imp.name ? [imp.name, ...rest].join('.') : rest[rest.length - 1] ?? '';
-    const b = an(modPath)?.classes().find((c) => c.qualname === target);
+    const b = an(modPath)?.classByQualname(target);
     return b ? { file: modPath, cls: b } : undefined;
   }
 

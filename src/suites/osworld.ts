@@ -348,7 +348,7 @@ function bindSetupSteps(suites: Suite[], python: PythonProject): void {
   const d = setupDispatch(python);
   if (!d) return;
   const a = python.analysis(d.file);
-  const cls = a?.classes().find((c) => c.qualname === d.className);
+  const cls = a?.classByQualname(d.className);
   if (!a || !cls) return;
   const binding = (file: string, fn: FunctionInfo) => ({ file, qualname: fn.qualname, start: fn.node.start, end: fn.node.end });
   for (const s of suites) {

@@ -90,6 +90,11 @@ export class Analysis implements PythonAnalysis {
   private _functions?: FunctionInfo[];
   private _fnByNode?: Map<PyNode, FunctionInfo>;
   private _classes?: ClassInfo[];
+  /** The first function / class of each qualname, and the class of each class node (lookups by name
+   *  from every call would otherwise scan all functions: n² in a module of thousands of classes). */
+  private _fnByQualname?: Map<string, FunctionInfo>;
+  private _classByQualname?: Map<string, ClassInfo>;
+  private _classByNode?: Map<PyNode, ClassInfo>;
   private _imports?: Map<string, ImportInfo>;
   private _lines?: SourceText;
   private _noReturn = new Map<PyNode, boolean>();
@@ -569,12 +574,20 @@ export class Analysis implements PythonAnalysis {
     if (this._classes) return this._classes;
     const fns = this.functions();
     const out: ClassInfo[] = [];
+    // each class's methods in the order of the functions, grouped in one pass over them
+    const byClass = new Map<PyNode, FunctionInfo[]>();
+    for (const f of fns) {
+      if (!f.classNode) continue;
+      const list = byClass.get(f.classNode);
+      if (list) list.push(f);
+      else byClass.set(f.classNode, [f]);
+    }
     for (const s of this.scopes.scopes) {
       if (s.kind !== 'class') continue;
       const sup = field(s.node, 'superclasses');
       const bases = sup ? named(sup).filter((c) => c.type !== 'keyword_argument').map((c) => this.src(c)) : [];
       const methods = new Map<string, FunctionInfo>();
-      for (const f of fns) if (f.classNode === s.node) methods.set(f.name, f);
+      for (const f of byClass.get(s.node) ?? []) methods.set(f.name, f);
       out.push({ qualname: s.qualname, name: s.name, node: s.node, bases, methods });
     }
     return (this._classes = out);
@@ -592,7 +605,29 @@ export class Analysis implements PythonAnalysis {
     return undefined;
   }
   functionByQualname(q: string): FunctionInfo | undefined {
-    return this.functions().find((f) => f.qualname === q);
+    if (!this._fnByQualname) {
+      const m = new Map<string, FunctionInfo>();
+      for (const f of this.functions()) if (!m.has(f.qualname)) m.set(f.qualname, f);
+      this._fnByQualname = m;
+    }
+    return this._fnByQualname.get(q);
+  }
+  /** The first class of this qualname (as `classes().find` would find it). */
+  classByQualname(q: string): ClassInfo | undefined {
+    if (!this._classByQualname) {
+      const m = new Map<string, ClassInfo>();
+      for (const c of this.classes()) if (!m.has(c.qualname)) m.set(c.qualname, c);
+      this._classByQualname = m;
+    }
+    return this._classByQualname.get(q);
+  }
+  private classOfNode(n: PyNode): ClassInfo | undefined {
+    if (!this._classByNode) {
+      const m = new Map<PyNode, ClassInfo>();
+      for (const c of this.classes()) if (!m.has(c.node)) m.set(c.node, c);
+      this._classByNode = m;
+    }
+    return this._classByNode.get(n);
   }
 
   imports(): Map<string, ImportInfo> {
@@ -785,7 +820,7 @@ export class Analysis implements PythonAnalysis {
     const o = f.type === 'attribute' ? field(f, 'object') : undefined;
     if (!o || !/^(self|cls)$/.test(this.src(o))) return undefined;
     const fn = this.functionAt(c.node);
-    const cls = fn?.classNode ? this.classes().find((k) => k.node === fn.classNode) : undefined;
+    const cls = fn?.classNode ? this.classOfNode(fn.classNode) : undefined;
     if (!cls) return undefined;
     const own = cls.methods.get(c.method);
     if (own) return { fn: own, analysis: this };
@@ -865,7 +900,7 @@ export class Analysis implements PythonAnalysis {
   }
 
   private resolveLocalOrProject(name: string): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined {
-    const local = this.functions().find((f) => f.qualname === name);
+    const local = this.functionByQualname(name);
     if (local) return { file: this.path, fn: local, analysis: this };
     return this.link?.resolveFunction(this.path, name);
   }

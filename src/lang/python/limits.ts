@@ -4,6 +4,10 @@
  * `IndentationError: too many levels of indentation` (CPython 3.11, Parser/tokenizer.c MAXLEVEL and
  * MAXINDENT). Such a module cannot be imported, and tree-sitter's wasm build can fail on it with
  * "memory access out of bounds" (hundreds of nested `match` blocks), so it is not parsed at all.
+ * Indentation whose meaning depends on the tab size is `TabError: inconsistent use of tabs and spaces
+ * in indentation`: CPython measures each line's indentation twice, with tabs to multiples of 8 and with
+ * tabs as 1 column, and refuses a line where the two disagree on indent, dedent or same level
+ * (Parser/tokenizer.c, `altcol` and `indenterror`). Such a module cannot be imported either.
  */
 const MAX_BRACKETS = 200;
 const MAX_INDENT = 100;
@@ -13,7 +17,7 @@ export interface TokenizerLimit {
   error: string;
   /** The nesting the text reaches, and of what. */
   depth: number;
-  what: 'nested brackets' | 'levels of indentation';
+  what: 'nested brackets' | 'levels of indentation' | 'inconsistent tabs';
   /** UTF-16 offset where the limit is first passed. */
   offset: number;
 }
@@ -22,26 +26,37 @@ export interface TokenizerLimit {
 export function tokenizerLimit(text: string): TokenizerLimit | undefined {
   let brackets = 0;
   const indents = [0];
+  // the same levels measured with a tab as one column (CPython's ALTTABSIZE)
+  const alts = [0];
   let lineStart = true;
   for (let i = 0; i < text.length; i++) {
     if (lineStart && brackets === 0) {
       lineStart = false;
       let width = 0;
+      let alt = 0;
       let j = i;
       for (; j < text.length; j++) {
         const c = text.charCodeAt(j);
-        if (c === 32) width++;
-        else if (c === 9) width = (Math.floor(width / 8) + 1) * 8;
-        else if (c === 12) width = 0;
+        if (c === 32) { width++; alt++; }
+        else if (c === 9) { width = (Math.floor(width / 8) + 1) * 8; alt++; }
+        else if (c === 12) width = alt = 0;
         else break;
       }
       const next = text.charCodeAt(j);
       // blank and comment-only lines do not indent
       if (j < text.length && next !== 10 && next !== 13 && next !== 35) {
+        let consistent: boolean;
         if (width > indents[indents.length - 1]!) {
+          consistent = alt > alts[alts.length - 1]!;
           indents.push(width);
+          alts.push(alt);
           if (indents.length > MAX_INDENT) return { error: 'IndentationError: too many levels of indentation', depth: indents.length - 1, what: 'levels of indentation', offset: j };
-        } else while (indents.length > 1 && width < indents[indents.length - 1]!) indents.pop();
+        } else {
+          while (indents.length > 1 && width < indents[indents.length - 1]!) { indents.pop(); alts.pop(); }
+          // a dedent to no outer level is CPython's IndentationError, which the parser reports
+          consistent = width !== indents[indents.length - 1]! || alt === alts[alts.length - 1]!;
+        }
+        if (!consistent) return { error: 'TabError: inconsistent use of tabs and spaces in indentation', depth: indents.length - 1, what: 'inconsistent tabs', offset: i };
       }
       i = j - 1;
       continue;

@@ -361,13 +361,13 @@ class Project implements PythonProject {
   }
 
   private resolveFunctionA(fromFile: string, name: string, depth = 0): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined {
-    return this.resolveName(fromFile, name, (a, q) => a.functions().find((f) => f.qualname === q), depth);
+    return this.resolveName(fromFile, name, (a, q) => a.functionByQualname(q), depth);
   }
 
   /** A method of a class (by the name the class has in `fromFile`), looked up through its bases across files. */
   private resolveMethodA(fromFile: string, className: string, method: string, depth = 0): { file: string; fn: FunctionInfo; analysis: Analysis } | undefined {
     if (depth > 6) return undefined;
-    const cls = this.resolveName(fromFile, className, (a, q) => a.classes().find((c) => c.qualname === q));
+    const cls = this.resolveName(fromFile, className, (a, q) => a.classByQualname(q));
     if (!cls) return undefined;
     const m = cls.fn.methods.get(method);
     if (m) return { file: cls.file, fn: m, analysis: cls.analysis };

@@ -401,14 +401,22 @@ class ScopeBuilder {
         return;
       case 'future_import_statement':
         return;
-      case 'global_statement':
+      case 'global_statement': {
         this.declarations++;
-        for (const c of named(n)) if (c.type === 'identifier') scope.globals = new Set(scope.globals).add(this.src(c));
+        // one copy per statement (the set may be shared with a previous table), not one per name
+        const names = new Set(scope.globals);
+        for (const c of named(n)) if (c.type === 'identifier') names.add(this.src(c));
+        if (names.size !== scope.globals.size) scope.globals = names;
         return;
-      case 'nonlocal_statement':
+      }
+      case 'nonlocal_statement': {
         this.declarations++;
-        for (const c of named(n)) if (c.type === 'identifier') scope.nonlocals = new Set(scope.nonlocals).add(this.src(c));
+        // one copy per statement (the set may be shared with a previous table), not one per name
+        const names = new Set(scope.nonlocals);
+        for (const c of named(n)) if (c.type === 'identifier') names.add(this.src(c));
+        if (names.size !== scope.nonlocals.size) scope.nonlocals = names;
         return;
+      }
       case 'delete_statement':
         for (const c of named(n)) this.delTarget(scope, c);
         return;

@@ -1186,6 +1186,13 @@ export interface NoneUse {
   passes?: { verdict: string; line: number; handler: string };
 }
 
+/** `p` has at most two operands (named children other than comments): counting stops at the third. */
+function twoOperands(p: PyNode): boolean {
+  let n = 0;
+  for (const k of p.children) if (k.named && k.type !== 'comment' && ++n > 2) return false;
+  return true;
+}
+
 /** How `value` (an identifier or a call) is used where None raises: a membership test on it, an
  *  iteration, an iterating call, an item, a member. */
 function noneUseOf(a: PythonAnalysis, value: PyNode): { node: PyNode; expr: string; raises: string; error: string } | undefined {
@@ -1195,6 +1202,9 @@ function noneUseOf(a: PythonAnalysis, value: PyNode): { node: PyNode; expr: stri
   if (!p) return undefined;
   switch (p.type) {
     case 'comparison_operator': {
+      // a membership test has two operands: a chain (`a < b < …`, thousands long) is refused before its
+      // operands and operators are listed, so each operand costs a few children, not the whole chain
+      if (!twoOperands(p)) return undefined;
       const kids = named(p);
       const ops = p.children.filter((k) => !k.named).map((k) => k.type).join(' ');
       if (kids.length !== 2 || kids[1] !== child || (ops !== 'in' && ops !== 'not in')) return undefined;

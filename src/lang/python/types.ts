@@ -186,6 +186,8 @@ export interface PythonAnalysis {
   /** Innermost function whose body contains the node. */
   functionAt(n: NodeLike): FunctionInfo | undefined;
   functionByQualname(qualname: string): FunctionInfo | undefined;
+  /** The first class of this qualname (`classes().find` by qualname, through a map made once). */
+  classByQualname(qualname: string): ClassInfo | undefined;
   imports(): Map<string, ImportInfo>;
   /** Names bound at module level (for eval'd code that runs in this module's globals). */
   moduleNames(): Set<string>;

@@ -11,7 +11,7 @@ export interface ClassRef {
 function classIn(python: PythonProject, file: string, name: string, depth = 0): ClassRef | undefined {
   const a = python.analysis(file);
   if (!a) return undefined;
-  const info = a.classes().find((c) => c.qualname === name);
+  const info = a.classByQualname(name);
   if (info) return { file, qualname: name, info };
   // re-exported through the module's imports (`from .clock import ClockTask` in a package's __init__)
   if (depth < 3 && !name.includes('.')) {
@@ -23,7 +23,7 @@ function classIn(python: PythonProject, file: string, name: string, depth = 0): 
 
 /** The class a dotted name means in `a`'s module (local, imported, or module-qualified). */
 export function resolveDotted(python: PythonProject, a: PythonAnalysis, dotted: string, depth = 0): ClassRef | undefined {
-  const local = a.classes().find((c) => c.qualname === dotted);
+  const local = a.classByQualname(dotted);
   if (local) return { file: a.path, qualname: dotted, info: local };
   const [head, ...rest] = dotted.split('.');
   const imp = a.imports().get(head!);

@@ -427,7 +427,7 @@ function lookupsIn(python: PythonProject, flow: Flow, s: Scope): PyLookup[] {
 function scopeOf(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo | undefined, args: Scope['args']): Scope {
   if (!fn) return { a, roots: [a.ast], args };
   if (fn.className) {
-    const info = a.classes().find((c) => c.qualname === fn.className);
+    const info = a.classByQualname(fn.className);
     if (info) return { a, roots: [info.node], cls: { file: a.path, qualname: info.qualname, info }, args };
   }
   return { a, roots: [fn.node], args };
@@ -439,7 +439,7 @@ function calleeOf(python: PythonProject, a: PythonAnalysis, call: PyNode): { fil
   if (!c) return undefined;
   const strip = (fn: FunctionInfo) => fn.params.filter((p, i) => !(i === 0 && (p === 'self' || p === 'cls')));
   const here = a.functionAt(call);
-  const cls = here?.className ? a.classes().find((k) => k.qualname === here.className) : undefined;
+  const cls = here?.className ? a.classByQualname(here.className) : undefined;
   const ref = cls ? { file: a.path, qualname: cls.qualname, info: cls } : undefined;
   if (/^super\(\s*\)\.\w+$/.test(c.calleeText) && ref) {
     for (const k of ancestry(python, ref).slice(1)) {

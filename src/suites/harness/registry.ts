@@ -107,7 +107,7 @@ function classOfBaseExpr(python: PythonProject, a: PythonAnalysis, e: PyNode, fn
   const u = unparen(e);
   if (u.type !== 'attribute' || field(u, 'object')?.text !== 'self' || !fn.className) return undefined;
   const attr = field(u, 'attribute')!.text;
-  const cls = a.classes().find((c) => c.qualname === fn.className);
+  const cls = a.classByQualname(fn.className);
   for (const m of cls?.methods.values() ?? []) {
     let found: ClassRef | undefined;
     walk(m.node, (n) => {
