@@ -57,6 +57,13 @@ export const SHAPES = {
   'ts-nested-if': { n: 700, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: any): Promise<{ _success: boolean }> {\n${rep(n, () => 'if (p) ')}p.x = 1;\n  return { _success: true };\n}\n` }) },
   'ts-nested-templates': { n: 700, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: string): Promise<{ _success: boolean }> {\n  const s: string = ${rep(n, () => '`a${')}p${rep(n, () => '}`')};\n  return { _success: s === 'a' };\n}\n` }) },
   'ts-nested-labels': { n: 700, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(p: any): Promise<{ _success: boolean }> {\n${rep(n, (i) => `l${i}: `)}p.x = 1;\n  return { _success: true };\n}\n` }) },
+  // fuzz (issue 30): flat, not nested — a comma sequence of n reads of one unbound name (one grouped finding whose
+  // related sites were copied per site), n declarations in one scope (acorn looked each name up in all earlier ones)
+  'js-comma-sequence': { n: 100000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(page) {\n  return (${Array.from({ length: n }, () => 'x').join(', ')});\n}\n` }) },
+  'js-consts': { n: 128000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(page) {\n${rep(n, (i) => `  const a${i} = ${i};\n`)}  return { _success: page.x === a0 };\n}\n` }) },
+  'js-let-declarators': { n: 64000, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(page) {\n  let ${Array.from({ length: n }, (_, i) => `a${i} = ${i}`).join(', ')};\n  return { _success: page.x === a0 };\n}\n` }) },
+  'js-module-functions': { n: 64000, files: (n) => ({ [`${JS}shape.js`]: `${rep(n, (i) => `function f${i}(page) { return page.x === ${i}; }\n`)}export default async function evaluate(page) {\n  return { _success: f0(page) };\n}\n` }) },
+  'ts-unicode-escape-consts': { n: 100000, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(page: { x: number }): Promise<{ _success: boolean }> {\n${rep(n, (i) => `  const \\u0061${i}: number = 1;\n`)}  return { _success: page.x === a0 };\n}\n` }) },
   // Python: counts
   'py-function-variables': { n: 40000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    v${i} = state.get(${i})\n`)}    return v0 == 1\n` }) },
   'py-module-variables': { n: 40000, files: (n) => ({ [`${PY}shape.py`]: `${rep(n, (i) => `v${i} = ${i}\n`)}def grade(state):\n    return state == v0\n` }) },
@@ -99,7 +106,8 @@ export const SHAPES = {
   // exit 2
   'py-suppressions': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    x${i} = 1  # vaudit: ignore[unbound-name]\n`)}    return True\n` }) },
   'py-returns': { n: 140000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    if state == ${i}:\n        return True\n`)}    return False\n` }) },
-  'config-ignores': { n: 140000, files: (n) => ({ 'vaudit.config.json': JSON.stringify({ ignores: Array.from({ length: n }, (_, i) => ({ files: `nowhere/f${i}.py`, rules: ['unbound-name'] })) }) }) },
+  // 140,000 as the issue reported are 7.4 MB: a config over the 5 MB limit is invalid (exit 2, never half-applied); 90,000 are 4.7 MB
+  'config-ignores': { n: 90000, files: (n) => ({ 'vaudit.config.json': JSON.stringify({ ignores: Array.from({ length: n }, (_, i) => ({ files: `nowhere/f${i}.py`, rules: ['unbound-name'] })) }) }) },
   'json-duplicate-members': { n: 5_000_000, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': `{"type":"ChimeraX","instruction":"x","evaluate":[],${rep(Math.ceil(n / 12), (i) => `"k":${i % 1000000},`)}"k":0}` }) },
   // flat constructs with one node of n children (the second fuzz pass): a comparison chain, in a verifier and
   // in a task's lambda; names in one global/nonlocal statement; sequential try blocks; a chain of subclasses
@@ -169,6 +177,11 @@ export const SCALING = {
   'py-match-cases': [1000, 4000, 16000],
   'py-flat-statements': [1000, 4000, 16000],
   'js-else-if-chain': [1000, 4000, 16000],
+  'js-comma-sequence': [4000, 16000, 64000],
+  'js-consts': [4000, 16000, 64000],
+  'js-let-declarators': [4000, 16000, 64000],
+  'js-module-functions': [4000, 16000, 64000],
+  'ts-unicode-escape-consts': [4000, 16000, 64000],
   'py-nested-loops': [10, 20, 40, 80],
   'py-nested-while': [10, 20, 40, 80],
   'py-nested-range-loops': [10, 20, 40, 80],

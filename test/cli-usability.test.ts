@@ -11,7 +11,7 @@ import { runCli } from './helpers/run-cli.js';
 const work = mkdtempSync(path.join(tmpdir(), 'vaudit-usability-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function project(name: string, files: Record<string, string>): string {
+function project(name: string, files: Record<string, string | Buffer>): string {
   const dir = path.join(work, name);
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -39,6 +39,19 @@ describe('an invalid config', () => {
       '  7:15 /platform: must be one of "linux", "windows", "darwin", "any". Did you mean \'linux\'?',
       "  8:16 /confirm/isolaton: unknown property 'isolaton'. Did you mean 'isolation'? Allowed: isolation, requireIsolation, timeoutMs, jobs, python.",
     ]);
+  });
+
+  it('is over the file size limit, binary or not UTF-8: exit 2 naming why, no part of it applied (issue 30)', () => {
+    // 60,000 ignores (5.6 MB): before, the file was reported unreadable while its ignores still applied
+    const ignores = Array.from({ length: 60_000 }, (_, i) => ({ files: `tasks/**/x${i}*.json`, pointer: `/evaluate/${i}`, rules: ['task-schema'], reason: 'r' }));
+    const big = runCli(['check', '--format', 'json'], { cwd: project('cfg-big', { 'vaudit.config.json': JSON.stringify({ ignores }), 'v.py': HANGS }) });
+    expect(big.code).toBe(2);
+    expect(big.stdout).toBe('');
+    expect(big.stderr.trimEnd().split('\n').slice(1)).toEqual(['  the file is 5.6 MB, over the 5 MB limit. The config is not loaded and no part of it applies.']);
+    const bytes = Buffer.concat([Buffer.from('{"ignores": [{"files": "x\u00e9'), Buffer.from([0xff]), Buffer.from('.json", "rules": ["task-schema"]}]}')]);
+    const latin = runCli(['check'], { cwd: project('cfg-utf8', { 'vaudit.config.json': bytes, 'v.py': HANGS }) });
+    expect(latin.code).toBe(2);
+    expect(latin.stderr).toMatch(/: invalid configuration\n {2}invalid UTF-8 at byte \d+\. The config is not loaded/);
   });
 
   it('names the line and column of a JSON syntax error', () => {

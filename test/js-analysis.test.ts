@@ -2,6 +2,7 @@
 import { parse, type AnyNode, type Program } from 'acorn';
 import { describe, expect, it } from 'vitest';
 import { jsScopes, unboundedCall, setSizeComparison, everyHasComparison } from '../src/lang/js/index.js';
+import { parseAcorn } from '../src/lang/js/parse.js';
 
 const mod = (t: string) => parse(t, { ecmaVersion: 'latest', sourceType: 'module' }) as Program;
 const script = (t: string) => parse(t, { ecmaVersion: 'latest', sourceType: 'script' }) as Program;
@@ -21,6 +22,25 @@ function nodes(p: Program, type: string): AnyNode[] {
   visit(p);
   return out;
 }
+
+describe('parseAcorn (acorn with indexed scope name lists, issue 30)', () => {
+  // the same tree or the same error as acorn itself, redeclarations above all (what the index answers)
+  const outcome = (f: typeof parse, text: string, sourceType: 'module' | 'script') => {
+    try {
+      return JSON.stringify(f(text, { ecmaVersion: 'latest', sourceType, locations: true }));
+    } catch (e) {
+      return `${(e as Error).message} @${(e as { pos?: number }).pos}`;
+    }
+  };
+  it.each([
+    'let a; let a;', 'var a; let a;', 'let a; var a;', 'var a; var a; let b = a;', 'function f(){} let f;', 'function f(){} function f(){}',
+    '{ function f(){} function f(){} }', 'try {} catch (e) { var e; }', 'try {} catch (e) { let e; }', 'try {} catch ([e]) { var e; }',
+    'export { a };', 'export { a }; var a;', 'const a = 1; { var a; }', 'function g(a) { let a; }', 'function g(a) { var a; }',
+    'class C { static { var x; let x; } }', 'for (let i;;) { var i; }', 'const \\u0061 = 1; let a;', 'let a0 = 0, a1 = 1, a0x = a0 + a1, a1 = 2;',
+  ])('%s', (text) => {
+    for (const sourceType of ['module', 'script'] as const) expect(outcome(parseAcorn, text, sourceType)).toBe(outcome(parse, text, sourceType));
+  });
+});
 
 describe('scopes', () => {
   it('knows hoisting, destructuring defaults, classes, labels and globals', () => {

@@ -5,6 +5,7 @@
  * name the JSON pointer and a fix hint.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { loadTextSync } from '../core/load.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -159,12 +160,14 @@ function located(text: string, doc: JsonDocument, problems: readonly Problem[]):
 
 /** Parse and validate one config file; every problem at once, each with its line and column. Throws ConfigError. */
 function readConfigFile(file: string, knownRules?: RuleOptionSchemas): VauditConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(file, [`cannot be read: ${(err as Error).message}`]);
+  // read as every input file is (issue 30): over the size limit, binary or not UTF-8, the config is
+  // invalid (exit 2), never applied in part while the file itself is reported unreadable
+  const loaded = loadTextSync(file);
+  if (!loaded.ok) {
+    const why = loaded.problem.message.replace(/; skipped\.$/, '.').replace(/^File is/, 'the file is').replace(/^Cannot read file:/, 'cannot be read:');
+    throw new ConfigError(file, [`${why.charAt(0).toLowerCase()}${why.slice(1)} The config is not loaded and no part of it applies.`]);
   }
+  const text = loaded.text;
   const parsed = parseJsonDocument(text);
   if (!parsed.ok) {
     const pos = new SourceText(text).positionAt(parsed.error.start);

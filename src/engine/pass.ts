@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { Finding, Layer, MessageParts, Range, RunNote, Severity, SeveritySetting } from '../core/types.js';
+import type { Finding, Layer, MessageParts, Range, RelatedLocation, RunNote, Severity, SeveritySetting } from '../core/types.js';
 import { codeShape, joinParts, PARSE_ERROR_RULE, SHAPE_MAX } from '../core/types.js';
 import type { NoteDescriptor, Rule, RuleContext, ReportDescriptor, ReportTarget, Visitors } from '../contract/rule.js';
 import type { FileUnit, Project } from '../contract/project.js';
@@ -638,6 +638,8 @@ function dedupeFindings(sorted: Finding[]): Finding[] {
  *  them (in report order), its severity the highest of theirs, and the others its related locations (their `what`). */
 function groupFindings(sorted: Finding[]): Finding[] {
   const first = new Map<string, Finding>();
+  // a head's related list once it is its own (a copy, appended to in place: one site costs one push, not a copy of the list)
+  const owned = new Map<Finding, RelatedLocation[]>();
   const out: Finding[] = [];
   for (const f of sorted) {
     if (f.group === undefined) { out.push(f); continue; }
@@ -649,7 +651,10 @@ function groupFindings(sorted: Finding[]): Finding[] {
       out.push(copy);
       continue;
     }
-    head.related = [...(head.related ?? []), { file: f.file, range: f.range, message: f.parts.what }, ...(f.related ?? [])];
+    let related = owned.get(head);
+    if (!related) owned.set(head, (related = head.related = [...(head.related ?? [])]));
+    related.push({ file: f.file, range: f.range, message: f.parts.what });
+    for (const r of f.related ?? []) related.push(r);
     if (f.severity === 'error') head.severity = 'error';
   }
   return out;

@@ -18,9 +18,9 @@
  * write (`obj[k] = v`, `_.set`, `Reflect.set`, `Object.defineProperty`) into an object it cannot resolve — makes the answer
  * "unknown" (undefined), never a guess.
  */
-import { parse, type AnyNode, type Program } from 'acorn';
+import type { AnyNode, Program } from 'acorn';
 import { forEachChild, propName } from './nodes.js';
-import { jsNesting, MAX_JS_NESTING, shallowEnough } from './parse.js';
+import { jsNesting, MAX_JS_NESTING, parseAcorn, shallowEnough } from './parse.js';
 
 type Kind = 'array' | 'object' | 'string' | 'other';
 
@@ -1196,10 +1196,10 @@ function appStateOf(texts: readonly string[]): AppState {
     if (jsNesting(t) > MAX_JS_NESTING) continue;
     let program: Program | undefined;
     try {
-      program = parse(t, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true });
+      program = parseAcorn(t, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true });
     } catch {
       try {
-        program = parse(t, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
+        program = parseAcorn(t, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
       } catch {
         // a script that does not parse says nothing
       }
