@@ -69,6 +69,7 @@ function noting(python: PythonProject, e: Entry): PythonProject {
       return r;
     },
     stats: () => python.stats(),
+    releaseFacts: (p) => python.releaseFacts(p),
     releaseThreads: () => python.releaseThreads(),
     dispose: () => python.dispose(),
   };

@@ -66,6 +66,7 @@ function recording(python: PythonProject, deps: Set<string>): PythonProject {
       return r;
     },
     stats: () => python.stats(),
+    releaseFacts: (p) => python.releaseFacts(p),
     releaseThreads: () => python.releaseThreads(),
     dispose: () => python.dispose(),
   };
