@@ -132,6 +132,12 @@ export class Analysis implements PythonAnalysis {
     this._flow = undefined;
     this._conditions = undefined;
     this._unbound = undefined;
+    this.releaseCallFacts();
+  }
+
+  /** Drop the calls described and the value sources followed so far (`releaseFacts`, which keeps the
+   *  flow): computed again when asked. */
+  releaseCallFacts(): void {
     if (this._calls.size) this._calls = new Map();
     if (this._valueSources.size) this._valueSources = new Map();
   }

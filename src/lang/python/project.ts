@@ -273,6 +273,10 @@ class Project implements PythonProject {
     if (!this.keepTrees) this.cache.get(p)?.releaseFacts();
   }
 
+  releaseCallFacts(): void {
+    if (!this.keepTrees) for (const a of this.cache.values()) a.releaseCallFacts();
+  }
+
   /** Drop the least recently used analyses beyond the budget (never the last `MIN_CACHED`). */
   private evict(): void {
     if (this.cachedChars <= this.maxCachedChars) return;

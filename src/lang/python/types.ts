@@ -224,6 +224,9 @@ export interface PythonProject {
   /** A one-shot run is done with this file's own rules: drop the facts computed for them (the flow,
    *  calls, value sources: `Analysis.releaseFacts`); asked again, they are computed again. */
   releaseFacts(path: string): void;
+  /** A one-shot run's indexes are built: every analysis drops the calls it described and the value
+   *  sources it followed (`Analysis.releaseCallFacts`); the pass describes again those its rules ask for. */
+  releaseCallFacts(): void;
   /** Stop the threads parsing ahead, if any (the rest is parsed on demand). */
   releaseThreads(): void;
   /** Drop every cached analysis (and stop the threads). */

@@ -70,6 +70,7 @@ function noting(python: PythonProject, e: Entry): PythonProject {
     },
     stats: () => python.stats(),
     releaseFacts: (p) => python.releaseFacts(p),
+    releaseCallFacts: () => python.releaseCallFacts(),
     releaseThreads: () => python.releaseThreads(),
     dispose: () => python.dispose(),
   };

@@ -67,6 +67,7 @@ function recording(python: PythonProject, deps: Set<string>): PythonProject {
     },
     stats: () => python.stats(),
     releaseFacts: (p) => python.releaseFacts(p),
+    releaseCallFacts: () => python.releaseCallFacts(),
     releaseThreads: () => python.releaseThreads(),
     dispose: () => python.dispose(),
   };
