@@ -32,12 +32,18 @@ function collector(): () => void {
   return collect;
 }
 
+/** Whether the heap in use is large (see above): a run under it has nothing to gain from releasing
+ *  what it could compute again. */
+export function heapIsLarge(): boolean {
+  return getHeapStatistics().used_heap_size >= LARGE_HEAP;
+}
+
 /** Heap in use after the last collection asked for here. */
 let liveAfter = 0;
 
 /** Collect now when the heap in use is large (see above); returns whether it did. */
 export function collectIfLarge(): boolean {
-  if (getHeapStatistics().used_heap_size < LARGE_HEAP) return false;
+  if (!heapIsLarge()) return false;
   collector()();
   liveAfter = getHeapStatistics().used_heap_size;
   return true;

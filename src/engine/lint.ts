@@ -29,7 +29,7 @@ import type { SuiteSummary } from '../suites/entrypoints.js';
 import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
 import { PARSE_AHEAD_MODULE } from '../lang/python/parse-ahead.js';
 import { noteStaticPass } from '../core/dynamic-import.js';
-import { collectIfGrown, collectIfLarge } from '../core/collect.js';
+import { collectIfGrown, collectIfLarge, heapIsLarge } from '../core/collect.js';
 
 export { compareFindings } from './pass.js';
 export interface LintOptions {
@@ -208,9 +208,11 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, python, routes, kinds });
   const passOn = narrowTargets(reportOn, scope, tasksByFile);
 
-  // the calls the indexes described (≈ 10 MB on webarena-infinity, most of them of modules the pass
-  // does not visit or describes again in a moment)
-  python.releaseCallFacts();
+  // a large run releases what it can compute again: the calls the indexes described (≈ 10 MB on
+  // webarena-infinity, most of them of modules the pass does not visit or describes again in a moment)
+  // and, in the pass, each file's facts once its rules ran (a small run would only compute more)
+  const large = heapIsLarge();
+  if (large) python.releaseCallFacts();
   // the analyses of every module are built and kept for the pass: collect the garbage the indexes and
   // the scope made, so that the heap grows from what is live (src/core/collect.ts)
   collectIfLarge();
@@ -219,7 +221,7 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   const { findings: all, suppressed, notes } = await runPass({
     cwd, project, reportOn: passOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules,
     rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions, between: collectIfLarge,
-    releaseFacts: true, afterFile: collectIfGrown,
+    releaseFacts: large, afterFile: collectIfGrown,
   });
   const kept = partitionFindings(all, scope, tasksByFile);
   // files still unparsed are parsed on demand (confirmation, an editor) by the caller's thread
