@@ -208,9 +208,8 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, python, routes, kinds });
   const passOn = narrowTargets(reportOn, scope, tasksByFile);
 
-  // a large run releases what it can compute again: the calls the indexes described (≈ 10 MB on
-  // webarena-infinity, most of them of modules the pass does not visit or describes again in a moment)
-  // and, in the pass, each file's facts once its rules ran (a small run would only compute more)
+  // a large run drops what it can compute again: the calls the indexes described (≈ 10 MB on webarena-
+  // infinity, mostly of modules the pass never visits) and, in the pass, each file's facts once used
   const large = heapIsLarge();
   if (large) python.releaseCallFacts();
   // the analyses of every module are built and kept for the pass: collect the garbage the indexes and
