@@ -118,7 +118,7 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
   }
   // the run's own files (baseline, report) are never inputs
   const ignorePaths = [o.baseline, o.baselineWrite, o.outputFile].filter((f): f is string => !!f).map((f) => path.resolve(io.cwd, f));
-  const lintOpts = { paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude, overrides, ignorePaths, scope: o.scope, parseThreads: parseThreads() };
+  const lintOpts = { paths: targets, cwd: io.cwd, rules: o.rule, configPath: o.config, forceExclude, overrides, ignorePaths, scope: o.scope, parseThreads: parseThreads(), releaseAnalyses: !o.confirm };
   const fixing = o.fix || o.fixDryRun;
   if (fixing && o.stdinFilename) throw new UsageError('--fix and --fix-dry-run fix files; they cannot be used with --stdin-filename.');
   let result: CachedLintResult;

@@ -29,7 +29,7 @@ import type { SuiteSummary } from '../suites/entrypoints.js';
 import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
 import { PARSE_AHEAD_MODULE } from '../lang/python/parse-ahead.js';
 import { noteStaticPass } from '../core/dynamic-import.js';
-import { collectIfLarge } from '../core/collect.js';
+import { collectIfGrown, collectIfLarge, heapIsLarge } from '../core/collect.js';
 
 export { compareFindings } from './pass.js';
 export interface LintOptions {
@@ -57,6 +57,10 @@ export interface LintOptions {
   /** Parse Python ahead on threads the host starts (the CLI passes `startThreads` and the spare cores);
    *  without it, or for a small suite, everything is parsed on the calling thread. */
   parseThreads?: { start: ThreadTaskStart; count: number };
+  /** Nothing after the run asks for the Python analyses (a check that confirms nothing): they are
+   *  dropped before the last collection, so that rendering the report reuses their memory
+   *  (webarena-infinity: ≈ 190 MB of trees and facts). `project.python` parses again on demand. */
+  releaseAnalyses?: boolean;
 }
 
 export interface LintStats {
@@ -204,6 +208,10 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   if (scope.summary.fallback) scope.summary.why = whyNoSuite({ root: cwd, python, routes, kinds });
   const passOn = narrowTargets(reportOn, scope, tasksByFile);
 
+  // a large run drops what it can compute again: the calls the indexes described (≈ 10 MB on webarena-
+  // infinity, mostly of modules the pass never visits) and, in the pass, each file's facts once used
+  const large = heapIsLarge();
+  if (large) python.releaseCallFacts();
   // the analyses of every module are built and kept for the pass: collect the garbage the indexes and
   // the scope made, so that the heap grows from what is live (src/core/collect.ts)
   collectIfLarge();
@@ -212,10 +220,12 @@ async function runLint(opts: LintOptions, threads: { started?: WorkerThreads }):
   const { findings: all, suppressed, notes } = await runPass({
     cwd, project, reportOn: passOn, tasksByFile, bundles, suiteProblems, problems, configs, allRules,
     rules: opts.rules, severities: opts.severities, reportUnusedSuppressions: opts.reportUnusedSuppressions, between: collectIfLarge,
+    releaseFacts: large, afterFile: collectIfGrown,
   });
   const kept = partitionFindings(all, scope, tasksByFile);
   // files still unparsed are parsed on demand (confirmation, an editor) by the caller's thread
   python.releaseThreads();
+  if (opts.releaseAnalyses) python.dispose();
   // and the pass's (also between its files and its task files), before the report is rendered
   collectIfLarge();
   mark('pass');

@@ -237,6 +237,11 @@ export interface PassInput {
   /** Called between the files and the task files (a one-shot run collects garbage there when its heap
    *  is large: src/core/collect.ts). */
   between?: () => void;
+  /** A one-shot run: drop each Python file's flow and call facts once its rules have run
+   *  (`PythonProject.releaseFacts`; an editor session keeps them for the next edit). */
+  releaseFacts?: boolean;
+  /** Called after each file (a one-shot run collects garbage when its heap grew: src/core/collect.ts). */
+  afterFile?: () => void;
 }
 
 export interface PassResult {
@@ -255,8 +260,11 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     const file = input.project.files.get(p);
     if (!file) continue;
     await release();
-    if (file.language === 'python') pass.pythonFile(file);
-    else if (file.language === 'javascript' || file.language === 'typescript') pass.scriptFile(file);
+    if (file.language === 'python') {
+      pass.pythonFile(file);
+      if (input.releaseFacts) input.project.python.releaseFacts(file.path);
+    } else if (file.language === 'javascript' || file.language === 'typescript') pass.scriptFile(file);
+    input.afterFile?.();
   }
   input.between?.();
   for (const tasks of input.tasksByFile.values()) {

@@ -268,6 +268,15 @@ class Project implements PythonProject {
     this.evict();
   }
 
+  releaseFacts(p: string): void {
+    // an editor session keeps them (the next edit's flow reuse reads them)
+    if (!this.keepTrees) this.cache.get(p)?.releaseFacts();
+  }
+
+  releaseCallFacts(): void {
+    if (!this.keepTrees) for (const a of this.cache.values()) a.releaseCallFacts();
+  }
+
   /** Drop the least recently used analyses beyond the budget (never the last `MIN_CACHED`). */
   private evict(): void {
     if (this.cachedChars <= this.maxCachedChars) return;

@@ -223,6 +223,12 @@ export interface PythonProject {
   resolveFunction(fromFile: string, name: string): { file: string; fn: FunctionInfo } | undefined;
   /** Analyses built so far (parses of project files), evicted from the memory budget, cached now. */
   stats(): { parsed: number; evicted: number; cached: number };
+  /** A one-shot run is done with this file's own rules: drop the facts computed for them (the flow,
+   *  calls, value sources: `Analysis.releaseFacts`); asked again, they are computed again. */
+  releaseFacts(path: string): void;
+  /** A one-shot run's indexes are built: every analysis drops the calls it described and the value
+   *  sources it followed (`Analysis.releaseCallFacts`); the pass describes again those its rules ask for. */
+  releaseCallFacts(): void;
   /** Stop the threads parsing ahead, if any (the rest is parsed on demand). */
   releaseThreads(): void;
   /** Drop every cached analysis (and stop the threads). */

@@ -69,6 +69,8 @@ function noting(python: PythonProject, e: Entry): PythonProject {
       return r;
     },
     stats: () => python.stats(),
+    releaseFacts: (p) => python.releaseFacts(p),
+    releaseCallFacts: () => python.releaseCallFacts(),
     releaseThreads: () => python.releaseThreads(),
     dispose: () => python.dispose(),
   };

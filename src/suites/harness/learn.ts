@@ -66,6 +66,8 @@ function recording(python: PythonProject, deps: Set<string>): PythonProject {
       return r;
     },
     stats: () => python.stats(),
+    releaseFacts: (p) => python.releaseFacts(p),
+    releaseCallFacts: () => python.releaseCallFacts(),
     releaseThreads: () => python.releaseThreads(),
     dispose: () => python.dispose(),
   };
