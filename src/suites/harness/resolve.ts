@@ -48,7 +48,11 @@ export function resolveRoute(route: ModuleRoute, member: (name: string) => unkno
   if (!kept) return resolveNow(route, member, recordFile, root);
   let byKey = kept.get(route);
   if (!byKey) kept.set(route, (byKey = new Map()));
-  const key = JSON.stringify([root, path.dirname(recordFile), membersOf(route.template).map((m) => member(m))]);
+  let key = `${root}\0${path.dirname(recordFile)}`;
+  for (const m of membersOf(route.template)) {
+    const v = member(m);
+    key += typeof v === 'string' ? `\0s${v}` : `\0j${JSON.stringify(v)}`;
+  }
   if (byKey.has(key)) return byKey.get(key);
   const r = resolveNow(route, member, recordFile, root);
   byKey.set(key, r);
