@@ -136,8 +136,7 @@ function holds(python: PythonProject, e: Entry): boolean {
   for (const [p, t] of e.texts) if (python.text(p) !== t) return false;
   if (e.analyses) for (const [p, a] of e.analyses) if (python.analysis(p) !== a) return false;
   for (const { needle, found } of e.scans) {
-    const now = scan(python, needle);
-    if (now.length !== found.length || now.some((p, i) => p !== found[i])) return false;
+    if (!sameList(found, scan(python, needle))) return false;
   }
   if (e.files && !sameList(e.files, filesOf(python))) return false;
   return true;
