@@ -49,10 +49,8 @@ export function resolveRoute(route: ModuleRoute, member: (name: string) => unkno
   let byKey = kept.get(route);
   if (!byKey) kept.set(route, (byKey = new Map()));
   let key = `${root}\0${path.dirname(recordFile)}`;
-  for (const m of membersOf(route.template)) {
-    const v = member(m);
-    key += typeof v === 'string' ? `\0s${v}` : `\0j${JSON.stringify(v)}`;
-  }
+  // JSON per value: no raw NUL inside, so the key tells values apart wherever their text has one
+  for (const m of membersOf(route.template)) key += `\0${JSON.stringify(member(m))}`;
   if (byKey.has(key)) return byKey.get(key);
   const r = resolveNow(route, member, recordFile, root);
   byKey.set(key, r);
