@@ -99,6 +99,8 @@ function plain(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) => (x instanceof Map ? [...x.entries()] : x instanceof Set ? [...x] : typeof x === 'function' ? undefined : x));
 }
 
+const learnedKeys = new WeakMap<readonly unknown[], { kinds: readonly unknown[]; containers: readonly unknown[]; key: string }>();
+
 /** What loading the suites learned from Python code, and the per-file kind dispatches behind it. */
 export interface HarnessState {
   key: string;
@@ -113,11 +115,15 @@ export interface HarnessState {
  */
 export function harnessState(code: HarnessCode, suites: readonly Suite[], prev?: { state: HarnessState; changed: ReadonlySet<string> }): HarnessState {
   const kinds = learnKindRoutes(code, prev && { files: prev.state.kinds, changed: prev.changed });
-  const key = plain([
-    learnRoutes(code).filter((r) => !r.declared),
-    kinds,
-    pythonTaskContainers(code.python).map((c) => [c.file, c.name, c.via, c.idMember ?? null, c.lookups]),
-    bindKeys(suites, code.python),
-  ]);
+  const routes = learnRoutes(code);
+  const containers = pythonTaskContainers(code.python);
+  // the learned part as JSON once per learning (the same arrays after a task file's edit: memoised per files)
+  const memo = learnedKeys.get(routes);
+  let learned = memo?.kinds === kinds && memo.containers === containers ? memo.key : undefined;
+  if (learned === undefined) {
+    learned = plain([routes.filter((r) => !r.declared), kinds, containers.map((c) => [c.file, c.name, c.via, c.idMember ?? null, c.lookups])]);
+    learnedKeys.set(routes, { kinds, containers, key: learned });
+  }
+  const key = `${learned}\n${plain(bindKeys(suites, code.python))}`;
   return { key, kinds: kindRoutesByFile(kinds) ?? new Map() };
 }

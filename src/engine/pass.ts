@@ -29,6 +29,7 @@ import { buildBundleModel, prepareBundleAnalysis } from '../lang/ts/index.js';
 import type { BundleModel } from '../lang/ts/types.js';
 import type { Program } from 'acorn';
 import type { ModuleRoute } from '../suites/harness/routes.js';
+import type { RouteResolutions } from '../suites/harness/resolve.js';
 import type { KindRoute } from '../suites/harness/kind-sites.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
@@ -127,6 +128,12 @@ export interface IndexOptions {
   targets: ReadonlySet<string>;
   /** Bundle model of a file (a cache may answer); default `buildBundleModel`. */
   bundleOf?: (file: SourceFile) => BundleModel | undefined;
+  /** The code files the harness's routes and dispatches are learned from (default: `sorted`; loading
+   *  reads no JSON file through them). An editor session passes the same array while no code file
+   *  changed, so the learning, memoised per array, is not done again after a task file's edit. */
+  harnessFiles?: readonly SourceFile[];
+  /** Route resolutions kept between builds (an editor session, src/suites/harness/resolve.ts). */
+  resolutions?: RouteResolutions;
 }
 
 /** Phase 3: suites (JSON parses are cached per SourceFile), verifier binding, bundle models. */
@@ -137,9 +144,10 @@ export async function buildIndexes(sorted: readonly SourceFile[], o: IndexOption
     root: o.root,
     detect: o.rootConfig.config.detect,
     declared: declaredTasks?.length && o.rootConfig.path ? { tasks: declaredTasks, configFile: o.rootConfig.path } : undefined,
-    code: { python: o.python, files: sorted, programOf: harnessProgram },
+    code: { python: o.python, files: o.harnessFiles ?? sorted, programOf: harnessProgram },
     adapter: o.rootConfig.config.adapter,
     adapterOptions: o.rootConfig.config.adapterOptions,
+    resolutions: o.resolutions,
   });
   await bindVerifiers(suites, o.python, o.rootConfig.config.adapterOptions ?? {});
   await prepareBundleAnalysis(sorted);

@@ -23,6 +23,7 @@ import { parseScript, type JsParse } from '../lang/js/parse.js';
 import { rel } from '../core/paths.js';
 import { buildIndexes, harnessProgram, runPass, type EmbeddedParses, type ProjectIndexes } from './pass.js';
 import type { CarryRecord, CarryStore } from './carry.js';
+import type { RouteResolutions } from '../suites/harness/resolve.js';
 import { pageScripts } from './pages.js';
 import { computeScope, narrowTargets, partitionFindings } from './scope.js';
 import { ReachCache } from './reach.js';
@@ -117,7 +118,11 @@ export class LintSession {
   /** Per Python file, what its last lint left for the next to keep (src/engine/carry.ts). */
   private carries = new Map<string, { record: CarryRecord; pyFiles: ReadonlyMap<string, SourceFile> }>();
   private keptUnits = 0;
-  private pages?: { key: string; scripts: ReadonlySet<string> };
+  private pages?: { files: ReadonlySet<string>; scripts: ReadonlySet<string> };
+  private codeFiles?: readonly SourceFile[];
+  /** Where the task records' module routes led (src/suites/harness/resolve.ts): a new one when a file
+   *  comes or goes, or the files are read again. */
+  private resolutions: RouteResolutions = new WeakMap();
   private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
@@ -148,6 +153,7 @@ export class LintSession {
   reload(): Promise<void> {
     return this.exclusive(async () => {
       this.configs = new ConfigResolver(this.root, ruleOptionSchemas(this.allRules), this.opts.configPath);
+      this.resolutions = new WeakMap();
       const cfg = this.configs.forDir(this.root);
       const found = await discoverFiles([this.root], { cwd: this.root, include: cfg.config.include, exclude: cfg.config.exclude });
       const keep = new Set(found.files);
@@ -205,11 +211,12 @@ export class LintSession {
   private sync(file: string): void {
     const text = this.overrides.get(file) ?? this.disk.get(file);
     const language = languageOf(file);
+    const cur = this.files.get(file);
+    if (!cur !== (text === undefined || !language)) this.resolutions = new WeakMap();
     if (text === undefined || !language) {
       this.files.delete(file);
       return;
     }
-    const cur = this.files.get(file);
     if (cur && cur.source.text === text) return;
     this.files.set(file, { path: file, relPath: rel(this.root, file), language, source: new SourceText(text) });
   }
@@ -358,10 +365,12 @@ export class LintSession {
       python,
       targets: new Set(this.files.keys()),
       bundleOf: (f) => this.bundleOf(f),
+      harnessFiles: this.harnessFiles(sorted),
+      resolutions: this.resolutions,
     });
     this.indexCounts.builds++;
     // what the loading learned from Python bodies (memoised: no second walk), for the next edit's keepIndexes
-    const harness = reusableSuites(value.suites) ? harnessState({ python, files: sorted, programOf: harnessProgram }, value.suites) : undefined;
+    const harness = reusableSuites(value.suites) ? harnessState({ python, files: this.harnessFiles(sorted), programOf: harnessProgram }, value.suites) : undefined;
     this.indexes = { key: new Map(this.files), value, python, harness };
     return value;
   }
@@ -385,10 +394,22 @@ export class LintSession {
       changed.push({ path: p, before, after });
     }
     // the harness's routes and dispatches, and tasks written as Python data, are learned from bodies
-    const harness = harnessState({ python: this.python!.project, files: sorted, programOf: harnessProgram }, prev.value.suites, { state: prev.harness, changed: new Set(changed.map((c) => c.path)) });
+    const harness = harnessState({ python: this.python!.project, files: this.harnessFiles(sorted), programOf: harnessProgram }, prev.value.suites, { state: prev.harness, changed: new Set(changed.map((c) => c.path)) });
     if (harness.key !== prev.harness.key) return undefined;
     // a rebase that fails part-way leaves the old suites half moved: they are rebuilt from scratch then
     return changed.every((c) => rebaseBindings(prev.value.suites, c.path, c.before, c.after)) ? harness : undefined;
+  }
+
+  /**
+   * The code files (every file but JSON) in path order: the same array while none of them changed, so what
+   * the suites' loading learns from the harness (memoised per array, src/suites/harness/learn.ts) is not
+   * learned again after an edit of a task file.
+   */
+  private harnessFiles(sorted: readonly SourceFile[]): readonly SourceFile[] {
+    const code = sorted.filter((f) => f.language !== 'json');
+    const prev = this.codeFiles;
+    if (prev && prev.length === code.length && prev.every((f, i) => f === code[i])) return prev;
+    return (this.codeFiles = code);
   }
 
   private summaryOf(f: SourceFile): ModuleSummary | undefined {
@@ -431,8 +452,12 @@ export class LintSession {
 
   /** Classic scripts of the project's HTML pages (src/engine/pages.ts), read again when the set of files changes. */
   private async pageScripts(): Promise<ReadonlySet<string>> {
-    const key = [...this.files.keys()].sort().join('\0');
-    if (this.pages?.key !== key) this.pages = { key, scripts: await pageScripts(new Set(this.files.keys())) };
+    // the same set of files: every path of the last set is still here (a path list sorted and joined on
+    // each lint cost more than the rest of a task file's lint on a 2,500-file suite)
+    const prev = this.pages;
+    if (prev && prev.files.size === this.files.size && [...prev.files].every((p) => this.files.has(p))) return prev.scripts;
+    const files = new Set(this.files.keys());
+    this.pages = { files, scripts: await pageScripts(files) };
     return this.pages.scripts;
   }
 

@@ -29,6 +29,7 @@ import type { Suite } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
 import type { ModuleRoute } from './harness/routes.js';
 import type { KindRoute } from './harness/kind-sites.js';
+import type { RouteResolutions } from './harness/resolve.js';
 
 /** A declared entrypoint (config `entrypoints`, or an adapter's defaults). */
 export interface EntrypointDecl {
@@ -89,6 +90,8 @@ export interface DetectContext {
   kinds?: readonly KindRoute[];
   /** Per kind route, what the project's documents hold at its member path (`tallyKinds`). */
   kindTally?: ReadonlyMap<KindRoute, KindTally>;
+  /** Route resolutions an editor session keeps between loads (src/suites/harness/resolve.ts). */
+  resolutions?: RouteResolutions;
 }
 
 export interface AdapterLoadResult {

@@ -48,9 +48,9 @@ function noting(python: PythonProject, e: Entry): PythonProject {
     },
     analyseCode: (t) => python.analyseCode(t),
     files: () => {
-      const fs = python.files();
-      e.files = [...fs];
-      return fs;
+      const fs = filesOf(python);
+      e.files = fs;
+      return [...fs];
     },
     text: (p) => (read(p), python.text(p)),
     moduleName: (p) => python.moduleName(p),
@@ -113,17 +113,34 @@ export function filesContaining(python: PythonProject, needle: string): readonly
   return found;
 }
 
+/** A project's file list, once per project (its files do not change; `files()` builds a new array on each
+ *  call, and every kept entry that listed them compares with it on each reuse). */
+const fileLists = new WeakMap<PythonProject, readonly string[]>();
+function filesOf(python: PythonProject): readonly string[] {
+  let fs = fileLists.get(python);
+  if (!fs) fileLists.set(python, (fs = python.files()));
+  return fs;
+}
+
+/** Is a list an entry kept the same as `now` (memoised per pair of lists: entries share the list they
+ *  took, `filesOf`)? */
+const sameLists = new WeakMap<readonly string[], WeakMap<readonly string[], boolean>>();
+function sameList(was: readonly string[], now: readonly string[]): boolean {
+  if (was === now) return true;
+  let m = sameLists.get(was);
+  if (!m) sameLists.set(was, (m = new WeakMap()));
+  let r = m.get(now);
+  if (r === undefined) m.set(now, (r = now.length === was.length && now.every((p, i) => p === was[i])));
+  return r;
+}
+
 function holds(python: PythonProject, e: Entry): boolean {
   for (const [p, t] of e.texts) if (python.text(p) !== t) return false;
   if (e.analyses) for (const [p, a] of e.analyses) if (python.analysis(p) !== a) return false;
   for (const { needle, found } of e.scans) {
-    const now = scan(python, needle);
-    if (now.length !== found.length || now.some((p, i) => p !== found[i])) return false;
+    if (!sameList(found, scan(python, needle))) return false;
   }
-  if (e.files) {
-    const now = python.files();
-    if (now.length !== e.files.length || now.some((p, i) => p !== e.files![i])) return false;
-  }
+  if (e.files && !sameList(e.files, filesOf(python))) return false;
   return true;
 }
 

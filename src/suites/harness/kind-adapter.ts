@@ -68,25 +68,59 @@ function bindContainer(container: readonly TaskRecord[], route: KindRoute): { bo
 
 const MAX_SHAPES = 64;
 
+/** What one document holds at a route's member path (its best container): counts, and the member sets
+ *  (sorted keys) of the records that hold a handled value, each once, first seen first. */
+interface DocTally {
+  known: number;
+  total: number;
+  shapes: string[][];
+}
+
+/** Per document and route object: an editor session's load after a task file's edit tallies only that
+ *  file again (the routes are the same objects while no code file changed). */
+const docTallies = new WeakMap<JsonDocument, WeakMap<KindRoute, DocTally | null>>();
+
+function docTally(doc: JsonDocument, containers: () => TaskRecord[][], route: KindRoute): DocTally | undefined {
+  let byRoute = docTallies.get(doc);
+  if (!byRoute) docTallies.set(doc, (byRoute = new WeakMap()));
+  const hit = byRoute.get(route);
+  if (hit !== undefined) return hit ?? undefined;
+  let best: ReturnType<typeof bindContainer> | undefined;
+  for (const container of containers()) {
+    const c = bindContainer(container, route);
+    if (c.total && (!best || c.total > best.total)) best = c;
+  }
+  let out: DocTally | undefined;
+  if (best) {
+    out = { known: best.known, total: best.total, shapes: [] };
+    const seen = new Set<string>();
+    for (const b of best.bound) {
+      if (!b.values.some((v) => route.cases.has(v.value))) continue;
+      const keys = Object.keys(b.record.value).sort();
+      const sig = keys.join('\0');
+      if (seen.has(sig)) continue;
+      seen.add(sig);
+      out.shapes.push(keys);
+    }
+  }
+  byRoute.set(route, out ?? null);
+  return out;
+}
+
 /** Per route, what all the project's documents hold at its member path (their best container each). */
 export function tallyKinds(docs: readonly JsonDocument[], routes: readonly KindRoute[]): Map<KindRoute, KindTally> {
   const out = new Map<KindRoute, { known: number; total: number; shapes: Set<string>[]; seen: Set<string> }>();
   for (const route of routes) out.set(route, { known: 0, total: 0, shapes: [], seen: new Set() });
   for (const doc of docs) {
-    const containers = containersOf(doc);
+    let containers: TaskRecord[][] | undefined;
+    const once = () => (containers ??= containersOf(doc));
     for (const route of routes) {
       const t = out.get(route)!;
-      let best: ReturnType<typeof bindContainer> | undefined;
-      for (const container of containers) {
-        const c = bindContainer(container, route);
-        if (c.total && (!best || c.total > best.total)) best = c;
-      }
-      if (!best) continue;
-      t.known += best.known;
-      t.total += best.total;
-      for (const b of best.bound) {
-        if (!b.values.some((v) => route.cases.has(v.value))) continue;
-        const keys = Object.keys(b.record.value).sort();
+      const d = docTally(doc, once, route);
+      if (!d) continue;
+      t.known += d.known;
+      t.total += d.total;
+      for (const keys of d.shapes) {
         const sig = keys.join('\0');
         if (t.shapes.length < MAX_SHAPES && !t.seen.has(sig)) {
           t.seen.add(sig);

@@ -21,6 +21,17 @@ export interface HarnessCode {
 
 const memo = new WeakMap<readonly SourceFile[], ModuleRoute[]>();
 
+/** A screen's answer on a file's text, once per content (a session learns again on every Python edit, and a
+ *  suite's app scripts are megabytes of text that never change). */
+const screens = new WeakMap<SourceFile, Map<RegExp, boolean>>();
+function screened(f: SourceFile, screen: RegExp): boolean {
+  let byScreen = screens.get(f);
+  if (!byScreen) screens.set(f, (byScreen = new Map()));
+  let r = byScreen.get(screen);
+  if (r === undefined) byScreen.set(screen, (r = screen.test(f.source.text)));
+  return r;
+}
+
 export function learnRoutes(code: HarnessCode): ModuleRoute[] {
   const hit = memo.get(code.files);
   if (hit) return hit;
@@ -29,7 +40,7 @@ export function learnRoutes(code: HarnessCode): ModuleRoute[] {
     try {
       // per file, kept over an editor's edits while what it read is the same (file-memo.ts)
       if (f.language === 'python') out.push(...perFile('py-routes', code.python, f.path, pythonRoutes));
-      else if ((f.language === 'javascript' || f.language === 'typescript') && JS_LOADER_SCREEN.test(f.source.text)) {
+      else if ((f.language === 'javascript' || f.language === 'typescript') && screened(f, JS_LOADER_SCREEN)) {
         const program = code.programOf(f);
         if (program) out.push(...jsRoutes(f.path, program, f.source.text));
       }
@@ -119,7 +130,7 @@ export function learnKindRoutes(code: HarnessCode, reuse?: { files: ReadonlyMap<
     if (prev && !reuse!.changed.has(f.path) && !readsAny(prev.deps, reuse!.changed)) k = prev;
     // per file, kept over an editor's edits while what it read is the same (file-memo.ts)
     else if (f.language === 'python') k = perFile('py-kinds', code.python, f.path, fileKinds);
-    else if ((f.language === 'javascript' || f.language === 'typescript') && JS_KIND_SCREEN.test(f.source.text)) k = jsFileKinds(code, f);
+    else if ((f.language === 'javascript' || f.language === 'typescript') && screened(f, JS_KIND_SCREEN)) k = jsFileKinds(code, f);
     if (!k) continue;
     byFile.set(f.path, k);
     out.push(...k.routes);
@@ -130,6 +141,11 @@ export function learnKindRoutes(code: HarnessCode, reuse?: { files: ReadonlyMap<
 }
 
 function readsAny(deps: ReadonlySet<string>, changed: ReadonlySet<string>): boolean {
+  // the smaller set is walked (an edit changes one file; a file may have read hundreds)
+  if (changed.size < deps.size) {
+    for (const c of changed) if (deps.has(c)) return true;
+    return false;
+  }
   for (const d of deps) if (changed.has(d)) return true;
   return false;
 }

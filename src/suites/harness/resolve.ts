@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { instantiate } from './template.js';
+import { instantiate, membersOf } from './template.js';
 import type { ModuleRoute } from './routes.js';
 
 const JS_EXTS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
@@ -35,8 +35,29 @@ export interface Resolved {
   wanted: string;
 }
 
+/**
+ * Resolutions an editor session keeps between loads of the suites (per route object: the routes are the
+ * same objects while no code file changed), by what a resolution reads: the root, the record file's folder
+ * and the record's values of the template's members. The files on disk are taken as they were: the session
+ * starts a new one when a file comes or goes.
+ */
+export type RouteResolutions = WeakMap<ModuleRoute, Map<string, Resolved | undefined>>;
+
 /** The module a record routes to, or what it names when no such file exists; undefined when the record does not fit the route. */
-export function resolveRoute(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string): Resolved | undefined {
+export function resolveRoute(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string, kept?: RouteResolutions): Resolved | undefined {
+  if (!kept) return resolveNow(route, member, recordFile, root);
+  let byKey = kept.get(route);
+  if (!byKey) kept.set(route, (byKey = new Map()));
+  let key = `${root}\0${path.dirname(recordFile)}`;
+  // JSON per value: no raw NUL inside, so the key tells values apart wherever their text has one
+  for (const m of membersOf(route.template)) key += `\0${JSON.stringify(member(m))}`;
+  if (byKey.has(key)) return byKey.get(key);
+  const r = resolveNow(route, member, recordFile, root);
+  byKey.set(key, r);
+  return r;
+}
+
+function resolveNow(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string): Resolved | undefined {
   const inst = instantiate(route.template, member);
   if (!inst || !inst.rest) return undefined;
   let rel = inst.rest;

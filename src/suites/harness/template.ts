@@ -54,9 +54,12 @@ function normalise(t: Template): Template {
   return t.map((p) => (p.kind === 'lit' ? { kind: 'lit' as const, text: p.text.replace(/\/{2,}/g, '/') } : p));
 }
 
-/** The record members a template reads. */
-export function membersOf(t: Template): string[] {
-  return t.flatMap((p) => (p.kind === 'member' ? [p.name] : []));
+/** The record members a template reads (once per template: a load asks it per record and route). */
+const members = new WeakMap<Template, readonly string[]>();
+export function membersOf(t: Template): readonly string[] {
+  let m = members.get(t);
+  if (!m) members.set(t, (m = t.flatMap((p) => (p.kind === 'member' ? [p.name] : []))));
+  return m;
 }
 
 /**
