@@ -20,7 +20,7 @@ import { rel } from '../core/paths.js';
 import { parseStats, pythonParser } from '../lang/python/parser.js';
 import { treeCacheStats } from '../lang/python/tree-cache.js';
 import { aheadStats } from '../lang/python/parse-ahead.js';
-import { spareCores, startThreads } from '../host/threads.js';
+import { closePrestarted, spareCores, startThreads } from '../host/threads.js';
 import { redosStats } from '../suites/regex/redos.js';
 import { codeOrigin } from '../core/dynamic-import.js';
 import { loadConfirmStage, type ConfirmFindings } from './confirm-stage.js';
@@ -131,6 +131,8 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       ? await lintWithCache(lintOpts, { location: o.cacheLocation })
       : { ...(await lint(lintOpts)), cacheHit: false };
   }
+  // threads started before the CLI loaded that this run did not use (a small suite, a cached result)
+  closePrestarted();
   try {
     if (o.errorOnUnmatchedPattern !== false && !o.stdinFilename && !o.changedSince) checkSomethingRead(paths, result, io.cwd);
     let findings = result.findings;
@@ -258,7 +260,7 @@ function mainThreadCpuMs(): number | undefined {
 }
 
 /** Threads that parse Python ahead: `VAUDIT_PARSE_THREADS` (0 turns them off), else the spare cores
- *  (`spareCores`: none on two cores), at most 3. */
+ *  (`spareCores`: one on two cores), at most 3. `bin/prestart.js` starts as many before the CLI loads. */
 function parseThreads(): { start: typeof startThreads; count: number } {
   const env = process.env.VAUDIT_PARSE_THREADS;
   const n = env !== undefined && /^\d+$/.test(env) ? Number(env) : Math.min(spareCores(), 3);

@@ -19,13 +19,41 @@ import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
  * thread of ours), so a thread of ours there only competes with it (bench/README.md).
  */
 export function spareCores(): number {
-  return Math.max(0, availableParallelism() - 2);
+  return Math.max(0, availableParallelism() - 1);
 }
 
-/** Start `count` threads, each running `runThread` of the module at `module` (a file URL). */
+interface Started {
+  worker: Worker;
+  port: MessagePort;
+}
+/** Threads `bin/prestart.js` started before the CLI was loaded (the same key there). */
+const PRESTARTED = Symbol.for('vaudit.prestartedThreads');
+type Prestarted = { module: string; threads: Started[] } | undefined;
+
+/** The threads started before the CLI was loaded for `module`, at most `count`; the others are stopped. */
+function adoptPrestarted(module: URL, count: number): Started[] {
+  const g = globalThis as { [PRESTARTED]?: Prestarted };
+  const pre = g[PRESTARTED];
+  if (!pre) return [];
+  g[PRESTARTED] = undefined;
+  const adopted = pre.module === module.href ? pre.threads.slice(0, count) : [];
+  for (const t of pre.threads.slice(adopted.length)) {
+    t.port.close();
+    void t.worker.terminate();
+  }
+  return adopted;
+}
+
+/** Stop the threads started before the CLI was loaded that no job adopted (a run that parsed nothing ahead). */
+export function closePrestarted(): void {
+  adoptPrestarted(new URL('vaudit:none'), 0);
+}
+
+/** Start `count` threads, each running `runThread` of the module at `module` (a file URL); threads
+ *  `bin/prestart.js` started for the same module are adopted first. */
 export const startThreads: ThreadTaskStart = (module, count) => {
-  const threads: Array<{ worker: Worker; port: MessagePort }> = [];
-  for (let i = 0; i < count; i++) {
+  const threads: Started[] = adoptPrestarted(module, count);
+  for (let i = threads.length; i < count; i++) {
     const { port1, port2 } = new MessageChannel();
     let worker: Worker;
     try {

@@ -161,10 +161,26 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
   // open parents and how many children each still waits for
   const parents: PyNode[] = [root];
   const left: number[] = [b[3]! >>> 2];
+  /** The children of each open parent so far (one reused array per level), copied into an array of
+   *  their exact size when the parent closes, as `convertTree` does (an array grown by `push` keeps
+   *  room for 17 for its life, which every scavenge copies). */
+  const kids: PyNode[][] = [[]];
+  const close = (): void => {
+    const done = parents.pop()!;
+    left.pop();
+    const k = kids[parents.length]!;
+    if (k.length) {
+      done.children = k.slice();
+      k.length = 0;
+    }
+    // its children are all in: pass its error flag to its parent (as `convertTree` does)
+    const p = parents[parents.length - 1];
+    if (p && done.hasError) p.hasError = true;
+  };
   const count = b.length / NODE_INTS;
   for (let i = 1; i < count; i++) {
     const o = i * NODE_INTS;
-    while (left[left.length - 1] === 0) close(parents, left);
+    while (left[left.length - 1] === 0) close();
     const parent = parents[parents.length - 1]!;
     left[left.length - 1]!--;
     const word = b[o]!;
@@ -176,26 +192,18 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
       node.hasError = true;
       node.isMissing = type !== 'ERROR';
     }
-    if (parent.children.length === 0) parent.children = [node];
-    else parent.children.push(node);
-    const kids = flags >>> 2;
-    if (kids > 0) {
+    kids[parents.length - 1]!.push(node);
+    const n = flags >>> 2;
+    if (n > 0) {
       parents.push(node);
-      left.push(kids);
+      left.push(n);
+      if (kids.length < parents.length) kids.push([]);
       if (parents.length > depth) depth = parents.length;
     } else {
       if (node.hasError) parent.hasError = true;
     }
   }
-  while (parents.length > 1) close(parents, left);
+  while (parents.length > 0) close();
   setTreeDepth(root, depth);
   return root;
-}
-
-/** A node's children are all in: pass its error flag to its parent (as `convertTree` does). */
-function close(parents: PyNode[], left: number[]): void {
-  const done = parents.pop()!;
-  left.pop();
-  const p = parents[parents.length - 1]!;
-  if (done.hasError) p.hasError = true;
 }
