@@ -7,9 +7,11 @@
  *   0: type id | field id << 16     1: start     2: end     3: child count << 2 | missing << 1 | named
  * (offsets in UTF-16 units, as the cursor reports them). Type and field names travel beside it, by id.
  */
-import { PyNode, TreeText, droppedType, setTreeDepth, type TreeCursorLike } from './tree.js';
+import { PyNode, TreeText, droppedType, plainKind, setTreeDepth, type NodeKind, type TreeCursorLike } from './tree.js';
 
 const NODE_INTS = 4;
+/** tree-sitter's type id of ERROR nodes (`ts_builtin_sym_error`). */
+const ERROR_ID = 0xffff;
 const NAMED = 1;
 const MISSING = 2;
 
@@ -27,14 +29,26 @@ export interface FlatTree {
 
 /** Name tables of one encoder (a worker keeps one for its life and sends what is new with each tree). */
 export class FlatNameTable {
+  /** By type id, but for `ERROR_ID` (`error`): an array given index 65,535 turns into a dictionary, and
+   *  every node's look-up into a hash look-up. */
   readonly types: (string | undefined)[] = [];
   readonly fields: (string | undefined)[] = [];
   /** Whether the plain tree leaves a type out (`droppedType`), by id, for the types this encoder met
-   *  itself (a name merged from another table comes without it). */
+   *  itself (a name merged from another table comes without it). ERROR is never left out. */
   readonly dropped: boolean[] = [];
+  private error: string | undefined;
   private fresh: FlatNames = { types: [], fields: [] };
 
+  /** The name of a type id, if met. */
+  typeName(id: number): string | undefined {
+    return id === ERROR_ID ? this.error : this.types[id];
+  }
+
   type(c: TreeCursorLike, id: number): void {
+    if (id === ERROR_ID) {
+      if (this.error === undefined) this.fresh.types.push([id, (this.error = c.nodeType)]);
+      return;
+    }
     if (this.dropped[id] !== undefined) return;
     let t = this.types[id];
     if (t === undefined) {
@@ -60,7 +74,10 @@ export class FlatNameTable {
 
   /** Add names another table met. */
   merge(n: FlatNames): void {
-    for (const [id, t] of n.types) this.types[id] = t;
+    for (const [id, t] of n.types) {
+      if (id === ERROR_ID) this.error = t;
+      else this.types[id] = t;
+    }
     for (const [id, f] of n.fields) this.fields[id] = f;
   }
 }
@@ -149,9 +166,9 @@ export function encodePlainTree(root: PyNode, ids: { type(name: string): number;
 /** Rebuild the plain tree of `text` from its flat form: the same nodes, fields, flags, heights and depth as `convertTree`. */
 export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyNode {
   const b = t.nodes;
-  const { types, fields } = names;
+  const { fields } = names;
   const typeOf = (word: number): string => {
-    const name = types[word & 0xffff];
+    const name = names.typeName(word & 0xffff);
     if (name === undefined) throw new Error(`flat tree: unknown node type id ${word & 0xffff}`);
     return name;
   };
@@ -177,6 +194,7 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
     const p = parents[parents.length - 1];
     if (p && done.hasError) p.hasError = true;
   };
+  const kindRows: (NodeKind | undefined)[][] = [];
   const count = b.length / NODE_INTS;
   for (let i = 1; i < count; i++) {
     const o = i * NODE_INTS;
@@ -187,7 +205,16 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
     const type = typeOf(word);
     const fid = word >>> 16;
     const flags = b[o + 3]!;
-    const node = new PyNode(type, b[o + 1]!, b[o + 2]!, (flags & NAMED) !== 0, fid ? (fields[fid] || null) : null, parent, shared);
+    const named = (flags & NAMED) !== 0;
+    const field = fid ? (fields[fid] || null) : null;
+    // kinds by field id, type id and named flag (a type id below 65,535 has one name per table)
+    const tid = word & 0xffff;
+    let kind: NodeKind | undefined;
+    if (tid !== ERROR_ID) {
+      const row = (kindRows[fid * 2 + (named ? 1 : 0)] ??= []);
+      kind = row[tid] ??= plainKind(type, field, named);
+    }
+    const node = new PyNode(type, b[o + 1]!, b[o + 2]!, named, field, parent, shared, kind);
     if (t.withErrors && (type === 'ERROR' || (flags & MISSING) !== 0)) {
       node.hasError = true;
       node.isMissing = type !== 'ERROR';
