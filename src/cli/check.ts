@@ -290,7 +290,7 @@ async function debugLines(result: CachedLintResult): Promise<string> {
   const a = aheadStats;
   out.push(a.threads
     ? `parsing ahead: ${a.threads} thread${a.threads === 1 ? '' : 's'}; ${a.taken} files parsed ahead, rebuilt in ${Math.round(a.decodeMs)} ms; the main thread waited ${Math.round(a.waitMs - a.helpMs)} ms for them, and parsed ${a.helped} ahead itself meanwhile (${Math.round(a.helpMs)} ms)`
-    : 'parsing ahead: no threads (two cores or fewer, a small suite, the wasm parser, or VAUDIT_PARSE_THREADS=0)');
+    : 'parsing ahead: no threads (one core, a suite under 60,000 or over 2 million characters of Python, the wasm parser, or VAUDIT_PARSE_THREADS=0)');
   return out.map((l) => `vaudit debug: ${l}\n`).join('');
 }
 

@@ -13,10 +13,10 @@ import { availableParallelism } from 'node:os';
 import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
 
 /**
- * Cores a job's threads can have to themselves: beyond the main thread's and one for V8's own
- * background work. V8 compiles hot code and collects garbage on threads of its own, and on two cores
- * that already keeps the second one busy (ScienceBoard: 1.8 s on one core, 1.1 s on two, with no
- * thread of ours), so a thread of ours there only competes with it (bench/README.md).
+ * Cores a job's threads can have: all but the main thread's. V8 compiles and collects garbage on
+ * threads of its own, but since it optimises late (bin/bundle.js) a check of ScienceBoard uses ≈ 1.2
+ * cores, and a parse-ahead thread started before the CLI loads (bin/prestart.js) is ready when the
+ * first tree is needed (bench/README.md, issue 32).
  */
 export function spareCores(): number {
   return Math.max(0, availableParallelism() - 1);
