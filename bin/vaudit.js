@@ -3,7 +3,10 @@
 // the compiled module tree in dist/.
 import { setFlagsFromString } from 'node:v8';
 import { LATE_OPTIMISATION, loadBundle, wantsLateOptimisation } from './bundle.js';
+import { prestartThreads } from './prestart.js';
 
+// threads that parse ahead start first: their start-up overlaps loading the CLI
+prestartThreads(process.argv.slice(2));
 const late = wantsLateOptimisation(process.argv.slice(2));
 const bundle = loadBundle(late);
 // the module tree has no code cache to keep valid

@@ -20,7 +20,7 @@ import { rel } from '../core/paths.js';
 import { parseStats, pythonParser } from '../lang/python/parser.js';
 import { treeCacheStats } from '../lang/python/tree-cache.js';
 import { aheadStats } from '../lang/python/parse-ahead.js';
-import { spareCores, startThreads } from '../host/threads.js';
+import { closePrestarted, spareCores, startThreads } from '../host/threads.js';
 import { redosStats } from '../suites/regex/redos.js';
 import { codeOrigin } from '../core/dynamic-import.js';
 import { loadConfirmStage, type ConfirmFindings } from './confirm-stage.js';
@@ -131,6 +131,8 @@ export async function runCheck(paths: string[], o: CheckOptions, io: CheckIO): P
       ? await lintWithCache(lintOpts, { location: o.cacheLocation })
       : { ...(await lint(lintOpts)), cacheHit: false };
   }
+  // threads started before the CLI loaded that this run did not use (a small suite, a cached result)
+  closePrestarted();
   try {
     if (o.errorOnUnmatchedPattern !== false && !o.stdinFilename && !o.changedSince) checkSomethingRead(paths, result, io.cwd);
     let findings = result.findings;
@@ -258,7 +260,7 @@ function mainThreadCpuMs(): number | undefined {
 }
 
 /** Threads that parse Python ahead: `VAUDIT_PARSE_THREADS` (0 turns them off), else the spare cores
- *  (`spareCores`: none on two cores), at most 3. */
+ *  (`spareCores`: one on two cores), at most 3. `bin/prestart.js` starts as many before the CLI loads. */
 function parseThreads(): { start: typeof startThreads; count: number } {
   const env = process.env.VAUDIT_PARSE_THREADS;
   const n = env !== undefined && /^\d+$/.test(env) ? Number(env) : Math.min(spareCores(), 3);
@@ -288,7 +290,7 @@ async function debugLines(result: CachedLintResult): Promise<string> {
   const a = aheadStats;
   out.push(a.threads
     ? `parsing ahead: ${a.threads} thread${a.threads === 1 ? '' : 's'}; ${a.taken} files parsed ahead, rebuilt in ${Math.round(a.decodeMs)} ms; the main thread waited ${Math.round(a.waitMs - a.helpMs)} ms for them, and parsed ${a.helped} ahead itself meanwhile (${Math.round(a.helpMs)} ms)`
-    : 'parsing ahead: no threads (two cores or fewer, a small suite, the wasm parser, or VAUDIT_PARSE_THREADS=0)');
+    : 'parsing ahead: no threads (one core, a suite under 60,000 or over 2 million characters of Python, the wasm parser, or VAUDIT_PARSE_THREADS=0)');
   return out.map((l) => `vaudit debug: ${l}\n`).join('');
 }
 

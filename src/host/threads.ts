@@ -13,19 +13,47 @@ import { availableParallelism } from 'node:os';
 import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
 
 /**
- * Cores a job's threads can have to themselves: beyond the main thread's and one for V8's own
- * background work. V8 compiles hot code and collects garbage on threads of its own, and on two cores
- * that already keeps the second one busy (ScienceBoard: 1.8 s on one core, 1.1 s on two, with no
- * thread of ours), so a thread of ours there only competes with it (bench/README.md).
+ * Cores a job's threads can have: all but the main thread's. V8 compiles and collects garbage on
+ * threads of its own, but since it optimises late (bin/bundle.js) a check of ScienceBoard uses ≈ 1.2
+ * cores, and a parse-ahead thread started before the CLI loads (bin/prestart.js) is ready when the
+ * first tree is needed (bench/README.md, issue 32).
  */
 export function spareCores(): number {
-  return Math.max(0, availableParallelism() - 2);
+  return Math.max(0, availableParallelism() - 1);
 }
 
-/** Start `count` threads, each running `runThread` of the module at `module` (a file URL). */
+interface Started {
+  worker: Worker;
+  port: MessagePort;
+}
+/** Threads `bin/prestart.js` started before the CLI was loaded (the same key there). */
+const PRESTARTED = Symbol.for('vaudit.prestartedThreads');
+type Prestarted = { module: string; threads: Started[] } | undefined;
+
+/** The threads started before the CLI was loaded for `module`, at most `count`; the others are stopped. */
+function adoptPrestarted(module: URL, count: number): Started[] {
+  const g = globalThis as { [PRESTARTED]?: Prestarted };
+  const pre = g[PRESTARTED];
+  if (!pre) return [];
+  g[PRESTARTED] = undefined;
+  const adopted = pre.module === module.href ? pre.threads.slice(0, count) : [];
+  for (const t of pre.threads.slice(adopted.length)) {
+    t.port.close();
+    void t.worker.terminate();
+  }
+  return adopted;
+}
+
+/** Stop the threads started before the CLI was loaded that no job adopted (a run that parsed nothing ahead). */
+export function closePrestarted(): void {
+  adoptPrestarted(new URL('vaudit:none'), 0);
+}
+
+/** Start `count` threads, each running `runThread` of the module at `module` (a file URL); threads
+ *  `bin/prestart.js` started for the same module are adopted first. */
 export const startThreads: ThreadTaskStart = (module, count) => {
-  const threads: Array<{ worker: Worker; port: MessagePort }> = [];
-  for (let i = 0; i < count; i++) {
+  const threads: Started[] = adoptPrestarted(module, count);
+  for (let i = threads.length; i < count; i++) {
     const { port1, port2 } = new MessageChannel();
     let worker: Worker;
     try {

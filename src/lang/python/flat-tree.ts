@@ -7,9 +7,11 @@
  *   0: type id | field id << 16     1: start     2: end     3: child count << 2 | missing << 1 | named
  * (offsets in UTF-16 units, as the cursor reports them). Type and field names travel beside it, by id.
  */
-import { PyNode, TreeText, droppedType, setTreeDepth, type TreeCursorLike } from './tree.js';
+import { PyNode, TreeText, droppedType, plainKind, setTreeDepth, type NodeKind, type TreeCursorLike } from './tree.js';
 
 const NODE_INTS = 4;
+/** tree-sitter's type id of ERROR nodes (`ts_builtin_sym_error`). */
+const ERROR_ID = 0xffff;
 const NAMED = 1;
 const MISSING = 2;
 
@@ -27,14 +29,26 @@ export interface FlatTree {
 
 /** Name tables of one encoder (a worker keeps one for its life and sends what is new with each tree). */
 export class FlatNameTable {
+  /** By type id, but for `ERROR_ID` (`error`): an array given index 65,535 turns into a dictionary, and
+   *  every node's look-up into a hash look-up. */
   readonly types: (string | undefined)[] = [];
   readonly fields: (string | undefined)[] = [];
   /** Whether the plain tree leaves a type out (`droppedType`), by id, for the types this encoder met
-   *  itself (a name merged from another table comes without it). */
+   *  itself (a name merged from another table comes without it). ERROR is never left out. */
   readonly dropped: boolean[] = [];
+  private error: string | undefined;
   private fresh: FlatNames = { types: [], fields: [] };
 
+  /** The name of a type id, if met. */
+  typeName(id: number): string | undefined {
+    return id === ERROR_ID ? this.error : this.types[id];
+  }
+
   type(c: TreeCursorLike, id: number): void {
+    if (id === ERROR_ID) {
+      if (this.error === undefined) this.fresh.types.push([id, (this.error = c.nodeType)]);
+      return;
+    }
     if (this.dropped[id] !== undefined) return;
     let t = this.types[id];
     if (t === undefined) {
@@ -60,7 +74,10 @@ export class FlatNameTable {
 
   /** Add names another table met. */
   merge(n: FlatNames): void {
-    for (const [id, t] of n.types) this.types[id] = t;
+    for (const [id, t] of n.types) {
+      if (id === ERROR_ID) this.error = t;
+      else this.types[id] = t;
+    }
     for (const [id, f] of n.fields) this.fields[id] = f;
   }
 }
@@ -149,9 +166,9 @@ export function encodePlainTree(root: PyNode, ids: { type(name: string): number;
 /** Rebuild the plain tree of `text` from its flat form: the same nodes, fields, flags, heights and depth as `convertTree`. */
 export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyNode {
   const b = t.nodes;
-  const { types, fields } = names;
+  const { fields } = names;
   const typeOf = (word: number): string => {
-    const name = types[word & 0xffff];
+    const name = names.typeName(word & 0xffff);
     if (name === undefined) throw new Error(`flat tree: unknown node type id ${word & 0xffff}`);
     return name;
   };
@@ -161,41 +178,59 @@ export function decodeTree(t: FlatTree, text: string, names: FlatNameTable): PyN
   // open parents and how many children each still waits for
   const parents: PyNode[] = [root];
   const left: number[] = [b[3]! >>> 2];
+  /** The children of each open parent so far (one reused array per level), copied into an array of
+   *  their exact size when the parent closes, as `convertTree` does (an array grown by `push` keeps
+   *  room for 17 for its life, which every scavenge copies). */
+  const kids: PyNode[][] = [[]];
+  const close = (): void => {
+    const done = parents.pop()!;
+    left.pop();
+    const k = kids[parents.length]!;
+    if (k.length) {
+      done.children = k.slice();
+      k.length = 0;
+    }
+    // its children are all in: pass its error flag to its parent (as `convertTree` does)
+    const p = parents[parents.length - 1];
+    if (p && done.hasError) p.hasError = true;
+  };
+  const kindRows: (NodeKind | undefined)[][] = [];
   const count = b.length / NODE_INTS;
   for (let i = 1; i < count; i++) {
     const o = i * NODE_INTS;
-    while (left[left.length - 1] === 0) close(parents, left);
+    while (left[left.length - 1] === 0) close();
     const parent = parents[parents.length - 1]!;
     left[left.length - 1]!--;
     const word = b[o]!;
     const type = typeOf(word);
     const fid = word >>> 16;
     const flags = b[o + 3]!;
-    const node = new PyNode(type, b[o + 1]!, b[o + 2]!, (flags & NAMED) !== 0, fid ? (fields[fid] || null) : null, parent, shared);
+    const named = (flags & NAMED) !== 0;
+    const field = fid ? (fields[fid] || null) : null;
+    // kinds by field id, type id and named flag (a type id below 65,535 has one name per table)
+    const tid = word & 0xffff;
+    let kind: NodeKind | undefined;
+    if (tid !== ERROR_ID) {
+      const row = (kindRows[fid * 2 + (named ? 1 : 0)] ??= []);
+      kind = row[tid] ??= plainKind(type, field, named);
+    }
+    const node = new PyNode(type, b[o + 1]!, b[o + 2]!, named, field, parent, shared, kind);
     if (t.withErrors && (type === 'ERROR' || (flags & MISSING) !== 0)) {
       node.hasError = true;
       node.isMissing = type !== 'ERROR';
     }
-    if (parent.children.length === 0) parent.children = [node];
-    else parent.children.push(node);
-    const kids = flags >>> 2;
-    if (kids > 0) {
+    kids[parents.length - 1]!.push(node);
+    const n = flags >>> 2;
+    if (n > 0) {
       parents.push(node);
-      left.push(kids);
+      left.push(n);
+      if (kids.length < parents.length) kids.push([]);
       if (parents.length > depth) depth = parents.length;
     } else {
       if (node.hasError) parent.hasError = true;
     }
   }
-  while (parents.length > 1) close(parents, left);
+  while (parents.length > 0) close();
   setTreeDepth(root, depth);
   return root;
-}
-
-/** A node's children are all in: pass its error flag to its parent (as `convertTree` does). */
-function close(parents: PyNode[], left: number[]): void {
-  const done = parents.pop()!;
-  left.pop();
-  const p = parents[parents.length - 1]!;
-  if (done.hasError) p.hasError = true;
 }

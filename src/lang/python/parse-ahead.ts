@@ -30,8 +30,13 @@ const TAKEN = 4;
 const STOP = 0;
 const PENDING = 1;
 
-/** Source the threads may hold parsed beyond what the main thread took (≈ 10 MB of flat trees per million units). */
-const MAX_PENDING_CHARS = 4_000_000;
+/** Source the threads may hold parsed beyond what the main thread took (≈ 10 MB of flat trees per million
+ *  units): more than ScienceBoard and Spider2-V hold in all, and a bound on a large suite's peak memory. */
+const MAX_PENDING_CHARS = 1_000_000;
+/** Parses between two turns of a thread's event loop: the native parser's trees are freed by N-API
+ *  finalizers, which Node runs from the event loop (as `releasingTrees` in project.ts does for the main
+ *  thread); a thread that never returned to it held every tree it parsed (webarena-infinity: +120 MB). */
+const RELEASE_EVERY = 32;
 /** Below this much Python a thread's start costs more than it saves (a thread starts in ≈ 30 ms of CPU). */
 export const MIN_AHEAD_CHARS = 60_000;
 /** How long the main thread waits for one file a thread claimed before it parses the file itself (a
@@ -203,15 +208,22 @@ export const runThread: ThreadTask = async (_index, post, data) => {
   const parser = nativeTreeParser();
   const { texts, state, control } = (await data) as ThreadData;
   const names = new FlatNameTable();
+  let parsed = 0;
   for (let i = 0; i < texts.length; i++) {
     for (let p = Atomics.load(control, PENDING); p > MAX_PENDING_CHARS; p = Atomics.load(control, PENDING)) {
       if (Atomics.load(control, STOP)) return;
       Atomics.wait(control, PENDING, p, 100);
     }
     if (Atomics.load(control, STOP)) return;
+    // before a claim: the main thread never waits for a file while this thread is away
+    if (parsed >= RELEASE_EVERY) {
+      parsed = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     if (Atomics.compareExchange(state, i, FREE, THREAD) !== FREE) continue;
     const text = texts[i]!;
     const flat = parseFlat(parser, text, names);
+    parsed++;
     // the names met, even in a failed walk: later trees rely on the main thread knowing them
     const msg: Posted = flat ? { i, names: names.takeFresh(), nodes: flat.nodes, withErrors: flat.withErrors } : { i, names: names.takeFresh() };
     const transfer = flat ? [flat.nodes.buffer as ArrayBuffer] : [];

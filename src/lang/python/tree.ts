@@ -49,7 +49,7 @@ const NO_CHILDREN: PyNode[] = Object.freeze([]) as unknown as PyNode[];
 
 /** A node's type, field name and flags, one object per combination met in the process: a node holds one
  *  reference to it instead of two strings and three flags. */
-interface NodeKind {
+export interface NodeKind {
   readonly type: string;
   readonly field: string | null;
   readonly named: boolean;
@@ -67,6 +67,11 @@ function kindOf(type: string, field: string | null, flags: number): NodeKind {
   let byFlags = byField.get(field);
   if (!byFlags) byField.set(field, (byFlags = []));
   return (byFlags[flags] ??= Object.freeze({ type, field, named: (flags & NAMED) !== 0, hasError: (flags & HAS_ERROR) !== 0, isMissing: (flags & IS_MISSING) !== 0 }));
+}
+/** The kind of a node as a tree builder makes it (no error flags yet): builders keep it per type and
+ *  field id and hand it to `PyNode`, instead of two map look-ups per node. */
+export function plainKind(type: string, field: string | null, named: boolean): NodeKind {
+  return kindOf(type, field, named ? NAMED : 0);
 }
 function flagsOf(k: NodeKind): number {
   return (k.named ? NAMED : 0) | (k.hasError ? HAS_ERROR : 0) | (k.isMissing ? IS_MISSING : 0);
@@ -102,8 +107,10 @@ export class PyNode {
     public parent: PyNode | null,
     /** The unit's source text (shared by the tree's nodes; kept by the root). */
     source: TreeText,
+    /** `plainKind(type, field, named)`, when the caller has it at hand. */
+    kind?: NodeKind,
   ) {
-    this.kind = kindOf(type, field, named ? NAMED : 0);
+    this.kind = kind ?? kindOf(type, field, named ? NAMED : 0);
     if (parent === null) treeTexts.set(this, source);
   }
 
@@ -229,6 +236,8 @@ export interface NodeLike {
 }
 
 interface LangTables {
+  /** Node kinds by field id, then type id (types below 65,535). */
+  kinds: (NodeKind | undefined)[][];
   types: (string | undefined)[];
   named: (boolean | undefined)[];
   fields: (string | null | undefined)[];
@@ -295,10 +304,10 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
   const proto = Object.getPrototypeOf(c) as object;
   let tables = langTables.get(proto);
   if (!tables) {
-    tables = { types: [], named: [], fields: [], dropped: [] };
+    tables = { kinds: [], types: [], named: [], fields: [], dropped: [] };
     langTables.set(proto, tables);
   }
-  const { types, named: isNamed, fields: fieldNames, dropped } = tables;
+  const { kinds: kindRows, types, named: isNamed, fields: fieldNames, dropped } = tables;
   // the old tree's nodes are taken over with their shared text: it becomes the new text (offsets are
   // all the search of the old tree below reads)
   let shared: TreeText;
@@ -379,7 +388,12 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
       const s = c.startIndex;
       const e = c.endIndex;
       const old = reuse && !withErrors ? reusable(reuse, type, fieldName, s, e) : undefined;
-      const node = old ?? new PyNode(type, s, e, isNamed[id] ?? c.nodeIsNamed, fieldName, parent, shared);
+      let kind: NodeKind | undefined;
+      if (id < 65535) {
+        const row = (kindRows[fid | 0] ??= []);
+        kind = row[id] ??= plainKind(type, fieldName, isNamed[id]!);
+      }
+      const node = old ?? new PyNode(type, s, e, isNamed[id] ?? c.nodeIsNamed, fieldName, parent, shared, kind);
       if (old) {
         taken.push({ node: old, parent, field: fieldName, delta: s - old.start, depth: stack.length + 1 });
       } else if (withErrors && (type === 'ERROR' || c.nodeIsMissing)) {
