@@ -9,7 +9,10 @@
  * Sets of up to `SMALL` definitions stay native `Set`s (built as before); both kinds are read only
  * through `ReadonlySet` (`size`, `has`, iteration in order).
  */
-import type { Def } from './state.js';
+/** What the set holds: a flow definition (`Def` of state.ts, which imports this module), known here by its id. */
+interface Def {
+  readonly id: number;
+}
 
 const BITS = 5;
 const MASK = (1 << BITS) - 1;
@@ -181,11 +184,12 @@ const converted = new WeakMap<ReadonlySet<Def>, DefSet>();
  * The union of `a` and `b` in order (a's definitions, then b's new ones), always a new set: `a` itself
  * when `mine` (a native set made by the caller, not yet shared) and the union stays small.
  */
-export function unionDefs(a: ReadonlySet<Def>, b: ReadonlySet<Def>, mine: boolean): ReadonlySet<Def> {
+export function unionDefs<T extends Def>(a: ReadonlySet<T>, b: ReadonlySet<T>, mine: boolean): ReadonlySet<T> {
   if (a.size + b.size <= SMALL && !(a instanceof DefSet)) {
-    const u = mine ? (a as Set<Def>) : new Set(a);
+    const u = mine ? (a as Set<T>) : new Set(a);
     for (const x of b) u.add(x);
     return u;
   }
-  return DefSet.union(DefSet.of(a), DefSet.of(b));
+  // a DefSet holds only what it was given: the union of two sets of T is a set of T
+  return DefSet.union(DefSet.of(a), DefSet.of(b)) as unknown as ReadonlySet<T>;
 }
