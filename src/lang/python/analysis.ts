@@ -82,6 +82,16 @@ function catchersOf(exc: string): string[] {
   return ownValue(SUPER_OF, exc) ?? [exc, 'Exception', 'BaseException'];
 }
 
+/** The first item of each key, in order: what `items.find` by that key returns, looked up in one step. */
+function firstByKey<K, V>(items: readonly V[], key: (v: V) => K): Map<K, V> {
+  const m = new Map<K, V>();
+  for (const v of items) {
+    const k = key(v);
+    if (!m.has(k)) m.set(k, v);
+  }
+  return m;
+}
+
 export class Analysis implements PythonAnalysis {
   private _scopes?: ScopeTable;
   private _conditions?: Conditions;
@@ -627,29 +637,14 @@ export class Analysis implements PythonAnalysis {
     return undefined;
   }
   functionByQualname(q: string): FunctionInfo | undefined {
-    if (!this._fnByQualname) {
-      const m = new Map<string, FunctionInfo>();
-      for (const f of this.functions()) if (!m.has(f.qualname)) m.set(f.qualname, f);
-      this._fnByQualname = m;
-    }
-    return this._fnByQualname.get(q);
+    return (this._fnByQualname ??= firstByKey(this.functions(), (f) => f.qualname)).get(q);
   }
   /** The first class of this qualname (as `classes().find` would find it). */
   classByQualname(q: string): ClassInfo | undefined {
-    if (!this._classByQualname) {
-      const m = new Map<string, ClassInfo>();
-      for (const c of this.classes()) if (!m.has(c.qualname)) m.set(c.qualname, c);
-      this._classByQualname = m;
-    }
-    return this._classByQualname.get(q);
+    return (this._classByQualname ??= firstByKey(this.classes(), (c) => c.qualname)).get(q);
   }
   private classOfNode(n: PyNode): ClassInfo | undefined {
-    if (!this._classByNode) {
-      const m = new Map<PyNode, ClassInfo>();
-      for (const c of this.classes()) if (!m.has(c.node)) m.set(c.node, c);
-      this._classByNode = m;
-    }
-    return this._classByNode.get(n);
+    return (this._classByNode ??= firstByKey(this.classes(), (c) => c.node)).get(n);
   }
 
   imports(): Map<string, ImportInfo> {
