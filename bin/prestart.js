@@ -32,10 +32,11 @@ export function prestartThreads(argv) {
   const threads = [];
   for (let i = 0; i < count; i++) {
     const { port1, port2 } = new MessageChannel();
+    const stop = new Int32Array(new SharedArrayBuffer(4));
     try {
       // as `startThreads` starts them (src/host/threads.ts)
       const worker = new Worker(ENTRY, {
-        workerData: { module: PARSE_AHEAD.href, index: i, port: port2 },
+        workerData: { module: PARSE_AHEAD.href, index: i, port: port2, stop },
         transferList: [port2],
         execArgv: [],
         stdout: false,
@@ -44,7 +45,7 @@ export function prestartThreads(argv) {
       worker.on('error', () => {});
       worker.unref();
       port1.unref();
-      threads.push({ worker, port: port1 });
+      threads.push({ worker, port: port1, stop });
     } catch {
       port1.close();
       break;

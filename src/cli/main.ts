@@ -16,6 +16,7 @@ import { formatMarkdown } from '../report/markdown.js';
 import { formatHtml } from '../report/html.js';
 import { VERSION } from './version.js';
 import { ConfigError, ConfigResolver } from '../config/load.js';
+import { closePrestarted } from '../host/threads.js';
 
 /** An integer option with a lower bound (`--max-warnings -1` means no limit, as in ESLint). */
 function intArg(name: string, min: number) {
@@ -181,6 +182,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     err(`vaudit: internal error: ${(e as Error)?.stack ?? String(e)}\nPlease report this.\n`);
     return EXIT_USAGE;
+  } finally {
+    // threads bin/prestart.js started that no check adopted (a usage error, a command that parses nothing)
+    closePrestarted();
   }
 }
 

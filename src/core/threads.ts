@@ -13,7 +13,8 @@ export interface WorkerThreads {
   send(data: unknown): void;
   /** The next message thread `i` posted, or undefined when there is none yet. */
   receive(i: number): unknown;
-  /** Stop the threads (idempotent). */
+  /** Stop the threads (idempotent): each returns after its current piece of work, and the process
+   *  waits for them to end. */
   close(): void;
 }
 
@@ -24,4 +25,12 @@ export interface WorkerThreads {
  */
 export type ThreadTaskStart = (module: URL, count: number) => WorkerThreads;
 /** What a thread's task module exports. */
-export type ThreadTask = (index: number, post: (msg: unknown, transfer?: ArrayBuffer[]) => void, data: Promise<unknown>) => void | Promise<void>;
+export type ThreadTask = (
+  index: number,
+  post: (msg: unknown, transfer?: ArrayBuffer[]) => void,
+  /** undefined when the thread was stopped before it was given its data */
+  data: Promise<unknown>,
+  /** true once the thread is to stop: a task checks between two pieces of work and returns (a thread
+   *  is not terminated while it may be inside native code, src/host/threads.ts) */
+  stopped: () => boolean,
+) => void | Promise<void>;

@@ -25,7 +25,31 @@ export function spareCores(): number {
 interface Started {
   worker: Worker;
   port: MessagePort;
+  /** One cell the thread reads between two pieces of work: 1 when it is to stop (thread-entry.ts). */
+  stop: Int32Array;
 }
+/** How long a stopped thread has to end by itself before it is terminated: far beyond one parse. */
+const STOP_LIMIT_MS = 30_000;
+
+/**
+ * Stop a thread by letting it end by itself, and keep the process alive until it has. A thread is never
+ * terminated while it may be inside native code: terminating a thread inside a call of the native
+ * parser throws from node-addon-api where nothing can catch it, and the whole process aborts ("terminate
+ * called after throwing an instance of 'Napi::Error'"; `test/thread-stop.test.ts`). Closing the port
+ * ends a thread that still waits for its data (thread-entry.ts); a thread at work sees the stop cell
+ * between two pieces of work (parse-ahead.ts: between two files) and returns. Only a thread that has
+ * not ended long after is terminated.
+ */
+function stopThread(t: Started): void {
+  Atomics.store(t.stop, 0, 1);
+  Atomics.notify(t.stop, 0);
+  t.port.close();
+  t.worker.ref();
+  const limit = setTimeout(() => void t.worker.terminate(), STOP_LIMIT_MS);
+  limit.unref();
+  t.worker.once('exit', () => clearTimeout(limit));
+}
+
 /** Threads `bin/prestart.js` started before the CLI was loaded (the same key there). */
 const PRESTARTED = Symbol.for('vaudit.prestartedThreads');
 type Prestarted = { module: string; threads: Started[] } | undefined;
@@ -37,10 +61,7 @@ function adoptPrestarted(module: URL, count: number): Started[] {
   if (!pre) return [];
   g[PRESTARTED] = undefined;
   const adopted = pre.module === module.href ? pre.threads.slice(0, count) : [];
-  for (const t of pre.threads.slice(adopted.length)) {
-    t.port.close();
-    void t.worker.terminate();
-  }
+  for (const t of pre.threads.slice(adopted.length)) stopThread(t);
   return adopted;
 }
 
@@ -55,10 +76,11 @@ export const startThreads: ThreadTaskStart = (module, count) => {
   const threads: Started[] = adoptPrestarted(module, count);
   for (let i = threads.length; i < count; i++) {
     const { port1, port2 } = new MessageChannel();
+    const stop = new Int32Array(new SharedArrayBuffer(4));
     let worker: Worker;
     try {
       worker = new Worker(new URL('./thread-entry.js', import.meta.url), {
-        workerData: { module: module.href, index: i, port: port2 },
+        workerData: { module: module.href, index: i, port: port2, stop },
         transferList: [port2],
         // the parent's --cpu-prof and the like are for the parent
         execArgv: [],
@@ -73,7 +95,7 @@ export const startThreads: ThreadTaskStart = (module, count) => {
     worker.on('error', () => {});
     worker.unref();
     port1.unref();
-    threads.push({ worker, port: port1 });
+    threads.push({ worker, port: port1, stop });
   }
   let closed = false;
   const handle: WorkerThreads = {
@@ -88,10 +110,7 @@ export const startThreads: ThreadTaskStart = (module, count) => {
     close(): void {
       if (closed) return;
       closed = true;
-      for (const t of threads) {
-        t.port.close();
-        void t.worker.terminate();
-      }
+      for (const t of threads) stopThread(t);
     },
   };
   return handle;

@@ -204,17 +204,19 @@ export const PARSE_AHEAD_MODULE = new URL(import.meta.url);
 
 /** A thread's work: load the parser while the main thread gathers the files, then claim the next free
  *  file, parse it, post its flat tree; until none is left or told to stop. */
-export const runThread: ThreadTask = async (_index, post, data) => {
+export const runThread: ThreadTask = async (_index, post, data, stopped) => {
   const parser = nativeTreeParser();
-  const { texts, state, control } = (await data) as ThreadData;
+  const given = (await data) as ThreadData | undefined;
+  if (!given) return;
+  const { texts, state, control } = given;
   const names = new FlatNameTable();
   let parsed = 0;
   for (let i = 0; i < texts.length; i++) {
     for (let p = Atomics.load(control, PENDING); p > MAX_PENDING_CHARS; p = Atomics.load(control, PENDING)) {
-      if (Atomics.load(control, STOP)) return;
+      if (Atomics.load(control, STOP) || stopped()) return;
       Atomics.wait(control, PENDING, p, 100);
     }
-    if (Atomics.load(control, STOP)) return;
+    if (Atomics.load(control, STOP) || stopped()) return;
     // before a claim: the main thread never waits for a file while this thread is away
     if (parsed >= RELEASE_EVERY) {
       parsed = 0;
