@@ -164,8 +164,7 @@ function readConfigFile(file: string, knownRules?: RuleOptionSchemas): VauditCon
   // invalid (exit 2), never applied in part while the file itself is reported unreadable
   const loaded = loadTextSync(file);
   if (!loaded.ok) {
-    const why = loaded.problem.message.replace(/; skipped\.$/, '.').replace(/^File is/, 'the file is').replace(/^Cannot read file:/, 'cannot be read:');
-    throw new ConfigError(file, [`${why.charAt(0).toLowerCase()}${why.slice(1)} The config is not loaded and no part of it applies.`]);
+    throw new ConfigError(file, [`${loaded.problem.reason}. The config is not loaded and no part of it applies.`]);
   }
   const text = loaded.text;
   const parsed = parseJsonDocument(text);

@@ -17,7 +17,14 @@ export interface FileProblem {
   skipped?: true;
 }
 
-export type LoadResult = { ok: true; text: string } | { ok: false; problem: FileProblem };
+/** A file that could not be read as text. */
+interface LoadProblem extends FileProblem {
+  /** The problem as a clause another message can carry ("the file is 6.0 MB, over the 5 MB limit"):
+   *  lower case, no full stop (the config loader's message, config/load.ts). */
+  reason: string;
+}
+
+export type LoadResult = { ok: true; text: string } | { ok: false; problem: LoadProblem };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -70,12 +77,10 @@ function readOpenFile(fd: number, size: number): Buffer {
 }
 
 function statProblem(path: string, st: Stats, maxBytes: number): LoadResult | undefined {
-  if (!st.isFile()) return { ok: false, problem: { path, message: 'Not a regular file; skipped.', fix: 'Name regular files or folders on the command line.' } };
+  if (!st.isFile()) return { ok: false, problem: { path, message: 'Not a regular file; skipped.', reason: 'not a regular file', fix: 'Name regular files or folders on the command line.' } };
   if (st.size > maxBytes) {
-    return {
-      ok: false,
-      problem: { path, message: `File is ${(st.size / 1048576).toFixed(1)} MB, over the ${maxBytes / 1048576} MB limit; skipped.`, fix: 'Exclude it in vaudit.config.json or split it.' },
-    };
+    const size = `${(st.size / 1048576).toFixed(1)} MB, over the ${maxBytes / 1048576} MB limit`;
+    return { ok: false, problem: { path, message: `File is ${size}; skipped.`, reason: `the file is ${size}`, fix: 'Exclude it in vaudit.config.json or split it.' } };
   }
   return undefined;
 }
@@ -87,18 +92,21 @@ function readProblem(path: string, err: unknown): LoadResult {
     e.code === 'ELOOP' ? 'symbolic link loop' :
     e.code === 'ENOENT' ? 'no such file' :
     e.code === 'EISDIR' ? 'is a directory' : (e.message ?? String(err));
-  return { ok: false, problem: { path, message: `Cannot read file: ${why}.` } };
+  return { ok: false, problem: { path, message: `Cannot read file: ${why}.`, reason: `cannot be read: ${why}` } };
 }
 
 function decodeBuffer(path: string, buf: Buffer): LoadResult {
   const probe = buf.subarray(0, 8000);
-  if (probe.includes(0)) return { ok: false, problem: { path, message: 'Binary file (contains NUL bytes); skipped.', fix: 'Exclude it in vaudit.config.json if it is not a task file.', skipped: true } };
+  if (probe.includes(0)) {
+    const fix = 'Exclude it in vaudit.config.json if it is not a task file.';
+    return { ok: false, problem: { path, message: 'Binary file (contains NUL bytes); skipped.', reason: 'binary file (contains NUL bytes)', fix, skipped: true } };
+  }
   let text: string;
   try {
     text = decoder.decode(buf);
   } catch {
     const at = firstInvalidUtf8(buf);
-    return { ok: false, problem: { path, message: `Invalid UTF-8 at byte ${at}.`, fix: 'Save the file as UTF-8.' } };
+    return { ok: false, problem: { path, message: `Invalid UTF-8 at byte ${at}.`, reason: `invalid UTF-8 at byte ${at}`, fix: 'Save the file as UTF-8.' } };
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return { ok: true, text };
