@@ -10,6 +10,7 @@
 // core beyond the main thread's, at most 3.
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
+import { guardUntilExit, newThreadCell } from '../dist/src/host/thread-cell.js';
 
 /** Where the host finds the threads (one module instance of the host may not be the one loaded here). */
 const KEY = Symbol.for('vaudit.prestartedThreads');
@@ -32,7 +33,7 @@ export function prestartThreads(argv) {
   const threads = [];
   for (let i = 0; i < count; i++) {
     const { port1, port2 } = new MessageChannel();
-    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const stop = newThreadCell();
     try {
       // as `startThreads` starts them (src/host/threads.ts)
       const worker = new Worker(ENTRY, {
@@ -43,6 +44,8 @@ export function prestartThreads(argv) {
         stderr: false,
       });
       worker.on('error', () => {});
+      // the process never ends it inside native code, whatever the way it ends (thread-cell.ts)
+      guardUntilExit(stop, worker);
       worker.unref();
       port1.unref();
       threads.push({ worker, port: port1, stop });

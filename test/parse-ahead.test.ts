@@ -84,7 +84,7 @@ function inProcessThreads(): WorkerThreads & { done: Promise<void> } {
   const queue: unknown[] = [];
   let resolveData!: (d: unknown) => void;
   const data = new Promise<unknown>((r) => (resolveData = r));
-  const done = Promise.resolve(runThread(0, (msg) => queue.push(msg), data, () => false)).then(() => undefined);
+  const done = Promise.resolve(runThread(0, (msg) => queue.push(msg), data, { stopped: () => false, native: (work) => work() })).then(() => undefined);
   return { count: 1, done, send: (d) => resolveData(d), receive: () => queue.shift(), close: () => {} };
 }
 

@@ -13,8 +13,8 @@ export interface WorkerThreads {
   send(data: unknown): void;
   /** The next message thread `i` posted, or undefined when there is none yet. */
   receive(i: number): unknown;
-  /** Stop the threads (idempotent): each returns after its current piece of work, and the process
-   *  waits for them to end. */
+  /** Stop the threads (idempotent): each returns after its current piece of work; the process does
+   *  not wait for them, but it never ends one inside native work (`ThreadControl.native`). */
   close(): void;
 }
 
@@ -24,13 +24,22 @@ export interface WorkerThreads {
  * that their start-up overlaps the caller's own.
  */
 export type ThreadTaskStart = (module: URL, count: number) => WorkerThreads;
+/** What a thread's task is told by the host: whether it is to stop, and when it may not be ended. */
+export interface ThreadControl {
+  /** True once the thread is to stop: a task checks between two pieces of work and returns. */
+  stopped(): boolean;
+  /**
+   * Run `work`, which calls native code, unless the thread is to stop (then undefined and `work` does not
+   * run). While it runs nothing ends the thread: a thread ended inside a native addon's call can abort
+   * the whole process (src/host/threads.ts).
+   */
+  native<T>(work: () => T): T | undefined;
+}
 /** What a thread's task module exports. */
 export type ThreadTask = (
   index: number,
   post: (msg: unknown, transfer?: ArrayBuffer[]) => void,
   /** undefined when the thread was stopped before it was given its data */
   data: Promise<unknown>,
-  /** true once the thread is to stop: a task checks between two pieces of work and returns (a thread
-   *  is not terminated while it may be inside native code, src/host/threads.ts) */
-  stopped: () => boolean,
+  control: ThreadControl,
 ) => void | Promise<void>;

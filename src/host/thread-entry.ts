@@ -1,10 +1,12 @@
 /**
  * The first module of every worker thread the host starts (`threads.ts`): it loads the task module
  * and hands it its data (the first message from the main thread), a way to post results back and
- * whether the main thread has stopped it. The thread ends by itself (threads.ts, `stopThread`).
+ * its control: whether the main thread has stopped it, and native work the process waits for before
+ * it ends the thread (thread-cell.ts).
  */
 import { workerData, type MessagePort } from 'node:worker_threads';
-import type { ThreadTask } from '../core/threads.js';
+import type { ThreadControl, ThreadTask } from '../core/threads.js';
+import { runNative, stopRequested } from './thread-cell.js';
 
 interface EntryData {
   module: string;
@@ -20,6 +22,6 @@ const data = new Promise<unknown>((resolve) => {
   port.once('close', () => resolve(undefined));
 });
 const task = (await import(module)) as { runThread: ThreadTask };
-const stopped = (): boolean => Atomics.load(stop, 0) !== 0;
-if (!stopped()) await task.runThread(index, (msg, transfer) => port.postMessage(msg, transfer ?? []), data, stopped);
+const control: ThreadControl = { stopped: () => stopRequested(stop), native: (work) => runNative(stop, work) };
+if (!control.stopped()) await task.runThread(index, (msg, transfer) => port.postMessage(msg, transfer ?? []), data, control);
 port.close();

@@ -11,6 +11,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { ThreadTaskStart, WorkerThreads } from '../core/threads.js';
+import { guardUntilExit, newThreadCell, requestStop } from './thread-cell.js';
 
 /**
  * Cores a job's threads can have: all but the main thread's. V8 compiles and collects garbage on
@@ -25,29 +26,21 @@ export function spareCores(): number {
 interface Started {
   worker: Worker;
   port: MessagePort;
-  /** One cell the thread reads between two pieces of work: 1 when it is to stop (thread-entry.ts). */
+  /** The cell the thread shares with this one (thread-cell.ts): stop, and whether it is in native code. */
   stop: Int32Array;
 }
-/** How long a stopped thread has to end by itself before it is terminated: far beyond one parse. */
-const STOP_LIMIT_MS = 30_000;
 
 /**
- * Stop a thread by letting it end by itself, and keep the process alive until it has. A thread is never
- * terminated while it may be inside native code: terminating a thread inside a call of the native
- * parser throws from node-addon-api where nothing can catch it, and the whole process aborts ("terminate
- * called after throwing an instance of 'Napi::Error'"; `test/thread-stop.test.ts`). Closing the port
- * ends a thread that still waits for its data (thread-entry.ts); a thread at work sees the stop cell
- * between two pieces of work (parse-ahead.ts: between two files) and returns. Only a thread that has
- * not ended long after is terminated.
+ * Stop a thread: it returns after its current piece of work (parse-ahead.ts: between two files), and
+ * closing the port ends a thread that still waits for its data (thread-entry.ts). The process does not
+ * wait for it: when the process ends first, it takes the thread out of native work before Node ends
+ * it (thread-cell.ts, `guardUntilExit`), so that the end of the process never waits for more than the
+ * thread's current parse. Nothing terminates a thread inside native code: ending a thread inside a call
+ * of the native parser aborts the whole process (`test/thread-stop.test.ts`).
  */
 function stopThread(t: Started): void {
-  Atomics.store(t.stop, 0, 1);
-  Atomics.notify(t.stop, 0);
+  requestStop(t.stop);
   t.port.close();
-  t.worker.ref();
-  const limit = setTimeout(() => void t.worker.terminate(), STOP_LIMIT_MS);
-  limit.unref();
-  t.worker.once('exit', () => clearTimeout(limit));
 }
 
 /** Threads `bin/prestart.js` started before the CLI was loaded (the same key there). */
@@ -76,7 +69,7 @@ export const startThreads: ThreadTaskStart = (module, count) => {
   const threads: Started[] = adoptPrestarted(module, count);
   for (let i = threads.length; i < count; i++) {
     const { port1, port2 } = new MessageChannel();
-    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const stop = newThreadCell();
     let worker: Worker;
     try {
       worker = new Worker(new URL('./thread-entry.js', import.meta.url), {
@@ -93,6 +86,7 @@ export const startThreads: ThreadTaskStart = (module, count) => {
     }
     // a thread that fails has posted nothing more: the caller does the rest of the work itself
     worker.on('error', () => {});
+    guardUntilExit(stop, worker);
     worker.unref();
     port1.unref();
     threads.push({ worker, port: port1, stop });

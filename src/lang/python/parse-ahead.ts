@@ -204,8 +204,10 @@ export const PARSE_AHEAD_MODULE = new URL(import.meta.url);
 
 /** A thread's work: load the parser while the main thread gathers the files, then claim the next free
  *  file, parse it, post its flat tree; until none is left or told to stop. */
-export const runThread: ThreadTask = async (_index, post, data, stopped) => {
-  const parser = nativeTreeParser();
+export const runThread: ThreadTask = async (_index, post, data, thread) => {
+  // loading the addon and parsing run native code: the process does not end the thread meanwhile
+  const parser = thread.native(nativeTreeParser);
+  if (!parser) return;
   const given = (await data) as ThreadData | undefined;
   if (!given) return;
   const { texts, state, control } = given;
@@ -213,10 +215,10 @@ export const runThread: ThreadTask = async (_index, post, data, stopped) => {
   let parsed = 0;
   for (let i = 0; i < texts.length; i++) {
     for (let p = Atomics.load(control, PENDING); p > MAX_PENDING_CHARS; p = Atomics.load(control, PENDING)) {
-      if (Atomics.load(control, STOP) || stopped()) return;
+      if (Atomics.load(control, STOP) || thread.stopped()) return;
       Atomics.wait(control, PENDING, p, 100);
     }
-    if (Atomics.load(control, STOP) || stopped()) return;
+    if (Atomics.load(control, STOP) || thread.stopped()) return;
     // before a claim: the main thread never waits for a file while this thread is away
     if (parsed >= RELEASE_EVERY) {
       parsed = 0;
@@ -224,7 +226,9 @@ export const runThread: ThreadTask = async (_index, post, data, stopped) => {
     }
     if (Atomics.compareExchange(state, i, FREE, THREAD) !== FREE) continue;
     const text = texts[i]!;
-    const flat = parseFlat(parser, text, names);
+    const parsedFlat = thread.native(() => ({ flat: parseFlat(parser, text, names) }));
+    if (!parsedFlat) return;
+    const { flat } = parsedFlat;
     parsed++;
     // the names met, even in a failed walk: later trees rely on the main thread knowing them
     const msg: Posted = flat ? { i, names: names.takeFresh(), nodes: flat.nodes, withErrors: flat.withErrors } : { i, names: names.takeFresh() };
