@@ -41,7 +41,7 @@ describe('hostile inputs: shapes scaled past a limit (issue 30)', async () => {
     'py-nested-try-finally': 40, 'py-nested-try-except': 40, 'py-elif': 5000, 'py-one-line': 200_000, 'py-one-line-findings': 100_000,
     'py-bad-utf8-end': 20_000, 'py-suppressions': 20_000, 'py-returns': 20_000, 'config-ignores': 20_000, 'json-duplicate-members': 200_000,
     'py-try-calls': 5000, 'py-match-cases': 119_000, 'py-module-elif': 131_600, 'py-nested-functions': 400, 'json-regex-parens': 20_000, 'py-regex-parens': 20_000,
-    'py-many-nested-regex': 600,
+    'py-many-nested-regex': 600, 'py-flat-statements': 16_000,
     'js-comma-sequence': 32_000, 'js-consts': 32_000, 'js-let-declarators': 32_000, 'js-module-functions': 16_000, 'ts-unicode-escape-consts': 16_000,
   };
   const extra: Record<string, string | Buffer> = { ...NEIGHBOURS };
@@ -93,6 +93,10 @@ describe('hostile inputs: shapes scaled past a limit (issue 30)', async () => {
 
   it('48 loops each holding a try (once over the flow budget: each try handed the enclosing one every state that may raise in it) are analysed: the read may be unbound', () => {
     expect(only(findings, fileOf['py-nested-loops-try']!).map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['unbound-name/maybe']);
+  });
+
+  it('a flat function of 16,000 statements of every kind (the rules scanned the function at each statement or read: n²) has no finding', () => {
+    expect(only(findings, fileOf['py-flat-statements']!)).toEqual([]);
   });
 
   it('invalid UTF-8 at the end of a file is that file\'s own finding', () => {

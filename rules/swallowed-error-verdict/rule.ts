@@ -20,7 +20,7 @@ import type { FunctionInfo, HandlerInfo } from '../../src/lang/python/types.js';
 import type { ControlCaseRequest } from '../../src/core/types.js';
 import { expectedParams } from '../../src/suites/expected-input.js';
 import { expectedLoadIn } from './expected-load.js';
-import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
+import { field, named, nextNamed, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import type { Project } from '../../src/contract/project.js';
 import type { PythonAnalysis } from '../../src/lang/python/types.js';
 import { isVerdictFunction, jsVerdictScope, pythonVerdictShapes, verdictFunctions } from '../../src/suites/verdict.js';
@@ -95,10 +95,7 @@ function onlyLoadsState(a: PythonAnalysis, tryNode: PyNode, shapes: ReturnType<t
 
 /** `return X` right after the `try` statement (a handler that logs and falls through reaches it). */
 function returnAfter(tryNode: PyNode): PyNode | undefined {
-  const p = tryNode.parent;
-  if (!p) return undefined;
-  const sibs = named(p).filter((c) => c.type !== 'comment');
-  const next = sibs[sibs.indexOf(tryNode) + 1];
+  const next = nextNamed(tryNode);
   return next?.type === 'return_statement' ? named(next)[0] : undefined;
 }
 

@@ -22,7 +22,7 @@
 import { defineRule, type PythonVisitor } from '../../src/contract/rule.js';
 import type { ControlCaseRequest } from '../../src/core/types.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
-import { comparisonOperators, field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
+import { comparisonOperators, field, named, nextNamed, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isVerdictFunction, pythonVerdictShapes } from '../../src/suites/verdict.js';
 import { pyConst, verdictTruth } from '../../src/suites/verdict-shape.js';
 import { countingTarget, verdictPolarity } from '../../src/suites/verdict-polarity.js';
@@ -449,8 +449,7 @@ function onFor(n: PyNode, c: Ctx): void {
     const a = c.python;
     const body = field(n, 'body');
     if (!body || field(n, 'alternative')) return;
-    const sibs = named(n.parent ?? n);
-    const next = sibs[sibs.indexOf(n) + 1];
+    const next = nextNamed(n);
     const shapes = pythonVerdictShapes(c.project);
     if (next?.type !== 'return_statement' || verdictTruth(pyConst(a, named(next)[0] ?? next), shapes) !== true) return;
     let failExit: StatusTest | undefined;

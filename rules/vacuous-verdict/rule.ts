@@ -9,7 +9,7 @@
  */
 import { defineRule, type PythonVisitor, type RuleContext } from '../../src/contract/rule.js';
 import type { FunctionInfo, PythonAnalysis } from '../../src/lang/python/types.js';
-import { field, named, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
+import { field, named, nextNamed, unparen, walk, type PyNode } from '../../src/lang/python/tree.js';
 import { isVerdictFunction } from '../../src/suites/verdict.js';
 import { valueKind } from '../../src/lang/python/value-kind.js';
 import { signatureOf } from '../../src/lang/python/signature.js';
@@ -283,8 +283,7 @@ function zipShape(a: PythonAnalysis, fn: FunctionInfo, z: PyNode): 'passesEmpty'
       }
       return undefined;
     });
-    const sibs = named(p.parent ?? p).filter((k) => k.type !== 'comment');
-    const next = sibs[sibs.indexOf(p) + 1];
+    const next = nextNamed(p);
     const after = next?.type === 'return_statement' ? constTruth(a, named(next)[0]) : undefined;
     if (!other && fails && !passes && after === true) return 'passesEmpty';
     if (!other && passes && !fails && after === false) return 'anyMatch';
@@ -474,8 +473,7 @@ export default defineRule<Msg>({
             return undefined;
           });
           if (!fails || other) return;
-          const sibs = named(n.parent ?? n).filter((k) => k.type !== 'comment');
-          const next = sibs[sibs.indexOf(n) + 1];
+          const next = nextNamed(n);
           if (next?.type !== 'return_statement' || constTruth(a, named(next)[0]) !== true) return;
           const ct = a.src(coll);
           if (!fromResult(a, fn, coll) || guarded(a, fn, [ct])) return;

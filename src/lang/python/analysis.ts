@@ -8,6 +8,7 @@ import { type PyNode, type NodeLike, locate, field, fields, importFromModule, na
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
 import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, constKind } from './flow.js';
 import { FlowBudgetExceeded } from './flow/state.js';
+import { unboundCount } from './flow/defset.js';
 import { PYTHON_BUILTINS } from './builtins.js';
 import { editBetween, type KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
@@ -371,8 +372,8 @@ export class Analysis implements PythonAnalysis {
       const defs = flow.readDefs.get(r.node);
       if (defs) {
         if (defs.size === 0) continue;
-        let ub = 0;
-        for (const d of defs) if (d.kind === 'unbound') ub++;
+        // counted by the set: a walk of each read's definitions cost reads × definitions in a flat function
+        const ub = unboundCount(defs);
         if (!ub) continue;
         const kind = ub === defs.size ? 'unbound' : 'maybe';
         // a module-level name unbound at this point still resolves to a builtin of the same name

@@ -7,6 +7,7 @@
  * are not the executing unit's, so callers treat every definition of such a name as used.
  */
 import type { Def } from './flow.js';
+import { DefVisitor } from './flow/defset.js';
 import type { FunctionInfo, PythonAnalysis } from './types.js';
 import { field, walk, type PyNode } from './tree.js';
 
@@ -40,6 +41,9 @@ export function defUse(a: PythonAnalysis, fn: FunctionInfo): DefUse {
   const captured = new Set<string>();
   const reads = new Map<string, PyNode[]>();
   let dynamic = false;
+  // the reads' sets share their parts: each part is visited once (a flat function's reads hold every
+  // earlier definition of a name bound on some paths; visiting each set in full was reads × definitions)
+  const visitor = new DefVisitor<Def>();
   const use = (d: Def) => {
     if (used.has(d)) return;
     used.add(d);
@@ -62,9 +66,9 @@ export function defUse(a: PythonAnalysis, fn: FunctionInfo): DefUse {
       if (n.type !== 'identifier') return;
       const d = a.defAt(n);
       if (d) defs.push(d);
-      const r = a.reachingDefs(n);
+      const r = a.flow.readDefs.get(n);
       if (r) {
-        for (const x of r) use(x);
+        visitor.visit(r, use);
         const name = a.src(n);
         const list = reads.get(name) ?? [];
         list.push(n);

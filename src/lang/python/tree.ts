@@ -440,6 +440,25 @@ export function named(n: PyNode): PyNode[] {
   return n.children.filter((c) => c.named && c.type !== 'comment');
 }
 
+/** The named sibling after `n` (comments skipped, as `named` skips them), or undefined. Found by a binary
+ *  search of the parent's children by offset: a rule asking it of every statement of a flat body of n
+ *  statements scanned the body each time (`named(parent).indexOf(n)`: n² in all, issue 30). */
+export function nextNamed(n: PyNode): PyNode | undefined {
+  const kids = n.parent?.children;
+  if (!kids) return undefined;
+  let lo = 0;
+  let hi = kids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (kids[mid]!.start < n.start) lo = mid + 1;
+    else hi = mid;
+  }
+  // zero-width nodes (a MISSING token) may start where `n` starts: step to `n` itself
+  while (lo < kids.length && kids[lo] !== n) lo++;
+  for (let i = lo + 1; i < kids.length; i++) if (kids[i]!.named && kids[i]!.type !== 'comment') return kids[i]!;
+  return undefined;
+}
+
 export function firstNamed(n: PyNode): PyNode | undefined {
   const kids = n.children;
   for (let i = 0; i < kids.length; i++) if (kids[i]!.named && kids[i]!.type !== 'comment') return kids[i]!;

@@ -9,10 +9,14 @@
  * Sets of up to `SMALL` definitions stay native `Set`s (built as before); both kinds are read only
  * through `ReadonlySet` (`size`, `has`, iteration in order).
  */
-/** What the set holds: a flow definition (`Def` of state.ts, which imports this module), known here by its id. */
+/** What the set holds: a flow definition (`Def` of state.ts, which imports this module), known here by its
+ *  id and kind (a set counts its UNBOUND definitions). */
 interface Def {
   readonly id: number;
+  readonly kind?: string;
 }
+
+const isUnbound = (d: Def) => (d.kind === 'unbound' ? 1 : 0);
 
 const BITS = 5;
 const MASK = (1 << BITS) - 1;
@@ -104,8 +108,9 @@ class DefSet implements ReadonlySet<Def> {
   /** The definitions in order, made by the first iteration (the rules read a set at a name read
    *  several times: unbound counts, value sources, def-use). */
   private list: readonly Def[] | undefined;
-  /** `raw`: the definitions `seq` lists, counting those listed again (then iteration skips them). */
-  private constructor(private readonly trie: Trie, private readonly seq: Seq, readonly size: number, private readonly raw: number) {}
+  /** `raw`: the definitions `seq` lists, counting those listed again (then iteration skips them);
+   *  `unbound`: how many of the definitions are UNBOUND ones. */
+  private constructor(private readonly trie: Trie, readonly seq: Seq, readonly size: number, private readonly raw: number, readonly unbound: number) {}
 
   private all(): readonly Def[] {
     if (!this.list) this.list = this.seq instanceof Cat || this.raw !== this.size ? [...walk(this.seq, this.raw !== this.size)] : this.seq;
@@ -119,8 +124,12 @@ class DefSet implements ReadonlySet<Def> {
     if (!d) {
       const list = [...s];
       let t: Trie;
-      for (const x of list) t = trieAdd(t, x, 0);
-      d = new DefSet(t, list, list.length, list.length);
+      let unbound = 0;
+      for (const x of list) {
+        t = trieAdd(t, x, 0);
+        unbound += isUnbound(x);
+      }
+      d = new DefSet(t, list, list.length, list.length, unbound);
       converted.set(s, d);
     }
     return d;
@@ -153,28 +162,34 @@ class DefSet implements ReadonlySet<Def> {
     if (b.size <= a.size) {
       const add: Def[] = [];
       let t = a.trie;
+      let unbound = a.unbound;
       for (const d of b) {
         if (trieHas(t, d)) continue;
         add.push(d);
         t = trieAdd(t, d, 0);
+        unbound += isUnbound(d);
       }
-      if (!add.length) return new DefSet(a.trie, a.seq, a.size, a.raw);
-      return new DefSet(t, new Cat(a.seq, add), a.size + add.length, a.raw + add.length);
+      if (!add.length) return new DefSet(a.trie, a.seq, a.size, a.raw, a.unbound);
+      return new DefSet(t, new Cat(a.seq, add), a.size + add.length, a.raw + add.length, unbound);
     }
     let t = b.trie;
     let common = 0;
+    let unbound = b.unbound;
     for (const d of a) {
       if (trieHas(t, d)) common++;
-      else t = trieAdd(t, d, 0);
+      else {
+        t = trieAdd(t, d, 0);
+        unbound += isUnbound(d);
+      }
     }
     const size = a.size + b.size - common;
     const raw = a.raw + b.raw;
     const seq = new Cat(a.seq, b.seq);
     if (raw > 2 * size + SMALL) {
       const list = [...walk(seq, true)];
-      return new DefSet(t, list, size, size);
+      return new DefSet(t, list, size, size, unbound);
     }
-    return new DefSet(t, seq, size, raw);
+    return new DefSet(t, seq, size, raw, unbound);
   }
 }
 
@@ -192,4 +207,39 @@ export function unionDefs<T extends Def>(a: ReadonlySet<T>, b: ReadonlySet<T>, m
   }
   // a DefSet holds only what it was given: the union of two sets of T is a set of T
   return DefSet.union(DefSet.of(a), DefSet.of(b)) as unknown as ReadonlySet<T>;
+}
+
+/** How many UNBOUND definitions a set holds (a large set knows it: no walk over its order). */
+export function unboundCount(s: ReadonlySet<Def>): number {
+  if (s instanceof DefSet) return s.unbound;
+  let n = 0;
+  for (const d of s) n += isUnbound(d);
+  return n;
+}
+
+/**
+ * Visit the definitions of many sets, each part of their shared order once: `f` sees every definition of
+ * every set given, and may see a definition again (from another part or a small set). The sets at the
+ * reads of a function share their parts (each join adds to the sets before it), so a visit of every
+ * read's set in full cost the reads × the definitions (issue 30: a flat function of n statements, n²);
+ * this one costs the parts made, which the flow analysis made one by one.
+ */
+export class DefVisitor<T extends Def> {
+  private readonly seen = new Set<Seq>();
+
+  visit(s: ReadonlySet<T>, f: (d: T) => void): void {
+    if (!(s instanceof DefSet)) {
+      for (const d of s) f(d);
+      return;
+    }
+    const stack: Seq[] = [s.seq];
+    while (stack.length) {
+      const q = stack.pop()!;
+      if (this.seen.has(q)) continue;
+      this.seen.add(q);
+      if (q instanceof Cat) stack.push(q.right, q.left);
+      // a DefSet holds only what it was given: the sets of T list only T
+      else for (const d of q) f(d as T);
+    }
+  }
 }
