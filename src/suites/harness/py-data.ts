@@ -18,9 +18,10 @@ import { pyStringLiteral } from './py-values.js';
 
 type ModuleAssignment = { name: string; value: PyNode; node: PyNode };
 
-/** The module-level assignments of each analysis, listed once: the suite indexes ask for them at every
- *  name they follow (a dict dispatch at each subscript of a module name, a collection at each lookup),
- *  and each listing read every statement of the module again. */
+/** Every module-level `NAME = <expr>` of each analysis, in source order (a name assigned twice appears
+ *  twice), listed once: the suite indexes ask at every name they follow (a dict dispatch at each
+ *  subscript of a module name, a collection at each look-up), and each listing read every statement of
+ *  the module again. */
 const assignmentsMemo = new WeakMap<PythonAnalysis, { list: readonly ModuleAssignment[]; last?: ReadonlyMap<string, { value: PyNode; node: PyNode }>; byName?: ReadonlyMap<string, readonly ModuleAssignment[]> }>();
 function assignmentsOf(a: PythonAnalysis) {
   let m = assignmentsMemo.get(a);
@@ -47,11 +48,6 @@ export function moduleAssignmentsOf(a: PythonAnalysis, name: string): readonly M
     m.byName = byName;
   }
   return m.byName.get(name) ?? [];
-}
-
-/** Every module-level `NAME = <expr>`, in source order (a name assigned twice appears twice). */
-export function moduleAssignmentList(a: PythonAnalysis): readonly ModuleAssignment[] {
-  return assignmentsOf(a).list;
 }
 
 /** `X = <expr>` as a statement of a block: the name, the value (unparenthesised) and the assignment. */
