@@ -4,7 +4,7 @@
  * definitions), functions/classes, imports, calls, handlers and
  * error-swallowing — so rules are small predicates.
  */
-import { type PyNode, type NodeLike, locate, field, fields, importFromModule, named, firstNamed, unparen, walk, nodeStart } from './tree.js';
+import { type PyNode, type NodeLike, locate, field, fields, importFromModule, mayHoldStatements, named, firstNamed, unparen, walk, nodeStart } from './tree.js';
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
 import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, constKind } from './flow.js';
 import { FlowBudgetExceeded } from './flow/state.js';
@@ -21,20 +21,6 @@ import type {
 
 const NO_KWARGS: ReadonlyMap<string, PyNode> = new Map();
 
-/** Simple statements: no statement (no import) is ever inside one. */
-const NO_STATEMENTS_UNDER = new Set([
-  'expression_statement', 'return_statement', 'pass_statement', 'break_statement', 'continue_statement', 'raise_statement',
-  'assert_statement', 'global_statement', 'nonlocal_statement', 'delete_statement', 'print_statement', 'exec_statement',
-  'type_alias_statement',
-]);
-
-/** Node types a statement can be under: the module, blocks (every suite is one), compound statements,
- *  their clauses (`elif`, `except`, `case`…) and definitions. */
-function mayHoldStatements(type: string): boolean {
-  if (type === 'module' || type === 'block' || type === 'decorated_definition' || type === 'ERROR') return true;
-  if (NO_STATEMENTS_UNDER.has(type)) return false;
-  return type.endsWith('_statement') || type.endsWith('_clause') || type.endsWith('_definition');
-}
 
 /** The flow of a file before an edit, and what its units read outside themselves (`Analysis.flowCarry`). */
 export interface FlowCarry {
@@ -676,10 +662,7 @@ export class Analysis implements PythonAnalysis {
         }
         return false;
       }
-      // statements are only in the module, blocks and the parts of compound statements: simple
-      // statements and expressions hold none (Python has no statement expressions), unless error
-      // recovery put one there
-      return n.hasError || mayHoldStatements(n.type) ? undefined : false;
+      return mayHoldStatements(n) ? undefined : false;
     });
     return (this._imports = out);
   }

@@ -327,6 +327,10 @@ class Project implements PythonProject {
     }
     const exact = this.pathByMod.get(module);
     if (exact) return exact;
+    // every lookup below ends at a project file named after the module's last part: most imports name
+    // a library module (`os.path`, `numpy`), and each tried up to a dozen paths from every importer
+    const last = rel[rel.length - 1];
+    if (last !== undefined && last !== '' && !/[/\\]/.test(last) && !this.moduleTails().has(last)) return undefined;
     // a project laid out without packages: try next to the importing file, then any suffix match
     const sibling = this.fileFor(path.join(path.dirname(path.resolve(fromFile)), ...rel));
     if (sibling) return sibling;
@@ -343,6 +347,21 @@ class Project implements PythonProject {
       }
     }
     return this.bySuffix(module);
+  }
+
+  private tails?: Set<string>;
+  /** The last part of every project module's name and file (`b` for `a/b.py`, `a/b/__init__.py`, module `a.b`):
+   *  a module whose last part is none of these is no project file (`findModule`). */
+  private moduleTails(): Set<string> {
+    if (this.tails) return this.tails;
+    const out = new Set<string>();
+    for (const m of [...this.pathByMod.keys(), ...this.modByPath.values()]) out.add(m.slice(m.lastIndexOf('.') + 1));
+    for (const p of this.byPath.keys()) {
+      const base = path.basename(p);
+      if (base === '__init__.py') out.add(path.basename(path.dirname(p)));
+      else if (base.endsWith('.py')) out.add(base.slice(0, -3));
+    }
+    return (this.tails = out);
   }
 
   /** Memo of `bySuffix` per module name (a scan of every module otherwise: quadratic in a large suite). */

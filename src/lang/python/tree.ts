@@ -416,6 +416,27 @@ export function convertTree(c: TreeCursorLike, withErrors: boolean, text: string
   }
 }
 
+/** Simple statements: no statement (no import) is ever inside one. */
+const NO_STATEMENTS_UNDER = new Set([
+  'expression_statement', 'return_statement', 'pass_statement', 'break_statement', 'continue_statement', 'raise_statement',
+  'assert_statement', 'global_statement', 'nonlocal_statement', 'delete_statement', 'print_statement', 'exec_statement',
+  'type_alias_statement',
+]);
+
+/**
+ * Can a statement be under this node? Statements are only in the module, blocks (every suite is one),
+ * compound statements, their clauses (`elif`, `except`, `case`…) and definitions: simple statements
+ * and expressions hold none (Python has no statement expressions), unless error recovery put one
+ * there. A walk that looks for statements (imports, `if`s) returns false where this is false.
+ */
+export function mayHoldStatements(n: PyNode): boolean {
+  if (n.hasError) return true;
+  const type = n.type;
+  if (type === 'module' || type === 'block' || type === 'decorated_definition' || type === 'ERROR') return true;
+  if (NO_STATEMENTS_UNDER.has(type)) return false;
+  return type.endsWith('_statement') || type.endsWith('_clause') || type.endsWith('_definition');
+}
+
 export function field(n: PyNode, name: string): PyNode | undefined {
   const kids = n.children;
   for (let i = 0; i < kids.length; i++) if (kids[i]!.field === name) return kids[i]!;

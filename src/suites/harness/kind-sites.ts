@@ -19,7 +19,7 @@ import { field, named, unparen, walk, type PyNode } from '../../lang/python/tree
 import { pyStringLiteral } from './py-values.js';
 import { classOfExpr, methodOf, ancestry, type ClassRef } from './py-classes.js';
 import { verdictLike } from './registry.js';
-import { moduleAssignmentList } from './py-data.js';
+import { moduleAssignmentsOf } from './py-data.js';
 
 /** The code a case routes to: a function, or a class's grading method. */
 export interface KindTarget {
@@ -296,8 +296,10 @@ function functionRoutes(python: PythonProject, a: PythonAnalysis, fn: FunctionIn
   const seenIfs = new Set<PyNode>();
   const containment = new Map<string, KindRoute>();
   walk(body, (n) => {
-    if (n !== body && (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda')) return false;
-    if (n.type === 'match_statement') {
+    // every node of every function comes here: its type is read once
+    const type = n.type;
+    if (n !== body && (type === 'function_definition' || type === 'class_definition' || type === 'lambda')) return false;
+    if (type === 'match_statement') {
       const subject = field(n, 'subject') ?? named(n)[0];
       const s = subject ? subjectOf(a, fn, subject) : undefined;
       if (!s) return undefined;
@@ -315,7 +317,7 @@ function functionRoutes(python: PythonProject, a: PythonAnalysis, fn: FunctionIn
       out.push(route);
       return undefined;
     }
-    if (n.type === 'if_statement' && !seenIfs.has(n)) {
+    if (type === 'if_statement' && !seenIfs.has(n)) {
       seenIfs.add(n);
       const chain = ifChain(python, a, fn, n);
       if (chain?.kind === 'chain') out.push(chain.route);
@@ -327,7 +329,7 @@ function functionRoutes(python: PythonProject, a: PythonAnalysis, fn: FunctionIn
       }
       return undefined;
     }
-    if (n.type === 'subscript' || n.type === 'call') {
+    if (type === 'subscript' || type === 'call') {
       const r = dictRoute(python, a, fn, n);
       if (r) out.push(r);
     }
@@ -398,6 +400,15 @@ function ifChain(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n: 
   return { kind: 'chain', route };
 }
 
+/** The value a name indexed in a function holds: its one definition's, else the module's one assignment of it. */
+function dictValue(a: PythonAnalysis, name: PyNode): PyNode | undefined {
+  const defs = a.reachingDefs(name) ?? [];
+  const d = defs.length === 1 ? defs[0]! : undefined;
+  if (d) return d.kind === 'assign' && d.value ? unparen(d.value) : undefined;
+  const assigned = moduleAssignmentsOf(a, a.src(name));
+  return assigned.length === 1 ? assigned[0]!.value : undefined;
+}
+
 /** `REGISTRY[v]` / `REGISTRY.get(v)` over a module-level dict of string keys. */
 function dictRoute(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n: PyNode): KindRoute | undefined {
   let dictExpr: PyNode | undefined;
@@ -407,21 +418,21 @@ function dictRoute(python: PythonProject, a: PythonAnalysis, fn: FunctionInfo, n
     dictExpr = field(n, 'value') ?? undefined;
     key = field(n, 'subscript') ?? undefined;
   } else {
+    // every call of a function comes here: the callee is looked at before the arguments are listed
     const callee = unparen(field(n, 'function')!);
+    if (callee.type !== 'attribute' || a.src(field(callee, 'attribute')!) !== 'get') return undefined;
     const args = named(field(n, 'arguments')!);
-    if (callee.type !== 'attribute' || a.src(field(callee, 'attribute')!) !== 'get' || args.length !== 1) return undefined;
+    if (args.length !== 1) return undefined;
     dictExpr = field(callee, 'object') ?? undefined;
     key = args[0];
     otherwise = 'ignore';
   }
   if (!dictExpr || !key || dictExpr.type !== 'identifier' || pyStringLiteral(a, key) !== undefined) return undefined;
+  // the dict first: few subscripts index a dict display, and the subject is a walk through definitions
+  const value = dictValue(a, dictExpr);
+  if (value?.type !== 'dictionary') return undefined;
   const s = subjectOf(a, fn, key);
   if (!s) return undefined;
-  const defs = a.reachingDefs(dictExpr) ?? [];
-  const d = defs.length === 1 ? defs[0]! : undefined;
-  const assigned = d ? undefined : moduleAssignmentList(a).filter((x) => x.name === a.src(dictExpr));
-  const value = d ? (d.kind === 'assign' && d.value ? unparen(d.value) : undefined) : assigned?.length === 1 ? assigned[0]!.value : undefined;
-  if (value?.type !== 'dictionary') return undefined;
   const route: KindRoute = { file: a.path, line: a.line(n), ...s, cases: new Map(), otherwise, fn: fn.qualname };
   for (const pair of named(value).filter((p) => p.type === 'pair')) {
     const k = pyStringLiteral(a, field(pair, 'key')!);

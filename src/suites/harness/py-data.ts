@@ -16,14 +16,38 @@ import { field, named, unparen } from '../../lang/python/tree.js';
 import { ancestry, classOfExpr } from './py-classes.js';
 import { pyStringLiteral } from './py-values.js';
 
-/** Module-level assignments `NAME = value` / `NAME: T = value` (the last one of a name wins). */
-export function moduleAssignments(a: PythonAnalysis): Map<string, { value: PyNode; node: PyNode }> {
-  return new Map(moduleAssignmentList(a).map(({ name, value, node }) => [name, { value, node }]));
+type ModuleAssignment = { name: string; value: PyNode; node: PyNode };
+
+/** Every module-level `NAME = <expr>` of each analysis, in source order (a name assigned twice appears
+ *  twice), listed once: the suite indexes ask at every name they follow (a dict dispatch at each
+ *  subscript of a module name, a collection at each look-up), and each listing read every statement of
+ *  the module again. */
+const assignmentsMemo = new WeakMap<PythonAnalysis, { list: readonly ModuleAssignment[]; last?: ReadonlyMap<string, { value: PyNode; node: PyNode }>; byName?: ReadonlyMap<string, readonly ModuleAssignment[]> }>();
+function assignmentsOf(a: PythonAnalysis) {
+  let m = assignmentsMemo.get(a);
+  if (!m) assignmentsMemo.set(a, (m = { list: named(a.ast).flatMap((st) => assignmentOf(st) ?? []) }));
+  return m;
 }
 
-/** Every module-level `NAME = <expr>`, in source order (a name assigned twice appears twice). */
-export function moduleAssignmentList(a: PythonAnalysis): Array<{ name: string; value: PyNode; node: PyNode }> {
-  return named(a.ast).flatMap((st) => assignmentOf(st) ?? []);
+/** Module-level assignments `NAME = value` / `NAME: T = value` (the last one of a name wins). */
+export function moduleAssignments(a: PythonAnalysis): ReadonlyMap<string, { value: PyNode; node: PyNode }> {
+  const m = assignmentsOf(a);
+  return (m.last ??= new Map(m.list.map(({ name, value, node }) => [name, { value, node }])));
+}
+
+/** The module-level assignments of one name, in source order. */
+export function moduleAssignmentsOf(a: PythonAnalysis, name: string): readonly ModuleAssignment[] {
+  const m = assignmentsOf(a);
+  if (!m.byName) {
+    const byName = new Map<string, ModuleAssignment[]>();
+    for (const x of m.list) {
+      const l = byName.get(x.name);
+      if (l) l.push(x);
+      else byName.set(x.name, [x]);
+    }
+    m.byName = byName;
+  }
+  return m.byName.get(name) ?? [];
 }
 
 /** `X = <expr>` as a statement of a block: the name, the value (unparenthesised) and the assignment. */
@@ -69,7 +93,7 @@ function positionalFields(python: PythonProject, a: PythonAnalysis, callee: PyNo
 interface Build {
   python: PythonProject;
   a: PythonAnalysis;
-  top: Map<string, { value: PyNode; node: PyNode }>;
+  top: ReadonlyMap<string, { value: PyNode; node: PyNode }>;
   values: Map<string, JsonValueRef>;
   depth: number;
   inlining: Set<string>;

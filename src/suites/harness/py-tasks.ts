@@ -10,7 +10,7 @@
  * Names never matter: a collection nobody routes by is not a task container.
  */
 import type { FunctionInfo, PythonAnalysis, PythonProject, PyNode } from '../../lang/python/types.js';
-import { field, importFromModule, named, unparen, walk } from '../../lang/python/tree.js';
+import { field, importFromModule, mayHoldStatements, named, unparen, walk } from '../../lang/python/tree.js';
 import { ancestry, classOfExpr, methodOf, type ClassRef } from './py-classes.js';
 import { pyStringLiteral } from './py-values.js';
 import { isCollectionValue, moduleAssignments } from './py-data.js';
@@ -593,7 +593,8 @@ function mayLoad(text: string): boolean {
 function collectionUses(python: PythonProject, a: PythonAnalysis): Array<{ key: string; fn: FunctionInfo | undefined; file: string; name: string; line: number }> {
   const out: Array<{ key: string; fn: FunctionInfo | undefined; file: string; name: string; line: number }> = [];
   walk(a.ast, (n) => {
-    if (n.type !== 'import_from_statement') return;
+    // imports are statements: the walk leaves expressions (most of a tree) out
+    if (n.type !== 'import_from_statement') return mayHoldStatements(n) ? undefined : false;
     const mod = field(n, 'module_name');
     const { module, level } = importFromModule(n, (x) => a.src(x));
     const file = python.resolveModule(a.path, module, level);

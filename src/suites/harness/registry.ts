@@ -374,7 +374,7 @@ function registeredByFunction(python: PythonProject, a: PythonAnalysis, into: Ma
     if (!k || k.calleeText === 'type') return;
     const args = k.args;
     // cheap screen: an argument that reads like a class (`Cls`, `mod.Cls`)
-    if (!args.some((x) => /(^|\.)[A-Z]\w*$/.test(x.text))) return;
+    if (!args.some((x) => /(^|\.)[A-Z]\w*$/.test(a.src(x)))) return;
     const r = registrar(k.fn);
     const arg = r ? args[r.idx] : undefined;
     const cls = arg ? classOfExpr(python, a, arg) : undefined;
