@@ -87,13 +87,13 @@ describe('project: imports, call resolution, swallowing, binding', () => {
 
 describe('project: analyses within a memory budget', () => {
   const file = (root: string, rel: string, text: string): SourceFile => ({ path: path.join(root, rel), relPath: rel, language: 'python', source: new SourceText(text) });
-  it('evicts the least recently used analyses beyond the budget and parses them again, with the same results', async () => {
+  it('evicts the least recently used analyses over the budget and parses them again, with the same results', async () => {
     const root = '/virtual/budget';
     const files = Array.from({ length: 40 }, (_, i) => file(root, `m${i}.py`, `from m${(i + 1) % 40} import f${(i + 1) % 40}\n\ndef f${i}(x):\n    return f${(i + 1) % 40}(x) + missing_${i}\n`));
     const py = await createPythonProject(files, { maxCachedChars: 0 });
     const first = files.map((f) => py.analysis(f.path)!.unboundReads().map((r) => r.name));
-    // 16 analyses stay cached whatever the budget (the file being visited and a few it calls into)
-    expect(py.stats()).toEqual({ parsed: 40, evicted: 24, cached: 16 });
+    // 4 analyses stay cached whatever the budget (the file being visited and a few it calls into)
+    expect(py.stats()).toEqual({ parsed: 40, evicted: 36, cached: 4 });
     const m0 = py.analysis(files[0]!.path)!;
     expect(py.stats().parsed).toBe(41);
     expect(py.analysis(files[0]!.path)).toBe(m0);
@@ -103,6 +103,32 @@ describe('project: analyses within a memory budget', () => {
     const unbounded = await createPythonProject(files);
     for (const f of files) unbounded.analysis(f.path);
     expect(unbounded.stats()).toEqual({ parsed: 40, evicted: 0, cached: 40 });
+    unbounded.dispose();
+  });
+});
+
+describe('project: modules over the budget, visited phase after phase', () => {
+  const file = (root: string, rel: string, text: string): SourceFile => ({ path: path.join(root, rel), relPath: rel, language: 'python', source: new SourceText(text) });
+  it('keeps the modules that fit the budget to the end and parses only the others again in each visit of every module', async () => {
+    const root = '/virtual/scan';
+    const files = Array.from({ length: 40 }, (_, i) => file(root, `m${i}.py`, `from m${(i + 1) % 40} import f${(i + 1) % 40}\n\ndef f${i}(x):\n    return f${(i + 1) % 40}(x) + missing_${i}\n`));
+    const size = files[0]!.source.text.length;
+    // room for about 20 of the 40 modules
+    const py = await createPythonProject(files, { maxCachedChars: 20 * size });
+    const unbounded = await createPythonProject(files);
+    const reads = (p: typeof py, f: SourceFile) => p.analysis(f.path)!.unboundReads().map((r) => `${r.name}:${r.node.startIndex}`);
+    // three phases, each visiting every module in order (binding, reach, the pass), each following one call
+    for (let phase = 0; phase < 3; phase++) {
+      for (const [i, f] of files.entries()) {
+        expect(reads(py, f)).toEqual(reads(unbounded, f));
+        expect(py.resolveFunction(f.path, `f${(i + 1) % 40}`)?.fn.qualname).toBe(`f${(i + 1) % 40}`);
+      }
+    }
+    const kept = py.stats().cached - 16;
+    // a least-recently-used cache missed on every visit of such a loop: 120 parses
+    expect(py.stats().parsed).toBe(40 + 2 * (40 - kept));
+    expect(kept).toBeGreaterThanOrEqual(19);
+    py.dispose();
     unbounded.dispose();
   });
 });

@@ -3,12 +3,17 @@
  * cached within a memory budget; module names, import resolution (relative and
  * absolute) and cross-file function resolution for decorators and helpers.
  *
- * The cache is least-recently-used and bounded by the source size of the files
- * it holds (`maxCachedChars`), so memory does not grow with the suite: a file
- * asked for again after it was evicted is parsed again (same text, same tree).
- * The most recent `MIN_CACHED` analyses are never evicted, whatever their size,
- * so a rule holding the analysis of the file it visits never sees it replaced
- * while it follows calls into a few other files.
+ * The cache is bounded by the source size of the files it holds (`maxCachedChars`), so memory does not
+ * grow with the suite, and it resists scans: every phase (binding, reach, the pass) visits every module
+ * in turn, and a least-recently-used cache smaller than the suite misses on every visit of such a loop
+ * (each phase parsed every module again). The analyses that fit the budget, first asked first kept, are
+ * kept to the end of the run; a module over it is parsed on demand and kept only among the last
+ * `MIN_CACHED` such modules, so the modules parsed again in a later phase are the overflow only (same
+ * text, same tree). Those last modules are bounded by the budget too (a batch of hostile inputs holds
+ * many modules of a few MB, each analysis about 40 times its source in heap: 16 of them took GBs), but
+ * the `MIN_KEPT` most recent are never evicted, whatever their size, so a rule holding the analysis of
+ * the file it visits never sees it replaced while it follows calls into a few other files. The memory
+ * held is thus at most twice the budget plus `MIN_KEPT` files of the largest size loaded.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -71,19 +76,20 @@ export function releasingTrees(python: PythonProject): () => Promise<void> {
 }
 
 /**
- * Analyse every module of `python` now, pausing as `releasingTrees` does, when they all fit its memory
- * budget (a one-shot run: the phases that follow visit every module, and every analysis is kept to the
- * end). The first parse of a module otherwise happens in whichever phase asks first, often deep in a
- * synchronous walk: webarena-infinity's learning of kind dispatches parsed all 2,357 verifier modules
- * in one loop, and one file's callers took in 30 sanity-check scripts of 50–120 KB in one step; the
- * native trees of those parses, freed only when the run yields, held 157 MB that the allocator kept as
- * the process's own to the end of the run (18 MB parsed here). Over budget, nothing is done here (the
- * phases parse and evict as before).
+ * Analyse now, pausing as `releasingTrees` does, every module of `python` that its memory budget keeps
+ * to the end of the run (a one-shot run: the phases that follow visit every module). The first parse of
+ * a module otherwise happens in whichever phase asks first, often deep in a synchronous walk:
+ * webarena-infinity's learning of kind dispatches parsed all 2,357 verifier modules in one loop, and one
+ * file's callers took in 30 sanity-check scripts of 50–120 KB in one step; the native trees of those
+ * parses, freed only when the run yields, held 157 MB that the allocator kept as the process's own to
+ * the end of the run (18 MB parsed here). Over budget, the modules that fit are analysed here (in the
+ * order of the files) and the rest are parsed by the phases that ask.
  */
 export async function analyseAllPausing(python: PythonProject): Promise<void> {
-  if (!(python instanceof Project) || !python.fitsBudget()) return;
+  if (!(python instanceof Project)) return;
   const pause = releasingTrees(python);
   for (const f of python.files()) {
+    if (!python.wouldKeep(f)) continue;
     python.analysis(f);
     await pause();
   }
@@ -92,11 +98,12 @@ export async function analyseAllPausing(python: PythonProject): Promise<void> {
 export interface PythonProjectOptions {
   /** Extra search roots for absolute imports (default: the package roots of the files). */
   roots?: string[];
-  /** Source size (UTF-16 units) of the analyses kept in memory; default `VAUDIT_ANALYSIS_BUDGET` or 6,000,000
-   *  (about 150,000 lines: no real corpus evicts). The phases (binding, reach, pass) each visit every
-   *  verifier module in turn, so a suite larger than the budget re-parses every module in every phase
-   *  (webarena-infinity, 4.6 M characters, at 2,000,000: 13,203 parses of 2,406 files, twice the CPU
-   *  and, from the garbage, 2.4× the peak RSS of keeping them all). */
+  /** Source size (UTF-16 units) of the analyses kept to the end of the run; default
+   *  `VAUDIT_ANALYSIS_BUDGET` or 6,000,000 (about 150,000 lines: no real corpus goes over). Modules over
+   *  it are parsed again by each phase that asks (binding, reach, pass), and only they: a least-recently
+   *  used cache re-parsed every module in every phase (webarena-infinity, 4.6 M characters, at 2,000,000:
+   *  13,203 parses of 2,406 files, twice the CPU and, from the garbage, 2.4× the peak RSS of keeping
+   *  them all). */
   maxCachedChars?: number;
   /** A previous project of the same session: analyses of files whose SourceFile is unchanged are
    *  taken over (re-linked to the new project) instead of parsed again, and a changed file is
@@ -116,8 +123,10 @@ export interface PythonProjectOptions {
  *  thread parsed ahead itself, the thread's own heap), for a gain of a few per cent of a long run. */
 const MAX_AHEAD_CHARS = 2_000_000;
 
-/** Analyses kept whatever the budget: the file being visited and the few it calls into. */
+/** Analyses over the budget kept: the file being visited and the few it calls into. */
 const MIN_CACHED = 16;
+/** Analyses over the budget kept whatever their size (the file being visited and what it calls). */
+const MIN_KEPT = 4;
 const DEFAULT_BUDGET = 6_000_000;
 
 export async function createPythonProject(files: readonly SourceFile[], opts: PythonProjectOptions = {}): Promise<PythonProject> {
@@ -138,9 +147,14 @@ export async function createPythonProject(files: readonly SourceFile[], opts: Py
 
 class Project implements PythonProject {
   private readonly byPath = new Map<string, SourceFile>();
-  /** Least recently used first (a hit moves the entry to the end). */
+  /** Every analysis kept: those within the budget, and the last `MIN_CACHED` over it (`overflow`). */
   private readonly cache = new Map<string, Analysis>();
+  /** Source size of the analyses kept within the budget (never evicted). */
   private cachedChars = 0;
+  /** The modules over the budget kept, least recently used first (a hit moves the entry to the end). */
+  private readonly overflow = new Set<string>();
+  /** Source size of the analyses in `overflow`. */
+  private overflowChars = 0;
   private readonly modByPath: Map<string, string> = new Map();
   private readonly pathByMod: Map<string, string> = new Map();
   /** Analyses built (parses), evictions: `stats()`. */
@@ -195,17 +209,10 @@ class Project implements PythonProject {
     return [...this.byPath.keys()];
   }
 
-  private fits: boolean | undefined;
-  /** `fitsBudget`, once (the files do not change). */
-  private fitsAll(): boolean {
-    return (this.fits ??= this.fitsBudget());
-  }
-
-  /** Whether every module's analysis fits the budget (none would be evicted). */
-  fitsBudget(): boolean {
-    let chars = 0;
-    for (const f of this.byPath.values()) chars += f.source.text.length;
-    return chars <= this.maxCachedChars;
+  /** Whether the analysis of `p`, parsed now, would be kept to the end of the run (it fits the budget). */
+  wouldKeep(p: string): boolean {
+    const f = this.byPath.get(p);
+    return !!f && !this.cache.has(p) && this.cachedChars + f.source.text.length <= this.maxCachedChars;
   }
 
   text(p: string): string | undefined {
@@ -217,12 +224,8 @@ class Project implements PythonProject {
     const abs = this.cache.has(p) ? p : path.resolve(p);
     let a = this.cache.get(abs);
     if (a) {
-      // the order of use matters only to eviction: a project whose modules all fit the budget never evicts
-      if (this.cache.size > MIN_CACHED && !this.fitsAll()) {
-        // most recently used last
-        this.cache.delete(abs);
-        this.cache.set(abs, a);
-      }
+      // the order of use matters only among the modules over the budget: most recently used last
+      if (this.overflow.delete(abs)) this.overflow.add(abs);
       return a;
     }
     const f = this.byPath.get(abs);
@@ -245,9 +248,7 @@ class Project implements PythonProject {
       a.prevScopes = scopes;
     }
     this.parsed++;
-    this.cache.set(abs, a);
-    this.cachedChars += f.source.text.length;
-    this.evict();
+    this.keep(abs, a);
     return a;
   }
 
@@ -268,10 +269,8 @@ class Project implements PythonProject {
         continue;
       }
       a.relink(this.link);
-      this.cache.set(abs, a);
-      this.cachedChars += a.text.length;
+      this.keep(abs, a);
     }
-    this.evict();
   }
 
   releaseFacts(p: string): void {
@@ -283,13 +282,21 @@ class Project implements PythonProject {
     if (!this.keepTrees) for (const a of this.cache.values()) a.releaseCallFacts();
   }
 
-  /** Drop the least recently used analyses beyond the budget (never the last `MIN_CACHED`). */
-  private evict(): void {
-    if (this.cachedChars <= this.maxCachedChars) return;
-    for (const [k, old] of this.cache) {
-      if (this.cachedChars <= this.maxCachedChars || this.cache.size <= MIN_CACHED) break;
+  /** Keep `a` to the end of the run when it fits the budget, else among the last `MIN_CACHED` over it
+   *  within the budget again, never fewer than `MIN_KEPT` (dropping the least recently used of those). */
+  private keep(abs: string, a: Analysis): void {
+    this.cache.set(abs, a);
+    if (this.cachedChars + a.text.length <= this.maxCachedChars) {
+      this.cachedChars += a.text.length;
+      return;
+    }
+    this.overflow.add(abs);
+    this.overflowChars += a.text.length;
+    for (const k of this.overflow) {
+      if (this.overflow.size <= MIN_KEPT || (this.overflow.size <= MIN_CACHED && this.overflowChars <= this.maxCachedChars)) break;
+      this.overflow.delete(k);
+      this.overflowChars -= this.cache.get(k)?.text.length ?? 0;
       this.cache.delete(k);
-      this.cachedChars -= old.text.length;
       this.evicted++;
     }
   }
@@ -447,6 +454,8 @@ class Project implements PythonProject {
   dispose(): void {
     this.releaseThreads();
     this.cache.clear();
+    this.overflow.clear();
+    this.overflowChars = 0;
     this.cachedChars = 0;
   }
 }
