@@ -54,10 +54,31 @@ function readStdin(): Promise<string> {
   });
 }
 
+/** A standard stream that failed for a reason other than a closed reader (a full disk): the run ends with 2. */
+let streamFailure: string | undefined;
+
+/**
+ * Writes to a standard stream that a failing stream does not crash: `vaudit check | head` closes the
+ * pipe after its lines, and Node reports the next write as an unhandled 'error' event (EPIPE: a stack
+ * trace, exit 1). As `cat` or `ruff` do, what a closed reader no longer wants is dropped quietly and the
+ * run exits with its own code (a shell reads it from PIPESTATUS). Any other write error (ENOSPC) is
+ * said in one line, and the run exits 2: its report is incomplete.
+ */
+function writerTo(stream: NodeJS.WriteStream, name: string): (s: string) => void {
+  let failed = false;
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    failed = true;
+    if (e.code !== 'EPIPE') streamFailure ??= `vaudit: cannot write to ${name}: ${e.code ?? e.message}\n`;
+  });
+  return (s) => {
+    if (!failed) stream.write(s);
+  };
+}
+
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
-  const out = (s: string) => void process.stdout.write(s);
-  const err = (s: string) => void process.stderr.write(s);
+  const out = writerTo(process.stdout, 'standard output');
+  const err = writerTo(process.stderr, 'standard error');
   const program = new Command();
   program.exitOverride();
   program
@@ -166,6 +187,12 @@ export async function main(argv: string[]): Promise<number> {
 
   try {
     await program.parseAsync(argv, { from: 'user' });
+    // a write that fails is reported when the stream says so, after the last write was queued
+    await new Promise((resolve) => setImmediate(resolve));
+    if (streamFailure) {
+      process.stderr.write(streamFailure);
+      return EXIT_USAGE;
+    }
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
