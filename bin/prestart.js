@@ -8,13 +8,15 @@
 // parse nothing), and only as many as the check would start itself (`defaultParseThreads`,
 // src/host/threads.ts, kept in step with `prestartCount` here): VAUDIT_PARSE_THREADS, else one per
 // core beyond the main thread's, at most 3.
-import { availableParallelism } from 'node:os';
-import { MessageChannel, Worker } from 'node:worker_threads';
+'use strict';
+const { availableParallelism } = require('node:os');
+const { pathToFileURL } = require('node:url');
+const { MessageChannel, Worker } = require('node:worker_threads');
 
 /** Where the host finds the threads (one module instance of the host may not be the one loaded here). */
 const KEY = Symbol.for('vaudit.prestartedThreads');
-const ENTRY = new URL('../dist/src/host/thread-entry.js', import.meta.url);
-const PARSE_AHEAD = new URL('../dist/src/lang/python/parse-ahead.js', import.meta.url);
+const ENTRY = pathToFileURL(`${__dirname}/../dist/src/host/thread-entry.js`);
+const PARSE_AHEAD = pathToFileURL(`${__dirname}/../dist/src/lang/python/parse-ahead.js`);
 
 function prestartCount(argv) {
   if (argv.find((a) => !a.startsWith('-')) !== 'check') return 0;
@@ -25,7 +27,7 @@ function prestartCount(argv) {
 }
 
 /** Start the threads a `check` of these arguments would start, unless VAUDIT_PRESTART=0. */
-export function prestartThreads(argv) {
+function prestartThreads(argv) {
   if (process.env.VAUDIT_PRESTART === '0') return;
   const count = prestartCount(argv);
   if (count === 0) return;
@@ -53,3 +55,5 @@ export function prestartThreads(argv) {
   }
   if (threads.length) globalThis[KEY] = { module: PARSE_AHEAD.href, threads };
 }
+
+module.exports = { prestartThreads };
