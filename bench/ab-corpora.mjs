@@ -26,9 +26,9 @@ function once(repo, tag) {
     encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 600_000, killSignal: 'SIGKILL',
   });
   const wall = performance.now() - t;
-  const m = /VAUDIT_BENCH_EXIT main (\S+) process (\S+) gc (\d+) (\d+) (\S+) allocated (\S+)/.exec(r.stderr ?? '');
+  const m = /VAUDIT_BENCH_EXIT main (\S+) process (\S+) startup (\S+) gc (\d+) (\d+) (\S+) allocated (\S+)/.exec(r.stderr ?? '');
   if (!m) throw new Error(`${repo}: no figures (exit ${r.status}): ${(r.stderr ?? '').slice(0, 400)}`);
-  return { wall, process: Number(m[2]), main: Number(m[1]), scavenges: Number(m[3]), full: Number(m[4]), gcMs: Number(m[5]), mb: Number(m[6]) };
+  return { wall, process: Number(m[2]), main: Number(m[1]), startup: Number(m[3]), scavenges: Number(m[4]), full: Number(m[5]), gcMs: Number(m[6]), mb: Number(m[7]) };
 }
 
 const res = { A: [], B: [] };
@@ -38,8 +38,8 @@ for (let i = 0; i < runs; i++) for (const k of i % 2 ? ['B', 'A'] : ['A', 'B']) 
 rmSync(out, { recursive: true, force: true });
 const med = (k, f) => median(res[k].map((r) => r[f]));
 for (const [k, repo] of [['A', a], ['B', b]]) {
-  console.log(`${k} ${repo}: wall ${med(k, 'wall').toFixed(0)} ms, process CPU ${med(k, 'process').toFixed(0)} ms, main thread ${med(k, 'main').toFixed(0)} ms (runs: ${res[k].map((r) => r.main.toFixed(0)).join(' ')}); `
+  console.log(`${k} ${repo}: wall ${med(k, 'wall').toFixed(0)} ms, process CPU ${med(k, 'process').toFixed(0)} ms, main thread ${med(k, 'main').toFixed(0)} ms (runs: ${res[k].map((r) => r.main.toFixed(0)).join(' ')}), of which start-up ${med(k, 'startup').toFixed(0)} ms; `
     + `GC ${med(k, 'scavenges')} scavenges + ${med(k, 'full')} full, ${med(k, 'gcMs').toFixed(0)} ms; ${med(k, 'mb').toFixed(1)} MB allocated`);
 }
 const ratio = (f) => (med('B', f) / med('A', f)).toFixed(3);
-console.log(`${corpus}, ${runs} runs each, B/A: main thread ${ratio('main')} (${(med('B', 'main') - med('A', 'main')).toFixed(0)} ms), process CPU ${ratio('process')}, wall ${ratio('wall')}, GC pause ${ratio('gcMs')}, allocated ${ratio('mb')}`);
+console.log(`${corpus}, ${runs} runs each, B/A: main thread ${ratio('main')} (${(med('B', 'main') - med('A', 'main')).toFixed(0)} ms), start-up on the main thread ${ratio('startup')} (${(med('B', 'startup') - med('A', 'startup')).toFixed(0)} ms), process CPU ${ratio('process')}, wall ${ratio('wall')}, GC pause ${ratio('gcMs')}, allocated ${ratio('mb')}`);

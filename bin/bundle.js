@@ -18,14 +18,14 @@
 // checks wrote it, and a check of inputs not listed writes it again at its end: the new cache holds
 // what the old one held and what this check compiled. A user's checks converge after one run each.
 // The confirm stage's code is not added (a plain check would deserialise it for nothing).
-import { accessSync, constants, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import vm from 'node:vm';
+'use strict';
+const { accessSync, constants, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const { setFlagsFromString } = require('node:v8');
+const vm = require('node:vm');
 
-const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+const DIST = path.join(__dirname, '..', 'dist') + path.sep;
 const BUNDLE = path.join(DIST, 'vaudit.bundle.cjs');
 const META = path.join(DIST, 'vaudit.bundle.json');
 const CACHE = path.join(DIST, 'vaudit.bundle.cache');
@@ -110,14 +110,14 @@ function writeCache(sha256, inputs, data) {
  * after the code cache was read (V8 checks a cache against its flags), and not in a run that writes
  * the cache (it would carry these flags) nor for the long-lived `vaudit lsp`.
  */
-export const LATE_OPTIMISATION = '--interrupt-budget=270336';
+const LATE_OPTIMISATION = '--interrupt-budget=270336';
 /** V8's own budget (Node 20), set again before a run that optimised late writes the cache: V8 stamps a
  *  cache with a hash of the flags that differ from their defaults and checks it against its flags when
  *  it reads the cache, before LATE_OPTIMISATION is set. */
 const DEFAULT_OPTIMISATION = '--interrupt-budget=67584';
 
 /** Whether this run should optimise late: any command but `lsp`, unless VAUDIT_LATE_OPTIMISATION=0. */
-export function wantsLateOptimisation(argv) {
+function wantsLateOptimisation(argv) {
   return process.env.VAUDIT_LATE_OPTIMISATION !== '0' && argv.find((a) => !a.startsWith('-')) !== 'lsp';
 }
 
@@ -127,7 +127,7 @@ export function wantsLateOptimisation(argv) {
  * the bundle is loaded, unless the cache is to be made (a check that adds to it sets V8's default
  * again before it writes).
  */
-export function loadBundle(lateOptimisation = false) {
+function loadBundle(lateOptimisation = false) {
   if (process.env.VAUDIT_BUNDLE === '0') return undefined;
   const meta = currentMeta();
   if (!meta) return undefined;
@@ -167,3 +167,5 @@ export function loadBundle(lateOptimisation = false) {
     },
   };
 }
+
+module.exports = { LATE_OPTIMISATION, loadBundle, wantsLateOptimisation };

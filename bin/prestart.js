@@ -8,14 +8,15 @@
 // parse nothing), and only as many as the check would start itself (`defaultParseThreads`,
 // src/host/threads.ts, kept in step with `prestartCount` here): VAUDIT_PARSE_THREADS, else one per
 // core beyond the main thread's, at most 3.
-import { availableParallelism } from 'node:os';
-import { MessageChannel, Worker } from 'node:worker_threads';
-import { guardUntilExit, newThreadCell } from '../dist/src/host/thread-cell.js';
+'use strict';
+const { availableParallelism } = require('node:os');
+const { pathToFileURL } = require('node:url');
+const { MessageChannel, Worker } = require('node:worker_threads');
 
 /** Where the host finds the threads (one module instance of the host may not be the one loaded here). */
 const KEY = Symbol.for('vaudit.prestartedThreads');
-const ENTRY = new URL('../dist/src/host/thread-entry.js', import.meta.url);
-const PARSE_AHEAD = new URL('../dist/src/lang/python/parse-ahead.js', import.meta.url);
+const ENTRY = pathToFileURL(`${__dirname}/../dist/src/host/thread-entry.js`);
+const PARSE_AHEAD = pathToFileURL(`${__dirname}/../dist/src/lang/python/parse-ahead.js`);
 
 function prestartCount(argv) {
   if (argv.find((a) => !a.startsWith('-')) !== 'check') return 0;
@@ -26,14 +27,16 @@ function prestartCount(argv) {
 }
 
 /** Start the threads a `check` of these arguments would start, unless VAUDIT_PRESTART=0. */
-export function prestartThreads(argv) {
+function prestartThreads(argv) {
   if (process.env.VAUDIT_PRESTART === '0') return;
   const count = prestartCount(argv);
   if (count === 0) return;
   const threads = [];
   for (let i = 0; i < count; i++) {
     const { port1, port2 } = new MessageChannel();
-    const stop = newThreadCell();
+    // the thread's cell (src/host/thread-cell.ts, `newThreadCell`); the host, loaded next, makes sure the
+    // process never ends the thread inside native code (`guardUntilExit`, src/host/threads.ts)
+    const stop = new Int32Array(new SharedArrayBuffer(4));
     try {
       // as `startThreads` starts them (src/host/threads.ts)
       const worker = new Worker(ENTRY, {
@@ -44,8 +47,6 @@ export function prestartThreads(argv) {
         stderr: false,
       });
       worker.on('error', () => {});
-      // the process never ends it inside native code, whatever the way it ends (thread-cell.ts)
-      guardUntilExit(stop, worker);
       worker.unref();
       port1.unref();
       threads.push({ worker, port: port1, stop });
@@ -56,3 +57,5 @@ export function prestartThreads(argv) {
   }
   if (threads.length) globalThis[KEY] = { module: PARSE_AHEAD.href, threads };
 }
+
+module.exports = { prestartThreads };

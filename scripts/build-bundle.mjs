@@ -65,10 +65,41 @@ const entry = [
   "import { setBundledValidators } from './src/suites/schema.js';",
   // the task-schema validators (scripts/compile-schemas.mjs wrote them just before): in the bundle, so in its code cache
   "setBundledValidators(() => require('./schemas/task-validators.cjs'));",
+  // acorn, initialised when the first JavaScript is parsed (src/lang/js/acorn.ts), not at every start
+  "import { setBundledAcorn } from './src/lang/js/acorn.js';",
+  "setBundledAcorn(() => require('acorn'));",
   'setBundledModules(new Map([',
   ...dynamic.map((rel) => `  [new URL(${JSON.stringify(`./${rel}`)}, __vaudit_base).href, () => import(${JSON.stringify(`./${rel}`)})],`),
   ']), __vaudit_import);',
 ].join('\n');
+
+/**
+ * Bundled packages that load another package through `createRequire` at their start, which esbuild
+ * cannot follow: the package would be resolved, read and compiled from node_modules at every start,
+ * outside the code cache. Each edit imports it instead (the bundle's one copy); the build fails when
+ * the text is no longer there (a new version of the package), so that an edit never silently stops
+ * applying.
+ * - fdir requires picomatch for its own `glob()` (tinyglobby, our only user of fdir, matches with its
+ *   own picomatch, already bundled): resolving and compiling it cost ≈ 5 ms of each start.
+ */
+const REQUIRE_EDITS = [
+  {
+    file: /[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/,
+    from: '__require.resolve("picomatch");\n\tpm = __require("picomatch");',
+    to: 'pm = __vaudit_picomatch;',
+    prepend: 'import __vaudit_picomatch from "picomatch";\n',
+  },
+];
+
+/** The edits of `REQUIRE_EDITS` that apply to a file, applied; throws when one no longer matches. */
+function applyRequireEdits(file, text) {
+  let out = text;
+  for (const e of REQUIRE_EDITS.filter((x) => x.file.test(file))) {
+    if (!out.includes(e.from)) throw new Error(`build-bundle: ${file} no longer contains ${JSON.stringify(e.from)}; update REQUIRE_EDITS`);
+    out = e.prepend + out.replace(e.from, e.to);
+  }
+  return out;
+}
 
 /** Each module's `import.meta.url` becomes the URL of its own file relative to dist/, wherever dist/ is at run
  *  time (a bundled package's, e.g. fdir's createRequire, points into node_modules as before). */
@@ -77,10 +108,11 @@ const metaUrlPlugin = {
   setup(build) {
     build.onLoad({ filter: /\.[cm]?js$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
+      const edited = applyRequireEdits(args.path, text);
+      if (!text.includes('import.meta.url')) return edited === text ? undefined : { contents: edited, loader: 'js' };
       const rel = path.relative(DIST, args.path).split(path.sep).join('/');
       return {
-        contents: `var __vaudit_import_meta_url = new URL(${JSON.stringify(`./${rel}`)}, __vaudit_base).href;\n${text}`,
+        contents: `var __vaudit_import_meta_url = new URL(${JSON.stringify(`./${rel}`)}, __vaudit_base).href;\n${edited}`,
         loader: 'js',
       };
     });

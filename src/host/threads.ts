@@ -47,6 +47,10 @@ function stopThread(t: Started): void {
 const PRESTARTED = Symbol.for('vaudit.prestartedThreads');
 type Prestarted = { module: string; threads: Started[] } | undefined;
 
+// Threads bin/prestart.js started before this module was loaded: from now on, the process never ends
+// them inside native code either (prestart.js, CommonJS, cannot import the ES module thread-cell.ts).
+for (const t of (globalThis as { [PRESTARTED]?: Prestarted })[PRESTARTED]?.threads ?? []) guardUntilExit(t.stop, t.worker);
+
 /** The threads started before the CLI was loaded for `module`, at most `count`; the others are stopped. */
 function adoptPrestarted(module: URL, count: number): Started[] {
   const g = globalThis as { [PRESTARTED]?: Prestarted };

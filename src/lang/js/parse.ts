@@ -5,12 +5,13 @@
  * TypeScript compiler that ts-blank-space uses is loaded only when a TypeScript verifier
  * exists (`prepareTypeStripping`).
  */
-import { Parser, tokTypes as tt, type Options, type Program, type Token as AcornToken, type TokenType as AcornTokenType } from 'acorn';
+import type { Options, Parser, Program, Token as AcornToken, TokenType as AcornTokenType, tokTypes } from 'acorn';
+import { acorn } from './acorn.js';
 
 /** acorn's token and token type, with the fields its typings leave out. */
 type TokenType = AcornTokenType & { binop?: number | null; prefix?: boolean };
 type Token = AcornToken & { type: TokenType; value?: unknown };
-const Tokenizer = Parser as unknown as new (options: { ecmaVersion: 'latest'; allowHashBang: boolean; sourceType: 'module' }, input: string, startPos: number) => { getToken(): Token };
+type TokenizerClass = new (options: { ecmaVersion: 'latest'; allowHashBang: boolean; sourceType: 'module' }, input: string, startPos: number) => { getToken(): Token };
 import { importModule } from '../../core/dynamic-import.js';
 import type { SourceFile } from '../../core/source.js';
 
@@ -46,20 +47,37 @@ class NameList extends Array<string> {
 interface AcornScope { var: string[]; lexical: string[]; functions: string[] }
 type ScopedBase = new (...args: never[]) => { scopeStack: AcornScope[]; enterScope(flags: number): void };
 
+// What this module takes from acorn, made by `loadAcorn` when the first JavaScript is parsed or measured
+// (src/lang/js/acorn.ts: acorn is not loaded at start)
 /** acorn's parser with indexed scope name lists (`NameList`); otherwise acorn itself. */
-const IndexedParser = Parser.extend((Base) => class extends (Base as unknown as ScopedBase) {
-  override enterScope(flags: number): void {
-    super.enterScope(flags);
-    const scope = this.scopeStack[this.scopeStack.length - 1]!;
-    scope.var = new NameList();
-    scope.lexical = new NameList();
-    scope.functions = new NameList();
-  }
-} as unknown as typeof Parser);
+let IndexedParser: typeof Parser | undefined;
+let Tokenizer: TokenizerClass;
+let tt: typeof tokTypes;
+let HEAD_KEYWORDS: Set<TokenType>;
+let EXPRESSION_ENDS: Set<TokenType>;
+
+function loadAcorn(): typeof Parser {
+  if (IndexedParser) return IndexedParser;
+  const { Parser, tokTypes } = acorn();
+  tt = tokTypes;
+  Tokenizer = Parser as unknown as TokenizerClass;
+  HEAD_KEYWORDS = new Set<TokenType>([tt._if, tt._for, tt._while, tt._with, tt._switch, tt._catch]);
+  EXPRESSION_ENDS = new Set<TokenType>([tt.num, tt.string, tt.regexp, tt.name, tt.privateId, tt.parenR, tt.bracketR, tt.braceR, tt.backQuote, tt.incDec, tt._this, tt._super, tt._null, tt._true, tt._false]);
+  IndexedParser = Parser.extend((Base) => class extends (Base as unknown as ScopedBase) {
+    override enterScope(flags: number): void {
+      super.enterScope(flags);
+      const scope = this.scopeStack[this.scopeStack.length - 1]!;
+      scope.var = new NameList();
+      scope.lexical = new NameList();
+      scope.functions = new NameList();
+    }
+  } as unknown as typeof Parser);
+  return IndexedParser;
+}
 
 /** acorn's `parse`, linear in the declarations of a scope (`IndexedParser`). */
 export function parseAcorn(text: string, options: Options): Program {
-  return IndexedParser.parse(text, options) as Program;
+  return loadAcorn().parse(text, options) as Program;
 }
 
 function parseJs(text: string): JsParse {
@@ -167,6 +185,7 @@ export function programOfFile(f: SourceFile): Program | undefined {
 /** How deep a JavaScript or TypeScript file nests before any parser reads it: brackets, and every
  *  nesting form that is not one (`nestingDepth`). */
 export function jsNesting(text: string): number {
+  loadAcorn();
   const { tokens, complete } = tokenize(text);
   const depth = nestingDepth(text, tokens);
   // a file acorn could not tokenize to the end: its brackets bound what was not measured
@@ -294,10 +313,8 @@ const TEMPLATE_WEIGHT = 4;
 const PAREN_WEIGHT = 2;
 const ARROW_WEIGHT = 2;
 
-const HEAD_KEYWORDS = new Set<TokenType>([tt._if, tt._for, tt._while, tt._with, tt._switch, tt._catch]);
 const isHeadKeyword = (t: TokenType): boolean => HEAD_KEYWORDS.has(t);
 
-const EXPRESSION_ENDS = new Set<TokenType>([tt.num, tt.string, tt.regexp, tt.name, tt.privateId, tt.parenR, tt.bracketR, tt.braceR, tt.backQuote, tt.incDec, tt._this, tt._super, tt._null, tt._true, tt._false]);
 function endsExpression(tok: Token): boolean {
   return EXPRESSION_ENDS.has(tok.type);
 }
