@@ -61,7 +61,7 @@ const GROWTH = 40 * 1024 * 1024;
  * files found 238 live). Returns whether it collected.
  */
 export function collectIfGrown(): boolean {
-  const used = getHeapStatistics().used_heap_size;
-  if (used < LARGE_HEAP || used - liveAfter < GROWTH) return false;
+  if (getHeapStatistics().used_heap_size - liveAfter < GROWTH) return false;
+  // which collects only a large heap
   return collectIfLarge();
 }

@@ -26,9 +26,9 @@ const MAIN = 1;
 const THREAD = 2;
 const POSTED = 3;
 const TAKEN = 4;
-/** Cells of the control array: stop flag, UTF-16 units posted but not yet taken. */
-const STOP = 0;
-const PENDING = 1;
+/** The control array's one cell: UTF-16 units posted but not yet taken. (A thread is told to stop
+ *  through the host, `ThreadControl.stopped`.) */
+const PENDING = 0;
 
 /** Source the threads may hold parsed beyond what the main thread took (≈ 10 MB of flat trees per million
  *  units): more than ScienceBoard and Spider2-V hold in all, and a bound on a large suite's peak memory. */
@@ -83,7 +83,7 @@ export class ParseAhead {
   ) {
     files.forEach((f, i) => this.index.set(f.path, i));
     this.state = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, files.length)));
-    this.control = new Int32Array(new SharedArrayBuffer(8));
+    this.control = new Int32Array(new SharedArrayBuffer(4));
     const data: ThreadData = { texts: files.map((f) => f.text), state: this.state, control: this.control };
     this.threads = threads;
     threads.send(data);
@@ -176,9 +176,9 @@ export class ParseAhead {
 
   /** Stop the threads; files not taken yet are parsed by the main thread when asked for. */
   close(): void {
-    Atomics.store(this.control, STOP, 1);
-    Atomics.notify(this.control, PENDING);
     this.threads?.close();
+    // a thread waiting for room sees at once that it is stopped
+    Atomics.notify(this.control, PENDING);
     this.threads = undefined;
     this.received.clear();
     this.broken = true;
@@ -215,10 +215,10 @@ export const runThread: ThreadTask = async (_index, post, data, thread) => {
   let parsed = 0;
   for (let i = 0; i < texts.length; i++) {
     for (let p = Atomics.load(control, PENDING); p > MAX_PENDING_CHARS; p = Atomics.load(control, PENDING)) {
-      if (Atomics.load(control, STOP) || thread.stopped()) return;
+      if (thread.stopped()) return;
       Atomics.wait(control, PENDING, p, 100);
     }
-    if (Atomics.load(control, STOP) || thread.stopped()) return;
+    if (thread.stopped()) return;
     // before a claim: the main thread never waits for a file while this thread is away
     if (parsed >= RELEASE_EVERY) {
       parsed = 0;

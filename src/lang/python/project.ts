@@ -362,7 +362,7 @@ class Project implements PythonProject {
   private moduleTails(): Set<string> {
     if (this.tails) return this.tails;
     const out = new Set<string>();
-    for (const m of [...this.pathByMod.keys(), ...this.modByPath.values()]) out.add(m.slice(m.lastIndexOf('.') + 1));
+    for (const m of this.pathByMod.keys()) out.add(m.slice(m.lastIndexOf('.') + 1));
     for (const p of this.byPath.keys()) {
       const base = path.basename(p);
       if (base === '__init__.py') out.add(path.basename(path.dirname(p)));
