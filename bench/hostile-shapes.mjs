@@ -7,14 +7,15 @@
  * 0 or 1 with no signal, within the bound, and the neighbours' findings are intact.
  *
  *   node bench/hostile-shapes.mjs [--only a,b] [--scale 1] [--timeout-ms 120000] [--list]
- *   node bench/hostile-shapes.mjs --scaling [--only a,b] [--sizes 1000,4000,16000] [--runs 1] [--repo DIR] [--json]
+ *   node bench/hostile-shapes.mjs --scaling [--only a,b] [--sizes 1000,4000,16000] [--runs 1] [--repo DIR] [--json] [--batch K]
  *
  * `--scaling` checks one file of each shape at growing sizes (counts: 1k/4k/16k; nesting: 10/20/40/80)
  * and prints one table: wall, CPU (user + system) and peak RSS of the whole process, the same above the
  * floor (a check of the neighbours alone, measured in the same run), and the growth per step (CPU above
  * the floor at this size / at the previous size, beside the input's growth: linear is ×4 per ×4, ×2 per
  * ×2). `--repo DIR` checks with another built checkout too, alternated per size (before/after from one
- * run); `--json` prints one line per measurement instead. Needs `npm run build`. The generators are
+ * run); `--json` prints one line per measurement instead; `--batch K` checks K copies of the shape's file in
+ * each run (the memory bound is on the whole run, issue 30 item 5: `*-max-*` shapes are files near 5 MB). Needs `npm run build`. The generators are
  * exported for test/hostile-shapes.test.ts.
  */
 import { spawnSync } from 'node:child_process';
@@ -118,11 +119,30 @@ export const SHAPES = {
   'py-try-sequential': { n: 16_000, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    try:\n        v = state.f${i}()\n    except KeyError:\n        pass\n`)}    return v == 1\n` }) },
   // (the chain of task-like classes is a class registry: with the default scope only it would be checked)
   'py-class-chain': { n: 16_000, files: (n) => ({ 'vaudit.config.json': JSON.stringify({ scope: 'all' }), [`${PY}shape.py`]: `class C0:\n    def eval(self, state):\n        return state == 1\n${rep(n, (i) => `class C${i + 1}(C${i}):\n    def eval(self, state):\n        return super().eval(state)\n`)}def grade(state):\n    return C${n}().eval(state)\n` }) },
+  // issue 30, item 5 (memory): files just under the 5 MB read limit, one shape per language and kind of bulk —
+  // many small units (functions, declarations, members), long literals, nesting under every depth limit,
+  // many embedded lambdas. `n` is the count that makes the file about 5,000,000 bytes (`--batch K` checks K
+  // copies in one run: the bound is on the whole run).
+  'py-max-functions': { n: 101_400, files: (n) => ({ [`${PY}shape.py`]: rep(n, (i) => `def f${i}(s):\n    return s.get(${i}) == ${i}\n\n`) }) },
+  'py-max-strings': { n: 4_900, files: (n) => ({ [`${PY}shape.py`]: `${rep(n, (i) => `S${i} = "${'x'.repeat(1000)}"\n`)}def grade(state):\n    return state == S0\n` }) },
+  'py-max-nesting': { n: 274, files: (n, depth = 90) => ({ [`${PY}shape.py`]: `def grade(s):\n    x = 0\n${rep(n, (b) => rep(depth, (k) => `${ind(k + 1)}if s.get(${b * depth + k}):\n`) + `${ind(depth + 1)}x = ${b}\n`)}    return x == 1\n` }) },
+  'py-max-brackets': { n: 12_700, files: (n, depth = 190) => ({ [`${PY}shape.py`]: `${rep(n, (i) => `V${i} = ${'['.repeat(depth)}${i}${']'.repeat(depth)}\n`)}def grade(state):\n    return state == V0\n` }) },
+  'py-max-statements': { n: 197_300, files: (n) => ({ [`${PY}shape.py`]: `def grade(state):\n${rep(n, (i) => `    v = state.get(${i})\n`)}    return v == 1\n` }) },
+  'js-max-consts': { n: 199_400, files: (n) => ({ [`${JS}shape.js`]: `export default async function evaluate(page) {\n${rep(n, (i) => `  const a${i} = ${i};\n`)}  return { _success: page.x === a0 };\n}\n` }) },
+  'js-max-functions': { n: 98_500, files: (n) => ({ [`${JS}shape.js`]: `${rep(n, (i) => `function f${i}(page) { return page.x === ${i}; }\n`)}export default async function evaluate(page) {\n  return { _success: f0(page) };\n}\n` }) },
+  'js-max-objects': { n: 116_900, files: (n) => ({ [`${JS}shape.js`]: `const DATA = [\n${rep(n, (i) => `  { id: ${i}, name: "n${i}", ok: true },\n`)}];\nexport default async function evaluate(page) {\n  return { _success: page.x === DATA[0].id };\n}\n` }) },
+  'ts-max-declarations': { n: 152_900, files: (n) => ({ [`${JS}shape.ts`]: `export default async function evaluate(page: { x: number }): Promise<{ _success: boolean }> {\n${rep(n, (i) => `  const a${i}: number = ${i};\n`)}  return { _success: page.x === a0 };\n}\n` }) },
+  'json-max-members': { n: 307_500, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': `{"type":"ChimeraX","instruction":"x","steps":1,"evaluate":[],"extra":{${rep(n, (i) => `"k${i}":${i},`)}"end":0}}` }) },
+  'json-max-array': { n: 735_500, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': `{"type":"ChimeraX","instruction":"x","steps":1,"evaluate":[],"data":[${rep(n, (i) => `${i},`)}0]}` }) },
+  'json-max-lambdas': { n: 81_100, files: (n) => ({ 'tasks/VM/ChimeraX/shape.json': JSON.stringify({ type: 'ChimeraX', instruction: 'x', steps: 1, initialize: [], evaluate: Array.from({ length: n }, (_, i) => ({ type: 'states', key: `lambda d: d['m${i}']`, value: i })) }) }) },
 };
 
-/** Every file of a check: the neighbours, the shape, and the eval list naming the JS verifiers. */
-export function suiteFiles(shape, n) {
-  const files = { ...NEIGHBOURS, ...SHAPES[shape].files(n) };
+/** Every file of a check: the neighbours, the shape (`copies` of it: shape1, shape2, …, when more than
+ *  one), and the eval list naming the JS verifiers. */
+export function suiteFiles(shape, n, copies = 1) {
+  const own = SHAPES[shape].files(n);
+  const files = { ...NEIGHBOURS };
+  for (let c = 1; c <= copies; c++) for (const [rel, data] of Object.entries(own)) files[copies > 1 ? rel.replace(/shape(\.\w+)$/, `shape${c}$1`) : rel] = data;
   const evals = Object.keys(files).filter((f) => f.startsWith(JS)).map((f) => path.basename(f).replace(/\.[jt]s$/, ''));
   files['js/evals.json'] = JSON.stringify({ evals });
   return files;
@@ -196,6 +216,19 @@ export const SCALING = {
   'py-nonlocal-names': [1000, 4000, 16000],
   'py-try-sequential': [1000, 4000, 16000],
   'py-class-chain': [1000, 4000, 16000],
+  // the files near the 5 MB limit (issue 30, item 5): 1/16, 1/4 and all of the count that makes about 5 MB
+  'py-max-functions': [6337, 25350, 101400],
+  'py-max-strings': [306, 1225, 4900],
+  'py-max-nesting': [17, 68, 274],
+  'py-max-brackets': [793, 3175, 12700],
+  'py-max-statements': [12331, 49325, 197300],
+  'js-max-consts': [12462, 49850, 199400],
+  'js-max-functions': [6156, 24625, 98500],
+  'js-max-objects': [7306, 29225, 116900],
+  'ts-max-declarations': [9556, 38225, 152900],
+  'json-max-members': [19218, 76875, 307500],
+  'json-max-array': [45968, 183875, 735500],
+  'json-max-lambdas': [5068, 20275, 81100],
 };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -210,7 +243,7 @@ function measure(work, tag, files, clis, runs, timeout) {
   return got.map((rs) => ({ ...rs[rs.length - 1], ms: median(rs.map((x) => x.ms)), cpuMs: median(rs.map((x) => x.cpuMs)), rssMb: median(rs.map((x) => x.rssMb)) }));
 }
 
-function scaling({ work, timeout, only, sizes, runs, repo, json }) {
+function scaling({ work, timeout, only, sizes, runs, repo, json, batch }) {
   const clis = [bin, ...(repo ? [path.join(path.resolve(repo), 'bin', 'vaudit.js')] : [])];
   const names = repo ? ['this', path.basename(path.resolve(repo))] : ['this'];
   const evalList = (files) => ({ ...files, 'js/evals.json': JSON.stringify({ evals: Object.keys(files).filter((f) => f.startsWith(JS)).map((f) => path.basename(f).replace(/\.[jt]s$/, '')) }) });
@@ -220,7 +253,7 @@ function scaling({ work, timeout, only, sizes, runs, repo, json }) {
   for (const shape of only ?? Object.keys(SCALING)) {
     let prev;
     for (const n of sizes ?? SCALING[shape] ?? [1000, 4000, 16000]) {
-      const res = measure(work, `${shape}-${n}`, suiteFiles(shape, n), clis, runs, timeout);
+      const res = measure(work, `${shape}-${n}`, suiteFiles(shape, n, batch), clis, runs, timeout);
       const row = { shape, n, step: prev ? n / prev.n : undefined, by: res.map((r, i) => {
         const s = summarise(shape, n, r);
         const above = { cpuMs: Math.max(1, s.cpuMs - floor[i].cpuMs), rssMb: Math.max(0, s.rssMb - floor[i].rssMb) };
@@ -235,7 +268,7 @@ function scaling({ work, timeout, only, sizes, runs, repo, json }) {
   }
   if (json) return;
   const fl = floor.map((f, i) => `${names[i]}: ${f.cpuMs} ms CPU, ${f.rssMb} MB`).join('; ');
-  console.log(`floor (the neighbours alone): ${fl}; runs per cell: ${runs}, median\n`);
+  console.log(`floor (the neighbours alone): ${fl}; runs per cell: ${runs}, median; files of the shape per check: ${batch}\n`);
   const head = names.map((nm) => `${nm}: wall ms | CPU ms | RSS MB | CPU above floor | RSS above floor | growth | findings`).join(' | ');
   console.log(`| shape | n | input ×| ${head} |`);
   console.log(`|---|---|---|${names.map(() => '---|---|---|---|---|---|---|').join('')}`);
@@ -254,7 +287,7 @@ function main() {
   const work = mkdtempSync(path.join(tmpdir(), 'vaudit-shapes-'));
   try {
     if (args.includes('--scaling')) {
-      scaling({ work, timeout, only, sizes: opt('sizes', undefined)?.split(',').map(Number), runs: Number(opt('runs', 1)), repo: opt('repo', undefined), json: args.includes('--json') });
+      scaling({ work, timeout, only, sizes: opt('sizes', undefined)?.split(',').map(Number), runs: Number(opt('runs', 1)), repo: opt('repo', undefined), json: args.includes('--json'), batch: Number(opt('batch', 1)) });
       return;
     }
     const scale = Number(opt('scale', 1));

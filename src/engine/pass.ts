@@ -34,7 +34,7 @@ import type { KindRoute } from '../suites/harness/kind-sites.js';
 import type { EmbeddedCode, Suite, Task } from '../suites/types.js';
 import type { PythonAnalysis, PythonProject } from '../lang/python/types.js';
 import { FLOW_BUDGET } from '../lang/python/flow/state.js';
-import { CPYTHON_MAX_DEPTH, MAX_ANALYSED_DEPTH, type PyNode } from '../lang/python/tree.js';
+import { CPYTHON_MAX_DEPTH, MAX_ANALYSED_DEPTH, MAX_ANALYSED_NODES, type PyNode } from '../lang/python/tree.js';
 import type { NotAnalysed } from '../lang/python/types.js';
 import { rel } from '../core/paths.js';
 
@@ -262,7 +262,7 @@ export interface PassResult {
 /** Phases 4–6: the central pass over `reportOn`, suppressions, order and fingerprints. */
 export async function runPass(input: PassInput): Promise<PassResult> {
   const pass = new CentralPass(input);
-  const release = releasingTrees(input.project.python);
+  const release = pass.release;
   // 4. the central pass
   for (const p of [...input.reportOn].sort()) {
     const file = input.project.files.get(p);
@@ -296,10 +296,14 @@ class CentralPass {
   private readonly crashed = new Set<string>();
   private readonly jsParse: (file: SourceFile) => JsParse;
   private readonly embedded: EmbeddedParses;
+  /** A pause every few parses, so that the native parser's trees are freed (`releasingTrees`): between
+   *  files, and between the embedded code of a task file. */
+  readonly release: () => Promise<void>;
 
   constructor(private readonly input: PassInput) {
     this.jsParse = input.jsParse ?? ((f: SourceFile) => parseScript(f.language as 'javascript' | 'typescript', f.source.text));
     this.embedded = input.embedded ?? runEmbeddedParses();
+    this.release = releasingTrees();
   }
 
   /** `enabledFor` per config and layer: the same for every unit under one config (each embedded lambda is a unit). */
@@ -469,7 +473,7 @@ class CentralPass {
     if (!analysis) return;
     if (analysis.notAnalysed) {
       const at = analysis.notAnalysed.tokenizer?.offset ?? 0;
-      this.findings.push(parseError(file, at, at, tooDeepParts(analysis.notAnalysed, 'module'), analysis.notAnalysed.tokenizer?.what === 'inconsistent tabs' ? 'syntax' : 'too-deep'));
+      this.findings.push(parseError(file, at, at, tooDeepParts(analysis.notAnalysed, 'module'), notAnalysedId(analysis.notAnalysed)));
       return;
     }
     const err = firstSyntaxError(analysis);
@@ -521,7 +525,9 @@ class CentralPass {
       // TypeScript that needs a transform (enum, namespace) is not analysed, but it is not an error
       if (!isBundle && !parsed.unsupported) {
         const lang = file.language === 'typescript' ? 'TypeScript' : 'JavaScript';
-        this.findings.push(parsed.tooDeep
+        this.findings.push(parsed.tooLarge
+          ? parseError(file, 0, 0, { what: `${lang} file too large to analyse: it ${parsed.message}.`, why: 'vaudit does not analyse this file (real verifiers stay under a tenth of the limit); the limit is fixed, so that a run\'s memory stays bounded.', fix: 'Split the file.' }, 'too-large')
+          : parsed.tooDeep
           ? parseError(file, 0, 0, { what: `${lang} code ${parsed.message}.`, why: 'vaudit does not analyse this file (real code stays under 100 levels).', fix: 'Split the expression.' }, 'too-deep')
           : parseError(file, parsed.offset, parsed.offset, { what: `${lang} syntax error: ${parsed.message}.`, why: 'The verifier cannot load.', fix: 'Fix the syntax.' }));
       }
@@ -558,9 +564,10 @@ class CentralPass {
       current = code.ref.pointer;
       for (const { v, ctx, safe } of instances) { try { v.embedded?.(code, ctx); } catch (e) { safe(e); } }
       if (code.language === 'python') {
+        await this.release();
         const analysis = await this.embedded.acquire(code.code);
         try {
-          if (analysis.notAnalysed) this.findings.push(parseError(file, code.ref.start, code.ref.end, tooDeepParts(analysis.notAnalysed, 'embedded'), analysis.notAnalysed.tokenizer?.what === 'inconsistent tabs' ? 'syntax' : 'too-deep', code.ref.pointer));
+          if (analysis.notAnalysed) this.findings.push(parseError(file, code.ref.start, code.ref.end, tooDeepParts(analysis.notAnalysed, 'embedded'), notAnalysedId(analysis.notAnalysed), code.ref.pointer));
           else this.runPythonUnit(file, analysis, code);
         } finally { this.embedded.release(analysis); }
       }
@@ -680,8 +687,21 @@ function parseError(file: SourceFile, start: number, end: number, parts: Message
   return { ruleId: PARSE_ERROR_RULE, messageId, ...withParts(parts), severity: 'error', file: file.path, range: file.source.range(start, end), ...(pointer === undefined ? {} : { pointer }) };
 }
 
-/** Python nested deeper than CPython's tokenizer or vaudit's analyses accept (issue 17): what CPython does with it, and that vaudit skips it. */
-function tooDeepParts({ depth, tokenizer }: NotAnalysed, unit: 'module' | 'embedded'): MessageParts {
+/** The message id of a unit not analysed: over the node limit `too-large`, tabs a syntax error, else `too-deep`. */
+function notAnalysedId(n: NotAnalysed): string {
+  return n.nodes !== undefined ? 'too-large' : n.tokenizer?.what === 'inconsistent tabs' ? 'syntax' : 'too-deep';
+}
+
+/** Python nested deeper than CPython's tokenizer or vaudit's analyses accept (issue 17), or larger than
+ *  they accept (issue 30): what CPython does with it, and that vaudit skips it. */
+function tooDeepParts({ depth, tokenizer, nodes }: NotAnalysed, unit: 'module' | 'embedded'): MessageParts {
+  if (nodes !== undefined) {
+    return {
+      what: `Python ${unit === 'module' ? 'file' : 'code'} too large to analyse: its syntax tree has more than ${MAX_ANALYSED_NODES.toLocaleString('en-US')} nodes (the limit on syntax nodes, \`MAX_ANALYSED_NODES\`; the analyses' memory grows with them).`,
+      why: `vaudit does not analyse this ${unit === 'module' ? 'file' : 'code'} (real modules stay under ${(MAX_ANALYSED_NODES / 10).toLocaleString('en-US')} nodes); the limit is fixed, so that a run's memory stays bounded.`,
+      fix: 'Split the module.',
+    };
+  }
   const fails = unit === 'module' ? 'The verifier cannot be imported (every task it grades fails)' : 'The verifier\'s eval of this code fails';
   if (tokenizer?.what === 'inconsistent tabs') return { what: `Python syntax error: indentation whose level depends on the width of a tab (${tokenizer.error}).`, why: `${fails}, and vaudit does not analyse it.`, fix: 'Indent with spaces only (or tabs only).' };
   if (tokenizer) return { what: `Python syntax error: ${depth} ${tokenizer.what}, more than CPython's tokenizer allows (${tokenizer.error}).`, why: `${fails}, and vaudit does not analyse it.`, fix: 'Split the code.' };

@@ -15,7 +15,7 @@ type TokenizerClass = new (options: { ecmaVersion: 'latest'; allowHashBang: bool
 import { importModule } from '../../core/dynamic-import.js';
 import type { SourceFile } from '../../core/source.js';
 
-export type JsParse = { ok: true; program: Program } | { ok: false; message: string; offset: number; unsupported?: boolean; tooDeep?: boolean };
+export type JsParse = { ok: true; program: Program } | { ok: false; message: string; offset: number; unsupported?: boolean; tooDeep?: boolean; tooLarge?: boolean };
 
 /** Deepest nesting a JavaScript or TypeScript file may have (`nestingDepth`, or brackets), and the
  *  deepest syntax tree the JS rules walk (their helpers recurse); real verifiers stay far below. */
@@ -25,6 +25,12 @@ const MAX_JS_DEPTH = 1000;
  *  frames more than a bracket (5,000 nested \`if\` ran acorn out of stack), so the bound is lower
  *  than the tree's; real verifiers stay under 100. */
 export const MAX_JS_NESTING = 500;
+
+/** Most tokens in a JavaScript or TypeScript file parsed (issue 30, item 5: memory). The syntax tree and
+ *  what the rules build on it grow with the tokens: a 5 MB verifier of 1.2 million tokens took the run
+ *  to 520 MB. Counted before any parser runs (`jsNesting`'s tokens); real verifiers stay far below (the
+ *  largest script of the five corpora has 14,000). */
+export const MAX_JS_TOKENS = 400_000;
 
 /** A scope's declared names as acorn keeps them (arrays it searches with `indexOf` and appends to), with
  *  each name's first position indexed: acorn looks up every declaration in its scope's lists, so n
@@ -148,7 +154,10 @@ function parseTs(text: string): JsParse {
  *  compiler, ts-blank-space) recurse per nesting level, so running out of stack in them, or a tree deeper
  *  than `MAX_JS_DEPTH`, is a `tooDeep` failure for this file only. */
 export function parseScript(language: 'javascript' | 'typescript', text: string): JsParse {
-  const nesting = jsNesting(text);
+  const { depth: nesting, tokens } = jsMeasure(text);
+  if (tokens > MAX_JS_TOKENS) {
+    return { ok: false, message: `has ${tokens.toLocaleString('en-US')} tokens, over the limit of ${MAX_JS_TOKENS.toLocaleString('en-US')} (\`MAX_JS_TOKENS\`)`, offset: 0, tooLarge: true };
+  }
   if (nesting > MAX_JS_NESTING) {
     // not even parsed: near the end of the stack V8 can abort the process (a regex compiled there fails
     // with "RegExpCompiler Allocation failed"), which no catch contains
@@ -185,11 +194,16 @@ export function programOfFile(f: SourceFile): Program | undefined {
 /** How deep a JavaScript or TypeScript file nests before any parser reads it: brackets, and every
  *  nesting form that is not one (`nestingDepth`). */
 export function jsNesting(text: string): number {
+  return jsMeasure(text).depth;
+}
+
+/** `jsNesting`, and how many tokens the file has (of the part acorn could tokenize). */
+function jsMeasure(text: string): { depth: number; tokens: number } {
   loadAcorn();
   const { tokens, complete } = tokenize(text);
   const depth = nestingDepth(text, tokens);
   // a file acorn could not tokenize to the end: its brackets bound what was not measured
-  return complete ? depth : Math.max(depth, bracketDepth(text));
+  return { depth: complete ? depth : Math.max(depth, bracketDepth(text)), tokens: tokens.length };
 }
 
 /** Deepest nesting of `(`, `[` and `{` outside strings and comments (regex literals are not told apart:

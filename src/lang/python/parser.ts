@@ -104,8 +104,13 @@ function findEdit(a: string, b: string): TreeEdit {
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
-/** Parses of this process (`--debug`): how many, how many UTF-16 units, time in tree-sitter and in the copy. */
-export const parseStats = { parses: 0, chars: 0, parseMs: 0, convertMs: 0, incremental: 0 };
+/** Parses of this process (`--debug`): how many, how many UTF-16 units, time in tree-sitter and in the copy;
+ *  how many were large. */
+export const parseStats = { parses: 0, chars: 0, parseMs: 0, convertMs: 0, incremental: 0, large: 0 };
+
+/** A parse of at least this many characters is large (`parseStats.large`): its native tree is worth a
+ *  collection to free (`releasingTrees`). No module of the five corpora is a tenth of it. */
+const LARGE_PARSE_CHARS = 1_000_000;
 
 function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): PythonParser {
   const convert = (tree: RawTree, text: string, t0: number, keep: boolean, reuse?: TreeReuse): PyNode => {
@@ -116,6 +121,7 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
       if (!keep) tree.delete?.();
       parseStats.parses++;
       parseStats.chars += text.length;
+      if (text.length >= LARGE_PARSE_CHARS) parseStats.large++;
       parseStats.parseMs += t1 - t0;
       parseStats.convertMs += performance.now() - t1;
     }

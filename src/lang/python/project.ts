@@ -19,13 +19,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SourceFile } from '../../core/source.js';
 import type { FunctionInfo, PythonAnalysis, PythonProject } from './types.js';
-import { pythonParser, type KeptTree, type PythonParser } from './parser.js';
+import { parseStats, pythonParser, type KeptTree, type PythonParser } from './parser.js';
 import { Analysis, type FlowCarry, type ProjectLink } from './analysis.js';
-import { MAX_ANALYSED_DEPTH, treeDepth, type PyNode } from './tree.js';
+import { MAX_ANALYSED_DEPTH, MAX_ANALYSED_NODES, treeDepth, treeSize, type PyNode } from './tree.js';
 import type { ScopeTable } from './scopes.js';
 import { tokenizerLimit } from './limits.js';
 import { MIN_AHEAD_CHARS, ParseAhead } from './parse-ahead.js';
 import type { WorkerThreads } from '../../core/threads.js';
+import { collectIfLarge } from '../../core/collect.js';
 
 let parser: PythonParser | undefined;
 
@@ -36,7 +37,7 @@ export async function analysePython(text: string, file = ''): Promise<PythonAnal
 
 /** Parse and wrap `text`, bounded (issue 17): text CPython's tokenizer refuses (over 200 nested brackets
  *  or 100 levels of indentation) is not parsed, and a tree deeper than the analyses walk
- *  (`MAX_ANALYSED_DEPTH`) is not kept. Either way the analysis is of an empty module, with the reason in
+ *  (`MAX_ANALYSED_DEPTH`) or larger than they accept (`MAX_ANALYSED_NODES`) is not kept. Either way the analysis is of an empty module, with the reason in
  *  `notAnalysed`: nothing downstream recurses into it, and the pass reports the unit once. */
 function analyse(p: PythonParser, text: string, file: string, link?: ProjectLink, keep?: { prev?: KeptTree }, ahead?: ParseAhead): Analysis {
   // a tree parsed ahead is of text the tokenizer accepts (the thread checked)
@@ -50,6 +51,9 @@ function analyse(p: PythonParser, text: string, file: string, link?: ProjectLink
   else ast = p.parse(text);
   const depth = treeDepth(ast);
   if (depth > MAX_ANALYSED_DEPTH) return new Analysis(p.parse(''), text, file, link, { depth });
+  // the analyses' memory grows with the nodes: over the limit only the tree was made (and is dropped now)
+  const nodes = treeSize(ast, MAX_ANALYSED_NODES);
+  if (nodes > MAX_ANALYSED_NODES) return new Analysis(p.parse(''), text, file, link, { depth, nodes });
   const a = new Analysis(ast, text, file, link);
   a.parseState = kept;
   return a;
@@ -59,18 +63,28 @@ function analyse(p: PythonParser, text: string, file: string, link?: ProjectLink
 const RELEASE_EVERY = 32;
 
 /**
- * A pause for a loop that analyses many modules: every `RELEASE_EVERY` parses of `python`, a turn of
+ * A pause for a loop that analyses many modules: every `RELEASE_EVERY` parses (of a project's modules
+ * or of embedded code), a turn of
  * the event loop. The native parser's trees are freed by N-API finalizers, which Node runs from the
  * event loop, not in the garbage collection that found them dead: a synchronous loop over 2,357
  * verifier modules held every parser tree it had made (about 200 MB of native memory on
  * webarena-infinity) until it returned. Nothing else runs in the pause that could change a result.
  */
-export function releasingTrees(python: PythonProject): () => Promise<void> {
-  let last = python.stats().parsed;
+export function releasingTrees(): () => Promise<void> {
+  // every parse counts, the project's and those of embedded code (a task file of 81,000 distinct lambdas
+  // held each one's native tree to the end of the pass: 890 MB)
+  let last = parseStats.parses;
+  let lastLarge = parseStats.large;
   return async () => {
-    const n = python.stats().parsed;
-    if (n - last < RELEASE_EVERY) return;
+    const n = parseStats.parses;
+    // and after every large parse, with a full collection first: the native tree of a module of a few MB
+    // is hundreds of MB that V8 does not see (its JS object is small), so no collection came to find it
+    // dead (four 5 MB modules, each over the node limit and dropped at once, held 1.9 GB)
+    const large = parseStats.large !== lastLarge;
+    if (n - last < RELEASE_EVERY && !large) return;
     last = n;
+    lastLarge = parseStats.large;
+    if (large) collectIfLarge();
     await new Promise<void>((resolve) => setImmediate(resolve));
   };
 }
@@ -83,13 +97,16 @@ export function releasingTrees(python: PythonProject): () => Promise<void> {
  * file's callers took in 30 sanity-check scripts of 50–120 KB in one step; the native trees of those
  * parses, freed only when the run yields, held 157 MB that the allocator kept as the process's own to
  * the end of the run (18 MB parsed here). Over budget, the modules that fit are analysed here (in the
- * order of the files) and the rest are parsed by the phases that ask.
+ * order of the files) and the rest are parsed by the phases that ask, but for modules large enough to be
+ * over the node limit (`mayBeTooLarge`): parsed here once, with a pause after each (their native trees
+ * are hundreds of MB: four 5 MB modules parsed in one index's loop held 1.9 GB), they are kept at no cost
+ * to the budget when they are over it (the analysis of an empty module).
  */
 export async function analyseAllPausing(python: PythonProject): Promise<void> {
   if (!(python instanceof Project)) return;
-  const pause = releasingTrees(python);
+  const pause = releasingTrees();
   for (const f of python.files()) {
-    if (!python.wouldKeep(f)) continue;
+    if (!python.wouldKeep(f) && !python.mayBeTooLarge(f)) continue;
     python.analysis(f);
     await pause();
   }
@@ -128,6 +145,8 @@ const MIN_CACHED = 16;
 /** Analyses over the budget kept whatever their size (the file being visited and what it calls). */
 const MIN_KEPT = 4;
 const DEFAULT_BUDGET = 6_000_000;
+/** Nodes per character above which a module is taken to be dense enough to be over the node limit. */
+const MAX_NODES_PER_CHAR = 4;
 
 export async function createPythonProject(files: readonly SourceFile[], opts: PythonProjectOptions = {}): Promise<PythonProject> {
   parser = await pythonParser();
@@ -215,6 +234,13 @@ class Project implements PythonProject {
     return !!f && !this.cache.has(p) && this.cachedChars + f.source.text.length <= this.maxCachedChars;
   }
 
+  /** Whether `p` is long enough that its tree may be over `MAX_ANALYSED_NODES` (a module under a quarter
+   *  as many characters would need more than four nodes a character). */
+  mayBeTooLarge(p: string): boolean {
+    const f = this.byPath.get(p);
+    return !!f && !this.cache.has(p) && f.source.text.length * MAX_NODES_PER_CHAR > MAX_ANALYSED_NODES;
+  }
+
   text(p: string): string | undefined {
     return (this.byPath.get(p) ?? this.byPath.get(path.resolve(p)))?.source.text;
   }
@@ -286,6 +312,8 @@ class Project implements PythonProject {
    *  within the budget again, never fewer than `MIN_KEPT` (dropping the least recently used of those). */
   private keep(abs: string, a: Analysis): void {
     this.cache.set(abs, a);
+    // the analysis of an empty module (a file not analysed) holds nothing but the file's own text
+    if (a.notAnalysed) return;
     if (this.cachedChars + a.text.length <= this.maxCachedChars) {
       this.cachedChars += a.text.length;
       return;

@@ -135,6 +135,9 @@ export interface NotAnalysed {
   /** Tree levels (`MAX_ANALYSED_DEPTH`), or what CPython's tokenizer refused (then nothing was parsed). */
   depth: number;
   tokenizer?: TokenizerLimit;
+  /** Set when the tree has more syntax nodes than the analyses accept (`MAX_ANALYSED_NODES`): the count
+   *  (it stops just past the limit). */
+  nodes?: number;
 }
 
 export interface PythonAnalysis {

@@ -147,7 +147,7 @@ export const moduleRouteAdapter: SuiteAdapter = {
     return { suites, problems: [] };
   },
   async bind(suites: Suite[], python: PythonProject) {
-    const release = releasingTrees(python);
+    const release = releasingTrees();
     for (const s of suites) {
       for (const t of s.tasks) {
         for (const e of t.entries) {
