@@ -14,6 +14,7 @@ const slow = [
   'test/host-hostile.test.ts',
   'test/hostile-suite.test.ts',
   'test/hostile-shapes.test.ts',
+  'test/size-limits.test.ts',
   'test/baseline-cli.test.ts',
   'test/cli-changed.test.ts',
   'test/cli-shard-merge.test.ts',

@@ -16,7 +16,7 @@ export const BUILTIN_RULES: readonly BuiltinRule[] = [
     id: 'parse-error',
     description: 'A file could not be read or parsed; vaudit could not check it.',
     severity: 'error',
-    whatItDoes: 'Reports a task or verifier file that is not valid JSON, Python, JavaScript or TypeScript, that cannot be read, that nests deeper than the parsers accept (JavaScript and TypeScript: brackets, statements, templates and operators counted on the tokens), or that is too large for the analyses (`too-large`: over the size limit, or a Python file whose flow analysis goes over its step budget); a binary file with a checked extension is a warning (it does not fail the run).',
+    whatItDoes: 'Reports a task or verifier file that is not valid JSON, Python, JavaScript or TypeScript, that cannot be read, that nests deeper than the parsers accept (JavaScript and TypeScript: brackets, statements, templates and operators counted on the tokens), or that is too large for the analyses (`too-large`: over the size limit, Python code of more than 400,000 syntax nodes, a JavaScript or TypeScript file of more than 400,000 tokens, or a Python file whose flow analysis goes over its step budget); a binary file with a checked extension is a warning (it does not fail the run).',
     why: 'A file vaudit cannot parse is a file no rule checked, and usually one the benchmark cannot load either: a task that does not parse is never graded.',
   },
   {

@@ -30,7 +30,7 @@ export const MAX_JS_NESTING = 500;
  *  what the rules build on it grow with the tokens: a 5 MB verifier of 1.2 million tokens took the run
  *  to 520 MB. Counted before any parser runs (`jsNesting`'s tokens); real verifiers stay far below (the
  *  largest script of the five corpora has 14,000). */
-export const MAX_JS_TOKENS = 400_000;
+const MAX_JS_TOKENS = 400_000;
 
 /** A scope's declared names as acorn keeps them (arrays it searches with `indexOf` and appends to), with
  *  each name's first position indexed: acorn looks up every declaration in its scope's lists, so n
