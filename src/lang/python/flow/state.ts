@@ -120,6 +120,9 @@ export class FlowBudgetExceeded extends Error {
 
 let work = 0;
 let widest = 0;
+let lastSteps = 0;
+/** Steps the last flow analysis took (`withFlowBudget`), for tests that bound the work of a shape. */
+export const lastFlowSteps = (): number => lastSteps;
 /** Count the steps the last map operations took (`takeWork`), for a state of `size` names. */
 function spend(size: number): void {
   if (size > widest) widest = size;
@@ -135,6 +138,7 @@ export function withFlowBudget<T>(f: () => T): T {
   try {
     return f();
   } finally {
+    lastSteps = work;
     [work, widest] = saved;
   }
 }
@@ -360,8 +364,8 @@ export class FlowState {
     // {UNBOUND} at its place (the same sets in the same order as merging state by state). Only the keys
     // consecutive states differ in are visited: a key no two neighbours differ in holds the base's
     // definitions in every state. The union stays the base's own set while every state holds that very
-    // set, and is a new set from the first state that holds another.
-    interface Acc { set: ReadonlySet<Def>; shared: boolean }
+    // set, and is a new set from the first state that holds another (kept only if it grew: see below).
+    interface Acc { start: ReadonlySet<Def>; set: ReadonlySet<Def>; shared: boolean }
     const accs = new Map<string, Acc>();
     for (let i = 1; i < live.length; i++) {
       const prev = live[i - 1]!;
@@ -369,7 +373,10 @@ export class FlowState {
       if (prev === cur) continue;
       diffStates(prev, cur, (k, _, d) => {
         let a = accs.get(k);
-        if (!a) accs.set(k, (a = { set: base.get(k) ?? this.unboundSet(k, nameOfKey(k)), shared: true }));
+        if (!a) {
+          const start = base.get(k) ?? this.unboundSet(k, nameOfKey(k));
+          accs.set(k, (a = { start, set: start, shared: true }));
+        }
         const add = d ?? this.unboundSet(k, nameOfKey(k));
         if (a.set === add) return;
         a.set = unionDefs(a.set, add, !a.shared);
@@ -378,7 +385,12 @@ export class FlowState {
     }
     let out = base;
     accs.forEach((a, k) => {
-      if (a.set !== base.get(k)) out = setKey(out, k, a.set)!;
+      // a union the other states added nothing to is the base's own set (the union lists the base's
+      // definitions first): keeping it keeps the key shared with the base, where a copy made every
+      // later diff against the base visit the key again (issue 30: a loop's fixpoint joins its head with
+      // states that bound the names of every loop inside it, and the copies made each run cost them all)
+      const set = a.set.size === a.start.size ? a.start : a.set;
+      if (set !== base.get(k)) out = setKey(out, k, set)!;
     });
     return out;
   }
