@@ -6,7 +6,7 @@ import type { PyNode } from '../tree.js';
 import { type Scope, type ScopeTable, type BindingKind, resolveScope } from '../scopes.js';
 import type { AtomTest, ValueSet } from '../conditions.js';
 import { PMap, takeWork } from './pmap.js';
-import { unionDefs } from './defset.js';
+import { defsDigest, unionDefs } from './defset.js';
 
 export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
 
@@ -38,7 +38,8 @@ export interface Def {
 
 /** Reaching definitions per state key, a persistent map (a binding shares every other entry with the
  *  state before it). A key's definitions are never changed in place: a native `Set` while small, a
- *  persistent `DefSet` once joins make it large (`unionDefs`). */
+ *  persistent `DefSet` once joins make it large (`unionDefs`). The map's digest sums each key's with
+ *  its definitions' (`defsDigest`): states of different digests hold different definitions. */
 export type StateMap = PMap<ReadonlySet<Def>>;
 
 /** A state; null where the program point is unreachable. */
@@ -148,7 +149,7 @@ export const nameOfKey = (k: string) => k.slice(k.indexOf(':') + 1);
 
 export function setKey(s: State, key: string, defs: ReadonlySet<Def>): State {
   if (!s) return s;
-  const m = s.set(key, defs);
+  const m = s.set(key, defs, defsDigest(defs));
   spend(m.size);
   return m;
 }
@@ -170,7 +171,7 @@ export function diffStates(a: StateMap, b: StateMap, f: (key: string, va: Readon
 export function equalStates(a: State, b: State): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  if (a.size !== b.size) return false;
+  if (a.size !== b.size || a.digest !== b.digest) return false;
   let equal = true;
   diffStates(a, b, (_, v, w) => {
     if (!v || !w || w.size !== v.size) return !(equal = false);
@@ -233,10 +234,13 @@ function readsUnchanged(cx: FlowState, reads: Map<PyNode, number>): boolean {
   return true;
 }
 
-/** The same definitions per key, in the same order (a run from either state gives the same result). */
+/** The same definitions per key, in the same order (a run from either state gives the same result).
+ *  States that differ mostly differ in digest: a loop's kept runs hold the definitions of the names its
+ *  inner loops bind in sets and map nodes made on each run apart, which a walk would visit in full
+ *  before it met the key they differ in (issue 30: loops each holding a `try`). */
 function sameState(a: StateMap, b: StateMap): boolean {
   if (a === b) return true;
-  if (a.size !== b.size) return false;
+  if (a.size !== b.size || a.digest !== b.digest) return false;
   let same = true;
   diffStates(a, b, (_, v, w) => {
     if (!v || !w || v.size !== w.size) return !(same = false);
