@@ -9,6 +9,8 @@
  * Sets of up to `SMALL` definitions stay native `Set`s (built as before); both kinds are read only
  * through `ReadonlySet` (`size`, `has`, iteration in order).
  */
+import { mix32 } from './mix.js';
+
 /** What the set holds: a flow definition (`Def` of state.ts, which imports this module), known here by its
  *  id and kind (a set counts its UNBOUND definitions). */
 interface Def {
@@ -17,6 +19,9 @@ interface Def {
 }
 
 const isUnbound = (d: Def) => (d.kind === 'unbound' ? 1 : 0);
+
+/** A definition's share of a set's digest (`defsDigest`). */
+const idShare = (d: Def) => mix32(d.id);
 
 const BITS = 5;
 const MASK = (1 << BITS) - 1;
@@ -109,8 +114,8 @@ class DefSet implements ReadonlySet<Def> {
    *  several times: unbound counts, value sources, def-use). */
   private list: readonly Def[] | undefined;
   /** `raw`: the definitions `seq` lists, counting those listed again (then iteration skips them);
-   *  `unbound`: how many of the definitions are UNBOUND ones. */
-  private constructor(private readonly trie: Trie, readonly seq: Seq, readonly size: number, private readonly raw: number, readonly unbound: number) {}
+   *  `unbound`: how many of the definitions are UNBOUND ones; `digest`: the sum of their shares (`defsDigest`). */
+  private constructor(private readonly trie: Trie, readonly seq: Seq, readonly size: number, private readonly raw: number, readonly unbound: number, readonly digest: number) {}
 
   private all(): readonly Def[] {
     if (!this.list) this.list = this.seq instanceof Cat || this.raw !== this.size ? [...walk(this.seq, this.raw !== this.size)] : this.seq;
@@ -125,11 +130,13 @@ class DefSet implements ReadonlySet<Def> {
       const list = [...s];
       let t: Trie;
       let unbound = 0;
+      let digest = 0;
       for (const x of list) {
         t = trieAdd(t, x, 0);
         unbound += isUnbound(x);
+        digest = (digest + idShare(x)) >>> 0;
       }
-      d = new DefSet(t, list, list.length, list.length, unbound);
+      d = new DefSet(t, list, list.length, list.length, unbound, digest);
       converted.set(s, d);
     }
     return d;
@@ -163,23 +170,27 @@ class DefSet implements ReadonlySet<Def> {
       const add: Def[] = [];
       let t = a.trie;
       let unbound = a.unbound;
+      let digest = a.digest;
       for (const d of b) {
         if (trieHas(t, d)) continue;
         add.push(d);
         t = trieAdd(t, d, 0);
         unbound += isUnbound(d);
+        digest = (digest + idShare(d)) >>> 0;
       }
-      if (!add.length) return new DefSet(a.trie, a.seq, a.size, a.raw, a.unbound);
-      return new DefSet(t, new Cat(a.seq, add), a.size + add.length, a.raw + add.length, unbound);
+      if (!add.length) return new DefSet(a.trie, a.seq, a.size, a.raw, a.unbound, a.digest);
+      return new DefSet(t, new Cat(a.seq, add), a.size + add.length, a.raw + add.length, unbound, digest);
     }
     let t = b.trie;
     let common = 0;
     let unbound = b.unbound;
+    let digest = b.digest;
     for (const d of a) {
       if (trieHas(t, d)) common++;
       else {
         t = trieAdd(t, d, 0);
         unbound += isUnbound(d);
+        digest = (digest + idShare(d)) >>> 0;
       }
     }
     const size = a.size + b.size - common;
@@ -187,9 +198,9 @@ class DefSet implements ReadonlySet<Def> {
     const seq = new Cat(a.seq, b.seq);
     if (raw > 2 * size + SMALL) {
       const list = [...walk(seq, true)];
-      return new DefSet(t, list, size, size, unbound);
+      return new DefSet(t, list, size, size, unbound, digest);
     }
-    return new DefSet(t, seq, size, raw, unbound);
+    return new DefSet(t, seq, size, raw, unbound, digest);
   }
 }
 
@@ -207,6 +218,18 @@ export function unionDefs<T extends Def>(a: ReadonlySet<T>, b: ReadonlySet<T>, m
   }
   // a DefSet holds only what it was given: the union of two sets of T is a set of T
   return DefSet.union(DefSet.of(a), DefSet.of(b)) as unknown as ReadonlySet<T>;
+}
+
+/**
+ * A digest of the definitions a set holds, whatever their order: the sum of a share of each one's id
+ * (modulo 2^32). Sets holding the same definitions have the same digest, so a different digest proves
+ * two sets differ; a large set keeps its own (summed as unions build it), a small one is summed here.
+ */
+export function defsDigest(s: ReadonlySet<Def>): number {
+  if (s instanceof DefSet) return s.digest;
+  let h = 0;
+  for (const d of s) h = (h + idShare(d)) >>> 0;
+  return h;
 }
 
 /** How many UNBOUND definitions a set holds (a large set knows it: no walk over its order). */

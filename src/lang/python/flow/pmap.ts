@@ -7,13 +7,20 @@
  *
  * Keys starting with `#` (the flow's pure-atom facts) hash into the root's slot 0 and no other key does,
  * so `prefixed('#')`-style scans (`hashKeys`) visit the facts only.
+ *
+ * Each entry carries a digest of its value's content, given by the caller, and the map keeps the sum of
+ * its entries' digests over key and value (`digest`), updated by each `set` and `delete`: maps holding
+ * equal content have equal digests whatever their nodes, so different digests prove two maps differ
+ * without visiting them (maps of the same content built on separate paths share no node: issue 30).
  */
+import { mix32 } from './mix.js';
 
 const BITS = 5;
 const MASK = (1 << BITS) - 1;
 
 class Leaf<V> {
-  constructor(readonly key: string, readonly hash: number, readonly value: V) {}
+  /** `digest`: the caller's digest of the value's content. */
+  constructor(readonly key: string, readonly hash: number, readonly value: V, readonly digest: number) {}
 }
 class Branch<V> {
   constructor(readonly bitmap: number, readonly kids: Array<PNode<V>>) {}
@@ -31,6 +38,15 @@ function hashOf(key: string): number {
   h >>>= 0;
   if (key.charCodeAt(0) === 35) return (h & ~MASK) >>> 0;
   return (h & MASK) === 0 ? (h | 1) >>> 0 : h;
+}
+
+/** An entry's share of its map's digest (the key's hash and its value's digest, mixed together). */
+const share = (l: Leaf<unknown>) => mix32(l.hash + Math.imul(l.digest, 0x9e3779b1));
+
+/** What an `insert` or `remove` did: a key added, or the entry it replaced or removed. */
+interface Change<V> {
+  added: boolean;
+  old: Leaf<V> | undefined;
 }
 
 const popcount = (x: number) => {
@@ -51,9 +67,10 @@ export function takeWork(): number {
 }
 
 export class PMap<V> {
-  private constructor(private readonly root: PNode<V> | undefined, readonly size: number, readonly hashKeys: number) {}
+  /** `digest`: the sum of the entries' shares (`share`), modulo 2^32: equal content, equal digest. */
+  private constructor(private readonly root: PNode<V> | undefined, readonly size: number, readonly hashKeys: number, readonly digest: number) {}
 
-  private static readonly EMPTY = new PMap<never>(undefined, 0, 0);
+  private static readonly EMPTY = new PMap<never>(undefined, 0, 0, 0);
   static empty<V>(): PMap<V> {
     return PMap.EMPTY as PMap<V>;
   }
@@ -81,22 +98,25 @@ export class PMap<V> {
     return this.get(key) !== undefined;
   }
 
-  /** The map with `key` bound to `value` (this map itself when it already holds that very value). */
-  set(key: string, value: V): PMap<V> {
-    const h = hashOf(key);
-    const added = { v: !this.root };
-    const root = this.root ? insert(this.root, 0, new Leaf(key, h, value), added) : new Leaf(key, h, value);
+  /** The map with `key` bound to `value` (this map itself when it already holds that very value).
+   *  `digest`: the value's content digest (values of equal content must be given equal digests). */
+  set(key: string, value: V, digest: number): PMap<V> {
+    const leaf = new Leaf(key, hashOf(key), value, digest >>> 0);
+    const ch: Change<V> = { added: !this.root, old: undefined };
+    const root = this.root ? insert(this.root, 0, leaf, ch) : leaf;
     if (root === this.root) return this;
     const fact = key.charCodeAt(0) === 35;
-    return new PMap(root, this.size + (added.v ? 1 : 0), this.hashKeys + (added.v && fact ? 1 : 0));
+    const sum = (this.digest + share(leaf) - (ch.old ? share(ch.old) : 0)) >>> 0;
+    return new PMap(root, this.size + (ch.added ? 1 : 0), this.hashKeys + (ch.added && fact ? 1 : 0), sum);
   }
 
   /** The map without `key` (this map itself when it has no such key). */
   delete(key: string): PMap<V> {
     if (!this.root) return this;
-    const root = remove(this.root, 0, key, hashOf(key));
+    const ch: Change<V> = { added: false, old: undefined };
+    const root = remove(this.root, 0, key, hashOf(key), ch);
     if (root === this.root) return this;
-    return new PMap(root ?? undefined, this.size - 1, this.hashKeys - (key.charCodeAt(0) === 35 ? 1 : 0));
+    return new PMap(root ?? undefined, this.size - 1, this.hashKeys - (key.charCodeAt(0) === 35 ? 1 : 0), (this.digest - share(ch.old!)) >>> 0);
   }
 
   forEach(f: (value: V, key: string) => void): void {
@@ -124,27 +144,31 @@ export class PMap<V> {
   }
 }
 
-function insert<V>(n: PNode<V>, shift: number, leaf: Leaf<V>, added: { v: boolean }): PNode<V> {
+function insert<V>(n: PNode<V>, shift: number, leaf: Leaf<V>, ch: Change<V>): PNode<V> {
   lastWork++;
   if (n instanceof Branch) {
     const bit = 1 << ((leaf.hash >>> shift) & MASK);
     const i = popcount(n.bitmap & (bit - 1));
     if (!(n.bitmap & bit)) {
-      added.v = true;
+      ch.added = true;
       const kids = n.kids.slice();
       kids.splice(i, 0, leaf);
       return new Branch(n.bitmap | bit, kids);
     }
     const old = n.kids[i]!;
-    const kid = insert(old, shift + BITS, leaf, added);
+    const kid = insert(old, shift + BITS, leaf, ch);
     if (kid === old) return n;
     const kids = n.kids.slice();
     kids[i] = kid;
     return new Branch(n.bitmap, kids);
   }
   if (n instanceof Leaf) {
-    if (n.key === leaf.key) return n.value === leaf.value ? n : leaf;
-    added.v = true;
+    if (n.key === leaf.key) {
+      if (n.value === leaf.value) return n;
+      ch.old = n;
+      return leaf;
+    }
+    ch.added = true;
     return merge(n, leaf, shift);
   }
   // collision
@@ -152,14 +176,15 @@ function insert<V>(n: PNode<V>, shift: number, leaf: Leaf<V>, added: { v: boolea
     const j = n.leaves.findIndex((l) => l.key === leaf.key);
     if (j >= 0) {
       if (n.leaves[j]!.value === leaf.value) return n;
+      ch.old = n.leaves[j];
       const leaves = n.leaves.slice();
       leaves[j] = leaf;
       return new Collision(n.hash, leaves);
     }
-    added.v = true;
+    ch.added = true;
     return new Collision(n.hash, [...n.leaves, leaf]);
   }
-  added.v = true;
+  ch.added = true;
   return merge(n, leaf, shift);
 }
 
@@ -173,12 +198,17 @@ function merge<V>(a: Leaf<V> | Collision<V>, b: Leaf<V>, shift: number): PNode<V
 }
 
 /** The node without `key` (null when it becomes empty; `n` itself when it has no such key). */
-function remove<V>(n: PNode<V>, shift: number, key: string, h: number): PNode<V> | null {
+function remove<V>(n: PNode<V>, shift: number, key: string, h: number, ch: Change<V>): PNode<V> | null {
   lastWork++;
-  if (n instanceof Leaf) return n.key === key ? null : n;
+  if (n instanceof Leaf) {
+    if (n.key !== key) return n;
+    ch.old = n;
+    return null;
+  }
   if (n instanceof Collision) {
     const j = n.leaves.findIndex((l) => l.key === key);
     if (j < 0) return n;
+    ch.old = n.leaves[j];
     const leaves = n.leaves.filter((_, i) => i !== j);
     return leaves.length === 1 ? leaves[0]! : new Collision(n.hash, leaves);
   }
@@ -186,7 +216,7 @@ function remove<V>(n: PNode<V>, shift: number, key: string, h: number): PNode<V>
   if (!(n.bitmap & bit)) return n;
   const i = popcount(n.bitmap & (bit - 1));
   const old = n.kids[i]!;
-  const kid = remove(old, shift + BITS, key, h);
+  const kid = remove(old, shift + BITS, key, h, ch);
   if (kid === old) return n;
   if (kid) {
     // a branch left with one leaf below the root collapses into it (the trie stays canonical)

@@ -6,7 +6,7 @@ import type { PyNode } from '../tree.js';
 import { type Scope, type ScopeTable, type BindingKind, resolveScope } from '../scopes.js';
 import type { AtomTest, ValueSet } from '../conditions.js';
 import { PMap, takeWork } from './pmap.js';
-import { unionDefs } from './defset.js';
+import { defsDigest, unionDefs } from './defset.js';
 
 export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
 
@@ -38,7 +38,8 @@ export interface Def {
 
 /** Reaching definitions per state key, a persistent map (a binding shares every other entry with the
  *  state before it). A key's definitions are never changed in place: a native `Set` while small, a
- *  persistent `DefSet` once joins make it large (`unionDefs`). */
+ *  persistent `DefSet` once joins make it large (`unionDefs`). The map's digest sums each key's with
+ *  its definitions' (`defsDigest`): states of different digests hold different definitions. */
 export type StateMap = PMap<ReadonlySet<Def>>;
 
 /** A state; null where the program point is unreachable. */
@@ -120,6 +121,9 @@ export class FlowBudgetExceeded extends Error {
 
 let work = 0;
 let widest = 0;
+let lastSteps = 0;
+/** Steps the last flow analysis took (`withFlowBudget`), for tests that bound the work of a shape. */
+export const lastFlowSteps = (): number => lastSteps;
 /** Count the steps the last map operations took (`takeWork`), for a state of `size` names. */
 function spend(size: number): void {
   if (size > widest) widest = size;
@@ -135,6 +139,7 @@ export function withFlowBudget<T>(f: () => T): T {
   try {
     return f();
   } finally {
+    lastSteps = work;
     [work, widest] = saved;
   }
 }
@@ -144,7 +149,7 @@ export const nameOfKey = (k: string) => k.slice(k.indexOf(':') + 1);
 
 export function setKey(s: State, key: string, defs: ReadonlySet<Def>): State {
   if (!s) return s;
-  const m = s.set(key, defs);
+  const m = s.set(key, defs, defsDigest(defs));
   spend(m.size);
   return m;
 }
@@ -166,7 +171,7 @@ export function diffStates(a: StateMap, b: StateMap, f: (key: string, va: Readon
 export function equalStates(a: State, b: State): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  if (a.size !== b.size) return false;
+  if (a.size !== b.size || a.digest !== b.digest) return false;
   let equal = true;
   diffStates(a, b, (_, v, w) => {
     if (!v || !w || w.size !== v.size) return !(equal = false);
@@ -229,10 +234,13 @@ function readsUnchanged(cx: FlowState, reads: Map<PyNode, number>): boolean {
   return true;
 }
 
-/** The same definitions per key, in the same order (a run from either state gives the same result). */
+/** The same definitions per key, in the same order (a run from either state gives the same result).
+ *  States that differ mostly differ in digest: a loop's kept runs hold the definitions of the names its
+ *  inner loops bind in sets and map nodes made on each run apart, which a walk would visit in full
+ *  before it met the key they differ in (issue 30: loops each holding a `try`). */
 function sameState(a: StateMap, b: StateMap): boolean {
   if (a === b) return true;
-  if (a.size !== b.size) return false;
+  if (a.size !== b.size || a.digest !== b.digest) return false;
   let same = true;
   diffStates(a, b, (_, v, w) => {
     if (!v || !w || v.size !== w.size) return !(same = false);
@@ -360,8 +368,8 @@ export class FlowState {
     // {UNBOUND} at its place (the same sets in the same order as merging state by state). Only the keys
     // consecutive states differ in are visited: a key no two neighbours differ in holds the base's
     // definitions in every state. The union stays the base's own set while every state holds that very
-    // set, and is a new set from the first state that holds another.
-    interface Acc { set: ReadonlySet<Def>; shared: boolean }
+    // set, and is a new set from the first state that holds another (kept only if it grew: see below).
+    interface Acc { start: ReadonlySet<Def>; set: ReadonlySet<Def>; shared: boolean }
     const accs = new Map<string, Acc>();
     for (let i = 1; i < live.length; i++) {
       const prev = live[i - 1]!;
@@ -369,7 +377,10 @@ export class FlowState {
       if (prev === cur) continue;
       diffStates(prev, cur, (k, _, d) => {
         let a = accs.get(k);
-        if (!a) accs.set(k, (a = { set: base.get(k) ?? this.unboundSet(k, nameOfKey(k)), shared: true }));
+        if (!a) {
+          const start = base.get(k) ?? this.unboundSet(k, nameOfKey(k));
+          accs.set(k, (a = { start, set: start, shared: true }));
+        }
         const add = d ?? this.unboundSet(k, nameOfKey(k));
         if (a.set === add) return;
         a.set = unionDefs(a.set, add, !a.shared);
@@ -378,7 +389,12 @@ export class FlowState {
     }
     let out = base;
     accs.forEach((a, k) => {
-      if (a.set !== base.get(k)) out = setKey(out, k, a.set)!;
+      // a union the other states added nothing to is the base's own set (the union lists the base's
+      // definitions first): keeping it keeps the key shared with the base, where a copy made every
+      // later diff against the base visit the key again (issue 30: a loop's fixpoint joins its head with
+      // states that bound the names of every loop inside it, and the copies made each run cost them all)
+      const set = a.set.size === a.start.size ? a.start : a.set;
+      if (set !== base.get(k)) out = setKey(out, k, set)!;
     });
     return out;
   }
