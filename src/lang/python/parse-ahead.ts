@@ -17,7 +17,7 @@ import type { ThreadTask, WorkerThreads } from '../../core/threads.js';
 import { decodeTree, encodeTree, FlatNameTable, type FlatNames, type FlatTree } from './flat-tree.js';
 import { tokenizerLimit } from './limits.js';
 import { loneCrAsLf } from '../../core/source.js';
-import { nativeTreeParser } from './parser.js';
+import { nativeTreeParser, type RawParser } from './parser.js';
 import { convertTree, type PyNode } from './tree.js';
 
 /** States of a file's claim cell. */
@@ -141,7 +141,7 @@ export class ParseAhead {
 
   /** Next file `helpOne` looks at: files before it are all claimed. */
   private helpFrom = 0;
-  private helpParser: ReturnType<typeof nativeTreeParser> | undefined;
+  private helpParser: RawParser | undefined;
 
   /**
    * Do a thread's work on the main thread: claim the next free file, parse it and keep its plain tree
@@ -193,27 +193,27 @@ export class ParseAhead {
 
 const NO_NAMES: FlatNames = { types: [], fields: [] };
 
-/** The flat tree of `text`, or undefined when the main thread's own parse is to handle it: text CPython's
- *  tokenizer refuses (not parsed at all, the analysis says so) or a parser error. */
-function parseFlat(parser: ReturnType<typeof nativeTreeParser>, text: string, names: FlatNameTable): FlatTree | undefined {
+/** The copy `copy` makes of the parser's tree of `text`, or undefined when the main thread's own parse is
+ *  to handle the text: text CPython's tokenizer refuses (not parsed at all, the analysis says so) or a
+ *  parser error. */
+function parseCopy<T>(parser: RawParser, text: string, copy: (tree: NonNullable<ReturnType<RawParser['parse']>>) => T): T | undefined {
   if (tokenizerLimit(text)) return undefined;
   try {
     const tree = parser.parse(loneCrAsLf(text));
-    return tree ? encodeTree(tree.walk(), tree.rootNode.hasError, names) : undefined;
+    return tree ? copy(tree) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The plain tree of `text`, as the main thread's own parse makes it, or undefined as for `parseFlat`. */
-function parseTree(parser: ReturnType<typeof nativeTreeParser>, text: string): PyNode | undefined {
-  if (tokenizerLimit(text)) return undefined;
-  try {
-    const tree = parser.parse(loneCrAsLf(text));
-    return tree ? convertTree(tree.walk(), tree.rootNode.hasError, text) : undefined;
-  } catch {
-    return undefined;
-  }
+/** The flat tree of `text` (a thread's hand-over), or undefined as for `parseCopy`. */
+function parseFlat(parser: RawParser, text: string, names: FlatNameTable): FlatTree | undefined {
+  return parseCopy(parser, text, (tree) => encodeTree(tree.walk(), tree.rootNode.hasError, names));
+}
+
+/** The plain tree of `text`, as the main thread's own parse makes it, or undefined as for `parseCopy`. */
+function parseTree(parser: RawParser, text: string): PyNode | undefined {
+  return parseCopy(parser, text, (tree) => convertTree(tree.walk(), tree.rootNode.hasError, text));
 }
 
 /** The module threads that parse ahead run (the host starts them, `src/host/threads.ts`). */
