@@ -540,6 +540,17 @@ function passThroughKey(a: PythonAnalysis, fnNode: PyNode): string | undefined {
 /** The expressions a getter appends to the list it returns (`names = []; … names.append(d.dataset_id); return names`),
  *  when that is the only way the list grows; undefined otherwise. */
 function appendedElements(a: PythonAnalysis, fnNode: PyNode): PyNode[] | undefined {
+  // asked of the same result getter by every entry that routes to it
+  let byFn = appended.get(a);
+  if (!byFn) appended.set(a, (byFn = new Map()));
+  if (!byFn.has(fnNode)) byFn.set(fnNode, findAppendedElements(a, fnNode));
+  return byFn.get(fnNode);
+}
+
+/** `appendedElements`' answers per analysis (keyed by it: an editor session's next tree may take a function's nodes over) and function. */
+const appended = new WeakMap<PythonAnalysis, Map<PyNode, PyNode[] | undefined>>();
+
+function findAppendedElements(a: PythonAnalysis, fnNode: PyNode): PyNode[] | undefined {
   let returned: string | undefined;
   let several = false;
   walk(field(fnNode, 'body') ?? fnNode, (n) => {

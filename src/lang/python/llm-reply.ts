@@ -147,18 +147,31 @@ function paramReply(cx: Ctx, fn: FunctionInfo, param: string): PyNode | undefine
   const own = fn.classNode ? fn.params.slice(1) : fn.params;
   const i = own.indexOf(param);
   if (i < 0) return undefined;
-  let out: PyNode | undefined;
-  walk(a.ast, (k) => {
-    if (out) return false;
-    if (k.type !== 'call') return undefined;
-    const f = field(k, 'function');
-    const name = f?.type === 'identifier' ? a.src(f) : f?.type === 'attribute' ? a.src(field(f, 'attribute') ?? f) : '';
-    if (name !== fn.name) return undefined;
+  for (const k of callsByName(a).get(fn.name) ?? []) {
     const args = named(field(k, 'arguments') ?? k);
     const arg = args.find((x) => x.type === 'keyword_argument' && a.src(field(x, 'name') ?? x) === param) ?? args.filter((x) => x.type !== 'keyword_argument')[i];
     const v = arg?.type === 'keyword_argument' ? field(arg, 'value') : arg;
-    if (v) out = reply({ ...cx, depth: cx.depth + 1 }, v);
+    const out = v ? reply({ ...cx, depth: cx.depth + 1 }, v) : undefined;
+    if (out) return out;
+  }
+  return undefined;
+}
+
+/** The calls of a module by the name they call (`f(…)`, `x.f(…)`), in the order of a walk of its tree: each
+ *  parameter asked about walked the whole module for them (a verifier's helpers: ≈ 10,000 nodes a question). */
+const callIndex = new WeakMap<PythonAnalysis, Map<string, PyNode[]>>();
+function callsByName(a: PythonAnalysis): Map<string, PyNode[]> {
+  let m = callIndex.get(a);
+  if (m) return m;
+  callIndex.set(a, (m = new Map()));
+  walk(a.ast, (k) => {
+    if (k.type !== 'call') return undefined;
+    const f = field(k, 'function');
+    const name = f?.type === 'identifier' ? a.src(f) : f?.type === 'attribute' ? a.src(field(f, 'attribute') ?? f) : '';
+    let list = m!.get(name);
+    if (!list) m!.set(name, (list = []));
+    list.push(k);
     return undefined;
   });
-  return out;
+  return m;
 }

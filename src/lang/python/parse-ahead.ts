@@ -7,8 +7,8 @@
  * - a file a thread is parsing or has posted is waited for (a synchronous wait, no event loop) and
  *   rebuilt from its flat form, which costs a few per cent of parsing and copying it.
  * Claims go through one shared Int32Array, so a file is parsed once. The trees are the same as the
- * main thread would have made (`test/parse-ahead.test.ts`), and node ids are given in the main
- * thread's order of need, so nothing downstream can tell which thread parsed a file.
+ * main thread would have made (`test/parse-ahead.test.ts`), and a node's id is given when it is first
+ * asked for (`PyNode.id`), so nothing downstream can tell which thread parsed a file, nor when.
  *
  * Threads stay at most `MAX_PENDING_CHARS` of source ahead of what the main thread took, so memory
  * does not grow with the suite; files the main thread never asks for are simply not waited for.
@@ -17,8 +17,8 @@ import type { ThreadTask, WorkerThreads } from '../../core/threads.js';
 import { decodeTree, encodeTree, FlatNameTable, type FlatNames, type FlatTree } from './flat-tree.js';
 import { tokenizerLimit } from './limits.js';
 import { loneCrAsLf } from '../../core/source.js';
-import { nativeTreeParser } from './parser.js';
-import type { PyNode } from './tree.js';
+import { nativeTreeParser, type RawParser } from './parser.js';
+import { convertTree, type PyNode } from './tree.js';
 
 /** States of a file's claim cell. */
 const FREE = 0;
@@ -58,6 +58,8 @@ interface Posted {
   names: FlatNames;
   nodes?: Int32Array;
   withErrors?: boolean;
+  /** A file the main thread parsed ahead itself: its plain tree, made at once (`helpOne`). */
+  tree?: PyNode;
 }
 
 /** Per run (`--debug`): files taken from threads, time the main thread waited for them (`helped`: files it
@@ -101,13 +103,17 @@ export class ParseAhead {
     aheadStats.waitMs += performance.now() - t0;
     Atomics.store(this.state, i, TAKEN);
     this.received.delete(i);
-    if (!msg?.nodes) return undefined;
+    if (!msg?.nodes && !msg?.tree) return undefined;
     Atomics.sub(this.control, PENDING, text.length);
     Atomics.notify(this.control, PENDING);
+    if (msg.tree) {
+      aheadStats.taken++;
+      return msg.tree;
+    }
     const t1 = performance.now();
     let root: PyNode;
     try {
-      root = decodeTree({ nodes: msg.nodes, withErrors: !!msg.withErrors }, text, this.names);
+      root = decodeTree({ nodes: msg.nodes!, withErrors: !!msg.withErrors }, text, this.names);
     } catch {
       return undefined;
     }
@@ -135,13 +141,14 @@ export class ParseAhead {
 
   /** Next file `helpOne` looks at: files before it are all claimed. */
   private helpFrom = 0;
-  private helpParser: ReturnType<typeof nativeTreeParser> | undefined;
+  private helpParser: RawParser | undefined;
 
   /**
-   * Do a thread's work on the main thread: claim the next free file, parse it and keep its flat form as
-   * if a thread had posted it (the tree is rebuilt when the file is asked for, so node ids still follow
-   * the order of need and the run's output cannot depend on which thread was faster). False when no
-   * file is free.
+   * Do a thread's work on the main thread: claim the next free file, parse it and keep its plain tree
+   * until the file is asked for. The tree is copied from the parser's at once, as the main thread's own
+   * parse does (`convertTree`): a flat form (a thread's hand-over) cost the main thread its encoding
+   * and, when the file was asked for, its decoding, on top of the same walk of the parser's tree.
+   * False when no file is free.
    */
   private helpOne(): boolean {
     for (let j = this.helpFrom; j < this.files.length; j++) {
@@ -150,10 +157,9 @@ export class ParseAhead {
       const t0 = performance.now();
       const text = this.files[j]!.text;
       this.helpParser ??= nativeTreeParser();
-      const flat = parseFlat(this.helpParser, text, this.names);
-      this.names.takeFresh();
-      this.received.set(j, flat ? { i: j, names: NO_NAMES, nodes: flat.nodes, withErrors: flat.withErrors } : { i: j, names: NO_NAMES });
-      if (flat) Atomics.add(this.control, PENDING, text.length);
+      const tree = parseTree(this.helpParser, text);
+      this.received.set(j, tree ? { i: j, names: NO_NAMES, tree } : { i: j, names: NO_NAMES });
+      if (tree) Atomics.add(this.control, PENDING, text.length);
       aheadStats.helped++;
       aheadStats.helpMs += performance.now() - t0;
       return true;
@@ -187,16 +193,27 @@ export class ParseAhead {
 
 const NO_NAMES: FlatNames = { types: [], fields: [] };
 
-/** The flat tree of `text`, or undefined when the main thread's own parse is to handle it: text CPython's
- *  tokenizer refuses (not parsed at all, the analysis says so) or a parser error. */
-function parseFlat(parser: ReturnType<typeof nativeTreeParser>, text: string, names: FlatNameTable): FlatTree | undefined {
+/** The copy `copy` makes of the parser's tree of `text`, or undefined when the main thread's own parse is
+ *  to handle the text: text CPython's tokenizer refuses (not parsed at all, the analysis says so) or a
+ *  parser error. */
+function parseCopy<T>(parser: RawParser, text: string, copy: (tree: NonNullable<ReturnType<RawParser['parse']>>) => T): T | undefined {
   if (tokenizerLimit(text)) return undefined;
   try {
     const tree = parser.parse(loneCrAsLf(text));
-    return tree ? encodeTree(tree.walk(), tree.rootNode.hasError, names) : undefined;
+    return tree ? copy(tree) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The flat tree of `text` (a thread's hand-over), or undefined as for `parseCopy`. */
+function parseFlat(parser: RawParser, text: string, names: FlatNameTable): FlatTree | undefined {
+  return parseCopy(parser, text, (tree) => encodeTree(tree.walk(), tree.rootNode.hasError, names));
+}
+
+/** The plain tree of `text`, as the main thread's own parse makes it, or undefined as for `parseCopy`. */
+function parseTree(parser: RawParser, text: string): PyNode | undefined {
+  return parseCopy(parser, text, (tree) => convertTree(tree.walk(), tree.rootNode.hasError, text));
 }
 
 /** The module threads that parse ahead run (the host starts them, `src/host/threads.ts`). */

@@ -574,6 +574,21 @@ export function pythonDataNearMisses(python: PythonProject): NearMiss[] {
   return missed.get(python) ?? [];
 }
 
+/** `assignsCollection`'s answers per project (or per view of it) and module: a module is imported by many
+ *  harness files, and its whole text was screened again at each import (Spider2-V: ≈ 12 ms a run). */
+const collectionScreens = new WeakMap<PythonProject, Map<string, boolean>>();
+
+/** Whether a module's text assigns a collection display at module level (`TASKS = [`, `X: dict = {`). */
+function assignsCollection(python: PythonProject, file: string): boolean {
+  // the text is asked for every time: an editor session's view notes what each answer read (file-memo.ts)
+  const text = python.text(file) ?? '';
+  let byFile = collectionScreens.get(python);
+  if (!byFile) collectionScreens.set(python, (byFile = new Map()));
+  let hit = byFile.get(file);
+  if (hit === undefined) byFile.set(file, (hit = /^\w+\s*(?::[^=\n]*)?=\s*[[({]\s*[^\s\])}]/m.test(text)));
+  return hit;
+}
+
 /** Text that may take records out of a collection named `name`: a loop over it, an index, an argument, an alias. */
 const loadsOf = (name: string) => new RegExp(`\\bin\\s+${name}\\b|\\b${name}\\s*\\[|[(,=]\\s*${name}\\s*[,)\\n]`);
 
@@ -599,7 +614,7 @@ function collectionUses(python: PythonProject, a: PythonAnalysis): Array<{ key: 
     const { module, level } = importFromModule(n, (x) => a.src(x));
     const file = python.resolveModule(a.path, module, level);
     // cheap screen before parsing the module: it assigns a collection at module level
-    const b = file && file !== a.path && /^\w+\s*(?::[^=\n]*)?=\s*[[({]\s*[^\s\])}]/m.test(python.text(file) ?? '') ? python.analysis(file) : undefined;
+    const b = file && file !== a.path && assignsCollection(python, file) ? python.analysis(file) : undefined;
     if (!b) return false;
     const top = moduleAssignments(b);
     for (const c of named(n)) {
