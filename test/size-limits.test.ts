@@ -32,14 +32,18 @@ describe('files over a size limit: one too-large finding each, the neighbours in
   };
   const one = (shape: string, n: number) => Object.values(SHAPES[shape]!.files(n))[0]!;
   // 17 nodes a function: 24,000 functions are 408,000 nodes (1.1 MB); 5 tokens a JavaScript declaration
-  // (90,000: 450,000 tokens), 7 a TypeScript one (60,000: 420,000); a chain of 410,000 comparisons in one lambda
+  // (90,000: 450,000 tokens), 7 a TypeScript one (60,000: 420,000); a chain of 410,000 comparisons in one lambda;
+  // a TypeScript file over the limit that the tokenizer stops on near its start
   const files: Record<string, string> = {
     ...NEIGHBOURS,
     'verifier/chimerax/large.py': one('py-max-functions', 24_000),
     'js/evals/large.js': one('js-max-consts', 90_000),
     'js/evals/large_ts.ts': one('ts-max-declarations', 60_000),
     'tasks/VM/ChimeraX/large.json': JSON.stringify({ type: 'ChimeraX', instruction: 'x', steps: 1, initialize: [], evaluate: [{ type: 'states', key: `lambda d: ${Array.from({ length: 410_000 }, () => 'd').join(' < ')}`, value: 1 }] }),
-    'js/evals.json': JSON.stringify({ evals: ['healthy', 'large', 'large_ts'] }),
+    // valid TypeScript that acorn's tokenizer cannot read to the end (`x! / 2` starts an unterminated regex
+    // for it: 70 of them stop it), then 80,000 statements of 4 tokens: the rest is estimated, not skipped
+    'js/evals/stumbles_ts.ts': `let x = 1, y = 0;\n${'y = x! / 2;\n'.repeat(70)}${'y = y + 1;\n'.repeat(80_000)}export default async function evaluate() { return { _success: y > 0 }; }\n`,
+    'js/evals.json': JSON.stringify({ evals: ['healthy', 'large', 'large_ts', 'stumbles_ts'] }),
   };
   const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-size-limits-'));
   dirs.push(dir);
@@ -70,7 +74,7 @@ describe('files over a size limit: one too-large finding each, the neighbours in
     expect(fs[0]!.message).toContain('MAX_ANALYSED_NODES');
   });
 
-  it.each(['js/evals/large.js', 'js/evals/large_ts.ts'])('%s over the token limit is one too-large finding naming it', (file) => {
+  it.each(['js/evals/large.js', 'js/evals/large_ts.ts', 'js/evals/stumbles_ts.ts'])('%s over the token limit is one too-large finding naming it', (file) => {
     const fs = of(file);
     expect(fs.map((f) => `${f.ruleId}/${f.messageId}`)).toEqual(['parse-error/too-large']);
     expect(fs[0]!.message).toContain('over the limit of 400,000');

@@ -154,9 +154,10 @@ function parseTs(text: string): JsParse {
  *  compiler, ts-blank-space) recurse per nesting level, so running out of stack in them, or a tree deeper
  *  than `MAX_JS_DEPTH`, is a `tooDeep` failure for this file only. */
 export function parseScript(language: 'javascript' | 'typescript', text: string): JsParse {
-  const { depth: nesting, tokens } = jsMeasure(text);
+  const { depth: nesting, tokens, estimated } = jsMeasure(text);
   if (tokens > MAX_JS_TOKENS) {
-    return { ok: false, message: `has ${tokens.toLocaleString('en-US')} tokens, over the limit of ${MAX_JS_TOKENS.toLocaleString('en-US')} (\`MAX_JS_TOKENS\`)`, offset: 0, tooLarge: true };
+    const count = estimated ? `about ${tokens.toLocaleString('en-US')} tokens (estimated past the point where the tokenizer stopped)` : `${tokens.toLocaleString('en-US')} tokens`;
+    return { ok: false, message: `has ${count}, over the limit of ${MAX_JS_TOKENS.toLocaleString('en-US')} (\`MAX_JS_TOKENS\`)`, offset: 0, tooLarge: true };
   }
   if (nesting > MAX_JS_NESTING) {
     // not even parsed: near the end of the stack V8 can abort the process (a regex compiled there fails
@@ -197,13 +198,27 @@ export function jsNesting(text: string): number {
   return jsMeasure(text).depth;
 }
 
-/** `jsNesting`, and how many tokens the file has (of the part acorn could tokenize). */
-function jsMeasure(text: string): { depth: number; tokens: number } {
+/** `jsNesting`, and how many tokens the file has: counted where acorn could tokenize to the end, else
+ *  the count so far plus an estimate for the rest (`tokensOfRest`), so that no prefix the tokenizer
+ *  stumbles on (valid TypeScript such as \`x! / 2\` reads as an unterminated regex) hides the file's size. */
+function jsMeasure(text: string): { depth: number; tokens: number; estimated: boolean } {
   loadAcorn();
-  const { tokens, complete } = tokenize(text);
+  const { tokens, complete, stoppedAt } = tokenize(text);
   const depth = nestingDepth(text, tokens);
+  if (complete) return { depth, tokens: tokens.length, estimated: false };
   // a file acorn could not tokenize to the end: its brackets bound what was not measured
-  return { depth: complete ? depth : Math.max(depth, bracketDepth(text)), tokens: tokens.length };
+  return { depth: Math.max(depth, bracketDepth(text)), tokens: tokens.length + tokensOfRest(tokens.length, stoppedAt, text.length), estimated: true };
+}
+
+/** Fewest tokens a character of code is taken to hold where nothing was measured (JavaScript's average
+ *  is about one token per 4–6 characters with spacing): an estimate that errs on the large side. */
+const MIN_TOKENS_PER_CHAR = 1 / 8;
+
+/** Tokens estimated in the text after `stoppedAt` (of `length` characters) that the tokenizer did not
+ *  reach: at the density measured before it, never below `MIN_TOKENS_PER_CHAR`. */
+function tokensOfRest(counted: number, stoppedAt: number, length: number): number {
+  const density = Math.max(stoppedAt > 0 ? counted / stoppedAt : 0, MIN_TOKENS_PER_CHAR);
+  return Math.ceil(Math.max(0, length - stoppedAt) * density);
 }
 
 /** Deepest nesting of `(`, `[` and `{` outside strings and comments (regex literals are not told apart:
@@ -362,7 +377,7 @@ function hasLineBreak(text: string, from: number, to: number): boolean {
 /** acorn's tokens (its tokenizer is iterative); where it stops on a character it does not know (type
  *  syntax such as a decorator `@`, or a broken file), the text after that character is tokenized on,
  *  so that no prefix of a file can hide what follows. */
-function tokenize(text: string): { tokens: Token[]; complete: boolean } {
+function tokenize(text: string): { tokens: Token[]; complete: boolean; stoppedAt: number } {
   const out: Token[] = [];
   let pos = 0;
   // each restart costs a scan back to the line start: a file broken everywhere is measured in part (the
@@ -372,7 +387,7 @@ function tokenize(text: string): { tokens: Token[]; complete: boolean } {
     try {
       for (;;) {
         const tok = p.getToken();
-        if (tok.type === tt.eof) return { tokens: out, complete: true };
+        if (tok.type === tt.eof) return { tokens: out, complete: true, stoppedAt: text.length };
         out.push(tok);
         pos = tok.end;
       }
@@ -381,7 +396,7 @@ function tokenize(text: string): { tokens: Token[]; complete: boolean } {
       pos = Math.max(pos, typeof at === 'number' ? at : pos) + 1;
     }
   }
-  return { tokens: out, complete: false };
+  return { tokens: out, complete: false, stoppedAt: Math.min(pos, text.length) };
 }
 
 /** Whether a program parsed outside `parseScript` (another parser's options) is within the depth
