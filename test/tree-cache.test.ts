@@ -45,6 +45,16 @@ describe('tree cache: a rebuilt tree is the parsed tree', () => {
     expect(TREE_EDGE_CASES.map((t) => dumpTree(parser.parse(t)))).toEqual(fresh);
   });
 
+  it('a tree over the node limit (MAX_ANALYSED_NODES: not analysed) is not stored; one under it is', async () => {
+    const file = cacheFile();
+    // 17 nodes a function: 24,000 functions are about 408,000 nodes
+    const large = Array.from({ length: 24_000 }, (_, i) => `def f${i}(s):\n    return s.get(${i}) == ${i}\n`).join('');
+    await run(file, [large, 'a = 1\n']);
+    expect(treeCacheStats).toMatchObject({ stored: 1 });
+    await run(file, [large, 'a = 1\n']);
+    expect(treeCacheStats).toMatchObject({ hits: 1, stored: 0 });
+  });
+
   for (const corpus of ['scienceboard', 'spider2v']) {
     const dir = path.join(corpora, corpus);
     it.skipIf(!existsSync(dir))(`every Python file of ${corpus} (skipped when ../shared/corpora is absent)`, async () => {
