@@ -17,7 +17,7 @@ import type { ThreadTask, WorkerThreads } from '../../core/threads.js';
 import { decodeTree, encodeTree, FlatNameTable, type FlatNames, type FlatTree } from './flat-tree.js';
 import { tokenizerLimit } from './limits.js';
 import { loneCrAsLf } from '../../core/source.js';
-import { nativeTreeParser, type RawParser } from './parser.js';
+import { countParse, nativeTreeParser, type RawParser } from './parser.js';
 import { convertTree, type PyNode } from './tree.js';
 
 /** States of a file's claim cell. */
@@ -200,7 +200,13 @@ function parseCopy<T>(parser: RawParser, text: string, copy: (tree: NonNullable<
   if (tokenizerLimit(text)) return undefined;
   try {
     const tree = parser.parse(loneCrAsLf(text));
-    return tree ? copy(tree) : undefined;
+    if (!tree) return undefined;
+    try {
+      return copy(tree);
+    } finally {
+      // freed now, not when a finalizer runs (as the main thread's own parse does)
+      tree.delete?.();
+    }
   } catch {
     return undefined;
   }
@@ -213,7 +219,10 @@ function parseFlat(parser: RawParser, text: string, names: FlatNameTable): FlatT
 
 /** The plain tree of `text`, as the main thread's own parse makes it, or undefined as for `parseCopy`. */
 function parseTree(parser: RawParser, text: string): PyNode | undefined {
-  return parseCopy(parser, text, (tree) => convertTree(tree.walk(), tree.rootNode.hasError, text));
+  const root = parseCopy(parser, text, (tree) => convertTree(tree.walk(), tree.rootNode.hasError, text));
+  // a parse of the main thread: counted where the pauses that free native trees look (`releasingTrees`)
+  if (root) countParse(text);
+  return root;
 }
 
 /** The module threads that parse ahead run (the host starts them, `src/host/threads.ts`). */

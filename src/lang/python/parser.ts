@@ -112,6 +112,13 @@ export const parseStats = { parses: 0, chars: 0, parseMs: 0, convertMs: 0, incre
  *  collection to free (`releasingTrees`). No module of the five corpora is a tenth of it. */
 const LARGE_PARSE_CHARS = 1_000_000;
 
+/** Count a parse of `text` made on this thread (`parseStats`). */
+export function countParse(text: string): void {
+  parseStats.parses++;
+  parseStats.chars += text.length;
+  if (text.length >= LARGE_PARSE_CHARS) parseStats.large++;
+}
+
 function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): PythonParser {
   const convert = (tree: RawTree, text: string, t0: number, keep: boolean, reuse?: TreeReuse): PyNode => {
     const t1 = performance.now();
@@ -119,9 +126,7 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
       return convertTree(tree.walk(), tree.rootNode.hasError, text, reuse);
     } finally {
       if (!keep) tree.delete?.();
-      parseStats.parses++;
-      parseStats.chars += text.length;
-      if (text.length >= LARGE_PARSE_CHARS) parseStats.large++;
+      countParse(text);
       parseStats.parseMs += t1 - t0;
       parseStats.convertMs += performance.now() - t1;
     }
