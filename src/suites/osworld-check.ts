@@ -17,6 +17,7 @@ import { valueKind } from '../lang/python/value-kind.js';
 import { closestNames } from '../core/names.js';
 import { paramReads } from './reads.js';
 import { pathBelow, refusedTaskValues } from './value-chains.js';
+import { analysisMemo } from '../lang/python/analysis-memo.js';
 
 export type EvaluatorProblemKind =
   | 'notObject'
@@ -541,14 +542,11 @@ function passThroughKey(a: PythonAnalysis, fnNode: PyNode): string | undefined {
  *  when that is the only way the list grows; undefined otherwise. */
 function appendedElements(a: PythonAnalysis, fnNode: PyNode): PyNode[] | undefined {
   // asked of the same result getter by every entry that routes to it
-  let byFn = appended.get(a);
-  if (!byFn) appended.set(a, (byFn = new Map()));
-  if (!byFn.has(fnNode)) byFn.set(fnNode, findAppendedElements(a, fnNode));
-  return byFn.get(fnNode);
+  return appended(a, fnNode, () => findAppendedElements(a, fnNode));
 }
 
-/** `appendedElements`' answers per analysis (keyed by it: an editor session's next tree may take a function's nodes over) and function. */
-const appended = new WeakMap<PythonAnalysis, Map<PyNode, PyNode[] | undefined>>();
+/** `appendedElements`' answers per analysis and function. */
+const appended = analysisMemo<PyNode, PyNode[] | undefined>();
 
 function findAppendedElements(a: PythonAnalysis, fnNode: PyNode): PyNode[] | undefined {
   let returned: string | undefined;

@@ -17,6 +17,7 @@ import { eachOwnNode, isJsFunction } from '../lang/js/flow.js';
 import { forEachChild } from '../lang/js/nodes.js';
 import type { JsFunction } from '../lang/js/index.js';
 import { DEFAULT_SHAPES, jsConst, jsModuleFunctions, jsReturnExprs, jsVerdictFunctions, learnShapes, pyConst, pyReturnValues, verdictTruth, type ConstValue, type VerdictShapes } from './verdict-shape.js';
+import { analysisMemo, type AnalysisMemo } from '../lang/python/analysis-memo.js';
 
 /** What this module reads of the run's project (`Project` of the rule contract satisfies it; suites/ sits
  *  below the contract, so it names only the parts it needs). */
@@ -83,14 +84,10 @@ export function isVerdictFunction(project: Project, file: string, fn: FunctionIn
  * so a lint after an edit reads again only the edited module's verdict functions (both read nothing
  * outside the function's tree).
  */
-const calleesMemo = new WeakMap<PythonAnalysis, Map<string, string[]>>();
-const returnsMemo = new WeakMap<PythonAnalysis, Map<string, ConstValue[]>>();
-function perFunction<T>(memo: WeakMap<PythonAnalysis, Map<string, T>>, a: PythonAnalysis, fn: FunctionInfo, of: (a: PythonAnalysis, fn: FunctionInfo) => T): T {
-  let m = memo.get(a);
-  if (!m) memo.set(a, (m = new Map()));
-  let v = m.get(fn.qualname);
-  if (v === undefined) m.set(fn.qualname, (v = of(a, fn)));
-  return v;
+const calleesMemo = analysisMemo<string, string[]>();
+const returnsMemo = analysisMemo<string, ConstValue[]>();
+function perFunction<T>(memo: AnalysisMemo<string, T>, a: PythonAnalysis, fn: FunctionInfo, of: (a: PythonAnalysis, fn: FunctionInfo) => T): T {
+  return memo(a, fn.qualname, () => of(a, fn));
 }
 
 const pyShapes = new WeakMap<Project, VerdictShapes>();

@@ -14,6 +14,7 @@ import { comparisonOperators, field, named, unparen, walk, type PyNode } from '.
 import type { CallInfo, FunctionInfo, PythonAnalysis } from './types.js';
 import { blockingCall, callOf } from './facts.js';
 import { blockLeaves } from './leaves.js';
+import { analysisMemo } from './analysis-memo.js';
 
 /** Methods whose result is made of the receiver's text or items. */
 const OF_RECEIVER = new Set([
@@ -899,17 +900,12 @@ export interface NoneContext {
  *  caught (see `noneFromHandler`) is skipped: that None means the read itself failed, not that the state is missing. */
 export function noneReturn(a: PythonAnalysis, fnNode: PyNode, agentOnly = false): PyNode | undefined {
   // asked for the same getter by every read routed to it (a ScienceBoard or Spider2-V verifier's getters: ≈ 5 reads each)
-  let byFn = noneReturns.get(a);
-  if (!byFn) noneReturns.set(a, (byFn = new Map()));
-  let r = byFn.get(fnNode);
-  if (!r) byFn.set(fnNode, (r = [null, null]));
-  const k = agentOnly ? 1 : 0;
-  if (r[k] === null) r[k] = findNoneReturn(a, fnNode, agentOnly);
-  return r[k];
+  return (agentOnly ? agentNoneReturns : noneReturns)(a, fnNode, () => findNoneReturn(a, fnNode, agentOnly));
 }
 
-/** `noneReturn`'s answers per analysis (keyed by it: an editor session's next tree may take a function's nodes over), function and `agentOnly`. */
-const noneReturns = new WeakMap<PythonAnalysis, Map<PyNode, [PyNode | undefined | null, PyNode | undefined | null]>>();
+/** `noneReturn`'s answers per analysis and function, without and with `agentOnly`. */
+const noneReturns = analysisMemo<PyNode, PyNode | undefined>();
+const agentNoneReturns = analysisMemo<PyNode, PyNode | undefined>();
 
 function findNoneReturn(a: PythonAnalysis, fnNode: PyNode, agentOnly: boolean): PyNode | undefined {
   let site: PyNode | undefined;
