@@ -136,6 +136,11 @@ export function encodeTree(c: TreeCursorLike, withErrors: boolean, names: FlatNa
   return { nodes: buf.subarray(0, n * NODE_INTS), withErrors };
 }
 
+/** The nodes a flat tree holds (one per plain-tree node). */
+export function flatNodeCount(t: FlatTree): number {
+  return t.nodes.length / NODE_INTS;
+}
+
 /**
  * Encode a plain tree (one `convertTree` or `decodeTree` made) in the same layout, naming types and
  * fields by the ids `ids` gives (`--cache` keeps trees so, `tree-cache.ts`): a walk of JS objects, no

@@ -22,8 +22,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
 import { writeAtomic } from '../../core/write-atomic.js';
-import { decodeTree, encodePlainTree, FlatNameTable, type FlatTree } from './flat-tree.js';
-import { MAX_ANALYSED_NODES, treeSize, type PyNode } from './tree.js';
+import { decodeTree, encodePlainTree, FlatNameTable, flatNodeCount, type FlatTree } from './flat-tree.js';
+import { MAX_ANALYSED_NODES, type PyNode } from './tree.js';
 
 const MAGIC = 0x31525456; // "VTR1", little-endian
 /** 2: punctuation tokens left out of the trees (`DROPPED_TOKENS`, tree.ts). */
@@ -170,14 +170,15 @@ export function cachedParse(text: string, parse: (text: string) => PyNode, parse
     }
   }
   const root = parse(text);
-  // a tree over the node limit is not analysed (its analysis is of an empty module): keeping it would only
-  // hold and write megabytes that push useful entries out
-  if (treeSize(root, MAX_ANALYSED_NODES) > MAX_ANALYSED_NODES) return root;
   try {
-    s.trees.set(key, encodePlainTree(root, {
+    const flat = encodePlainTree(root, {
       type: (n) => nameId(s.typeIds, s.names.types, n, 65_536),
       field: (n) => nameId(s.fieldIds, s.names.fields, n, 32_768),
-    }));
+    });
+    // a tree over the node limit is not analysed (its analysis is of an empty module): keeping it would only
+    // hold and write megabytes that push useful entries out (counted on the encoding: no second walk)
+    if (flatNodeCount(flat) > MAX_ANALYSED_NODES) return root;
+    s.trees.set(key, flat);
     s.dirty = true;
     treeCacheStats.stored++;
   } catch {
