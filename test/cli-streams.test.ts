@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BIN } from './helpers/run-cli.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 /** A folder whose check reports many findings (a long report: the reader closes before its end). */
 function suite(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-streams-'));
+  const dir = tempDir('vaudit-streams-');
   const body = Array.from({ length: 300 }, (_, i) => `def check_${i}(url):\n    return requests.get(url).ok\n`).join('\n');
   writeFileSync(path.join(dir, 'verify.py'), `import requests\n\n${body}`);
   return dir;

@@ -2,14 +2,14 @@
  * `vaudit lsp --stdio` as an editor meets it: a real server process (needs
  * `npm run build`), driven over JSON-RPC with vscode-jsonrpc.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM helper shared with bench/
 import { applyTextEdits, rangeOf, startClient, uriOf, REPO } from '../bench/lsp-client.mjs';
 import { lint } from '../src/engine/lint.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 type Client = Awaited<ReturnType<typeof startClient>>;
 interface Diag { range: { start: { line: number; character: number }; end: { line: number; character: number } }; code: string; source: string; message: string; severity: number; data?: unknown; codeDescription?: { href: string } }
@@ -25,12 +25,9 @@ beforeAll(() => {
 afterEach(() => {
   for (const c of clients.splice(0)) c.kill();
 });
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
 
 function workspace(files: Record<string, string>): string {
-  dir = mkdtempSync(path.join(tmpdir(), 'vaudit-lsp-'));
+  dir = tempDir('vaudit-lsp-');
   mkdirSync(path.join(dir, '.git'));
   for (const [rel, text] of Object.entries(files)) {
     const p = path.join(dir, rel);

@@ -4,8 +4,7 @@
  * and fall back to the main thread when a thread posts nothing; and the CLI must report the same
  * findings with threads as without, and exit.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pyFiles } from './helpers/py-files.js';
@@ -18,6 +17,7 @@ import { ParseAhead, runThread } from '../src/lang/python/parse-ahead.js';
 import type { WorkerThreads } from '../src/core/threads.js';
 // @ts-expect-error: a plain .mjs script of bench/, untyped
 import { genPython } from '../bench/gen-python.mjs';
+import { tempDir } from './helpers/temp-dir.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const corpora = path.resolve(repoRoot, '../shared/corpora');
@@ -147,7 +147,7 @@ describe('ParseAhead: the claim protocol', () => {
 });
 
 describe('parsing ahead in the CLI (real threads)', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-ahead-'));
+  const dir = tempDir('vaudit-ahead-');
   genPython(dir, 3000);
   // a file with syntax errors and one a thread must not parse (too deep for CPython's tokenizer)
   mkdirSync(path.join(dir, 'extra'), { recursive: true });

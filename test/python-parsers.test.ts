@@ -4,14 +4,14 @@
  * flags, on every Python file of the real corpora and on edge cases (non-ASCII, CRLF, syntax
  * errors, files larger than the parser's input buffer).
  */
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pyFiles } from './helpers/py-files.js';
 import { pythonParser, type PythonParser } from '../src/lang/python/parser.js';
 import { DROPPED_TOKENS, type PyNode } from '../src/lang/python/tree.js';
 import { runCli } from './helpers/run-cli.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const corpora = path.resolve(repoRoot, '../shared/corpora');
@@ -108,7 +108,7 @@ describe('Python parsers: native and wasm trees agree', () => {
 });
 
 describe('Python parser in the CLI', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-parsers-'));
+  const dir = tempDir('vaudit-parsers-');
   writeFileSync(path.join(dir, 'verify.py'), 'def check(x):\n    return y\n');
 
   it('--debug and the JSON report say the native parser ran', () => {

@@ -5,11 +5,12 @@
  * the test passes or fails the same way however slow the machine is.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 const VERIFIER = String.raw`import re
 
@@ -45,7 +46,7 @@ afterEach(() => {
 
 describe('regex-redos does not depend on machine load', () => {
   it('gives the same findings and notes with every core busy', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-redos-load-'));
+    const dir = tempDir('vaudit-redos-load-');
     // degree 2 reported too, so that the slowest analysis of the three decides a finding
     writeFileSync(path.join(dir, 'vaudit.config.json'), JSON.stringify({ rules: { 'regex-redos': ['error', { polynomialDegree: 2 }] } }));
     writeFileSync(path.join(dir, 'verify.py'), VERIFIER);

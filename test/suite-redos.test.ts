@@ -1,13 +1,13 @@
 /** ReDoS analysis of Python regexes: translation fidelity (checked against CPython) and recheck verdicts. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePythonRegex, checkPythonRegex } from '../src/suites/regex/python-re.js';
 import { toEcmaScript } from '../src/suites/regex/ecmascript.js';
 import { analyseRedos, redosStats } from '../src/suites/regex/redos.js';
 import { runCli } from './helpers/run-cli.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 const PATTERNS = [
   'abc', '^a+$', '(?P<n>\\d+) atoms', '(?P<n>a)(?P=n)', '(?i)abc', '(?im)^x$', '(?x) a b # c\n c', '(?i:ab)c', '(?s:a.)b', 'a.b', '(?s)a.b',
@@ -140,7 +140,7 @@ describe('pre-filter soundness (belowThreshold vs recheck)', async () => {
 describe('regex-redos in the CLI: recheck off the hot path', () => {
   const run = (dir: string, args: string[]) => runCli(['check', '.', '--rule', 'regex-redos', '--format', 'json', '--debug', ...args], { cwd: dir });
   const setup = () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-redos-'));
+    const dir = tempDir('vaudit-redos-');
     // one pattern the screen decides (linear), one only recheck decides (a loop holding a loop)
     writeFileSync(path.join(dir, 'vaudit.config.json'), JSON.stringify({ rules: { 'regex-redos': 'error' } }));
     writeFileSync(path.join(dir, 'verify.py'), 'import re\n\n\ndef ok(log):\n    return re.search(r"^(\\w+\\s?)*$", log) and re.match(r"^rows: (\\d+)$", log)\n');
@@ -195,7 +195,7 @@ describe('regex-redos in the CLI: recheck off the hot path', () => {
   });
 
   it('a pattern over the budget is a note of the run, not a finding: exit 0, listed under the summary', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-redos-note-'));
+    const dir = tempDir('vaudit-redos-note-');
     writeFileSync(path.join(dir, 'verify.py'), 'import re\n\n\ndef ok(t):\n    return re.search(r"x(a|b){20}a(a|b)*(c+)+y", t) is not None\n');
     const stylish = runCli(['check', '.', '--rule', 'regex-redos', '--max-warnings', '0'], { cwd: dir });
     expect(stylish.code).toBe(0);

@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCli } from './helpers/run-cli.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 const DIST = path.resolve(import.meta.dirname, '../dist/src');
 const url = (p: string) => pathToFileURL(path.join(DIST, p)).href;
@@ -74,7 +74,7 @@ describe('threads are stopped, not terminated mid-parse', () => {
   }
 
   it('a usage error and a one-file check end normally while threads started before the CLI load the parser', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'vaudit-thread-stop-'));
+    const dir = tempDir('vaudit-thread-stop-');
     writeFileSync(path.join(dir, 'check.py'), 'def check(o):\n    return o == 1\n');
     for (let i = 0; i < 5; i++) {
       const usage = runCli(['check', '--jobs', '1.5'], { cwd: dir, env: { VAUDIT_PARSE_THREADS: '2' } });

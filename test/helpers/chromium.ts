@@ -37,7 +37,8 @@ export async function openPage(browser: string, url: string, expression: string,
       '--disable-component-update', '--disable-sync', '--disable-extensions', '--disable-default-apps',
       '--mute-audio', `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true },
+    // its own temporary files (org.chromium.Chromium.*) go in the profile, removed with it
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true, env: { ...process.env, TMPDIR: profile } },
   );
   const toBrowser = child.stdio[3] as Writable;
   const fromBrowser = child.stdio[4] as Readable;
