@@ -193,19 +193,27 @@ export class ParseAhead {
 
 const NO_NAMES: FlatNames = { types: [], fields: [] };
 
+/** Time the last `parseCopy` of this thread spent in tree-sitter and in the copy (ms). */
+const lastTimes = { parseMs: 0, copyMs: 0 };
+
 /** The copy `copy` makes of the parser's tree of `text`, or undefined when the main thread's own parse is
  *  to handle the text: text CPython's tokenizer refuses (not parsed at all, the analysis says so) or a
- *  parser error. */
+ *  parser error. Its times are left in `lastTimes`. */
 function parseCopy<T>(parser: RawParser, text: string, copy: (tree: NonNullable<ReturnType<RawParser['parse']>>) => T): T | undefined {
+  lastTimes.parseMs = lastTimes.copyMs = 0;
   if (tokenizerLimit(text)) return undefined;
   try {
+    const t0 = performance.now();
     const tree = parser.parse(loneCrAsLf(text));
+    const t1 = performance.now();
+    lastTimes.parseMs = t1 - t0;
     if (!tree) return undefined;
     try {
       return copy(tree);
     } finally {
       // freed now, not when a finalizer runs (as the main thread's own parse does)
       tree.delete?.();
+      lastTimes.copyMs = performance.now() - t1;
     }
   } catch {
     return undefined;
@@ -220,8 +228,9 @@ function parseFlat(parser: RawParser, text: string, names: FlatNameTable): FlatT
 /** The plain tree of `text`, as the main thread's own parse makes it, or undefined as for `parseCopy`. */
 function parseTree(parser: RawParser, text: string): PyNode | undefined {
   const root = parseCopy(parser, text, (tree) => convertTree(tree.walk(), tree.rootNode.hasError, text));
-  // a parse of the main thread: counted where the pauses that free native trees look (`releasingTrees`)
-  if (root) countParse(text);
+  // a parse of the main thread: counted where the pauses that free native trees look (`releasingTrees`),
+  // and in `--debug`'s parse times
+  if (root) countParse(text, lastTimes.parseMs, lastTimes.copyMs);
   return root;
 }
 

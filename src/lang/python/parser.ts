@@ -112,10 +112,12 @@ export const parseStats = { parses: 0, chars: 0, parseMs: 0, convertMs: 0, incre
  *  collection to free (`releasingTrees`). No module of the five corpora is a tenth of it. */
 const LARGE_PARSE_CHARS = 1_000_000;
 
-/** Count a parse of `text` made on this thread (`parseStats`). */
-export function countParse(text: string): void {
+/** Count a parse of `text` made on this thread, and the time it took in tree-sitter and in the copy (`parseStats`). */
+export function countParse(text: string, parseMs: number, convertMs: number): void {
   parseStats.parses++;
   parseStats.chars += text.length;
+  parseStats.parseMs += parseMs;
+  parseStats.convertMs += convertMs;
   if (text.length >= LARGE_PARSE_CHARS) parseStats.large++;
 }
 
@@ -126,9 +128,7 @@ function wrap(kind: PythonParserKind, raw: RawParser, fallbackReason?: string): 
       return convertTree(tree.walk(), tree.rootNode.hasError, text, reuse);
     } finally {
       if (!keep) tree.delete?.();
-      countParse(text);
-      parseStats.parseMs += t1 - t0;
-      parseStats.convertMs += performance.now() - t1;
+      countParse(text, t1 - t0, performance.now() - t1);
     }
   };
   const fresh = (text: string): PyNode => {
