@@ -3,7 +3,10 @@
 // `vaudit check` executes (valgrind's cachegrind, no cache simulation) with V8 single-threaded, so
 // garbage collection and compilation run on the one thread and are counted the same way every run.
 // Each checkout runs once first (a V8 flag makes V8 reject the code cache made without it: that run
-// writes one for these flags; the next normal run rewrites it). Repeated runs agree to ~0.05 %.
+// writes one for these flags; the next normal run rewrites it). Without the threads that parse ahead
+// (VAUDIT_PARSE_THREADS=0): how much of the parsing the main thread does itself depends on scheduling,
+// and with them the same checkout differed by 6.7 % from one run to the next (Spider2-V, 2026-12-05).
+// Without them, the same build against itself: 1.2 % at most; a smaller difference says nothing.
 // Slow (≈ 40–80 s a run). Needs valgrind.
 // Usage: node bench/ab-instructions.mjs <checkoutA> <checkoutB> [--corpus scienceboard] [--runs 1]
 import { spawnSync } from 'node:child_process';
@@ -18,7 +21,7 @@ const out = mkdtempSync(path.join(tmpdir(), 'vaudit-bench-instr-'));
 function instructions(repo) {
   const r = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', '--smc-check=all-non-file',
     process.execPath, '--single-threaded', path.join(repo, 'bin/vaudit.js'), 'check', dir, '--format', 'json', '--output-file', path.join(out, 'report.json')], {
-    encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 1_800_000, killSignal: 'SIGKILL', maxBuffer: 1 << 26,
+    encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', VAUDIT_PARSE_THREADS: '0' }, timeout: 1_800_000, killSignal: 'SIGKILL', maxBuffer: 1 << 26,
   });
   const m = /I\s+refs:\s+([\d,]+)/.exec(r.stderr ?? '');
   if (!m) throw new Error(`${repo}: no instruction count (exit ${r.status}): ${(r.stderr ?? '').slice(-400)}`);
