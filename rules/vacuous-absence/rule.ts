@@ -4,6 +4,7 @@
 import { defineRule } from '../../src/contract/rule.js';
 import { named, unparen, type PyNode, comparisonOperators } from '../../src/lang/python/tree.js';
 import { callOf } from '../../src/lang/python/facts.js';
+import { constantCollection } from '../../src/lang/python/literal-values.js';
 
 type Msg = 'vacuous';
 
@@ -23,7 +24,7 @@ export default defineRule<Msg>({
       },
     },
     docs: {
-      whatItDoes: 'Flags `x not in m`, `x not in m.keys()`, `m.get(x) is None` and `m.get(x) == None` where constant propagation shows `x` is None on some path that reaches the check (assigned None, or established by `x is None`).',
+      whatItDoes: 'Flags `x not in m`, `x not in m.keys()`, `m.get(x) is None` and `m.get(x) == None` where constant propagation shows `x` is None on some path that reaches the check (assigned None, or established by `x is None`). A collection of constants written in the code (`x not in (None, "us-ascii")`, a module-level tuple or dict of constants that nothing changes) is not a look-up of an item: the test against fixed alternatives is not flagged.',
       why: '`None not in states` is true for every real state, so an entry with `value: null` ("the item must be gone") passes even when the item is still there (VER-002): the benchmark rewards agents that did nothing.',
       references: ['VER-002'],
     },
@@ -42,12 +43,18 @@ export default defineRule<Msg>({
           if (kids.length !== 2 || ops.length !== 1) return;
           const op = ops[0]!;
           let operand: PyNode | undefined;
-          if (op === 'not in') operand = unparen(kids[0]!);
+          // a collection of constants written in the code (`x not in (None, "us-ascii")`, a module's tuple of
+          // names) is a test of the value against fixed alternatives, not a look-up of an item of the state
+          const fixed = (e: PyNode): boolean => {
+            const keys = callOf(a, e);
+            return constantCollection(a, keys && keys.method === 'keys' && keys.receiver && keys.args.length === 0 ? keys.receiver : e);
+          };
+          if (op === 'not in') operand = fixed(kids[1]!) ? undefined : unparen(kids[0]!);
           else if (op === 'is' || op === '==') {
             // m.get(x) is None
             const [l, r] = [unparen(kids[0]!), unparen(kids[1]!)];
             const get = r.type === 'none' ? callOf(a, l) : l.type === 'none' ? callOf(a, r) : undefined;
-            if (get && get.method === 'get' && get.receiver && get.args.length === 1) operand = unparen(get.args[0]!);
+            if (get && get.method === 'get' && get.receiver && get.args.length === 1 && !fixed(get.receiver)) operand = unparen(get.args[0]!);
           }
           if (!operand || (operand.type !== 'identifier' && operand.type !== 'none')) return;
           const w = a.noneOnSomePath(operand);
