@@ -10,6 +10,7 @@ import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, const
 import { FlowBudgetExceeded } from './flow/state.js';
 import { unboundCount } from './flow/defset.js';
 import { PYTHON_BUILTINS } from './builtins.js';
+import { writesGlobals } from './dynamic-globals.js';
 import { editBetween, type KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
@@ -352,7 +353,8 @@ export class Analysis implements PythonAnalysis {
     const out: UnboundRead[] = [];
     const flow = this.flow;
     const table = this.scopes;
-    const star = table.module.hasStarImport;
+    // a star import, or code that writes the module's namespace by name: a name no statement binds may exist
+    const star = table.module.hasStarImport || writesGlobals(this.ast, this.text);
     for (const r of table.reads) {
       if (!flow.reachable.has(r.node)) continue;
       const defs = flow.readDefs.get(r.node);
