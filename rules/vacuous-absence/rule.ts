@@ -4,7 +4,7 @@
 import { defineRule } from '../../src/contract/rule.js';
 import { named, unparen, type PyNode, comparisonOperators } from '../../src/lang/python/tree.js';
 import { callOf } from '../../src/lang/python/facts.js';
-import { constantCollection } from '../../src/lang/python/literal-values.js';
+import { constantCollection } from '../../src/lang/python/constant-collections.js';
 
 type Msg = 'vacuous';
 

@@ -9,7 +9,7 @@ import type { PythonAnalysis } from './types.js';
 
 /** The canonical text of a constant (`'a'` and `"a"` alike), for strings, numbers, booleans, None and
  *  dotted names (`Kind.DATE`); undefined for anything computed. */
-function constantText(a: PythonAnalysis, e0: PyNode): string | undefined {
+export function constantText(a: PythonAnalysis, e0: PyNode): string | undefined {
   const e = unparen(e0);
   switch (e.type) {
     case 'string': {
@@ -39,7 +39,7 @@ function constantText(a: PythonAnalysis, e0: PyNode): string | undefined {
 }
 
 /** The items of a display of one of `kinds` (`{…}`, `[…]`, `(…)`), or of `set(display)` / `frozenset(display)` of one. */
-function displayItems(a: PythonAnalysis, e0: PyNode, kinds: readonly string[]): PyNode[] | undefined {
+export function displayItems(a: PythonAnalysis, e0: PyNode, kinds: readonly string[]): PyNode[] | undefined {
   const e = unparen(e0);
   if (kinds.includes(e.type)) return named(e).filter((k) => k.type !== 'comment');
   if (e.type !== 'call') return undefined;
@@ -87,7 +87,7 @@ export function literalSetSize(a: PythonAnalysis, e: PyNode): number | undefined
 const ORDER_KEEPING_MAPPINGS = new Set(['immutabledict', 'frozendict', 'FrozenDict', 'MappingProxyType', 'OrderedDict']);
 
 /** A dict display (or `dict(k=v, …)`) whose keys are distinct constants: its keys in the order written. */
-function displayKeys(a: PythonAnalysis, e0: PyNode): string[] | undefined {
+export function displayKeys(a: PythonAnalysis, e0: PyNode): string[] | undefined {
   const e = unparen(e0);
   let keys: Array<string | undefined>;
   if (e.type === 'dictionary') {
@@ -133,32 +133,6 @@ export function literalDictKeys(a: PythonAnalysis, e: PyNode): string[] | undefi
   return out;
 }
 
-/**
- * Whether every value `e` may hold is a collection written out in the code whose items (a dict's keys)
- * are all constants (strings, numbers, booleans, None, dotted names): a tuple, list, set or dict display,
- * or `set(…)` / `frozenset(…)` / `dict(…)` of one, directly, through locals never changed in place, or as
- * a name the module binds only to such a display and never changes. A membership test against it
- * compares a value with fixed alternatives (`charset not in (None, "us-ascii")`): it looks up no item of
- * the program's state.
- */
-export function constantCollection(a: PythonAnalysis, e: PyNode): boolean {
-  const u = unparen(e);
-  let sources: readonly PyNode[] = [u];
-  if (u.type === 'identifier') {
-    sources = a.valueSources(u);
-    if (sources.length === 1 && sources[0] === u) {
-      sources = moduleValues(a, a.src(u));
-      if (mutatedUnder(a, a.ast, a.src(u), false, COLLECTION_MUTATORS)) return false;
-    } else if (mutatedUnder(a, a.functionAt(u)?.node ?? a.ast, a.src(u), true, COLLECTION_MUTATORS)) return false;
-  }
-  return sources.length > 0 && sources.every((s) => {
-    if (unparen(s).type === 'identifier') return false;
-    if (displayKeys(a, s)) return true;
-    const items = displayItems(a, s, ['tuple', 'list', 'set']);
-    return !!items && items.every((k) => constantText(a, k) !== undefined);
-  });
-}
-
 /** Top-level statements that may bind a name other than by assignment. */
 const BINDING_STATEMENTS = new Set(['import_statement', 'import_from_statement', 'function_definition', 'class_definition', 'decorated_definition', 'for_statement', 'with_statement', 'try_statement', 'if_statement']);
 
@@ -196,8 +170,6 @@ function mutatedAnywhere(a: PythonAnalysis, name: string): boolean {
 }
 
 const MUTATORS = new Set(['update', 'pop', 'popitem', 'setdefault', 'clear', '__setitem__', '__delitem__']);
-/** What changes a list or set in place, besides what changes a dict. */
-const COLLECTION_MUTATORS = new Set([...MUTATORS, 'append', 'extend', 'insert', 'remove', 'add', 'discard', 'difference_update', 'intersection_update', 'symmetric_difference_update']);
 
 /** The name is changed in place somewhere in its function or module (`x[k] = v`, `del x[k]`, `x.update(…)`), or declared global/nonlocal. */
 function mutatedInScope(a: PythonAnalysis, id: PyNode): boolean {
@@ -206,7 +178,7 @@ function mutatedInScope(a: PythonAnalysis, id: PyNode): boolean {
 }
 
 /** Under `root` (its own body only when `ownScope`, else nested functions too). */
-function mutatedUnder(a: PythonAnalysis, root: PyNode, name: string, ownScope: boolean, mutators: ReadonlySet<string> = MUTATORS): boolean {
+function mutatedUnder(a: PythonAnalysis, root: PyNode, name: string, ownScope: boolean): boolean {
   let hit = false;
   const visit = (n: PyNode): void => {
     if (hit) return;
@@ -216,11 +188,9 @@ function mutatedUnder(a: PythonAnalysis, root: PyNode, name: string, ownScope: b
       if ((p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left') === n) hit = true;
       if (p?.type === 'delete_statement') hit = true;
     }
-    // `x += …`, `x |= …`: a list, set or dict extended in place
-    if (n.type === 'augmented_assignment' && unparen(field(n, 'left') ?? n).type === 'identifier' && a.src(field(n, 'left')!) === name) hit = true;
     if (n.type === 'call') {
       const f = field(n, 'function');
-      if (f?.type === 'attribute' && a.src(field(f, 'object') ?? f) === name && mutators.has(a.src(field(f, 'attribute') ?? f))) hit = true;
+      if (f?.type === 'attribute' && a.src(field(f, 'object') ?? f) === name && MUTATORS.has(a.src(field(f, 'attribute') ?? f))) hit = true;
     }
     if ((n.type === 'global_statement' || n.type === 'nonlocal_statement') && named(n).some((k) => a.src(k) === name)) hit = true;
     for (const k of named(n)) visit(k);
