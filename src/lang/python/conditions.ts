@@ -114,6 +114,16 @@ export class Conditions {
     return { value, module: sc.kind === 'module', name: r.name };
   }
 
+  /** A parameter no statement of its function rebinds (nor `del`s, nor a nested function through
+   *  `nonlocal`): the object it names is the one the call passed, for the whole run of the function. */
+  private paramAtom(n0: PyNode): string | undefined {
+    const n = unparen(n0);
+    const r = n.type === 'identifier' ? this.table.readByNode.get(n) : undefined;
+    const sc = r ? resolveScope(r.scope, r.name) : null;
+    const bs = sc?.bindings.get(r!.name);
+    return bs?.length === 1 && bs[0]!.kind === 'param' ? `param:${bs[0]!.node.start}:${r!.name}` : undefined;
+  }
+
   /** Canonical text of a pure value expression, or undefined. */
   atomOf(n0: PyNode, depth = 0): string | undefined {
     if (depth > 4) return undefined;
@@ -165,6 +175,11 @@ export class Conditions {
           return atom && vals ? mk(atom, vals, op === 'in') : undefined;
         }
         if (op !== '==' && op !== '!=' && op !== 'is' && op !== 'is not') return undefined;
+        // `param is None` / `param is not None`: identity, which only a new binding changes
+        if (op === 'is' || op === 'is not') {
+          const param = unparen(r).type === 'none' ? this.paramAtom(l) : unparen(l).type === 'none' ? this.paramAtom(r) : undefined;
+          if (param) return mk(param, ['k:None'], op === 'is');
+        }
         let atom = this.atomOf(l, depth);
         let lit = atom ? literalKey(r, this.text) : undefined;
         if (!atom || lit === undefined) {
