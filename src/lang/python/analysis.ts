@@ -10,7 +10,7 @@ import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, const
 import { FlowBudgetExceeded } from './flow/state.js';
 import { unboundCount } from './flow/defset.js';
 import { PYTHON_BUILTINS } from './builtins.js';
-import { writesGlobals } from './dynamic-globals.js';
+import { namespaceWrites } from './dynamic-globals.js';
 import { editBetween, type KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
@@ -354,7 +354,8 @@ export class Analysis implements PythonAnalysis {
     const flow = this.flow;
     const table = this.scopes;
     // a star import, or code that writes the module's namespace by name: a name no statement binds may exist
-    const star = table.module.hasStarImport || writesGlobals(this.ast, this.text);
+    const written = namespaceWrites(this.ast, this.text, (f) => resolveScope(this.scopeOf(f), this.src(f)) === null);
+    const star = table.module.hasStarImport || !!written?.any;
     for (const r of table.reads) {
       if (!flow.reachable.has(r.node)) continue;
       const defs = flow.readDefs.get(r.node);
@@ -394,7 +395,7 @@ export class Analysis implements PythonAnalysis {
         }
         continue;
       }
-      if (PYTHON_BUILTINS.has(r.name) || star) continue;
+      if (PYTHON_BUILTINS.has(r.name) || star || written?.names.has(r.name)) continue;
       if (r.scope.kind === 'class' || this.inClassBody(r)) {
         // `__qualname__`, `__module__` are defined in class bodies
         if (r.name === '__qualname__' || r.name === '__module__') continue;

@@ -1,23 +1,39 @@
 /**
- * A module whose namespace its own code writes by name: any name may then be bound when the module
- * runs, as after `from m import *`, and a read of a name no statement binds is not known to fail.
+ * A module whose namespace its own code writes by name: a read of a name no statement binds is then not
+ * known to fail. Where every write names its keys, those names are bound; where one does not (a computed
+ * key, a table of names, `exec`), any name may be, as after `from m import *`.
  *
- *   globals().update(http.HTTPStatus.__members__)      # CPython's http/client.py
- *   globals()[name] = make(name)
- *   setattr(sys.modules[__name__], name, value)
- *   sys.modules[__name__].__dict__.update(table)
- *   exec(code)                                         # at module level: the module's namespace
+ *   globals()["EXPECTED"] = load()                     # EXPECTED
+ *   globals().update(LIMIT=10)                         # LIMIT
+ *   setattr(sys.modules[__name__], "GAMMA", 3)         # GAMMA
+ *   globals().update(http.HTTPStatus.__members__)      # any name (CPython's http/client.py)
+ *   mod_dict = globals(); mod_dict["CO_" + v] = k      # any name, through an alias (inspect.py)
+ *   sys.modules[__name__].__dict__.update(table)       # any name
+ *   exec(code)                                         # at module level: any name
+ *   @global_enum class Month(IntEnum): …               # enum exports the members (calendar.py): any name
+ *   IntEnum._convert_("Options", __name__, …)          # enum builds the class in the module (ssl.py): any name
  *
  * `vars()` and `exec` without explicit globals write the module only at module level (in a function they
- * are its locals); `globals()` is the module's namespace wherever it is called.
+ * are its locals); `globals()` is the module's namespace wherever it is called; `exec(code, globals(), ns)`
+ * writes `ns`. `globals`, `vars`, `exec` and `setattr` count only as the builtins (not bound in the module).
  */
 import { field, named, unparen, walk, type PyNode } from './tree.js';
 
+/** What the module's code may bind by name: `any`, or these names. */
+export interface NamespaceWrites {
+  any: boolean;
+  names: Set<string>;
+}
+
 /** Text every such write needs: a module without it is not walked. */
-const SCREEN = /\bglobals\s*\(|\bvars\s*\(|\bsys\s*\.\s*modules\b|\bexec\s*\(/;
+const SCREEN = /\bglobals\s*\(|\bvars\s*\(|\bsys\s*\.\s*modules\b|\bexec\s*\(|\bglobal_enum\b|\b_convert_?\s*\(/;
 
 /** Methods that add names to a dict in place. */
 const WRITERS = new Set(['update', 'setdefault', '__setitem__']);
+
+/** The enum module's functions that put an enum's members, or the enum itself, in the module's namespace. */
+const ENUM_EXPORTS = /^(?:enum\.)?global_enum$/;
+const ENUM_CONVERTERS = new Set(['_convert_', '_convert']);
 
 const compact = (text: string, n: PyNode): string => text.slice(n.start, n.end).replace(/\s+/g, '');
 
@@ -27,39 +43,103 @@ function atModuleLevel(n: PyNode): boolean {
   return true;
 }
 
-/** The expression is the module's namespace: `globals()` anywhere, `vars()` at module level, or
- *  `sys.modules[__name__].__dict__`. */
-function namespace(text: string, e0: PyNode): boolean {
-  const e = unparen(e0);
-  const t = compact(text, e);
-  if (t === 'globals()') return true;
-  if (t === 'vars()') return atModuleLevel(e);
-  return t === 'sys.modules[__name__].__dict__';
+/** A plain string literal's value, or undefined. */
+function stringValue(text: string, n0: PyNode): string | undefined {
+  const n = unparen(n0);
+  if (n.type !== 'string' || n.children.some((k) => k.type === 'interpolation')) return undefined;
+  const m = /^[rRuU]?(['"]{3}|['"])([A-Za-z_][A-Za-z0-9_]*)\1$/.exec(text.slice(n.start, n.end));
+  return m?.[2];
 }
 
-/** Whether the module's code writes its own namespace by name (see above). */
-export function writesGlobals(root: PyNode, text: string): boolean {
-  if (!SCREEN.test(text)) return false;
-  let found = false;
-  walk(root, (n) => {
-    if (found) return false;
-    if (n.type === 'subscript' && namespace(text, field(n, 'value') ?? n)) {
+class Scan {
+  readonly writes: NamespaceWrites = { any: false, names: new Set() };
+  private readonly aliases = new Set<string>();
+
+  constructor(
+    private readonly text: string,
+    /** The call's callee is the builtin of that name (nothing in the module binds it). */
+    private readonly builtin: (callee: PyNode) => boolean,
+  ) {}
+
+  /** `globals()` anywhere, `vars()` at module level, `sys.modules[__name__].__dict__`, or an alias of one. */
+  namespace(e0: PyNode): boolean {
+    const e = unparen(e0);
+    if (e.type === 'identifier') return this.aliases.has(compact(this.text, e));
+    if (e.type === 'call' && !named(field(e, 'arguments') ?? e).length) {
+      const f = unparen(field(e, 'function') ?? e);
+      const t = compact(this.text, f);
+      if (f.type === 'identifier' && (t === 'globals' || (t === 'vars' && atModuleLevel(e)))) return this.builtin(f);
+      return false;
+    }
+    return compact(this.text, e) === 'sys.modules[__name__].__dict__';
+  }
+
+  collectAliases(root: PyNode): void {
+    walk(root, (n) => {
+      if (n.type !== 'assignment') return undefined;
+      const left = field(n, 'left');
+      const right = field(n, 'right');
+      if (left?.type === 'identifier' && right && this.namespace(right)) this.aliases.add(compact(this.text, left));
+      return undefined;
+    });
+  }
+
+  /** A write of the name `key` names (a string literal), or of any name. */
+  private key(k: PyNode | undefined): void {
+    const name = k ? stringValue(this.text, k) : undefined;
+    if (name === undefined) this.writes.any = true;
+    else this.writes.names.add(name);
+  }
+
+  visit(n: PyNode): void {
+    const text = this.text;
+    if (n.type === 'decorator' && ENUM_EXPORTS.test(compact(text, named(n)[0] ?? n))) this.writes.any = true;
+    if (n.type === 'subscript' && this.namespace(field(n, 'value') ?? n)) {
       // `globals()[k] = v` (or `+=`) binds a name; a read or a `del` binds none
       const p = n.parent;
-      if ((p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left') === n) found = true;
-      return undefined;
+      if ((p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left') === n) this.key(field(n, 'subscript') ?? undefined);
+      return;
     }
-    if (n.type !== 'call') return undefined;
+    if (n.type !== 'call') return;
     const f = unparen(field(n, 'function') ?? n);
     const args = named(field(n, 'arguments') ?? n).filter((k) => k.type !== 'comment');
-    if (f.type === 'attribute' && WRITERS.has(compact(text, field(f, 'attribute') ?? f)) && namespace(text, field(f, 'object') ?? f)) found = true;
-    else if (f.type === 'identifier') {
-      const name = compact(text, f);
-      if (name === 'setattr' && args[0] && compact(text, args[0]) === 'sys.modules[__name__]') found = true;
-      // exec(code) at module level, or exec(code, globals()) anywhere
-      if (name === 'exec' && ((args.length === 1 && atModuleLevel(n)) || (args[1] && namespace(text, args[1])))) found = true;
+    const method = f.type === 'attribute' ? compact(text, field(f, 'attribute') ?? f) : undefined;
+    if (method && WRITERS.has(method) && this.namespace(field(f, 'object') ?? f)) {
+      if (method === 'update') this.updateKeys(args);
+      else this.key(args[0]);
     }
+    // `IntEnum._convert_("Options", __name__, …)`: the enum and its members become the module's globals
+    if (method && ENUM_CONVERTERS.has(method) && args.some((k) => compact(text, k) === '__name__')) this.writes.any = true;
+    if (f.type !== 'identifier' || !this.builtin(f)) return;
+    const name = compact(text, f);
+    if (name === 'setattr' && args[0] && compact(text, args[0]) === 'sys.modules[__name__]') this.key(args[1]);
+    // exec(code) at module level, or exec(code, globals()) anywhere (with a third argument it writes that)
+    if (name === 'exec' && !args.some((k) => k.type === 'keyword_argument') && ((args.length === 1 && atModuleLevel(n)) || (args.length === 2 && this.namespace(args[1]!)))) this.writes.any = true;
+  }
+
+  /** `update(X=…)`, `update({"X": …})`: those names; `update(table)`: any. */
+  private updateKeys(args: PyNode[]): void {
+    for (const a of args) {
+      if (a.type === 'keyword_argument') this.writes.names.add(compact(this.text, field(a, 'name') ?? a));
+      else if (unparen(a).type === 'dictionary') {
+        for (const p of named(unparen(a))) {
+          if (p.type === 'pair') this.key(field(p, 'key') ?? undefined);
+          else if (p.type !== 'comment') this.writes.any = true;
+        }
+      } else this.writes.any = true;
+    }
+  }
+}
+
+/** What the module's code binds by name in its own namespace (see above); undefined when nothing. */
+export function namespaceWrites(root: PyNode, text: string, builtin: (callee: PyNode) => boolean): NamespaceWrites | undefined {
+  if (!SCREEN.test(text)) return undefined;
+  const scan = new Scan(text, builtin);
+  scan.collectAliases(root);
+  walk(root, (n) => {
+    if (scan.writes.any) return false;
+    scan.visit(n);
     return undefined;
   });
-  return found;
+  return scan.writes.any || scan.writes.names.size ? scan.writes : undefined;
 }
