@@ -8,6 +8,22 @@ import { constantCollection } from '../../src/lang/python/constant-collections.j
 
 type Msg = 'vacuous';
 
+const mentionCache = new WeakMap<object, Map<string, boolean>>();
+/** Another Python module of the project spells `name` as a word (it may import and change the collection). */
+function mentionedElsewhere(project: { python: { files(): Iterable<string>; text(p: string): string | undefined } }, file: string, name: string): boolean {
+  let m = mentionCache.get(project);
+  if (!m) mentionCache.set(project, (m = new Map()));
+  const key = `${file}\0${name}`;
+  let hit = m.get(key);
+  if (hit === undefined) {
+    const word = new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`);
+    hit = false;
+    for (const f of project.python.files()) if (f !== file && word.test(project.python.text(f) ?? '')) { hit = true; break; }
+    m.set(key, hit);
+  }
+  return hit;
+}
+
 export default defineRule<Msg>({
   meta: {
     id: 'vacuous-absence',
@@ -47,7 +63,7 @@ export default defineRule<Msg>({
           // names) is a test of the value against fixed alternatives, not a look-up of an item of the state
           const fixed = (e: PyNode): boolean => {
             const keys = callOf(a, e);
-            return constantCollection(a, keys && keys.method === 'keys' && keys.receiver && keys.args.length === 0 ? keys.receiver : e);
+            return constantCollection(a, keys && keys.method === 'keys' && keys.receiver && keys.args.length === 0 ? keys.receiver : e, (name) => mentionedElsewhere(c.project, a.path, name));
           };
           if (op === 'not in') operand = fixed(kids[1]!) ? undefined : unparen(kids[0]!);
           else if (op === 'is' || op === '==') {

@@ -20,8 +20,12 @@ const READING_METHODS = new Set(['get', 'keys', 'values', 'items', 'count', 'ind
 /** Builtins that read their argument and change nothing. */
 const READING_BUILTINS = new Set(['len', 'sorted', 'list', 'tuple', 'set', 'frozenset', 'dict', 'enumerate', 'iter', 'reversed', 'any', 'all', 'min', 'max', 'sum', 'zip', 'repr', 'str', 'bool']);
 
-/** Whether every value `e` may hold is a collection of constants written in the code and never changed (see above). */
-export function constantCollection(a: PythonAnalysis, e: PyNode): boolean {
+/**
+ * Whether every value `e` may hold is a collection of constants written in the code and never changed (see
+ * above). `mentionedElsewhere(name)`: another module of the project names `name` (it may import the module's
+ * collection and change or rebind it); asked only of module-level names.
+ */
+export function constantCollection(a: PythonAnalysis, e: PyNode, mentionedElsewhere: (name: string) => boolean): boolean {
   const u = unparen(e);
   if (u.type !== 'identifier') return constantDisplay(a, u);
   const name = a.src(u);
@@ -30,9 +34,20 @@ export function constantCollection(a: PythonAnalysis, e: PyNode): boolean {
   if (!scope || !bindings || bindings.length !== 1 || (bindings[0]!.kind !== 'assign' && bindings[0]!.kind !== 'annassign')) return false;
   const id = bindings[0]!.node;
   const assignment = id.parent;
-  if (assignment?.type !== 'assignment' || field(assignment, 'left') !== id) return false;
+  // `SEEN = PENDING = []`: two names of one object
+  if (assignment?.type !== 'assignment' || field(assignment, 'left') !== id || assignment.parent?.type === 'assignment') return false;
   const value = field(assignment, 'right');
-  return !!value && constantDisplay(a, value) && onlyRead(a, scope.node, name, id);
+  if (!value || !constantDisplay(a, value)) return false;
+  if (scope.kind === 'module' && mentionedElsewhere(name)) return false;
+  // a tuple or frozenset cannot change in place: the one binding is all that matters
+  return immutable(a, value) || onlyRead(a, scope.node, name, id);
+}
+
+function immutable(a: PythonAnalysis, v0: PyNode): boolean {
+  const v = unparen(v0);
+  if (v.type === 'tuple') return true;
+  const f = v.type === 'call' ? field(v, 'function') : undefined;
+  return f?.type === 'identifier' && a.src(f) === 'frozenset' && resolveScope(a.scopeOf(f), 'frozenset') === null;
 }
 
 /** A tuple, list, set or dict display (or `set(…)` / `frozenset(…)` / `dict(…)` of one) whose items (a dict's
@@ -83,11 +98,8 @@ function readOnly(a: PythonAnalysis, n: PyNode): boolean {
       const call = p.parent;
       return field(p, 'object') === n && call?.type === 'call' && field(call, 'function') === p && READING_METHODS.has(a.src(field(p, 'attribute') ?? p));
     }
-    case 'subscript': {
-      if (field(p, 'value') !== n) return false;
-      const q = p.parent;
-      return !((q?.type === 'assignment' || q?.type === 'augmented_assignment') && field(q, 'left') === p) && q?.type !== 'delete_statement';
-    }
+    case 'subscript':
+      return field(p, 'value') === n && !target(p);
     case 'for_statement':
     case 'for_in_clause':
       return field(p, 'right') === n;
@@ -96,6 +108,30 @@ function readOnly(a: PythonAnalysis, n: PyNode): boolean {
       const f = call?.type === 'call' ? field(call, 'function') : undefined;
       return f?.type === 'identifier' && READING_BUILTINS.has(a.src(f)) && resolveScope(a.scopeOf(f), a.src(f)) === null;
     }
+    default:
+      return false;
+  }
+}
+
+/** Nodes a target of several names is built of (`a, X[k] = …`, `for (i, X[k]) in …`). */
+const TARGET_PARTS = new Set(['tuple', 'list', 'pattern_list', 'expression_list', 'tuple_pattern', 'list_pattern', 'parenthesized_expression', 'as_pattern_target']);
+
+/** The node is assigned, deleted or bound as a loop or `with` target (alone or inside a target of several). */
+function target(n0: PyNode): boolean {
+  let n = n0;
+  while (n.parent && TARGET_PARTS.has(n.parent.type)) n = n.parent;
+  const p = n.parent;
+  if (!p) return false;
+  switch (p.type) {
+    case 'assignment':
+    case 'augmented_assignment':
+    case 'for_statement':
+    case 'for_in_clause':
+      return field(p, 'left') === n;
+    case 'delete_statement':
+      return true;
+    case 'as_pattern':
+      return field(p, 'alias') === n || named(p).indexOf(n) > 0;
     default:
       return false;
   }
