@@ -15,6 +15,9 @@ import { constantText, displayItems, displayKeys } from './literal-values.js';
 import { field, named, unparen, walk, type PyNode } from './tree.js';
 import type { PythonAnalysis } from './types.js';
 
+/** Code that reaches the module's namespace by name. */
+const NAMESPACE_USE = /\bglobals\s*\(|\bvars\s*\(|\blocals\s*\(|\bsys\s*\.\s*modules\b|\bexec\s*\(|\bsetattr\s*\(/;
+
 /** Methods of a tuple, list, set or dict that read it (and `copy`, whose result is another object). */
 const READING_METHODS = new Set(['get', 'keys', 'values', 'items', 'count', 'index', 'copy', 'issubset', 'issuperset', 'isdisjoint', 'union', 'intersection', 'difference', 'symmetric_difference']);
 /** Builtins that read their argument and change nothing. */
@@ -38,7 +41,9 @@ export function constantCollection(a: PythonAnalysis, e: PyNode, mentionedElsewh
   if (assignment?.type !== 'assignment' || field(assignment, 'left') !== id || assignment.parent?.type === 'assignment') return false;
   const value = field(assignment, 'right');
   if (!value || !constantDisplay(a, value)) return false;
-  if (scope.kind === 'module' && mentionedElsewhere(name)) return false;
+  // another module may import and change it; the module's own code may reach it through its namespace
+  // (`globals()["TABLE"] = …`, `vars()["TABLE"].append(…)`, `exec("TABLE = …")`)
+  if (scope.kind === 'module' && (mentionedElsewhere(name) || NAMESPACE_USE.test(a.text))) return false;
   // a tuple or frozenset cannot change in place: the one binding is all that matters
   return immutable(a, value) || onlyRead(a, scope.node, name, id);
 }

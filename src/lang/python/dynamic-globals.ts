@@ -6,6 +6,7 @@
  *   globals()["EXPECTED"] = load()                     # EXPECTED
  *   globals().update(LIMIT=10)                         # LIMIT
  *   setattr(sys.modules[__name__], "GAMMA", 3)         # GAMMA
+ *   sys.modules[__name__].DELTA = 4                    # DELTA
  *   globals().update(http.HTTPStatus.__members__)      # any name (CPython's http/client.py)
  *   mod_dict = globals(); mod_dict["CO_" + v] = k      # any name, through an alias (inspect.py)
  *   sys.modules[__name__].__dict__.update(table)       # any name
@@ -13,7 +14,7 @@
  *   @global_enum class Month(IntEnum): …               # enum exports the members (calendar.py): any name
  *   IntEnum._convert_("Options", __name__, …)          # enum builds the class in the module (ssl.py): any name
  *
- * `vars()` and `exec` without explicit globals write the module only at module level (in a function they
+ * `vars()`, `locals()` and `exec` without explicit globals write the module only at module level (in a function they
  * are its locals); `globals()` is the module's namespace wherever it is called; `exec(code, globals(), ns)`
  * writes `ns`. `globals`, `vars`, `exec` and `setattr` count only as the builtins (not bound in the module).
  */
@@ -26,7 +27,7 @@ export interface NamespaceWrites {
 }
 
 /** Text every such write needs: a module without it is not walked. */
-const SCREEN = /\bglobals\s*\(|\bvars\s*\(|\bsys\s*\.\s*modules\b|\bexec\s*\(|\bglobal_enum\b|\b_convert_?\s*\(/;
+const SCREEN = /\bglobals\s*\(|\bvars\s*\(|\blocals\s*\(|\bsys\s*\.\s*modules\b|\bexec\s*\(|\bglobal_enum\b|\b_convert_?\s*\(/;
 
 /** Methods that add names to a dict in place. */
 const WRITERS = new Set(['update', 'setdefault', '__setitem__']);
@@ -43,12 +44,16 @@ function atModuleLevel(n: PyNode): boolean {
   return true;
 }
 
-/** A plain string literal's value, or undefined. */
-function stringValue(text: string, n0: PyNode): string | undefined {
+/** What a key binds: the identifier a plain string literal spells; null for a literal that spells no
+ *  identifier (a number, bytes, `"a-b"`: no name can read it); undefined for a computed key. */
+function keyName(text: string, n0: PyNode): string | null | undefined {
   const n = unparen(n0);
+  if (n.type === 'integer' || n.type === 'float' || n.type === 'true' || n.type === 'false' || n.type === 'none') return null;
   if (n.type !== 'string' || n.children.some((k) => k.type === 'interpolation')) return undefined;
-  const m = /^[rRuU]?(['"]{3}|['"])([A-Za-z_][A-Za-z0-9_]*)\1$/.exec(text.slice(n.start, n.end));
-  return m?.[2];
+  const t = text.slice(n.start, n.end);
+  if (/^[rRuU]*[bB]/.test(t)) return null;
+  const m = /^[rRuU]?(['"]{3}|['"])([\p{L}_][\p{L}\p{N}_]*)\1$/u.exec(t);
+  return m ? m[2] : /^[rRuU]?(['"]{3}|['"])[^'"\\{}]*\1$/.test(t) ? null : undefined;
 }
 
 class Scan {
@@ -61,34 +66,45 @@ class Scan {
     private readonly builtin: (callee: PyNode) => boolean,
   ) {}
 
-  /** `globals()` anywhere, `vars()` at module level, `sys.modules[__name__].__dict__`, or an alias of one. */
+  /** `globals()` anywhere, `vars()` / `locals()` at module level, `sys.modules[__name__].__dict__`, or, at
+   *  module level, an alias of one. */
   namespace(e0: PyNode): boolean {
     const e = unparen(e0);
-    if (e.type === 'identifier') return this.aliases.has(compact(this.text, e));
+    if (e.type === 'identifier') return atModuleLevel(e) && this.aliases.has(compact(this.text, e));
     if (e.type === 'call' && !named(field(e, 'arguments') ?? e).length) {
       const f = unparen(field(e, 'function') ?? e);
       const t = compact(this.text, f);
-      if (f.type === 'identifier' && (t === 'globals' || (t === 'vars' && atModuleLevel(e)))) return this.builtin(f);
+      if (f.type === 'identifier' && (t === 'globals' || ((t === 'vars' || t === 'locals') && atModuleLevel(e)))) return this.builtin(f);
       return false;
     }
     return compact(this.text, e) === 'sys.modules[__name__].__dict__';
   }
 
+  /** Module-level names bound once, to the namespace (`mod_dict = globals()`): another binding of the
+   *  name at module level (`ns = {}`) makes it no alias. */
   collectAliases(root: PyNode): void {
+    const assigned = new Map<string, number>();
     walk(root, (n) => {
-      if (n.type !== 'assignment') return undefined;
-      const left = field(n, 'left');
-      const right = field(n, 'right');
-      if (left?.type === 'identifier' && right && this.namespace(right)) this.aliases.add(compact(this.text, left));
+      if (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return false;
+      if (n.type !== 'assignment' && n.type !== 'augmented_assignment' && n.type !== 'for_statement' && n.type !== 'named_expression') return undefined;
+      const left = field(n, n.type === 'named_expression' ? 'name' : 'left');
+      if (!left) return undefined;
+      // names the target binds (`x`, `x, y`); `ns[k] = v` and `ns.a = v` bind none
+      const ids = left.type === 'identifier' ? [left] : left.type === 'pattern_list' || left.type === 'tuple_pattern' || left.type === 'list_pattern' ? named(left) : [];
+      for (const id of ids) if (id.type === 'identifier') assigned.set(compact(this.text, id), (assigned.get(compact(this.text, id)) ?? 0) + 1);
+      const right = field(n, n.type === 'named_expression' ? 'value' : 'right');
+      if (n.type === 'assignment' && left.type === 'identifier' && right && this.namespace(right)) this.aliases.add(compact(this.text, left));
       return undefined;
     });
+    for (const a of [...this.aliases]) if (assigned.get(a) !== 1) this.aliases.delete(a);
   }
 
-  /** A write of the name `key` names (a string literal), or of any name. */
+  /** A write of the name `key` names (a string literal), of none, or of any name (a computed key). */
   private key(k: PyNode | undefined): void {
-    const name = k ? stringValue(this.text, k) : undefined;
+    if (!k) return;
+    const name = keyName(this.text, k);
     if (name === undefined) this.writes.any = true;
-    else this.writes.names.add(name);
+    else if (name !== null) this.writes.names.add(name);
   }
 
   visit(n: PyNode): void {
@@ -98,6 +114,12 @@ class Scan {
       // `globals()[k] = v` (or `+=`) binds a name; a read or a `del` binds none
       const p = n.parent;
       if ((p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left') === n) this.key(field(n, 'subscript') ?? undefined);
+      return;
+    }
+    // `sys.modules[__name__].X = v`: the module object's attribute is its global X
+    if (n.type === 'attribute' && compact(text, field(n, 'object') ?? n) === 'sys.modules[__name__]') {
+      const p = n.parent;
+      if ((p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left') === n) this.writes.names.add(compact(text, field(n, 'attribute') ?? n));
       return;
     }
     if (n.type !== 'call') return;
@@ -114,7 +136,13 @@ class Scan {
     const name = compact(text, f);
     if (name === 'setattr' && args[0] && compact(text, args[0]) === 'sys.modules[__name__]') this.key(args[1]);
     // exec(code) at module level, or exec(code, globals()) anywhere (with a third argument it writes that)
-    if (name === 'exec' && !args.some((k) => k.type === 'keyword_argument') && ((args.length === 1 && atModuleLevel(n)) || (args.length === 2 && this.namespace(args[1]!)))) this.writes.any = true;
+    if (name === 'exec') {
+      const kw = (k: string) => args.find((x) => x.type === 'keyword_argument' && compact(text, field(x, 'name') ?? x) === k);
+      const positional = args.filter((x) => x.type !== 'keyword_argument');
+      const globalsArg = positional[1] ?? (kw('globals') && field(kw('globals')!, 'value'));
+      const localsArg = positional[2] ?? kw('locals');
+      if (!localsArg && (globalsArg ? this.namespace(globalsArg) : atModuleLevel(n))) this.writes.any = true;
+    }
   }
 
   /** `update(X=…)`, `update({"X": …})`: those names; `update(table)`: any. */
