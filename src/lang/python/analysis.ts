@@ -10,7 +10,7 @@ import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, const
 import { FlowBudgetExceeded } from './flow/state.js';
 import { unboundCount } from './flow/defset.js';
 import { PYTHON_BUILTINS } from './builtins.js';
-import { namespaceWrites } from './dynamic-globals.js';
+import { namespaceWrites, reachesNamespace, type Resolution } from './dynamic-globals.js';
 import { editBetween, type KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
@@ -354,7 +354,7 @@ export class Analysis implements PythonAnalysis {
     const flow = this.flow;
     const table = this.scopes;
     // a star import, or code that writes the module's namespace by name: a name no statement binds may exist
-    const written = namespaceWrites(this.ast, this.text, (f) => resolveScope(this.scopeOf(f), this.src(f)) === null);
+    const written = namespaceWrites(this.ast, this.text, (id) => this.resolution(id));
     const star = table.module.hasStarImport || !!written?.any;
     for (const r of table.reads) {
       if (!flow.reachable.has(r.node)) continue;
@@ -405,6 +405,18 @@ export class Analysis implements PythonAnalysis {
     }
     return (this._unbound = out);
   }
+  /** What a name read resolves to: a builtin (nothing binds it), a module name, or a local. */
+  resolution(id: PyNode): Resolution {
+    const sc = resolveScope(this.scopeOf(id), this.src(id));
+    return !sc ? 'builtin' : sc.kind === 'module' ? 'module' : 'local';
+  }
+
+  /** The module's code reaches its own namespace by name (`globals()`, `sys.modules[__name__]`, …). */
+  reachesNamespace(): boolean {
+    return (this._reachesNamespace ??= reachesNamespace(this.ast, this.text, (id) => this.resolution(id)));
+  }
+  private _reachesNamespace?: boolean;
+
   /** Qualname of the function holding a reported read (looked up only for the few reads reported). */
   private qualnameAt(n: PyNode): string {
     return this.functionAt(n)?.qualname ?? '';

@@ -15,9 +15,6 @@ import { constantText, displayItems, displayKeys } from './literal-values.js';
 import { field, named, unparen, walk, type PyNode } from './tree.js';
 import type { PythonAnalysis } from './types.js';
 
-/** Code that reaches the module's namespace by name. */
-const NAMESPACE_USE = /\bglobals\s*\(|\bvars\s*\(|\blocals\s*\(|\bsys\s*\.\s*modules\b|\bexec\s*\(|\bsetattr\s*\(/;
-
 /** Methods of a tuple, list, set or dict that read it (and `copy`, whose result is another object). */
 const READING_METHODS = new Set(['get', 'keys', 'values', 'items', 'count', 'index', 'copy', 'issubset', 'issuperset', 'isdisjoint', 'union', 'intersection', 'difference', 'symmetric_difference']);
 /** Builtins that read their argument and change nothing. */
@@ -43,7 +40,7 @@ export function constantCollection(a: PythonAnalysis, e: PyNode, mentionedElsewh
   if (!value || !constantDisplay(a, value)) return false;
   // another module may import and change it; the module's own code may reach it through its namespace
   // (`globals()["TABLE"] = …`, `vars()["TABLE"].append(…)`, `exec("TABLE = …")`)
-  if (scope.kind === 'module' && (mentionedElsewhere(name) || NAMESPACE_USE.test(a.text))) return false;
+  if (scope.kind === 'module' && (mentionedElsewhere(name) || a.reachesNamespace())) return false;
   // a tuple or frozenset cannot change in place: the one binding is all that matters
   return immutable(a, value) || onlyRead(a, scope.node, name, id);
 }

@@ -52,7 +52,7 @@ function keyName(text: string, n0: PyNode): string | null | undefined {
   if (n.type !== 'string' || n.children.some((k) => k.type === 'interpolation')) return undefined;
   const t = text.slice(n.start, n.end);
   if (/^[rRuU]*[bB]/.test(t)) return null;
-  const m = /^[rRuU]?(['"]{3}|['"])([\p{L}_][\p{L}\p{N}_]*)\1$/u.exec(t);
+  const m = /^[rRuU]?(['"]{3}|['"])([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)\1$/u.exec(t);
   return m ? m[2] : /^[rRuU]?(['"]{3}|['"])[^'"\\{}]*\1$/.test(t) ? null : undefined;
 }
 
@@ -62,15 +62,19 @@ class Scan {
 
   constructor(
     private readonly text: string,
-    /** The call's callee is the builtin of that name (nothing in the module binds it). */
-    private readonly builtin: (callee: PyNode) => boolean,
+    /** What a name read there resolves to. */
+    private readonly resolve: (id: PyNode) => Resolution,
   ) {}
 
-  /** `globals()` anywhere, `vars()` / `locals()` at module level, `sys.modules[__name__].__dict__`, or, at
-   *  module level, an alias of one. */
+  private builtin(id: PyNode): boolean {
+    return this.resolve(id) === 'builtin';
+  }
+
+  /** `globals()` anywhere, `vars()` / `locals()` at module level, `sys.modules[__name__].__dict__`, or an
+   *  alias of one (a module-level name, read where no function binds it locally). */
   namespace(e0: PyNode): boolean {
     const e = unparen(e0);
-    if (e.type === 'identifier') return atModuleLevel(e) && this.aliases.has(compact(this.text, e));
+    if (e.type === 'identifier') return this.aliases.has(compact(this.text, e)) && this.resolve(e) === 'module';
     if (e.type === 'call' && !named(field(e, 'arguments') ?? e).length) {
       const f = unparen(field(e, 'function') ?? e);
       const t = compact(this.text, f);
@@ -140,7 +144,9 @@ class Scan {
       const kw = (k: string) => args.find((x) => x.type === 'keyword_argument' && compact(text, field(x, 'name') ?? x) === k);
       const positional = args.filter((x) => x.type !== 'keyword_argument');
       const globalsArg = positional[1] ?? (kw('globals') && field(kw('globals')!, 'value'));
-      const localsArg = positional[2] ?? kw('locals');
+      const locals = positional[2] ?? (kw('locals') && field(kw('locals')!, 'value'));
+      // `exec(code, globals(), None)`: no locals of its own
+      const localsArg = locals && unparen(locals).type !== 'none' ? locals : undefined;
       if (!localsArg && (globalsArg ? this.namespace(globalsArg) : atModuleLevel(n))) this.writes.any = true;
     }
   }
@@ -159,10 +165,13 @@ class Scan {
   }
 }
 
+/** What a name read resolves to: a builtin (nothing binds it), a name of the module, or a local of a function or class. */
+export type Resolution = 'builtin' | 'module' | 'local';
+
 /** What the module's code binds by name in its own namespace (see above); undefined when nothing. */
-export function namespaceWrites(root: PyNode, text: string, builtin: (callee: PyNode) => boolean): NamespaceWrites | undefined {
+export function namespaceWrites(root: PyNode, text: string, resolve: (id: PyNode) => Resolution): NamespaceWrites | undefined {
   if (!SCREEN.test(text)) return undefined;
-  const scan = new Scan(text, builtin);
+  const scan = new Scan(text, resolve);
   scan.collectAliases(root);
   walk(root, (n) => {
     if (scan.writes.any) return false;
@@ -170,4 +179,26 @@ export function namespaceWrites(root: PyNode, text: string, builtin: (callee: Py
     return undefined;
   });
   return scan.writes.any || scan.writes.names.size ? scan.writes : undefined;
+}
+
+/**
+ * Whether the module's code reaches its own namespace by name at all, to read or to write: `globals()`,
+ * `vars()` / `locals()` at module level or `exec` there (the builtins), or `sys.modules[__name__]`. A
+ * module-level value may then be changed without its name being written (`vars()["ROWS"].append(…)`).
+ */
+export function reachesNamespace(root: PyNode, text: string, resolve: (id: PyNode) => Resolution): boolean {
+  if (!SCREEN.test(text)) return false;
+  let found = false;
+  walk(root, (n) => {
+    if (found) return false;
+    if (n.type === 'subscript' && compact(text, n) === 'sys.modules[__name__]') found = true;
+    if (n.type !== 'call') return undefined;
+    const f = unparen(field(n, 'function') ?? n);
+    if (f.type !== 'identifier' || resolve(f) !== 'builtin') return undefined;
+    const name = compact(text, f);
+    const args = named(field(n, 'arguments') ?? n).filter((k) => k.type !== 'comment');
+    if (name === 'globals' || ((name === 'vars' || name === 'locals') && !args.length && atModuleLevel(n)) || (name === 'exec' && atModuleLevel(n))) found = true;
+    return undefined;
+  });
+  return found;
 }

@@ -164,6 +164,8 @@ export interface PythonAnalysis {
   readonly flow: FlowResult;
   /** Reads of names that are unbound on some path, on every path, or bound nowhere (reachable code only). */
   unboundReads(): UnboundRead[];
+  /** The module's code reaches its own namespace by name (`globals()`, `sys.modules[__name__]`, module-level `vars()` or `exec`). */
+  reachesNamespace(): boolean;
   /** Reaching definitions at a name read (locals of the executing unit), UNBOUND included. */
   reachingDefs(id: NodeLike): Def[] | undefined;
   /** Definition created at a binding identifier. */
