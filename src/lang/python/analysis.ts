@@ -10,14 +10,14 @@ import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, const
 import { FlowBudgetExceeded } from './flow/state.js';
 import { unboundCount } from './flow/defset.js';
 import { PYTHON_BUILTINS } from './builtins.js';
-import { namespaceWrites, reachesNamespace, type Resolution } from './dynamic-globals.js';
+import { namespaceWrites, reachesNamespace } from './dynamic-globals.js';
 import { editBetween, type KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
 import { ownValue } from '../../core/own.js';
 import { SourceText } from '../../core/source.js';
 import type {
-  CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HttpReturn, HandlerInfo, ImportInfo, NoneWitness, NotAnalysed, PythonAnalysis, Swallow, UnboundRead,
+  CallInfo, ClassInfo, ConditionGuard, FunctionInfo, HttpReturn, HandlerInfo, ImportInfo, NoneWitness, NotAnalysed, PythonAnalysis, Resolution, Swallow, UnboundRead,
 } from './types.js';
 
 const NO_KWARGS: ReadonlyMap<string, PyNode> = new Map();

@@ -11,7 +11,7 @@
  * atom to a `ValueSet` (`in` a finite set, or `notIn` one).
  */
 import { type PyNode, field, named, unparen, firstNamed } from './tree.js';
-import { type ScopeTable, resolveScope } from './scopes.js';
+import { type ScopeTable, resolveScope, soleAssignment } from './scopes.js';
 
 /** Atoms whose value is the host platform (what `conditionGuards` reports as `platform`). */
 const PLATFORM_ATOMS = new Set(['platform.system()', 'sys.platform', 'os.name', 'platform.platform()', 'platform.machine()', 'platform.release()', 'platform.uname().system']);
@@ -103,15 +103,8 @@ export class Conditions {
     const r = this.table.readByNode.get(id);
     if (!r) return undefined;
     const sc = resolveScope(r.scope, r.name);
-    const bs = sc?.bindings.get(r.name);
-    if (!sc || !bs || bs.length !== 1) return undefined;
-    const b = bs[0]!;
-    if (b.kind !== 'assign' && b.kind !== 'annassign') return undefined;
-    const asg = b.node.parent;
-    if (!asg || asg.type !== 'assignment' || field(asg, 'left') !== b.node) return undefined;
-    const value = field(asg, 'right');
-    if (!value || value.type === 'assignment') return undefined;
-    return { value, module: sc.kind === 'module', name: r.name };
+    const sole = sc ? soleAssignment(sc, r.name) : undefined;
+    return sole && { value: sole.value, module: sc!.kind === 'module', name: r.name };
   }
 
   /** A parameter no statement of its function rebinds (nor `del`s, nor a nested function through

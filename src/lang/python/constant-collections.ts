@@ -10,7 +10,7 @@
  * a parameter of the same name, `global`, a method that changes it, an alias, an argument to any other
  * function — may change it, and the collection is not taken as fixed.
  */
-import { resolveScope } from './scopes.js';
+import { resolveScope, soleAssignment } from './scopes.js';
 import { constantText, displayItems, displayKeys } from './literal-values.js';
 import { field, named, unparen, walk, type PyNode } from './tree.js';
 import type { PythonAnalysis } from './types.js';
@@ -30,14 +30,11 @@ export function constantCollection(a: PythonAnalysis, e: PyNode, mentionedElsewh
   if (u.type !== 'identifier') return constantDisplay(a, u);
   const name = a.src(u);
   const scope = resolveScope(a.scopeOf(u), name);
-  const bindings = scope?.bindings.get(name);
-  if (!scope || !bindings || bindings.length !== 1 || (bindings[0]!.kind !== 'assign' && bindings[0]!.kind !== 'annassign')) return false;
-  const id = bindings[0]!.node;
-  const assignment = id.parent;
-  // `SEEN = PENDING = []`: two names of one object
-  if (assignment?.type !== 'assignment' || field(assignment, 'left') !== id || assignment.parent?.type === 'assignment') return false;
-  const value = field(assignment, 'right');
-  if (!value || !constantDisplay(a, value)) return false;
+  const sole = scope ? soleAssignment(scope, name) : undefined;
+  // `SEEN = PENDING = []`: two names of one object (the assignment of PENDING sits in that of SEEN)
+  if (!scope || !sole || sole.assignment.parent?.type === 'assignment') return false;
+  const { id, value } = sole;
+  if (!constantDisplay(a, value)) return false;
   // another module may import and change it; the module's own code may reach it through its namespace
   // (`globals()["TABLE"] = …`, `vars()["TABLE"].append(…)`, `exec("TABLE = …")`)
   if (scope.kind === 'module' && (mentionedElsewhere(name) || a.reachesNamespace())) return false;
@@ -49,7 +46,7 @@ function immutable(a: PythonAnalysis, v0: PyNode): boolean {
   const v = unparen(v0);
   if (v.type === 'tuple') return true;
   const f = v.type === 'call' ? field(v, 'function') : undefined;
-  return f?.type === 'identifier' && a.src(f) === 'frozenset' && resolveScope(a.scopeOf(f), 'frozenset') === null;
+  return f?.type === 'identifier' && a.src(f) === 'frozenset' && a.resolution(f) === 'builtin';
 }
 
 /** A tuple, list, set or dict display (or `set(…)` / `frozenset(…)` / `dict(…)` of one) whose items (a dict's
@@ -108,7 +105,7 @@ function readOnly(a: PythonAnalysis, n: PyNode): boolean {
     case 'argument_list': {
       const call = p.parent;
       const f = call?.type === 'call' ? field(call, 'function') : undefined;
-      return f?.type === 'identifier' && READING_BUILTINS.has(a.src(f)) && resolveScope(a.scopeOf(f), a.src(f)) === null;
+      return f?.type === 'identifier' && READING_BUILTINS.has(a.src(f)) && a.resolution(f) === 'builtin';
     }
     default:
       return false;

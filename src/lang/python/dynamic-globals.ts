@@ -19,6 +19,7 @@
  * writes `ns`. `globals`, `vars`, `exec` and `setattr` count only as the builtins (not bound in the module).
  */
 import { field, named, unparen, walk, type PyNode } from './tree.js';
+import type { Resolution } from './types.js';
 
 /** What the module's code may bind by name: `any`, or these names. */
 export interface NamespaceWrites {
@@ -42,6 +43,12 @@ const compact = (text: string, n: PyNode): string => text.slice(n.start, n.end).
 function atModuleLevel(n: PyNode): boolean {
   for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'class_definition') return false;
   return true;
+}
+
+/** The node is the whole left side of `=` or of an augmented assignment (`+=`, `|=`). */
+function assignedTo(n: PyNode): boolean {
+  const p = n.parent;
+  return (p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left') === n;
 }
 
 /** What a key binds: the identifier a plain string literal spells; null for a literal that spells no
@@ -116,14 +123,12 @@ class Scan {
     if (n.type === 'decorator' && ENUM_EXPORTS.test(compact(text, named(n)[0] ?? n))) this.writes.any = true;
     if (n.type === 'subscript' && this.namespace(field(n, 'value') ?? n)) {
       // `globals()[k] = v` (or `+=`) binds a name; a read or a `del` binds none
-      const p = n.parent;
-      if ((p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left') === n) this.key(field(n, 'subscript') ?? undefined);
+      if (assignedTo(n)) this.key(field(n, 'subscript') ?? undefined);
       return;
     }
     // `sys.modules[__name__].X = v`: the module object's attribute is its global X
     if (n.type === 'attribute' && compact(text, field(n, 'object') ?? n) === 'sys.modules[__name__]') {
-      const p = n.parent;
-      if ((p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left') === n) this.writes.names.add(compact(text, field(n, 'attribute') ?? n));
+      if (assignedTo(n)) this.writes.names.add(compact(text, field(n, 'attribute') ?? n));
       return;
     }
     if (n.type !== 'call') return;
@@ -164,9 +169,6 @@ class Scan {
     }
   }
 }
-
-/** What a name read resolves to: a builtin (nothing binds it), a name of the module, or a local of a function or class. */
-export type Resolution = 'builtin' | 'module' | 'local';
 
 /** What the module's code binds by name in its own namespace (see above); undefined when nothing. */
 export function namespaceWrites(root: PyNode, text: string, resolve: (id: PyNode) => Resolution): NamespaceWrites | undefined {

@@ -705,6 +705,20 @@ function isStatement(t: string): boolean {
 }
 
 /** Resolve the scope a name read refers to: the scope holding its binding, or null (builtin/undefined). */
+/** The one binding of `name` in `scope`, when it is a plain assignment `name = <value>` (or `name: T =
+ *  <value>`) whose value is not another assignment (`a = b = …`): the identifier, the assignment, the value. */
+export function soleAssignment(scope: Scope, name: string): { id: PyNode; assignment: PyNode; value: PyNode } | undefined {
+  const bs = scope.bindings.get(name);
+  if (!bs || bs.length !== 1) return undefined;
+  const b = bs[0]!;
+  if (b.kind !== 'assign' && b.kind !== 'annassign') return undefined;
+  const assignment = b.node.parent;
+  if (!assignment || assignment.type !== 'assignment' || field(assignment, 'left') !== b.node) return undefined;
+  const value = field(assignment, 'right');
+  if (!value || value.type === 'assignment') return undefined;
+  return { id: b.node, assignment, value };
+}
+
 export function resolveScope(scope: Scope, name: string): Scope | null {
   if (scope.globals.has(name)) return rootOf(scope).bindings.has(name) ? rootOf(scope) : null;
   if (scope.bindings.has(name)) return scope;

@@ -140,6 +140,9 @@ export interface NotAnalysed {
   nodes?: number;
 }
 
+/** What a name read resolves to (`PythonAnalysis.resolution`). */
+export type Resolution = 'builtin' | 'module' | 'local';
+
 export interface PythonAnalysis {
   text: string;
   /** Absolute path of the file ('' for embedded code). */
@@ -164,6 +167,8 @@ export interface PythonAnalysis {
   readonly flow: FlowResult;
   /** Reads of names that are unbound on some path, on every path, or bound nowhere (reachable code only). */
   unboundReads(): UnboundRead[];
+  /** What a name read resolves to: a builtin (nothing binds it), a name of the module, or a local of a function or class. */
+  resolution(id: PyNode): Resolution;
   /** The module's code reaches its own namespace by name (`globals()`, `sys.modules[__name__]`, module-level `vars()` or `exec`). */
   reachesNamespace(): boolean;
   /** Reaching definitions at a name read (locals of the executing unit), UNBOUND included. */
