@@ -63,7 +63,7 @@ export default defineRule<Msg, Opts>({
         fix: 'Bind the name (or fix the typo) and add a regression task.',
       },
       unbound: {
-        what: '`{{name}}` {{how}}, so this line raises UnboundLocalError.',
+        what: '`{{name}}` {{how}}, so this line raises {{error}}.',
         why: 'The check never evaluates what the task asks.',
         fix: 'Bind `{{name}}` on every path before the read.',
       },
@@ -94,7 +94,7 @@ export default defineRule<Msg, Opts>({
       },
     },
     docs: {
-      whatItDoes: 'Finds reads of names that are unbound on every path, possibly unbound on some path, or bound nowhere — per function, over if/elif/else, loops with else, try/except/else/finally, with, match and early exits — and in lambdas embedded in task JSON. A name a `try` binds from an attribute read (`task = env.task`) is bound in its handlers when that read cannot raise: every value the object can have is an instance of a project class whose `__init__` sets `self.task` in its straight-line body (no property, `__getattr__`, `__new__` or `del` of it on the way), followed through local assignments, the returns of a project function and the assignments of a module global, with None ruled out by an `if env is None: return` before the `try`. Tests that agree along every run are correlated: the platform, a module constant, `hasattr` of one object, and `p is None` / `p is not None` of a parameter its function never rebinds (no assignment, `del` or `nonlocal` rebinding), so a name bound under `if expected is not None:` and read under the same test later is bound. A module that writes its own namespace by name (`globals().update(…)`, `globals()[k] = v`, `setattr(sys.modules[__name__], …)`, `exec(code)` at module level) is read like one with a star import: a name no statement binds may exist, and is not reported as bound nowhere. A finding is an error when an enclosing handler or decorator turns the NameError into a verdict (the benchmark silently lies), a warning otherwise (the verifier crashes loudly); a severity set in the config applies to all.',
+      whatItDoes: 'Finds reads of names that are unbound on every path, possibly unbound on some path, or bound nowhere — per function, over if/elif/else, loops with else, try/except/else/finally, with, match and early exits — and in lambdas embedded in task JSON. A name a `try` binds from an attribute read (`task = env.task`) is bound in its handlers when that read cannot raise: every value the object can have is an instance of a project class whose `__init__` sets `self.task` in its straight-line body (no property, `__getattr__`, `__new__` or `del` of it on the way), followed through local assignments, the returns of a project function and the assignments of a module global, with None ruled out by an `if env is None: return` before the `try`. Tests that agree along every run are correlated: the platform, a module constant, `hasattr` of one object, and `p is None` / `p is not None` of a parameter its function never rebinds (no assignment, `del` or `nonlocal` rebinding), so a name bound under `if expected is not None:` and read under the same test later is bound. A flag bound only by plain assignments, one at least a literal (`found = False` … `found = True; match = row`, `has_yaml = True` at the end of a `try` body and `= False` in its handler, `result = None` … `result = f()`), is followed through the joins of the paths that set it: a name bound where the flag was set is bound under a later `if found:`, `if not has_yaml: return`, `if result is not None:` or `if mode == "fast":`. Tests of the interpreter (`sys.version_info[0] < 3`, `sys.version_info >= (3, 8)`, the `PY2` flag of six, `bytes is str`, a name bound once to one of them) are decided for Python 3 on Linux, so Python 2 branches are neither read nor bound; a read in a `try` whose handler catches NameError by name (`try: unicode except NameError: unicode = str`) is a test of whether the name exists, and after it the name exists; a function or class whose statement never runs is not read; two classes defined in one block (an `except ImportError:` fallback) may name each other in their methods. A module that writes its own namespace by name (`globals().update(…)`, `globals()[k] = v`, `setattr(sys.modules[__name__], …)`, `exec(code)` at module level) is read like one with a star import: a name no statement binds may exist, and is not reported as bound nowhere. A finding is an error when an enclosing handler or decorator turns the NameError into a verdict (the benchmark silently lies), a warning otherwise (the verifier crashes loudly); a severity set in the config applies to all.',
       why: 'A verifier that raises NameError never grades the task. Wrapped in an exception-swallowing decorator (as in VER-001), the error silently becomes `False`: every agent fails the task and nobody notices.',
       references: ['VER-001'],
     },
@@ -155,7 +155,9 @@ export default defineRule<Msg, Opts>({
             // one name unbound in one function is one defect, however many lines read it
             const group = `${r.qualname}\0${r.name}`;
             const control = { oracle: 'unbound-name', file: a.path, line: a.line(r.node), qualname: r.qualname, name: r.name, kind: r.kind };
-            const sw = a.swallowedAt(r.node, r.kind === 'unbound' ? 'UnboundLocalError' : 'NameError');
+            // a function's local read before its binding raises UnboundLocalError; a module's or class body's, NameError
+            const error = r.kind === 'unbound' && bindingScopeKind(r) !== 'module' && bindingScopeKind(r) !== 'class' ? 'UnboundLocalError' : 'NameError';
+            const sw = a.swallowedAt(r.node, error);
             if (sw && sw.verdict !== undefined) {
               const by = sw.kind === 'decorator' ? `the decorator \`@${sw.decorator}\`` : 'an enclosing `except` handler';
               const where = `${c.project.files.get(sw.file)?.relPath ?? 'line'}:${sw.line}`.replace(/^line:/, 'line ');
@@ -169,10 +171,17 @@ export default defineRule<Msg, Opts>({
               });
               continue;
             }
-            c.report({ messageId: r.kind, data: { name: r.name, how }, at: r.node, control, group });
+            c.report({ messageId: r.kind, data: { name: r.name, how, error }, at: r.node, control, group });
           }
         },
       },
     };
   },
 });
+
+/** Kind of the scope a read's name belongs to (a comprehension reads its function's names). */
+function bindingScopeKind(r: UnboundRead): string {
+  let sc = r.scope;
+  while (!sc.bindings.has(r.name) && sc.parent && sc.kind !== 'module') sc = sc.parent;
+  return sc.kind;
+}

@@ -8,12 +8,15 @@ import { type PyNode, type NodeLike, locate, field, fields, importFromModule, ma
 import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes.js';
 import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, constKind } from './flow.js';
 import { FlowBudgetExceeded } from './flow/state.js';
+import { probedRead } from './flow/syntax.js';
+import { flagTest, literalFlags } from './flow/flags.js';
 import { unboundCount } from './flow/defset.js';
 import { PYTHON_BUILTINS } from './builtins.js';
 import { namespaceWrites, reachesNamespace } from './dynamic-globals.js';
 import { editBetween, type KeptTree } from './parser.js';
 import { blockingCall, producingCalls } from './facts.js';
 import { Conditions, type ValueSet, subsetOf } from './conditions.js';
+import { type StaticContext, staticTruth } from './static-conditions.js';
 import { ownValue } from '../../core/own.js';
 import { SourceText } from '../../core/source.js';
 import type {
@@ -38,6 +41,25 @@ export interface FlowCarry {
   /** The calls the previous analysis described (`call`): a call the edit left alone outside the edited
    *  function is described the same way (its names resolve the same, the flow reuse's conditions). */
   calls: ReadonlyMap<PyNode, CallInfo | undefined>;
+}
+
+/** The statement of a block (or the module) that holds `n`. */
+function statementOf(n: PyNode): PyNode {
+  let c = n;
+  while (c.parent && c.parent.type !== 'block' && c.parent.type !== 'module') c = c.parent;
+  return c;
+}
+
+/**
+ * A binding of the global sits in the block of the module-level `def`/`class` statement `top` whose
+ * body reads it (or is that statement: a class read in its own methods), and nothing deletes it: the
+ * function exists only where that block ran, which binds the name too (`except ImportError:` defining
+ * two classes that name each other in their methods).
+ */
+function boundBesideDef(top: PyNode, bindings: ReadonlyArray<{ node: PyNode; kind: string }>): boolean {
+  if (bindings.some((b) => b.kind === 'del')) return false;
+  const block = statementOf(top).parent;
+  return bindings.some((b) => statementOf(b.node).parent === block);
 }
 
 /** Callbacks into the project for cross-file questions. */
@@ -218,6 +240,7 @@ export class Analysis implements PythonAnalysis {
   private runFlow(): FlowResult {
     const table = this.scopes;
     const reuse = this.reuseDecision();
+    const flags = literalFlags(table, this.text);
     return runFlow({
       text: this.text,
       table,
@@ -225,6 +248,8 @@ export class Analysis implements PythonAnalysis {
       staticTruth: (n) => this.staticTruth(n),
       isNoReturnCall: (call, scope) => this.isNoReturnCall(call, scope),
       atomTest: (n) => this.conditions.test(n),
+      flags,
+      flagTest: flags.size ? (n) => flagTest(n, this.text, table, flags) : undefined,
     }, reuse);
   }
 
@@ -387,8 +412,12 @@ export class Analysis implements PythonAnalysis {
           for (let p = r.node.parent; p; p = p.parent) if (flow.defState.has(p)) top = p;
           const rebound = top && bs.some((b) => b.node.start > top!.end);
           const state = top && !rebound ? flow.defState.get(top)! : flow.moduleEnd;
+          // no definition at all: its own name at its def, or every binding sits in code that never runs
+          // here (`if sys.platform == "win32": from _ssl import enum_certificates`, read by a method only
+          // Windows calls)
           const end = state.get(`${sc.id}:${r.name}`);
-          if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name) && !this.sameGuard(r.node, bs.map((b) => b.node))
+          if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name) && !(top && boundBesideDef(top, bs))
+            && !this.sameGuard(r.node, bs.map((b) => b.node))
             && !this.guardedLikeBinding(r.node, bs.map((b) => b.node)) && !this.boundAtEveryCall(r.node, `${sc.id}:${r.name}`)) {
             out.push({ node: r.node, name: r.name, kind: 'maybe', qualname: this.qualnameAt(r.node), scope: r.scope });
           }
@@ -403,8 +432,20 @@ export class Analysis implements PythonAnalysis {
       if (r.name === '__class__' && this.functionAt(r.node)?.classNode) continue;
       out.push({ node: r.node, name: r.name, kind: 'undefined', qualname: this.qualnameAt(r.node), scope: r.scope });
     }
-    return (this._unbound = out);
+    // a read whose NameError a handler catches by name is a test of whether the name exists; a read in a
+    // function or class whose statement never runs (`if sys.version_info[0] < 3: def quote(s): …`) never runs
+    return (this._unbound = out.filter((u) => !probedRead(u.node, this.text) && this.definedOnSomePath(u.node)));
   }
+  /** Every `def` and `class` statement around the node binds its name on some path of the code around it. */
+  private definedOnSomePath(n: PyNode): boolean {
+    for (let p = n.parent; p; p = p.parent) {
+      if (p.type !== 'function_definition' && p.type !== 'class_definition') continue;
+      const nm = field(p, 'name');
+      if (nm && !this.flow.defAt.has(nm)) return false;
+    }
+    return true;
+  }
+
   /** What a name read resolves to: a builtin (nothing binds it), a module name, or a local. */
   resolution(id: PyNode): Resolution {
     const sc = resolveScope(this.scopeOf(id), this.src(id));
@@ -946,47 +987,9 @@ export class Analysis implements PythonAnalysis {
 
   // ---- static conditions and NoReturn ------------------------------------------------------
   staticTruth(n: PyNode): boolean | undefined {
-    const t = this.text.slice(n.start, n.end);
-    switch (n.type) {
-      case 'true': return true;
-      case 'false': case 'none': return false;
-      case 'integer': return t !== '0';
-      case 'identifier': return t === 'TYPE_CHECKING' ? true : undefined;
-      case 'attribute': return t === 'typing.TYPE_CHECKING' || t === 't.TYPE_CHECKING' ? true : undefined;
-      case 'comparison_operator': {
-        const kids = named(n);
-        const ops = n.children.filter((c) => !c.named).map((c) => c.type);
-        if (kids.length !== 2 || ops.length !== 1) return undefined;
-        const l = this.text.slice(kids[0]!.start, kids[0]!.end);
-        const r = kids[1]!;
-        const op = ops[0]!;
-        if (l === 'sys.platform' && r.type === 'string') {
-          const v = this.text.slice(r.start + 1, r.end - 1);
-          if (op === '==') return v === 'linux';
-          if (op === '!=') return v !== 'linux';
-        }
-        if (l === 'sys.version_info' && r.type === 'tuple') {
-          const nums = named(r).map((k) => Number(this.text.slice(k.start, k.end)));
-          const cur = [3, 11];
-          let cmp = 0;
-          for (let i = 0; i < nums.length && cmp === 0; i++) cmp = (cur[i] ?? 0) - (nums[i] ?? 0);
-          if (nums.length > 2 && cmp === 0) cmp = 1;
-          switch (op) {
-            case '>=': return cmp >= 0;
-            case '>': return cmp > 0;
-            case '<': return cmp < 0;
-            case '<=': return cmp <= 0;
-          }
-        }
-        return undefined;
-      }
-      case 'call': {
-        if (/^sys\.platform\.startswith\(\s*(['"])([^'"]*)\1\s*\)$/.test(t)) return 'linux'.startsWith(RegExp.$2);
-        return undefined;
-      }
-    }
-    return undefined;
+    return staticTruth((this._static ??= { text: this.text, table: this.scopes, imports: () => this.imports() }), n);
   }
+  private _static?: StaticContext;
 
   isNoReturnCall(call: PyNode, scope: Scope): boolean {
     const fn = field(call, 'function');

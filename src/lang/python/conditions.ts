@@ -58,7 +58,7 @@ export function subsetOf(a: ValueSet, b: ValueSet): boolean {
   return [...b.notIn].every((v) => a.notIn.has(v));
 }
 
-function literalKey(n: PyNode, text: string): string | undefined {
+export function literalKey(n: PyNode, text: string): string | undefined {
   const u = unparen(n);
   const t = text.slice(u.start, u.end);
   switch (u.type) {
@@ -71,7 +71,7 @@ function literalKey(n: PyNode, text: string): string | undefined {
   return undefined;
 }
 
-function literalKeys(n: PyNode, text: string): string[] | undefined {
+export function literalKeys(n: PyNode, text: string): string[] | undefined {
   const u = unparen(n);
   if (u.type === 'tuple' || u.type === 'list' || u.type === 'set') {
     const out: string[] = [];

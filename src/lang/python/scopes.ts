@@ -396,10 +396,9 @@ class ScopeBuilder {
         }
         return;
       }
-      case 'import_statement': case 'import_from_statement':
+      // `from __future__ import annotations` binds `annotations` too (a `__future__._Feature`)
+      case 'import_statement': case 'import_from_statement': case 'future_import_statement':
         this.imports(scope, n);
-        return;
-      case 'future_import_statement':
         return;
       case 'global_statement': {
         this.declarations++;
@@ -536,7 +535,7 @@ class ScopeBuilder {
 
   /** `import a.b as c` binds c (or a); `from m import x as y` binds y (or x); `import *` marks the scope. */
   private imports(scope: Scope, n: PyNode): void {
-    const from = n.type === 'import_from_statement';
+    const from = n.type !== 'import_statement';
     for (const c of fields(n, 'name')) {
       if (c.type === 'aliased_import') {
         const a = field(c, 'alias');

@@ -7,6 +7,7 @@ import { type Scope, type ScopeTable, type BindingKind, resolveScope } from '../
 import type { AtomTest, ValueSet } from '../conditions.js';
 import { PMap, takeWork } from './pmap.js';
 import { defsDigest, unionDefs } from './defset.js';
+import type { LiteralFlag } from './flags.js';
 
 export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
 
@@ -88,6 +89,9 @@ export interface FlowEnv {
   isNoReturnCall(call: PyNode, scope: Scope): boolean;
   /** The condition as a test of a pure atom (platform, module constant, hasattr), or undefined. */
   atomTest?(n: PyNode): AtomTest | undefined;
+  /** Literal flags by state key (`./flags.ts`), and the condition as a test of one. */
+  flags?: ReadonlyMap<string, LiteralFlag>;
+  flagTest?(n: PyNode): AtomTest | undefined;
 }
 
 /** A loop index on one kind of pass: the first (`first`), the last (`last`, when the body tests it). */
@@ -290,6 +294,10 @@ export class FlowState {
   finals: State[][] = [];
   /** Loop indexes (`for i in range(…)`, `for i, x in enumerate(…)`) whose first pass is running (`first`) or not. */
   iterFacts: IterFact[] = [];
+  /** How each enclosing `try` body's handlers meet a NameError (`nameErrorHandling`), innermost last. */
+  private nameErrors: Array<'probe' | 'catch' | undefined> = [];
+  /** A NameError raised here is caught by a handler that names it (a probe of whether a name exists). */
+  probing = false;
 
   constructor(readonly env: FlowEnv) {
     this.table = env.table;
@@ -305,6 +313,8 @@ export class FlowState {
     this.excs = [];
     this.finals = [];
     this.iterFacts = [];
+    this.nameErrors = [];
+    this.probing = false;
     this.loopMemo = new Map();
     this.recording = [];
   }
@@ -413,6 +423,46 @@ export class FlowState {
     return { key: keyOf(sc, r.name), scope: sc };
   }
 
+  /** Enter (`handling` given) or leave (undefined) a `try` body that handles NameError as `handling` says. */
+  enterTryBody(handling: 'probe' | 'catch' | undefined): void {
+    this.nameErrors.push(handling);
+    this.probing = this.innermostHandling() === 'probe';
+  }
+  leaveTryBody(): void {
+    this.nameErrors.pop();
+    this.probing = this.innermostHandling() === 'probe';
+  }
+  private innermostHandling(): 'probe' | 'catch' | undefined {
+    for (let i = this.nameErrors.length - 1; i >= 0; i--) if (this.nameErrors[i]) return this.nameErrors[i];
+    return undefined;
+  }
+
+  /** After a read of a name that a handler of NameError probes (`try: unicode`), the run goes on only
+   *  where the name exists: it is bound there, by the code or from outside it (a builtin of another
+   *  version). */
+  probed(id: PyNode, s: State): State {
+    if (!s) return s;
+    const t = this.trackedKey(id);
+    if (!t) return s;
+    const defs = this.get(s, t.key, this.src(id));
+    if (![...defs].some((d) => d.kind === 'unbound')) return s;
+    let memo = this.probeSets.get(id);
+    if (!memo || memo.from !== defs) {
+      const kept = new Set([...defs].filter((d) => d.kind !== 'unbound'));
+      if (!kept.size) kept.add(this.outside(id, t.key));
+      this.probeSets.set(id, (memo = { from: defs, to: kept }));
+    }
+    return setKey(s, t.key, memo.to);
+  }
+  /** The definition "bound outside the code" a probe makes at `id` (one per read, across passes). */
+  private outside(id: PyNode, key: string): Def {
+    let d = this.outsideDefs.get(id);
+    if (!d) this.outsideDefs.set(id, (d = { id: this.nextId++, key, name: this.src(id), kind: 'narrow', node: null, base: [] }));
+    return d;
+  }
+  private readonly probeSets = new Map<PyNode, { from: ReadonlySet<Def>; to: Set<Def> }>();
+  private readonly outsideDefs = new Map<PyNode, Def>();
+
   recordRead(id: PyNode, s: State): void {
     if (!s) return;
     const r = this.table.readByNode.get(id);
@@ -454,6 +504,10 @@ export class FlowState {
       this.res.defAt.set(id, d);
       this.log.binds.push(id);
     }
+    // a literal flag bound again: what the joins before recorded of its values is over
+    const flag = this.env.flags?.get(key);
+    if (flag && s.has(`#${flag.atom}`)) s = deleteKey(s, `#${flag.atom}`);
+    if (flag && s.has(`#${flag.truthAtom}`)) s = deleteKey(s, `#${flag.truthAtom}`);
     if (kind === 'del') return setKey(s, key, this.unboundSet(key, name));
     let one = this.singles.get(d);
     if (!one) this.singles.set(d, (one = new Set<Def>().add(d)));

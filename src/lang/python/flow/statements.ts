@@ -7,10 +7,11 @@ import { withItemValues } from '../scopes.js';
 import { type Def, type FlowState, type State, type StateMap, diffStates, equalStates, keyOf, setKey } from './state.js';
 import { bindTarget, evalCond, evalDefaults, evalExpr } from './expressions.js';
 import { dropAllAttrFacts, dropAttrFacts, recordFacts } from './facts.js';
+import { recordFlagFacts } from './flags.js';
 import { loopIndex, nonEmpty, trueOnEntry } from './loop-facts.js';
 import { bindPattern, isIrrefutable } from './patterns.js';
 import { cannotRaise } from './raises.js';
-import { isCatchAll } from './syntax.js';
+import { isCatchAll, nameErrorHandling } from './syntax.js';
 
 export function execBlock(cx: FlowState, n: PyNode | undefined, s: State): State {
   if (!n) return s;
@@ -44,7 +45,7 @@ function exec(cx: FlowState, n: PyNode, s: State): State {
     case 'continue_statement':
       cx.loops[cx.loops.length - 1]?.conts.push(s);
       return null;
-    case 'pass_statement': case 'global_statement': case 'nonlocal_statement': case 'future_import_statement':
+    case 'pass_statement': case 'global_statement': case 'nonlocal_statement':
       return s;
     case 'assert_statement': {
       const kids = named(n);
@@ -56,7 +57,7 @@ function exec(cx: FlowState, n: PyNode, s: State): State {
     }
     case 'delete_statement':
       return execDelete(cx, n, s);
-    case 'import_statement': case 'import_from_statement':
+    case 'import_statement': case 'import_from_statement': case 'future_import_statement':
       return execImport(cx, n, s);
     case 'decorated_definition': {
       for (const c of named(n)) if (c.type === 'decorator') s = evalExpr(cx, c, s);
@@ -205,7 +206,7 @@ function execIf(cx: FlowState, n: PyNode, s: State): State {
     }
   }
   if (!hadElse) outs.push(f);
-  return recordFacts(cx, n, conds, outs, cx.joinAll(outs));
+  return recordFlagFacts(cx, n, outs, recordFacts(cx, n, conds, outs, cx.joinAll(outs)));
 }
 
 /** A loop whose condition holds on entry (`trueOnEntry`) runs its first pass apart: it leaves only
@@ -239,7 +240,8 @@ function execWhile(cx: FlowState, n: PyNode, s: State): State {
   }
   const alt = field(n, 'alternative');
   const normal = alt ? execBlock(cx, field(alt, 'body'), exitF) : exitF;
-  return cx.joinAll([normal].concat(firstBreaks, breaks));
+  const exits = [normal].concat(firstBreaks, breaks);
+  return recordFlagFacts(cx, n, exits, cx.joinAll(exits));
 }
 
 /** The first pass runs apart from the later ones: the index is known there, and a loop over a
@@ -280,9 +282,10 @@ function execFor(cx: FlowState, n: PyNode, s: State): State {
     done = pl.after;
   }
   const alt = field(n, 'alternative');
-  const exitState = right && nonEmpty(cx, right, 0, new Set()) ? done : cx.join(s1, done);
+  const exitState = right && nonEmpty(cx, right, 0, new Set()) ? done : recordFlagFacts(cx, right ?? n, [s1, done], cx.join(s1, done));
   const normal = alt ? execBlock(cx, field(alt, 'body'), exitState) : exitState;
-  return cx.joinAll([normal].concat(breaks));
+  const exits = [normal].concat(breaks);
+  return recordFlagFacts(cx, n, exits, cx.joinAll(exits));
 }
 
 /** The loop body compares the range index with the last value (`i < N - 1`, `i + 1 == N`…). */
@@ -325,7 +328,9 @@ function execTry(cx: FlowState, n: PyNode, s: State): State {
   const catchAll = handlers.some((h) => isCatchAll(h, cx.text));
   cx.excs.push([]);
   if (fin) cx.finals.push([]);
+  cx.enterTryBody(nameErrorHandling(n, cx.text));
   const body = execBlock(cx, field(n, 'body'), s);
+  cx.leaveTryBody();
   const raised = cx.excs.pop()!;
   // the states that may raise, joined once: the handlers' entry, and what an enclosing `try` sees of
   // this one (their join in place of the list: the same definitions in the same order, since a join of
@@ -339,7 +344,7 @@ function execTry(cx: FlowState, n: PyNode, s: State): State {
   const hEntry = cx.joinAll(raised);
   if (outer) outer[at] = hEntry;
   for (const h of handlers) outs.push(execHandler(cx, h, hEntry));
-  const normal = cx.joinAll(outs);
+  const normal = recordFlagFacts(cx, n, outs, cx.joinAll(outs));
   if (!fin) return normal;
   const pending = cx.finals.pop()!;
   const fb = field(fin, 'body') ?? named(fin).find((c) => c.type === 'block');
@@ -395,5 +400,5 @@ function execMatch(cx: FlowState, n: PyNode, s: State): State {
     if (irrefutable && !guard) { rest = null; break; }
   }
   outs.push(rest);
-  return cx.joinAll(outs);
+  return recordFlagFacts(cx, n, outs, cx.joinAll(outs));
 }

@@ -40,6 +40,36 @@ export function nonEmptyLiteral(n: PyNode): boolean {
   return kids.length > 0 && !kids.some((k) => k.type === 'list_splat');
 }
 
+/**
+ * How a `try` statement's handlers meet a NameError raised in its body: the first handler that catches
+ * it names it (`except NameError:`, a test of whether the name exists: `try: unicode except NameError:
+ * unicode = str`), or catches it among everything (`except Exception:`, a bare `except:`); undefined
+ * when none does.
+ */
+export function nameErrorHandling(tryNode: PyNode, text: string): 'probe' | 'catch' | undefined {
+  for (const h of tryNode.children) {
+    if (h.type !== 'except_clause') continue;
+    const types = handlerTypes(h, text);
+    if (types === null) return 'catch';
+    if (types.some((t) => t === 'NameError' || t === 'UnboundLocalError')) return 'probe';
+    if (types.some((t) => CATCH_ALL.has(t))) return 'catch';
+  }
+  return undefined;
+}
+
+/** The read's NameError is caught by a handler that names it: the innermost `try` whose body holds the
+ *  read (in its own function) and that catches NameError at all catches it by name. */
+export function probedRead(read: PyNode, text: string): boolean {
+  for (let c: PyNode = read, p = read.parent; p; c = p, p = p.parent) {
+    if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'class_definition') return false;
+    if (p.type === 'try_statement' && c.field === 'body') {
+      const h = nameErrorHandling(p, text);
+      if (h) return h === 'probe';
+    }
+  }
+  return false;
+}
+
 export function isCatchAll(handler: PyNode, text: string): boolean {
   const types = handlerTypes(handler, text);
   return types === null || types.some((t) => CATCH_ALL.has(t));
