@@ -156,8 +156,8 @@ describe('large real modules', () => {
 describe('module globals read under the same guard as their binding', () => {
   it('does not report a global bound under `if X:` read by a function defined under `if X:`', async () => {
     const { analysePython } = await import('../src/lang/python/project.js');
-    const a = await analysePython(`import sys
-_win = sys.platform == "win32"
+    const a = await analysePython(`import platform
+_win = platform.system() == "Windows"
 if _win:
     import winreg
 else:

@@ -9,7 +9,6 @@ import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes
 import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, constKind } from './flow.js';
 import { FlowBudgetExceeded } from './flow/state.js';
 import { probedRead } from './flow/syntax.js';
-import { flagTest, literalFlags } from './flow/flags.js';
 import { unboundCount } from './flow/defset.js';
 import { PYTHON_BUILTINS } from './builtins.js';
 import { namespaceWrites, reachesNamespace } from './dynamic-globals.js';
@@ -41,25 +40,6 @@ export interface FlowCarry {
   /** The calls the previous analysis described (`call`): a call the edit left alone outside the edited
    *  function is described the same way (its names resolve the same, the flow reuse's conditions). */
   calls: ReadonlyMap<PyNode, CallInfo | undefined>;
-}
-
-/** The statement of a block (or the module) that holds `n`. */
-function statementOf(n: PyNode): PyNode {
-  let c = n;
-  while (c.parent && c.parent.type !== 'block' && c.parent.type !== 'module') c = c.parent;
-  return c;
-}
-
-/**
- * A binding of the global sits in the block of the module-level `def`/`class` statement `top` whose
- * body reads it (or is that statement: a class read in its own methods), and nothing deletes it: the
- * function exists only where that block ran, which binds the name too (`except ImportError:` defining
- * two classes that name each other in their methods).
- */
-function boundBesideDef(top: PyNode, bindings: ReadonlyArray<{ node: PyNode; kind: string }>): boolean {
-  if (bindings.some((b) => b.kind === 'del')) return false;
-  const block = statementOf(top).parent;
-  return bindings.some((b) => statementOf(b.node).parent === block);
 }
 
 /** Callbacks into the project for cross-file questions. */
@@ -240,7 +220,6 @@ export class Analysis implements PythonAnalysis {
   private runFlow(): FlowResult {
     const table = this.scopes;
     const reuse = this.reuseDecision();
-    const flags = literalFlags(table, this.text);
     return runFlow({
       text: this.text,
       table,
@@ -248,8 +227,6 @@ export class Analysis implements PythonAnalysis {
       staticTruth: (n) => this.staticTruth(n),
       isNoReturnCall: (call, scope) => this.isNoReturnCall(call, scope),
       atomTest: (n) => this.conditions.test(n),
-      flags,
-      flagTest: flags.size ? (n) => flagTest(n, this.text, table, flags) : undefined,
     }, reuse);
   }
 
@@ -416,8 +393,7 @@ export class Analysis implements PythonAnalysis {
           // here (`if sys.platform == "win32": from _ssl import enum_certificates`, read by a method only
           // Windows calls)
           const end = state.get(`${sc.id}:${r.name}`);
-          if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name) && !(top && boundBesideDef(top, bs))
-            && !this.sameGuard(r.node, bs.map((b) => b.node))
+          if (end && [...end].some((d) => d.kind === 'unbound') && !PYTHON_BUILTINS.has(r.name) && !this.sameGuard(r.node, bs.map((b) => b.node))
             && !this.guardedLikeBinding(r.node, bs.map((b) => b.node)) && !this.boundAtEveryCall(r.node, `${sc.id}:${r.name}`)) {
             out.push({ node: r.node, name: r.name, kind: 'maybe', qualname: this.qualnameAt(r.node), scope: r.scope });
           }
@@ -432,20 +408,9 @@ export class Analysis implements PythonAnalysis {
       if (r.name === '__class__' && this.functionAt(r.node)?.classNode) continue;
       out.push({ node: r.node, name: r.name, kind: 'undefined', qualname: this.qualnameAt(r.node), scope: r.scope });
     }
-    // a read whose NameError a handler catches by name is a test of whether the name exists; a read in a
-    // function or class whose statement never runs (`if sys.version_info[0] < 3: def quote(s): …`) never runs
-    return (this._unbound = out.filter((u) => !probedRead(u.node, this.text) && this.definedOnSomePath(u.node)));
+    // a read of a module or builtin name whose NameError a handler catches by name is a test of whether the name exists
+    return (this._unbound = out.filter((u) => !(probedRead(u.node, this.text) && this.resolution(u.node) !== 'local')));
   }
-  /** Every `def` and `class` statement around the node binds its name on some path of the code around it. */
-  private definedOnSomePath(n: PyNode): boolean {
-    for (let p = n.parent; p; p = p.parent) {
-      if (p.type !== 'function_definition' && p.type !== 'class_definition') continue;
-      const nm = field(p, 'name');
-      if (nm && !this.flow.defAt.has(nm)) return false;
-    }
-    return true;
-  }
-
   /** What a name read resolves to: a builtin (nothing binds it), a module name, or a local. */
   resolution(id: PyNode): Resolution {
     const sc = resolveScope(this.scopeOf(id), this.src(id));

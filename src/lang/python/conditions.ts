@@ -3,7 +3,9 @@
  *
  * An atom is an expression whose value cannot change while the verifier runs: the host platform
  * (`platform.system()`, `sys.platform`, `os.name`, or a name bound once to one of them), a module
- * constant (a module name bound exactly once, to a literal or a platform test), and `hasattr(obj, "x")`
+ * constant (a module name bound exactly once, to a literal or a platform test), a parameter its function
+ * never rebinds (`p is None`; its truth and `p == 3` when its default or annotation says it is a
+ * boolean, integer or string), and `hasattr(obj, "x")`
  * (pure until `obj.x` is written; the flow drops the fact at such a write). Two tests of the same
  * atom are one fact, so a name bound under the first and read under the second is bound.
  *
@@ -58,7 +60,7 @@ export function subsetOf(a: ValueSet, b: ValueSet): boolean {
   return [...b.notIn].every((v) => a.notIn.has(v));
 }
 
-export function literalKey(n: PyNode, text: string): string | undefined {
+function literalKey(n: PyNode, text: string): string | undefined {
   const u = unparen(n);
   const t = text.slice(u.start, u.end);
   switch (u.type) {
@@ -71,7 +73,7 @@ export function literalKey(n: PyNode, text: string): string | undefined {
   return undefined;
 }
 
-export function literalKeys(n: PyNode, text: string): string[] | undefined {
+function literalKeys(n: PyNode, text: string): string[] | undefined {
   const u = unparen(n);
   if (u.type === 'tuple' || u.type === 'list' || u.type === 'set') {
     const out: string[] = [];
@@ -115,6 +117,22 @@ export class Conditions {
     const sc = r ? resolveScope(r.scope, r.name) : null;
     const bs = sc?.bindings.get(r!.name);
     return bs?.length === 1 && bs[0]!.kind === 'param' ? `param:${bs[0]!.node.start}:${r!.name}` : undefined;
+  }
+
+  /** `paramAtom` of a parameter whose value cannot change in place: its default is a boolean, integer or
+   *  string literal, or its annotation `bool`, `int` or `str` (`def construct(node, deep=False)`), so its
+   *  truth and equality are the same at every test. */
+  private immutableParam(n0: PyNode): string | undefined {
+    const atom = this.paramAtom(n0);
+    if (!atom) return undefined;
+    const r = this.table.readByNode.get(unparen(n0))!;
+    const decl = resolveScope(r.scope, r.name)!.bindings.get(r.name)![0]!.node.parent;
+    if (!decl) return undefined;
+    const value = field(decl, 'value');
+    const lit = value ? literalKey(value, this.text) : undefined;
+    const type = field(decl, 'type');
+    const immutable = (lit !== undefined && lit !== 'k:None') || (!!type && /^(bool|int|str)$/.test(this.src(type)));
+    return immutable ? atom : undefined;
   }
 
   /** Canonical text of a pure value expression, or undefined. */
@@ -173,10 +191,10 @@ export class Conditions {
           const param = unparen(r).type === 'none' ? this.paramAtom(l) : unparen(l).type === 'none' ? this.paramAtom(r) : undefined;
           if (param) return mk(param, ['k:None'], op === 'is');
         }
-        let atom = this.atomOf(l, depth);
+        let atom = this.atomOf(l, depth) ?? this.immutableParam(l);
         let lit = atom ? literalKey(r, this.text) : undefined;
         if (!atom || lit === undefined) {
-          atom = this.atomOf(r, depth);
+          atom = this.atomOf(r, depth) ?? this.immutableParam(r);
           lit = atom ? literalKey(l, this.text) : undefined;
         }
         if (!atom || lit === undefined) return undefined;
@@ -205,7 +223,9 @@ export class Conditions {
       }
       case 'identifier': {
         const atom = this.atomOf(n, depth);
-        return atom?.startsWith('const:') ? mk(`truthy(${atom})`, ['T'], true, BOOL) : undefined;
+        if (atom?.startsWith('const:')) return mk(`truthy(${atom})`, ['T'], true, BOOL);
+        const param = this.immutableParam(n);
+        return param ? mk(`truthy(${param})`, ['T'], true, BOOL) : undefined;
       }
     }
     return undefined;

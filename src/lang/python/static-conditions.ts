@@ -100,7 +100,11 @@ export function staticTruth(cx: StaticContext, n: PyNode, depth = 0): boolean | 
         if (!nums.length || nums.some(Number.isNaN)) return undefined;
         let cmp = 0;
         for (let i = 0; i < nums.length && cmp === 0; i++) cmp = (VERSION[i] ?? 0) - nums[i]!;
-        if (nums.length > 2 && cmp === 0) cmp = 1;
+        // equal on (3, 11): the running version goes on (3.11.7 > (3, 11)) with a micro version not decided here
+        if (cmp === 0) {
+          if (nums.length > 2 || !/^sys\.version_info$/.test(lt)) return undefined;
+          cmp = 1;
+        }
         return op === '==' || op === '!=' ? undefined : compare(cmp, op);
       }
       if (VERSION_MAJOR.test(lt) && r.type === 'integer') return compare(VERSION[0]! - Number(text.slice(r.start, r.end)), op);

@@ -7,7 +7,6 @@ import { type Scope, type ScopeTable, type BindingKind, resolveScope } from '../
 import type { AtomTest, ValueSet } from '../conditions.js';
 import { PMap, takeWork } from './pmap.js';
 import { defsDigest, unionDefs } from './defset.js';
-import type { LiteralFlag } from './flags.js';
 
 export type DefKind = BindingKind | 'unbound' | 'narrow' | 'fact';
 
@@ -89,9 +88,6 @@ export interface FlowEnv {
   isNoReturnCall(call: PyNode, scope: Scope): boolean;
   /** The condition as a test of a pure atom (platform, module constant, hasattr), or undefined. */
   atomTest?(n: PyNode): AtomTest | undefined;
-  /** Literal flags by state key (`./flags.ts`), and the condition as a test of one. */
-  flags?: ReadonlyMap<string, LiteralFlag>;
-  flagTest?(n: PyNode): AtomTest | undefined;
 }
 
 /** A loop index on one kind of pass: the first (`first`), the last (`last`, when the body tests it). */
@@ -443,7 +439,8 @@ export class FlowState {
   probed(id: PyNode, s: State): State {
     if (!s) return s;
     const t = this.trackedKey(id);
-    if (!t) return s;
+    // a function's own local is no probe: its UnboundLocalError caught is the error the rule reports
+    if (!t || t.scope.kind !== 'module') return s;
     const defs = this.get(s, t.key, this.src(id));
     if (![...defs].some((d) => d.kind === 'unbound')) return s;
     let memo = this.probeSets.get(id);
@@ -504,10 +501,6 @@ export class FlowState {
       this.res.defAt.set(id, d);
       this.log.binds.push(id);
     }
-    // a literal flag bound again: what the joins before recorded of its values is over
-    const flag = this.env.flags?.get(key);
-    if (flag && s.has(`#${flag.atom}`)) s = deleteKey(s, `#${flag.atom}`);
-    if (flag && s.has(`#${flag.truthAtom}`)) s = deleteKey(s, `#${flag.truthAtom}`);
     if (kind === 'del') return setKey(s, key, this.unboundSet(key, name));
     let one = this.singles.get(d);
     if (!one) this.singles.set(d, (one = new Set<Def>().add(d)));

@@ -7,7 +7,6 @@ import { withItemValues } from '../scopes.js';
 import { type Def, type FlowState, type State, type StateMap, diffStates, equalStates, keyOf, setKey } from './state.js';
 import { bindTarget, evalCond, evalDefaults, evalExpr } from './expressions.js';
 import { dropAllAttrFacts, dropAttrFacts, recordFacts } from './facts.js';
-import { recordFlagFacts } from './flags.js';
 import { loopIndex, nonEmpty, trueOnEntry } from './loop-facts.js';
 import { bindPattern, isIrrefutable } from './patterns.js';
 import { cannotRaise } from './raises.js';
@@ -206,7 +205,7 @@ function execIf(cx: FlowState, n: PyNode, s: State): State {
     }
   }
   if (!hadElse) outs.push(f);
-  return recordFlagFacts(cx, n, outs, recordFacts(cx, n, conds, outs, cx.joinAll(outs)));
+  return recordFacts(cx, n, conds, outs, cx.joinAll(outs));
 }
 
 /** A loop whose condition holds on entry (`trueOnEntry`) runs its first pass apart: it leaves only
@@ -240,8 +239,7 @@ function execWhile(cx: FlowState, n: PyNode, s: State): State {
   }
   const alt = field(n, 'alternative');
   const normal = alt ? execBlock(cx, field(alt, 'body'), exitF) : exitF;
-  const exits = [normal].concat(firstBreaks, breaks);
-  return recordFlagFacts(cx, n, exits, cx.joinAll(exits));
+  return cx.joinAll([normal].concat(firstBreaks, breaks));
 }
 
 /** The first pass runs apart from the later ones: the index is known there, and a loop over a
@@ -282,10 +280,9 @@ function execFor(cx: FlowState, n: PyNode, s: State): State {
     done = pl.after;
   }
   const alt = field(n, 'alternative');
-  const exitState = right && nonEmpty(cx, right, 0, new Set()) ? done : recordFlagFacts(cx, right ?? n, [s1, done], cx.join(s1, done));
+  const exitState = right && nonEmpty(cx, right, 0, new Set()) ? done : cx.join(s1, done);
   const normal = alt ? execBlock(cx, field(alt, 'body'), exitState) : exitState;
-  const exits = [normal].concat(breaks);
-  return recordFlagFacts(cx, n, exits, cx.joinAll(exits));
+  return cx.joinAll([normal].concat(breaks));
 }
 
 /** The loop body compares the range index with the last value (`i < N - 1`, `i + 1 == N`…). */
@@ -344,7 +341,7 @@ function execTry(cx: FlowState, n: PyNode, s: State): State {
   const hEntry = cx.joinAll(raised);
   if (outer) outer[at] = hEntry;
   for (const h of handlers) outs.push(execHandler(cx, h, hEntry));
-  const normal = recordFlagFacts(cx, n, outs, cx.joinAll(outs));
+  const normal = cx.joinAll(outs);
   if (!fin) return normal;
   const pending = cx.finals.pop()!;
   const fb = field(fin, 'body') ?? named(fin).find((c) => c.type === 'block');
@@ -400,5 +397,5 @@ function execMatch(cx: FlowState, n: PyNode, s: State): State {
     if (irrefutable && !guard) { rest = null; break; }
   }
   outs.push(rest);
-  return recordFlagFacts(cx, n, outs, cx.joinAll(outs));
+  return cx.joinAll(outs);
 }

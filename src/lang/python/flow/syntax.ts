@@ -61,7 +61,8 @@ export function nameErrorHandling(tryNode: PyNode, text: string): 'probe' | 'cat
  *  read (in its own function) and that catches NameError at all catches it by name. */
 export function probedRead(read: PyNode, text: string): boolean {
   for (let c: PyNode = read, p = read.parent; p; c = p, p = p.parent) {
-    if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'class_definition') return false;
+    // a generator expression's body runs when it is iterated, outside the `try`
+    if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'class_definition' || p.type === 'generator_expression') return false;
     if (p.type === 'try_statement' && c.field === 'body') {
       const h = nameErrorHandling(p, text);
       if (h) return h === 'probe';
