@@ -9,6 +9,7 @@ import { type Scope, type ScopeTable, buildScopes, resolveScope } from './scopes
 import { type Def, type FlowResult, type FlowReuse, runFlow, handlerTypes, constKind } from './flow.js';
 import { FlowBudgetExceeded } from './flow/state.js';
 import { probedRead } from './flow/syntax.js';
+import { flagTest, literalFlags } from './flow/flags.js';
 import { unboundCount } from './flow/defset.js';
 import { PYTHON_BUILTINS } from './builtins.js';
 import { namespaceWrites, reachesNamespace } from './dynamic-globals.js';
@@ -220,6 +221,7 @@ export class Analysis implements PythonAnalysis {
   private runFlow(): FlowResult {
     const table = this.scopes;
     const reuse = this.reuseDecision();
+    const flags = literalFlags(table, this.text, table.module.hasStarImport || this.reachesNamespace());
     return runFlow({
       text: this.text,
       table,
@@ -227,6 +229,8 @@ export class Analysis implements PythonAnalysis {
       staticTruth: (n) => this.staticTruth(n),
       isNoReturnCall: (call, scope) => this.isNoReturnCall(call, scope),
       atomTest: (n) => this.conditions.test(n),
+      flags,
+      flagTest: flags.size ? (n) => flagTest(n, this.text, table, flags) : undefined,
     }, reuse);
   }
 

@@ -60,20 +60,27 @@ export function subsetOf(a: ValueSet, b: ValueSet): boolean {
   return [...b.notIn].every((v) => a.notIn.has(v));
 }
 
-function literalKey(n: PyNode, text: string): string | undefined {
+/** A literal's value as a key (`s:fast`, `i:3`, `k:None`). A string is keyed by its text, so only one
+ *  whose text is its value: no prefix but `u`, no escape (`'a\x62'` is `'ab'`, `r'\d'` is not `'\d'`). */
+export function literalKey(n: PyNode, text: string): string | undefined {
   const u = unparen(n);
   const t = text.slice(u.start, u.end);
   switch (u.type) {
     case 'string':
-      if (u.children.some((c) => c.type === 'interpolation') || /^[a-zA-Z]*[bB]/.test(t)) return undefined;
+      // (nor a line break: CPython reads a CRLF inside a literal as LF)
+      if (u.children.some((c) => c.type === 'interpolation') || !/^[uU]?['"]/.test(t) || /[\\\r\n]/.test(t)) return undefined;
       return `s:${t.replace(/^[rRuU]*(['"]{3}|['"])([\s\S]*)\1$/, '$2')}`;
-    case 'integer': return `i:${Number(t.replace(/_/g, ''))}`;
+    case 'integer': {
+      // beyond 2^53 two integers would share a key
+      const v = Number(t.replace(/_/g, ''));
+      return Number.isSafeInteger(v) ? `i:${v}` : undefined;
+    }
     case 'true': case 'false': case 'none': return `k:${t}`;
   }
   return undefined;
 }
 
-function literalKeys(n: PyNode, text: string): string[] | undefined {
+export function literalKeys(n: PyNode, text: string): string[] | undefined {
   const u = unparen(n);
   if (u.type === 'tuple' || u.type === 'list' || u.type === 'set') {
     const out: string[] = [];

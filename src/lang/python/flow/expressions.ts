@@ -170,6 +170,14 @@ export function evalCond(cx: FlowState, n0: PyNode, s: State): [State, State] {
     const s1 = evalExpr(cx, n, s);
     return [restrictByFact(cx, s1, at.atom, caseOf(at, true)), restrictByFact(cx, s1, at.atom, caseOf(at, false))];
   }
+  // a flag is a name like any other (`x is not None` narrows it) whose tests also select the paths that set it
+  const ft = cx.env.flagTest?.(n);
+  const [t, f] = shapeCond(cx, n, s);
+  return ft ? [restrictByFact(cx, t, ft.atom, caseOf(ft, true)), restrictByFact(cx, f, ft.atom, caseOf(ft, false))] : [t, f];
+}
+
+/** `evalCond` by the condition's shape: `not`, `and`/`or`, names and comparisons that narrow. */
+function shapeCond(cx: FlowState, n: PyNode, s: StateMap): [State, State] {
   switch (n.type) {
     case 'not_operator': {
       const a = field(n, 'argument') ?? firstNamed(n);

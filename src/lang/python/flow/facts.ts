@@ -5,11 +5,11 @@
  */
 import { type PyNode, field, named, unparen } from '../tree.js';
 import { type AtomTest, type ValueSet, ANY, caseOf, intersect, isEmptySet, hasattrAtom } from '../conditions.js';
-import { type Def, type FactInfo, type FlowState, type State, deleteKey, diffStates, nameOfKey, setKey } from './state.js';
+import { type Def, type FactInfo, type FlowState, type State, type StateMap, deleteKey, diffStates, nameOfKey, setKey } from './state.js';
 
 const SEQUENCE_TARGETS = ['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'expression_list'];
 
-function factOf(s: State, atom: string): FactInfo | undefined {
+export function factOf(s: State, atom: string): FactInfo | undefined {
   const fs = s?.get(`#${atom}`);
   if (!fs || fs.size !== 1) return undefined;
   const f = fs.values().next().value!;
@@ -21,10 +21,14 @@ function factOf(s: State, atom: string): FactInfo | undefined {
 export function restrictByFact(cx: FlowState, s: State, atom: string, want: ValueSet): State {
   if (!s) return s;
   const fact = factOf(s, atom);
-  if (!fact) return s;
+  return fact ? restrictToCases(cx, s, fact, (c) => !isEmptySet(intersect(c.desc, want))) : s;
+}
+
+/** Keep only the definitions that reach along the cases of `fact` that `keep` selects (null: none). */
+export function restrictToCases(cx: FlowState, s: StateMap, fact: FactInfo, keep: (c: FactInfo['cases'][number]) => boolean): State {
   const cons: FactInfo['cases'] = [];
   const incons: FactInfo['cases'] = [];
-  for (const c of fact.cases) (isEmptySet(intersect(c.desc, want)) ? incons : cons).push(c);
+  for (const c of fact.cases) (keep(c) ? cons : incons).push(c);
   if (!incons.length) return s;
   if (!cons.length) return null;
   // a key every case's end holds the same definitions for (or none) keeps all of them: only the keys
@@ -100,7 +104,7 @@ function branchCases(cx: FlowState, atom: string, tests: Array<AtomTest | undefi
 }
 
 /** The fact def of `atom` at the if-statement `n` (one per statement and atom, across passes). */
-function factDef(cx: FlowState, n: PyNode, atom: string): Def {
+export function factDef(cx: FlowState, n: PyNode, atom: string): Def {
   let perNode = cx.factDefs.get(n);
   if (!perNode) cx.factDefs.set(n, (perNode = new Map()));
   let d = perNode.get(atom);

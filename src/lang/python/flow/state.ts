@@ -78,6 +78,19 @@ export interface UnitLog {
   binds: PyNode[];
 }
 
+/** A flag (`./flags.ts`): a name bound only by plain assignments, one at least a literal. */
+export interface LiteralFlag {
+  /** The atoms of its value (`flag:<state key>`) and of its truth (`truthy(flag:<state key>)`). */
+  atom: string;
+  truthAtom: string;
+  scope: Scope;
+  name: string;
+  /** Literal keys of the values the flag is bound to (`k:True`, `i:0`, `s:fast`); undefined when a
+   *  binding is not a literal. */
+  domain?: string[];
+  literals: string[];
+}
+
 export interface FlowEnv {
   text: string;
   table: ScopeTable;
@@ -88,6 +101,9 @@ export interface FlowEnv {
   isNoReturnCall(call: PyNode, scope: Scope): boolean;
   /** The condition as a test of a pure atom (platform, module constant, hasattr), or undefined. */
   atomTest?(n: PyNode): AtomTest | undefined;
+  /** Flags by state key (`./flags.ts`), and the condition as a test of one. */
+  flags?: ReadonlyMap<string, LiteralFlag>;
+  flagTest?(n: PyNode): AtomTest | undefined;
 }
 
 /** A loop index on one kind of pass: the first (`first`), the last (`last`, when the body tests it). */
@@ -342,6 +358,20 @@ export class FlowState {
     return d;
   }
 
+  /**
+   * {UNBOUND} made at a site that unbinds a name after it was bound (`del x`, the end of `except … as x`):
+   * one definition per site, apart from the key's UNBOUND at the unit's start. A fact recorded at a join
+   * keeps, on the paths that agree with a test, only definitions some agreeing path brought or that no
+   * path brought (made after the join): the shared UNBOUND of a disagreeing path would drop a name
+   * unbound again after the join.
+   */
+  unboundHere(site: PyNode, key: string, name: string): Set<Def> {
+    let u = this.siteUnbound.get(site);
+    if (!u || [...u][0]!.key !== key) this.siteUnbound.set(site, (u = new Set([{ id: this.nextId++, key, name, kind: 'unbound', node: null }])));
+    return u;
+  }
+  private readonly siteUnbound = new Map<PyNode, Set<Def>>();
+
   /** {UNBOUND} of a state key, one set per key: states and their sets are never changed in place
    *  (setKey and join build new ones), so every state that lacks the key can share it. */
   unboundSet(key: string, name: string): Set<Def> {
@@ -501,7 +531,11 @@ export class FlowState {
       this.res.defAt.set(id, d);
       this.log.binds.push(id);
     }
-    if (kind === 'del') return setKey(s, key, this.unboundSet(key, name));
+    // a flag bound again: what the joins before recorded of its values is over
+    const flag = this.env.flags?.get(key);
+    if (flag && s.has(`#${flag.atom}`)) s = deleteKey(s, `#${flag.atom}`);
+    if (flag && s.has(`#${flag.truthAtom}`)) s = deleteKey(s, `#${flag.truthAtom}`);
+    if (kind === 'del') return setKey(s, key, this.unboundHere(id, key, name));
     let one = this.singles.get(d);
     if (!one) this.singles.set(d, (one = new Set<Def>().add(d)));
     return setKey(s, key, one);

@@ -7,6 +7,7 @@ import { withItemValues } from '../scopes.js';
 import { type Def, type FlowState, type State, type StateMap, diffStates, equalStates, keyOf, setKey } from './state.js';
 import { bindTarget, evalCond, evalDefaults, evalExpr } from './expressions.js';
 import { dropAllAttrFacts, dropAttrFacts, recordFacts } from './facts.js';
+import { recordFlagFacts } from './flags.js';
 import { loopIndex, nonEmpty, trueOnEntry } from './loop-facts.js';
 import { bindPattern, isIrrefutable } from './patterns.js';
 import { cannotRaise } from './raises.js';
@@ -205,7 +206,7 @@ function execIf(cx: FlowState, n: PyNode, s: State): State {
     }
   }
   if (!hadElse) outs.push(f);
-  return recordFacts(cx, n, conds, outs, cx.joinAll(outs));
+  return recordFlagFacts(cx, n, outs, recordFacts(cx, n, conds, outs, cx.joinAll(outs)));
 }
 
 /** A loop whose condition holds on entry (`trueOnEntry`) runs its first pass apart: it leaves only
@@ -230,16 +231,19 @@ function execWhile(cx: FlowState, n: PyNode, s: State): State {
   let exitF: State = null;
   let breaks: State[] = [];
   for (let i = 0; i < 6; i++) {
+    // a fact a pass merged into (its cases are changed in place) needs one more pass that reads it
+    const epoch = cx.factEpoch;
     const p = pass(head);
     exitF = p.exit;
     breaks = p.breaks;
     const next = cx.join(entry, p.after);
-    if (equalStates(next, head)) break;
+    if (equalStates(next, head) && cx.factEpoch === epoch) break;
     head = next;
   }
   const alt = field(n, 'alternative');
   const normal = alt ? execBlock(cx, field(alt, 'body'), exitF) : exitF;
-  return cx.joinAll([normal].concat(firstBreaks, breaks));
+  const exits = [normal].concat(firstBreaks, breaks);
+  return recordFlagFacts(cx, n, exits, cx.joinAll(exits), true);
 }
 
 /** The first pass runs apart from the later ones: the index is known there, and a loop over a
@@ -267,10 +271,11 @@ function execFor(cx: FlowState, n: PyNode, s: State): State {
   let breaks = p1.breaks;
   let head: State = p1.after;
   for (let i = 0; i < 6 && head; i++) {
+    const epoch = cx.factEpoch;
     const p = pass(head, false, false);
     breaks = [...p1.breaks, ...p.breaks];
     const next = cx.join(p1.after, p.after);
-    if (equalStates(next, head)) break;
+    if (equalStates(next, head) && cx.factEpoch === epoch) break;
     head = next;
   }
   let done = head;
@@ -280,9 +285,10 @@ function execFor(cx: FlowState, n: PyNode, s: State): State {
     done = pl.after;
   }
   const alt = field(n, 'alternative');
-  const exitState = right && nonEmpty(cx, right, 0, new Set()) ? done : cx.join(s1, done);
+  const exitState = right && nonEmpty(cx, right, 0, new Set()) ? done : recordFlagFacts(cx, right ?? n, [s1, done], cx.join(s1, done), true);
   const normal = alt ? execBlock(cx, field(alt, 'body'), exitState) : exitState;
-  return cx.joinAll([normal].concat(breaks));
+  const exits = [normal].concat(breaks);
+  return recordFlagFacts(cx, n, exits, cx.joinAll(exits), true);
 }
 
 /** The loop body compares the range index with the last value (`i < N - 1`, `i + 1 == N`…). */
@@ -341,7 +347,7 @@ function execTry(cx: FlowState, n: PyNode, s: State): State {
   const hEntry = cx.joinAll(raised);
   if (outer) outer[at] = hEntry;
   for (const h of handlers) outs.push(execHandler(cx, h, hEntry));
-  const normal = cx.joinAll(outs);
+  const normal = recordFlagFacts(cx, n, outs, cx.joinAll(outs));
   if (!fin) return normal;
   const pending = cx.finals.pop()!;
   const fb = field(fin, 'body') ?? named(fin).find((c) => c.type === 'block');
@@ -367,7 +373,7 @@ function execHandler(cx: FlowState, h: PyNode, hEntry: State): State {
   let out = execBlock(cx, named(h).find((c) => c.type === 'block'), hs);
   if (alias && alias.type === 'identifier' && out) {
     const sc = cx.table.bindingScope.get(alias);
-    if (sc) { const key = keyOf(sc, cx.src(alias)); out = setKey(out, key, new Set([cx.unbound(key, cx.src(alias))])); }
+    if (sc) { const key = keyOf(sc, cx.src(alias)); out = setKey(out, key, cx.unboundHere(alias, key, cx.src(alias))); }
   }
   return out;
 }
@@ -397,5 +403,5 @@ function execMatch(cx: FlowState, n: PyNode, s: State): State {
     if (irrefutable && !guard) { rest = null; break; }
   }
   outs.push(rest);
-  return cx.joinAll(outs);
+  return recordFlagFacts(cx, n, outs, cx.joinAll(outs));
 }
