@@ -248,7 +248,10 @@ function condComparison(cx: FlowState, n: PyNode, s: State): [State, State] {
     if (s1 && defs && cx.active.has(sc)) {
       const bound = new Set([...defs].filter((d) => d.kind !== 'unbound'));
       const t = bound.size ? setKey(s1, key, bound) : null;
-      const f = setKey(s1, key, new Set([cx.unbound(key, local.name)]));
+      // unbound where the test is false: the UNBOUND definitions that reached it (a shared one made here
+      // would be dropped by a fact whose disagreeing path brought it)
+      const unbound = [...defs].filter((d) => d.kind === 'unbound');
+      const f = setKey(s1, key, unbound.length ? new Set(unbound) : cx.unboundHere(n, key, local.name));
       return local.positive ? [t, f] : [f, t];
     }
   }

@@ -85,10 +85,14 @@ export function literalFlags(table: ScopeTable, text: string, moduleOpen: boolea
   return out;
 }
 
-/** The text writes an attribute of that name (`x.name = …`, `x.name += …`, `setattr(x, "name", …)`). */
+/** Ways code reaches a module object's names without naming them in a binding. */
+const MODULE_WRITES = /\b(setattr|__setattr__|__dict__|vars|exec|globals|import_module|__import__)\b|\bsys\s*\.\s*modules\b/u;
+
+/** The text may write the module's name `name` other than by binding it: it names an attribute of
+ *  that name (`__main__.flag = True`, `m.flag: bool = …`, `for m.flag in …`), or reaches a module's
+ *  namespace by any of `MODULE_WRITES` (`setattr(m, "fl" "ag", …)`, `m.__dict__[…]`, `exec(…)`). */
 function writtenAsAttribute(text: string, name: string): boolean {
-  const n = name; // an identifier: no character a pattern reads as syntax
-  return new RegExp(`\\.\\s*${n}\\s*(=(?!=)|[-+*/%&|^@]=|//=|\\*\\*=|>>=|<<=)|setattr\\([^)]*['"]${n}['"]`, 'u').test(text);
+  return MODULE_WRITES.test(text) || new RegExp(`\\.\\s*${name}(?![\\p{L}\\p{N}_])`, 'u').test(text);
 }
 
 /** Truth of a literal key (`k:None`, `i:0`, `s:` are false). */
