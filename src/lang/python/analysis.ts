@@ -956,7 +956,7 @@ export class Analysis implements PythonAnalysis {
 
   // ---- static conditions and NoReturn ------------------------------------------------------
   staticTruth(n: PyNode): boolean | undefined {
-    return staticTruth((this._static ??= { text: this.text, table: this.scopes, imports: () => this.imports() }), n);
+    return staticTruth((this._static ??= { text: this.text, table: this.scopes, imports: () => this.imports(), resolution: (id) => this.resolution(id) }), n);
   }
   private _static?: StaticContext;
 

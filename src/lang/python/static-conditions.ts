@@ -10,7 +10,7 @@
  */
 import { type PyNode, named } from './tree.js';
 import { type ScopeTable, resolveScope, soleAssignment } from './scopes.js';
-import type { ImportInfo } from './types.js';
+import type { ImportInfo, Resolution } from './types.js';
 
 /** The interpreter the checks are decided for. */
 const VERSION = [3, 11];
@@ -22,6 +22,8 @@ export interface StaticContext {
   table: ScopeTable;
   /** Imports of the module, by local name. */
   imports(): ReadonlyMap<string, ImportInfo>;
+  /** What a name read resolves to (`PythonAnalysis.resolution`). */
+  resolution(id: PyNode): Resolution;
 }
 
 function compare(cmp: number, op: string): boolean | undefined {
@@ -34,12 +36,6 @@ function compare(cmp: number, op: string): boolean | undefined {
     case '!=': return cmp !== 0;
   }
   return undefined;
-}
-
-/** The name resolves to nothing the code binds (a builtin). */
-function isBuiltinRead(cx: StaticContext, id: PyNode): boolean {
-  const r = cx.table.readByNode.get(id);
-  return !!r && !resolveScope(r.scope, r.name);
 }
 
 /** A module named six, or a vendored copy of it (`from pip._vendor import six`). */
@@ -111,7 +107,7 @@ export function staticTruth(cx: StaticContext, n: PyNode, depth = 0): boolean | 
       // `bytes is str`: only Python 2's str is its bytes
       if ((op === 'is' || op === 'is not' || op === '==' || op === '!=') && l.type === 'identifier' && r.type === 'identifier') {
         const pair = [lt, text.slice(r.start, r.end)].sort().join(' ');
-        if (pair === 'bytes str' && isBuiltinRead(cx, l) && isBuiltinRead(cx, r)) return op === 'is not' || op === '!=';
+        if (pair === 'bytes str' && cx.resolution(l) === 'builtin' && cx.resolution(r) === 'builtin') return op === 'is not' || op === '!=';
       }
       return undefined;
     }

@@ -63,18 +63,7 @@ export function recordFacts(cx: FlowState, n: PyNode, conds: Array<PyNode | unde
     if (atom.startsWith('hasattr(') && writesAttr(cx.text, n, atom)) continue;
     const { cases, branches } = branchCases(cx, atom, tests, outs);
     const d = factDef(cx, n, atom);
-    // merge with what an earlier pass over this statement recorded (loop bodies, finally blocks)
-    const prev = d.fact!.cases as Array<FactInfo['cases'][number] & { branch?: string }>;
-    cases.forEach((c, j) => {
-      const old = prev.find((p) => p.branch === branches[j]);
-      if (old) {
-        const end = cx.join(old.end, c.end) ?? old.end;
-        if (end !== old.end) { old.end = end; cx.factEpoch++; }
-      } else {
-        prev.push({ ...c, branch: branches[j] });
-        cx.factEpoch++;
-      }
-    });
+    mergeCases(cx, d, cases.map((c, j) => ({ ...c, branch: branches[j]! })));
     out = setKey(out, `#${atom}`, new Set([d]));
   }
   return out;
@@ -101,6 +90,22 @@ function branchCases(cx: FlowState, atom: string, tests: Array<AtomTest | undefi
     } else { cases.push({ desc, end: o }); branches.push(`${i}`); }
   });
   return { cases, branches };
+}
+
+/** Merge a join's cases into its fact def, with what an earlier pass over the statement recorded (loop
+ *  bodies, finally blocks): a case of the same branch joins its end state; a change counts in `factEpoch`. */
+export function mergeCases(cx: FlowState, d: Def, cases: ReadonlyArray<FactInfo['cases'][number] & { branch: string }>): void {
+  const prev = d.fact!.cases as Array<FactInfo['cases'][number] & { branch?: string }>;
+  for (const c of cases) {
+    const old = prev.find((p) => p.branch === c.branch);
+    if (old) {
+      const end = cx.join(old.end, c.end) ?? old.end;
+      if (end !== old.end) { old.end = end; cx.factEpoch++; }
+    } else {
+      prev.push(c);
+      cx.factEpoch++;
+    }
+  }
 }
 
 /** The fact def of `atom` at the if-statement `n` (one per statement and atom, across passes). */

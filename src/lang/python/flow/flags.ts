@@ -15,8 +15,7 @@ import { type PyNode, field, named, unparen } from '../tree.js';
 import { type Scope, type ScopeTable, resolveScope } from '../scopes.js';
 import { type AtomTest, type ValueSet, ANY, intersect, isEmptySet, literalKey, literalKeys } from '../conditions.js';
 import { type Def, type FactInfo, type FlowState, type LiteralFlag, type State, type StateMap, keyOf, setKey } from './state.js';
-import { factDef, factOf, restrictToCases } from './facts.js';
-
+import { factDef, factOf, mergeCases, restrictToCases } from './facts.js';
 
 /** A value that is not a literal, in a flag's value sets. */
 const ANY_VALUE = 'any';
@@ -240,16 +239,6 @@ function recordAtom(cx: FlowState, n: PyNode, atom: string, live: StateMap[], de
   });
   if (!cases.length || cases.length > MAX_CASES) return result;
   const d = factDef(cx, n, atom);
-  const prev = d.fact!.cases as Array<FactInfo['cases'][number] & { branch?: string }>;
-  for (const c of cases) {
-    const old = prev.find((p) => p.branch === c.branch);
-    if (old) {
-      const end = cx.join(old.end, c.end) ?? old.end;
-      if (end !== old.end) { old.end = end; cx.factEpoch++; }
-    } else {
-      prev.push(c);
-      cx.factEpoch++;
-    }
-  }
+  mergeCases(cx, d, cases);
   return setKey(result, `#${atom}`, new Set([d]));
 }

@@ -367,7 +367,7 @@ export class FlowState {
    */
   unboundHere(site: PyNode, key: string, name: string): Set<Def> {
     let u = this.siteUnbound.get(site);
-    if (!u || [...u][0]!.key !== key) this.siteUnbound.set(site, (u = new Set([{ id: this.nextId++, key, name, kind: 'unbound', node: null }])));
+    if (!u) this.siteUnbound.set(site, (u = new Set([{ id: this.nextId++, key, name, kind: 'unbound', node: null }])));
     return u;
   }
   private readonly siteUnbound = new Map<PyNode, Set<Def>>();
