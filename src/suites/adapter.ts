@@ -90,7 +90,7 @@ export interface DetectContext {
   kinds?: readonly KindRoute[];
   /** Per kind route, what the project's documents hold at its member path (`tallyKinds`). */
   kindTally?: ReadonlyMap<KindRoute, KindTally>;
-  /** Route resolutions an editor session keeps between loads (src/suites/harness/resolve.ts). */
+  /** Route resolutions of this load, or kept by an editor session between loads (src/suites/harness/resolve.ts). */
   resolutions?: RouteResolutions;
 }
 

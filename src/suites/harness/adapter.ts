@@ -16,7 +16,7 @@ import type { EntryRoute, Suite, Task, VerifierEntry } from '../types.js';
 import type { PythonProject } from '../../lang/python/types.js';
 import { releasingTrees } from '../../lang/python/project.js';
 import { containersOf, ITEM, type TaskRecord } from './records.js';
-import { resolveRoute, type Resolved, type RouteResolutions } from './resolve.js';
+import { resolveRoute, RouteResolutions, type Resolved } from './resolve.js';
 import { membersOf } from './template.js';
 import type { ModuleRoute } from './routes.js';
 
@@ -58,7 +58,7 @@ function routesKey(routes: readonly ModuleRoute[]): string {
 }
 
 /** The records of a document bound through a route site: the container and site that bind most, when at least half its fitting records resolve. */
-function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly ModuleRoute[], root: string, kept?: RouteResolutions): Bound[] | undefined {
+function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly ModuleRoute[], root: string, kept: RouteResolutions): Bound[] | undefined {
   const hit = bindMemo.get(doc);
   const key = routesKey(routes);
   if (hit?.routes === key && hit.root === root) return hit.bound ?? undefined;
@@ -102,14 +102,16 @@ export const moduleRouteAdapter: SuiteAdapter = {
   description: 'Task records that name the module grading them, routed as the suite\'s harness code routes them (learned from its loader: spec_from_file_location, import_module, import(), require()).',
   detect(doc, file, ctx) {
     const routes = ctx?.routes ?? [];
-    return routes.length > 0 && bindDocument(doc, file, routes, ctx!.root, ctx!.resolutions) !== undefined;
+    return routes.length > 0 && bindDocument(doc, file, routes, ctx!.root, ctx!.resolutions ?? new RouteResolutions()) !== undefined;
   },
   load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult {
     const routes = options.routes ?? [];
     const bySite = new Map<string, { route: ModuleRoute; tasks: Task[] }>();
     const suites: Suite[] = [];
+    // detect bound each document already (bindMemo): these are asked only of a document it did not see
+    const resolutions = new RouteResolutions();
     for (const { file, doc } of docs) {
-      const bound = bindDocument(doc, file, routes, options.root) ?? [];
+      const bound = bindDocument(doc, file, routes, options.root, resolutions) ?? [];
       bound.forEach(({ record, route, resolved }, i) => {
         const k = `${route.file}:${route.line}`;
         let group = bySite.get(k);

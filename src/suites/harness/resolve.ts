@@ -19,6 +19,13 @@ function isFile(p: string): boolean {
   }
 }
 
+/** `isFile` asked once per path for as long as `files` is kept. */
+function isFileKept(p: string, files: Map<string, boolean>): boolean {
+  let hit = files.get(p);
+  if (hit === undefined) files.set(p, (hit = isFile(p)));
+  return hit;
+}
+
 function ancestors(dir: string, root: string): string[] {
   const out: string[] = [];
   for (let d = dir; ; d = path.dirname(d)) {
@@ -36,28 +43,31 @@ export interface Resolved {
 }
 
 /**
- * Resolutions an editor session keeps between loads of the suites (per route object: the routes are the
- * same objects while no code file changed), by what a resolution reads: the root, the record file's folder
- * and the record's values of the template's members. The files on disk are taken as they were: the session
- * starts a new one when a file comes or goes.
+ * Resolutions kept for a load of the suites, or by an editor session between loads: per route object (the
+ * routes are the same objects while no code file changed), by what a resolution reads (the root, the record
+ * file's folder and the record's values of the template's members), and whether each path probed is a file
+ * (every record of a suite probes the same folders, often through several routes and containers). The files
+ * on disk are taken as they were: a run makes one, a session starts a new one when a file comes or goes.
  */
-export type RouteResolutions = WeakMap<ModuleRoute, Map<string, Resolved | undefined>>;
+export class RouteResolutions {
+  readonly byRoute = new WeakMap<ModuleRoute, Map<string, Resolved | undefined>>();
+  readonly files = new Map<string, boolean>();
+}
 
 /** The module a record routes to, or what it names when no such file exists; undefined when the record does not fit the route. */
-export function resolveRoute(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string, kept?: RouteResolutions): Resolved | undefined {
-  if (!kept) return resolveNow(route, member, recordFile, root);
-  let byKey = kept.get(route);
-  if (!byKey) kept.set(route, (byKey = new Map()));
+export function resolveRoute(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string, kept: RouteResolutions): Resolved | undefined {
+  let byKey = kept.byRoute.get(route);
+  if (!byKey) kept.byRoute.set(route, (byKey = new Map()));
   let key = `${root}\0${path.dirname(recordFile)}`;
   // JSON per value: no raw NUL inside, so the key tells values apart wherever their text has one
   for (const m of membersOf(route.template)) key += `\0${JSON.stringify(member(m))}`;
   if (byKey.has(key)) return byKey.get(key);
-  const r = resolveNow(route, member, recordFile, root);
+  const r = resolveNow(route, member, recordFile, root, kept.files);
   byKey.set(key, r);
   return r;
 }
 
-function resolveNow(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string): Resolved | undefined {
+function resolveNow(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string, files: Map<string, boolean>): Resolved | undefined {
   const inst = instantiate(route.template, member);
   if (!inst || !inst.rest) return undefined;
   let rel = inst.rest;
@@ -76,7 +86,7 @@ function resolveNow(route: ModuleRoute, member: (name: string) => unknown, recor
   for (const b of bases) {
     for (const t of tails) {
       const p = path.resolve(b, rel + t);
-      if (isFile(p)) return { file: p, wanted: rel };
+      if (isFileKept(p, files)) return { file: p, wanted: rel };
     }
   }
   return { wanted: rel + (route.dotted ? '.py' : '') };
