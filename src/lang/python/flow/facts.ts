@@ -31,18 +31,32 @@ export function restrictToCases(cx: FlowState, s: StateMap, fact: FactInfo, keep
   for (const c of fact.cases) (keep(c) ? cons : incons).push(c);
   if (!incons.length) return s;
   if (!cons.length) return null;
+  let out: State = s;
+  for (const k of differingKeys(fact)) {
+    const name = nameOfKey(k);
+    const cur = cx.get(s, k, name);
+    // a definition only inconsistent cases bring is dropped
+    let drop: Set<Def> | undefined;
+    for (const d of cur) {
+      if (incons.some((c) => cx.get(c.end, k, name).has(d)) && !cons.some((c) => cx.get(c.end, k, name).has(d))) (drop ??= new Set()).add(d);
+    }
+    if (drop && drop.size < cur.size) out = setKey(out, k, new Set([...cur].filter((d) => !drop.has(d))));
+  }
+  return out;
+}
+
+/** The state keys (facts aside) whose definitions differ between the ends of a fact's cases, kept per
+ *  fact while its cases' ends stay the ones they were computed from (mergeCases replaces or adds ends). */
+const differing = new WeakMap<FactInfo, { ends: StateMap[]; keys: string[] }>();
+function differingKeys(fact: FactInfo): readonly string[] {
+  const hit = differing.get(fact);
+  if (hit && hit.ends.length === fact.cases.length && hit.ends.every((e, i) => e === fact.cases[i]!.end)) return hit.keys;
   // a key every case's end holds the same definitions for (or none) keeps all of them: only the keys
   // the ends differ in are read
   const keys = new Set<string>();
   for (let i = 1; i < fact.cases.length; i++) diffStates(fact.cases[i - 1]!.end, fact.cases[i]!.end, (k) => { if (!k.startsWith('#')) keys.add(k); });
-  let out: State = s;
-  for (const k of keys) {
-    const cur = cx.get(s, k, nameOfKey(k));
-    const good = new Set<Def>();
-    for (const c of cons) for (const d of cx.get(c.end, k, nameOfKey(k))) good.add(d);
-    const kept = [...cur].filter((d) => good.has(d) || !incons.some((c) => cx.get(c.end, k, nameOfKey(k)).has(d)));
-    if (kept.length && kept.length < cur.size) out = setKey(out, k, new Set(kept));
-  }
+  const out = [...keys];
+  differing.set(fact, { ends: fact.cases.map((c) => c.end), keys: out });
   return out;
 }
 

@@ -51,18 +51,22 @@ const MAX_FLAG_BINDINGS = 8;
  */
 export function literalFlags(table: ScopeTable, text: string, moduleOpen: boolean): Map<string, LiteralFlag> {
   const out = new Map<string, LiteralFlag>();
+  const units = table.scopes.filter((sc) => sc.kind === 'function' || (sc.kind === 'module' && !moduleOpen));
+  // names a unit binds as often as a flag is: only their reads are looked at below
+  const candidates = new Set<string>();
+  for (const sc of units) for (const [name, bs] of sc.bindings) if (bs.length >= 2 && bs.length <= MAX_FLAG_BINDINGS) candidates.add(name);
+  if (!candidates.size) return out;
   // only a name some condition tests is followed: the facts cost every join of its unit
   const tested = new Set<string>();
   for (const r of table.reads) {
+    if (!candidates.has(r.name)) continue;
     let c = r.node;
     while (c.parent && CONDITION_PARTS.has(c.parent.type)) c = c.parent;
     if (c.field !== 'condition') continue;
     const sc = resolveScope(r.scope, r.name);
     if (sc) tested.add(keyOf(sc, r.name));
   }
-  for (const sc of table.scopes) {
-    if (sc.kind !== 'module' && sc.kind !== 'function') continue;
-    if (sc.kind === 'module' && moduleOpen) continue;
+  for (const sc of units) {
     for (const [name, bs] of sc.bindings) {
       if (bs.length < 2 || bs.length > MAX_FLAG_BINDINGS || !tested.has(keyOf(sc, name))) continue;
       const domain = new Set<string>();
@@ -78,7 +82,9 @@ export function literalFlags(table: ScopeTable, text: string, moduleOpen: boolea
       // importing itself, `setattr(m, "flag", …)`): not only its bindings set it
       if (sc.kind === 'module' && writtenAsAttribute(text, name)) continue;
       const key = keyOf(sc, name);
-      out.set(key, { atom: `flag:${key}`, truthAtom: `truthy(flag:${key})`, scope: sc, name, domain: domain.has(ANY_VALUE) ? undefined : literals, literals });
+      const atom = `flag:${key}`;
+      const truthAtom = `truthy(${atom})`;
+      out.set(key, { atom, truthAtom, key, factKeys: [`#${atom}`, `#${truthAtom}`], scope: sc, name, domain: domain.has(ANY_VALUE) ? undefined : literals, literals });
     }
   }
   return out;
@@ -205,7 +211,10 @@ export function recordFlagFacts(cx: FlowState, n: PyNode, outs: readonly State[]
     for (const f of flags.values()) byScope.set(f.scope, [...(byScope.get(f.scope) ?? []), f]);
   }
   for (const sc of cx.active) for (const flag of byScope.get(sc) ?? []) {
-    const key = keyOf(flag.scope, flag.name);
+    const key = flag.key;
+    // the paths share the flag's definitions and both facts (a join the flag did not take part in):
+    // their values agree, so neither atom has anything to record
+    if (sameOnAll(live, key, flag.factKeys)) continue;
     const vals: Set<string>[] = [];
     for (const o of live) {
       const v = valuesOf(cx, cx.get(o, key, flag.name));
@@ -217,6 +226,18 @@ export function recordFlagFacts(cx: FlowState, n: PyNode, outs: readonly State[]
     result = recordAtom(cx, n, flag.truthAtom, live, vals.map(truthDesc), result);
   }
   return result;
+}
+
+/** Every path holds the same definitions of `key` and the same facts at `factKeys` (the same sets:
+ *  states never change a set in place, so a key no path rebound shares it). */
+function sameOnAll(live: readonly StateMap[], key: string, factKeys: readonly string[]): boolean {
+  const first = live[0]!;
+  for (let i = 1; i < live.length; i++) {
+    const o = live[i]!;
+    if (o.get(key) !== first.get(key)) return false;
+    for (const k of factKeys) if (o.get(k) !== first.get(k)) return false;
+  }
+  return true;
 }
 
 /** One atom's fact at the join: each path's allowed values (split by a fact the path already holds). */

@@ -83,6 +83,9 @@ export interface LiteralFlag {
   /** The atoms of its value (`flag:<state key>`) and of its truth (`truthy(flag:<state key>)`). */
   atom: string;
   truthAtom: string;
+  /** Its state key, and the state keys of its two atoms' facts (`#<atom>`). */
+  key: string;
+  factKeys: readonly [string, string];
   scope: Scope;
   name: string;
   /** Literal keys of the values the flag is bound to (`k:True`, `i:0`, `s:fast`); undefined when a
