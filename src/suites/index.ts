@@ -82,7 +82,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
   }
   // the share of handled kinds is the suite's, not one file's: a task per file naming an unknown kind is a task too
   const kindTally = kinds.length ? tallyKinds(parsedDocs.filter((d) => !isToolConfig(d.file)).map((d) => d.doc), kinds) : undefined;
-  const ctx: DetectContext = { root: opts.root, routes, kinds, kindTally, resolutions: opts.resolutions ?? new RouteResolutions() };
+  const ctx: DetectContext = { root: opts.root, routes, kinds, kindTally, resolutions: opts.resolutions ?? new RouteResolutions(false) };
   const detected = new Map<SuiteAdapter, DetectedDocument[]>();
   for (const { file, doc } of parsedDocs) {
     let owner: SuiteAdapter | undefined;

@@ -102,14 +102,14 @@ export const moduleRouteAdapter: SuiteAdapter = {
   description: 'Task records that name the module grading them, routed as the suite\'s harness code routes them (learned from its loader: spec_from_file_location, import_module, import(), require()).',
   detect(doc, file, ctx) {
     const routes = ctx?.routes ?? [];
-    return routes.length > 0 && bindDocument(doc, file, routes, ctx!.root, ctx!.resolutions ?? new RouteResolutions()) !== undefined;
+    return routes.length > 0 && bindDocument(doc, file, routes, ctx!.root, ctx!.resolutions ?? new RouteResolutions(false)) !== undefined;
   },
   load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult {
     const routes = options.routes ?? [];
     const bySite = new Map<string, { route: ModuleRoute; tasks: Task[] }>();
     const suites: Suite[] = [];
     // detect bound each document already (bindMemo): these are asked only of a document it did not see
-    const resolutions = new RouteResolutions();
+    const resolutions = new RouteResolutions(false);
     for (const { file, doc } of docs) {
       const bound = bindDocument(doc, file, routes, options.root, resolutions) ?? [];
       bound.forEach(({ record, route, resolved }, i) => {
