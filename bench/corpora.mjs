@@ -6,8 +6,10 @@
 // `--cache` after a change (the whole-run entry removed before each run, the parsed trees kept). Wall
 // time is the median of --runs; CPU (user + system) is shown too, because the development machine is
 // shared. The floor under any check (`parse-floor.mjs`: native parse, one cursor walk per tree and
-// JSON.parse of the task files, no analysis) and a bare `node -e 0` are timed in the same run, so the
-// seconds of the day can be read as a ratio to what parsing alone costs. Needs `npm run build`.
+// JSON.parse of the task files, no analysis), a bare `node -e 0` and `vaudit --version` (start-up) are
+// timed in the same run, so the seconds of the day can be read as a ratio to what parsing alone costs;
+// `twoCoreBoundMs` is the least wall time a check's CPU allows on two cores (a bare node's start, then
+// the rest of the single-threaded check's CPU split perfectly over both). Needs `npm run build`.
 // Usage: node bench/corpora.mjs [--runs 3] [--corpora scienceboard,spider2v] [--no-peers]
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,8 +37,11 @@ for (const name of names) {
   const report = path.join(out, `${name}.json`);
   const check = (extra = []) => [process.execPath, path.join(root, 'bin/vaudit.js'), 'check', dir, '--format', 'json', '--output-file', report, ...extra];
   const vaudit = (env, extra = [], before) => measure(check(extra), env, before);
-  // the default check, the parse floor and a bare node, alternated
-  const [native, floor, bare] = timeAlternated([check(), [process.execPath, path.join(here, 'parse-floor.mjs'), dir], [process.execPath, '-e', '0']], { cwd: root, runs });
+  // the default check, the parse floor, a bare node and vaudit's start-up alone (`--version`: node, the
+  // bundle and its code cache, nothing read), alternated
+  const [native, floor, bare, startup] = timeAlternated([
+    check(), [process.execPath, path.join(here, 'parse-floor.mjs'), dir], [process.execPath, '-e', '0'], [process.execPath, path.join(root, 'bin/vaudit.js'), '--version'],
+  ], { cwd: root, runs });
   const json = JSON.parse(readFileSync(report, 'utf8'));
   const tree = vaudit({ VAUDIT_BUNDLE: '0' });
   const oneThread = vaudit({ VAUDIT_PARSE_THREADS: '0' });
@@ -59,6 +64,7 @@ for (const name of names) {
     parseFloorMs: Math.round(floor.ms),
     bareNodeMs: Math.round(bare.ms),
     vsFloor: `${(native.ms / floor.ms).toFixed(2)}×`,
+    startupMs: Math.round(startup.ms),
     cachedTreesMs: Math.round(cachedTrees.ms),
     cachedTreesCpuMs: Math.round(cachedTrees.cpuMs),
     noThreadsMs: Math.round(oneThread.ms),
@@ -67,6 +73,11 @@ for (const name of names) {
     moduleTreeCpuMs: Math.round(tree.cpuMs),
     wasmParserMs: Math.round(wasm.ms),
   };
+  // the least wall time the CPU a check spends allows on two cores: node's own start (no thread of ours
+  // runs before it) plus the rest of a single-threaded check's CPU (the least of the variants) shared
+  // perfectly by both cores
+  const twoCores = bare.ms + Math.max(0, oneThread.cpuMs - bare.cpuMs) / 2;
+  Object.assign(row, { twoCoreBoundMs: Math.round(twoCores), boundVsFloor: `${(twoCores / floor.ms).toFixed(2)}×` });
   if (peers) {
     const pyright = path.join(root, 'node_modules/.bin/pyright');
     if (existsSync(pyright)) {
