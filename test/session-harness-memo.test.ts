@@ -4,7 +4,10 @@
  * added in another module's body is read again (the scan for callers by name changes): the session
  * learns the route and binds the tasks, as a fresh session does; a body edit of a verifier module keeps
  * the indexes, with findings equal to a fresh session's. A class added to a class registry's literal (a
- * body edit: the indexes are kept) puts its grader on the verifier paths, as in a fresh session.
+ * body edit: the indexes are kept) puts its grader on the verifier paths, as in a fresh session. A module
+ * a route names that is saved to disk while its buffer is open (no file comes or goes in the session) is
+ * found at the next load of the suites, as a fresh session finds it: whether a path is a file is asked
+ * again at every load.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,6 +132,56 @@ describe('harness facts kept per file over edits', () => {
         expect(added.filter((k) => k.startsWith('missing-timeout') && k.includes('clock.py')).length).toBeGreaterThan(first.filter((k) => k.startsWith('missing-timeout') && k.includes('clock.py')).length);
         await edit(clock, readFileSync(clock, 'utf8').replace(/reply/g, 'result'));
         await edit(registry, before);
+      } finally {
+        await s.dispose();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+  it('a routed module saved to disk while its buffer is open is found at the next load, as in a fresh session', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'vaudit-route-files-'));
+    try {
+      mkdirSync(path.join(root, 'graders'));
+      const runner = [
+        'import importlib.util',
+        'import json',
+        '',
+        'def grade_task(task_path, state):',
+        '    task = json.load(open(task_path))',
+        '    spec = importlib.util.spec_from_file_location("g", "graders/" + task["grader"])',
+        '    mod = importlib.util.module_from_spec(spec)',
+        '    spec.loader.exec_module(mod)',
+        '    return mod.grade(state)',
+        '',
+      ].join('\n');
+      const run = path.join(root, 'runner.py');
+      writeFileSync(run, runner);
+      writeFileSync(path.join(root, 'task.json'), JSON.stringify({ id: 'late', grader: 'late.py' }, null, 2));
+      const grader = path.join(root, 'graders/late.py');
+      const graderText = 'def grade(state):\n    return state == "done"\n';
+      const s = await LintSession.create({ root });
+      try {
+        await s.lint([]);
+        const docs = new Map<string, string>();
+        const bound = () => s.project!.suites.flatMap((su) => su.tasks.flatMap((t) => t.entries.flatMap((e) => (e.binding ? [`${t.id} ${e.binding.file}:${e.binding.qualname}`] : [])))).sort();
+        const edit = async (file: string, text: string) => {
+          docs.set(file, text);
+          s.setDocument(file, text);
+          return (await s.lint([file])).findings.map(key).sort();
+        };
+        // an unsaved buffer of the module, then an edit of the runner: the route is resolved, no file yet
+        await edit(grader, graderText);
+        const unsaved = await edit(run, `${runner}\ndef first_helper():\n    return 1\n`);
+        expect(bound()).toEqual([]);
+        expect(unsaved.join('\n')).not.toContain('late.py');
+        // saved (the open buffer wins: nothing comes or goes in the session), then the runner edited again
+        writeFileSync(grader, graderText);
+        const saved = await edit(run, `${runner}\ndef second_helper():\n    return 2\n`);
+        expect(bound()).toEqual([`late ${grader}:grade`]);
+        const cold = await fresh(root, docs, [run]);
+        expect(saved).toEqual(cold.findings);
+        expect(bound()).toEqual(cold.bound);
       } finally {
         await s.dispose();
       }

@@ -122,7 +122,7 @@ export class LintSession {
   private codeFiles?: readonly SourceFile[];
   /** Where the task records' module routes led (src/suites/harness/resolve.ts): a new one when a file
    *  comes or goes, or the files are read again. */
-  private resolutions = new RouteResolutions(true);
+  private resolutions = new RouteResolutions();
   private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
@@ -153,7 +153,7 @@ export class LintSession {
   reload(): Promise<void> {
     return this.exclusive(async () => {
       this.configs = new ConfigResolver(this.root, ruleOptionSchemas(this.allRules), this.opts.configPath);
-      this.resolutions = new RouteResolutions(true);
+      this.resolutions = new RouteResolutions();
       const cfg = this.configs.forDir(this.root);
       const found = await discoverFiles([this.root], { cwd: this.root, include: cfg.config.include, exclude: cfg.config.exclude });
       const keep = new Set(found.files);
@@ -212,7 +212,7 @@ export class LintSession {
     const text = this.overrides.get(file) ?? this.disk.get(file);
     const language = languageOf(file);
     const cur = this.files.get(file);
-    if (!cur !== (text === undefined || !language)) this.resolutions = new RouteResolutions(true);
+    if (!cur !== (text === undefined || !language)) this.resolutions = new RouteResolutions();
     if (text === undefined || !language) {
       this.files.delete(file);
       return;

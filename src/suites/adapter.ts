@@ -29,7 +29,7 @@ import type { Suite } from './types.js';
 import type { PythonProject } from '../lang/python/types.js';
 import type { ModuleRoute } from './harness/routes.js';
 import type { KindRoute } from './harness/kind-sites.js';
-import type { RouteResolutions } from './harness/resolve.js';
+import type { LoadResolutions } from './harness/resolve.js';
 
 /** A declared entrypoint (config `entrypoints`, or an adapter's defaults). */
 export interface EntrypointDecl {
@@ -73,6 +73,8 @@ export interface AdapterLoadOptions {
   kinds?: readonly KindRoute[];
   /** Per kind route, what the project's documents hold at its member path (`tallyKinds`). */
   kindTally?: ReadonlyMap<KindRoute, KindTally>;
+  /** What this load resolves routes through, as detection did (src/suites/harness/resolve.ts). */
+  resolutions?: LoadResolutions;
 }
 
 /** What the project's documents hold at a kind route's member path, over every document (`tallyKinds`):
@@ -90,8 +92,8 @@ export interface DetectContext {
   kinds?: readonly KindRoute[];
   /** Per kind route, what the project's documents hold at its member path (`tallyKinds`). */
   kindTally?: ReadonlyMap<KindRoute, KindTally>;
-  /** Route resolutions of this load, or kept by an editor session between loads (src/suites/harness/resolve.ts). */
-  resolutions?: RouteResolutions;
+  /** What this load resolves routes through (src/suites/harness/resolve.ts). */
+  resolutions?: LoadResolutions;
 }
 
 export interface AdapterLoadResult {

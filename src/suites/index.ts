@@ -11,7 +11,7 @@ import type { Suite } from './types.js';
 import { learnKindRoutes, learnRoutes, type HarnessCode } from './harness/learn.js';
 import { declaredRoutes, type TaskDecl } from './harness/declared.js';
 import type { ModuleRoute } from './harness/routes.js';
-import { RouteResolutions } from './harness/resolve.js';
+import { loadResolutions, type RouteResolutions } from './harness/resolve.js';
 import type { KindRoute } from './harness/kind-sites.js';
 import { PYTHON_DATA_ADAPTER_ID, pythonDataSuites } from './harness/py-suites.js';
 import { KIND_DISPATCH_ADAPTER_ID, isToolConfig, tallyKinds } from './harness/kind-adapter.js';
@@ -31,7 +31,7 @@ export interface LoadSuitesOptions {
   detect?: boolean;
   /** Config `tasks` declarations and the config file they come from. */
   declared?: { tasks: readonly TaskDecl[]; configFile: string };
-  /** Route resolutions kept between loads (an editor session, src/suites/harness/resolve.ts); else one for this load. */
+  /** Route resolutions kept between loads (an editor session, src/suites/harness/resolve.ts). */
   resolutions?: RouteResolutions;
 }
 
@@ -82,7 +82,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
   }
   // the share of handled kinds is the suite's, not one file's: a task per file naming an unknown kind is a task too
   const kindTally = kinds.length ? tallyKinds(parsedDocs.filter((d) => !isToolConfig(d.file)).map((d) => d.doc), kinds) : undefined;
-  const ctx: DetectContext = { root: opts.root, routes, kinds, kindTally, resolutions: opts.resolutions ?? new RouteResolutions(false) };
+  const ctx: DetectContext = { root: opts.root, routes, kinds, kindTally, resolutions: loadResolutions(opts.resolutions) };
   const detected = new Map<SuiteAdapter, DetectedDocument[]>();
   for (const { file, doc } of parsedDocs) {
     let owner: SuiteAdapter | undefined;
@@ -122,7 +122,7 @@ export async function loadSuites(files: SourceFile[], opts: LoadSuitesOptions): 
   const suites: Suite[] = [];
   for (const [adapter, docs] of detected) {
     try {
-      const r = adapter.load(docs, { root: opts.root, routes, kinds, kindTally, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
+      const r = adapter.load(docs, { root: opts.root, routes, kinds, kindTally, resolutions: ctx.resolutions, adapterOptions: { ...(opts.adapterOptions ?? {}) } as Record<string, unknown> });
       suites.push(...r.suites);
       problems.push(...r.problems);
     } catch (e) {

@@ -16,7 +16,7 @@ import type { EntryRoute, Suite, Task, VerifierEntry } from '../types.js';
 import type { PythonProject } from '../../lang/python/types.js';
 import { releasingTrees } from '../../lang/python/project.js';
 import { containersOf, ITEM, type TaskRecord } from './records.js';
-import { resolveRoute, RouteResolutions, type Resolved } from './resolve.js';
+import { loadResolutions, resolveRoute, type LoadResolutions, type Resolved } from './resolve.js';
 import { membersOf } from './template.js';
 import type { ModuleRoute } from './routes.js';
 
@@ -43,11 +43,13 @@ function sitesOf(routes: readonly ModuleRoute[]): ModuleRoute[][] {
   return [...by.values()];
 }
 
-/** Per document and per load of the suites (the routes array is new for each: an editor session keeps the
- *  document's parse while the harness, and so the routes, or the files they resolve to change). */
 /** Per suite, the targets (`file\0export`) bind found no function for. */
 const notFunctions = new WeakMap<Suite, Set<string>>();
 
+/** Per document, what it bound through routes that say the same (the routes array is new for each load:
+ *  an editor session keeps the document's parse while the harness changes). Not kept when a record
+ *  names a module that is not there: the file may appear on disk without coming into the session (a
+ *  buffer saved while it stays open, a module outside the root), and the next load looks again. */
 const bindMemo = new WeakMap<JsonDocument, { routes: string; root: string; bound: Bound[] | null }>();
 /** What a set of routes says (not its identity: each load builds a new array of the same routes). */
 const routeKeys = new WeakMap<readonly ModuleRoute[], string>();
@@ -58,11 +60,12 @@ function routesKey(routes: readonly ModuleRoute[]): string {
 }
 
 /** The records of a document bound through a route site: the container and site that bind most, when at least half its fitting records resolve. */
-function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly ModuleRoute[], root: string, kept: RouteResolutions): Bound[] | undefined {
+function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly ModuleRoute[], root: string, load: LoadResolutions): Bound[] | undefined {
   const hit = bindMemo.get(doc);
   const key = routesKey(routes);
   if (hit?.routes === key && hit.root === root) return hit.bound ?? undefined;
   let best: Bound[] | undefined;
+  let missing = false;
   for (const site of sitesOf(routes.filter((r) => !r.files || r.files(file.path)))) {
     for (const container of containersOf(doc)) {
       const bound: Bound[] = [];
@@ -70,7 +73,7 @@ function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly Modu
       for (const record of container) {
         for (const route of site) {
           if (!membersOf(route.template).every((m) => typeof record.value[m] === 'string')) continue;
-          const resolved = resolveRoute(route, (m) => record.value[m], file.path, root, kept);
+          const resolved = resolveRoute(route, (m) => record.value[m], file.path, root, load);
           if (!resolved) continue;
           const prev = bound.find((b) => b.record === record);
           if (prev && !prev.resolved.file && resolved.file) Object.assign(prev, { route, resolved });
@@ -78,11 +81,13 @@ function bindDocument(doc: JsonDocument, file: SourceFile, routes: readonly Modu
         }
       }
       resolvedCount = bound.filter((b) => b.resolved.file).length;
+      if (resolvedCount < bound.length) missing = true;
       if (resolvedCount === 0 || resolvedCount * 2 < bound.length) continue;
       if (!best || resolvedCount > best.filter((b) => b.resolved.file).length) best = bound;
     }
   }
-  bindMemo.set(doc, { routes: key, root, bound: best ?? null });
+  if (missing) bindMemo.delete(doc);
+  else bindMemo.set(doc, { routes: key, root, bound: best ?? null });
   return best;
 }
 
@@ -102,14 +107,14 @@ export const moduleRouteAdapter: SuiteAdapter = {
   description: 'Task records that name the module grading them, routed as the suite\'s harness code routes them (learned from its loader: spec_from_file_location, import_module, import(), require()).',
   detect(doc, file, ctx) {
     const routes = ctx?.routes ?? [];
-    return routes.length > 0 && bindDocument(doc, file, routes, ctx!.root, ctx!.resolutions ?? new RouteResolutions(false)) !== undefined;
+    return routes.length > 0 && bindDocument(doc, file, routes, ctx!.root, ctx!.resolutions ?? loadResolutions()) !== undefined;
   },
   load(docs: DetectedDocument[], options: AdapterLoadOptions): AdapterLoadResult {
     const routes = options.routes ?? [];
     const bySite = new Map<string, { route: ModuleRoute; tasks: Task[] }>();
     const suites: Suite[] = [];
-    // detect bound each document already (bindMemo): these are asked only of a document it did not see
-    const resolutions = new RouteResolutions(false);
+    // detection bound each document already: kept in bindMemo, or resolved again through the same files
+    const resolutions = options.resolutions ?? loadResolutions();
     for (const { file, doc } of docs) {
       const bound = bindDocument(doc, file, routes, options.root, resolutions) ?? [];
       bound.forEach(({ record, route, resolved }, i) => {

@@ -43,33 +43,46 @@ export interface Resolved {
 }
 
 /**
- * What resolving reads, kept for a load of the suites or by an editor session between loads: whether each
- * path probed is a file (every record of a suite is resolved through each route site and container that
- * may bind it: webarena-infinity probed 2,357 module paths 63,639 times), and for a session the
- * resolutions themselves, per route object (the routes are the same objects while no code file changed),
- * by what a resolution reads (the root, the record file's folder and the record's values of the
- * template's members); one load does without those (their keys held 15-20 MB of webarena-infinity's peak
- * for probes the file memo already saves). The files on disk are taken as they were: a run makes one, a
- * session starts a new one when a file comes or goes.
+ * Resolutions an editor session keeps between loads of the suites: per route object (the routes are the
+ * same objects while no code file changed), by what a resolution reads (the root, the record file's
+ * folder and the record's values of the template's members). A module found is taken as still there
+ * (the session starts a new one when a file comes or goes); one not found is looked for at every load.
  */
 export class RouteResolutions {
-  readonly files = new Map<string, boolean>();
-  readonly byRoute?: WeakMap<ModuleRoute, Map<string, Resolved | undefined>>;
-  constructor(betweenLoads: boolean) {
-    if (betweenLoads) this.byRoute = new WeakMap();
-  }
+  readonly byRoute = new WeakMap<ModuleRoute, Map<string, Resolved | undefined>>();
+}
+
+/**
+ * What one load of the suites resolves through: whether each path probed is a file, asked once per load
+ * (every record is resolved through each route site and container that may bind it: webarena-infinity
+ * probed 2,357 module paths 63,639 times), and an editor session's resolutions when it keeps them. A CLI
+ * load keeps no resolutions (their keys held 15-20 MB of webarena-infinity's peak RSS for probes the
+ * file memo already saves); a session's files memo is not kept past the load (a file may appear on disk
+ * without coming into the session: a saved buffer, a module outside the root).
+ */
+export interface LoadResolutions {
+  readonly kept?: RouteResolutions;
+  readonly files: Map<string, boolean>;
+}
+
+export function loadResolutions(kept?: RouteResolutions): LoadResolutions {
+  return { kept, files: new Map() };
 }
 
 /** The module a record routes to, or what it names when no such file exists; undefined when the record does not fit the route. */
-export function resolveRoute(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string, kept: RouteResolutions): Resolved | undefined {
-  if (!kept.byRoute) return resolveNow(route, member, recordFile, root, kept.files);
-  let byKey = kept.byRoute.get(route);
-  if (!byKey) kept.byRoute.set(route, (byKey = new Map()));
+export function resolveRoute(route: ModuleRoute, member: (name: string) => unknown, recordFile: string, root: string, load: LoadResolutions): Resolved | undefined {
+  if (!load.kept) return resolveNow(route, member, recordFile, root, load.files);
+  let byKey = load.kept.byRoute.get(route);
+  if (!byKey) load.kept.byRoute.set(route, (byKey = new Map()));
   let key = `${root}\0${path.dirname(recordFile)}`;
   // JSON per value: no raw NUL inside, so the key tells values apart wherever their text has one
   for (const m of membersOf(route.template)) key += `\0${JSON.stringify(member(m))}`;
-  if (byKey.has(key)) return byKey.get(key);
-  const r = resolveNow(route, member, recordFile, root, kept.files);
+  // a record that does not fit the route, or a module found, is kept; a module not found is looked for
+  // again at the next load (a file may appear on disk without coming into the session: a buffer saved
+  // while it stays open, a module outside the root)
+  const hit = byKey.get(key);
+  if (byKey.has(key) && (!hit || hit.file)) return hit;
+  const r = resolveNow(route, member, recordFile, root, load.files);
   byKey.set(key, r);
   return r;
 }
