@@ -35,10 +35,12 @@ export function restrictToCases(cx: FlowState, s: StateMap, fact: FactInfo, keep
   for (const k of differingKeys(fact)) {
     const name = nameOfKey(k);
     const cur = cx.get(s, k, name);
+    const consDefs = cons.map((c) => cx.get(c.end, k, name));
+    const inconsDefs = incons.map((c) => cx.get(c.end, k, name));
     // a definition only inconsistent cases bring is dropped
     let drop: Set<Def> | undefined;
     for (const d of cur) {
-      if (incons.some((c) => cx.get(c.end, k, name).has(d)) && !cons.some((c) => cx.get(c.end, k, name).has(d))) (drop ??= new Set()).add(d);
+      if (inconsDefs.some((ds) => ds.has(d)) && !consDefs.some((ds) => ds.has(d))) (drop ??= new Set()).add(d);
     }
     if (drop && drop.size < cur.size) out = setKey(out, k, new Set([...cur].filter((d) => !drop.has(d))));
   }

@@ -28,13 +28,18 @@ function unitOf(n: PyNode): PyNode {
   return p ?? n;
 }
 
-/** What a binding identifier is assigned by `name = <value>` (one target, not chained): the literal's
- *  key, `any` for another value; undefined for any other binding. */
+/** A flag's value as a key: the literal's (`k:True`, `i:0`, `s:fast`), `any` for another value. */
+function valueKey(v: PyNode, text: string): string {
+  return literalKey(v, text) ?? ANY_VALUE;
+}
+
+/** What a binding identifier is assigned by `name = <value>` (one target, not chained): its value's
+ *  key; undefined for any other binding. */
 function assignedValue(id: PyNode, text: string): string | undefined {
   const a = id.parent;
   if (!a || a.type !== 'assignment' || field(a, 'left') !== id || a.parent?.type === 'assignment') return undefined;
   const v = field(a, 'right');
-  return v && v.type !== 'assignment' ? literalKey(v, text) ?? ANY_VALUE : undefined;
+  return v && v.type !== 'assignment' ? valueKey(v, text) : undefined;
 }
 
 /** Nodes between a name and the condition it is tested in (`not found`, `found and ok`, `mode == "x"`). */
@@ -164,7 +169,7 @@ export function flagTest(n0: PyNode, text: string, table: ScopeTable, flags: Rea
 function valuesOf(cx: FlowState, defs: ReadonlySet<Def>, out = new Set<string>(), depth = 0): Set<string> | undefined {
   for (const d of defs) {
     if (d.kind === 'unbound') out.add('u');
-    else if (d.kind === 'assign' && d.value) out.add(literalKey(d.value, cx.text) ?? ANY_VALUE);
+    else if (d.kind === 'assign' && d.value) out.add(valueKey(d.value, cx.text));
     else if (d.kind === 'narrow' && d.base?.length && depth < 8) {
       if (!valuesOf(cx, new Set(d.base), out, depth + 1)) return undefined;
     } else return undefined;
@@ -222,8 +227,8 @@ export function recordFlagFacts(cx: FlowState, n: PyNode, outs: readonly State[]
       vals.push(v);
     }
     if (vals.length !== live.length) continue;
-    result = recordAtom(cx, n, flag.atom, live, vals.map(valueDesc), result);
-    result = recordAtom(cx, n, flag.truthAtom, live, vals.map(truthDesc), result);
+    result = recordAtom(cx, n, flag.atom, flag.factKeys[0], live, vals.map(valueDesc), result);
+    result = recordAtom(cx, n, flag.truthAtom, flag.factKeys[1], live, vals.map(truthDesc), result);
   }
   return result;
 }
@@ -240,11 +245,13 @@ function sameOnAll(live: readonly StateMap[], key: string, factKeys: readonly st
   return true;
 }
 
-/** One atom's fact at the join: each path's allowed values (split by a fact the path already holds). */
-function recordAtom(cx: FlowState, n: PyNode, atom: string, live: StateMap[], descs: ValueSet[], result: State): State {
+/** One atom's fact at the join (`factKey`: its state key): each path's allowed values (split by a fact the
+ *  path already holds). */
+function recordAtom(cx: FlowState, n: PyNode, atom: string, factKey: string, live: StateMap[], descs: ValueSet[], result: State): State {
   // the paths agree, and hold no fact of the atom (or all the same one, which their join keeps): nothing to record
-  const held = live[0]!.get(`#${atom}`);
-  if (descs.every((d) => descKey(d) === descKey(descs[0]!)) && live.every((o) => o.get(`#${atom}`) === held)) return result;
+  const held = live[0]!.get(factKey);
+  const first = descKey(descs[0]!);
+  if (descs.every((d) => descKey(d) === first) && live.every((o) => o.get(factKey) === held)) return result;
   const cases: Array<FactInfo['cases'][number] & { branch: string }> = [];
   live.forEach((o, i) => {
     const desc = descs[i]!;
@@ -261,5 +268,5 @@ function recordAtom(cx: FlowState, n: PyNode, atom: string, live: StateMap[], de
   if (!cases.length || cases.length > MAX_CASES) return result;
   const d = factDef(cx, n, atom);
   mergeCases(cx, d, cases);
-  return setKey(result, `#${atom}`, new Set([d]));
+  return setKey(result, factKey, new Set([d]));
 }

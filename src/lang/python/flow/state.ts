@@ -536,8 +536,7 @@ export class FlowState {
     }
     // a flag bound again: what the joins before recorded of its values is over
     const flag = this.env.flags?.get(key);
-    if (flag && s.has(`#${flag.atom}`)) s = deleteKey(s, `#${flag.atom}`);
-    if (flag && s.has(`#${flag.truthAtom}`)) s = deleteKey(s, `#${flag.truthAtom}`);
+    if (flag) for (const k of flag.factKeys) if (s.has(k)) s = deleteKey(s, k);
     if (kind === 'del') return setKey(s, key, this.unboundHere(id, key, name));
     let one = this.singles.get(d);
     if (!one) this.singles.set(d, (one = new Set<Def>().add(d)));
